@@ -1,0 +1,63 @@
+# The newcomer's entry points.  `make demo` and `make check` first make sure the Debian
+# packages they need are installed (with apt-get when run as root; otherwise they print the
+# one apt-get line to run), then build with CMake.
+#   make            build into build/
+#   make demo       build and show traceglot on the example uftrace recording
+#   make check      build, run the whole suite (ctest), then again under ASan + UBSan
+#   make install    install the CLI, libraries, header and pkg-config file (PREFIX=/usr/local)
+#   make bench      time traceglot against the peer tools (bench/run)
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libiberty-dev
+TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14 llvm-14 \
+             python3 zstd
+CMAKE_FLAGS ?=
+
+.PHONY: all build demo check check-plain check-sanitize deps-build deps-test install bench clean
+
+all: build
+
+deps-build:
+	@sh tools/ensure-packages.sh $(BUILD_DEPS)
+
+deps-test:
+	@sh tools/ensure-packages.sh $(BUILD_DEPS) $(TEST_DEPS)
+
+build/CMakeCache.txt:
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+build: build/CMakeCache.txt
+	cmake --build build -j $(JOBS)
+
+demo: deps-build
+	@$(MAKE) --no-print-directory build
+	@echo '$$ traceglot info examples/fib.uftrace.data'
+	@./build/traceglot info examples/fib.uftrace.data
+	@echo
+	@echo '$$ traceglot replay examples/fib.uftrace.data'
+	@./build/traceglot replay examples/fib.uftrace.data
+	@echo
+	@echo '$$ traceglot report examples/fib.uftrace.data'
+	@./build/traceglot report examples/fib.uftrace.data
+
+check: deps-test
+	@$(MAKE) --no-print-directory check-plain
+	@$(MAKE) --no-print-directory check-sanitize
+
+check-plain: build
+	cd build && ctest --output-on-failure -j $(JOBS)
+
+check-sanitize:
+	cmake -S . -B build-asan -DTG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+install: build
+	cmake --install build --prefix $(PREFIX)
+
+bench: build
+	bench/run
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,286 @@
+/* traceglot.h - the one public header of libtraceglot.
+ *
+ * libtraceglot reads the trace formats Linux tracers write (uftrace data directories, CTF,
+ * ftrace trace.dat, LLVM XRay logs, ...), merges all their streams into one time-ordered
+ * sequence of events and hands the events to printers and analyses.  Everything the
+ * `traceglot` command does goes through this header, so a library user can do it too.
+ *
+ * Conventions: all types are opaque; every fallible call returns a status (0 or a positive
+ * count on success, a negative tg_status on failure) and, when given a tg_error **, a cause
+ * chain that says which file, which byte offset and what was expected.  The library never
+ * prints and never exits. */
+#ifndef TRACEGLOT_H
+#define TRACEGLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TG_VERSION_STRING "0.1.0"
+
+/* ---- status codes and errors ---------------------------------------------------------- */
+
+typedef enum tg_status {
+    TG_OK = 0,
+    TG_ERR_IO = -1,       /* a file could not be opened, mapped or written */
+    TG_ERR_FORMAT = -2,   /* the bytes do not follow the format (damage, truncation) */
+    TG_ERR_UNSUPPORTED = -3, /* valid but not something traceglot reads (yet) */
+    TG_ERR_USAGE = -4,    /* bad argument from the caller (unknown style, bad option value) */
+    TG_ERR_NOMEM = -5,
+    TG_ERR_LIMIT = -6,    /* a size or count read from a file exceeds a safety limit */
+} tg_status;
+
+typedef struct tg_error tg_error;
+
+/* The whole cause chain, outermost first, "file: offset 0x...: what" joined with ": ".
+ * Valid until tg_error_free. */
+const char *tg_error_message(const tg_error *err);
+tg_status tg_error_status(const tg_error *err);
+/* The next error of a list (several damaged streams give several errors), or NULL. */
+const tg_error *tg_error_next(const tg_error *err);
+void tg_error_free(tg_error *err);
+
+/* ---- output buffer ---------------------------------------------------------------------- */
+
+/* One growable output sequence every printer writes to.  When bound to a file descriptor it
+ * flushes itself whenever it grows past its flush threshold, so memory stays bounded. */
+typedef struct tg_buf tg_buf;
+
+tg_buf *tg_buf_new(void);
+tg_buf *tg_buf_new_fd(int fd);             /* flushes to fd; does not close it */
+void tg_buf_free(tg_buf *b);               /* flushes first when bound to a fd */
+int tg_buf_flush(tg_buf *b);               /* 0, or TG_ERR_IO */
+const char *tg_buf_data(const tg_buf *b);  /* NUL-terminated contents (unbound buffers) */
+size_t tg_buf_len(const tg_buf *b);
+void tg_buf_reset(tg_buf *b);
+void tg_buf_put(tg_buf *b, const void *p, size_t n);
+void tg_buf_puts(tg_buf *b, const char *s);
+void tg_buf_putc(tg_buf *b, char c);
+void tg_buf_printf(tg_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void tg_buf_u64(tg_buf *b, uint64_t v);    /* decimal */
+void tg_buf_i64(tg_buf *b, int64_t v);     /* decimal */
+void tg_buf_u64_pad(tg_buf *b, uint64_t v, int width, char pad); /* right-aligned */
+void tg_buf_hex(tg_buf *b, uint64_t v);    /* lower-case hex, no prefix */
+void tg_buf_pad(tg_buf *b, char c, int n); /* n copies of c (n <= 0: nothing) */
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+/* A bag of "key" = "value" strings that opening, printing and analyses read by key, so that
+ * a format or a printer can grow options without changing this header.  Known keys are
+ * listed in the README (for example "instr-map", "raw", "ns", "clock-seconds", "fields",
+ * "sort", "sortorder").  A flag is set with value "1". */
+typedef struct tg_options tg_options;
+
+tg_options *tg_options_new(void);
+void tg_options_free(tg_options *o);
+int tg_options_set(tg_options *o, const char *key, const char *value); /* copies both */
+const char *tg_options_get(const tg_options *o, const char *key);      /* NULL if unset */
+int tg_options_flag(const tg_options *o, const char *key);             /* set and not "0" */
+
+/* ---- trace sets, traces, streams ---------------------------------------------------------- */
+
+typedef struct tg_set tg_set;       /* one or more traces opened together */
+typedef struct tg_trace tg_trace;   /* one trace: a uftrace dir, a CTF trace, a trace.dat ... */
+typedef struct tg_stream tg_stream; /* one time-ordered source of events inside a trace */
+
+/* Opens each path (a directory or a file), detecting its format from its content.
+ * On failure returns NULL and sets *err. */
+tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_error **err);
+void tg_close(tg_set *set);
+
+size_t tg_set_trace_count(const tg_set *set);
+tg_trace *tg_set_trace(const tg_set *set, size_t i);
+
+const char *tg_trace_path(const tg_trace *t);
+const char *tg_trace_format(const tg_trace *t);      /* "uftrace", "ctf", "ftrace", "xray" */
+const char *tg_trace_version(const tg_trace *t);     /* format version as the file says it */
+const char *tg_trace_clock_name(const tg_trace *t);  /* "monotonic", "local", "tsc", ... */
+int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* added to event times for wall time */
+size_t tg_trace_stream_count(const tg_trace *t);
+tg_stream *tg_trace_stream(const tg_trace *t, size_t i);
+/* The format's own description (what `uftrace info`, `trace-cmd report --stat` ... show),
+ * appended to out.  Returns 0, or a negative status. */
+int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err);
+
+const char *tg_stream_name(const tg_stream *s);
+int tg_stream_cpu(const tg_stream *s); /* -1 when unknown */
+int tg_stream_tid(const tg_stream *s); /* -1 when unknown */
+tg_trace *tg_stream_trace(const tg_stream *s);
+
+/* ---- event classes ---------------------------------------------------------------------- */
+
+typedef enum tg_event_kind {
+    TG_KIND_GENERIC = 0,
+    TG_KIND_FUNC_ENTRY, /* function entry: tg_event_func_addr, tg_event_depth */
+    TG_KIND_FUNC_EXIT,  /* function exit (normal return) */
+    TG_KIND_FUNC_TAIL_EXIT, /* exit through a tail call: exits the frame without a return */
+    TG_KIND_LOST,       /* records were lost here: tg_event_lost_count */
+    TG_KIND_TASK_FORK,
+    TG_KIND_TASK_EXIT,
+    TG_KIND_TASK_EXEC,
+    TG_KIND_SCHED_OUT,  /* the thread was scheduled out (uftrace linux:sched-out) */
+    TG_KIND_SCHED_IN,
+} tg_event_kind;
+
+typedef struct tg_event_class tg_event_class;
+
+const char *tg_event_class_name(const tg_event_class *c);
+uint64_t tg_event_class_id(const tg_event_class *c);
+tg_event_kind tg_event_class_kind(const tg_event_class *c);
+
+/* ---- values -------------------------------------------------------------------------------- */
+
+typedef enum tg_value_type {
+    TG_VAL_NONE = 0,
+    TG_VAL_SINT,     /* v.s */
+    TG_VAL_UINT,     /* v.u */
+    TG_VAL_FLOAT,    /* v.f */
+    TG_VAL_STRING,   /* v.str (not NUL-terminated in general; len is exact) */
+    TG_VAL_BYTES,    /* v.str: raw bytes */
+    TG_VAL_ARRAY,    /* count elements, fetched with tg_value_child */
+    TG_VAL_SEQUENCE, /* like an array whose length came from another field */
+    TG_VAL_STRUCT,   /* count named members */
+    TG_VAL_VARIANT,  /* one member: the selected option (its name is the option's name) */
+} tg_value_type;
+
+typedef enum tg_value_flag {
+    TG_VALF_ENUM = 1,        /* integer with an enumeration mapping: see label */
+    TG_VALF_TEXT = 2,        /* array/sequence of bytes meant as text */
+    TG_VALF_POINTER = 4,     /* integer that is an address */
+    TG_VALF_SYMBOLIC = 8,    /* integer whose label names it (function address, enum) */
+} tg_value_flag;
+
+struct tg_value_ops;
+
+typedef struct tg_value {
+    tg_value_type type;
+    const char *name;    /* field name; NULL for array elements */
+    union {
+        int64_t s;
+        uint64_t u;
+        double f;
+        struct { const char *ptr; size_t len; } str;
+    } v;
+    uint16_t bits;       /* integer or float size in bits (0: unknown) */
+    uint8_t base;        /* display base for integers: 2, 8, 10 or 16 */
+    uint8_t flags;       /* tg_value_flag bits */
+    int8_t byte_order;   /* 0 native/unknown, 1 little, 2 big (as the schema said) */
+    const char *label;   /* enum label(s) or symbol name; NULL when none */
+    size_t count;        /* elements or members of compound values */
+    /* private: how to fetch children; set by the format that produced the value */
+    const struct tg_value_ops *ops;
+    const void *ctx[4];
+} tg_value;
+
+/* Child i of an array, sequence, struct or variant.  0 on success. */
+int tg_value_child(const tg_value *v, size_t i, tg_value *out);
+
+/* ---- events -------------------------------------------------------------------------------- */
+
+typedef struct tg_event tg_event;
+
+/* Which group of fields of an event to read.  Formats fill the scopes they have. */
+typedef enum tg_scope {
+    TG_SCOPE_PAYLOAD = 0,      /* the event's own fields (CTF payload, ftrace fields, args) */
+    TG_SCOPE_PACKET_CONTEXT,   /* CTF packet context */
+    TG_SCOPE_EVENT_HEADER,     /* CTF event header */
+    TG_SCOPE_STREAM_CONTEXT,   /* CTF stream event context */
+    TG_SCOPE_EVENT_CONTEXT,    /* CTF event context */
+    TG_SCOPE_COMMON,           /* ftrace common_* fields */
+    TG_SCOPE_RETURN,           /* function return value(s) on exits */
+    TG_SCOPE_COUNT
+} tg_scope;
+
+int64_t tg_event_time_ns(const tg_event *ev); /* on the trace's clock */
+const tg_event_class *tg_event_class_of(const tg_event *ev);
+const char *tg_event_name(const tg_event *ev);
+tg_event_kind tg_event_kind_of(const tg_event *ev);
+tg_stream *tg_event_stream(const tg_event *ev);
+tg_trace *tg_event_trace(const tg_event *ev);
+int tg_event_cpu(const tg_event *ev); /* -1 when unknown */
+int tg_event_pid(const tg_event *ev); /* -1 when unknown */
+int tg_event_tid(const tg_event *ev); /* -1 when unknown */
+uint64_t tg_event_offset(const tg_event *ev); /* byte offset of the record in its file */
+
+/* Function traces: the function's address, its symbol (NULL when unknown), the call depth
+ * the tracer recorded (-1 when it recorded none). */
+uint64_t tg_event_func_addr(const tg_event *ev);
+const char *tg_event_func_name(const tg_event *ev);
+int tg_event_depth(const tg_event *ev);
+/* Lost events: how many were lost (0 when unknown). */
+uint64_t tg_event_lost_count(const tg_event *ev);
+
+/* Payload fields, decoded on demand. */
+size_t tg_event_field_count(const tg_event *ev, tg_scope scope);
+int tg_event_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+/* Field by name in a scope; TG_ERR_USAGE when there is none. */
+int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name,
+                           tg_value *out);
+/* The event rendered the way its own tracer renders it (ftrace's print fmt, a uftrace
+ * event's text), appended to out.  1 when written, 0 when the format has no own rendering. */
+int tg_event_render(const tg_event *ev, tg_buf *out);
+
+/* ---- iteration: filters and the merge ----------------------------------------------------- */
+
+typedef struct tg_filter tg_filter;
+
+tg_filter *tg_filter_new(void);
+void tg_filter_free(tg_filter *f);
+/* Time bounds: "S.NNNNNNNNN" absolute seconds on the trace clock, or "+1.5ms"/"+20us"/"+3s"
+ * relative to the first event.  0, or TG_ERR_USAGE with a message in *err. */
+int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err);
+int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err);
+/* Comma-separated lists: event-name globs ("sched_*,irq:*"), tids, cpus. */
+int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err);
+int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err);
+int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err);
+int tg_filter_match(const tg_filter *f, const tg_event *ev);
+
+typedef struct tg_iter tg_iter;
+
+/* All events of all streams of the set, in time order (ties: stream order, then position),
+ * that pass the filter (which may be NULL and must outlive the iterator). */
+tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err);
+/* 1 with *ev set (valid until the next call), 0 at the end.  Damage found in a stream is
+ * recorded (tg_iter_errors) and that stream skips past it or stops; the others go on. */
+int tg_iter_next(tg_iter *it, const tg_event **ev);
+/* The errors met so far (a list: see tg_error_next), or NULL. */
+const tg_error *tg_iter_errors(const tg_iter *it);
+void tg_iter_free(tg_iter *it);
+
+/* ---- printing, converting, analysing ------------------------------------------------------- */
+
+/* Prints every event of the set in a text style: "native" (traceglot's own), or a peer's
+ * ("trace-cmd", "babeltrace", "xray-yaml", ...).  Options are read by key.  Returns 0, or a
+ * negative status with *err; damage in the input is returned as TG_ERR_FORMAT after all the
+ * readable events were printed. */
+int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
+             tg_buf *out, tg_error **err);
+/* Names of the print styles, NULL-terminated. */
+const char *const *tg_print_styles(void);
+
+/* Converts to another format ("chrome": Chrome Trace Event JSON), streamed into out. */
+int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+               tg_buf *out, tg_error **err);
+
+/* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
+ * account: style "uftrace" or "xray"), per-class statistics and the set's description. */
+int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
+              tg_error **err);
+int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
+              tg_buf *out, tg_error **err);
+int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
+             tg_error **err);
+int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACEGLOT_H */

@@ -1,0 +1,135 @@
+/* format_api.h - what a format reader provides to core/, and what core/ offers it.
+ *
+ * A format lives in src/formats/<name>/ and depends only on core/ and io/.  It declares one
+ * `TG_FORMAT(name) = { ... };` object (the build collects every such line into the registry,
+ * so adding a format is adding a folder).  Its open() fills a tg_trace with event classes and
+ * streams; each stream yields its events in its own time order through tg_stream_ops.next,
+ * filling only the event header (time, class, cpu/tid, payload location); fields are decoded
+ * later, on demand, by tg_stream_ops.field.  The merge in core/ does the rest. */
+#ifndef TG_FORMAT_API_H
+#define TG_FORMAT_API_H
+
+#include "traceglot.h"
+#include "core/arena.h"
+#include "core/error_internal.h"
+#include "core/symtab.h"
+
+#include <stdbool.h>
+
+/* ---- the event as streams fill it ---------------------------------------------------------- */
+
+struct tg_event_class {
+    const char *name;      /* "sched_switch", "lttng_ust_cyg_profile:func_entry", ... */
+    const char *system;    /* ftrace system / CTF provider; may be NULL */
+    uint64_t id;
+    tg_event_kind kind;
+    void *fmt_data;        /* the format's compiled layout for this class */
+    size_t index;          /* position in its trace's class list */
+    tg_trace *trace;
+};
+
+struct tg_event {
+    int64_t ts;                  /* ns on the trace clock */
+    const tg_event_class *cls;
+    tg_stream *stream;
+    int32_t cpu, pid, tid;       /* -1 when unknown */
+    int32_t depth;               /* function traces; -1 when none */
+    uint64_t addr;               /* function address for entry/exit */
+    uint64_t lost;               /* TG_KIND_LOST: how many */
+    uint64_t offset;             /* byte offset of the record in its file */
+    const uint8_t *data;         /* payload bytes, valid until the stream advances */
+    size_t size;
+    uint64_t aux[4];             /* format-private per-event values */
+    const void *auxp;            /* format-private per-event pointer */
+};
+
+/* ---- streams ------------------------------------------------------------------------------- */
+
+struct tg_stream_ops {
+    /* Fill *ev with the next event: 1, 0 at the end, or a negative status with *err set.
+     * After an error, next may be called again: the stream either resumes past the damage
+     * (returns 1 or 0) or returns the error again, in which case the merge drops it. */
+    int (*next)(tg_stream *s, tg_event *ev, tg_error **err);
+    /* Lazy payload decode (either may be NULL: no fields). */
+    size_t (*field_count)(const tg_event *ev, tg_scope scope);
+    int (*field)(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+    /* Optional: the tracer's own rendering of the event (1 written, 0 none). */
+    int (*render)(const tg_event *ev, tg_buf *out);
+    /* Optional: symbol of ev->addr for function entry/exit events. */
+    const char *(*func_name)(const tg_event *ev);
+    /* Optional: release priv. */
+    void (*destroy)(tg_stream *s);
+};
+
+struct tg_stream {
+    const struct tg_stream_ops *ops;
+    tg_trace *trace;
+    const char *name;
+    int cpu, tid;
+    size_t index;   /* position in the set: the merge's tie-break */
+    void *priv;
+};
+
+/* ---- traces ------------------------------------------------------------------------------- */
+
+struct tg_format;
+
+struct tg_trace {
+    const struct tg_format *format;
+    tg_set *set;
+    const char *path;
+    const char *version;       /* "4", "1.8", "7", ... */
+    const char *clock_name;    /* NULL: "unknown" */
+    int64_t clock_offset_ns;
+    tg_arena arena;            /* strings and small objects living as long as the trace */
+    tg_symtab symbols;         /* the trace-wide symbol table (kallsyms, ELF, ...) */
+    tg_event_class **classes;
+    size_t n_classes, cap_classes;
+    tg_stream **streams;
+    size_t n_streams, cap_streams;
+    void *priv;                /* the format's own state */
+};
+
+/* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
+ * copied into the trace's arena. */
+tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
+                                   tg_event_kind kind);
+tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
+                               int cpu, int tid, void *priv);
+void tg_trace_set_version(tg_trace *t, const char *version);
+void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);
+/* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
+tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
+                            const tg_options *opts, tg_error **err);
+
+/* ---- formats -------------------------------------------------------------------------------- */
+
+typedef struct tg_probe_input {
+    const char *path;
+    bool is_dir;
+    const uint8_t *head;   /* first bytes of the file (files only) */
+    size_t head_len;
+} tg_probe_input;
+
+struct tg_format {
+    const char *name;
+    /* Confidence 0..100 that path is this format. */
+    int (*probe)(const tg_probe_input *in);
+    int (*open)(tg_trace *t, const char *path, const tg_options *opts, tg_error **err);
+    /* Optional: the format's own description for `traceglot info`. */
+    int (*describe)(const tg_trace *t, tg_buf *out, tg_error **err);
+    /* Optional: release t->priv (streams are destroyed before). */
+    void (*close)(tg_trace *t);
+};
+
+#define TG_FORMAT(id) const struct tg_format tg_format_##id
+
+/* The registry generated by the build from every TG_FORMAT(...) line. */
+extern const struct tg_format *const tg_formats[];
+extern const size_t tg_n_formats;
+const struct tg_format *tg_format_find(const char *name);
+
+/* Helper for probes of directories: does path/name exist (name may hold a '*' glob)? */
+bool tg_probe_dir_has(const char *dir, const char *name_glob);
+
+#endif
