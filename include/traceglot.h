@@ -263,8 +263,8 @@ void tg_iter_free(tg_iter *it);
  * readable events were printed. */
 int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
              tg_buf *out, tg_error **err);
-/* Names of the print styles, NULL-terminated. */
-const char *const *tg_print_styles(void);
+/* Name of print style i (0, 1, ...), NULL past the last. */
+const char *tg_print_style_name(size_t i);
 
 /* Converts to another format ("chrome": Chrome Trace Event JSON), streamed into out. */
 int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,

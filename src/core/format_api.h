@@ -43,6 +43,12 @@ struct tg_event {
     const void *auxp;            /* format-private per-event pointer */
 };
 
+/* How a compound value (array, sequence, struct, variant) fetches child i; the format that
+ * produced the value sets tg_value.ops and keeps what it needs in tg_value.ctx. */
+struct tg_value_ops {
+    int (*child)(const tg_value *v, size_t i, tg_value *out);
+};
+
 /* ---- streams ------------------------------------------------------------------------------- */
 
 struct tg_stream_ops {

@@ -1,0 +1,24 @@
+/* report_dispatch.c - tg_report and tg_stats: function accounting in the style asked for
+ * ("uftrace" by default, "xray" for llvm-xray account), and per-class statistics. */
+#include "core/error_internal.h"
+#include "sinks/sink_run.h"
+#include "sinks/style_api.h"
+
+#include <string.h>
+
+static int run_report(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
+                      tg_buf *out, tg_error **err)
+{
+    return ((const struct tg_report_style *)impl)->report(set, it, opts, out, err);
+}
+
+int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
+              tg_buf *out, tg_error **err)
+{
+    if (!style)
+        style = "uftrace";
+    for (size_t i = 0; tg_report_style_list[i]; i++)
+        if (strcmp(tg_report_style_list[i]->name, style) == 0)
+            return tg_sink_run(set, f, opts, out, err, run_report, tg_report_style_list[i]);
+    return tg_err(err, TG_ERR_USAGE, "unknown report style '%s'", style);
+}

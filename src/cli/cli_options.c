@@ -1,0 +1,50 @@
+/* cli_options.c - the table of every command-line option and of the subcommands.
+ *
+ * Options are declared once here, with the subcommands that take them; the parser stores
+ * each under its long name in the library's option bag, so a printer or format reads
+ * "raw", "instr-map", ... directly.  To add an option: add a row. */
+#include "cli.h"
+
+const struct cli_option cli_options[] = {
+    {"help", 'h', NULL, CMD_ALL, "show this help"},
+    {"begin", 0, "T", CMD_FILTERING, "start at time T (seconds, or +1.5ms from the first event)"},
+    {"end", 0, "T", CMD_FILTERING, "stop after time T (seconds, or +20us from the first event)"},
+    {"events", 'e', "GLOBS", CMD_FILTERING, "only events whose name matches a glob (a,b*,sys:c)"},
+    {"tid", 0, "N[,N]", CMD_FILTERING, "only these thread ids"},
+    {"cpu", 0, "N[,N]", CMD_FILTERING, "only these cpus"},
+    {"instr-map", 0, "BINARY", CMD_ALL, "XRay: the instrumented binary (xray_instr_map)"},
+    {"style", 0, "NAME", CMD_CAT | CMD_REPORT,
+     "cat: native, trace-cmd, babeltrace, xray-yaml; report: uftrace, xray"},
+    {"raw", 'R', NULL, CMD_CAT, "trace-cmd style: raw fields (trace-cmd report -R)"},
+    {"ns", 't', NULL, CMD_CAT, "trace-cmd style: nanosecond timestamps (trace-cmd report -t)"},
+    {"clock-seconds", 0, NULL, CMD_CAT, "babeltrace style: timestamps in seconds"},
+    {"to", 0, "FORMAT", CMD_CONVERT, "target format: chrome"},
+    {"output", 'o', "FILE", CMD_CONVERT, "write to FILE instead of standard output"},
+    {"output-fields", 'f', "FIELDS", CMD_REPLAY, "columns: time,tid,duration,... (as uftrace -f)"},
+    {"sort", 's', "KEY", CMD_REPORT, "xray: funcid,count,min,med,90p,99p,max,sum,func"},
+    {"sortorder", 0, "asc|dsc", CMD_REPORT, "xray: sort order"},
+    {0},
+};
+
+const struct cli_command_info cli_commands[] = {
+    {"info", CMD_INFO, "traceglot info [options] PATH...",
+     "format and version, clock, streams, event classes, time range and counts, and the "
+     "format's own information",
+     "traceglot info examples/fib.uftrace.data"},
+    {"cat", CMD_CAT, "traceglot cat [options] PATH...",
+     "print every event, time-ordered, one line each (--style for a peer tool's text)",
+     "traceglot cat --style=trace-cmd trace.dat"},
+    {"stats", CMD_STATS, "traceglot stats [options] PATH...",
+     "one row per event class: count, first and last time, rate",
+     "traceglot stats ust-trace/"},
+    {"convert", CMD_CONVERT, "traceglot convert --to chrome [-o OUT] PATH...",
+     "convert to another format (Chrome Trace Event JSON for Perfetto / chrome://tracing)",
+     "traceglot convert --to chrome -o trace.json uftrace.data"},
+    {"replay", CMD_REPLAY, "traceglot replay [options] PATH...",
+     "the function-call timeline of a function trace, as uftrace replay prints it",
+     "traceglot replay -f time,tid,duration uftrace.data"},
+    {"report", CMD_REPORT, "traceglot report [--style=uftrace|xray] [options] PATH...",
+     "time spent per function (uftrace report; --style=xray: llvm-xray account)",
+     "traceglot report --style=xray --instr-map ./app xray-log.app.XXXX"},
+    {0},
+};

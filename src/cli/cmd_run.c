@@ -1,0 +1,84 @@
+/* cmd_run.c - the subcommands: each opens the paths and makes one library call whose
+ * output goes to standard output (or -o FILE), then reports the input's errors. */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef int (*cli_call)(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err);
+
+/* Opens the set, runs call into a buffer bound to fd, and returns the exit code. */
+static int run_to_fd(struct cli_args *a, int fd, cli_call call)
+{
+    tg_set *set = cli_open(a);
+    if (!set)
+        return 1;
+    tg_buf *out = tg_buf_new_fd(fd);
+    tg_error *err = NULL;
+    int rc = out ? call(set, a, out, &err) : TG_ERR_NOMEM;
+    if (out && tg_buf_flush(out) < 0 && rc >= 0)
+        rc = TG_ERR_IO;
+    tg_buf_free(out);
+    tg_close(set);
+    return cli_finish(rc, err);
+}
+
+static int call_info(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_info(set, a->opts, out, err);
+}
+
+static int call_cat(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_print(set, a->filter, tg_options_get(a->opts, "style"), a->opts, out, err);
+}
+
+static int call_stats(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_stats(set, a->filter, a->opts, out, err);
+}
+
+static int call_convert(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_convert(set, a->filter, tg_options_get(a->opts, "to"), a->opts, out, err);
+}
+
+static int call_replay(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_replay(set, a->filter, a->opts, out, err);
+}
+
+static int call_report(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_report(set, a->filter, tg_options_get(a->opts, "style"), a->opts, out, err);
+}
+
+int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
+int cli_run_cat(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_cat); }
+int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_stats); }
+int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }
+int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_report); }
+
+int cli_run_convert(struct cli_args *a)
+{
+    if (!tg_options_get(a->opts, "to")) {
+        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome)\n");
+        return 2;
+    }
+    const char *path = tg_options_get(a->opts, "output");
+    if (!path || strcmp(path, "-") == 0)
+        return run_to_fd(a, STDOUT_FILENO, call_convert);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "traceglot: error: %s: cannot create the output file\n", path);
+        return 1;
+    }
+    int rc = run_to_fd(a, fd, call_convert);
+    if (close(fd) < 0 && rc == 0) {
+        fprintf(stderr, "traceglot: error: %s: cannot write the output file\n", path);
+        rc = 1;
+    }
+    return rc;
+}

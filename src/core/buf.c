@@ -1,0 +1,200 @@
+/* buf.c - the growable output sequence every printer writes to.
+ *
+ * Printers append with tg_buf_put and the fast integer formatters below (no printf on hot
+ * paths).  A buffer bound to a file descriptor writes itself out whenever it passes
+ * TG_BUF_FLUSH bytes, so printing a multi-GB trace uses a fixed amount of memory.  A write
+ * error is remembered and reported by tg_buf_flush / tg_buf_free. */
+#include "traceglot.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TG_BUF_FLUSH (256 * 1024)
+
+struct tg_buf {
+    char *p;
+    size_t len, cap;
+    int fd;        /* -1: in-memory */
+    int failed;    /* allocation or write failure seen */
+};
+
+tg_buf *tg_buf_new(void)
+{
+    tg_buf *b = calloc(1, sizeof *b);
+    if (b)
+        b->fd = -1;
+    return b;
+}
+
+tg_buf *tg_buf_new_fd(int fd)
+{
+    tg_buf *b = tg_buf_new();
+    if (b)
+        b->fd = fd;
+    return b;
+}
+
+int tg_buf_flush(tg_buf *b)
+{
+    if (b->fd < 0)
+        return b->failed ? TG_ERR_NOMEM : 0;
+    size_t off = 0;
+    while (off < b->len) {
+        ssize_t n = write(b->fd, b->p + off, b->len - off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            b->failed = 1;
+            break;
+        }
+        off += (size_t)n;
+    }
+    b->len = 0;
+    return b->failed ? TG_ERR_IO : 0;
+}
+
+void tg_buf_free(tg_buf *b)
+{
+    if (!b)
+        return;
+    if (b->fd >= 0)
+        tg_buf_flush(b);
+    free(b->p);
+    free(b);
+}
+
+const char *tg_buf_data(const tg_buf *b) { return b->p ? b->p : ""; }
+size_t tg_buf_len(const tg_buf *b) { return b->len; }
+void tg_buf_reset(tg_buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
+
+/* Makes room for n more bytes plus a NUL; returns the write position or NULL. */
+static char *reserve(tg_buf *b, size_t n)
+{
+    if (b->fd >= 0 && b->len + n > TG_BUF_FLUSH && b->len)
+        tg_buf_flush(b);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1) {
+            if (cap > SIZE_MAX / 2) {
+                b->failed = 1;
+                return NULL;
+            }
+            cap *= 2;
+        }
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = 1;
+            return NULL;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    return b->p + b->len;
+}
+
+void tg_buf_put(tg_buf *b, const void *src, size_t n)
+{
+    char *w = reserve(b, n);
+    if (!w)
+        return;
+    memcpy(w, src, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
+
+void tg_buf_putc(tg_buf *b, char c)
+{
+    char *w = reserve(b, 1);
+    if (!w)
+        return;
+    *w = c;
+    b->p[++b->len] = 0;
+}
+
+void tg_buf_printf(tg_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        tg_buf_put(b, small, (size_t)n);
+        return;
+    }
+    char *w = reserve(b, (size_t)n);
+    if (!w)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(w, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* Writes the decimal digits of v at the end of tmp[24]; returns the first digit. */
+static char *u64_digits(uint64_t v, char tmp[24])
+{
+    char *p = tmp + 24;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+void tg_buf_u64(tg_buf *b, uint64_t v)
+{
+    char tmp[24];
+    char *p = u64_digits(v, tmp);
+    tg_buf_put(b, p, (size_t)(tmp + 24 - p));
+}
+
+void tg_buf_i64(tg_buf *b, int64_t v)
+{
+    if (v < 0) {
+        tg_buf_putc(b, '-');
+        tg_buf_u64(b, (uint64_t)0 - (uint64_t)v);
+    } else {
+        tg_buf_u64(b, (uint64_t)v);
+    }
+}
+
+void tg_buf_u64_pad(tg_buf *b, uint64_t v, int width, char pad)
+{
+    char tmp[24];
+    char *p = u64_digits(v, tmp);
+    int n = (int)(tmp + 24 - p);
+    tg_buf_pad(b, pad, width - n);
+    tg_buf_put(b, p, (size_t)n);
+}
+
+void tg_buf_hex(tg_buf *b, uint64_t v)
+{
+    char tmp[16];
+    char *p = tmp + 16;
+    do {
+        *--p = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    tg_buf_put(b, p, (size_t)(tmp + 16 - p));
+}
+
+void tg_buf_pad(tg_buf *b, char c, int n)
+{
+    if (n <= 0)
+        return;
+    char *w = reserve(b, (size_t)n);
+    if (!w)
+        return;
+    memset(w, c, (size_t)n);
+    b->len += (size_t)n;
+    b->p[b->len] = 0;
+}

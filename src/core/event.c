@@ -1,0 +1,80 @@
+/* event.c - the public view of an event and of its values.
+ *
+ * The header part (time, class, cpu/tid, function address) was filled by the stream's next;
+ * fields are decoded only here, when a printer or filter asks, by the stream's own ops. */
+#include "core/format_api.h"
+
+#include <string.h>
+
+int64_t tg_event_time_ns(const tg_event *ev) { return ev->ts; }
+const tg_event_class *tg_event_class_of(const tg_event *ev) { return ev->cls; }
+const char *tg_event_name(const tg_event *ev) { return ev->cls ? ev->cls->name : ""; }
+tg_event_kind tg_event_kind_of(const tg_event *ev) { return ev->cls ? ev->cls->kind : TG_KIND_GENERIC; }
+tg_stream *tg_event_stream(const tg_event *ev) { return ev->stream; }
+tg_trace *tg_event_trace(const tg_event *ev) { return ev->stream ? ev->stream->trace : NULL; }
+int tg_event_cpu(const tg_event *ev) { return ev->cpu; }
+int tg_event_pid(const tg_event *ev) { return ev->pid; }
+int tg_event_tid(const tg_event *ev) { return ev->tid; }
+uint64_t tg_event_offset(const tg_event *ev) { return ev->offset; }
+uint64_t tg_event_func_addr(const tg_event *ev) { return ev->addr; }
+int tg_event_depth(const tg_event *ev) { return ev->depth; }
+uint64_t tg_event_lost_count(const tg_event *ev) { return ev->lost; }
+
+const char *tg_event_func_name(const tg_event *ev)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    if (ops && ops->func_name)
+        return ops->func_name(ev);
+    tg_trace *t = tg_event_trace(ev);
+    if (!t)
+        return NULL;
+    const tg_symbol *s = tg_symtab_lookup(&t->symbols, ev->addr);
+    return s ? s->name : NULL;
+}
+
+size_t tg_event_field_count(const tg_event *ev, tg_scope scope)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    return ops->field_count ? ops->field_count(ev, scope) : 0;
+}
+
+int tg_event_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    memset(out, 0, sizeof *out);
+    if (!ops->field || i >= tg_event_field_count(ev, scope))
+        return TG_ERR_USAGE;
+    return ops->field(ev, scope, i, out);
+}
+
+int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name, tg_value *out)
+{
+    size_t n = tg_event_field_count(ev, scope);
+    for (size_t i = 0; i < n; i++) {
+        int rc = tg_event_field(ev, scope, i, out);
+        if (rc < 0)
+            return rc;
+        if (out->name && strcmp(out->name, name) == 0)
+            return 0;
+    }
+    memset(out, 0, sizeof *out);
+    return TG_ERR_USAGE;
+}
+
+int tg_event_render(const tg_event *ev, tg_buf *out)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    return ops->render ? ops->render(ev, out) : 0;
+}
+
+const char *tg_event_class_name(const tg_event_class *c) { return c->name; }
+uint64_t tg_event_class_id(const tg_event_class *c) { return c->id; }
+tg_event_kind tg_event_class_kind(const tg_event_class *c) { return c->kind; }
+
+int tg_value_child(const tg_value *v, size_t i, tg_value *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!v->ops || !v->ops->child || i >= v->count)
+        return TG_ERR_USAGE;
+    return v->ops->child(v, i, out);
+}

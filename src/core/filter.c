@@ -1,0 +1,178 @@
+/* filter.c - the event filters every subcommand shares: time bounds, event-name globs,
+ * thread ids and cpus.
+ *
+ * Parsed once from the command-line strings; matching is a few comparisons per event.
+ * Relative time bounds ("+1.5ms") are resolved by the iterator against the first event. */
+#include "core/filter_internal.h"
+#include "core/format_api.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+tg_filter *tg_filter_new(void) { return calloc(1, sizeof(tg_filter)); }
+
+void tg_filter_free(tg_filter *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n_globs; i++)
+        free(f->globs[i]);
+    free(f->globs);
+    free(f->tids);
+    free(f->cpus);
+    free(f);
+}
+
+/* "S[.fraction]" seconds or "N<unit>" with unit ns/us/ms/s; into ns.  -1 when malformed. */
+static int parse_time(const char *s, int64_t *ns)
+{
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    char *end;
+    unsigned long long whole = strtoull(s, &end, 10);
+    uint64_t frac_ns = 0, scale = 1000000000ULL;
+    if (*end == '.') {
+        end++;
+        uint64_t div = 100000000ULL;
+        while (isdigit((unsigned char)*end)) {
+            frac_ns += (uint64_t)(*end - '0') * div;
+            div /= 10;
+            end++;
+        }
+    }
+    if (*end == 0 || strcmp(end, "s") == 0)
+        scale = 1000000000ULL;
+    else if (strcmp(end, "ms") == 0)
+        scale = 1000000ULL;
+    else if (strcmp(end, "us") == 0)
+        scale = 1000ULL;
+    else if (strcmp(end, "ns") == 0)
+        scale = 1ULL;
+    else
+        return -1;
+    if (whole > (uint64_t)INT64_MAX / 1000000000ULL)
+        return -1;
+    /* frac_ns was computed as a fraction of a second; rescale to the unit */
+    *ns = (int64_t)(whole * scale + frac_ns / (1000000000ULL / scale));
+    return 0;
+}
+
+static int set_bound(struct tg_time_bound *b, const char *spec, const char *what, tg_error **err)
+{
+    const char *s = spec;
+    b->relative = *s == '+';
+    if (b->relative)
+        s++;
+    if (parse_time(s, &b->ns) < 0)
+        return tg_err(err, TG_ERR_USAGE,
+                      "bad %s time '%s': expected seconds like 1142.318836 or a relative time "
+                      "like +1.5ms, +20us, +3s",
+                      what, spec);
+    b->set = 1;
+    return 0;
+}
+
+int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err)
+{
+    return set_bound(&f->begin, spec, "begin", err);
+}
+
+int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err)
+{
+    return set_bound(&f->end, spec, "end", err);
+}
+
+int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
+{
+    const char *p = globs;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n) {
+            char **g = realloc(f->globs, (f->n_globs + 1) * sizeof *g);
+            if (!g)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            f->globs = g;
+            if (!(f->globs[f->n_globs] = strndup(p, n)))
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            f->n_globs++;
+        }
+        p += n + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
+static int parse_int_list(const char *list, const char *what, int **out, size_t *n,
+                          tg_error **err)
+{
+    const char *p = list;
+    while (*p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v < 0 || v > 0x7fffffff)
+            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34",
+                          what, list);
+        int *a = realloc(*out, (*n + 1) * sizeof *a);
+        if (!a)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        *out = a;
+        a[(*n)++] = (int)v;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err)
+{
+    return parse_int_list(list, "tid", &f->tids, &f->n_tids, err);
+}
+
+int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err)
+{
+    return parse_int_list(list, "cpu", &f->cpus, &f->n_cpus, err);
+}
+
+static int in_list(const int *a, size_t n, int v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] == v)
+            return 1;
+    return 0;
+}
+
+static int name_matches(const tg_filter *f, const tg_event *ev)
+{
+    const tg_event_class *c = ev->cls;
+    const char *name = c ? c->name : "";
+    for (size_t i = 0; i < f->n_globs; i++) {
+        if (fnmatch(f->globs[i], name, 0) == 0)
+            return 1;
+        if (c && c->system) { /* "system:event" globs */
+            char full[512];
+            size_t ls = strlen(c->system), ln = strlen(name);
+            if (ls + ln + 2 <= sizeof full) {
+                memcpy(full, c->system, ls);
+                full[ls] = ':';
+                memcpy(full + ls + 1, name, ln + 1);
+                if (fnmatch(f->globs[i], full, 0) == 0)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int tg_filter_match(const tg_filter *f, const tg_event *ev)
+{
+    if (!f)
+        return 1;
+    if (f->n_globs && !name_matches(f, ev))
+        return 0;
+    if (f->n_tids && !in_list(f->tids, f->n_tids, ev->tid))
+        return 0;
+    if (f->n_cpus && !in_list(f->cpus, f->n_cpus, ev->cpu))
+        return 0;
+    return 1;
+}

@@ -1,0 +1,23 @@
+/* filter_internal.h - the filter's parsed form, shared by filter.c and the merge. */
+#ifndef TG_FILTER_INTERNAL_H
+#define TG_FILTER_INTERNAL_H
+
+#include "traceglot.h"
+
+struct tg_time_bound {
+    int set;
+    int relative; /* ns counts from the first event */
+    int64_t ns;
+};
+
+struct tg_filter {
+    struct tg_time_bound begin, end;
+    char **globs;
+    size_t n_globs;
+    int *tids;
+    size_t n_tids;
+    int *cpus;
+    size_t n_cpus;
+};
+
+#endif

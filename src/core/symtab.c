@@ -1,0 +1,81 @@
+/* symtab.c - sorted address ranges with names (see symtab.h). */
+#include "core/symtab.h"
+
+#include <stdlib.h>
+
+void tg_symtab_init(tg_symtab *st)
+{
+    st->syms = NULL;
+    st->n = st->cap = 0;
+    st->sorted = 1;
+}
+
+void tg_symtab_free(tg_symtab *st)
+{
+    free(st->syms);
+    tg_symtab_init(st);
+}
+
+int tg_symtab_add(tg_symtab *st, uint64_t addr, uint64_t size, const char *name, char type)
+{
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 64;
+        tg_symbol *s = realloc(st->syms, cap * sizeof *s);
+        if (!s)
+            return -5; /* TG_ERR_NOMEM */
+        st->syms = s;
+        st->cap = cap;
+    }
+    if (st->n && st->syms[st->n - 1].addr > addr)
+        st->sorted = 0;
+    st->syms[st->n++] = (tg_symbol){addr, size, name, type};
+    return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+    const tg_symbol *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+void tg_symtab_sort(tg_symtab *st)
+{
+    if (!st->sorted && st->n > 1)
+        qsort(st->syms, st->n, sizeof *st->syms, cmp_sym);
+    st->sorted = 1;
+}
+
+/* Index of the last symbol with addr <= a, or -1. */
+static ptrdiff_t last_at_or_below(const tg_symtab *st, uint64_t a)
+{
+    size_t lo = 0, hi = st->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->syms[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (ptrdiff_t)lo - 1;
+}
+
+const tg_symbol *tg_symtab_lookup(const tg_symtab *st, uint64_t addr)
+{
+    ptrdiff_t i = last_at_or_below(st, addr);
+    if (i < 0)
+        return NULL;
+    const tg_symbol *s = &st->syms[i];
+    if (s->size && addr - s->addr >= s->size)
+        return NULL;
+    return s;
+}
+
+const tg_symbol *tg_symtab_exact(const tg_symtab *st, uint64_t addr)
+{
+    ptrdiff_t i = last_at_or_below(st, addr);
+    if (i < 0 || st->syms[i].addr != addr)
+        return NULL;
+    while (i > 0 && st->syms[i - 1].addr == addr)
+        i--;
+    return &st->syms[i];
+}

@@ -1,0 +1,251 @@
+/* trace_set.c - opening paths into a trace set: format detection, traces, streams.
+ *
+ * tg_open probes each path with every registered format (by content: magic numbers, the
+ * files a directory holds) and lets the most confident one open it.  A format may open
+ * further traces into the same set (tg_set_open_child), e.g. the several traces of an LTTng
+ * session folder.  Streams are numbered across the whole set in the order they are added;
+ * that number is the merge's tie-break. */
+#include "core/set_internal.h"
+#include "io/mapped_file.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TG_PROBE_HEAD 4096
+
+static void trace_free(tg_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_streams; i++) {
+        tg_stream *s = t->streams[i];
+        if (s->ops && s->ops->destroy)
+            s->ops->destroy(s);
+        free(s);
+    }
+    if (t->format && t->format->close)
+        t->format->close(t);
+    free(t->streams);
+    free(t->classes);
+    tg_symtab_free(&t->symbols);
+    tg_arena_free(&t->arena);
+    free(t);
+}
+
+static tg_trace *trace_new(tg_set *set, const struct tg_format *fmt, const char *path)
+{
+    tg_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    tg_arena_init(&t->arena);
+    tg_symtab_init(&t->symbols);
+    t->format = fmt;
+    t->set = set;
+    t->path = tg_arena_strdup(&t->arena, path);
+    if (!t->path) {
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static int set_push(tg_set *set, tg_trace *t)
+{
+    if (set->n_traces == set->cap_traces) {
+        size_t cap = set->cap_traces ? set->cap_traces * 2 : 4;
+        tg_trace **p = realloc(set->traces, cap * sizeof *p);
+        if (!p)
+            return TG_ERR_NOMEM;
+        set->traces = p;
+        set->cap_traces = cap;
+    }
+    set->traces[set->n_traces++] = t;
+    return 0;
+}
+
+tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
+                            const tg_options *opts, tg_error **err)
+{
+    tg_trace *t = trace_new(set, fmt, path);
+    if (!t || set_push(set, t) < 0) {
+        trace_free(t);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (fmt->open(t, path, opts, err) < 0) {
+        set->n_traces--;
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+bool tg_probe_dir_has(const char *dir, const char *name_glob)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL)
+        found = fnmatch(name_glob, e->d_name, 0) == 0;
+    closedir(d);
+    return found;
+}
+
+const struct tg_format *tg_format_find(const char *name)
+{
+    for (size_t i = 0; i < tg_n_formats; i++)
+        if (strcmp(tg_formats[i]->name, name) == 0)
+            return tg_formats[i];
+    return NULL;
+}
+
+/* The most confident format for path, or NULL with *err set. */
+static const struct tg_format *detect(const char *path, tg_error **err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open: no such file or directory");
+        return NULL;
+    }
+    uint8_t head[TG_PROBE_HEAD];
+    tg_probe_input in = {.path = path, .is_dir = S_ISDIR(st.st_mode), .head = head};
+    if (!in.is_dir) {
+        int fd = open(path, O_RDONLY);
+        if (fd < 0) {
+            tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open for reading");
+            return NULL;
+        }
+        ssize_t n = read(fd, head, sizeof head);
+        close(fd);
+        in.head_len = n > 0 ? (size_t)n : 0;
+    }
+    const struct tg_format *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < tg_n_formats; i++) {
+        int score = tg_formats[i]->probe(&in);
+        if (score > best_score) {
+            best_score = score;
+            best = tg_formats[i];
+        }
+    }
+    if (!best)
+        tg_err_at(err, TG_ERR_UNSUPPORTED, path, TG_NO_OFFSET,
+                  "not a trace traceglot can read (expected a uftrace data directory, a CTF "
+                  "trace, an ftrace trace.dat or an XRay log)");
+    return best;
+}
+
+tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_error **err)
+{
+    tg_set *set = calloc(1, sizeof *set);
+    if (!set) {
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    set->opts = opts;
+    for (size_t i = 0; i < n; i++) {
+        const struct tg_format *fmt = detect(paths[i], err);
+        if (!fmt || !tg_set_open_child(set, fmt, paths[i], opts, err)) {
+            tg_close(set);
+            return NULL;
+        }
+    }
+    return set;
+}
+
+void tg_close(tg_set *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->n_traces; i++)
+        trace_free(set->traces[i]);
+    free(set->traces);
+    free(set);
+}
+
+tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
+                                   tg_event_kind kind)
+{
+    if (t->n_classes == t->cap_classes) {
+        size_t cap = t->cap_classes ? t->cap_classes * 2 : 16;
+        tg_event_class **p = realloc(t->classes, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        t->classes = p;
+        t->cap_classes = cap;
+    }
+    tg_event_class *c = tg_arena_alloc(&t->arena, sizeof *c);
+    if (!c || !(c->name = tg_arena_strdup(&t->arena, name)))
+        return NULL;
+    c->id = id;
+    c->kind = kind;
+    c->trace = t;
+    c->index = t->n_classes;
+    t->classes[t->n_classes++] = c;
+    return c;
+}
+
+tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
+                               int cpu, int tid, void *priv)
+{
+    if (t->n_streams == t->cap_streams) {
+        size_t cap = t->cap_streams ? t->cap_streams * 2 : 8;
+        tg_stream **p = realloc(t->streams, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        t->streams = p;
+        t->cap_streams = cap;
+    }
+    tg_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->ops = ops;
+    s->trace = t;
+    s->name = tg_arena_strdup(&t->arena, name ? name : "");
+    s->cpu = cpu;
+    s->tid = tid;
+    s->priv = priv;
+    s->index = t->set->n_streams++;
+    t->streams[t->n_streams++] = s;
+    return s;
+}
+
+void tg_trace_set_version(tg_trace *t, const char *version)
+{
+    t->version = tg_arena_strdup(&t->arena, version);
+}
+
+void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns)
+{
+    t->clock_name = name ? tg_arena_strdup(&t->arena, name) : NULL;
+    t->clock_offset_ns = offset_ns;
+}
+
+size_t tg_set_trace_count(const tg_set *set) { return set->n_traces; }
+tg_trace *tg_set_trace(const tg_set *set, size_t i) { return i < set->n_traces ? set->traces[i] : NULL; }
+const char *tg_trace_path(const tg_trace *t) { return t->path; }
+const char *tg_trace_format(const tg_trace *t) { return t->format->name; }
+const char *tg_trace_version(const tg_trace *t) { return t->version ? t->version : "unknown"; }
+const char *tg_trace_clock_name(const tg_trace *t) { return t->clock_name ? t->clock_name : "unknown"; }
+int64_t tg_trace_clock_offset_ns(const tg_trace *t) { return t->clock_offset_ns; }
+size_t tg_trace_stream_count(const tg_trace *t) { return t->n_streams; }
+tg_stream *tg_trace_stream(const tg_trace *t, size_t i) { return i < t->n_streams ? t->streams[i] : NULL; }
+
+int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
+{
+    if (!t->format->describe)
+        return 0;
+    return t->format->describe(t, out, err);
+}
+
+const char *tg_stream_name(const tg_stream *s) { return s->name; }
+int tg_stream_cpu(const tg_stream *s) { return s->cpu; }
+int tg_stream_tid(const tg_stream *s) { return s->tid; }
+tg_trace *tg_stream_trace(const tg_stream *s) { return s->trace; }

@@ -1,0 +1,71 @@
+/* print_dispatch.c - tg_print and tg_convert: find the style or converter by name, run it
+ * over a filtered iterator, then hand back the errors the iterator met in damaged streams.
+ *
+ * The same shape serves reports (analysis/report_dispatch.c): every printer sees a ready
+ * iterator and only the public event model. */
+#include "sinks/sink_run.h"
+#include "core/error_internal.h"
+#include "sinks/style_api.h"
+
+#include <string.h>
+
+int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
+                tg_error **err, tg_sink_fn fn, const void *impl)
+{
+    tg_iter *it = tg_iter_new(set, f, err);
+    if (!it)
+        return TG_ERR_NOMEM;
+    int rc = fn(impl, set, it, opts, out, err);
+    int frc = tg_buf_flush(out);
+    /* damage in the input: the readable events were printed; now the errors */
+    const tg_error *e = tg_iter_errors(it);
+    if (rc >= 0 && e) {
+        for (; e; e = tg_error_next(e))
+            tg_err(err, tg_error_status(e), "%s", tg_error_message(e));
+        rc = TG_ERR_FORMAT;
+    }
+    if (rc >= 0 && frc < 0)
+        rc = tg_err(err, TG_ERR_IO, "cannot write the output");
+    tg_iter_free(it);
+    return rc;
+}
+
+static int run_print(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
+                     tg_buf *out, tg_error **err)
+{
+    return ((const struct tg_print_style *)impl)->print(set, it, opts, out, err);
+}
+
+static int run_convert(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
+                       tg_buf *out, tg_error **err)
+{
+    return ((const struct tg_converter *)impl)->convert(set, it, opts, out, err);
+}
+
+int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
+             tg_buf *out, tg_error **err)
+{
+    if (!style)
+        style = "native";
+    for (size_t i = 0; tg_print_style_list[i]; i++)
+        if (strcmp(tg_print_style_list[i]->name, style) == 0)
+            return tg_sink_run(set, f, opts, out, err, run_print, tg_print_style_list[i]);
+    return tg_err(err, TG_ERR_USAGE, "unknown style '%s'", style);
+}
+
+const char *tg_print_style_name(size_t i)
+{
+    for (size_t k = 0; tg_print_style_list[k]; k++)
+        if (k == i)
+            return tg_print_style_list[k]->name;
+    return NULL;
+}
+
+int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+               tg_buf *out, tg_error **err)
+{
+    for (size_t i = 0; tg_converter_list[i]; i++)
+        if (strcmp(tg_converter_list[i]->name, to) == 0)
+            return tg_sink_run(set, f, opts, out, err, run_convert, tg_converter_list[i]);
+    return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s' (known: chrome)", to);
+}
