@@ -45,7 +45,7 @@ int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
-        return TG_ERR_NOMEM;
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
     tg_class_counts cc;
     int rc = tg_class_counts_run(&cc, it);
     for (size_t i = 0; rc >= 0 && i < tg_set_trace_count(set); i++) {

@@ -65,6 +65,9 @@ struct tg_stream_ops {
     const char *(*func_name)(const tg_event *ev);
     /* Optional: release priv. */
     void (*destroy)(tg_stream *s);
+    /* Optional: go back to the first event, so a set can be iterated more than once (every
+     * tg_iter_new rewinds the streams it has; a stream without it is read once). */
+    int (*rewind)(tg_stream *s, tg_error **err);
 };
 
 struct tg_stream {

@@ -136,9 +136,16 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     it->set = set;
     it->filter = f;
     size_t k = 0;
-    for (size_t t = 0; t < set->n_traces; t++)
-        for (size_t s = 0; s < set->traces[t]->n_streams; s++)
-            it->slots[k++].stream = set->traces[t]->streams[s];
+    for (size_t t = 0; t < set->n_traces; t++) {
+        for (size_t s = 0; s < set->traces[t]->n_streams; s++) {
+            tg_stream *st = set->traces[t]->streams[s];
+            it->slots[k++].stream = st;
+            if (st->ops->rewind && st->ops->rewind(st, err) < 0) {
+                tg_iter_free(it);
+                return NULL;
+            }
+        }
+    }
     return it;
 }
 

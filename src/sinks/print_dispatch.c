@@ -14,7 +14,7 @@ int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf 
 {
     tg_iter *it = tg_iter_new(set, f, err);
     if (!it)
-        return TG_ERR_NOMEM;
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
     int rc = fn(impl, set, it, opts, out, err);
     int frc = tg_buf_flush(out);
     /* damage in the input: the readable events were printed; now the errors */
