@@ -1,8 +1,430 @@
-/* replay.c - placeholder until the uftrace-compatible replay lands (it overwrites this). */
+/* replay.c - tg_replay: the function-call timeline, byte for byte as `uftrace replay`.
+ *
+ * Every record goes through uftrace's stack rules (uftrace_fstack.c) in merged time order.
+ * An entry whose very next record (in the merged order, past events uftrace hides) is the
+ * same thread's exit at the same depth is folded into one line `foo();` - so the replay
+ * needs to look one event ahead, never more: memory stays bounded by the number of threads.
+ * A sched-out directly followed by the thread's sched-in folds into `linux:schedule` the
+ * same way.  Columns come from the "fields" option (-f): duration, tid, addr, time, delta,
+ * elapsed, printed in uftrace's column order; "+name" adds to the default duration,tid.
+ * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields". */
+#include "analysis/uftrace_fstack.h"
+#include "analysis/uftrace_text.h"
 #include "core/error_internal.h"
+#include "sinks/sink_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_COUNT };
+
+static const struct {
+    const char *name, *header;
+} field_table[F_COUNT] = {
+    {"duration", " DURATION "}, {"tid", "   TID  "},          {"addr", "   ADDRESS  "},
+    {"time", "     TIMESTAMP    "}, {"delta", " TIMEDELTA"}, {"elapsed", "  ELAPSED "},
+};
+
+struct rp {
+    uf_state st;
+    tg_buf *out;
+    tg_buf *args, *ret, *evtext;
+    bool field_on[F_COUNT];
+    int n_fields;
+    int64_t prev_time;
+};
+
+static int parse_fields(struct rp *p, const char *spec, tg_error **err)
+{
+    p->field_on[F_DURATION] = p->field_on[F_TID] = true;
+    if (!spec)
+        return 0;
+    if (spec[0] != '+')
+        memset(p->field_on, 0, sizeof p->field_on);
+    else
+        spec++;
+    const char *s = spec;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        bool found = n == 4 && !strncmp(s, "none", 4);
+        for (int i = 0; i < F_COUNT && !found; i++)
+            if (strlen(field_table[i].name) == n && !strncmp(s, field_table[i].name, n)) {
+                p->field_on[i] = true;
+                found = true;
+            }
+        if (!found)
+            return tg_err(err, TG_ERR_USAGE, "unknown replay field '%.*s' (known: duration, "
+                          "tid, addr, time, delta, elapsed, none)", (int)n, s);
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    return 0;
+}
+
+static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool show_time)
+{
+    tg_buf *o = p->out;
+    for (int i = 0; i < F_COUNT; i++) {
+        if (!p->field_on[i])
+            continue;
+        tg_buf_putc(o, ' ');
+        switch (i) {
+        case F_DURATION:
+            uf_put_time(o, f && show_time ? (uint64_t)f->total : 0);
+            break;
+        case F_TID:
+            tg_buf_putc(o, '[');
+            if (t->tid >= 0)
+                tg_buf_u64_pad(o, (uint64_t)t->tid, 6, ' ');
+            else
+                tg_buf_printf(o, "%6d", t->tid);
+            tg_buf_putc(o, ']');
+            break;
+        case F_ADDR:
+            if (f) {
+                char hex[24];
+                int n = 0;
+                uint64_t a = f->addr;
+                do {
+                    hex[n++] = "0123456789abcdef"[a & 15];
+                    a >>= 4;
+                } while (a);
+                tg_buf_pad(o, ' ', 12 - n);
+                while (n)
+                    tg_buf_putc(o, hex[--n]);
+            } else {
+                tg_buf_pad(o, ' ', 12);
+            }
+            break;
+        case F_TIME: {
+            uint64_t ts = (uint64_t)t->timestamp;
+            tg_buf_u64_pad(o, ts / 1000000000u, 8, ' ');
+            tg_buf_putc(o, '.');
+            tg_buf_u64_pad(o, ts % 1000000000u, 9, '0');
+            break;
+        }
+        case F_DELTA:
+            uf_put_time(o, t->timestamp_last ? (uint64_t)(t->timestamp - t->timestamp_last) : 0);
+            break;
+        case F_ELAPSED:
+            uf_put_time(o, (uint64_t)(t->timestamp - p->st.first_time));
+            break;
+        }
+    }
+    if (p->n_fields)
+        tg_buf_puts(o, " | ");
+}
+
+static void put_header(struct rp *p)
+{
+    if (!p->n_fields)
+        return;
+    tg_buf_putc(p->out, '#');
+    bool first = true;
+    for (int i = 0; i < F_COUNT; i++) {
+        if (!p->field_on[i])
+            continue;
+        if (!first)
+            tg_buf_putc(p->out, ' ');
+        tg_buf_puts(p->out, field_table[i].header);
+        first = false;
+    }
+    tg_buf_puts(p->out, "   FUNCTION\n");
+}
+
+/* Captures what printing needs from the iterator's event before it is advanced. */
+static void take(const tg_event *ev, uf_rec *r, tg_buf *args, tg_buf *evtext, bool *more)
+{
+    uf_rec_from_event(ev, r);
+    *more = false;
+    if (r->type == UF_ENTRY || r->type == UF_EXIT) {
+        tg_buf_reset(args);
+        r->name = tg_event_func_name(ev);
+        *more = tg_event_render(ev, args) > 0;
+    } else if (r->type == UF_EVENT) {
+        tg_buf_reset(evtext);
+        if (tg_event_render(ev, evtext) <= 0)
+            tg_buf_puts(evtext, tg_event_name(ev));
+    }
+}
+
+/* uftrace's fstack_skip: events of threads outside any function are consumed silently
+ * (they would not be shown); returns the next record to look at, or 0 at the end / error. */
+static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
+{
+    for (;;) {
+        int rc = tg_iter_next(it, ev);
+        if (rc <= 0)
+            return rc;
+        uf_rec_from_event(*ev, n);
+        if (n->type != UF_EVENT)
+            return 1;
+        uf_task *nt = uf_task_get(&p->st, n->tid, n->pid);
+        if (!nt)
+            return TG_ERR_NOMEM;
+        if (nt->user_stack_count != 0)
+            return 1;
+        uf_consume(&p->st, nt, n);
+    }
+}
+
+static void put_args(tg_buf *o, const char *name, uint64_t addr, const tg_buf *args, bool more)
+{
+    if (more) {
+        tg_buf_putc(o, '(');
+        tg_buf_put(o, tg_buf_data(args), tg_buf_len(args));
+        tg_buf_putc(o, ')');
+        return;
+    }
+    size_t n = name ? strlen(name) : 0;
+    if (!name || n == 0 || name[n - 1] != ')')
+        tg_buf_puts(o, "()");
+    (void)addr;
+}
+
+static void print_remaining(struct rp *p, tg_set *set)
+{
+    /* uftrace walks its threads in the order of the trace's task list (our stream order) */
+    size_t n = p->st.count;
+    uf_task **list = malloc((n ? n : 1) * sizeof *list);
+    if (!list)
+        return;
+    size_t k = 0;
+    for (size_t ti = 0; ti < tg_set_trace_count(set); ti++) {
+        tg_trace *tr = tg_set_trace(set, ti);
+        for (size_t si = 0; si < tg_trace_stream_count(tr); si++) {
+            int tid = tg_stream_tid(tg_trace_stream(tr, si));
+            if (tid < 0)
+                continue;
+            for (size_t j = 0; j < n; j++)
+                if (p->st.order[j]->tid == tid && k < n) {
+                    bool dup = false;
+                    for (size_t q = 0; q < k; q++)
+                        dup |= list[q] == p->st.order[j];
+                    if (!dup)
+                        list[k++] = p->st.order[j];
+                }
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        bool dup = false;
+        for (size_t q = 0; q < k; q++)
+            dup |= list[q] == p->st.order[j];
+        if (!dup && k < n)
+            list[k++] = p->st.order[j];
+    }
+    int total = 0;
+    for (size_t i = 0; i < k; i++) {
+        uf_task *t = list[i];
+        int zero = 0;
+        for (int j = 0; j < t->stack_count; j++) {
+            uf_frame *f = uf_frame_at(&p->st, t, j);
+            if (f && f->addr != 0)
+                break;
+            zero++;
+        }
+        total += t->stack_count - zero;
+    }
+    if (total > 0) {
+        tg_buf_puts(p->out, "\nuftrace stopped tracing with remaining functions");
+        tg_buf_puts(p->out, "\n================================================\n");
+        for (size_t i = 0; i < k; i++) {
+            uf_task *t = list[i];
+            if (t->stack_count <= 0)
+                continue;
+            int zero = 0;
+            for (int j = 0; j < t->stack_count; j++) {
+                uf_frame *f = uf_frame_at(&p->st, t, j);
+                if (f && f->addr != 0)
+                    break;
+                zero++;
+            }
+            if (zero == t->stack_count)
+                continue;
+            tg_buf_printf(p->out, "task: %d\n", t->tid);
+            while (t->stack_count-- > 0) {
+                uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+                if (!f)
+                    continue;
+                tg_buf_printf(p->out, "[%d] ", t->stack_count - zero);
+                uf_put_name(p->out, f->name, f->addr);
+                tg_buf_putc(p->out, '\n');
+                if (t->stack_count == zero)
+                    break;
+            }
+            tg_buf_putc(p->out, '\n');
+        }
+    }
+    free(list);
+}
+
+static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
+                      tg_buf *out, tg_error **err)
+{
+    (void)impl;
+    struct rp p;
+    memset(&p, 0, sizeof p);
+    p.out = out;
+    const char *fields = opts ? tg_options_get(opts, "output-fields") : NULL;
+    if (!fields && opts)
+        fields = tg_options_get(opts, "fields");
+    int rc = parse_fields(&p, fields, err);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < F_COUNT; i++)
+        p.n_fields += p.field_on[i];
+    p.args = tg_buf_new();
+    p.ret = tg_buf_new();
+    p.evtext = tg_buf_new();
+    if (!p.args || !p.ret || !p.evtext || uf_state_init(&p.st) < 0) {
+        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    const tg_event *ev;
+    rc = tg_iter_next(it, &ev);
+    if (rc > 0)
+        put_header(&p);
+    while (rc > 0) {
+        uf_rec r;
+        bool more;
+        take(ev, &r, p.args, p.evtext, &more);
+        uf_task *t = uf_task_get(&p.st, r.tid, r.pid);
+        if (!t) {
+            rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+            break;
+        }
+        uf_consume(&p.st, t, &r);
+        if (r.type == UF_EVENT && t->user_stack_count == 0) {
+            rc = tg_iter_next(it, &ev);
+            continue;
+        }
+        if (r.type != UF_LOST && r.time) {
+            if (p.prev_time > r.time) {
+                for (int i = 0; i < F_COUNT; i++)
+                    if (p.field_on[i]) {
+                        tg_buf_putc(out, ' ');
+                        tg_buf_pad(out, ' ', (int)strlen(field_table[i].header));
+                    }
+                if (p.n_fields)
+                    tg_buf_puts(out, " | ");
+                tg_buf_putc(out, ' ');
+                tg_buf_pad(out, ' ', (t->display_depth + 1) * 2);
+                tg_buf_puts(out, "/* inverted time: broken data? */\n");
+            }
+            p.prev_time = r.time;
+        }
+        if (r.type == UF_LOST) {
+            if (t->user_stack_count != 0) {
+                put_fields(&p, t, NULL, false);
+                tg_buf_pad(out, ' ', (t->display_depth + 1) * 2);
+                if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
+                    tg_buf_printf(out, "/* LOST %d records!! */\n", (int)r.addr);
+                else
+                    tg_buf_puts(out, "/* LOST some records!! */\n");
+            }
+            rc = tg_iter_next(it, &ev);
+            continue;
+        }
+        t->timestamp_last = t->timestamp;
+        t->timestamp = r.time;
+        if (r.type == UF_ENTRY) {
+            uf_entry_fixups(&p.st, t, &r);
+            int depth = t->display_depth;
+            int idx = t->stack_count - 1;
+            uf_rec n;
+            bool folded = false, ret_more = false;
+            rc = 0;
+            if (!(t->entry_flags & (UF_FL_EXEC | UF_FL_LONGJMP)) && uf_frame_at(&p.st, t, idx)) {
+                rc = peek_next(&p, it, &ev, &n);
+                if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
+                    tg_buf_reset(p.ret);
+                    ret_more = tg_event_render(ev, p.ret) > 0;
+                    uf_consume(&p.st, t, &n);
+                    folded = true;
+                    rc = tg_iter_next(it, &ev);
+                }
+            } else {
+                rc = tg_iter_next(it, &ev);
+            }
+            uf_frame *f = uf_frame_at(&p.st, t, idx);
+            put_fields(&p, t, f, folded);
+            tg_buf_pad(out, ' ', depth * 2);
+            uf_put_name(out, r.name, r.addr);
+            put_args(out, r.name, r.addr, p.args, more);
+            if (folded) {
+                if (ret_more) {
+                    tg_buf_puts(out, " = ");
+                    tg_buf_put(out, tg_buf_data(p.ret), tg_buf_len(p.ret));
+                }
+                tg_buf_puts(out, ";\n");
+            } else {
+                tg_buf_puts(out, " {\n");
+                uf_update_entry(&p.st, t);
+            }
+            continue;
+        }
+        if (r.type == UF_EXIT) {
+            uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
+            if (f) {
+                int depth = uf_update_exit(t);
+                put_fields(&p, t, f, true);
+                tg_buf_pad(out, ' ', depth * 2);
+                tg_buf_putc(out, '}');
+                if (more) {
+                    tg_buf_puts(out, " = ");
+                    tg_buf_put(out, tg_buf_data(p.args), tg_buf_len(p.args));
+                    tg_buf_putc(out, ';');
+                }
+                tg_buf_puts(out, " /* ");
+                uf_put_name(out, r.name, r.addr);
+                tg_buf_puts(out, " */\n");
+            }
+            rc = tg_iter_next(it, &ev);
+            continue;
+        }
+        /* an event: sched-out may fold with the sched-in that follows */
+        int depth = t->display_depth;
+        uint64_t id = r.addr;
+        const char *text = tg_buf_data(p.evtext);
+        size_t text_len = tg_buf_len(p.evtext);
+        if (id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT) {
+            uf_rec n;
+            rc = uf_frame_at(&p.st, t, t->stack_count - 1) ? peek_next(&p, it, &ev, &n) : 0;
+            if (rc > 0 && n.type == UF_EVENT && n.tid == r.tid && n.addr == UF_SCHED_IN) {
+                uf_consume(&p.st, t, &n);
+                text = id == UF_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
+                text_len = strlen(text);
+                id = UF_SCHED_IN;
+                rc = tg_iter_next(it, &ev);
+            }
+        } else {
+            rc = tg_iter_next(it, &ev);
+        }
+        uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
+        if (f) {
+            if (id == UF_SCHED_IN && f->total)
+                put_fields(&p, t, f, true);
+            else
+                put_fields(&p, t, NULL, false);
+            tg_buf_pad(out, ' ', depth * 2);
+            tg_buf_puts(out, "/* ");
+            tg_buf_put(out, text, text_len);
+            tg_buf_puts(out, " */\n");
+        }
+    }
+    if (rc >= 0)
+        print_remaining(&p, set);
+done:
+    uf_state_free(&p.st);
+    tg_buf_free(p.args);
+    tg_buf_free(p.ret);
+    tg_buf_free(p.evtext);
+    return rc < 0 ? rc : 0;
+}
 
 int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
               tg_error **err)
 {
-    return tg_err(err, TG_ERR_UNSUPPORTED, "replay is not implemented yet");
+    return tg_sink_run(set, f, opts, out, err, replay_run, NULL);
 }

@@ -1,0 +1,330 @@
+/* uftrace_fstack.c - the per-thread stack rules of uftrace replay/report (see the header).
+ *
+ * Frames live in one growable array per thread, bounded by uftrace's maximum stack depth;
+ * threads are found by tid in an open-addressing table.  Nothing here allocates per event. */
+#include "analysis/uftrace_fstack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UF_MAX_STACK 1024
+
+int uf_state_init(uf_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->max_stack = UF_MAX_STACK;
+    st->cap = 64;
+    st->tasks = calloc(st->cap, sizeof *st->tasks);
+    st->order = calloc(st->cap, sizeof *st->order);
+    return st->tasks && st->order ? 0 : TG_ERR_NOMEM;
+}
+
+void uf_state_free(uf_state *st)
+{
+    for (size_t i = 0; i < st->count; i++) {
+        free(st->order[i]->frames);
+        free(st->order[i]);
+    }
+    free(st->tasks);
+    free(st->order);
+    memset(st, 0, sizeof *st);
+}
+
+static size_t slot_of(size_t cap, int tid) { return ((uint32_t)tid * 2654435761u) & (cap - 1); }
+
+uf_task *uf_task_get(uf_state *st, int tid, int pid)
+{
+    size_t i = slot_of(st->cap, tid);
+    while (st->tasks[i]) {
+        if (st->tasks[i]->tid == tid)
+            return st->tasks[i];
+        i = (i + 1) & (st->cap - 1);
+    }
+    if ((st->count + 1) * 2 > st->cap) {
+        size_t ncap = st->cap * 2;
+        uf_task **nt = calloc(ncap, sizeof *nt);
+        uf_task **no = realloc(st->order, ncap * sizeof *no);
+        if (!nt || !no) {
+            free(nt);
+            if (no)
+                st->order = no;
+            return NULL;
+        }
+        st->order = no;
+        for (size_t k = 0; k < st->count; k++) {
+            size_t j = slot_of(ncap, st->order[k]->tid);
+            while (nt[j])
+                j = (j + 1) & (ncap - 1);
+            nt[j] = st->order[k];
+        }
+        free(st->tasks);
+        st->tasks = nt;
+        st->cap = ncap;
+        i = slot_of(st->cap, tid);
+        while (st->tasks[i])
+            i = (i + 1) & (st->cap - 1);
+    }
+    uf_task *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->tid = tid;
+    t->pid = pid;
+    t->display_depth_set = true;
+    t->order = (int)st->count;
+    st->tasks[i] = t;
+    st->order[st->count++] = t;
+    return t;
+}
+
+uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx)
+{
+    if (idx < 0 || idx >= st->max_stack)
+        return NULL;
+    if (idx >= t->cap) {
+        int ncap = t->cap ? t->cap : 32;
+        while (ncap <= idx)
+            ncap *= 2;
+        if (ncap > st->max_stack)
+            ncap = st->max_stack;
+        uf_frame *f = realloc(t->frames, (size_t)ncap * sizeof *f);
+        if (!f)
+            return NULL;
+        memset(f + t->cap, 0, (size_t)(ncap - t->cap) * sizeof *f);
+        t->frames = f;
+        t->cap = ncap;
+    }
+    return &t->frames[idx];
+}
+
+bool uf_is_sched(uint64_t id)
+{
+    return id == UF_SCHED_IN || id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT;
+}
+
+bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
+{
+    const tg_event_class *c = tg_event_class_of(ev);
+    tg_event_kind k = tg_event_class_kind(c);
+    r->cls = c;
+    r->tid = tg_event_tid(ev);
+    r->pid = tg_event_pid(ev);
+    r->time = tg_event_time_ns(ev);
+    r->depth = tg_event_depth(ev);
+    r->name = NULL;
+    switch (k) {
+    case TG_KIND_FUNC_ENTRY:
+        r->type = UF_ENTRY;
+        r->addr = tg_event_func_addr(ev);
+        break;
+    case TG_KIND_FUNC_EXIT:
+    case TG_KIND_FUNC_TAIL_EXIT:
+        r->type = UF_EXIT;
+        r->addr = tg_event_func_addr(ev);
+        break;
+    case TG_KIND_LOST:
+        r->type = UF_LOST;
+        r->addr = tg_event_lost_count(ev);
+        break;
+    default:
+        r->type = UF_EVENT;
+        r->addr = tg_event_class_id(c);
+        break;
+    }
+    if (r->depth < 0)
+        r->depth = 0;
+    return r->tid >= 0;
+}
+
+/* fstack_account_time + fstack_update_stack_count of uftrace, for one consumed record */
+void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
+{
+    uf_rec r = *r0;
+    bool user = r.type != UF_EVENT;
+    if (!st->have_first || r.time < st->first_time) {
+        if (r.type != UF_LOST) {
+            st->first_time = r.time;
+            st->have_first = true;
+        }
+    }
+    if (r.type != UF_LOST)
+        t->last_time = r.time;
+    if (r.type == UF_EVENT) {
+        if (!uf_is_sched(r.addr))
+            return;
+        r.type = r.addr == UF_SCHED_IN ? UF_EXIT : UF_ENTRY;
+        r.depth = 0;
+    }
+    if (!t->fstack_set) {
+        t->stack_count = r.depth + (r.type == UF_EXIT);
+        t->fstack_set = true;
+        if (!t->fork_handled) {
+            uf_task *parent = st->last_forker;
+            if (parent && parent != t && parent->fork_display_depth) {
+                t->display_depth = parent->fork_display_depth;
+                t->display_depth_set = true;
+            }
+            t->fork_handled = true;
+        }
+        for (int i = 0; i < t->stack_count; i++) {
+            uf_frame *f = uf_frame_at(st, t, i);
+            if (f) {
+                f->total = r.time;
+                f->child = 0;
+                f->valid = true;
+            }
+        }
+    }
+    if (t->lost_seen) {
+        if (r.type == UF_LOST)
+            return;
+        t->stack_count = r.depth + (r.type == UF_EXIT);
+        t->lost_seen = false;
+        for (int i = 0; i <= r.depth; i++) {
+            uf_frame *f = uf_frame_at(st, t, i + t->user_stack_count);
+            if (f) {
+                f->total = r.time - 1;
+                f->child = 0;
+            }
+        }
+    }
+    if (r.type == UF_ENTRY) {
+        uf_frame *f = uf_frame_at(st, t, t->stack_count);
+        if (f) {
+            f->addr = r.addr;
+            f->name = r0->type != UF_EVENT         ? r.name
+                      : r.addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
+                                                       : "linux:schedule";
+            f->total = r.time;
+            f->child = 0;
+            f->valid = true;
+        }
+    } else if (r.type == UF_EXIT) {
+        int idx = t->stack_count - 1;
+        uf_frame *f = uf_frame_at(st, t, idx);
+        if (f) {
+            int64_t delta = r.time - f->total;
+            if (!f->valid)
+                delta = 0;
+            f->valid = false;
+            f->total = delta;
+            if (f->child > f->total)
+                f->child = f->total;
+            if (t->stack_count > 1)
+                f[-1].child += delta;
+        }
+    } else { /* LOST */
+        int64_t lost_time = 0;
+        t->lost_seen = true;
+        t->display_depth_set = false;
+        for (int i = t->stack_count; i >= t->user_stack_count; i--) {
+            uf_frame *f = uf_frame_at(st, t, i);
+            if (!f || !f->valid)
+                continue;
+            if (lost_time == 0)
+                lost_time = f->total + 1;
+            int64_t delta = lost_time - f->total;
+            f->total = delta;
+            if (f->child > f->total)
+                f->child = f->total;
+            if (i > 0)
+                f[-1].child += delta;
+        }
+    }
+    /* stack counts */
+    if (r.type == UF_ENTRY)
+        t->stack_count++;
+    else if (r.type == UF_EXIT && t->stack_count > 0)
+        t->stack_count--;
+    if (user) {
+        if (r.type == UF_ENTRY)
+            t->user_stack_count++;
+        else if (r.type == UF_EXIT && t->user_stack_count > 0)
+            t->user_stack_count--;
+    }
+}
+
+static bool name_in(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(name, *list) == 0)
+            return true;
+    return false;
+}
+
+void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
+{
+    static const char *const execs[] = {"execl", "execlp", "execle", "execv", "execve",
+                                        "execvp", "execvpe", NULL};
+    static const char *const setjmps[] = {"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", NULL};
+    static const char *const longjmps[] = {"longjmp", "siglongjmp", "__longjmp_chk", NULL};
+    static const char *const forks[] = {"fork", "vfork", "daemon", NULL};
+    t->entry_flags = 0;
+    const char *n = r->name;
+    if (!n)
+        return;
+    switch (n[0]) {
+    case 'e':
+        if (name_in(n, execs))
+            t->entry_flags = UF_FL_EXEC;
+        break;
+    case 's':
+    case '_':
+        if (name_in(n, setjmps)) {
+            st->setjmp_depth = t->display_depth + 1;
+            st->setjmp_count = t->stack_count;
+        } else if (name_in(n, longjmps)) {
+            t->entry_flags = UF_FL_LONGJMP;
+        }
+        break;
+    case 'l':
+        if (name_in(n, longjmps))
+            t->entry_flags = UF_FL_LONGJMP;
+        break;
+    case 'f':
+    case 'v':
+    case 'd':
+        if (name_in(n, forks)) {
+            t->fork_display_depth = t->display_depth + 1;
+            st->last_forker = t;
+        }
+        break;
+    default:
+        break;
+    }
+    if (!t->display_depth_set) {
+        t->display_depth = t->stack_count - 1;
+        t->display_depth_set = true;
+        if (t->display_depth < 0)
+            t->display_depth = 0;
+    }
+}
+
+int uf_update_entry(uf_state *st, uf_task *t)
+{
+    if (t->entry_flags & UF_FL_EXEC) {
+        t->display_depth = 0;
+        t->stack_count = 0;
+        t->user_stack_count = 0;
+    } else if (t->entry_flags & UF_FL_LONGJMP) {
+        t->display_depth = st->setjmp_depth;
+        t->stack_count = st->setjmp_count;
+        t->user_stack_count = st->setjmp_count;
+    } else {
+        t->display_depth++;
+    }
+    t->entry_flags = 0;
+    return t->display_depth;
+}
+
+int uf_update_exit(uf_task *t)
+{
+    if (!t->display_depth_set) {
+        t->display_depth = t->stack_count + 1;
+        t->display_depth_set = true;
+    }
+    if (t->display_depth > 0)
+        t->display_depth--;
+    else
+        t->display_depth = 0;
+    return t->display_depth;
+}

@@ -1,0 +1,92 @@
+/* uftrace_fstack.h - uftrace's per-thread function stack, rebuilt from the public events.
+ *
+ * `uftrace replay` and `uftrace report` do not pair entries and exits by matching addresses:
+ * they keep, per thread, a stack count that every record moves (a record's own depth only
+ * seeds it, at the thread's first record and after lost records), a display depth that only
+ * printed lines move, and treat a context switch as a virtual function (sched-out enters
+ * `linux:schedule`, sched-in leaves it).  Their outputs follow from those rules, so this
+ * module applies exactly them to the event stream, for any format that yields function
+ * entry/exit and sched events.  Memory: one small struct per thread and one frame per level
+ * of its stack, whatever the number of events. */
+#ifndef TG_UFTRACE_FSTACK_H
+#define TG_UFTRACE_FSTACK_H
+
+#include "traceglot.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* uftrace's event ids (also the class ids the uftrace reader gives its perf events) */
+#define UF_SCHED_IN 200001u
+#define UF_SCHED_OUT 200002u
+#define UF_SCHED_BOTH 200003u
+#define UF_SCHED_OUT_PREEMPT 200007u
+#define UF_SCHED_BOTH_PREEMPT 200008u
+
+enum uf_rec_type { UF_ENTRY, UF_EXIT, UF_EVENT, UF_LOST };
+
+/* The part of an event the stack rules need, copied so it outlives the iterator's event. */
+typedef struct uf_rec {
+    enum uf_rec_type type;
+    int tid, pid;
+    int depth;
+    int64_t time;
+    uint64_t addr;       /* function address, event id, or lost count */
+    const char *name;    /* function symbol, NULL when unknown */
+    const tg_event_class *cls;
+} uf_rec;
+
+typedef struct uf_frame {
+    uint64_t addr;
+    const char *name;    /* symbol at entry (NULL: unknown); sched frames: linux:schedule */
+    int64_t total;       /* start time while open, duration once exited */
+    int64_t child;
+    bool valid;
+} uf_frame;
+
+enum { UF_FL_EXEC = 1, UF_FL_LONGJMP = 2 };
+
+typedef struct uf_task {
+    int tid, pid;
+    int stack_count, user_stack_count;
+    int display_depth;
+    int fork_display_depth;
+    bool fstack_set, lost_seen, display_depth_set, fork_handled, sched_preempt_seen;
+    uint8_t entry_flags;          /* UF_FL_* of the entry being handled */
+    int64_t timestamp, timestamp_last; /* replay's time fields */
+    int64_t last_time;            /* time of the thread's last record */
+    uf_frame *frames;
+    int cap;
+    int order;                    /* first-seen order of the thread */
+} uf_task;
+
+typedef struct uf_state {
+    uf_task **tasks;              /* open-addressing table by tid */
+    size_t cap, count;
+    uf_task **order;              /* threads in first-seen order */
+    int max_stack;
+    int setjmp_depth, setjmp_count;
+    uf_task *last_forker;         /* thread that last entered fork() (the child's parent) */
+    int64_t first_time;
+    bool have_first;
+} uf_state;
+
+int uf_state_init(uf_state *st);
+void uf_state_free(uf_state *st);
+/* The thread's state, created on first use; NULL on allocation failure. */
+uf_task *uf_task_get(uf_state *st, int tid, int pid);
+/* The frame at index idx of a thread's stack, or NULL outside 0..max_stack-1 (as uftrace). */
+uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx);
+
+/* Fills r from ev; false for events the stack rules do not look at. */
+bool uf_rec_from_event(const tg_event *ev, uf_rec *r);
+bool uf_is_sched(uint64_t id);
+/* uftrace's consume of one record: time accounting and stack counts. */
+void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
+/* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
+void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
+/* fstack_update: the display depth after printing an entry / an exit. */
+int uf_update_entry(uf_state *st, uf_task *t);
+int uf_update_exit(uf_task *t);
+
+#endif

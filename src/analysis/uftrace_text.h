@@ -1,0 +1,49 @@
+/* uftrace_text.h - the small text formats uftrace's replay and report share.
+ *
+ * Durations print as "%3u.%03u <unit>" in the largest unit under 1000 (us, ms, s; then
+ * minutes and hours), ten columns wide, blank for zero; unknown symbols as "<hexaddr>".
+ * Written straight into a tg_buf, without printf, since replay prints one per line. */
+#ifndef TG_UFTRACE_TEXT_H
+#define TG_UFTRACE_TEXT_H
+
+#include "traceglot.h"
+
+#include <stdint.h>
+
+static inline void uf_put_time(tg_buf *b, uint64_t ns)
+{
+    static const char *const units[] = {"us", "ms", " s", " m", " h"};
+    static const unsigned limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
+    if (ns == 0) {
+        tg_buf_pad(b, ' ', 10);
+        return;
+    }
+    uint64_t d = ns, small = 0;
+    unsigned idx;
+    for (idx = 0; idx < 5; idx++) {
+        small = d % limit[idx];
+        d = d / limit[idx];
+        if (d < limit[idx + 1])
+            break;
+    }
+    if (idx == 5)
+        idx = 4;
+    tg_buf_u64_pad(b, d, 3, ' ');
+    tg_buf_putc(b, '.');
+    tg_buf_u64_pad(b, small, 3, '0');
+    tg_buf_putc(b, ' ');
+    tg_buf_puts(b, units[idx]);
+}
+
+static inline void uf_put_name(tg_buf *b, const char *name, uint64_t addr)
+{
+    if (name) {
+        tg_buf_puts(b, name);
+        return;
+    }
+    tg_buf_putc(b, '<');
+    tg_buf_hex(b, addr);
+    tg_buf_putc(b, '>');
+}
+
+#endif

@@ -1,0 +1,141 @@
+/* uftrace_format.c - the uftrace format: recognising a data directory and opening it.
+ *
+ * A uftrace data directory is recognised by its `info` file starting with "Ftrace!\0".
+ * Opening reads the small metadata files (info, task.txt, maps, events.txt, argument specs)
+ * and adds one stream per thread (TID.dat, in the order of info's task list, which is also
+ * uftrace's tie-break for equal timestamps) followed by one stream per perf-cpuN.dat.
+ * Symbol files are loaded lazily by the streams. */
+#include "formats/uftrace/uftrace_internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int uft_probe(const tg_probe_input *in)
+{
+    if (!in->is_dir)
+        return 0;
+    char *path = tg_path_join(in->path, "info");
+    if (!path)
+        return 0;
+    int fd = open(path, O_RDONLY);
+    free(path);
+    if (fd < 0)
+        return 0;
+    char head[8];
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n == 8 && memcmp(head, "Ftrace!\0", 8) == 0 ? 100 : 0;
+}
+
+static tg_event_class *add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind k,
+                                 bool *ok)
+{
+    tg_event_class *c = tg_trace_add_class(t, name, id, k);
+    if (!c)
+        *ok = false;
+    return c;
+}
+
+static int read_events_txt(tg_trace *t, struct uft_data *d, tg_error **err)
+{
+    if (!tg_probe_dir_has(d->dir, "events.txt"))
+        return 0;
+    char *path = tg_path_join(d->dir, "events.txt");
+    char *text = NULL;
+    size_t len = 0;
+    int rc = path ? tg_read_text_file(path, 16u << 20, &text, &len, err)
+                  : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    free(path);
+    if (rc < 0)
+        return rc;
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++)
+        cap += text[i] == '\n';
+    d->user_events = tg_arena_alloc(&t->arena, cap * sizeof *d->user_events);
+    char *line = text;
+    while (d->user_events && line < text + len) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        unsigned long long id;
+        char name[256];
+        if (sscanf(line, "EVENT: %llu %255s", &id, name) == 2 && d->n_user_events < cap) {
+            d->user_events[d->n_user_events].id = id;
+            d->user_events[d->n_user_events].name = tg_arena_strdup(&t->arena, name);
+            d->n_user_events++;
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    free(text);
+    return 0;
+}
+
+static void uft_close(tg_trace *t)
+{
+    struct uft_data *d = t->priv;
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n_modules; i++)
+        tg_symtab_free(&d->modules[i]->syms);
+    free(d->modules);
+    free(d->enums);
+    free(d->info_text);
+    free(d);
+    t->priv = NULL;
+}
+
+static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
+{
+    (void)opts;
+    struct uft_data *d = calloc(1, sizeof *d);
+    if (!d)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    t->priv = d;
+    d->dir = tg_arena_strdup(&t->arena, path);
+    if (!d->dir)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    TG_TRY(uft_info_read(t, d, err));
+    tg_trace_set_clock(t, "monotonic", 0);
+    TG_TRY(uft_sessions_read(t, d, err));
+    TG_TRY(uft_rules_read(t, d, err));
+    TG_TRY(read_events_txt(t, d, err));
+    bool ok = true;
+    d->cls_entry = add_class(t, "uftrace:entry", 0, TG_KIND_FUNC_ENTRY, &ok);
+    d->cls_exit = add_class(t, "uftrace:exit", 1, TG_KIND_FUNC_EXIT, &ok);
+    d->cls_lost = add_class(t, "uftrace:lost", 3, TG_KIND_LOST, &ok);
+    d->cls_event = add_class(t, "uftrace:event", 2, TG_KIND_GENERIC, &ok);
+    d->cls_sched_in = add_class(t, "linux:sched-in", UFT_EV_SCHED_IN, TG_KIND_SCHED_IN, &ok);
+    d->cls_sched_out = add_class(t, "linux:sched-out", UFT_EV_SCHED_OUT, TG_KIND_SCHED_OUT, &ok);
+    d->cls_sched_out_preempt = add_class(t, "linux:sched-out (pre-empted)",
+                                         UFT_EV_SCHED_OUT_PREEMPT, TG_KIND_SCHED_OUT, &ok);
+    d->cls_task_new = add_class(t, "linux:task-new", UFT_EV_TASK_NEW, TG_KIND_TASK_FORK, &ok);
+    d->cls_task_exit = add_class(t, "linux:task-exit", UFT_EV_TASK_EXIT, TG_KIND_TASK_EXIT, &ok);
+    d->cls_task_name = add_class(t, "linux:task-name", UFT_EV_TASK_NAME, TG_KIND_GENERIC, &ok);
+    if (!ok)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < d->n_tasks; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%d.dat", d->tasks[i].tid);
+        if (!tg_probe_dir_has(d->dir, name))
+            continue; /* uftrace skips a task without data */
+        TG_TRY(uft_dat_stream_add(t, d, &d->tasks[i], err));
+    }
+    if (d->n_tasks == 0)
+        return tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
+                         "info has no task list (taskinfo:tids): no TID.dat to read");
+    TG_TRY(uft_perf_streams_add(t, d, err));
+    return 0;
+}
+
+TG_FORMAT(uftrace) = {
+    .name = "uftrace",
+    .probe = uft_probe,
+    .open = uft_open,
+    .describe = uft_describe,
+    .close = uft_close,
+};
