@@ -255,6 +255,16 @@ int tg_iter_next(tg_iter *it, const tg_event **ev);
 const tg_error *tg_iter_errors(const tg_iter *it);
 void tg_iter_free(tg_iter *it);
 
+/* One stream's events in the stream's own order, without merge or filter: for analyses that
+ * must follow a tool's own record order (llvm-xray account reads an XRay log stream after
+ * stream).  Use either these or a tg_iter over a set, not both: a stream has one read
+ * position.  next: 1 with *ev set (valid until the next call), 0 at the end, or a negative
+ * status with *err set for damage; call again to go on past it. */
+typedef struct tg_stream_iter tg_stream_iter;
+tg_stream_iter *tg_stream_iter_new(tg_stream *s);
+int tg_stream_iter_next(tg_stream_iter *it, const tg_event **ev, tg_error **err);
+void tg_stream_iter_free(tg_stream_iter *it);
+
 /* ---- printing, converting, analysing ------------------------------------------------------- */
 
 /* Prints every event of the set in a text style: "native" (traceglot's own), or a peer's

@@ -1,0 +1,150 @@
+/* xray_demangle.c - C++ symbol names as llvm-symbolizer prints them.
+ *
+ * llvm-xray names functions through llvm-symbolizer, which demangles Itanium names with
+ * LLVM's demangler.  libiberty's cplus_demangle (the GNU demangler) prints the same text
+ * for the names compilers emit for ordinary code (parameters, templates with "> >",
+ * const/volatile, anonymous namespaces, clang's "$_N" local classes).  Where the two
+ * demanglers are known to word things differently, the GNU text is rewritten into LLVM's:
+ *   - a suffix after the first '.' (clones: .cold, .isra.0, .0): LLVM prints "name (.sfx)";
+ *   - closures "{lambda(ARGS)#N}" are "'lambda'(ARGS)" (N = 1) or "'lambda<N-2>'(ARGS)";
+ *   - unnamed types "{unnamed type#N}" are "'unnamed'" or "'unnamed<N-2>'";
+ *   - "TLS wrapper function for" / "TLS init function for" are LLVM's "thread-local
+ *     wrapper routine for" / "thread-local initialization routine for". */
+#include "formats/xray/xray_internal.h"
+
+#include <libiberty/demangle.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static int sb_put(sbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            return -1;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+    return 0;
+}
+
+/* "#N}" at s: the number N (>= 1) and the length consumed, or 0. */
+static size_t closure_number(const char *s, unsigned long *num)
+{
+    if (*s != '#')
+        return 0;
+    char *end;
+    *num = strtoul(s + 1, &end, 10);
+    if (end == s + 1 || *end != '}' || *num == 0)
+        return 0;
+    return (size_t)(end + 1 - s);
+}
+
+static int put_counted(sbuf *b, const char *word, unsigned long num)
+{
+    char tmp[32];
+    int rc = sb_put(b, "'", 1) | sb_put(b, word, strlen(word));
+    if (num >= 2) {
+        size_t k = 0;
+        unsigned long v = num - 2;
+        char rev[24];
+        do {
+            rev[k++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        for (size_t i = 0; i < k; i++)
+            tmp[i] = rev[k - 1 - i];
+        rc |= sb_put(b, tmp, k);
+    }
+    return rc | sb_put(b, "'", 1);
+}
+
+/* Rewrites GNU closure and unnamed-type names into LLVM's wording. */
+static char *llvm_wording(const char *g)
+{
+    sbuf b = {0};
+    const char *s = g;
+    static const char tls_w[] = "TLS wrapper function for ";
+    static const char tls_i[] = "TLS init function for ";
+    if (strncmp(s, tls_w, sizeof tls_w - 1) == 0) {
+        sb_put(&b, "thread-local wrapper routine for ", 33);
+        s += sizeof tls_w - 1;
+    } else if (strncmp(s, tls_i, sizeof tls_i - 1) == 0) {
+        sb_put(&b, "thread-local initialization routine for ", 40);
+        s += sizeof tls_i - 1;
+    }
+    while (*s) {
+        if (strncmp(s, "{lambda(", 8) == 0) {
+            /* match the parameter list's parentheses */
+            const char *p = s + 7;
+            int depth = 0;
+            do {
+                if (*p == '(')
+                    depth++;
+                else if (*p == ')')
+                    depth--;
+                p++;
+            } while (*p && depth > 0);
+            unsigned long num;
+            size_t k = depth == 0 ? closure_number(p, &num) : 0;
+            if (k) {
+                if (put_counted(&b, "lambda", num) < 0 || sb_put(&b, s + 7, (size_t)(p - (s + 7))) < 0)
+                    goto fail;
+                s = p + k;
+                continue;
+            }
+        } else if (strncmp(s, "{unnamed type", 13) == 0) {
+            unsigned long num;
+            size_t k = closure_number(s + 13, &num);
+            if (k) {
+                if (put_counted(&b, "unnamed", num) < 0)
+                    goto fail;
+                s += 13 + k;
+                continue;
+            }
+        }
+        if (sb_put(&b, s, 1) < 0)
+            goto fail;
+        s++;
+    }
+    if (!b.p)
+        sb_put(&b, "", 0);
+    return b.p;
+fail:
+    free(b.p);
+    return NULL;
+}
+
+char *xray_demangle(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    char *prefix = NULL;
+    if (dot) {
+        prefix = strndup(name, (size_t)(dot - name));
+        if (!prefix)
+            return NULL;
+    }
+    char *g = cplus_demangle(prefix ? prefix : name, DMGL_PARAMS | DMGL_ANSI);
+    free(prefix);
+    if (!g)
+        return NULL;
+    char *l = llvm_wording(g);
+    free(g);
+    if (!l || !dot)
+        return l;
+    sbuf b = {l, strlen(l), strlen(l) + 1};
+    if (sb_put(&b, " (", 2) < 0 || sb_put(&b, dot, strlen(dot)) < 0 || sb_put(&b, ")", 1) < 0) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
