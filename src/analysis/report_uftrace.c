@@ -218,7 +218,7 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
         /* frames still open: closed at their thread's last record */
         for (size_t i = 0; i < p->st.count && rc >= 0; i++) {
             uf_task *t = p->st.order[i];
-            int64_t last = t->last_time;
+            int64_t last = uf_task_last_time(&p->st, t);
             while (--t->stack_count >= 0) {
                 uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
                 if (!f || f->total > last)

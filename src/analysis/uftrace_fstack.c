@@ -146,8 +146,12 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
             st->have_first = true;
         }
     }
-    if (r.type != UF_LOST)
+    if (r.type != UF_LOST) {
         t->last_time = r.time;
+        t->last_was_perf = r.type == UF_EVENT && r.addr >= 200000u && r.addr < 1000000u;
+        if (t->last_was_perf)
+            st->last_perf_time = r.time;
+    }
     if (r.type == UF_EVENT) {
         if (!uf_is_sched(r.addr))
             return;
@@ -241,6 +245,11 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         else if (r.type == UF_EXIT && t->user_stack_count > 0)
             t->user_stack_count--;
     }
+}
+
+int64_t uf_task_last_time(const uf_state *st, const uf_task *t)
+{
+    return t->last_was_perf ? st->last_perf_time : t->last_time;
 }
 
 static bool name_in(const char *name, const char *const *list)

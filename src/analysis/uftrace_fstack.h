@@ -55,6 +55,7 @@ typedef struct uf_task {
     uint8_t entry_flags;          /* UF_FL_* of the entry being handled */
     int64_t timestamp, timestamp_last; /* replay's time fields */
     int64_t last_time;            /* time of the thread's last record */
+    bool last_was_perf;           /* ...which came from the perf (cpu) data */
     uf_frame *frames;
     int cap;
     int order;                    /* first-seen order of the thread */
@@ -69,6 +70,7 @@ typedef struct uf_state {
     uf_task *last_forker;         /* thread that last entered fork() (the child's parent) */
     int64_t first_time;
     bool have_first;
+    int64_t last_perf_time;       /* time of the last perf record read, any thread */
 } uf_state;
 
 int uf_state_init(uf_state *st);
@@ -82,6 +84,9 @@ uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx);
 bool uf_rec_from_event(const tg_event *ev, uf_rec *r);
 bool uf_is_sched(uint64_t id);
 /* uftrace's consume of one record: time accounting and stack counts. */
+/* The time uftrace takes as a thread's last: its last record's, except that a perf record
+ * shares one buffer for all threads, so it reads the last perf record's time (sic). */
+int64_t uf_task_last_time(const uf_state *st, const uf_task *t);
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);

@@ -44,7 +44,10 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
     } else {
         return -1;
     }
-    if (i < n && s[i] == '/') {
+    bool size_only = i + 1 < n && s[i] == '/' && isdigit((unsigned char)s[i + 1]);
+    if (size_only) {
+        i++; /* a size alone: "fparg1/64" */
+    } else if (i < n && s[i] == '/') {
         i++;
         char f = i < n ? s[i++] : 0;
         switch (f) {
@@ -70,7 +73,9 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
             break;
         default: return -1;
         }
-        if (i < n && isdigit((unsigned char)s[i])) {
+    }
+    {
+        if (i < n && isdigit((unsigned char)s[i])) { /* size in bits, after "/" or the letter */
             int bits = 0;
             while (i < n && isdigit((unsigned char)s[i]))
                 bits = bits * 10 + (s[i++] - '0');

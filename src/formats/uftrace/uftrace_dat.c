@@ -262,3 +262,63 @@ int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, t
     }
     return 0;
 }
+
+/* ---- a task without its data file --------------------------------------------------------- */
+
+struct uft_missing {
+    char *path;
+    int tid;
+    bool reported;
+};
+
+static int missing_next(tg_stream *st, tg_event *ev, tg_error **err)
+{
+    (void)ev;
+    struct uft_missing *m = st->priv;
+    if (m->reported)
+        return 0;
+    m->reported = true;
+    return tg_err_at(err, TG_ERR_IO, m->path, TG_NO_OFFSET,
+                     "missing: task %d is listed in info (taskinfo:tids) but has no data file",
+                     m->tid);
+}
+
+static int missing_rewind(tg_stream *st, tg_error **err)
+{
+    (void)err;
+    ((struct uft_missing *)st->priv)->reported = false;
+    return 0;
+}
+
+static void missing_destroy(tg_stream *st)
+{
+    struct uft_missing *m = st->priv;
+    if (m)
+        free(m->path);
+    free(m);
+    st->priv = NULL;
+}
+
+static const struct tg_stream_ops uft_missing_ops = {
+    .next = missing_next,
+    .rewind = missing_rewind,
+    .destroy = missing_destroy,
+};
+
+int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task,
+                           tg_error **err)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%d.dat", task->tid);
+    struct uft_missing *m = calloc(1, sizeof *m);
+    if (m)
+        m->path = tg_path_join(d->dir, name);
+    if (!m || !m->path || !tg_trace_add_stream(t, &uft_missing_ops, name, -1, task->tid, m)) {
+        if (m)
+            free(m->path);
+        free(m);
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    m->tid = task->tid;
+    return 0;
+}

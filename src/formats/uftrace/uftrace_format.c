@@ -118,11 +118,17 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     d->cls_task_name = add_class(t, "linux:task-name", UFT_EV_TASK_NAME, TG_KIND_GENERIC, &ok);
     if (!ok)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    /* every symbol file now: a damaged one is reported at open, naming file and line */
+    for (size_t i = 0; i < d->n_modules; i++)
+        TG_TRY(uft_module_load(t, d, d->modules[i], err));
     for (size_t i = 0; i < d->n_tasks; i++) {
         char name[32];
         snprintf(name, sizeof name, "%d.dat", d->tasks[i].tid);
-        if (!tg_probe_dir_has(d->dir, name))
-            continue; /* uftrace skips a task without data */
+        if (!tg_probe_dir_has(d->dir, name)) {
+            /* uftrace skips it silently; we show the other threads, then say it is missing */
+            TG_TRY(uft_missing_stream_add(t, d, &d->tasks[i], err));
+            continue;
+        }
         TG_TRY(uft_dat_stream_add(t, d, &d->tasks[i], err));
     }
     if (d->n_tasks == 0)

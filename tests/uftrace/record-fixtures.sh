@@ -1,0 +1,67 @@
+#!/bin/bash
+# record-fixtures.sh - records the project's own uftrace fixtures with the real tools.
+#
+# Builds the small C programs of tests/uftrace/src (threads, fork, recursion, arguments) and
+# examples/fib.c, records each with `uftrace record`, and stores the data directory with
+# uftrace's own outputs beside it: NAME.replay.txt (uftrace replay), NAME.replay-time.txt
+# (uftrace replay -f time,tid,duration), NAME.report.txt (uftrace report) and NAME.info.txt
+# (uftrace info).  Symbol files of shared libraries are dropped before the outputs are made
+# (only the program's own .sym/.dbg are kept), so the fixtures stay a few tens of KB; the
+# outputs are then printed by uftrace from exactly the files that are committed.
+#
+# usage: tests/uftrace/record-fixtures.sh [OUTDIR]      (default: tests/data/uftrace)
+#        tests/uftrace/record-fixtures.sh --example     (re-record examples/fib.uftrace.data)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+for tool in uftrace gcc; do
+    command -v "$tool" >/dev/null || { echo "record-fixtures: $tool is not installed" >&2; exit 77; }
+done
+work=$(mktemp -d /tmp/tg-uftrace-rec.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# record NAME SOURCE "CFLAGS" "UFTRACE OPTIONS" [PROGRAM ARGS...]
+record() {
+    local name=$1 src=$2 cflags=$3 uopts=$4
+    shift 4
+    gcc $cflags -o "$work/$name" "$src" -lpthread
+    (cd "$work" && uftrace record $uopts -d "$name.data" "./$name" "$@" >/dev/null) || true
+    [ -f "$work/$name.data/info" ] || { echo "record-fixtures: recording $name failed" >&2; exit 1; }
+    local d="$work/$name.data"
+    for f in "$d"/*.sym "$d"/*.dbg; do
+        [ -e "$f" ] || continue
+        case "$(basename "$f")" in "$name.sym" | "$name.dbg") ;; *) rm -f "$f" ;; esac
+    done
+    uftrace replay -d "$d" >"$work/$name.replay.txt"
+    uftrace replay -f time,tid,duration -d "$d" >"$work/$name.replay-time.txt"
+    uftrace report -d "$d" >"$work/$name.report.txt"
+    uftrace info -d "$d" >"$work/$name.info.txt"
+}
+
+store() { # store NAME OUTDIR
+    local name=$1 out=$2
+    mkdir -p "$out"
+    rm -rf "${out:?}/$name.data"
+    cp -r "$work/$name.data" "$out/"
+    for s in replay replay-time report info; do cp "$work/$name.$s.txt" "$out/"; done
+}
+
+if [ "${1:-}" = "--example" ]; then
+    # the example `make demo` shows: fib in two threads, plain recording
+    record fib "$root/examples/fib.c" "-O1 -pg" ""
+    rm -rf "$root/examples/fib.uftrace.data"
+    cp -r "$work/fib.data" "$root/examples/fib.uftrace.data"
+    du -sh "$root/examples/fib.uftrace.data"
+    exit 0
+fi
+
+out=${1:-$root/tests/data/uftrace}
+src=$here/src
+record threads "$src/threads.c" "-O1 -pg" ""
+record forks "$src/forks.c" "-O1 -pg" ""
+record recursion "$src/recursion.c" "-O1 -pg" ""
+record recursion-cyg "$src/recursion.c" "-O1 -finstrument-functions" ""
+record args "$src/args.c" "-O0 -g -pg" "-a"
+record args-spec "$src/args.c" "-O0 -pg" "-A add@arg1,arg2 -R add@retval -A neg@arg1/d32 -R neg@retval/d32 -A name_len@arg1/s -R name_len@retval/u -A upper@arg1/c -R upper@retval/c -A pick@arg1/p,arg2/p,arg3/x -R pick@retval/p -A scale@fparg1 -R scale@retval/f64"
+for n in threads forks recursion recursion-cyg args args-spec; do store "$n" "$out"; done
+du -sh "$out"
