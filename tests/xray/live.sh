@@ -1,0 +1,34 @@
+#!/bin/bash
+# live.sh - records fresh XRay logs (FDR and basic) with clang-14's runtime and compares
+# traceglot with llvm-xray on them: YAML conversion and accounting under every sort key and
+# order.  SKIP when clang-14 or llvm-xray is missing.
+here=$(cd "$(dirname "$0")" && pwd)
+command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+bash "$here/build-app.sh" "$out" || exit $?
+bin=$out/xray_app
+(cd "$out" && XRAY_OPTIONS="xray_logfile_base=$out/fdr-" ./xray_app fdr 7 2>/dev/null) || {
+    echo "SKIP: the FDR run failed"; exit 77; }
+(cd "$out" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$out/basic-" \
+    XRAY_BASIC_OPTIONS=func_duration_threshold_us=0 ./xray_app basic 7 2>/dev/null)
+fail=0
+for log in "$out"/fdr-xray_app.* "$out"/basic-xray_app.*; do
+    [ -f "$log" ] || { echo "SKIP: no log recorded"; exit 77; }
+    llvm-xray convert -output-format=yaml -symbolize -instr_map="$bin" "$log" > "$out/exp" 2>/dev/null
+    "$TG" cat --style=xray-yaml --instr-map "$bin" "$log" > "$out/got" 2>&1
+    cmp -s "$out/exp" "$out/got" && echo "ok   yaml $(basename "$log")" || {
+        echo "FAIL yaml $(basename "$log")"; diff "$out/exp" "$out/got" | head -5; fail=1; }
+    for key in funcid count min med 90p 99p max sum func; do
+        for order in asc dsc; do
+            llvm-xray account -keep-going -instr_map="$bin" -sort=$key -sortorder=$order "$log" \
+                > "$out/exp" 2>/dev/null
+            "$TG" report --style=xray --instr-map "$bin" --sort=$key --sortorder=$order "$log" \
+                > "$out/got" 2>&1
+            cmp -s "$out/exp" "$out/got" || {
+                echo "FAIL account $key $order $(basename "$log")"; diff "$out/exp" "$out/got" | head -5; fail=1; }
+        done
+    done
+    [ $fail -eq 0 ] && echo "ok   account (all keys) $(basename "$log")"
+done
+exit $fail
