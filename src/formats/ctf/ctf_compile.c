@@ -1,0 +1,180 @@
+/* ctf_compile.c - the last metadata pass: each scope's type becomes a flat list of steps.
+ *
+ * A step is one field (integer, float, string, or the head of a struct, array, sequence or
+ * variant) in pre-order; `end` points past its subtree, so the interpreter in ctf_decode.c
+ * walks an array without any tree of pointers and can jump over what it does not need.
+ * Subtrees whose size never changes and that have no side effects (no register, no clock,
+ * no special meaning) are marked fixed: skipping them is one addition, even for arrays. */
+#include "formats/ctf/ctf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cbuf {
+    ctf_step *v;
+    uint32_t n, cap;
+    tg_arena *a;
+    tg_error **err;
+} cbuf;
+
+static int64_t emit(cbuf *b)
+{
+    if (b->n == b->cap) {
+        if (b->cap >= CTF_MAX_STEPS)
+            return tg_err(b->err, TG_ERR_LIMIT, "metadata describes too many fields");
+        uint32_t cap = b->cap ? b->cap * 2 : 32;
+        ctf_step *v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+        b->v = v;
+        b->cap = cap;
+    }
+    memset(&b->v[b->n], 0, sizeof b->v[0]);
+    return b->n++;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* Compiles t; sets fixed/fixed_bits of its step. */
+static int compile_type(cbuf *b, const ctf_type *t, const char *name)
+{
+    int64_t at = emit(b);
+    if (at < 0)
+        return (int)at;
+    uint32_t i = (uint32_t)at;
+    ctf_step *st = &b->v[i];
+    st->type = t;
+    st->name = name;
+    st->align = t->align ? t->align : 1;
+    st->reg = t->reg;
+    st->in_ir = t->in_ir;
+    st->meaning = (uint8_t)t->meaning;
+    bool fixed = false;
+    uint64_t bits = 0;
+    switch (t->kind) {
+    case CTF_T_INT:
+    case CTF_T_ENUM:
+        st->op = CTF_OP_INT;
+        st->size = (uint8_t)t->size;
+        st->is_signed = t->is_signed;
+        st->big_endian = t->big_endian;
+        st->clock = t->clock != NULL;
+        fixed = t->reg < 0 && !t->clock && t->meaning == CTF_M_NONE;
+        bits = t->size;
+        break;
+    case CTF_T_FLOAT:
+        st->op = CTF_OP_FLOAT;
+        st->size = (uint8_t)t->size;
+        st->big_endian = t->big_endian;
+        fixed = true;
+        bits = t->size;
+        break;
+    case CTF_T_STRING:
+        st->op = CTF_OP_STRING;
+        break;
+    case CTF_T_STRUCT: {
+        st->op = CTF_OP_STRUCT;
+        st->count = t->n_fields;
+        fixed = true;
+        for (size_t k = 0; k < t->n_fields; k++) {
+            uint32_t child = b->n;
+            TG_TRY(compile_type(b, t->fields[k].type, t->fields[k].name));
+            const ctf_step *c = &b->v[child];
+            if (!c->fixed)
+                fixed = false;
+            else
+                bits = align_up(bits, c->align) + c->fixed_bits;
+        }
+        break;
+    }
+    case CTF_T_VARIANT: {
+        st->op = CTF_OP_VARIANT;
+        st->count = t->n_fields;
+        st->reg = t->ref_target ? t->ref_target->reg : -1;
+        uint32_t *opt = tg_arena_alloc(b->a, (t->n_fields + 1) * sizeof *opt);
+        if (!opt)
+            return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+        for (size_t k = 0; k < t->n_fields; k++) {
+            opt[k] = b->n;
+            TG_TRY(compile_type(b, t->fields[k].type, t->fields[k].name));
+        }
+        b->v[i].opt = opt;
+        break;
+    }
+    case CTF_T_ARRAY:
+    case CTF_T_SEQUENCE: {
+        bool seq = t->kind == CTF_T_SEQUENCE;
+        st->op = t->is_text ? (seq ? CTF_OP_TEXT_SEQUENCE : CTF_OP_TEXT_ARRAY)
+                            : (seq ? CTF_OP_SEQUENCE : CTF_OP_ARRAY);
+        st->count = t->length;
+        st->reg = seq && t->ref_target ? t->ref_target->reg : -1;
+        uint32_t child = b->n;
+        TG_TRY(compile_type(b, t->elem, NULL));
+        const ctf_step *c = &b->v[child];
+        if (!seq && c->fixed) {
+            uint64_t stride = align_up(c->fixed_bits, c->align);
+            uint64_t total = t->length ? (t->length - 1) * stride + c->fixed_bits : 0;
+            if (total < (1ull << 31)) {
+                fixed = true;
+                bits = total;
+            }
+        }
+        break;
+    }
+    }
+    st = &b->v[i];
+    st->end = b->n;
+    if (fixed && bits < (1ull << 31)) {
+        st->fixed = true;
+        st->fixed_bits = (uint32_t)bits;
+    }
+    return 0;
+}
+
+static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf_prog **out,
+                         tg_error **err)
+{
+    *out = NULL;
+    if (!t)
+        return 0;
+    cbuf b = {.a = m->arena, .err = err};
+    int rc = compile_type(&b, t, NULL);
+    if (rc < 0) {
+        free(b.v);
+        return rc;
+    }
+    ctf_prog *p = tg_arena_alloc(m->arena, sizeof *p);
+    ctf_step *steps = p ? tg_arena_alloc(m->arena, b.n * sizeof *steps) : NULL;
+    if (!steps) {
+        free(b.v);
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    memcpy(steps, b.v, b.n * sizeof *steps);
+    free(b.v);
+    p->steps = steps;
+    p->n = b.n;
+    p->scope = scope;
+    *out = p;
+    return 0;
+}
+
+int ctf_compile(ctf_meta *m, tg_error **err)
+{
+    TG_TRY(compile_scope(m, m->packet_header, CTF_SCOPE_PACKET_HEADER, &m->prog_packet_header,
+                         err));
+    for (size_t i = 0; i < m->n_streams; i++) {
+        ctf_stream_decl *s = m->streams[i];
+        TG_TRY(compile_scope(m, s->packet_context, CTF_SCOPE_PACKET_CONTEXT,
+                             &s->prog_packet_context, err));
+        TG_TRY(compile_scope(m, s->event_header, CTF_SCOPE_EVENT_HEADER, &s->prog_event_header,
+                             err));
+        TG_TRY(compile_scope(m, s->event_context, CTF_SCOPE_STREAM_CONTEXT,
+                             &s->prog_event_context, err));
+        for (size_t j = 0; j < s->n_events; j++) {
+            ctf_event_decl *e = s->events[j];
+            TG_TRY(compile_scope(m, e->context, CTF_SCOPE_EVENT_CONTEXT, &e->prog_context, err));
+            TG_TRY(compile_scope(m, e->fields, CTF_SCOPE_PAYLOAD, &e->prog_fields, err));
+        }
+    }
+    return 0;
+}

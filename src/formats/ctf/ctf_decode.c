@@ -1,0 +1,418 @@
+/* ctf_decode.c - the step interpreter: CTF bits to values.
+ *
+ * Runs a compiled scope (ctf_compile.c) over the current packet's bits.  In skip mode it
+ * only advances the bit position, keeping what later fields or the stream need (registers
+ * for sequence lengths and variant tags, the clock, the special fields); in build mode it
+ * also records every value as a node of a tree (ctf_tree), which ctf_value.c hands out as
+ * tg_value.  Integers are read bit-exact in either byte order at any alignment; every read
+ * is checked against the packet's content size first, so damage stops with the field's
+ * name and bit position instead of reading past the data. */
+#include "formats/ctf/ctf_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+static int derr(ctf_dec *d, const ctf_step *st, const char *fmt, uint64_t a, uint64_t b)
+{
+    d->where = st ? st->name : NULL;
+    snprintf(d->msg, sizeof d->msg, fmt, (unsigned long long)a, (unsigned long long)b);
+    return TG_ERR_FORMAT;
+}
+
+/* Loads 8 bytes at byte offset off (zero beyond the mapped bytes). */
+static inline void load9(const ctf_dec *d, uint64_t off, uint8_t out[16])
+{
+    if (off + 16 <= d->buf_len) {
+        memcpy(out, d->buf + off, 16);
+    } else {
+        memset(out, 0, 16);
+        if (off < d->buf_len)
+            memcpy(out, d->buf + off, d->buf_len - off);
+    }
+}
+
+static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, bool be)
+{
+    uint64_t off = pos >> 3;
+    unsigned sh = (unsigned)(pos & 7);
+    if (!sh && !(size & 7)) {
+        /* byte-aligned whole bytes: the common case */
+        uint8_t b[16];
+        load9(d, off, b);
+        uint64_t v = 0;
+        unsigned n = size / 8;
+        if (!be) {
+            for (unsigned k = n; k-- > 0;)
+                v = (v << 8) | b[k];
+        } else {
+            for (unsigned k = 0; k < n; k++)
+                v = (v << 8) | b[k];
+        }
+        return v;
+    }
+    uint8_t b[16];
+    load9(d, off, b);
+    unsigned nbytes = (sh + size + 7) / 8; /* <= 9 */
+    uint64_t mask = size == 64 ? ~0ull : ((1ull << size) - 1);
+    if (!be) {
+        /* bits are numbered from the least significant bit of each byte */
+        uint64_t lo = 0;
+        for (unsigned k = 0; k < 8 && k < nbytes; k++)
+            lo |= (uint64_t)b[k] << (8 * k);
+        uint64_t v = lo >> sh;
+        if (nbytes == 9)
+            v |= (uint64_t)b[8] << (64 - sh);
+        return v & mask;
+    }
+    /* big endian: bits are numbered from the most significant bit of each byte */
+    uint64_t hi = 0;
+    for (unsigned k = 0; k < 8; k++)
+        hi = (hi << 8) | (k < nbytes ? b[k] : 0);
+    hi <<= sh;
+    if (nbytes == 9 && sh)
+        hi |= (uint64_t)b[8] >> (8 - sh);
+    return (hi >> (64 - size)) & mask;
+}
+
+static inline void update_clock(ctf_dec *d, uint64_t v, unsigned size)
+{
+    if (size == 64) {
+        d->clock_value = v;
+        return;
+    }
+    uint64_t mask = (1ull << size) - 1;
+    if (v < (d->clock_value & mask))
+        d->clock_value += mask + 1;
+    d->clock_value = (d->clock_value & ~mask) | v;
+}
+
+static void set_meaning(ctf_dec *d, unsigned mn, uint64_t v)
+{
+    switch (mn) {
+    case CTF_M_MAGIC: d->magic = v; break;
+    case CTF_M_STREAM_ID: d->stream_id = v; break;
+    case CTF_M_STREAM_INSTANCE_ID: d->stream_instance_id = v; break;
+    case CTF_M_CONTENT_SIZE: d->content_size = v; break;
+    case CTF_M_PACKET_SIZE: d->packet_size = v; break;
+    case CTF_M_TS_BEGIN: d->ts_begin = v; break;
+    case CTF_M_TS_END: d->ts_end = v; break;
+    case CTF_M_DISCARDED: d->discarded = v; break;
+    case CTF_M_SEQ_NUM: d->seq_num = v; break;
+    case CTF_M_EVENT_ID: d->event_id = v; break;
+    default: return;
+    }
+    d->seen |= 1u << mn;
+}
+
+/* ---- nodes -------------------------------------------------------------------------------- */
+
+static int64_t node_new(ctf_dec *d, const ctf_step *st)
+{
+    ctf_tree *t = d->tree;
+    if (t->n == t->cap) {
+        if (t->cap >= CTF_MAX_NODES_PER_SCOPE)
+            return derr(d, st, "more than %llu values in one scope%.0llu",
+                        CTF_MAX_NODES_PER_SCOPE, 0);
+        uint32_t cap = t->cap ? t->cap * 2 : 256;
+        ctf_node *v = realloc(t->nodes, cap * sizeof *v);
+        if (!v)
+            return TG_ERR_NOMEM;
+        t->nodes = v;
+        t->cap = cap;
+    }
+    ctf_node *n = &t->nodes[t->n];
+    n->st = st;
+    n->kids = 0;
+    n->count = 0;
+    n->option = 0;
+    n->v.u = 0;
+    return t->n++;
+}
+
+static int64_t kids_reserve(ctf_dec *d, const ctf_step *st, uint64_t count)
+{
+    ctf_tree *t = d->tree;
+    if (count > CTF_MAX_NODES_PER_SCOPE || t->n_kid + count > CTF_MAX_NODES_PER_SCOPE)
+        return derr(d, st, "more than %llu values in one scope%.0llu", CTF_MAX_NODES_PER_SCOPE,
+                    0);
+    uint32_t need = t->n_kid + (uint32_t)count;
+    if (need > t->cap_kid) {
+        uint32_t cap = t->cap_kid ? t->cap_kid : 256;
+        while (cap < need)
+            cap *= 2;
+        uint32_t *v = realloc(t->kid, cap * sizeof *v);
+        if (!v)
+            return TG_ERR_NOMEM;
+        t->kid = v;
+        t->cap_kid = cap;
+    }
+    uint32_t at = t->n_kid;
+    t->n_kid = need;
+    return at;
+}
+
+/* ---- the interpreter ---------------------------------------------------------------------- */
+
+static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node);
+
+static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i,
+                     uint64_t count, uint32_t *node)
+{
+    const ctf_step *el = &s0[i + 1];
+    if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE) {
+        if (d->pos & 7)
+            return derr(d, st, "text array at bit %llu is not byte-aligned%.0llu", d->pos, 0);
+        if (count > (d->bits - d->pos) / 8)
+            return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
+                        count, d->bits - d->pos);
+        if (d->tree) {
+            int64_t n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            const uint8_t *p = d->buf + d->pos / 8;
+            const uint8_t *nul = memchr(p, 0, (size_t)count);
+            d->tree->nodes[n].v.str.off = d->pos / 8;
+            d->tree->nodes[n].v.str.len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
+            *node = (uint32_t)n;
+        }
+        d->pos += count * 8;
+        return 0;
+    }
+    if (!d->tree && el->fixed) {
+        if (count) {
+            uint64_t stride = align_up(el->fixed_bits, el->align);
+            if (stride && count > (d->bits - d->pos) / stride + 1)
+                return derr(d, st, "array of %llu elements runs past the packet content (%llu "
+                                   "bits left)",
+                            count, d->bits - d->pos);
+            uint64_t total = (count - 1) * stride + el->fixed_bits;
+            if (total > d->bits - d->pos)
+                return derr(d, st, "array of %llu elements runs past the packet content (%llu "
+                                   "bits left)",
+                            count, d->bits - d->pos);
+            d->pos += total;
+        }
+        return 0;
+    }
+    if (count > CTF_MAX_ARRAY_LEN)
+        return derr(d, st, "array or sequence length %llu exceeds the limit (%llu)", count,
+                    CTF_MAX_ARRAY_LEN);
+    if (el->fixed && el->fixed_bits && count > (d->bits - d->pos) / el->fixed_bits + 1)
+        return derr(d, st, "array of %llu elements runs past the packet content (%llu bits left)",
+                    count, d->bits - d->pos);
+    int64_t n = -1, kids = 0;
+    if (d->tree) {
+        n = node_new(d, st);
+        if (n < 0)
+            return (int)n;
+        kids = kids_reserve(d, st, count);
+        if (kids < 0)
+            return (int)kids;
+        d->tree->nodes[n].kids = (uint32_t)kids;
+        d->tree->nodes[n].count = (uint32_t)count;
+        *node = (uint32_t)n;
+    }
+    for (uint64_t k = 0; k < count; k++) {
+        uint32_t kid = 0;
+        TG_TRY(run_step(d, s0, i + 1, &kid));
+        if (d->tree)
+            d->tree->kid[kids + k] = kid;
+    }
+    return 0;
+}
+
+static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
+{
+    const ctf_step *st = &s0[i];
+    uint64_t pos = align_up(d->pos, st->align);
+    if (pos > d->bits)
+        return derr(d, st, "field at bit %llu is past the packet content (%llu bits)", pos,
+                    d->bits);
+    d->pos = pos;
+    if (!d->tree && st->fixed) {
+        if (st->fixed_bits > d->bits - pos)
+            return derr(d, st, "field of %llu bits runs past the packet content (%llu bits left)",
+                        st->fixed_bits, d->bits - pos);
+        d->pos = pos + st->fixed_bits;
+        return 0;
+    }
+    switch (st->op) {
+    case CTF_OP_INT: {
+        if (st->size > d->bits - pos)
+            return derr(d, st, "integer of %llu bits runs past the packet content (%llu bits left)",
+                        st->size, d->bits - pos);
+        uint64_t v = read_bits(d, pos, st->size, st->big_endian);
+        if (st->is_signed && st->size < 64 && (v >> (st->size - 1)) & 1)
+            v |= ~0ull << st->size;
+        d->pos = pos + st->size;
+        if (st->reg >= 0)
+            d->regs[st->reg] = v;
+        if (!d->quiet) {
+            if (st->clock)
+                update_clock(d, v, st->size);
+            if (st->meaning)
+                set_meaning(d, st->meaning, v);
+        }
+        if (d->tree) {
+            int64_t n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            d->tree->nodes[n].v.u = v;
+            *node = (uint32_t)n;
+        }
+        return 0;
+    }
+    case CTF_OP_FLOAT: {
+        if (st->size > d->bits - pos)
+            return derr(d, st, "float of %llu bits runs past the packet content (%llu bits left)",
+                        st->size, d->bits - pos);
+        uint64_t v = read_bits(d, pos, st->size, st->big_endian);
+        d->pos = pos + st->size;
+        if (d->tree) {
+            int64_t n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            if (st->size == 32) {
+                uint32_t w = (uint32_t)v;
+                float f;
+                memcpy(&f, &w, 4);
+                d->tree->nodes[n].v.f = f;
+            } else {
+                double f;
+                memcpy(&f, &v, 8);
+                d->tree->nodes[n].v.f = f;
+            }
+            *node = (uint32_t)n;
+        }
+        return 0;
+    }
+    case CTF_OP_STRING: {
+        uint64_t off = pos / 8, end = d->bits / 8;
+        const uint8_t *p = d->buf + off;
+        const uint8_t *nul = off < end ? memchr(p, 0, (size_t)(end - off)) : NULL;
+        if (!nul)
+            return derr(d, st, "string at bit %llu has no terminating NUL before the packet "
+                               "content ends (%llu bits)",
+                        pos, d->bits);
+        uint64_t len = (uint64_t)(nul - p);
+        d->pos = (off + len + 1) * 8;
+        if (d->tree) {
+            int64_t n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            d->tree->nodes[n].v.str.off = off;
+            d->tree->nodes[n].v.str.len = (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len);
+            *node = (uint32_t)n;
+        }
+        return 0;
+    }
+    case CTF_OP_STRUCT: {
+        if (++d->depth > CTF_MAX_NESTING * 4)
+            return derr(d, st, "values nested deeper than %llu%.0llu", CTF_MAX_NESTING * 4, 0);
+        int64_t n = -1, kids = 0;
+        if (d->tree) {
+            n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            kids = kids_reserve(d, st, st->count);
+            if (kids < 0)
+                return (int)kids;
+            d->tree->nodes[n].kids = (uint32_t)kids;
+            d->tree->nodes[n].count = (uint32_t)st->count;
+            *node = (uint32_t)n;
+        }
+        uint32_t j = i + 1;
+        for (uint64_t k = 0; k < st->count; k++) {
+            uint32_t kid = 0;
+            TG_TRY(run_step(d, s0, j, &kid));
+            if (d->tree)
+                d->tree->kid[kids + k] = kid;
+            j = s0[j].end;
+        }
+        d->depth--;
+        return 0;
+    }
+    case CTF_OP_ARRAY:
+    case CTF_OP_TEXT_ARRAY:
+        return run_elems(d, s0, st, i, st->count, node);
+    case CTF_OP_SEQUENCE:
+    case CTF_OP_TEXT_SEQUENCE: {
+        uint64_t len = st->reg >= 0 ? d->regs[st->reg] : 0;
+        const ctf_type *lt = st->type->ref_target;
+        if (lt && lt->is_signed && (int64_t)len < 0)
+            return derr(d, st, "sequence length %lld is negative%.0llu", len, 0);
+        return run_elems(d, s0, st, i, len, node);
+    }
+    case CTF_OP_VARIANT: {
+        uint64_t tag = st->reg >= 0 ? d->regs[st->reg] : 0;
+        const ctf_type *vt = st->type;
+        bool sig = vt->ref_target && vt->ref_target->is_signed;
+        uint32_t opt = UINT32_MAX;
+        for (size_t k = 0; k < vt->n_ranges; k++) {
+            const ctf_var_range *r = &vt->ranges[k];
+            bool in = sig ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
+                          : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
+            if (in) {
+                opt = r->option;
+                break;
+            }
+        }
+        if (opt == UINT32_MAX)
+            return derr(d, st, "variant tag value %llu selects no option%.0llu", tag, 0);
+        if (++d->depth > CTF_MAX_NESTING * 4)
+            return derr(d, st, "values nested deeper than %llu%.0llu", CTF_MAX_NESTING * 4, 0);
+        int64_t n = -1, kids = 0;
+        if (d->tree) {
+            n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            kids = kids_reserve(d, st, 1);
+            if (kids < 0)
+                return (int)kids;
+            d->tree->nodes[n].kids = (uint32_t)kids;
+            d->tree->nodes[n].count = 1;
+            d->tree->nodes[n].option = opt;
+            *node = (uint32_t)n;
+        }
+        uint32_t kid = 0;
+        TG_TRY(run_step(d, s0, st->opt[opt], &kid));
+        if (d->tree)
+            d->tree->kid[kids] = kid;
+        d->depth--;
+        return 0;
+    }
+    }
+    return derr(d, st, "bad step %llu%.0llu", st->op, 0);
+}
+
+int ctf_run(ctf_dec *d, const ctf_prog *prog)
+{
+    if (!prog || !prog->n)
+        return 0;
+    d->depth = 0;
+    uint32_t root = 0;
+    return run_step(d, prog->steps, 0, &root);
+}
+
+int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value)
+{
+    /* babeltrace2: offset_s * 1e9 + ns(offset cycles) + (value / freq) * 1e9 + ns(value % freq),
+     * where ns(x) = x when freq is 1 GHz, else (uint64_t)(1e9 * x / freq) in double. */
+    uint64_t freq = c->freq ? c->freq : 1000000000;
+    int64_t ns = c->offset_s * 1000000000;
+    uint64_t off_ns, rem_ns;
+    if (freq == 1000000000) {
+        off_ns = c->offset;
+        rem_ns = value % freq;
+    } else {
+        off_ns = (uint64_t)(1e9 * (double)c->offset / (double)freq);
+        rem_ns = (uint64_t)(1e9 * (double)(value % freq) / (double)freq);
+    }
+    ns += (int64_t)off_ns;
+    ns += (int64_t)(value / freq) * 1000000000;
+    ns += (int64_t)rem_ns;
+    return ns;
+}

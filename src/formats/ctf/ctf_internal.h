@@ -1,0 +1,334 @@
+/* ctf_internal.h - the CTF 1.8 reader's shared model: metadata declarations, compiled decode
+ * steps and the per-stream decoder state.
+ *
+ * The metadata path is a pipeline of small passes, each in its own file:
+ *   ctf_metadata_text.c  the metadata stream (plain text or packetized) -> TSDL text
+ *   ctf_lexer.c          TSDL text -> tokens (with line numbers for every error)
+ *   ctf_parse.c          tokens -> declarations (types with typealiases applied by scope)
+ *   ctf_resolve.c        sequence lengths, variant tags, clock maps -> field references;
+ *                        special meanings (packet size, timestamps, ids) and visibility
+ *   ctf_validate.c       what the data decoder relies on (version, sizes, tags are enums)
+ *   ctf_compile.c        each scope's type -> a flat list of decode steps
+ * and the data path:
+ *   ctf_decode.c         the step interpreter over the bits of a packet (skip or build)
+ *   ctf_stream.c         packets, event headers, clocks, lost events -> tg_event
+ *   ctf_value.c          lazily built scope values -> tg_value
+ *   ctf_format.c         TG_FORMAT(ctf): probe, trace discovery, open, describe
+ *
+ * Types are copied on every use of a typealias, so that each field owns its type object and
+ * per-field facts (register slots, meanings) can live on it. */
+#ifndef TG_CTF_INTERNAL_H
+#define TG_CTF_INTERNAL_H
+
+#include "core/format_api.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Safety limits for hostile input. */
+#define CTF_MAX_METADATA_SIZE (64u << 20)
+#define CTF_MAX_NESTING 64
+#define CTF_MAX_NODES_PER_SCOPE (1u << 22)
+#define CTF_MAX_ARRAY_LEN (1u << 28)
+#define CTF_MAX_STEPS (1u << 24)
+
+typedef enum ctf_kind {
+    CTF_T_INT,
+    CTF_T_FLOAT,
+    CTF_T_STRING,
+    CTF_T_ENUM,
+    CTF_T_STRUCT,
+    CTF_T_VARIANT,
+    CTF_T_ARRAY,
+    CTF_T_SEQUENCE,
+} ctf_kind;
+
+typedef enum ctf_meaning {
+    CTF_M_NONE = 0,
+    CTF_M_MAGIC,
+    CTF_M_UUID,
+    CTF_M_STREAM_ID,
+    CTF_M_STREAM_INSTANCE_ID,
+    CTF_M_CONTENT_SIZE,
+    CTF_M_PACKET_SIZE,
+    CTF_M_TS_BEGIN,
+    CTF_M_TS_END,
+    CTF_M_DISCARDED,
+    CTF_M_SEQ_NUM,
+    CTF_M_EVENT_ID,
+} ctf_meaning;
+
+typedef enum ctf_scope_id {
+    CTF_SCOPE_PACKET_HEADER,
+    CTF_SCOPE_PACKET_CONTEXT,
+    CTF_SCOPE_EVENT_HEADER,
+    CTF_SCOPE_STREAM_CONTEXT,
+    CTF_SCOPE_EVENT_CONTEXT,
+    CTF_SCOPE_PAYLOAD,
+    CTF_N_SCOPES
+} ctf_scope_id;
+
+struct ctf_type;
+struct ctf_clock;
+
+typedef struct ctf_enum_map {
+    const char *label;
+    int64_t lo, hi; /* compared as unsigned when the container is unsigned */
+} ctf_enum_map;
+
+typedef struct ctf_field {
+    const char *name;      /* as printed: one leading underscore removed */
+    const char *orig_name; /* as written in the metadata */
+    struct ctf_type *type;
+} ctf_field;
+
+typedef struct ctf_var_range {
+    int64_t lo, hi;
+    uint32_t option;
+} ctf_var_range;
+
+typedef struct ctf_type {
+    ctf_kind kind;
+    unsigned align;           /* bits */
+    int line;                 /* metadata line of the declaration */
+    /* integer, enum container */
+    unsigned size;            /* bits */
+    bool is_signed;
+    bool big_endian;
+    bool bo_explicit;         /* byte_order given on the type (not native) */
+    uint8_t base;
+    uint8_t encoding;         /* 0 none, 1 UTF8, 2 ASCII */
+    const char *map_name;     /* "clock.NAME.value" as written */
+    struct ctf_clock *clock;
+    /* floating point */
+    unsigned exp_dig, mant_dig;
+    /* enum */
+    ctf_enum_map *maps;
+    size_t n_maps;
+    /* struct, variant */
+    ctf_field *fields;
+    size_t n_fields, cap_fields;
+    /* variant tag / sequence length path as written, and what it resolved to */
+    const char *ref;
+    struct ctf_type *ref_target;
+    ctf_var_range *ranges;    /* variant: tag value ranges -> option */
+    size_t n_ranges;
+    /* array, sequence */
+    struct ctf_type *elem;
+    uint64_t length;
+    /* resolve results */
+    int reg;                  /* >= 0: value is kept in this register (referenced) */
+    ctf_meaning meaning;
+    bool in_ir;               /* visible to users (babeltrace's trace IR) */
+    bool is_text;             /* array/sequence of 8-bit encoded integers: a string */
+} ctf_type;
+
+typedef struct ctf_clock {
+    const char *name;
+    const char *description;
+    uint8_t uuid[16];
+    bool has_uuid;
+    uint64_t freq;
+    uint64_t precision;
+    int64_t offset_s;
+    uint64_t offset;          /* cycles, < freq after normalisation */
+    bool absolute;
+    int line;
+} ctf_clock;
+
+typedef struct ctf_env {
+    const char *key;
+    bool is_int;
+    int64_t i;
+    const char *s;
+} ctf_env;
+
+typedef struct ctf_event_decl {
+    const char *name;
+    uint64_t id;
+    uint64_t stream_id;
+    bool has_id, has_stream_id;
+    bool has_loglevel;
+    int64_t loglevel;
+    const char *emf_uri;
+    ctf_type *context;
+    ctf_type *fields;
+    int line;
+    tg_event_class *cls;
+    struct ctf_prog *prog_context, *prog_fields;
+} ctf_event_decl;
+
+typedef struct ctf_stream_decl {
+    uint64_t id;
+    bool has_id;
+    ctf_type *packet_context, *event_header, *event_context;
+    ctf_event_decl **events;
+    size_t n_events, cap_events;
+    ctf_clock *clock;         /* the default clock (first mapped int found) */
+    int line;
+    struct ctf_prog *prog_packet_context, *prog_event_header, *prog_event_context;
+    ctf_event_decl **by_id;   /* dense lookup when ids are small */
+    size_t n_by_id;
+} ctf_stream_decl;
+
+typedef struct ctf_meta {
+    tg_arena *arena;
+    const char *path;         /* metadata file, for messages */
+    unsigned major, minor;
+    bool has_major, has_minor;
+    bool big_endian;
+    bool has_byte_order;
+    uint8_t uuid[16];
+    bool has_uuid;
+    ctf_type *packet_header;
+    ctf_env *env;
+    size_t n_env, cap_env;
+    ctf_clock **clocks;
+    size_t n_clocks, cap_clocks;
+    ctf_stream_decl **streams;
+    size_t n_streams, cap_streams;
+    ctf_event_decl **events;
+    size_t n_events, cap_events;
+    unsigned n_regs;
+    struct ctf_prog *prog_packet_header;
+    bool packetized;
+} ctf_meta;
+
+/* ---- compiled decode steps ------------------------------------------------------------------ */
+
+typedef enum ctf_op {
+    CTF_OP_INT,
+    CTF_OP_FLOAT,
+    CTF_OP_STRING,
+    CTF_OP_STRUCT,
+    CTF_OP_VARIANT,
+    CTF_OP_ARRAY,
+    CTF_OP_SEQUENCE,
+    CTF_OP_TEXT_ARRAY,   /* array of 8-bit text: one string value */
+    CTF_OP_TEXT_SEQUENCE,
+} ctf_op;
+
+typedef struct ctf_step {
+    uint8_t op;
+    uint8_t meaning;
+    uint8_t size;          /* int/float bits (1..64) */
+    bool is_signed, big_endian, clock, in_ir;
+    uint32_t align;        /* bits */
+    int32_t reg;           /* INT: store into; SEQUENCE/VARIANT: read from */
+    uint32_t end;          /* index one past this step's subtree */
+    bool fixed;            /* the subtree always takes fixed_bits bits and has no side effects */
+    uint32_t fixed_bits;
+    uint64_t count;        /* STRUCT members, ARRAY length */
+    const ctf_type *type;
+    const char *name;      /* display name (NULL for elements) */
+    const uint32_t *opt;   /* VARIANT: first step of each option */
+} ctf_step;
+
+typedef struct ctf_prog {
+    ctf_step *steps;
+    uint32_t n;
+    ctf_scope_id scope;
+} ctf_prog;
+
+/* ---- decoding ------------------------------------------------------------------------------- */
+
+/* One decoded value of a built scope (a tree kept as an array). */
+typedef struct ctf_node {
+    const ctf_step *st;
+    uint32_t kids;         /* compound: index of its first child slot in kid[] */
+    uint32_t count;        /* compound: number of children; VARIANT: 1 */
+    uint32_t option;       /* VARIANT: selected option */
+    union {
+        uint64_t u;
+        int64_t s;
+        double f;
+        struct {
+            uint64_t off;  /* byte offset in the packet */
+            uint32_t len;
+        } str;
+    } v;
+} ctf_node;
+
+typedef struct ctf_tree {
+    ctf_node *nodes;
+    uint32_t n, cap;
+    uint32_t *kid;         /* child node indices */
+    uint32_t n_kid, cap_kid;
+    uint64_t built_for;    /* event serial the tree belongs to (0: none) */
+    const uint8_t *base;   /* packet bytes the string offsets refer to */
+} ctf_tree;
+
+/* Decoder state of one data stream: the bits of the current packet and what the special
+ * fields said. */
+typedef struct ctf_dec {
+    const uint8_t *buf;    /* packet start */
+    uint64_t bits;         /* decodable bits (content size) */
+    uint64_t pos;          /* current bit position */
+    uint64_t *regs;
+    uint64_t clock_value;
+    bool clock_seen;
+    /* values of special fields, last seen */
+    uint64_t magic, stream_id, stream_instance_id, content_size, packet_size, ts_begin, ts_end,
+        discarded, seq_num, event_id;
+    uint32_t seen;         /* bit (1 << meaning) set when the field was decoded */
+    const uint8_t *uuid;
+    ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
+    bool quiet;            /* rebuilding a scope: no clock or meaning updates */
+    size_t buf_len;        /* bytes mapped from buf (loads never go past) */
+    int depth;
+    /* error reporting */
+    const char *file;
+    uint64_t file_off;     /* packet start in the file */
+    const char *where;     /* failing field name */
+    char msg[160];
+} ctf_dec;
+
+/* ---- pass entry points ---------------------------------------------------------------------- */
+
+/* Reads the metadata file into TSDL text (malloc'ed, NUL-terminated). */
+int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized,
+                      tg_error **err);
+
+typedef enum ctf_tok_kind {
+    CTF_TK_EOF,
+    CTF_TK_IDENT,
+    CTF_TK_INT,      /* text holds the digits; value parsed by the parser */
+    CTF_TK_STRING,   /* text unescaped */
+    CTF_TK_CHAR,
+    CTF_TK_PUNCT,    /* text: { } [ ] ( ) ; , : := = . ... < > * + - */
+} ctf_tok_kind;
+
+typedef struct ctf_token {
+    ctf_tok_kind kind;
+    const char *text;
+    size_t len;
+    int line;
+    uint64_t ival;
+    bool ival_overflow;
+} ctf_token;
+
+typedef struct ctf_tokens {
+    ctf_token *v;
+    size_t n, cap;
+} ctf_tokens;
+
+int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, const char *path,
+            tg_error **err);
+
+int ctf_parse(const ctf_tokens *toks, ctf_meta *meta, tg_error **err);
+int ctf_resolve(ctf_meta *meta, tg_error **err);
+int ctf_validate(ctf_meta *meta, tg_error **err);
+int ctf_compile(ctf_meta *meta, tg_error **err);
+
+/* Runs prog over the decoder's bits from its position: 0, or a negative status with
+ * d->msg / d->where set. */
+int ctf_run(ctf_dec *d, const ctf_prog *prog);
+/* Converts a clock value to ns from the clock's origin the way babeltrace2 does. */
+int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value);
+ctf_type *ctf_type_copy(tg_arena *a, const ctf_type *t);
+ctf_stream_decl *ctf_meta_stream(const ctf_meta *m, uint64_t id);
+ctf_event_decl *ctf_stream_event(const ctf_stream_decl *s, uint64_t id);
+const char *ctf_env_string(const ctf_meta *m, const char *key);
+
+
+#endif

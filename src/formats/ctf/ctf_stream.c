@@ -1,0 +1,302 @@
+/* ctf_stream.c - CTF data streams: packets, event headers, clocks, lost events.
+ *
+ * next() walks the mapped stream file packet by packet: the trace packet header and the
+ * stream packet context give the stream class, the packet and content sizes, the begin
+ * time and the discarded-event counter; then each event's header (its id, possibly through
+ * the extended-header escape, and its N-bit timestamp, extended across wraps against the
+ * stream clock), stream context, event context and payload are skipped with the compiled
+ * steps, keeping only the positions for lazy field decoding.  An increase of the discarded
+ * counter or a gap in the packet sequence numbers becomes a TG_KIND_LOST event. */
+#include "formats/ctf/ctf_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CTF_PACKET_MAGIC 0xC1FC1FC1u
+
+/* Decodes the packet at off: header and context, sizes checked.  On success d->bits is the
+ * content size, d->pos the first event, *sc the stream class, *packet_bits the size. */
+static int packet_open(ctf_trace *tr, ctf_dec *d, const tg_map *map, uint64_t off,
+                       const char *path, ctf_stream_decl **sc, uint64_t *pc_pos,
+                       uint64_t *packet_bits, tg_error **err)
+{
+    ctf_meta *m = &tr->meta;
+    d->buf = map->data + off;
+    d->buf_len = map->size - off;
+    d->bits = (uint64_t)d->buf_len * 8;
+    d->pos = 0;
+    d->seen = 0;
+    d->tree = NULL;
+    d->quiet = false;
+    d->where = NULL;
+    d->file = path;
+    d->file_off = off;
+    int rc = ctf_run(d, m->prog_packet_header);
+    if (rc < 0)
+        return tg_err_at(err, rc, path, off + d->pos / 8, "packet header: field '%s': %s",
+                         d->where ? d->where : "?", d->msg);
+    if ((d->seen & (1u << CTF_M_MAGIC)) && d->magic != CTF_PACKET_MAGIC)
+        return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                         "bad packet magic 0x%08llx (expected 0xc1fc1fc1)",
+                         (unsigned long long)d->magic);
+    ctf_stream_decl *s;
+    if (d->seen & (1u << CTF_M_STREAM_ID)) {
+        s = ctf_meta_stream(m, d->stream_id);
+        if (!s)
+            return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                             "packet header: stream_id %llu names no stream class",
+                             (unsigned long long)d->stream_id);
+    } else {
+        s = m->streams[0];
+    }
+    *sc = s;
+    *pc_pos = d->pos;
+    rc = ctf_run(d, s->prog_packet_context);
+    if (rc < 0)
+        return tg_err_at(err, rc, path, off + d->pos / 8, "packet context: field '%s': %s",
+                         d->where ? d->where : "?", d->msg);
+    /* the packet's events count from its beginning time, not from its end time (which was
+     * decoded after it and also maps to the clock) */
+    if (d->seen & (1u << CTF_M_TS_BEGIN))
+        d->clock_value = d->ts_begin;
+    uint64_t avail = (uint64_t)d->buf_len * 8;
+    uint64_t psize = (d->seen & (1u << CTF_M_PACKET_SIZE)) ? d->packet_size : avail;
+    uint64_t csize = (d->seen & (1u << CTF_M_CONTENT_SIZE)) ? d->content_size : psize;
+    if (psize > avail)
+        return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                         "packet size of %llu bytes runs past the end of the file (%llu bytes "
+                         "left)",
+                         (unsigned long long)(psize / 8), (unsigned long long)(avail / 8));
+    if (psize % 8 || psize == 0)
+        return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                         "packet size of %llu bits is not a positive whole number of bytes",
+                         (unsigned long long)psize);
+    if (csize > psize)
+        return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                         "packet content size %llu bits exceeds the packet size %llu bits",
+                         (unsigned long long)csize, (unsigned long long)psize);
+    if (d->pos > csize)
+        return tg_err_at(err, TG_ERR_FORMAT, path, off,
+                         "packet header and context (%llu bits) exceed the content size (%llu "
+                         "bits)",
+                         (unsigned long long)d->pos, (unsigned long long)csize);
+    d->bits = csize;
+    *packet_bits = psize;
+    return 0;
+}
+
+int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
+{
+    tg_map map;
+    TG_TRY(tg_map_open(&map, f->path, err));
+    uint64_t regs_small[64];
+    uint64_t *regs = tr->meta.n_regs <= 64 ? regs_small
+                                           : calloc(tr->meta.n_regs, sizeof *regs);
+    if (!regs) {
+        tg_map_close(&map);
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    ctf_dec d = {.regs = regs};
+    uint64_t off = 0;
+    int rc = 0;
+    bool first = true;
+    while (off < map.size) {
+        ctf_stream_decl *sc;
+        uint64_t pc_pos, pbits;
+        rc = packet_open(tr, &d, &map, off, f->path, &sc, &pc_pos, &pbits, err);
+        if (rc < 0)
+            break;
+        if (first) {
+            f->sc = sc;
+            f->has_instance = d.seen & (1u << CTF_M_STREAM_INSTANCE_ID);
+            f->instance = d.stream_instance_id;
+            f->first_ts = (d.seen & (1u << CTF_M_TS_BEGIN)) ? d.ts_begin : 0;
+            first = false;
+        } else if (sc != f->sc) {
+            rc = tg_err_at(err, TG_ERR_FORMAT, f->path, off,
+                           "packet of stream class %llu in a file of stream class %llu",
+                           (unsigned long long)sc->id, (unsigned long long)f->sc->id);
+            break;
+        }
+        off += pbits / 8;
+    }
+    if (regs != regs_small)
+        free(regs);
+    tg_map_close(&map);
+    return rc;
+}
+
+void ctf_dstream_free(ctf_dstream *ds)
+{
+    if (!ds)
+        return;
+    if (ds->mapped)
+        tg_map_close(&ds->map);
+    for (int i = 0; i < CTF_N_SCOPES; i++) {
+        free(ds->trees[i].nodes);
+        free(ds->trees[i].kid);
+    }
+    for (size_t i = 0; i < ds->n_files; i++)
+        free(ds->files[i].path);
+    free(ds->files);
+    free(ds->d.regs);
+    free(ds);
+}
+
+static void stream_destroy(tg_stream *s) { ctf_dstream_free(s->priv); }
+
+/* Opens the next packet: 1 opened, 0 no more, <0 error. */
+static int next_packet(ctf_dstream *ds, tg_error **err)
+{
+    while (ds->cur_file < ds->n_files) {
+        ctf_file *f = &ds->files[ds->cur_file];
+        if (!ds->mapped) {
+            TG_TRY(tg_map_open(&ds->map, f->path, err));
+            ds->mapped = true;
+            ds->next_pkt_off = 0;
+        }
+        if (ds->next_pkt_off >= ds->map.size) {
+            tg_map_close(&ds->map);
+            ds->mapped = false;
+            ds->cur_file++;
+            continue;
+        }
+        ds->pkt_off = ds->next_pkt_off;
+        ctf_stream_decl *sc;
+        uint64_t pbits;
+        TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos,
+                           &pbits, err));
+        if (sc != ds->sc)
+            return tg_err_at(err, TG_ERR_FORMAT, f->path, ds->pkt_off,
+                             "packet of stream class %llu in a stream of class %llu",
+                             (unsigned long long)sc->id, (unsigned long long)ds->sc->id);
+        ds->next_pkt_off = ds->pkt_off + pbits / 8;
+        ds->pkt_index++;
+        ds->in_packet = true;
+        ctf_dec *d = &ds->d;
+        const ctf_clock *ck = ds->sc->clock;
+        if (d->seen & (1u << CTF_M_DISCARDED)) {
+            if (ds->have_prev && d->discarded > ds->prev_discarded) {
+                ds->lost_pending = d->discarded - ds->prev_discarded;
+                ds->lost_packet = false;
+                ds->lost_ts = ck ? ctf_clock_ns(ck, ds->prev_ts_end) : ds->last_ts;
+            }
+            ds->prev_discarded = d->discarded;
+        }
+        if (d->seen & (1u << CTF_M_SEQ_NUM)) {
+            if (ds->have_prev && d->seq_num > ds->prev_seq + 1 && !ds->lost_pending) {
+                ds->lost_pending = d->seq_num - ds->prev_seq - 1;
+                ds->lost_packet = true;
+                ds->lost_ts = ck ? ctf_clock_ns(ck, ds->prev_ts_end) : ds->last_ts;
+            }
+            ds->prev_seq = d->seq_num;
+        }
+        ds->prev_ts_end = (d->seen & (1u << CTF_M_TS_END)) ? d->ts_end : d->clock_value;
+        ds->have_prev = true;
+        return 1;
+    }
+    return 0;
+}
+
+static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
+{
+    ctf_dstream *ds = s->priv;
+    ctf_dec *d = &ds->d;
+    if (ds->done)
+        return 0;
+    for (;;) {
+        if (ds->lost_pending) {
+            ev->cls = ds->tr->lost_cls;
+            ev->ts = ds->lost_ts < ds->last_ts ? ds->last_ts : ds->lost_ts;
+            ev->lost = ds->lost_packet ? 0 : ds->lost_pending;
+            ev->data = NULL;
+            ev->size = 0;
+            ev->offset = ds->pkt_off;
+            ev->auxp = NULL;
+            ds->lost_pending = 0;
+            ds->serial++;
+            return 1;
+        }
+        if (!ds->in_packet) {
+            int rc = next_packet(ds, err);
+            if (rc <= 0) {
+                ds->done = true;
+                return rc;
+            }
+            continue;
+        }
+        if (d->pos >= d->bits) {
+            ds->in_packet = false;
+            continue;
+        }
+        d->tree = NULL;
+        d->quiet = false;
+        d->where = NULL;
+        uint64_t h0 = d->pos;
+        const char *what = "event header";
+        const ctf_event_decl *e = NULL;
+        d->seen &= ~(1u << CTF_M_EVENT_ID);
+        int rc = ctf_run(d, ds->sc->prog_event_header);
+        uint64_t id = 0, s0 = 0, c0 = 0, p0 = 0;
+        if (rc >= 0) {
+            id = (d->seen & (1u << CTF_M_EVENT_ID)) ? d->event_id : 0;
+            e = ctf_stream_event(ds->sc, id);
+            if (!e) {
+                ds->done = true;
+                return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path,
+                                 ds->pkt_off + h0 / 8,
+                                 "packet %llu: event id %llu names no event class of stream "
+                                 "class %llu",
+                                 (unsigned long long)ds->pkt_index, (unsigned long long)id,
+                                 (unsigned long long)ds->sc->id);
+            }
+            s0 = d->pos;
+            what = "stream event context";
+            rc = ctf_run(d, ds->sc->prog_event_context);
+        }
+        if (rc >= 0) {
+            c0 = d->pos;
+            what = "event context";
+            rc = ctf_run(d, e->prog_context);
+        }
+        if (rc >= 0) {
+            p0 = d->pos;
+            what = "payload";
+            rc = ctf_run(d, e->prog_fields);
+        }
+        if (rc < 0) {
+            ds->done = true;
+            if (rc == TG_ERR_NOMEM)
+                return tg_err(err, rc, "out of memory");
+            return tg_err_at(err, rc, ds->files[ds->cur_file].path, ds->pkt_off + d->pos / 8,
+                             "packet %llu: event '%s': %s: field '%s': %s",
+                             (unsigned long long)ds->pkt_index, e ? e->name : "?", what,
+                             d->where ? d->where : "?", d->msg);
+        }
+        ds->serial++;
+        ev->cls = e->cls;
+        ev->ts = ds->sc->clock ? ctf_clock_ns(ds->sc->clock, d->clock_value) : 0;
+        ds->last_ts = ev->ts;
+        ev->data = d->buf;
+        ev->size = (size_t)((d->pos - h0 + 7) / 8);
+        ev->offset = ds->pkt_off + h0 / 8;
+        ev->aux[0] = h0;
+        ev->aux[1] = s0;
+        ev->aux[2] = c0;
+        ev->aux[3] = p0;
+        ev->auxp = e;
+        if (e->cls->kind == TG_KIND_FUNC_ENTRY || e->cls->kind == TG_KIND_FUNC_EXIT)
+            ctf_func_event(ds, e, ev);
+        return 1;
+    }
+}
+
+static const char *stream_func_name(const tg_event *ev) { return ctf_func_name(ev); }
+
+const struct tg_stream_ops ctf_stream_ops = {
+    .next = stream_next,
+    .field_count = ctf_field_count,
+    .field = ctf_field_get,
+    .func_name = stream_func_name,
+    .destroy = stream_destroy,
+};

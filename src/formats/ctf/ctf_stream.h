@@ -1,0 +1,70 @@
+/* ctf_stream.h - one CTF trace's state and its data streams (shared by ctf_stream.c,
+ * ctf_value.c, ctf_func.c and ctf_format.c).
+ *
+ * A data stream is one or more stream files (tracefile rotation splits one stream into
+ * several files, ordered by their first packet's time); it is read packet by packet from the
+ * mapped file, and keeps the decoder state (clock, registers, special fields) and one lazily
+ * built value tree per scope for the event it last returned. */
+#ifndef TG_CTF_STREAM_H
+#define TG_CTF_STREAM_H
+
+#include "formats/ctf/ctf_internal.h"
+#include "io/mapped_file.h"
+
+typedef struct ctf_func_info ctf_func_info;
+
+typedef struct ctf_trace {
+    ctf_meta meta;
+    const char *dir;
+    tg_event_class *lost_cls;
+    ctf_func_info *func;      /* cyg-profile support (ctf_func.c), NULL when none */
+} ctf_trace;
+
+typedef struct ctf_file {
+    char *path;
+    uint64_t first_ts;
+    uint64_t instance;
+    bool has_instance;
+    ctf_stream_decl *sc;
+} ctf_file;
+
+typedef struct ctf_dstream {
+    ctf_trace *tr;
+    ctf_stream_decl *sc;
+    ctf_file *files;
+    size_t n_files, cur_file;
+    tg_map map;
+    bool mapped, in_packet, done;
+    uint64_t pkt_off, next_pkt_off, pkt_index;
+    uint64_t pc_pos;          /* bit where the packet context starts */
+    ctf_dec d;
+    uint64_t serial;
+    ctf_tree trees[CTF_N_SCOPES];
+    bool have_prev;
+    uint64_t prev_discarded, prev_seq, prev_ts_end;
+    uint64_t lost_pending;
+    bool lost_packet;
+    int64_t lost_ts;
+    int64_t last_ts;
+    unsigned label_slot;
+    char labels[8][256];
+} ctf_dstream;
+
+extern const struct tg_stream_ops ctf_stream_ops;
+
+/* Reads the packet headers of one stream file: validates every packet's sizes and returns
+ * the first packet's stream class, instance id and begin time. */
+int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err);
+void ctf_dstream_free(ctf_dstream *ds);
+
+/* Field access (ctf_value.c). */
+size_t ctf_field_count(const tg_event *ev, tg_scope scope);
+int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+
+/* Function traces (ctf_func.c). */
+int ctf_func_setup(tg_trace *t, ctf_trace *tr);
+void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev);
+const char *ctf_func_name(const tg_event *ev);
+void ctf_func_free(ctf_trace *tr);
+
+#endif

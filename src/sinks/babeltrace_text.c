@@ -1,0 +1,385 @@
+/* babeltrace_text.c - the "babeltrace" print style: babeltrace2 2.0.4's default text output.
+ *
+ *   [04:02:28.481301253] (+0.000010195) vm lttng_ust_statedump:procname: { cpu_id = 1 },
+ *   { vpid = 5086, vtid = 5087, procname = "ust_app-ust" }, { procname = "ust_app" }
+ *
+ * (one line per event).  What `babeltrace2 PATH` prints with its sink.text.pretty defaults:
+ * the time in local time (or seconds since the origin with option "clock-seconds") and the
+ * delta to the previous event, the trace's hostname, procname and vpid from its environment,
+ * the event name, then the packet context, stream event context, event context and payload
+ * that are visible, each as `{ name = value, ... }`.  Integers in their display base (hex
+ * upper-case, octal with a leading 0, binary with 0b and all the bits), enumerations as
+ * `( "LABEL" : container = N )`, arrays and sequences as `[ [0] = x, ... ]`, variants as
+ * `{ option }`, floats with %g, strings with babeltrace2's escapes.  Lost-event records go
+ * to babeltrace2's stderr, not its output, so they are not printed here.
+ *
+ * The per-trace facts (has a clock, environment) come from tg_trace_describe once per trace;
+ * everything per event is formatted straight into the output buffer. */
+#include "sinks/style_api.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct bt_trace_info {
+    const tg_trace *trace;
+    bool has_clock;
+    char hostname[256], procname[256], vpid[32];
+} bt_trace_info;
+
+typedef struct bt_state {
+    bool seconds;
+    bool have_last;
+    int64_t last_ts;
+    int64_t cached_sec;
+    char cached_hms[16];
+    bt_trace_info *infos;
+    size_t n_infos;
+    const bt_trace_info *last_info;
+} bt_state;
+
+/* Copies the value of a `key = "value"` or `key = 123` line of the description. */
+static void desc_value(const char *desc, const char *key, char *out, size_t cap)
+{
+    out[0] = 0;
+    size_t kl = strlen(key);
+    for (const char *p = desc; p && *p;) {
+        if (!strncmp(p, key, kl) && !strncmp(p + kl, " = ", 3)) {
+            const char *v = p + kl + 3;
+            const char *end = strchr(v, '\n');
+            if (!end)
+                end = v + strlen(v);
+            if (*v == '"' && end > v + 1 && end[-1] == '"') {
+                v++;
+                end--;
+            }
+            size_t n = (size_t)(end - v);
+            if (n >= cap)
+                n = cap - 1;
+            memcpy(out, v, n);
+            out[n] = 0;
+            return;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+}
+
+static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
+{
+    if (st->last_info && st->last_info->trace == t)
+        return st->last_info;
+    for (size_t i = 0; i < st->n_infos; i++)
+        if (st->infos[i].trace == t)
+            return st->last_info = &st->infos[i];
+    bt_trace_info *v = realloc(st->infos, (st->n_infos + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    st->infos = v;
+    bt_trace_info *in = &v[st->n_infos++];
+    memset(in, 0, sizeof *in);
+    in->trace = t;
+    const char *ck = tg_trace_clock_name(t);
+    in->has_clock = ck && strcmp(ck, "unknown") != 0;
+    tg_buf *b = tg_buf_new();
+    if (b && tg_trace_describe(t, b, NULL) >= 0) {
+        const char *d = tg_buf_data(b);
+        desc_value(d, "env.hostname", in->hostname, sizeof in->hostname);
+        desc_value(d, "env.procname", in->procname, sizeof in->procname);
+        desc_value(d, "env.vpid", in->vpid, sizeof in->vpid);
+    }
+    tg_buf_free(b);
+    st->last_info = NULL;
+    return in;
+}
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+static void put_escaped(tg_buf *out, const char *s, size_t n)
+{
+    tg_buf_putc(out, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == 0)
+            break; /* babeltrace2 prints a C string */
+        const char *esc = NULL;
+        char hex[8];
+        switch (c) {
+        case '\\': esc = "\\\\"; break;
+        case '\'': esc = "\\'"; break;
+        case '"': esc = "\\\""; break;
+        case '?': esc = "\\?"; break;
+        case '\a': esc = "\\a"; break;
+        case '\b': esc = "\\b"; break;
+        case 27: esc = "\\e"; break;
+        case '\f': esc = "\\f"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\v': esc = "\\v"; break;
+        default:
+            if (c < 32 || c == 127) {
+                snprintf(hex, sizeof hex, "\\x%02x", c);
+                esc = hex;
+            }
+        }
+        if (!esc) {
+            run++;
+            continue;
+        }
+        if (run)
+            tg_buf_put(out, s + i - run, run);
+        run = 0;
+        tg_buf_puts(out, esc);
+    }
+    size_t len = strnlen(s, n);
+    if (run)
+        tg_buf_put(out, s + len - run, run);
+    tg_buf_putc(out, '"');
+}
+
+static void put_int(tg_buf *out, const tg_value *v)
+{
+    uint64_t u = v->v.u;
+    unsigned len = v->bits ? v->bits : 64;
+    bool sig = v->type == TG_VAL_SINT;
+    char tmp[80];
+    switch (v->base) {
+    case 2: {
+        tg_buf_puts(out, "0b");
+        for (unsigned k = len; k-- > 0;)
+            tg_buf_putc(out, (u >> k) & 1 ? '1' : '0');
+        return;
+    }
+    case 8:
+        if (sig && len < 64) {
+            unsigned r = ((len - 1) / 3 + 1) * 3;
+            if (r < 64)
+                u &= (1ull << r) - 1;
+        }
+        snprintf(tmp, sizeof tmp, "0%llo", (unsigned long long)u);
+        tg_buf_puts(out, tmp);
+        return;
+    case 16:
+        if (len < 64) {
+            unsigned r = (len + 3) & ~3u;
+            if (r < 64)
+                u &= (1ull << r) - 1;
+        }
+        tg_buf_puts(out, "0x");
+        {
+            char *p = tmp + sizeof tmp;
+            *--p = 0;
+            do {
+                *--p = "0123456789ABCDEF"[u & 15];
+                u >>= 4;
+            } while (u);
+            tg_buf_puts(out, p);
+        }
+        return;
+    default:
+        if (sig)
+            tg_buf_i64(out, v->v.s);
+        else
+            tg_buf_u64(out, u);
+    }
+}
+
+static void put_value(tg_buf *out, const tg_value *v);
+
+static void put_children(tg_buf *out, const tg_value *v, bool indexed)
+{
+    for (size_t i = 0; i < v->count; i++) {
+        tg_value c;
+        if (tg_value_child(v, i, &c) < 0)
+            break;
+        tg_buf_puts(out, i ? ", " : " ");
+        if (indexed) {
+            tg_buf_putc(out, '[');
+            tg_buf_u64(out, i);
+            tg_buf_puts(out, "] = ");
+        } else {
+            tg_buf_puts(out, c.name ? c.name : "");
+            tg_buf_puts(out, " = ");
+        }
+        put_value(out, &c);
+    }
+}
+
+static void put_value(tg_buf *out, const tg_value *v)
+{
+    switch (v->type) {
+    case TG_VAL_SINT:
+    case TG_VAL_UINT:
+        if (v->flags & TG_VALF_ENUM) {
+            tg_buf_puts(out, "( ");
+            if (v->label) {
+                tg_buf_putc(out, '"');
+                tg_buf_puts(out, v->label);
+                tg_buf_putc(out, '"');
+            } else {
+                tg_buf_puts(out, "<unknown>");
+            }
+            tg_buf_puts(out, " : container = ");
+            put_int(out, v);
+            tg_buf_puts(out, " )");
+        } else {
+            put_int(out, v);
+        }
+        return;
+    case TG_VAL_FLOAT: {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%g", v->v.f);
+        tg_buf_puts(out, tmp);
+        return;
+    }
+    case TG_VAL_STRING:
+    case TG_VAL_BYTES:
+        put_escaped(out, v->v.str.ptr, v->v.str.len);
+        return;
+    case TG_VAL_STRUCT:
+        tg_buf_putc(out, '{');
+        put_children(out, v, false);
+        tg_buf_puts(out, " }");
+        return;
+    case TG_VAL_ARRAY:
+    case TG_VAL_SEQUENCE:
+        tg_buf_putc(out, '[');
+        put_children(out, v, true);
+        tg_buf_puts(out, " ]");
+        return;
+    case TG_VAL_VARIANT: {
+        tg_value c;
+        tg_buf_puts(out, "{ ");
+        if (v->count && tg_value_child(v, 0, &c) >= 0)
+            put_value(out, &c);
+        tg_buf_puts(out, " }");
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* ---- events ------------------------------------------------------------------------------- */
+
+static void put_time(bt_state *st, tg_buf *out, int64_t ts)
+{
+    bool neg = ts < 0;
+    uint64_t abs_ns = neg ? (uint64_t)0 - (uint64_t)ts : (uint64_t)ts;
+    uint64_t sec = abs_ns / 1000000000u, ns = abs_ns % 1000000000u;
+    if (st->seconds) {
+        if (neg)
+            tg_buf_putc(out, '-');
+        tg_buf_u64(out, sec);
+    } else {
+        int64_t s = neg ? -(int64_t)sec : (int64_t)sec;
+        if (s != st->cached_sec || !st->cached_hms[0]) {
+            time_t tt = (time_t)sec;
+            struct tm tm;
+            if (!localtime_r(&tt, &tm))
+                memset(&tm, 0, sizeof tm);
+            snprintf(st->cached_hms, sizeof st->cached_hms, "%02d:%02d:%02d", tm.tm_hour,
+                     tm.tm_min, tm.tm_sec);
+            st->cached_sec = s;
+        }
+        tg_buf_puts(out, st->cached_hms);
+    }
+    tg_buf_putc(out, '.');
+    tg_buf_u64_pad(out, ns, 9, '0');
+}
+
+static bool put_scope(tg_buf *out, const tg_event *ev, tg_scope scope, bool always, bool first)
+{
+    size_t n = tg_event_field_count(ev, scope);
+    if (!n && !always)
+        return first;
+    if (!first)
+        tg_buf_puts(out, ", ");
+    tg_buf_putc(out, '{');
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, scope, i, &v) < 0)
+            break;
+        tg_buf_puts(out, i ? ", " : " ");
+        tg_buf_puts(out, v.name ? v.name : "");
+        tg_buf_puts(out, " = ");
+        put_value(out, &v);
+    }
+    tg_buf_puts(out, " }");
+    return false;
+}
+
+static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                            tg_error **err)
+{
+    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0, .cached_sec = -1};
+    const tg_event *ev;
+    int rc;
+    while ((rc = tg_iter_next(it, &ev)) > 0) {
+        if (tg_event_kind_of(ev) == TG_KIND_LOST)
+            continue;
+        const bt_trace_info *ti = trace_info(&st, tg_event_trace(ev));
+        if (!ti) {
+            rc = TG_ERR_NOMEM;
+            break;
+        }
+        if (ti->has_clock) {
+            int64_t ts = tg_event_time_ns(ev);
+            tg_buf_putc(out, '[');
+            put_time(&st, out, ts);
+            tg_buf_puts(out, "] (");
+            if (st.have_last) {
+                uint64_t delta = (uint64_t)ts - (uint64_t)st.last_ts;
+                tg_buf_putc(out, '+');
+                tg_buf_u64(out, delta / 1000000000u);
+                tg_buf_putc(out, '.');
+                tg_buf_u64_pad(out, delta % 1000000000u, 9, '0');
+            } else {
+                tg_buf_puts(out, "+?.?????????");
+            }
+            tg_buf_puts(out, ") ");
+            st.last_ts = ts;
+            st.have_last = true;
+        }
+        bool dom = false;
+        if (ti->hostname[0]) {
+            tg_buf_puts(out, ti->hostname);
+            dom = true;
+        }
+        if (ti->procname[0]) {
+            if (dom)
+                tg_buf_putc(out, ':');
+            tg_buf_puts(out, ti->procname);
+            dom = true;
+        }
+        if (ti->vpid[0]) {
+            if (dom)
+                tg_buf_putc(out, ':');
+            tg_buf_putc(out, '(');
+            tg_buf_puts(out, ti->vpid);
+            tg_buf_putc(out, ')');
+            dom = true;
+        }
+        if (dom)
+            tg_buf_putc(out, ' ');
+        tg_buf_puts(out, tg_event_name(ev));
+        tg_buf_puts(out, ": ");
+        bool first = true;
+        first = put_scope(out, ev, TG_SCOPE_PACKET_CONTEXT, false, first);
+        first = put_scope(out, ev, TG_SCOPE_STREAM_CONTEXT, false, first);
+        first = put_scope(out, ev, TG_SCOPE_EVENT_CONTEXT, false, first);
+        put_scope(out, ev, TG_SCOPE_PAYLOAD, true, first);
+        tg_buf_putc(out, '\n');
+    }
+    free(st.infos);
+    (void)set;
+    (void)err;
+    return rc;
+}
+
+TG_PRINT_STYLE(babeltrace) = {"babeltrace", print_babeltrace};
