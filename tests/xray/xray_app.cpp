@@ -4,7 +4,8 @@
 // top) run on the main thread and on two worker threads (a lambda, so the names include a
 // demangled closure type).  `xray_app fdr [N]` selects flight-data-recorder mode through the
 // XRay log interface and flushes the log itself; `xray_app basic [N]` expects the basic mode
-// from XRAY_OPTIONS.  N scales the work: about 18*N records (the benchmark uses a large N).
+// from XRAY_OPTIONS.  N scales the work: about 18*N records (the benchmark uses a large N);
+// a third argument "single" runs the worker's loop on the main thread instead.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,10 +68,14 @@ int main(int argc, char **argv) {
     __xray_patch();
   }
   int r = top(n);
-  std::thread a([n] { sink = Worker::run(n / 4 + 1); });
-  std::thread b([n] { sink = Worker::run(n / 4 + 1); });
-  a.join();
-  b.join();
+  if (argc <= 3 || std::strcmp(argv[3], "single") != 0) {
+    std::thread a([n] { sink = Worker::run(n / 4 + 1); });
+    std::thread b([n] { sink = Worker::run(n / 4 + 1); });
+    a.join();
+    b.join();
+  } else {
+    sink = Worker::run(n);
+  }
   if (fdr) {
     __xray_log_finalize();
     __xray_log_flushLog();
