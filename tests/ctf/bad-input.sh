@@ -1,0 +1,62 @@
+#!/bin/bash
+# bad-input.sh - damaged copies of CTF traces, made here in a temp dir: stream files and
+# metadata truncated at several places, bytes flipped across packet headers, contexts and
+# payloads, metadata lines mangled, absurd sizes and sequence lengths.  Expected: never a
+# crash (signal, sanitizer report) or a hang; truncations fail cleanly with a non-zero exit
+# and an error naming the file and offset (or the metadata line); any failure says what.
+here=$(cd "$(dirname "$0")" && pwd)
+data=${TG_TEST_DATA:-$here/../data}/ctf
+root=${TG_CORPUS:-/work/shared/corpus}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+traces=()
+for t in "$data"/*/ "$root"/ctf/babeltrace/succeed/{sequence,wk-heartbeat-u,2packets,smalltrace,meta-variant-one-underscore}/ \
+         "$root"/gen/ctf/ust-types-visible/ust/uid/0/64-bit/; do
+    [ -f "$t/metadata" ] && traces+=("${t%/}")
+done
+[ ${#traces[@]} -gt 0 ] || { echo "SKIP: no CTF traces found (fixtures or corpus)"; exit 77; }
+fail=0 runs=0
+run() { # name expect(err|any) dir
+    local name=$1 expect=$2 dir=$3
+    runs=$((runs + 1))
+    timeout 20 "$TG" cat --style=babeltrace "$dir" > "$out/stdout" 2> "$out/stderr"
+    local rc=$?
+    if [ $rc -ge 124 ] || grep -q "Sanitizer\|runtime error" "$out/stderr"; then
+        echo "FAIL $name: crashed or hung (exit $rc)"; head -5 "$out/stderr"; fail=1; return
+    fi
+    if [ $rc -ne 0 ] && ! grep -q "offset 0x\|metadata line\|metadata" "$out/stderr"; then
+        echo "FAIL $name: exit $rc without a located error"; head -3 "$out/stderr"; fail=1; return
+    fi
+    if [ "$expect" = err ] && [ $rc -eq 0 ]; then
+        echo "FAIL $name: expected a failure, got exit 0"; fail=1; return
+    fi
+}
+n=0
+for t in "${traces[@]}"; do
+    n=$((n + 1))
+    for f in "$t"/*; do
+        [ -f "$f" ] || continue
+        b=$(basename "$f")
+        size=$(stat -c %s "$f")
+        [ $size -gt 0 ] || continue
+        # truncations
+        for cut in 1 17 40 $((size / 3)) $((size / 2 + 1)) $((size - 3)); do
+            [ $cut -gt 0 ] && [ $cut -lt $size ] || continue
+            rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
+            head -c $cut "$f" > "$out/t/$b"
+            if [ "$b" = metadata ]; then run "$n/$b cut $cut" any "$out/t"
+            else run "$n/$b cut $cut" err "$out/t"; fi
+        done
+        # byte flips
+        for k in 0 1 2 3 5 8 13 21 34 55 89; do
+            off=$(( (size * k / 97 + k * 7) % size ))
+            rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
+            for v in 255 0 127; do
+                printf "$(printf '\\%03o' $v)" | dd of="$out/t/$b" bs=1 seek=$off conv=notrunc 2>/dev/null
+                run "$n/$b flip @$off=$v" any "$out/t"
+            done
+        done
+    done
+done
+echo "$runs damaged runs"
+[ $fail -eq 0 ]
