@@ -53,7 +53,9 @@ typedef struct acct {
     size_t n_funcs, cap_funcs;
     uint64_t cur_max;
     uint64_t errors;
-    int nomem;
+    tstack *last;       /* the stack of the previous record: threads come in long runs */
+    size_t lastf;       /* index + 1 of the function of the previous latency */
+    uint32_t *hist;     /* percentile histogram (allocated for big functions only) */
 } acct;
 
 static size_t mix(uint64_t v)
@@ -64,6 +66,8 @@ static size_t mix(uint64_t v)
 
 static tstack *stack_of(acct *a, uint32_t tid)
 {
+    if (a->last && a->last->tid == tid)
+        return a->last;
     if ((a->n_stacks + 1) * 2 > a->cap_stacks) {
         size_t cap = a->cap_stacks ? a->cap_stacks * 2 : 64;
         tstack *ns = calloc(cap, sizeof *ns);
@@ -79,17 +83,18 @@ static tstack *stack_of(acct *a, uint32_t tid)
         free(a->stacks);
         a->stacks = ns;
         a->cap_stacks = cap;
+        a->last = NULL;
     }
     size_t h = mix(tid) & (a->cap_stacks - 1);
     while (a->stacks[h].used) {
         if (a->stacks[h].tid == tid)
-            return &a->stacks[h];
+            return a->last = &a->stacks[h];
         h = (h + 1) & (a->cap_stacks - 1);
     }
     a->stacks[h].used = 1;
     a->stacks[h].tid = tid;
     a->n_stacks++;
-    return &a->stacks[h];
+    return a->last = &a->stacks[h];
 }
 
 static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
@@ -147,9 +152,15 @@ static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
 
 static int record_latency(acct *a, int32_t id, uint64_t lat, const tg_event *ev)
 {
-    func_lat *f = func_of(a, id, ev);
-    if (!f)
-        return TG_ERR_NOMEM;
+    func_lat *f;
+    if (a->lastf && a->funcs[a->lastf - 1].id == id) {
+        f = &a->funcs[a->lastf - 1];
+    } else {
+        f = func_of(a, id, ev);
+        if (!f)
+            return TG_ERR_NOMEM;
+        a->lastf = (size_t)(f - a->funcs) + 1;
+    }
     if (f->n == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 16;
         uint64_t *v = realloc(f->v, cap * sizeof *v);
@@ -253,7 +264,38 @@ static uint64_t select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
     return v[k];
 }
 
-static void stats(func_lat *f, uint64_t freq, row *r)
+#define HIST_SIZE 65536u
+
+/* The order statistics k[0] <= k[1] <= k[2] of v[0..n): small values counted in a
+ * histogram, the rest selected among themselves (they all rank above the small ones). */
+static void order_stats(uint64_t *v, size_t n, const size_t k[3], uint64_t out[3], uint32_t *hist)
+{
+    if (!hist || n < 8192) {
+        out[2] = select_kth(v, 0, n, k[2]);
+        out[1] = select_kth(v, 0, k[2] + 1, k[1]);
+        out[0] = select_kth(v, 0, k[1] + 1, k[0]);
+        return;
+    }
+    memset(hist, 0, HIST_SIZE * sizeof *hist);
+    size_t nbig = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        if (x < HIST_SIZE)
+            hist[x]++;
+        else
+            v[nbig++] = x;
+    }
+    size_t nsmall = n - nbig, seen = 0, j = 0;
+    for (uint32_t x = 0; x < HIST_SIZE && j < 3; x++) {
+        seen += hist[x];
+        while (j < 3 && k[j] < seen && k[j] < nsmall)
+            out[j++] = x;
+    }
+    for (; j < 3; j++)
+        out[j] = select_kth(v, 0, nbig, k[j] - nsmall);
+}
+
+static void stats(func_lat *f, uint64_t freq, row *r, uint32_t *hist)
 {
     size_t n = f->n;
     double sum = 0.0;
@@ -268,10 +310,10 @@ static void stats(func_lat *f, uint64_t freq, row *r)
     size_t kmed = n / 2;
     size_t k90 = (size_t)floor((double)n * 0.9);
     size_t k99 = (size_t)floor((double)n * 0.99);
-    /* select the largest index first, then the smaller ones inside its left part */
-    uint64_t v99 = select_kth(f->v, 0, n, k99);
-    uint64_t v90 = select_kth(f->v, 0, k99 + 1, k90);
-    uint64_t vmed = select_kth(f->v, 0, k90 + 1, kmed);
+    const size_t ks[3] = {kmed, k90, k99};
+    uint64_t vs[3];
+    order_stats(f->v, n, ks, vs, hist);
+    uint64_t vmed = vs[0], v90 = vs[1], v99 = vs[2];
     r->id = f->id;
     r->count = n;
     r->min = (double)mn;
@@ -404,9 +446,11 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
             have_other = 1;
             continue;
         }
+        uint64_t tf = trace_freq(tr);
         if (!have_xray)
-            freq = trace_freq(tr);
+            freq = tf;
         have_xray = 1;
+        int ns_is_tsc = tf == 1000000000u;
         for (size_t s = 0; s < tg_trace_stream_count(tr) && rc >= 0; s++) {
             tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
             if (!si) {
@@ -430,8 +474,15 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                         rc = r;
                     continue;
                 }
-                tg_value v;
-                uint64_t tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
+                /* cycles: at 1 GHz the event time in ns is the TSC itself (the reader's
+                 * ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
+                uint64_t tsc;
+                if (ns_is_tsc) {
+                    tsc = (uint64_t)tg_event_time_ns(ev);
+                } else {
+                    tg_value v;
+                    tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
+                }
                 int ar = account(&a, ev, tsc);
                 if (ar < 0) {
                     rc = ar;
@@ -472,8 +523,11 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
             rc = TG_ERR_NOMEM;
     }
     if (rc != TG_ERR_NOMEM) {
+        for (size_t i = 0; i < a.n_funcs && !a.hist; i++)
+            if (a.funcs[i].n >= 8192)
+                a.hist = malloc(HIST_SIZE * sizeof *a.hist); /* NULL: quickselect only */
         for (size_t i = 0; i < a.n_funcs; i++)
-            stats(&a.funcs[order[i]], freq, &rows[i]);
+            stats(&a.funcs[order[i]], freq, &rows[i], a.hist);
         size_t *idx = order; /* reuse: positions into rows */
         for (size_t i = 0; i < a.n_funcs; i++)
             idx[i] = i;
@@ -509,6 +563,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     }
     free(a.funcs);
     free(a.fslot);
+    free(a.hist);
     if (rc == TG_ERR_NOMEM && err && !*err)
         return TG_ERR_NOMEM;
     return rc < 0 ? rc : 0;
