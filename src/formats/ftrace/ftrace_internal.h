@@ -1,0 +1,198 @@
+/* ftrace_internal.h - the shared state of the ftrace trace.dat reader.
+ *
+ * A trace.dat file (trace-cmd file versions 6 and 7) holds metadata (ring-buffer header
+ * layouts, event format files, kallsyms, printk formats, saved cmdlines, options) and the raw
+ * ring-buffer pages of every CPU of every trace instance.  The pieces of the reader share the
+ * types below: ftrace_file.c reads the metadata, ftrace_eventfmt.c parses format files,
+ * ftrace_printfmt.c compiles and evaluates print fmts, ftrace_plugins.c holds the renderings
+ * trace-cmd's plugins substitute for some events, ftrace_ring.c decodes pages into events.
+ * Everything lives as long as the trace and is allocated from the trace's arena or owned by
+ * the ft_file; nothing is allocated per event. */
+#ifndef TG_FTRACE_INTERNAL_H
+#define TG_FTRACE_INTERNAL_H
+
+#include "core/format_api.h"
+#include "io/byte_reader.h"
+#include "io/mapped_file.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- event formats --------------------------------------------------------------------- */
+
+enum {
+    FT_F_SIGNED = 1,
+    FT_F_ARRAY = 2,
+    FT_F_DYNAMIC = 4,   /* __data_loc: u32 (len << 16 | offset) */
+    FT_F_RELATIVE = 8,  /* __rel_loc: offset relative to the end of the field */
+    FT_F_STRING = 16,   /* char/u8/s8 array */
+    FT_F_POINTER = 32,  /* type ends in '*' */
+    FT_F_LONG = 64,     /* type mentions "long" */
+};
+
+typedef struct ft_field {
+    const char *name;
+    const char *type;
+    uint32_t offset, size, elem_size, array_len;
+    uint32_t flags;
+} ft_field;
+
+struct ft_pf; /* a compiled print fmt (ftrace_printfmt.c) */
+struct ft_file;
+
+typedef struct ft_event {
+    uint32_t id;
+    const char *system, *name;
+    ft_field *common;      /* common_* fields */
+    size_t n_common;
+    ft_field *fields;      /* the event's own fields */
+    size_t n_fields;
+    const char *print_fmt; /* source text after "print fmt: " (NULL when absent) */
+    struct ft_pf *pf;      /* compiled lazily on first render (NULL: not yet) */
+    int pf_state;          /* 0 not compiled, 1 compiled, -1 failed to parse */
+    int plugin;            /* FT_PLUGIN_* */
+    bool is_bprint;        /* ftrace:bprint: format from the printk table */
+    tg_event_class *cls;
+    struct ft_file *file;
+} ft_event;
+
+enum {
+    FT_PLUGIN_NONE = 0,
+    FT_PLUGIN_SCHED_SWITCH,
+    FT_PLUGIN_SCHED_WAKEUP,
+    FT_PLUGIN_HRTIMER_EXPIRE,
+    FT_PLUGIN_HRTIMER_START,
+    FT_PLUGIN_KMEM_CALLSITE,
+    FT_PLUGIN_FUNCTION,
+};
+
+/* ---- symbols as libtraceevent looks them up ------------------------------------------- */
+
+typedef struct ft_func {
+    uint64_t addr;
+    const char *name;
+} ft_func;
+
+typedef struct ft_printk {
+    uint64_t addr;
+    const char *fmt;
+} ft_printk;
+
+typedef struct ft_comm {
+    int32_t pid;
+    const char *comm;
+} ft_comm;
+
+/* ---- trace data: one per CPU per instance ------------------------------------------------- */
+
+typedef struct ft_cpu_data {
+    int cpu;
+    uint64_t offset, size; /* in the file (compressed size when compressed) */
+    uint64_t usize;        /* uncompressed size (= size when not compressed) */
+    bool truncated;        /* the file ends (or a chunk breaks) before size: error there */
+    uint32_t n_chunks;     /* compressed: readable chunks */
+} ft_cpu_data;
+
+typedef struct ft_buffer {
+    const char *name;  /* "" for the top instance */
+    const char *clock;
+    uint32_t page_size;
+    uint64_t section_offset;
+    ft_cpu_data *cpus;
+    size_t n_cpus;
+    bool compressed;
+    bool latency;      /* BUFFER_TEXT: latency text, no pages */
+} ft_buffer;
+
+typedef struct ft_section {
+    uint16_t id, flags;
+    uint64_t offset, size;
+    const char *desc;
+} ft_section;
+
+typedef struct ft_file {
+    tg_trace *trace;
+    const char *path;
+    tg_map map;
+    int version;
+    bool big_endian;
+    int long_size;
+    uint32_t page_size;
+    char compression[32], compression_version[32];
+    int comp_kind; /* 0 none, 1 zstd, 2 zlib */
+    bool raw;      /* render raw fields (trace-cmd report -R) */
+
+    /* header_page / header_event */
+    uint32_t hp_ts_off, hp_commit_off, hp_commit_size, hp_data_off;
+
+    /* events by id: open-addressed table */
+    ft_event **events;
+    size_t n_events, cap_events;
+    ft_event **by_id;
+    size_t by_id_cap; /* power of two */
+    uint32_t type_off, type_size; /* common_type */
+    uint32_t pid_off, pid_size;   /* common_pid */
+    bool have_type;
+
+    ft_func *funcs; /* sorted like libtraceevent's func map, + a sentinel */
+    size_t n_funcs;
+    ft_printk *printk; /* sorted by addr */
+    size_t n_printk;
+    ft_comm *comms;    /* sorted by pid; mutable (plugins register comms) */
+    size_t n_comms, cap_comms;
+
+    int cpus;          /* cpu count of the file */
+    ft_buffer *buffers;
+    size_t n_buffers;
+    ft_section *sections;
+    size_t n_sections;
+    /* option text kept for describe() */
+    const char *uname, *tc_version, *trace_clock, *date, *offset_str;
+    const char **cpustat;
+    size_t n_cpustat;
+    int64_t ts_offset;  /* OFFSET option, added to every timestamp */
+    uint32_t tsc_mult, tsc_shift;
+    uint64_t tsc_offset;
+    bool have_tsc2nsec;
+    uint64_t traceid;
+    bool have_traceid;
+    const char *options_seen; /* comma list of option names, for describe */
+    char *strings;      /* v7 STRINGS section contents (heap) */
+    size_t strings_len;
+} ft_file;
+
+/* ftrace_eventfmt.c */
+int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,
+                    uint64_t file_off, tg_error **err);
+int ft_parse_header_page(ft_file *f, const char *text, size_t len);
+const ft_field *ft_find_field(const ft_event *e, const char *name);
+ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
+uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
+
+/* ftrace_printfmt.c */
+int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+void ft_pf_free(struct ft_pf *pf);
+/* Raw field printing, trace-cmd report -R. */
+void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+
+/* ftrace_plugins.c */
+int ft_plugin_for(const char *system, const char *name);
+/* 1: caller continues with the print fmt; 0: done. */
+int ft_plugin_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+
+/* ftrace_symbols.c */
+const ft_func *ft_find_func(const ft_file *f, uint64_t addr);
+const char *ft_find_printk(const ft_file *f, uint64_t addr);
+const char *ft_comm_of(const ft_file *f, int pid);
+void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len);
+int ft_parse_kallsyms(ft_file *f, const char *text, size_t len);
+int ft_parse_printk(ft_file *f, const char *text, size_t len);
+int ft_parse_cmdlines(ft_file *f, const char *text, size_t len);
+
+/* ftrace_ring.c */
+int ft_add_streams(ft_file *f, tg_error **err);
+
+/* ftrace_decompress.c: one-shot decompression of a metadata section */
+int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);
+
+#endif

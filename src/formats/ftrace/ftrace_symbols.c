@@ -1,0 +1,266 @@
+/* ftrace_symbols.c - kallsyms, printk formats and saved cmdlines of a trace.dat file.
+ *
+ * trace-cmd prints symbols, trace_printk formats and task names the way libtraceevent looks
+ * them up, and a byte-identical printer has to find the same entry: the function map is
+ * sorted by address with libtraceevent's insertion order kept among equal addresses, and a
+ * lookup is the same binary search ("addr lies in [this, next)").  The symbols also go into
+ * the trace's shared symbol table for everything else (tg_event_func_name, analyses).
+ * The comm table is the one piece of mutable state: trace-cmd's sched plugin registers the
+ * comm of tasks it sees in sched_switch/sched_wakeup, and later lines show them. */
+#include "formats/ftrace/ftrace_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct func_tmp {
+    uint64_t addr;
+    const char *name;
+    size_t order;
+} func_tmp;
+
+static int func_tmp_cmp(const void *a, const void *b)
+{
+    const func_tmp *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int ft_parse_kallsyms(ft_file *f, const char *text, size_t len)
+{
+    size_t cap = 0, n = 0;
+    func_tmp *tmp = NULL;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        const char *q = p;
+        uint64_t addr = 0;
+        int d, nd = 0;
+        while (q < le && (d = hexval((unsigned char)*q)) >= 0) {
+            addr = addr << 4 | (uint64_t)d;
+            q++;
+            nd++;
+        }
+        if (nd && q + 3 < le + 1 && q < le && *q == ' ' && q + 2 < le && q[2] == ' ') {
+            char ch = q[1];
+            const char *name = q + 3;
+            const char *ne = name;
+            while (ne < le && *ne != '\t' && *ne != ' ')
+                ne++;
+            if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a') {
+                if (n == cap) {
+                    cap = cap ? cap * 2 : 4096;
+                    func_tmp *nt = realloc(tmp, cap * sizeof *nt);
+                    if (!nt) {
+                        free(tmp);
+                        return -1;
+                    }
+                    tmp = nt;
+                }
+                char *s = tg_arena_strndup(&f->trace->arena, name, (size_t)(ne - name));
+                if (!s) {
+                    free(tmp);
+                    return -1;
+                }
+                tmp[n].addr = addr;
+                tmp[n].name = s;
+                tmp[n].order = SIZE_MAX - n; /* libtraceevent prepends: reverse file order */
+                n++;
+                tg_symtab_add(&f->trace->symbols, addr, 0, s, ch);
+            }
+        }
+        p = le + 1;
+    }
+    qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
+    ft_func *funcs = realloc(f->funcs, (f->n_funcs + n + 1) * sizeof *funcs);
+    if (!funcs) {
+        free(tmp);
+        return -1;
+    }
+    /* one kallsyms per file: replace */
+    for (size_t i = 0; i < n; i++) {
+        funcs[i].addr = tmp[i].addr;
+        funcs[i].name = tmp[i].name;
+    }
+    funcs[n].addr = 0;
+    funcs[n].name = NULL;
+    f->funcs = funcs;
+    f->n_funcs = n;
+    free(tmp);
+    return 0;
+}
+
+const ft_func *ft_find_func(const ft_file *f, uint64_t addr)
+{
+    size_t l = 0, u = f->n_funcs;
+    const ft_func *m = f->funcs;
+    while (l < u) {
+        size_t idx = (l + u) / 2;
+        const ft_func *b = &m[idx];
+        if (addr == b->addr || (addr > b->addr && addr < b[1].addr))
+            return b;
+        if (addr < b->addr)
+            u = idx;
+        else
+            l = idx + 1;
+    }
+    return NULL;
+}
+
+static int printk_cmp(const void *a, const void *b)
+{
+    const ft_printk *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int ft_parse_printk(ft_file *f, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    size_t cap = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        const char *colon = memchr(p, ':', (size_t)(le - p));
+        if (le > p && colon) {
+            uint64_t addr = 0;
+            const char *q = p;
+            if (q + 1 < colon && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+                q += 2;
+            int d;
+            while (q < colon && (d = hexval((unsigned char)*q)) >= 0)
+                addr = addr << 4 | (uint64_t)d, q++;
+            const char *fs = colon + 1;
+            if (fs < le)
+                fs++; /* the space after ':' */
+            if (fs < le && *fs == '"')
+                fs++;
+            const char *fe = le;
+            if (fe > fs && fe[-1] == '"')
+                fe--;
+            if (fe - fs >= 2 && fe[-2] == '\\' && fe[-1] == 'n')
+                fe -= 2;
+            if (f->n_printk == cap) {
+                cap = cap ? cap * 2 : 64;
+                ft_printk *np = realloc(f->printk, cap * sizeof *np);
+                if (!np)
+                    return -1;
+                f->printk = np;
+            }
+            const char *s = tg_arena_strndup(&f->trace->arena, fs, fe > fs ? (size_t)(fe - fs) : 0);
+            if (!s)
+                return -1;
+            f->printk[f->n_printk].addr = addr;
+            f->printk[f->n_printk].fmt = s;
+            f->n_printk++;
+        } else if (le > p && !colon) {
+            break; /* "printk format with empty entry": trace-cmd stops here */
+        }
+        p = le + 1;
+    }
+    if (f->n_printk)
+        qsort(f->printk, f->n_printk, sizeof *f->printk, printk_cmp);
+    return 0;
+}
+
+const char *ft_find_printk(const ft_file *f, uint64_t addr)
+{
+    size_t l = 0, u = f->n_printk;
+    while (l < u) {
+        size_t m = (l + u) / 2;
+        if (f->printk[m].addr == addr)
+            return f->printk[m].fmt;
+        if (addr < f->printk[m].addr)
+            u = m;
+        else
+            l = m + 1;
+    }
+    return NULL;
+}
+
+/* ---- comms -------------------------------------------------------------------------------- */
+
+static size_t comm_lower(const ft_file *f, int pid)
+{
+    size_t l = 0, u = f->n_comms;
+    while (l < u) {
+        size_t m = (l + u) / 2;
+        if (f->comms[m].pid < pid)
+            l = m + 1;
+        else
+            u = m;
+    }
+    return l;
+}
+
+const char *ft_comm_of(const ft_file *f, int pid)
+{
+    if (pid == 0)
+        return "<idle>";
+    size_t i = comm_lower(f, pid);
+    if (i < f->n_comms && f->comms[i].pid == pid)
+        return f->comms[i].comm;
+    return "<...>";
+}
+
+void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
+{
+    if (pid == 0)
+        return;
+    size_t i = comm_lower(f, pid);
+    if (i < f->n_comms && f->comms[i].pid == pid)
+        return; /* libtraceevent keeps the first name it learnt */
+    if (f->n_comms == f->cap_comms) {
+        size_t cap = f->cap_comms ? f->cap_comms * 2 : 256;
+        ft_comm *nc = realloc(f->comms, cap * sizeof *nc);
+        if (!nc)
+            return;
+        f->comms = nc;
+        f->cap_comms = cap;
+    }
+    const char *s = tg_arena_strndup(&f->trace->arena, comm, len);
+    if (!s)
+        return;
+    memmove(&f->comms[i + 1], &f->comms[i], (f->n_comms - i) * sizeof *f->comms);
+    f->comms[i].pid = pid;
+    f->comms[i].comm = s;
+    f->n_comms++;
+}
+
+int ft_parse_cmdlines(ft_file *f, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        const char *q = p;
+        int neg = 0;
+        long pid = 0;
+        while (q < le && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < le && *q == '-')
+            neg = 1, q++;
+        const char *ds = q;
+        while (q < le && *q >= '0' && *q <= '9' && pid < 100000000)
+            pid = pid * 10 + (*q++ - '0');
+        if (q > ds) {
+            while (q < le && (*q == ' ' || *q == '\t'))
+                q++;
+            if (q < le)
+                ft_comm_register(f, (int)(neg ? -pid : pid), q, (size_t)(le - q));
+        }
+        p = le + 1;
+    }
+    return 0;
+}

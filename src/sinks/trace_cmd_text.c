@@ -1,0 +1,158 @@
+/* trace_cmd_text.c - the "trace-cmd" print style: what `trace-cmd report` prints.
+ *
+ *   cpus=2
+ *             bash-5027  [001]  1142.318836: sched_wake_idle_without_ipi: cpu=0
+ *
+ * One header line with the CPU count, then per event: the task name right-aligned in 16
+ * columns, the pid, the CPU, the time in seconds (microseconds rounded, or nanoseconds with
+ * option "ns" = report -t), the event name padded to 20 columns, and the event rendered by
+ * its own tracer (tg_event_render: the print fmt, or the raw fields with option "raw" =
+ * report -R, which the reader takes at open time).  Lost events print as trace-cmd's
+ * "CPU:N [EVENTS DROPPED]" line.  The task name comes from the event model: the COMMON
+ * scope's "common_comm" field (the trace's saved cmdlines as trace-cmd resolves them).
+ * Everything is written straight into the output buffer, no printf per event. */
+#include "sinks/style_api.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define COMM_CACHE 512
+
+typedef struct comm_slot {
+    const tg_event_class *cls;
+    long index; /* -1: the class has no common_comm */
+} comm_slot;
+
+typedef struct tc_state {
+    comm_slot cache[COMM_CACHE];
+    int ns;
+} tc_state;
+
+static long comm_index(tc_state *st, const tg_event *ev)
+{
+    const tg_event_class *c = tg_event_class_of(ev);
+    size_t h = ((uintptr_t)c >> 4) % COMM_CACHE;
+    for (size_t k = 0; k < COMM_CACHE; k++) {
+        comm_slot *s = &st->cache[(h + k) % COMM_CACHE];
+        if (s->cls == c)
+            return s->index;
+        if (!s->cls) {
+            long idx = -1;
+            size_t n = tg_event_field_count(ev, TG_SCOPE_COMMON);
+            for (size_t i = 0; i < n; i++) {
+                tg_value v;
+                if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) == 0 && v.name &&
+                    strcmp(v.name, "common_comm") == 0) {
+                    idx = (long)i;
+                    break;
+                }
+            }
+            s->cls = c;
+            s->index = idx;
+            return idx;
+        }
+    }
+    return -1;
+}
+
+static void put_padded_left(tg_buf *out, const char *s, size_t len, int width)
+{
+    if ((int)len < width)
+        tg_buf_pad(out, ' ', width - (int)len);
+    tg_buf_put(out, s, len);
+}
+
+/* libtraceevent's print_event_time: "%5llu.%0*llu", or "%12llu" below one unit. */
+static void put_time(tg_buf *out, int64_t ts_ns, int ns)
+{
+    uint64_t t = (uint64_t)ts_ns;
+    uint64_t p10 = ns ? 1000000000ull : 1000000ull;
+    if (!ns)
+        t = (t + 500) / 1000;
+    if (p10 < t) {
+        tg_buf_u64_pad(out, t / p10, 5, ' ');
+        tg_buf_putc(out, '.');
+        tg_buf_u64_pad(out, t % p10, ns ? 9 : 6, '0');
+    } else {
+        tg_buf_u64_pad(out, t, 12, ' ');
+    }
+}
+
+static int trace_cmd_cpus(tg_set *set)
+{
+    if (!tg_set_trace_count(set))
+        return 0;
+    const tg_trace *t = tg_set_trace(set, 0);
+    int max = -1;
+    for (size_t i = 0; i < tg_trace_stream_count(t); i++) {
+        int c = tg_stream_cpu(tg_trace_stream(t, i));
+        if (c > max)
+            max = c;
+    }
+    return max + 1;
+}
+
+static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                           tg_error **err)
+{
+    static const char spaces[] = "                    ";
+    tc_state st;
+    memset(&st, 0, sizeof st);
+    st.ns = opts && tg_options_flag(opts, "ns");
+    tg_buf_puts(out, "cpus=");
+    tg_buf_i64(out, trace_cmd_cpus(set));
+    tg_buf_putc(out, '\n');
+    const tg_event *ev;
+    int rc;
+    while ((rc = tg_iter_next(it, &ev)) > 0) {
+        int cpu = tg_event_cpu(ev);
+        if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+            tg_buf_puts(out, "CPU:");
+            tg_buf_i64(out, cpu);
+            uint64_t n = tg_event_lost_count(ev);
+            if (n) {
+                tg_buf_puts(out, " [");
+                tg_buf_u64(out, n);
+                tg_buf_puts(out, " EVENTS DROPPED]\n");
+            } else {
+                tg_buf_puts(out, " [EVENTS DROPPED]\n");
+            }
+            continue;
+        }
+        const char *comm = "<...>";
+        size_t clen = 5;
+        long ci = comm_index(&st, ev);
+        tg_value v;
+        if (ci >= 0 && tg_event_field(ev, TG_SCOPE_COMMON, (size_t)ci, &v) == 0 &&
+            v.type == TG_VAL_STRING) {
+            comm = v.v.str.ptr;
+            clen = v.v.str.len;
+        }
+        put_padded_left(out, comm, clen, 16);
+        tg_buf_putc(out, '-');
+        int pid = tg_event_pid(ev);
+        tg_buf_i64(out, pid);
+        int w = pid < 0 ? 2 : 1;
+        for (long long p = pid < 0 ? -(long long)pid : pid; p >= 10; p /= 10)
+            w++;
+        if (w < 5)
+            tg_buf_pad(out, ' ', 5 - w);
+        tg_buf_puts(out, " [");
+        tg_buf_u64_pad(out, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
+        tg_buf_puts(out, "] ");
+        put_time(out, tg_event_time_ns(ev), st.ns);
+        tg_buf_puts(out, ": ");
+        const char *name = tg_event_name(ev);
+        size_t nl = strlen(name);
+        tg_buf_put(out, name, nl);
+        tg_buf_puts(out, ": ");
+        if (nl < 20)
+            tg_buf_put(out, spaces, 20 - nl);
+        tg_event_render(ev, out);
+        tg_buf_putc(out, '\n');
+    }
+    (void)err;
+    return rc;
+}
+
+TG_PRINT_STYLE(trace_cmd) = {"trace-cmd", print_trace_cmd};
