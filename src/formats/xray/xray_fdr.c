@@ -75,6 +75,8 @@ static xray_block *new_block(fdr_index *ix, uint64_t start)
     xray_block *b = &ix->v[ix->n++];
     memset(b, 0, sizeof *b);
     b->start = b->end = start;
+    b->last_func = -1;
+    b->last_type = -1;
     return b;
 }
 
@@ -172,6 +174,8 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
                     return TG_ERR_NOMEM;
                 *cur = prev;
                 cur->start = cur->end = off;
+                cur->last_func = -1;
+                cur->last_type = -1;
             }
             continue;
         }
@@ -230,7 +234,11 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
                 cur->wall_nsec = tg_le32(p + 9);
             } else if (kind == MK_PID && ver >= 3) {
                 cur->pid = (uint64_t)(int64_t)(int32_t)tg_le32(p + 1);
+            } else if (kind == MK_TYPED) {
+                cur->last_type = tg_le16(p + 9);
             }
+        } else {
+            cur->last_func = (int64_t)(tg_le32(p) >> 4);
         }
         off += rs;
         cur->end = off;
@@ -391,8 +399,8 @@ static int fdr_rewind(tg_stream *s, tg_error **err)
     fs->cpu = 0;
     fs->base_tsc = 0;
     fs->ignoring = false;
-    fs->sticky_func = 0;
-    fs->sticky_type = 0;
+    fs->sticky_func = b->sticky_func;
+    fs->sticky_type = b->sticky_type;
     return 0;
 }
 
@@ -423,6 +431,23 @@ int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err)
         else
             memcpy(blocks, ix.v, ix.n * sizeof *blocks);
     }
+    /* llvm-xray's expander is one per thread: the last function id and typed-event type of
+     * a block carry into the thread's next block (custom events and the "type" word). */
+    if (rc == 0 && ix.n) {
+        struct { int64_t func; uint16_t type; } *st = calloc(ix.n_th ? ix.n_th : 1, sizeof *st);
+        if (!st)
+            rc = TG_ERR_NOMEM;
+        for (size_t i = 0; st && i < ix.n; i++) {
+            xray_block *b = &blocks[order[i]];
+            b->sticky_func = st[b->thread].func;
+            b->sticky_type = st[b->thread].type;
+            if (b->last_func >= 0)
+                st[b->thread].func = b->last_func;
+            if (b->last_type >= 0)
+                st[b->thread].type = (uint16_t)b->last_type;
+        }
+        free(st);
+    }
     for (size_t i = 0; rc == 0 && i < ix.n; i++) {
         const xray_block *b = &blocks[order[i]];
         fdr_stream *fs = calloc(1, sizeof *fs);
@@ -436,6 +461,8 @@ int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err)
         fs->end = b->end;
         fs->tid = b->tid;
         fs->pid = b->pid;
+        fs->sticky_func = b->sticky_func;
+        fs->sticky_type = b->sticky_type;
         fs->report_open_errors = i == 0;
         char name[64];
         snprintf(name, sizeof name, "tid %" PRId32 " buffer@0x%" PRIx64, b->tid, b->start);

@@ -80,7 +80,9 @@ typedef struct xray_block {
     uint64_t wall_sec;
     uint32_t wall_nsec;
     int64_t sticky_func;    /* function id llvm-xray's expander carries into the block */
-    uint16_t sticky_type;   /* record "type" word carried likewise */
+    uint16_t sticky_type;   /* record "type" word carried likewise (from typed events) */
+    int64_t last_func;      /* the block's last function id, -1 when none */
+    int32_t last_type;      /* the block's last typed-event type, -1 when none */
     uint32_t thread;        /* index of its (pid, tid) thread, in first-appearance order */
 } xray_block;
 
