@@ -28,6 +28,12 @@ static const struct {
 struct rp {
     uf_state st;
     tg_buf *out;
+    char *lb;           /* the line being built: written with one tg_buf_put */
+    size_t ln, lcap;
+    struct {
+        const char *name;
+        size_t len;
+    } lens[1024];       /* symbol -> its length (names repeat on every line) */
     tg_buf *args, *ret, *evtext;
     bool field_on[F_COUNT];
     int n_fields;
@@ -62,58 +68,146 @@ static int parse_fields(struct rp *p, const char *spec, tg_error **err)
     return 0;
 }
 
+static bool lb_room(struct rp *p, size_t n)
+{
+    if (p->ln + n <= p->lcap)
+        return true;
+    size_t nc = p->lcap ? p->lcap : 4096;
+    while (nc < p->ln + n)
+        nc *= 2;
+    char *nb = realloc(p->lb, nc);
+    if (!nb)
+        return false;
+    p->lb = nb;
+    p->lcap = nc;
+    return true;
+}
+
+static inline void lb_put(struct rp *p, const char *s, size_t n)
+{
+    if (p->ln + n <= p->lcap || lb_room(p, n)) {
+        memcpy(p->lb + p->ln, s, n);
+        p->ln += n;
+    }
+}
+
+static inline void lb_pad(struct rp *p, int n)
+{
+    if (n > 0 && (p->ln + (size_t)n <= p->lcap || lb_room(p, (size_t)n))) {
+        memset(p->lb + p->ln, ' ', (size_t)n);
+        p->ln += (size_t)n;
+    }
+}
+
+static inline void lb_name(struct rp *p, const char *name, uint64_t addr)
+{
+    if (!name) {
+        char tmp[24];
+        int n = 0;
+        do {
+            tmp[n++] = "0123456789abcdef"[addr & 15];
+            addr >>= 4;
+        } while (addr);
+        lb_put(p, "<", 1);
+        while (n)
+            lb_put(p, &tmp[--n], 1);
+        lb_put(p, ">", 1);
+        return;
+    }
+    size_t h = ((uintptr_t)name >> 3) & 1023;
+    if (p->lens[h].name != name) {
+        p->lens[h].name = name;
+        p->lens[h].len = strlen(name);
+    }
+    lb_put(p, name, p->lens[h].len);
+}
+
+static inline void lb_end(struct rp *p)
+{
+    tg_buf_put(p->out, p->lb, p->ln);
+    p->ln = 0;
+}
+
+/* The columns of one line, formatted into a local array and written with one tg_buf_put. */
 static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool show_time)
 {
-    tg_buf *o = p->out;
+    char line[160];
+    char *w = line;
     for (int i = 0; i < F_COUNT; i++) {
         if (!p->field_on[i])
             continue;
-        tg_buf_putc(o, ' ');
+        *w++ = ' ';
         switch (i) {
         case F_DURATION:
-            uf_put_time(o, f && show_time ? (uint64_t)f->total : 0);
+            w = uf_fmt_time(w, f && show_time ? (uint64_t)f->total : 0);
             break;
-        case F_TID:
-            tg_buf_putc(o, '[');
-            if (t->tid >= 0)
-                tg_buf_u64_pad(o, (uint64_t)t->tid, 6, ' ');
-            else
-                tg_buf_printf(o, "%6d", t->tid);
-            tg_buf_putc(o, ']');
+        case F_TID: {
+            *w++ = '[';
+            char tmp[16];
+            int n = 0;
+            uint64_t v = t->tid < 0 ? (uint64_t)(-(int64_t)t->tid) : (uint64_t)t->tid;
+            do {
+                tmp[n++] = (char)('0' + v % 10);
+                v /= 10;
+            } while (v);
+            if (t->tid < 0)
+                tmp[n++] = '-';
+            for (int k = n; k < 6; k++)
+                *w++ = ' ';
+            while (n)
+                *w++ = tmp[--n];
+            *w++ = ']';
             break;
-        case F_ADDR:
+        }
+        case F_ADDR: {
+            char hex[24];
+            int n = 0;
             if (f) {
-                char hex[24];
-                int n = 0;
                 uint64_t a = f->addr;
                 do {
                     hex[n++] = "0123456789abcdef"[a & 15];
                     a >>= 4;
                 } while (a);
-                tg_buf_pad(o, ' ', 12 - n);
-                while (n)
-                    tg_buf_putc(o, hex[--n]);
-            } else {
-                tg_buf_pad(o, ' ', 12);
             }
+            for (int k = n; k < 12; k++)
+                *w++ = ' ';
+            while (n)
+                *w++ = hex[--n];
             break;
+        }
         case F_TIME: {
-            uint64_t ts = (uint64_t)t->timestamp;
-            tg_buf_u64_pad(o, ts / 1000000000u, 8, ' ');
-            tg_buf_putc(o, '.');
-            tg_buf_u64_pad(o, ts % 1000000000u, 9, '0');
+            uint64_t ts = (uint64_t)t->timestamp, sec = ts / 1000000000u, ns = ts % 1000000000u;
+            char tmp[24];
+            int n = 0;
+            do {
+                tmp[n++] = (char)('0' + sec % 10);
+                sec /= 10;
+            } while (sec);
+            for (int k = n; k < 8; k++)
+                *w++ = ' ';
+            while (n)
+                *w++ = tmp[--n];
+            *w++ = '.';
+            for (int k = 8; k >= 0; k--) {
+                w[k] = (char)('0' + ns % 10);
+                ns /= 10;
+            }
+            w += 9;
             break;
         }
         case F_DELTA:
-            uf_put_time(o, t->timestamp_last ? (uint64_t)(t->timestamp - t->timestamp_last) : 0);
+            w = uf_fmt_time(w, t->timestamp_last ? (uint64_t)(t->timestamp - t->timestamp_last) : 0);
             break;
         case F_ELAPSED:
-            uf_put_time(o, (uint64_t)(t->timestamp - p->st.first_time));
+            w = uf_fmt_time(w, (uint64_t)(t->timestamp - p->st.first_time));
             break;
         }
     }
-    if (p->n_fields)
-        tg_buf_puts(o, " | ");
+    if (p->n_fields) {
+        memcpy(w, " | ", 3);
+        w += 3;
+    }
+    lb_put(p, line, (size_t)(w - line));
 }
 
 static void put_header(struct rp *p)
@@ -169,18 +263,18 @@ static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
     }
 }
 
-static void put_args(tg_buf *o, const char *name, uint64_t addr, const tg_buf *args, bool more)
+static void put_args(struct rp *p, const char *name, const tg_buf *args, bool more)
 {
     if (more) {
-        tg_buf_putc(o, '(');
-        tg_buf_put(o, tg_buf_data(args), tg_buf_len(args));
-        tg_buf_putc(o, ')');
+        lb_put(p, "(", 1);
+        lb_put(p, tg_buf_data(args), tg_buf_len(args));
+        lb_put(p, ")", 1);
         return;
     }
-    size_t n = name ? strlen(name) : 0;
+    size_t h = ((uintptr_t)name >> 3) & 1023;
+    size_t n = !name ? 0 : p->lens[h].name == name ? p->lens[h].len : strlen(name);
     if (!name || n == 0 || name[n - 1] != ')')
-        tg_buf_puts(o, "()");
-    (void)addr;
+        lb_put(p, "()", 2);
 }
 
 static void print_remaining(struct rp *p, tg_set *set)
@@ -317,7 +411,8 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         if (r.type == UF_LOST) {
             if (t->user_stack_count != 0) {
                 put_fields(&p, t, NULL, false);
-                tg_buf_pad(out, ' ', (t->display_depth + 1) * 2);
+                lb_pad(&p, (t->display_depth + 1) * 2);
+                lb_end(&p);
                 if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
                     tg_buf_printf(out, "/* LOST %d records!! */\n", (int)r.addr);
                 else
@@ -349,19 +444,20 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             }
             uf_frame *f = uf_frame_at(&p.st, t, idx);
             put_fields(&p, t, f, folded);
-            tg_buf_pad(out, ' ', depth * 2);
-            uf_put_name(out, r.name, r.addr);
-            put_args(out, r.name, r.addr, p.args, more);
+            lb_pad(&p, depth * 2);
+            lb_name(&p, r.name, r.addr);
+            put_args(&p, r.name, p.args, more);
             if (folded) {
                 if (ret_more) {
-                    tg_buf_puts(out, " = ");
-                    tg_buf_put(out, tg_buf_data(p.ret), tg_buf_len(p.ret));
+                    lb_put(&p, " = ", 3);
+                    lb_put(&p, tg_buf_data(p.ret), tg_buf_len(p.ret));
                 }
-                tg_buf_puts(out, ";\n");
+                lb_put(&p, ";\n", 2);
             } else {
-                tg_buf_puts(out, " {\n");
+                lb_put(&p, " {\n", 3);
                 uf_update_entry(&p.st, t);
             }
+            lb_end(&p);
             continue;
         }
         if (r.type == UF_EXIT) {
@@ -369,16 +465,17 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (f) {
                 int depth = uf_update_exit(t);
                 put_fields(&p, t, f, true);
-                tg_buf_pad(out, ' ', depth * 2);
-                tg_buf_putc(out, '}');
+                lb_pad(&p, depth * 2);
+                lb_put(&p, "}", 1);
                 if (more) {
-                    tg_buf_puts(out, " = ");
-                    tg_buf_put(out, tg_buf_data(p.args), tg_buf_len(p.args));
-                    tg_buf_putc(out, ';');
+                    lb_put(&p, " = ", 3);
+                    lb_put(&p, tg_buf_data(p.args), tg_buf_len(p.args));
+                    lb_put(&p, ";", 1);
                 }
-                tg_buf_puts(out, " /* ");
-                uf_put_name(out, r.name, r.addr);
-                tg_buf_puts(out, " */\n");
+                lb_put(&p, " /* ", 4);
+                lb_name(&p, r.name, r.addr);
+                lb_put(&p, " */\n", 4);
+                lb_end(&p);
             }
             rc = tg_iter_next(it, &ev);
             continue;
@@ -407,15 +504,17 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 put_fields(&p, t, f, true);
             else
                 put_fields(&p, t, NULL, false);
-            tg_buf_pad(out, ' ', depth * 2);
-            tg_buf_puts(out, "/* ");
-            tg_buf_put(out, text, text_len);
-            tg_buf_puts(out, " */\n");
+            lb_pad(&p, depth * 2);
+            lb_put(&p, "/* ", 3);
+            lb_put(&p, text, text_len);
+            lb_put(&p, " */\n", 4);
+            lb_end(&p);
         }
     }
     if (rc >= 0)
         print_remaining(&p, set);
 done:
+    free(p.lb);
     uf_state_free(&p.st);
     tg_buf_free(p.args);
     tg_buf_free(p.ret);

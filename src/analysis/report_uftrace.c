@@ -11,6 +11,7 @@
 #include "core/error_internal.h"
 #include "sinks/style_api.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,28 @@ struct rep {
         uint64_t addr;
         struct row *row;
     } cache[1024];
+    struct {                      /* function address -> its name, per trace */
+        uint64_t addr;
+        const void *trace;
+        const char *name;
+        bool set;
+    } names[4096];
 };
+
+/* The symbol of a function entry/exit, asked of the reader once per address. */
+static const char *name_of(struct rep *p, const tg_event *ev)
+{
+    uint64_t a = ev->addr;
+    size_t h = (a ^ (a >> 12)) & 4095;
+    const void *tr = ev->stream->trace;
+    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != tr) {
+        p->names[h].addr = a;
+        p->names[h].trace = tr;
+        p->names[h].name = tg_event_func_name(ev);
+        p->names[h].set = true;
+    }
+    return p->names[h].name;
+}
 
 static struct row *row_for(struct rep *p, const char *name, uint64_t addr)
 {
@@ -152,107 +174,393 @@ static int cmp_rows(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                          tg_error **err)
+/* One record through uftrace's report rules (build_function_tree). */
+static int feed(struct rep *p, const tg_event *ev)
 {
-    (void)set;
-    (void)opts;
+    uf_rec r;
+    uf_rec_from_event(ev, &r);
+    uf_task *t = uf_task_get(&p->st, r.tid, r.pid);
+    if (!t)
+        return TG_ERR_NOMEM;
+    if (r.type == UF_ENTRY)
+        r.name = name_of(p, ev);
+    uf_consume(&p->st, t, &r);
+    if (r.type == UF_EVENT && t->user_stack_count == 0)
+        return 0;
+    if (r.type == UF_ENTRY) {
+        uf_entry_fixups(&p->st, t, &r);
+        uf_update_entry(&p->st, t);
+        return 0;
+    }
+    if (r.type == UF_EXIT) {
+        if (!uf_frame_at(&p->st, t, t->stack_count))
+            return 0;
+        uf_update_exit(t);
+        return account(p, t, name_of(p, ev), r.addr);
+    }
+    if (r.type == UF_EVENT) {
+        if (r.addr != UF_SCHED_IN)
+            return 0;
+        uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+        if (!f)
+            return 0;
+        return account(p, t, f->addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
+                                                              : "linux:schedule",
+                       0);
+    }
+    /* LOST: close what was open, as uftrace's add_lost_fstack */
+    int rc = 0;
+    while (t->stack_count >= t->user_stack_count) {
+        uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+        if (f && f->valid)
+            rc = account(p, t, f->name, f->addr);
+        t->stack_count--;
+        if (rc < 0 || t->stack_count < 0)
+            break;
+    }
+    if (t->stack_count < 0)
+        t->stack_count = 0;
+    return rc;
+}
+
+/* Frames still open at the end: closed at their thread's last record (add_remaining_fstack). */
+static int finish(struct rep *p)
+{
+    int rc = 0;
+    for (size_t i = 0; i < p->st.count && rc >= 0; i++) {
+        uf_task *t = p->st.order[i];
+        int64_t last = uf_task_last_time(&p->st, t);
+        while (--t->stack_count >= 0 && rc >= 0) {
+            uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+            if (!f || f->total > last)
+                continue;
+            f->total = last - f->total;
+            if (f->child > f->total)
+                f->total = f->child;
+            if (t->stack_count > 0)
+                f[-1].child += f->total;
+            rc = account(p, t, f->name, f->addr);
+        }
+    }
+    return rc;
+}
+
+static struct rep *rep_new(void)
+{
     struct rep *p = calloc(1, sizeof *p);
-    if (!p || uf_state_init(&p->st) < 0) {
+    if (p && uf_state_init(&p->st) < 0) {
         free(p);
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        p = NULL;
     }
-    int rc;
-    const tg_event *ev;
-    while ((rc = tg_iter_next(it, &ev)) > 0) {
-        uf_rec r;
-        uf_rec_from_event(ev, &r);
-        uf_task *t = uf_task_get(&p->st, r.tid, r.pid);
-        if (!t) {
-            rc = TG_ERR_NOMEM;
-            break;
-        }
-        if (r.type == UF_ENTRY)
-            r.name = tg_event_func_name(ev);
-        uf_consume(&p->st, t, &r);
-        if (r.type == UF_EVENT && t->user_stack_count == 0)
-            continue;
-        if (r.type == UF_ENTRY) {
-            uf_entry_fixups(&p->st, t, &r);
-            uf_update_entry(&p->st, t);
-            continue;
-        }
-        if (r.type == UF_EXIT) {
-            uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-            if (!f)
-                continue;
-            uf_update_exit(t);
-            rc = account(p, t, tg_event_func_name(ev), r.addr);
-        } else if (r.type == UF_EVENT) {
-            if (r.addr != UF_SCHED_IN)
-                continue;
-            uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-            if (!f)
-                continue;
-            rc = account(p, t, f->addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
-                                                                : "linux:schedule",
-                         0);
-        } else { /* LOST: close what was open, as uftrace's add_lost_fstack */
-            while (t->stack_count >= t->user_stack_count) {
-                uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-                if (f && f->valid)
-                    rc = account(p, t, f->name, f->addr);
-                t->stack_count--;
-                if (rc < 0 || t->stack_count < 0)
-                    break;
-            }
-            if (t->stack_count < 0)
-                t->stack_count = 0;
-        }
-        if (rc < 0)
-            break;
-    }
-    if (rc == TG_ERR_NOMEM)
-        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (rc >= 0) {
-        /* frames still open: closed at their thread's last record */
-        for (size_t i = 0; i < p->st.count && rc >= 0; i++) {
-            uf_task *t = p->st.order[i];
-            int64_t last = uf_task_last_time(&p->st, t);
-            while (--t->stack_count >= 0) {
-                uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-                if (!f || f->total > last)
-                    continue;
-                f->total = last - f->total;
-                if (f->child > f->total)
-                    f->total = f->child;
-                if (t->stack_count > 0)
-                    f[-1].child += f->total;
-                rc = account(p, t, f->name, f->addr);
-            }
-        }
-        qsort(p->tb.rows, p->tb.n, sizeof *p->tb.rows, cmp_rows);
-        tg_buf_puts(out, "  Total time   Self time       Calls  Function\n");
-        tg_buf_puts(out, "  ==========  ==========  ==========  ====================\n");
-        for (size_t i = 0; i < p->tb.n; i++) {
-            const struct row *r = &p->tb.rows[i];
-            tg_buf_puts(out, "  ");
-            uf_put_time(out, r->total);
-            tg_buf_puts(out, "  ");
-            uf_put_time(out, r->self);
-            tg_buf_puts(out, "  ");
-            tg_buf_u64_pad(out, r->calls, 10, ' ');
-            tg_buf_puts(out, "  ");
-            tg_buf_puts(out, r->name);
-            tg_buf_putc(out, '\n');
-        }
-    }
+    return p;
+}
+
+static void rep_free(struct rep *p)
+{
+    if (!p)
+        return;
     for (size_t i = 0; i < p->tb.n; i++)
         free(p->tb.rows[i].name);
     free(p->tb.rows);
     free(p->tb.slots);
     uf_state_free(&p->st);
     free(p);
+}
+
+static void print_table(struct table *tb, tg_buf *out)
+{
+    qsort(tb->rows, tb->n, sizeof *tb->rows, cmp_rows);
+    tg_buf_puts(out, "  Total time   Self time       Calls  Function\n");
+    tg_buf_puts(out, "  ==========  ==========  ==========  ====================\n");
+    for (size_t i = 0; i < tb->n; i++) {
+        const struct row *r = &tb->rows[i];
+        tg_buf_puts(out, "  ");
+        uf_put_time(out, r->total);
+        tg_buf_puts(out, "  ");
+        uf_put_time(out, r->self);
+        tg_buf_puts(out, "  ");
+        tg_buf_u64_pad(out, r->calls, 10, ' ');
+        tg_buf_puts(out, "  ");
+        tg_buf_puts(out, r->name);
+        tg_buf_putc(out, '\n');
+    }
+}
+
+/* ---- the per-thread path ------------------------------------------------------------------
+ * A report needs each thread's records in time order, not the interleaving of threads.  When
+ * the set is uftrace data read without filters, each thread's TID.dat is read on its own
+ * (no merge), merged only with that thread's perf events, by two worker threads; their
+ * tables are summed at the end.  The one cross-thread rule of uftrace (a thread whose last
+ * record was a perf record ends at the last perf record of all) is applied with the global
+ * last perf time. */
+
+struct side_ev { /* a perf event kept for its thread: the model's header fields */
+    tg_event ev;
+};
+
+struct task_job {
+    tg_stream *s;
+    int tid;
+    struct side_ev *side; /* this thread's perf events, time-ordered */
+    size_t n_side;
+};
+
+struct pool {
+    struct task_job *jobs;
+    size_t n_jobs;
+    size_t next;            /* next job index (guarded by mu) */
+    pthread_mutex_t mu;
+    int64_t last_perf_time;
+};
+
+struct worker {
+    struct pool *pool;
+    struct rep *rep;
+    tg_error *errors;
+    int rc;
+    pthread_t th;
+};
+
+static void run_job(struct worker *w, struct task_job *j)
+{
+    struct rep *p = w->rep;
+    tg_stream_iter *it = tg_stream_iter_new(j->s);
+    if (!it) {
+        w->rc = TG_ERR_NOMEM;
+        return;
+    }
+    size_t k = 0;
+    const tg_event *ev;
+    for (;;) {
+        tg_error *e = NULL;
+        int rc = tg_stream_iter_next(it, &ev, &e);
+        if (rc < 0) {
+            if (e)
+                tg_err_append(&w->errors, e);
+            continue;
+        }
+        if (rc == 0)
+            break;
+        while (k < j->n_side && j->side[k].ev.ts < ev->ts)
+            if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
+                goto out;
+        if ((w->rc = feed(p, ev)) < 0)
+            goto out;
+    }
+    while (k < j->n_side)
+        if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
+            goto out;
+out:
+    tg_stream_iter_free(it);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->pool->mu);
+        size_t i = w->pool->next++;
+        pthread_mutex_unlock(&w->pool->mu);
+        if (i >= w->pool->n_jobs || w->rc < 0)
+            break;
+        run_job(w, &w->pool->jobs[i]);
+    }
+    w->rep->st.last_perf_time = w->pool->last_perf_time;
+    if (w->rc >= 0)
+        w->rc = finish(w->rep);
+    return NULL;
+}
+
+static int cmp_side(const void *a, const void *b)
+{
+    const struct side_ev *x = a, *y = b;
+    if (x->ev.ts != y->ev.ts)
+        return x->ev.ts < y->ev.ts ? -1 : 1;
+    return x->ev.stream->index < y->ev.stream->index ? -1 : x->ev.stream->index > y->ev.stream->index;
+}
+
+static bool fast_path_ok(tg_set *set, const tg_options *opts)
+{
+    static const char *const filters[] = {"begin", "end", "events", "tid", "cpu", NULL};
+    for (size_t i = 0; opts && filters[i]; i++)
+        if (tg_options_get(opts, filters[i]))
+            return false;
+    for (size_t i = 0; i < tg_set_trace_count(set); i++)
+        if (strcmp(tg_trace_format(tg_set_trace(set, i)), "uftrace") != 0)
+            return false;
+    return true;
+}
+
+static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
+{
+    struct pool pool = {0};
+    struct side_ev *side = NULL;
+    size_t n_side = 0, cap_side = 0;
+    struct worker w[2] = {{0}};
+    tg_error *errors = NULL;
+    int rc = 0;
+    size_t n_streams = 0;
+    for (size_t ti = 0; ti < tg_set_trace_count(set); ti++)
+        n_streams += tg_trace_stream_count(tg_set_trace(set, ti));
+    pool.jobs = calloc(n_streams ? n_streams : 1, sizeof *pool.jobs);
+    if (!pool.jobs)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    pthread_mutex_init(&pool.mu, NULL);
+    /* perf (per-cpu) streams first, their events kept per thread */
+    for (size_t ti = 0; ti < tg_set_trace_count(set) && rc >= 0; ti++) {
+        tg_trace *tr = tg_set_trace(set, ti);
+        for (size_t si = 0; si < tg_trace_stream_count(tr) && rc >= 0; si++) {
+            tg_stream *s = tg_trace_stream(tr, si);
+            if (tg_stream_tid(s) >= 0) {
+                pool.jobs[pool.n_jobs].s = s;
+                pool.jobs[pool.n_jobs].tid = tg_stream_tid(s);
+                pool.n_jobs++;
+                continue;
+            }
+            tg_stream_iter *it = tg_stream_iter_new(s);
+            const tg_event *ev;
+            for (;;) {
+                tg_error *e = NULL;
+                int r = it ? tg_stream_iter_next(it, &ev, &e) : TG_ERR_NOMEM;
+                if (r == TG_ERR_NOMEM) {
+                    rc = r;
+                    break;
+                }
+                if (r < 0) {
+                    if (e)
+                        tg_err_append(&errors, e);
+                    continue;
+                }
+                if (r == 0)
+                    break;
+                if (n_side == cap_side) {
+                    size_t nc = cap_side ? cap_side * 2 : 256;
+                    struct side_ev *ns = realloc(side, nc * sizeof *ns);
+                    if (!ns) {
+                        rc = TG_ERR_NOMEM;
+                        break;
+                    }
+                    side = ns;
+                    cap_side = nc;
+                }
+                side[n_side++].ev = *ev;
+                if (ev->cls->id >= 200000u && ev->cls->id < 1000000u &&
+                    ev->ts > pool.last_perf_time)
+                    pool.last_perf_time = ev->ts;
+            }
+            tg_stream_iter_free(it);
+        }
+    }
+    if (rc >= 0) {
+        qsort(side, n_side, sizeof *side, cmp_side);
+        /* hand each thread its perf events (stable: grouped by tid, time order kept) */
+        for (size_t i = 0; i < pool.n_jobs; i++) {
+            struct task_job *j = &pool.jobs[i];
+            size_t first = n_side, cnt = 0;
+            for (size_t k = 0; k < n_side; k++)
+                if (side[k].ev.tid == j->tid) {
+                    if (first == n_side)
+                        first = k;
+                    cnt++;
+                }
+            /* move this thread's events together at the end of the array is costly; keep a
+             * private copy instead (perf events are few) */
+            if (cnt) {
+                j->side = malloc(cnt * sizeof *j->side);
+                if (!j->side) {
+                    rc = TG_ERR_NOMEM;
+                    break;
+                }
+                for (size_t k = first; k < n_side; k++)
+                    if (side[k].ev.tid == j->tid)
+                        j->side[j->n_side++] = side[k];
+            }
+        }
+    }
+    if (rc >= 0) {
+        size_t nw = pool.n_jobs > 1 ? 2 : 1;
+        for (size_t i = 0; i < nw; i++) {
+            w[i].pool = &pool;
+            w[i].rep = rep_new();
+            if (!w[i].rep)
+                rc = TG_ERR_NOMEM;
+        }
+        size_t started = 0;
+        for (size_t i = 0; i < nw && rc >= 0; i++) {
+            if (i == 0 || pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0)
+                continue;
+            started |= 1u << i;
+        }
+        if (rc >= 0)
+            worker_main(&w[0]);
+        for (size_t i = 1; i < nw; i++)
+            if (started & (1u << i))
+                pthread_join(w[i].th, NULL);
+            else if (rc >= 0 && w[i].rep)
+                worker_main(&w[i]);
+        for (size_t i = 0; i < nw && rc >= 0; i++)
+            if (w[i].rc < 0)
+                rc = w[i].rc;
+        if (rc >= 0 && nw == 2) { /* sum the second table into the first */
+            for (size_t i = 0; i < w[1].rep->tb.n && rc >= 0; i++) {
+                const struct row *src = &w[1].rep->tb.rows[i];
+                struct row *dst = row_get(&w[0].rep->tb, src->name);
+                if (!dst) {
+                    rc = TG_ERR_NOMEM;
+                    break;
+                }
+                dst->total += src->total;
+                dst->self += src->self;
+                dst->calls += src->calls;
+            }
+        }
+        if (rc >= 0)
+            print_table(&w[0].rep->tb, out);
+        for (size_t i = 0; i < nw; i++) {
+            if (w[i].errors)
+                tg_err_append(&errors, w[i].errors);
+            rep_free(w[i].rep);
+        }
+    }
+    for (size_t i = 0; i < pool.n_jobs; i++)
+        free(pool.jobs[i].side);
+    free(pool.jobs);
+    free(side);
+    pthread_mutex_destroy(&pool.mu);
+    if (rc == TG_ERR_NOMEM) {
+        tg_error_free(errors);
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    if (errors) {
+        if (err && !*err)
+            *err = errors;
+        else
+            tg_err_append(err, errors);
+        return TG_ERR_FORMAT;
+    }
+    return rc;
+}
+
+static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                          tg_error **err)
+{
+    if (fast_path_ok(set, opts))
+        return report_parallel(set, out, err);
+    struct rep *p = rep_new();
+    if (!p)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    int rc;
+    const tg_event *ev;
+    while ((rc = tg_iter_next(it, &ev)) > 0)
+        if ((rc = feed(p, ev)) < 0)
+            break;
+    if (rc >= 0)
+        rc = finish(p);
+    if (rc == TG_ERR_NOMEM)
+        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (rc >= 0)
+        print_table(&p->tb, out);
+    rep_free(p);
     return rc < 0 ? rc : 0;
 }
 

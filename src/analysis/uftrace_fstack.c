@@ -32,7 +32,7 @@ void uf_state_free(uf_state *st)
 
 static size_t slot_of(size_t cap, int tid) { return ((uint32_t)tid * 2654435761u) & (cap - 1); }
 
-uf_task *uf_task_get(uf_state *st, int tid, int pid)
+uf_task *uf_task_lookup(uf_state *st, int tid, int pid)
 {
     size_t i = slot_of(st->cap, tid);
     while (st->tasks[i]) {
@@ -76,11 +76,11 @@ uf_task *uf_task_get(uf_state *st, int tid, int pid)
     return t;
 }
 
-uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx)
+uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx)
 {
     if (idx < 0 || idx >= st->max_stack)
         return NULL;
-    if (idx >= t->cap) {
+    {
         int ncap = t->cap ? t->cap : 32;
         while (ncap <= idx)
             ncap *= 2;
@@ -99,40 +99,6 @@ uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx)
 bool uf_is_sched(uint64_t id)
 {
     return id == UF_SCHED_IN || id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT;
-}
-
-bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
-{
-    const tg_event_class *c = tg_event_class_of(ev);
-    tg_event_kind k = tg_event_class_kind(c);
-    r->cls = c;
-    r->tid = tg_event_tid(ev);
-    r->pid = tg_event_pid(ev);
-    r->time = tg_event_time_ns(ev);
-    r->depth = tg_event_depth(ev);
-    r->name = NULL;
-    switch (k) {
-    case TG_KIND_FUNC_ENTRY:
-        r->type = UF_ENTRY;
-        r->addr = tg_event_func_addr(ev);
-        break;
-    case TG_KIND_FUNC_EXIT:
-    case TG_KIND_FUNC_TAIL_EXIT:
-        r->type = UF_EXIT;
-        r->addr = tg_event_func_addr(ev);
-        break;
-    case TG_KIND_LOST:
-        r->type = UF_LOST;
-        r->addr = tg_event_lost_count(ev);
-        break;
-    default:
-        r->type = UF_EVENT;
-        r->addr = tg_event_class_id(c);
-        break;
-    }
-    if (r->depth < 0)
-        r->depth = 0;
-    return r->tid >= 0;
 }
 
 /* fstack_account_time + fstack_update_stack_count of uftrace, for one consumed record */
@@ -260,45 +226,48 @@ static bool name_in(const char *name, const char *const *list)
     return false;
 }
 
-void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
+static uint8_t fixup_kind(const char *n)
 {
     static const char *const execs[] = {"execl", "execlp", "execle", "execv", "execve",
                                         "execvp", "execvpe", NULL};
     static const char *const setjmps[] = {"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", NULL};
     static const char *const longjmps[] = {"longjmp", "siglongjmp", "__longjmp_chk", NULL};
     static const char *const forks[] = {"fork", "vfork", "daemon", NULL};
+    if (name_in(n, execs))
+        return 1;
+    if (name_in(n, setjmps))
+        return 2;
+    if (name_in(n, longjmps))
+        return 3;
+    if (name_in(n, forks))
+        return 4;
+    return 0;
+}
+
+void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
+{
     t->entry_flags = 0;
     const char *n = r->name;
-    if (!n)
-        return;
-    switch (n[0]) {
-    case 'e':
-        if (name_in(n, execs))
-            t->entry_flags = UF_FL_EXEC;
-        break;
-    case 's':
-    case '_':
-        if (name_in(n, setjmps)) {
+    if (n) {
+        /* names are the reader's interned strings: remember the answer per pointer */
+        struct uf_fixup_cache *c = &st->fixups[((uintptr_t)n >> 3) & 255];
+        if (c->name != n) {
+            c->name = n;
+            c->kind = fixup_kind(n);
+        }
+        switch (c->kind) {
+        case 1: t->entry_flags = UF_FL_EXEC; break;
+        case 2:
             st->setjmp_depth = t->display_depth + 1;
             st->setjmp_count = t->stack_count;
-        } else if (name_in(n, longjmps)) {
-            t->entry_flags = UF_FL_LONGJMP;
-        }
-        break;
-    case 'l':
-        if (name_in(n, longjmps))
-            t->entry_flags = UF_FL_LONGJMP;
-        break;
-    case 'f':
-    case 'v':
-    case 'd':
-        if (name_in(n, forks)) {
+            break;
+        case 3: t->entry_flags = UF_FL_LONGJMP; break;
+        case 4:
             t->fork_display_depth = t->display_depth + 1;
             st->last_forker = t;
+            break;
+        default: break;
         }
-        break;
-    default:
-        break;
     }
     if (!t->display_depth_set) {
         t->display_depth = t->stack_count - 1;

@@ -11,6 +11,7 @@
 #ifndef TG_UFTRACE_FSTACK_H
 #define TG_UFTRACE_FSTACK_H
 
+#include "core/format_api.h"
 #include "traceglot.h"
 
 #include <stdbool.h>
@@ -61,7 +62,14 @@ typedef struct uf_task {
     int order;                    /* first-seen order of the thread */
 } uf_task;
 
+struct uf_fixup_cache {
+    const char *name;
+    uint8_t kind;                 /* 0 none, 1 exec, 2 setjmp, 3 longjmp, 4 fork */
+};
+
 typedef struct uf_state {
+    uf_task *last_task;           /* the thread of the previous record (usually the next's) */
+    struct uf_fixup_cache fixups[256];
     uf_task **tasks;              /* open-addressing table by tid */
     size_t cap, count;
     uf_task **order;              /* threads in first-seen order */
@@ -76,12 +84,43 @@ typedef struct uf_state {
 int uf_state_init(uf_state *st);
 void uf_state_free(uf_state *st);
 /* The thread's state, created on first use; NULL on allocation failure. */
-uf_task *uf_task_get(uf_state *st, int tid, int pid);
+uf_task *uf_task_lookup(uf_state *st, int tid, int pid);
+static inline uf_task *uf_task_get(uf_state *st, int tid, int pid)
+{
+    if (st->last_task && st->last_task->tid == tid)
+        return st->last_task;
+    uf_task *t = uf_task_lookup(st, tid, pid);
+    st->last_task = t;
+    return t;
+}
 /* The frame at index idx of a thread's stack, or NULL outside 0..max_stack-1 (as uftrace). */
-uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx);
+uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx);
+static inline uf_frame *uf_frame_at(uf_state *st, uf_task *t, int idx)
+{
+    if (idx >= 0 && idx < t->cap)
+        return &t->frames[idx];
+    return uf_frame_grow(st, t, idx);
+}
 
-/* Fills r from ev; false for events the stack rules do not look at. */
-bool uf_rec_from_event(const tg_event *ev, uf_rec *r);
+/* Fills r from ev (the event model's header fields, read in place: this runs per event). */
+static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
+{
+    const tg_event_class *c = ev->cls;
+    r->cls = c;
+    r->tid = ev->tid;
+    r->pid = ev->pid;
+    r->time = ev->ts;
+    r->depth = ev->depth < 0 ? 0 : ev->depth;
+    r->name = NULL;
+    switch (c->kind) {
+    case TG_KIND_FUNC_ENTRY: r->type = UF_ENTRY; r->addr = ev->addr; break;
+    case TG_KIND_FUNC_EXIT:
+    case TG_KIND_FUNC_TAIL_EXIT: r->type = UF_EXIT; r->addr = ev->addr; break;
+    case TG_KIND_LOST: r->type = UF_LOST; r->addr = ev->lost; break;
+    default: r->type = UF_EVENT; r->addr = c->id; break;
+    }
+    return r->tid >= 0;
+}
 bool uf_is_sched(uint64_t id);
 /* uftrace's consume of one record: time accounting and stack counts. */
 /* The time uftrace takes as a thread's last: its last record's, except that a perf record

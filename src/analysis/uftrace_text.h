@@ -9,6 +9,7 @@
 #include "traceglot.h"
 
 #include <stdint.h>
+#include <string.h>
 
 static inline void uf_put_time(tg_buf *b, uint64_t ns)
 {
@@ -33,6 +34,45 @@ static inline void uf_put_time(tg_buf *b, uint64_t ns)
     tg_buf_u64_pad(b, small, 3, '0');
     tg_buf_putc(b, ' ');
     tg_buf_puts(b, units[idx]);
+}
+
+/* The same into a char array with room for 16 bytes at p; returns the end. */
+static inline char *uf_fmt_time(char *p, uint64_t ns)
+{
+    static const char *const units[] = {"us", "ms", " s", " m", " h"};
+    static const unsigned limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
+    if (ns == 0) {
+        memset(p, ' ', 10);
+        return p + 10;
+    }
+    uint64_t d = ns, small = 0;
+    unsigned idx;
+    for (idx = 0; idx < 5; idx++) {
+        small = d % limit[idx];
+        d = d / limit[idx];
+        if (d < limit[idx + 1])
+            break;
+    }
+    if (idx == 5)
+        idx = 4;
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + d % 10);
+        d /= 10;
+    } while (d);
+    for (int k = n; k < 3; k++)
+        *p++ = ' ';
+    while (n)
+        *p++ = tmp[--n];
+    *p++ = '.';
+    *p++ = (char)('0' + small / 100);
+    *p++ = (char)('0' + small / 10 % 10);
+    *p++ = (char)('0' + small % 10);
+    *p++ = ' ';
+    *p++ = units[idx][0];
+    *p++ = units[idx][1];
+    return p;
 }
 
 static inline void uf_put_name(tg_buf *b, const char *name, uint64_t addr)

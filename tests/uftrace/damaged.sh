@@ -28,7 +28,9 @@ expect() {
     timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
     local lines=$(wc -l <"$tmp/out")
-    if [ "$rc" != 1 ]; then
+    if grep -q "Sanitizer\|runtime error" "$tmp/err"; then
+        echo "FAIL $name: sanitizer report:"; head -20 "$tmp/err"; fail=$((fail + 1))
+    elif [ "$rc" != 1 ]; then
         echo "FAIL $name: exit status $rc (expected 1)"; head -5 "$tmp/err"; fail=$((fail + 1))
     elif ! grep -q -- "$pattern" "$tmp/err"; then
         echo "FAIL $name: no '$pattern' in the error:"; head -5 "$tmp/err"; fail=$((fail + 1))
@@ -94,7 +96,8 @@ for fx in threads args forks; do
         for cmd in replay report info; do
             timeout 60 "$TG" $cmd "$d" >/dev/null 2>"$tmp/err"
             rc=$?
-            if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+            if grep -q "Sanitizer\|runtime error" "$tmp/err" ||
+                { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
                 echo "FAIL flips $fx seed $seed $cmd: exit status $rc"; head -3 "$tmp/err"
                 fail=$((fail + 1))
             fi

@@ -1,0 +1,55 @@
+#!/bin/bash
+# bench/uftrace.sh - traceglot vs uftrace on a large uftrace recording (~10 million records).
+#
+# Records bench/uftrace_bench.c once with `uftrace record` (cached in $TG_BENCH_OUT), then
+# times `report` and `replay` of both tools, median of 3 runs each, and checks that the two
+# outputs are identical.  Goals: report >= 20x, replay >= 10x.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TG=${TG:?}
+out=${TG_BENCH_OUT:-$here/out}
+data=$out/uftrace-fib.data
+for tool in uftrace gcc /usr/bin/time; do
+    command -v "$tool" >/dev/null || { echo "uftrace: SKIP ($tool is not installed)"; exit 0; }
+done
+mkdir -p "$out"
+if [ ! -f "$data/info" ]; then
+    gcc -O1 -pg -o "$out/uftrace-fib" "$here/uftrace_bench.c" -lpthread
+    rm -rf "$data"
+    (cd "$out" && uftrace record -d "$data" ./uftrace-fib >/dev/null) ||
+        { echo "uftrace: SKIP (uftrace record failed)"; exit 0; }
+fi
+records=$(( $(cat "$data"/[0-9]*.dat | wc -c) / 16 ))
+
+# run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout
+run_timed() {
+    local o=$1
+    shift
+    /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
+    cat "$out/time.txt"
+}
+
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+
+bench() { # NAME SUBCOMMAND
+    local name=$1 sub=$2 t1=() t2=() m1=0 m2=0
+    for i in 1 2 3; do
+        read -r s kb < <(run_timed "$out/tg.$sub.txt" "$TG" "$sub" "$data")
+        t1+=("$s"); [ "$kb" -gt "$m1" ] && m1=$kb
+        read -r s kb < <(run_timed "$out/uf.$sub.txt" uftrace "$sub" -d "$data")
+        t2+=("$s"); [ "$kb" -gt "$m2" ] && m2=$kb
+    done
+    local a b same
+    a=$(median3 "${t1[@]}")
+    b=$(median3 "${t2[@]}")
+    if cmp -s "$out/tg.$sub.txt" "$out/uf.$sub.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
+    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
+        r = (a > 0) ? b / a : 0;
+        printf "%s: traceglot %.2f s, uftrace %.2f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s\n",
+               n, a, b, r, m1 / 1024, m2 / 1024, s }'
+    rm -f "$out/tg.$sub.txt" "$out/uf.$sub.txt"
+}
+
+echo "uftrace: $records records in $data"
+bench "uftrace report" report
+bench "uftrace replay" replay
