@@ -180,6 +180,20 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
             continue;
         }
         uint64_t limit = ver >= 3 ? region_end : size;
+        if (cur && !(d[off] & 1)) {
+            /* a run of function records: only the last one's id matters here */
+            uint64_t last = off;
+            while (limit - off >= XRAY_FDR_FUNC && !(d[off] & 1)) {
+                last = off;
+                off += XRAY_FDR_FUNC;
+            }
+            if (off != last) {
+                cur->last_func = (int64_t)(tg_le32(d + last) >> 4);
+                cur->end = off;
+            }
+            if (off >= limit || (d[off] & 1))
+                continue;
+        }
         const uint8_t *p = d + off;
         uint64_t rs = record_size(xf, p, limit - off);
         if (rs == 0) {
