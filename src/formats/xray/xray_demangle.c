@@ -9,7 +9,10 @@
  *   - closures "{lambda(ARGS)#N}" are "'lambda'(ARGS)" (N = 1) or "'lambda<N-2>'(ARGS)";
  *   - unnamed types "{unnamed type#N}" are "'unnamed'" or "'unnamed<N-2>'";
  *   - "TLS wrapper function for" / "TLS init function for" are LLVM's "thread-local
- *     wrapper routine for" / "thread-local initialization routine for". */
+ *     wrapper routine for" / "thread-local initialization routine for";
+ *   - "decltype(nullptr)" is "std::nullptr_t"; "operator<< <T>" is "operator<<<T>";
+ *   - where the mangled name used the abbreviations Ss, Si, So, Sd, LLVM keeps them as
+ *     std::string, std::istream, std::ostream, std::iostream. */
 #include "formats/xray/xray_internal.h"
 
 #include <libiberty/demangle.h>
@@ -124,6 +127,50 @@ fail:
     return NULL;
 }
 
+/* Replaces every `from` in *s by `to` (to no longer than from), in place; not where the
+ * text after it starts with one of the `keep` prefixes (NULL-terminated list, may be NULL). */
+static void replace_except(char *s, const char *from, const char *to, const char *const *keep)
+{
+    size_t fl = strlen(from), tl = strlen(to);
+    char *p = s;
+    while ((p = strstr(p, from)) != NULL) {
+        int skip = 0;
+        for (size_t k = 0; keep && keep[k]; k++)
+            if (strncmp(p + fl, keep[k], strlen(keep[k])) == 0)
+                skip = 1;
+        if (skip) {
+            p += fl;
+            continue;
+        }
+        memmove(p + tl, p + fl, strlen(p + fl) + 1);
+        memcpy(p, to, tl);
+        p += tl;
+    }
+}
+
+static void replace_all(char *s, const char *from, const char *to)
+{
+    replace_except(s, from, to, NULL);
+}
+
+static void llvm_spelling(char *d, const char *mangled)
+{
+    /* LLVM spells the class out in full where it names a constructor or destructor */
+    static const char *const ctor[] = {"::basic_", "::~basic_", NULL};
+    replace_all(d, "decltype(nullptr)", "std::nullptr_t");
+    replace_all(d, "operator<< <", "operator<<<");
+    replace_all(d, "operator< <", "operator<<");
+    static const struct { const char *abbr, *full, *name; } ab[] = {
+        {"Ss", "std::basic_string<char, std::char_traits<char>, std::allocator<char> >", "std::string"},
+        {"Si", "std::basic_istream<char, std::char_traits<char> >", "std::istream"},
+        {"So", "std::basic_ostream<char, std::char_traits<char> >", "std::ostream"},
+        {"Sd", "std::basic_iostream<char, std::char_traits<char> >", "std::iostream"},
+    };
+    for (size_t i = 0; i < sizeof ab / sizeof *ab; i++)
+        if (strstr(mangled, ab[i].abbr))
+            replace_except(d, ab[i].full, ab[i].name, ctor);
+}
+
 char *xray_demangle(const char *name)
 {
     const char *dot = strchr(name, '.');
@@ -139,6 +186,8 @@ char *xray_demangle(const char *name)
         return NULL;
     char *l = llvm_wording(g);
     free(g);
+    if (l)
+        llvm_spelling(l, name);
     if (!l || !dot)
         return l;
     sbuf b = {l, strlen(l), strlen(l) + 1};
