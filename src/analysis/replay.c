@@ -34,6 +34,12 @@ struct rp {
         const char *name;
         size_t len;
     } lens[1024];       /* symbol -> its length (names repeat on every line) */
+    struct {
+        uint64_t addr;
+        const void *trace;
+        const char *name;
+        bool set;
+    } names[4096];      /* function address -> symbol */
     tg_buf *args, *ret, *evtext;
     bool field_on[F_COUNT];
     int n_fields;
@@ -72,6 +78,8 @@ static bool lb_room(struct rp *p, size_t n)
 {
     if (p->ln + n <= p->lcap)
         return true;
+    if (!p->lcap)
+        n += 65536 + 4096; /* first call: room for a batch of lines */
     size_t nc = p->lcap ? p->lcap : 4096;
     while (nc < p->ln + n)
         nc *= 2;
@@ -122,17 +130,28 @@ static inline void lb_name(struct rp *p, const char *name, uint64_t addr)
     lb_put(p, name, p->lens[h].len);
 }
 
+/* Lines are handed to the output buffer in batches of about 64 KB. */
 static inline void lb_end(struct rp *p)
 {
-    tg_buf_put(p->out, p->lb, p->ln);
+    if (p->ln >= 65536) {
+        tg_buf_put(p->out, p->lb, p->ln);
+        p->ln = 0;
+    }
+}
+
+static void lb_flush(struct rp *p)
+{
+    if (p->ln)
+        tg_buf_put(p->out, p->lb, p->ln);
     p->ln = 0;
 }
 
 /* The columns of one line, formatted into a local array and written with one tg_buf_put. */
 static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool show_time)
 {
-    char line[160];
-    char *w = line;
+    if (p->ln + 160 > p->lcap && !lb_room(p, 160))
+        return;
+    char *w = p->lb + p->ln;
     for (int i = 0; i < F_COUNT; i++) {
         if (!p->field_on[i])
             continue;
@@ -142,6 +161,12 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             w = uf_fmt_time(w, f && show_time ? (uint64_t)f->total : 0);
             break;
         case F_TID: {
+            if (t->tid_len) {
+                memcpy(w, t->tid_text, sizeof t->tid_text); /* fixed size: no rep movs */
+                w += t->tid_len;
+                break;
+            }
+            char *start = w;
             *w++ = '[';
             char tmp[16];
             int n = 0;
@@ -157,6 +182,10 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             while (n)
                 *w++ = tmp[--n];
             *w++ = ']';
+            if (w - start < (ptrdiff_t)sizeof t->tid_text) {
+                memcpy(((uf_task *)t)->tid_text, start, (size_t)(w - start));
+                ((uf_task *)t)->tid_len = (uint8_t)(w - start);
+            }
             break;
         }
         case F_ADDR: {
@@ -207,7 +236,7 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
         memcpy(w, " | ", 3);
         w += 3;
     }
-    lb_put(p, line, (size_t)(w - line));
+    p->ln = (size_t)(w - p->lb);
 }
 
 static void put_header(struct rp *p)
@@ -228,14 +257,32 @@ static void put_header(struct rp *p)
 }
 
 /* Captures what printing needs from the iterator's event before it is advanced. */
-static void take(const tg_event *ev, uf_rec *r, tg_buf *args, tg_buf *evtext, bool *more)
+/* The symbol of a function record, asked of the reader once per address and trace. */
+static const char *func_name(struct rp *p, const tg_event *ev)
 {
+    uint64_t a = ev->addr;
+    size_t h = (a ^ (a >> 12)) & 4095;
+    const void *tr = ev->stream->trace;
+    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != tr) {
+        p->names[h].addr = a;
+        p->names[h].trace = tr;
+        p->names[h].name = tg_event_func_name(ev);
+        p->names[h].set = true;
+    }
+    return p->names[h].name;
+}
+
+static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
+{
+    tg_buf *args = p->args, *evtext = p->evtext;
     uf_rec_from_event(ev, r);
     *more = false;
     if (r->type == UF_ENTRY || r->type == UF_EXIT) {
-        tg_buf_reset(args);
-        r->name = tg_event_func_name(ev);
-        *more = tg_event_render(ev, args) > 0;
+        r->name = func_name(p, ev);
+        if (ev->size) { /* only records with a payload have arguments to show */
+            tg_buf_reset(args);
+            *more = tg_event_render(ev, args) > 0;
+        }
     } else if (r->type == UF_EVENT) {
         tg_buf_reset(evtext);
         if (tg_event_render(ev, evtext) <= 0)
@@ -382,7 +429,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
     while (rc > 0) {
         uf_rec r;
         bool more;
-        take(ev, &r, p.args, p.evtext, &more);
+        take(&p, ev, &r, &more);
         uf_task *t = uf_task_get(&p.st, r.tid, r.pid);
         if (!t) {
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -395,6 +442,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         }
         if (r.type != UF_LOST && r.time) {
             if (p.prev_time > r.time) {
+                lb_flush(&p);
                 for (int i = 0; i < F_COUNT; i++)
                     if (p.field_on[i]) {
                         tg_buf_putc(out, ' ');
@@ -412,7 +460,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (t->user_stack_count != 0) {
                 put_fields(&p, t, NULL, false);
                 lb_pad(&p, (t->display_depth + 1) * 2);
-                lb_end(&p);
+                lb_flush(&p);
                 if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
                     tg_buf_printf(out, "/* LOST %d records!! */\n", (int)r.addr);
                 else
@@ -434,7 +482,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 rc = peek_next(&p, it, &ev, &n);
                 if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
                     tg_buf_reset(p.ret);
-                    ret_more = tg_event_render(ev, p.ret) > 0;
+                    ret_more = ev->size && tg_event_render(ev, p.ret) > 0;
                     uf_consume(&p.st, t, &n);
                     folded = true;
                     rc = tg_iter_next(it, &ev);
@@ -511,6 +559,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             lb_end(&p);
         }
     }
+    lb_flush(&p);
     if (rc >= 0)
         print_remaining(&p, set);
 done:

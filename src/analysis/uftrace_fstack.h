@@ -60,6 +60,8 @@ typedef struct uf_task {
     uf_frame *frames;
     int cap;
     int order;                    /* first-seen order of the thread */
+    char tid_text[16];            /* replay's "[  1234]", made once */
+    uint8_t tid_len;
 } uf_task;
 
 struct uf_fixup_cache {

@@ -39,40 +39,56 @@ static inline void uf_put_time(tg_buf *b, uint64_t ns)
 /* The same into a char array with room for 16 bytes at p; returns the end. */
 static inline char *uf_fmt_time(char *p, uint64_t ns)
 {
-    static const char *const units[] = {"us", "ms", " s", " m", " h"};
-    static const unsigned limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
+    static const char units[5][2] = {{'u', 's'}, {'m', 's'}, {' ', 's'}, {' ', 'm'}, {' ', 'h'}};
     if (ns == 0) {
         memset(p, ' ', 10);
         return p + 10;
     }
-    uint64_t d = ns, small = 0;
-    unsigned idx;
-    for (idx = 0; idx < 5; idx++) {
-        small = d % limit[idx];
-        d = d / limit[idx];
-        if (d < limit[idx + 1])
-            break;
+    uint64_t d = ns / 1000, small = ns % 1000;
+    unsigned idx = 0;
+    if (d >= 1000) {
+        small = d % 1000;
+        d /= 1000;
+        idx = 1;
+        if (d >= 1000) {
+            small = d % 1000;
+            d /= 1000;
+            idx = 2;
+            if (d >= 60) {
+                small = d % 60;
+                d /= 60;
+                idx = 3;
+                if (d >= 24) {
+                    small = d % 24;
+                    d /= 24;
+                    idx = 4;
+                }
+            }
+        }
     }
-    if (idx == 5)
-        idx = 4;
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + d % 10);
-        d /= 10;
-    } while (d);
-    for (int k = n; k < 3; k++)
-        *p++ = ' ';
-    while (n)
-        *p++ = tmp[--n];
-    *p++ = '.';
-    *p++ = (char)('0' + small / 100);
-    *p++ = (char)('0' + small / 10 % 10);
-    *p++ = (char)('0' + small % 10);
-    *p++ = ' ';
-    *p++ = units[idx][0];
-    *p++ = units[idx][1];
-    return p;
+    if (d < 1000) {
+        p[0] = d >= 100 ? (char)('0' + d / 100) : ' ';
+        p[1] = d >= 10 ? (char)('0' + d / 10 % 10) : ' ';
+        p[2] = (char)('0' + d % 10);
+        p += 3;
+    } else {
+        char tmp[24];
+        int n = 0;
+        do {
+            tmp[n++] = (char)('0' + d % 10);
+            d /= 10;
+        } while (d);
+        while (n)
+            *p++ = tmp[--n];
+    }
+    p[0] = '.';
+    p[1] = (char)('0' + small / 100);
+    p[2] = (char)('0' + small / 10 % 10);
+    p[3] = (char)('0' + small % 10);
+    p[4] = ' ';
+    p[5] = units[idx][0];
+    p[6] = units[idx][1];
+    return p + 7;
 }
 
 static inline void uf_put_name(tg_buf *b, const char *name, uint64_t addr)

@@ -13,8 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define UFT_CACHE_SIZE 512
+/* Pages of a large .dat already read are handed back to the kernel every this many bytes,
+ * so the resident memory of a multi-GB replay stays small (the file is read once, in order). */
+#define UFT_RELEASE_CHUNK (32u << 20)
 
 struct uft_sym_cache {
     uint64_t addr;
@@ -31,9 +36,19 @@ struct uft_dat {
     tg_map map;
     int tid, pid;
     size_t pos;
+    size_t released;     /* bytes before this were given back with MADV_DONTNEED */
     bool stopped;
     struct uft_sym_cache cache[UFT_CACHE_SIZE];
 };
+
+static void release_read_pages(struct uft_dat *s)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t upto = s->pos / page * page;
+    if (upto > s->released && ((uintptr_t)s->map.data % page) == 0)
+        madvise((void *)(s->map.data + s->released), upto - s->released, MADV_DONTNEED);
+    s->released = upto;
+}
 
 static struct uft_sym_cache *lookup(struct uft_dat *s, uint64_t addr, int64_t ts, bool specs)
 {
@@ -151,6 +166,8 @@ static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
         ev->size = payload;
     }
     s->pos = pos + 16 + payload;
+    if (s->pos - s->released >= UFT_RELEASE_CHUNK)
+        release_read_pages(s);
     return 1;
 }
 
@@ -217,6 +234,7 @@ static int dat_rewind(tg_stream *st, tg_error **err)
     (void)err;
     struct uft_dat *s = st->priv;
     s->pos = 0;
+    s->released = 0;
     s->stopped = false;
     return 0;
 }
