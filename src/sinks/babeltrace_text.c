@@ -26,11 +26,15 @@
 typedef struct bt_trace_info {
     const tg_trace *trace;
     bool has_clock;
+    bool render;       /* CTF: the format renders the fields itself (same text, faster) */
     char hostname[256], procname[256], vpid[32];
+    char dom[600];     /* "host:proc:(vpid) " as printed before the event name */
+    size_t dom_len;
 } bt_trace_info;
 
 typedef struct bt_state {
     bool seconds;
+    bool generic;      /* option "babeltrace-generic": never use the format's rendering */
     bool have_last;
     int64_t last_ts;
     int64_t cached_sec;
@@ -91,6 +95,19 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
         desc_value(d, "env.procname", in->procname, sizeof in->procname);
         desc_value(d, "env.vpid", in->vpid, sizeof in->vpid);
     }
+    in->render = !st->generic && !strcmp(tg_trace_format(t), "ctf");
+    /* hostname, then procname and vpid, joined by ':' (babeltrace2's trace fields) */
+    size_t n = 0;
+    const char *parts[3] = {in->hostname, in->procname, in->vpid};
+    for (int k = 0; k < 3; k++) {
+        if (!parts[k][0])
+            continue;
+        n += (size_t)snprintf(in->dom + n, sizeof in->dom - n, k == 2 ? "%s(%s)" : "%s%s",
+                              n ? ":" : "", parts[k]);
+    }
+    if (n)
+        n += (size_t)snprintf(in->dom + n, sizeof in->dom - n, " ");
+    in->dom_len = n < sizeof in->dom ? n : sizeof in->dom - 1;
     tg_buf_free(b);
     st->last_info = NULL;
     return in;
@@ -218,9 +235,17 @@ static void put_value(tg_buf *out, const tg_value *v)
         if (v->flags & TG_VALF_ENUM) {
             tg_buf_puts(out, "( ");
             if (v->label) {
-                tg_buf_putc(out, '"');
-                tg_buf_puts(out, v->label);
-                tg_buf_putc(out, '"');
+                /* several labels come separated by \x1f */
+                const char *l = v->label;
+                for (;;) {
+                    const char *sep = strchr(l, '\x1f');
+                    size_t n = sep ? (size_t)(sep - l) : strlen(l);
+                    put_escaped(out, l, n);
+                    if (!sep)
+                        break;
+                    tg_buf_puts(out, ", ");
+                    l = sep + 1;
+                }
             } else {
                 tg_buf_puts(out, "<unknown>");
             }
@@ -317,7 +342,9 @@ static bool put_scope(tg_buf *out, const tg_event *ev, tg_scope scope, bool alwa
 static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
-    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0, .cached_sec = -1};
+    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0,
+                   .generic = tg_options_flag(opts, "babeltrace-generic") != 0,
+                   .cached_sec = -1};
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
@@ -346,29 +373,14 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             st.last_ts = ts;
             st.have_last = true;
         }
-        bool dom = false;
-        if (ti->hostname[0]) {
-            tg_buf_puts(out, ti->hostname);
-            dom = true;
-        }
-        if (ti->procname[0]) {
-            if (dom)
-                tg_buf_putc(out, ':');
-            tg_buf_puts(out, ti->procname);
-            dom = true;
-        }
-        if (ti->vpid[0]) {
-            if (dom)
-                tg_buf_putc(out, ':');
-            tg_buf_putc(out, '(');
-            tg_buf_puts(out, ti->vpid);
-            tg_buf_putc(out, ')');
-            dom = true;
-        }
-        if (dom)
-            tg_buf_putc(out, ' ');
+        if (ti->dom_len)
+            tg_buf_put(out, ti->dom, ti->dom_len);
         tg_buf_puts(out, tg_event_name(ev));
         tg_buf_puts(out, ": ");
+        if (ti->render && tg_event_render(ev, out) == 1) {
+            tg_buf_putc(out, '\n');
+            continue;
+        }
         bool first = true;
         first = put_scope(out, ev, TG_SCOPE_PACKET_CONTEXT, false, first);
         first = put_scope(out, ev, TG_SCOPE_STREAM_CONTEXT, false, first);

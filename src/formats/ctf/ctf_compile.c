@@ -45,6 +45,17 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
     ctf_step *st = &b->v[i];
     st->type = t;
     st->name = name;
+    if (name) {
+        size_t nl = strlen(name);
+        char *eq = tg_arena_alloc(b->a, nl + 4);
+        if (!eq)
+            return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+        memcpy(eq, name, nl);
+        memcpy(eq + nl, " = ", 4);
+        st = &b->v[i];
+        st->eq = eq;
+        st->eq_len = (uint32_t)(nl + 3);
+    }
     st->align = t->align ? t->align : 1;
     st->reg = t->reg;
     st->in_ir = t->in_ir;

@@ -7,74 +7,18 @@
  * tg_value.  Integers are read bit-exact in either byte order at any alignment; every read
  * is checked against the packet's content size first, so damage stops with the field's
  * name and bit position instead of reading past the data. */
-#include "formats/ctf/ctf_internal.h"
+#include "formats/ctf/ctf_bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
 static int derr(ctf_dec *d, const ctf_step *st, const char *fmt, uint64_t a, uint64_t b)
 {
     d->where = st ? st->name : NULL;
     snprintf(d->msg, sizeof d->msg, fmt, (unsigned long long)a, (unsigned long long)b);
     return TG_ERR_FORMAT;
-}
-
-/* Loads 8 bytes at byte offset off (zero beyond the mapped bytes). */
-static inline void load9(const ctf_dec *d, uint64_t off, uint8_t out[16])
-{
-    if (off + 16 <= d->buf_len) {
-        memcpy(out, d->buf + off, 16);
-    } else {
-        memset(out, 0, 16);
-        if (off < d->buf_len)
-            memcpy(out, d->buf + off, d->buf_len - off);
-    }
-}
-
-static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, bool be)
-{
-    uint64_t off = pos >> 3;
-    unsigned sh = (unsigned)(pos & 7);
-    if (!sh && !(size & 7)) {
-        /* byte-aligned whole bytes: the common case */
-        uint8_t b[16];
-        load9(d, off, b);
-        uint64_t v = 0;
-        unsigned n = size / 8;
-        if (!be) {
-            for (unsigned k = n; k-- > 0;)
-                v = (v << 8) | b[k];
-        } else {
-            for (unsigned k = 0; k < n; k++)
-                v = (v << 8) | b[k];
-        }
-        return v;
-    }
-    uint8_t b[16];
-    load9(d, off, b);
-    unsigned nbytes = (sh + size + 7) / 8; /* <= 9 */
-    uint64_t mask = size == 64 ? ~0ull : ((1ull << size) - 1);
-    if (!be) {
-        /* bits are numbered from the least significant bit of each byte */
-        uint64_t lo = 0;
-        for (unsigned k = 0; k < 8 && k < nbytes; k++)
-            lo |= (uint64_t)b[k] << (8 * k);
-        uint64_t v = lo >> sh;
-        if (nbytes == 9)
-            v |= (uint64_t)b[8] << (64 - sh);
-        return v & mask;
-    }
-    /* big endian: bits are numbered from the most significant bit of each byte */
-    uint64_t hi = 0;
-    for (unsigned k = 0; k < 8; k++)
-        hi = (hi << 8) | (k < nbytes ? b[k] : 0);
-    hi <<= sh;
-    if (nbytes == 9 && sh)
-        hi |= (uint64_t)b[8] >> (8 - sh);
-    return (hi >> (64 - size)) & mask;
 }
 
 static inline void update_clock(ctf_dec *d, uint64_t v, unsigned size)

@@ -221,6 +221,8 @@ typedef struct ctf_step {
     uint64_t count;        /* STRUCT members, ARRAY length */
     const ctf_type *type;
     const char *name;      /* display name (NULL for elements) */
+    const char *eq;        /* "name = ", for the babeltrace rendering */
+    uint32_t eq_len;
     const uint32_t *opt;   /* VARIANT: first step of each option */
 } ctf_step;
 

@@ -140,6 +140,8 @@ void ctf_dstream_free(ctf_dstream *ds)
         free(ds->files[i].path);
     free(ds->files);
     free(ds->d.regs);
+    free(ds->rbuf);
+    free(ds->pc_text);
     free(ds);
 }
 
@@ -297,6 +299,7 @@ const struct tg_stream_ops ctf_stream_ops = {
     .next = stream_next,
     .field_count = ctf_field_count,
     .field = ctf_field_get,
+    .render = ctf_render,
     .func_name = stream_func_name,
     .destroy = stream_destroy,
 };

@@ -47,6 +47,11 @@ typedef struct ctf_dstream {
     int64_t lost_ts;
     int64_t last_ts;
     unsigned label_slot;
+    char *rbuf;               /* rendering scratch (ctf_render.c) */
+    size_t rcap;
+    char *pc_text;            /* the packet context rendered once per packet */
+    size_t pc_len, pc_cap;
+    uint64_t pc_for;          /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
 } ctf_dstream;
 
@@ -57,9 +62,15 @@ extern const struct tg_stream_ops ctf_stream_ops;
 int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err);
 void ctf_dstream_free(ctf_dstream *ds);
 
-/* Field access (ctf_value.c). */
+/* Field access (ctf_value.c): the scope's value tree for the stream's current event, built
+ * on first use (NULL when the event has no such scope); *filter says whether fields hidden
+ * from users must be skipped. */
+const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter);
 size_t ctf_field_count(const tg_event *ev, tg_scope scope);
 int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+
+/* The babeltrace2 rendering of an event's contexts and payload (ctf_render.c). */
+int ctf_render(const tg_event *ev, tg_buf *out);
 
 /* Function traces (ctf_func.c). */
 int ctf_func_setup(tg_trace *t, ctf_trace *tr);

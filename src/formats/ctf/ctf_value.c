@@ -4,6 +4,7 @@
  * mode, from the position the skipping pass recorded, into the stream's reusable tree for
  * the scope (no allocation once the tree has grown); later requests for the same event
  * reuse it.  Compound values carry (tree, node) in their ctx and fetch children from it.
+ * An integer in several enumeration ranges gets all their labels, separated by \x1f.
  * Fields babeltrace2 keeps out of its trace IR (special fields, clock-mapped integers, see
  * ctf_resolve.c) are not shown, except in the event header scope. */
 #include "formats/ctf/ctf_stream.h"
@@ -15,7 +16,7 @@
 static int value_child(const tg_value *v, size_t i, tg_value *out);
 static const struct tg_value_ops ctf_value_ops = {.child = value_child};
 
-static const ctf_tree *scope_tree(const tg_event *ev, tg_scope scope, bool *filter)
+const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter)
 {
     if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
         return NULL;
@@ -118,7 +119,7 @@ static const char *enum_label(const ctf_type *ty, uint64_t v, ctf_dstream *ds)
                 len = (size_t)snprintf(buf, 256, "%s", first);
             }
             if (len < 255)
-                len += (size_t)snprintf(buf + len, 256 - len, "\", \"%s", m->label);
+                len += (size_t)snprintf(buf + len, 256 - len, "\x1f%s", m->label);
             if (len > 255)
                 len = 255;
         }
@@ -196,7 +197,7 @@ static int value_child(const tg_value *v, size_t i, tg_value *out)
 size_t ctf_field_count(const tg_event *ev, tg_scope scope)
 {
     bool filter;
-    const ctf_tree *t = scope_tree(ev, scope, &filter);
+    const ctf_tree *t = ctf_scope_tree(ev, scope, &filter);
     if (!t || (filter && !t->nodes[0].st->in_ir))
         return 0;
     return visible_count(t, 0, filter);
@@ -205,7 +206,7 @@ size_t ctf_field_count(const tg_event *ev, tg_scope scope)
 int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
     bool filter;
-    const ctf_tree *t = scope_tree(ev, scope, &filter);
+    const ctf_tree *t = ctf_scope_tree(ev, scope, &filter);
     if (!t)
         return TG_ERR_USAGE;
     int64_t c = visible_child(t, 0, i, filter);

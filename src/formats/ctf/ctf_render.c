@@ -1,0 +1,528 @@
+/* ctf_render.c - an event's fields in babeltrace2's text form (the stream op `render`).
+ *
+ * CTF has no text form of its own; the reference rendering of CTF events is babeltrace2's
+ * (sink.text.pretty): `{ packet context }, { stream event context }, { event context },
+ * { payload }` with the visible fields of each scope.  The generic printer in
+ * src/sinks/babeltrace_text.c produces the same text from tg_value; this file produces it
+ * straight from the packet bits with the names pre-formatted at compile time ("name = "),
+ * into one scratch buffer per stream and one tg_buf_put per event, because printing is most
+ * of the work of `traceglot cat`.  The packet context is rendered once per packet.
+ *
+ * Rules (babeltrace2 2.0.4): integers in their display base (hex upper-case and masked to
+ * the size rounded up to a nibble, octal with a leading 0, binary with 0b and every bit),
+ * enumerations as ( "A", "B" : container = N ) or ( <unknown> : container = N ), floats %g,
+ * strings quoted with C escapes (other control bytes as \xNN), arrays and sequences as
+ * [ [0] = x, ... ], variants as { option }, empty compounds as { } and [ ].
+ *
+ * The fields are decoded and printed in one pass over the compiled steps (the skipping
+ * pass of next() already validated the event); an event with no payload block prints no
+ * payload, an empty one prints { }. */
+#include "formats/ctf/ctf_bits.h"
+#include "formats/ctf/ctf_stream.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} wbuf;
+
+static bool grow(wbuf *w, size_t n)
+{
+    if (w->len + n <= w->cap)
+        return true;
+    size_t cap = w->cap ? w->cap : 4096;
+    while (cap < w->len + n)
+        cap *= 2;
+    char *p = realloc(w->p, cap);
+    if (!p) {
+        w->failed = true;
+        return false;
+    }
+    w->p = p;
+    w->cap = cap;
+    return true;
+}
+
+static inline void put(wbuf *w, const char *s, size_t n)
+{
+    if (w->len + n > w->cap && !grow(w, n))
+        return;
+    char *o = w->p + w->len;
+    if (n <= 16) {
+        for (size_t i = 0; i < n; i++)
+            o[i] = s[i];
+    } else {
+        memcpy(o, s, n);
+    }
+    w->len += n;
+}
+
+#define PUTS(w, lit) put((w), (lit), sizeof(lit) - 1)
+
+static void put_u64(wbuf *w, uint64_t v)
+{
+    char tmp[24], *q = tmp + 24;
+    do {
+        *--q = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(w, q, (size_t)(tmp + 24 - q));
+}
+
+static void put_int(wbuf *w, const ctf_step *st, uint64_t u)
+{
+    unsigned len = st->size;
+    char tmp[80], *q = tmp + sizeof tmp;
+    switch (st->type->base) {
+    case 2:
+        if (!grow(w, len + 2))
+            return;
+        w->p[w->len++] = '0';
+        w->p[w->len++] = 'b';
+        for (unsigned k = len; k-- > 0;)
+            w->p[w->len++] = (u >> k) & 1 ? '1' : '0';
+        return;
+    case 8:
+        if (st->is_signed && len < 64) {
+            unsigned r = ((len - 1) / 3 + 1) * 3;
+            if (r < 64)
+                u &= (1ull << r) - 1;
+        }
+        do {
+            *--q = (char)('0' + (u & 7));
+            u >>= 3;
+        } while (u);
+        *--q = '0';
+        put(w, q, (size_t)(tmp + sizeof tmp - q));
+        return;
+    case 16:
+        if (len < 64) {
+            unsigned r = (len + 3) & ~3u;
+            if (r < 64)
+                u &= (1ull << r) - 1;
+        }
+        do {
+            *--q = "0123456789ABCDEF"[u & 15];
+            u >>= 4;
+        } while (u);
+        *--q = 'x';
+        *--q = '0';
+        put(w, q, (size_t)(tmp + sizeof tmp - q));
+        return;
+    default:
+        if (st->is_signed && (int64_t)u < 0) {
+            PUTS(w, "-");
+            put_u64(w, 0 - u);
+        } else {
+            put_u64(w, u);
+        }
+    }
+}
+
+static inline bool needs_escape(unsigned char c)
+{
+    return c < 32 || c == 127 || c == '\\' || c == '\'' || c == '"' || c == '?';
+}
+
+static void put_escaped(wbuf *w, const char *s, size_t n)
+{
+    const char *nul = memchr(s, 0, n);
+    if (nul)
+        n = (size_t)(nul - s);
+    if (!grow(w, n * 4 + 2))
+        return;
+    char *o = w->p + w->len;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!needs_escape(c)) {
+            *o++ = (char)c;
+            continue;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '\\': *o++ = '\\'; break;
+        case '\'': *o++ = '\''; break;
+        case '"': *o++ = '"'; break;
+        case '?': *o++ = '?'; break;
+        case '\a': *o++ = 'a'; break;
+        case '\b': *o++ = 'b'; break;
+        case 27: *o++ = 'e'; break;
+        case '\f': *o++ = 'f'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
+        case '\v': *o++ = 'v'; break;
+        default:
+            *o++ = 'x';
+            *o++ = "0123456789abcdef"[c >> 4];
+            *o++ = "0123456789abcdef"[c & 15];
+        }
+    }
+    *o++ = '"';
+    w->len = (size_t)(o - w->p);
+}
+
+static void put_enum(wbuf *w, const ctf_step *st, uint64_t v)
+{
+    const ctf_type *ty = st->type;
+    PUTS(w, "( ");
+    size_t n = 0;
+    for (size_t k = 0; k < ty->n_maps; k++) {
+        const ctf_enum_map *m = &ty->maps[k];
+        bool in = ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
+                                : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi);
+        if (!in)
+            continue;
+        if (n++)
+            PUTS(w, ", ");
+        put_escaped(w, m->label, strlen(m->label));
+    }
+    if (!n)
+        PUTS(w, "<unknown>");
+    PUTS(w, " : container = ");
+    put_int(w, st, v);
+    PUTS(w, " )");
+}
+
+/* The 6 significant digits of a > 0 scaled by 10^(5-e), rounded half-even on the exact binary
+ * value as glibc does: a = M * 2^E exactly, so the scaled value is a ratio of 128-bit
+ * integers.  0 when the exponents are out of this fast path's range. */
+static int digits6(double a, int e, uint64_t *out)
+{
+    int k = 5 - e;
+    if (k > 21 || k < -27)
+        return 0;
+    unsigned __int128 p10 = 1;
+    for (int i = 0; i < (k < 0 ? -k : k); i++)
+        p10 *= 10;
+    int ex;
+    double fr = frexp(a, &ex);
+    uint64_t M = (uint64_t)ldexp(fr, 53);
+    int E = ex - 53;
+    unsigned __int128 num = M, den = 1;
+    if (k >= 0)
+        num *= p10;
+    else
+        den = p10;
+    /* num < 2^124 and den < 2^126 keep 2 * r and the shifts inside 128 bits */
+    if (E >= 0) {
+        if (E > 70)
+            return 0;
+        num <<= E;
+    } else {
+        if (-E > (k < 0 ? 36 : 125))
+            return 0;
+        den <<= -E;
+    }
+    unsigned __int128 q = num / den, r = num % den;
+    if (2 * r > den || (2 * r == den && (q & 1)))
+        q++;
+    *out = (uint64_t)q;
+    return 1;
+}
+
+/* %g as glibc prints it (6 significant digits), without printf for the usual values;
+ * others (zero, huge or tiny exponents, inf, nan) go through snprintf. */
+static void put_g(wbuf *w, double x)
+{
+    char tmp[64];
+    double a = x < 0 ? -x : x;
+    if (x == 0 || a != a || a > 1e300 || a < 1e-300)
+        goto slow;
+    int e = 0;
+    double t = a;
+    while (t >= 10) {
+        t /= 10;
+        if (++e > 40)
+            goto slow;
+    }
+    while (t < 1) {
+        t *= 10;
+        if (--e < -40)
+            goto slow;
+    }
+    for (int pass = 0; pass < 3; pass++) {
+        uint64_t d;
+        if (!digits6(a, e, &d))
+            goto slow;
+        if (d >= 1000000) {
+            e++;
+            continue;
+        }
+        if (d < 100000) {
+            e--;
+            continue;
+        }
+        char dg[6];
+        for (int i = 5; i >= 0; i--) {
+            dg[i] = (char)('0' + d % 10);
+            d /= 10;
+        }
+        int nd = 6;
+        while (nd > 1 && dg[nd - 1] == '0')
+            nd--;
+        char *o = tmp;
+        if (x < 0)
+            *o++ = '-';
+        if (e >= -4 && e < 6) {
+            if (e >= 0) {
+                for (int i = 0; i <= e; i++)
+                    *o++ = i < nd ? dg[i] : '0';
+                if (nd > e + 1) {
+                    *o++ = '.';
+                    for (int i = e + 1; i < nd; i++)
+                        *o++ = dg[i];
+                }
+            } else {
+                *o++ = '0';
+                *o++ = '.';
+                for (int i = 0; i < -e - 1; i++)
+                    *o++ = '0';
+                for (int i = 0; i < nd; i++)
+                    *o++ = dg[i];
+            }
+        } else {
+            *o++ = dg[0];
+            if (nd > 1) {
+                *o++ = '.';
+                for (int i = 1; i < nd; i++)
+                    *o++ = dg[i];
+            }
+            *o++ = 'e';
+            int ee = e < 0 ? -e : e;
+            *o++ = e < 0 ? '-' : '+';
+            if (ee >= 100)
+                *o++ = (char)('0' + ee / 100);
+            *o++ = (char)('0' + ee / 10 % 10);
+            *o++ = (char)('0' + ee % 10);
+        }
+        put(w, tmp, (size_t)(o - tmp));
+        return;
+    }
+slow:;
+    int k = snprintf(tmp, sizeof tmp, "%g", x);
+    put(w, tmp, k > 0 ? (size_t)k : 0);
+}
+
+/* ---- decode and print in one pass ------------------------------------------------------- */
+
+typedef struct rctx {
+    wbuf *w;
+    ctf_dec *d;
+    const ctf_step *s0;
+    int depth;
+} rctx;
+
+static int rrun(rctx *r, uint32_t i, bool print);
+
+static int relems(rctx *r, const ctf_step *st, uint32_t i, uint64_t count, bool print)
+{
+    ctf_dec *d = r->d;
+    wbuf *w = r->w;
+    if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE) {
+        if ((d->pos & 7) || count > (d->bits - d->pos) / 8)
+            return TG_ERR_FORMAT;
+        if (print)
+            put_escaped(w, (const char *)d->buf + d->pos / 8, (size_t)count);
+        d->pos += count * 8;
+        return 0;
+    }
+    if (count > CTF_MAX_ARRAY_LEN)
+        return TG_ERR_LIMIT;
+    if (print)
+        PUTS(w, "[");
+    for (uint64_t k = 0; k < count; k++) {
+        if (print) {
+            if (k)
+                PUTS(w, ", [");
+            else
+                PUTS(w, " [");
+            put_u64(w, k);
+            PUTS(w, "] = ");
+        }
+        TG_TRY(rrun(r, i + 1, print));
+    }
+    if (print)
+        PUTS(w, " ]");
+    return 0;
+}
+
+static int rrun(rctx *r, uint32_t i, bool print)
+{
+    ctf_dec *d = r->d;
+    wbuf *w = r->w;
+    const ctf_step *st = &r->s0[i];
+    uint64_t pos = align_up(d->pos, st->align);
+    if (pos > d->bits)
+        return TG_ERR_FORMAT;
+    d->pos = pos;
+    if (!print && st->fixed) {
+        if (st->fixed_bits > d->bits - pos)
+            return TG_ERR_FORMAT;
+        d->pos = pos + st->fixed_bits;
+        return 0;
+    }
+    switch (st->op) {
+    case CTF_OP_INT: {
+        if (st->size > d->bits - pos)
+            return TG_ERR_FORMAT;
+        uint64_t v = read_bits(d, pos, st->size, st->big_endian);
+        if (st->is_signed && st->size < 64 && (v >> (st->size - 1)) & 1)
+            v |= ~0ull << st->size;
+        d->pos = pos + st->size;
+        if (st->reg >= 0)
+            d->regs[st->reg] = v;
+        if (print) {
+            if (st->type->kind == CTF_T_ENUM)
+                put_enum(w, st, v);
+            else
+                put_int(w, st, v);
+        }
+        return 0;
+    }
+    case CTF_OP_FLOAT: {
+        if (st->size > d->bits - pos)
+            return TG_ERR_FORMAT;
+        uint64_t v = read_bits(d, pos, st->size, st->big_endian);
+        d->pos = pos + st->size;
+        if (print) {
+            double f;
+            if (st->size == 32) {
+                uint32_t u32 = (uint32_t)v;
+                float f32;
+                memcpy(&f32, &u32, 4);
+                f = f32;
+            } else {
+                memcpy(&f, &v, 8);
+            }
+            put_g(w, f);
+        }
+        return 0;
+    }
+    case CTF_OP_STRING: {
+        uint64_t off = pos / 8, end = d->bits / 8;
+        const uint8_t *p = d->buf + off;
+        const uint8_t *nul = off < end ? memchr(p, 0, (size_t)(end - off)) : NULL;
+        if (!nul)
+            return TG_ERR_FORMAT;
+        if (print)
+            put_escaped(w, (const char *)p, (size_t)(nul - p));
+        d->pos = (off + (uint64_t)(nul - p) + 1) * 8;
+        return 0;
+    }
+    case CTF_OP_STRUCT: {
+        if (++r->depth > CTF_MAX_NESTING * 4)
+            return TG_ERR_LIMIT;
+        if (print)
+            PUTS(w, "{");
+        bool first = true;
+        uint32_t j = i + 1;
+        for (uint64_t k = 0; k < st->count; k++) {
+            const ctf_step *cs = &r->s0[j];
+            bool show = print && cs->in_ir;
+            if (show) {
+                if (first)
+                    PUTS(w, " ");
+                else
+                    PUTS(w, ", ");
+                first = false;
+                put(w, cs->eq, cs->eq_len);
+            }
+            TG_TRY(rrun(r, j, show));
+            j = cs->end;
+        }
+        if (print)
+            PUTS(w, " }");
+        r->depth--;
+        return 0;
+    }
+    case CTF_OP_ARRAY:
+    case CTF_OP_TEXT_ARRAY:
+        return relems(r, st, i, st->count, print);
+    case CTF_OP_SEQUENCE:
+    case CTF_OP_TEXT_SEQUENCE:
+        return relems(r, st, i, st->reg >= 0 ? d->regs[st->reg] : 0, print);
+    case CTF_OP_VARIANT: {
+        uint64_t tag = st->reg >= 0 ? d->regs[st->reg] : 0;
+        const ctf_type *vt = st->type;
+        bool sig = vt->ref_target && vt->ref_target->is_signed;
+        uint32_t opt = UINT32_MAX;
+        for (size_t k = 0; k < vt->n_ranges; k++) {
+            const ctf_var_range *rg = &vt->ranges[k];
+            if (sig ? ((int64_t)tag >= rg->lo && (int64_t)tag <= rg->hi)
+                    : (tag >= (uint64_t)rg->lo && tag <= (uint64_t)rg->hi)) {
+                opt = rg->option;
+                break;
+            }
+        }
+        if (opt == UINT32_MAX || ++r->depth > CTF_MAX_NESTING * 4)
+            return TG_ERR_FORMAT;
+        if (print)
+            PUTS(w, "{ ");
+        TG_TRY(rrun(r, st->opt[opt], print));
+        if (print)
+            PUTS(w, " }");
+        r->depth--;
+        return 0;
+    }
+    }
+    return TG_ERR_FORMAT;
+}
+
+/* Renders one scope from bit position start if it is visible: 1 printed, 0 not, <0 error. */
+static int put_scope(wbuf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t start, bool first)
+{
+    if (!prog || !prog->n || !prog->steps[0].in_ir)
+        return 0;
+    ctf_dec d = ds->d;
+    d.pos = start;
+    d.tree = NULL;
+    d.quiet = true;
+    if (!first)
+        PUTS(w, ", ");
+    rctx r = {.w = w, .d = &d, .s0 = prog->steps};
+    int rc = rrun(&r, 0, true);
+    return rc < 0 ? rc : 1;
+}
+
+int ctf_render(const tg_event *ev, tg_buf *out)
+{
+    if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
+        return 0;
+    ctf_dstream *ds = ev->stream->priv;
+    const ctf_event_decl *e = ev->auxp;
+    bool first = true;
+    int rc;
+    /* the packet context, rendered once per packet */
+    if (ds->pc_for != ds->pkt_index + 1) {
+        wbuf pw = {.p = ds->pc_text, .cap = ds->pc_cap};
+        rc = put_scope(&pw, ds, ds->sc->prog_packet_context, ds->pc_pos, true);
+        ds->pc_text = pw.p;
+        ds->pc_cap = pw.cap;
+        ds->pc_len = pw.failed || rc <= 0 ? 0 : pw.len;
+        ds->pc_for = ds->pkt_index + 1;
+    }
+    wbuf w = {.p = ds->rbuf, .cap = ds->rcap};
+    if (ds->pc_len) {
+        put(&w, ds->pc_text, ds->pc_len);
+        first = false;
+    }
+    if ((rc = put_scope(&w, ds, ds->sc->prog_event_context, ev->aux[1], first)) > 0)
+        first = false;
+    if (rc >= 0 && (rc = put_scope(&w, ds, e->prog_context, ev->aux[2], first)) > 0)
+        first = false;
+    if (rc >= 0)
+        rc = put_scope(&w, ds, e->prog_fields, ev->aux[3], first);
+    ds->rbuf = w.p;
+    ds->rcap = w.cap;
+    if (w.failed || rc < 0)
+        return 0;
+    tg_buf_put(out, w.p, w.len);
+    return 1;
+}
