@@ -349,7 +349,8 @@ static void rep_free(struct rep *p)
 
 static void print_table(struct table *tb, tg_buf *out)
 {
-    qsort(tb->rows, tb->n, sizeof *tb->rows, cmp_rows);
+    if (tb->n > 1)
+        qsort(tb->rows, tb->n, sizeof *tb->rows, cmp_rows);
     tg_buf_puts(out, "  Total time   Self time       Calls  Function\n");
     tg_buf_puts(out, "  ==========  ==========  ==========  ====================\n");
     for (size_t i = 0; i < tb->n; i++) {
@@ -532,7 +533,8 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
         }
     }
     if (rc >= 0) {
-        qsort(side, n_side, sizeof *side, cmp_side);
+        if (n_side > 1)
+            qsort(side, n_side, sizeof *side, cmp_side);
         /* hand each thread its perf events (stable: grouped by tid, time order kept) */
         for (size_t i = 0; i < pool.n_jobs; i++) {
             struct task_job *j = &pool.jobs[i];

@@ -17,8 +17,10 @@ check() { # check NAME EXPECTED COMMAND...
     shift 2
     [ -f "$expected" ] || return 0
     checked=$((checked + 1))
-    if ! "$@" >"$tmp/out" 2>"$tmp/err"; then
-        echo "FAIL $what: exit status $? ($(head -c 300 "$tmp/err"))"
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" != 0 ] || grep -q "Sanitizer\|runtime error" "$tmp/err"; then
+        echo "FAIL $what: exit status $rc ($(head -c 300 "$tmp/err"))"
         fail=$((fail + 1))
         return 0
     fi
