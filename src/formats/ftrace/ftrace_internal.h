@@ -121,6 +121,7 @@ typedef struct ft_file {
     char compression[32], compression_version[32];
     int comp_kind; /* 0 none, 1 zstd, 2 zlib */
     bool raw;      /* render raw fields (trace-cmd report -R) */
+    tg_buf *scratch; /* one event's rendering (see ft_render) */
 
     /* header_page / header_event */
     uint32_t hp_ts_off, hp_commit_off, hp_commit_size, hp_data_off;

@@ -151,8 +151,14 @@ static ft_node *new_node(pctx *c, int kind)
     return n;
 }
 
-struct rctx;
-static uint64_t eval(const struct rctx *r, const ft_node *n);
+struct rctx {
+    const ft_event *ev;
+    const ft_file *f;
+    const uint8_t *data;
+    size_t size;
+};
+typedef struct rctx rctx;
+static uint64_t eval(const rctx *r, const ft_node *n);
 static uint64_t flag_value_of(ft_node *n, bool *ok);
 
 /* A string literal token's contents (escapes kept as libtraceevent keeps them). */
@@ -333,14 +339,26 @@ static void p_fields(pctx *c, ft_node *n)
             p_op(c, v);
         if (c->fail || !expect_k(c, K_DELIM, ","))
             return;
-        if (c->lx.type != T_STR) {
+        /* the name: a string, or anything arg_eval turns into text ("((void *)0)") */
+        ft_node *sn = new_node(c, N_NONE);
+        if (!sn)
+            return;
+        p_item(c, sn);
+        if (c->fail || !expect_k(c, K_OP, "}"))
+            return;
+        while (sn->kind == N_CAST)
+            sn = sn->a;
+        const char *s = sn->kind == N_ATOM ? sn->str : NULL;
+        if (!s && sn->kind == N_BIN) {
+            char nb[32];
+            rctx r0 = {0};
+            snprintf(nb, sizeof nb, "%lld", (long long)eval(&r0, sn));
+            s = tg_arena_strndup(&c->pf->arena, nb, strlen(nb));
+        }
+        if (!s) {
             c->fail = true;
             return;
         }
-        char *s = tok_string(c);
-        lex_next(&c->lx);
-        if (!expect_k(c, K_OP, "}"))
-            return;
         bool ok = true;
         uint64_t val = flag_value_of(v, &ok);
         if (!ok) {
@@ -730,13 +748,6 @@ static void p_op(pctx *c, ft_node *arg)
 
 /* ---- evaluation ----------------------------------------------------------------------------- */
 
-struct rctx {
-    const ft_event *ev;
-    const ft_file *f;
-    const uint8_t *data;
-    size_t size;
-};
-typedef struct rctx rctx;
 
 static uint64_t read_field(const rctx *r, const ft_field *fl)
 {
@@ -1042,11 +1053,12 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
         bool print = false;
         for (size_t i = 0; i < n->n_syms; i++) {
             uint64_t fv = n->syms[i].value;
-            if (!val && fv == 0) {
+            /* values are long long: a name libtraceevent does not know is -1 */
+            if (!val && (int64_t)fv < 0) {
                 put_str(out, it, plen, n->syms[i].str, SIZE_MAX);
                 break;
             }
-            if (fv && (val & fv) == fv) {
+            if ((int64_t)fv > 0 && (val & fv) == fv) {
                 if (print && n->str)
                     tg_buf_puts(out, n->str);
                 put_str(out, it, plen, n->syms[i].str, SIZE_MAX);
@@ -1136,7 +1148,7 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
     }
     case N_GETSTR: {
         size_t off, len;
-        if (!n->field || !dyn_loc(r, n->field, &off, &len) || !len)
+        if (!n->field || !dyn_loc(r, n->field, &off, &len))
             return;
         put_str(out, it, plen, (const char *)r->data + off, r->size - off);
         return;
@@ -1589,12 +1601,7 @@ static void render_bprint(const rctx *r, tg_buf *out)
     /* make_bprint_args: walk the printk format, reading values 4-byte aligned */
     size_t bp = buff->offset;
     const char *p = pk ? pk : "";
-    for (; *p && na < 64; p++) {
-        if (*p == '\\') {
-            if (p[1])
-                p++;
-            continue;
-        }
+    for (; bp < r->size && *p && na < 64; p++) {
         if (*p != '%')
             continue;
         int ls = 0;
@@ -1697,18 +1704,18 @@ out:
     free(fmt);
 }
 
-int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+static void render_info(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {
     rctx r = {e, e->file, data, size};
     if (e->file->raw) {
         ft_render_raw(e, data, size, out);
-        return 1;
+        return;
     }
     if (e->plugin && !ft_plugin_render(e, data, size, out))
-        return 1;
+        return;
     if (e->is_bprint) {
         render_bprint(&r, out);
-        return 1;
+        return;
     }
     if (!e->pf_state) {
         /* compiled on first use; the event format is otherwise immutable */
@@ -1719,9 +1726,28 @@ int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
     if (e->pf_state < 0) {
         tg_buf_puts(out, "[FAILED TO PARSE]");
         ft_render_raw(e, data, size, out);
-        return 1;
+        return;
     }
     render_items(&r, e->pf, out);
+}
+
+/* The event's text as trace-cmd prints it, without a trailing newline (a trace_marker
+ * string ends with one; trace-cmd drops it).  Rendered into the file's scratch buffer first,
+ * because out may be flushed to its file descriptor at any time. */
+int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+{
+    tg_buf *s = e->file->scratch;
+    if (!s) {
+        render_info(e, data, size, out);
+        return 1;
+    }
+    tg_buf_reset(s);
+    render_info(e, data, size, s);
+    size_t n = tg_buf_len(s);
+    const char *p = tg_buf_data(s);
+    if (n && p[n - 1] == '\n')
+        n--;
+    tg_buf_put(out, p, n);
     return 1;
 }
 
@@ -1749,7 +1775,8 @@ static void raw_default(const rctx *r, const ft_field *fl, tg_buf *out)
         }
         const uint8_t *p = r->data + off;
         if ((fl->flags & FT_F_STRING) && printable_array(p, len)) {
-            tg_buf_put(out, p, strnlen((const char *)p, len));
+            /* "%s": up to the NUL, even past a zero-sized "char buf[]" */
+            tg_buf_put(out, p, strnlen((const char *)p, r->size - off));
         } else {
             tg_buf_puts(out, "ARRAY[");
             static const char hx[] = "0123456789abcdef";

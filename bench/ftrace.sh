@@ -1,0 +1,91 @@
+#!/bin/bash
+# bench/ftrace.sh - traceglot vs trace-cmd on a large trace.dat (several hundred thousand events).
+#
+# Captures kernel events once through tracefs (sched, irq, timer, raw_syscalls and a few
+# syscalls, large per-CPU buffers, a shell workload) with `trace-cmd extract`, converts the
+# capture to file version 7 with zstd too (both cached in $TG_BENCH_OUT), then times
+# `traceglot cat --style=trace-cmd` against `trace-cmd report` on each: median of 3 runs with
+# the output sent to /dev/null, peak RSS of both from /usr/bin/time, and one more run of each
+# checking that the outputs are identical byte for byte.  Goal: >= 10x.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TG=${TG:?}
+out=${TG_BENCH_OUT:-$here/out}
+T=/sys/kernel/tracing
+for tool in trace-cmd /usr/bin/time; do
+    command -v "$tool" >/dev/null || { echo "ftrace: SKIP ($tool is not installed)"; exit 0; }
+done
+mkdir -p "$out"
+dat=$out/ftrace-bench.dat
+zst=$out/ftrace-bench-v7zstd.dat
+
+capture() {
+    [ -w $T/tracing_on ] || mount -t tracefs nodev $T 2>/dev/null || true
+    [ -w $T/tracing_on ] || return 1
+    echo 0 > $T/tracing_on
+    echo 0 > $T/events/enable
+    echo > $T/trace
+    echo 32768 > $T/buffer_size_kb
+    for e in sched irq timer raw_syscalls syscalls/sys_enter_openat syscalls/sys_exit_openat \
+             syscalls/sys_enter_read syscalls/sys_exit_read syscalls/sys_enter_close \
+             syscalls/sys_exit_close workqueue; do
+        echo 1 > "$T/events/$e/enable"
+    done
+    echo 1 > $T/tracing_on
+    local i
+    for i in $(seq 1 150); do
+        ls /usr/bin > /dev/null
+        cat /etc/passwd /etc/group > /dev/null
+        sleep 0.001
+    done
+    echo 0 > $T/tracing_on
+    echo 0 > $T/events/enable
+    trace-cmd extract -o "$dat" > /dev/null 2>&1
+    echo 1408 > $T/buffer_size_kb
+    [ -s "$dat" ]
+}
+
+if [ ! -s "$dat" ]; then
+    capture || { echo "ftrace: SKIP (cannot capture through tracefs)"; rm -f "$dat"; exit 0; }
+    rm -f "$zst"
+fi
+if [ ! -s "$zst" ]; then
+    trace-cmd convert --file-version 7 --compression zstd -i "$dat" -o "$zst" >/dev/null 2>&1
+fi
+
+# run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout
+run_timed() {
+    local o=$1
+    shift
+    /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
+    cat "$out/time.txt"
+}
+
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+
+bench() { # NAME FILE [OPTION]
+    local name=$1 file=$2 opt=${3:-} t1=() t2=() m1=0 m2=0 s kb
+    for i in 1 2 3; do
+        read -r s kb < <(run_timed /dev/null "$TG" cat --style=trace-cmd $opt "$file")
+        t1+=("$s"); [ "$kb" -gt "$m1" ] && m1=$kb
+        read -r s kb < <(run_timed /dev/null trace-cmd report $opt "$file")
+        t2+=("$s"); [ "$kb" -gt "$m2" ] && m2=$kb
+    done
+    "$TG" cat --style=trace-cmd $opt "$file" >"$out/tg.txt" 2>/dev/null
+    trace-cmd report $opt "$file" >"$out/tc.txt" 2>/dev/null
+    local a b same
+    a=$(median3 "${t1[@]}")
+    b=$(median3 "${t2[@]}")
+    if cmp -s "$out/tg.txt" "$out/tc.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
+    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
+        r = (a > 0) ? b / a : 0;
+        printf "%s: traceglot %.2f s, trace-cmd %.2f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s\n",
+               n, a, b, r, m1 / 1024, m2 / 1024, s }'
+    rm -f "$out/tg.txt" "$out/tc.txt"
+}
+
+events=$(( $("$TG" cat --style=trace-cmd "$dat" 2>/dev/null | wc -l) - 1 ))
+echo "ftrace: $events events in $dat ($(du -m "$dat" | cut -f1) MB; v7 zstd $(du -m "$zst" | cut -f1) MB)"
+bench "ftrace report v6" "$dat"
+bench "ftrace report -R v6" "$dat" -R
+bench "ftrace report v7 zstd" "$zst"

@@ -1,0 +1,66 @@
+#!/bin/bash
+# golden.sh - traceglot's trace-cmd style against trace-cmd's own outputs, byte for byte.
+#
+# usage: golden.sh DIR...   For every NAME[-VERSION].dat in each DIR, the outputs trace-cmd
+# 3.1.6 printed beside it are compared: NAME.report.txt (trace-cmd report), .report-raw.txt
+# (report -R), .report-t.txt (report -t), .stat.txt (report --stat: the head of the ftrace
+# part of `traceglot info`).  Outputs are looked up as NAME-VERSION.* first, then NAME.*
+# (one set shared by the v6/v7/v7zstd conversions of a capture).  The expected files were
+# written by the real trace-cmd, never by traceglot.  Exit 77 (skip) when no DIR exists.
+set -u
+TG=${TG:?TG must name the traceglot CLI}
+fail=0 checked=0 found=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expected_for() { # expected_for DAT SUFFIX
+    local base=${1%.dat}
+    if [ -f "$base.$2" ]; then echo "$base.$2"; return; fi
+    local stem=${base%-v*}
+    [ -f "$stem.$2" ] && echo "$stem.$2"
+}
+
+check() { # check WHAT EXPECTED COMMAND...
+    local what=$1 expected=$2
+    shift 2
+    [ -n "$expected" ] && [ -f "$expected" ] || return 0
+    checked=$((checked + 1))
+    if ! "$@" >"$tmp/out" 2>"$tmp/err"; then
+        echo "FAIL $what: exit status $? ($(head -c 300 "$tmp/err"))"
+        fail=$((fail + 1))
+        return 0
+    fi
+    if cmp -s "$tmp/out" "$expected"; then
+        echo "ok   $what"
+    else
+        echo "FAIL $what: differs from $expected"
+        diff "$expected" "$tmp/out" | head -10
+        fail=$((fail + 1))
+    fi
+}
+
+stat_part() { # the --stat text: from "cpus=" on, as many lines as trace-cmd printed
+    "$TG" info "$1" | sed -n '/^cpus=/,$p' | head -n "$(wc -l < "$2")"
+}
+
+for dir in "$@"; do
+    [ -d "$dir" ] || continue
+    for dat in "$dir"/*.dat; do
+        [ -f "$dat" ] || continue
+        found=$((found + 1))
+        n=$(basename "$dat")
+        check "$n report" "$(expected_for "$dat" report.txt)" "$TG" cat --style=trace-cmd "$dat"
+        check "$n report -R" "$(expected_for "$dat" report-raw.txt)" \
+            "$TG" cat --style=trace-cmd --raw "$dat"
+        check "$n report -t" "$(expected_for "$dat" report-t.txt)" \
+            "$TG" cat --style=trace-cmd --ns "$dat"
+        st=$(expected_for "$dat" stat.txt)
+        [ -n "$st" ] && check "$n report --stat" "$st" stat_part "$dat" "$st"
+    done
+done
+if [ "$found" = 0 ]; then
+    echo "SKIP: no trace.dat files in: $*"
+    exit 77
+fi
+echo "$checked outputs checked, $fail differ"
+[ "$fail" = 0 ]

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""shrink-dat.py - makes a small copy of a trace.dat (file version 6) for committed fixtures.
+
+`trace-cmd extract` stores the whole of /proc/kallsyms and every event format of the
+machine (megabytes).  The copy keeps the event systems and system/event formats named on the
+command line (plus ftrace's own formats), and only the kallsyms entries the capture needs: every symbol whose
+name or address trace-cmd prints for it (given as the report outputs), with the symbol that
+follows each one (so address ranges resolve the same way).  Everything else is copied as is;
+the CPU data is re-laid out page-aligned.  trace-cmd's outputs are then recorded from the
+small file itself, so the fixture and its expected output always belong together.
+
+usage: shrink-dat.py IN.dat OUT.dat SYSTEM[/EVENT],... REPORT.txt...
+"""
+import re
+import struct
+import sys
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    wanted = sys.argv[3].split(',')
+    systems = {w for w in wanted if '/' not in w}
+    events = {tuple(w.split('/', 1)) for w in wanted if '/' in w}
+    reports = sys.argv[4:]
+    d = open(src, 'rb').read()
+    assert d[:10] == b'\x17\x08\x44tracing'
+    p = 10
+    ver_end = d.index(b'\0', p)
+    assert d[p:ver_end] == b'6', 'file version 6 expected'
+    p = ver_end + 1
+    endian, long_size = d[p], d[p + 1]
+    assert endian == 0
+    page_size = struct.unpack_from('<I', d, p + 2)[0]
+    p += 6
+    out = bytearray(d[:p])
+
+    def take(n):
+        nonlocal p
+        b = d[p:p + n]
+        p += n
+        return b
+
+    # header page / header event
+    for tag in (b'header_page\0', b'header_event\0'):
+        assert take(len(tag)) == tag
+        n = struct.unpack('<Q', take(8))[0]
+        out += tag + struct.pack('<Q', n) + take(n)
+    # ftrace formats: all
+    cnt = struct.unpack('<I', take(4))[0]
+    out += struct.pack('<I', cnt)
+    for _ in range(cnt):
+        n = struct.unpack('<Q', take(8))[0]
+        out += struct.pack('<Q', n) + take(n)
+    # event systems: the ones asked for
+    nsys = struct.unpack('<I', take(4))[0]
+    kept = []
+    for _ in range(nsys):
+        e = d.index(b'\0', p)
+        name = d[p:e].decode()
+        p = e + 1
+        cnt = struct.unpack('<I', take(4))[0]
+        fmts = []
+        for _ in range(cnt):
+            n = struct.unpack('<Q', take(8))[0]
+            f = take(n)
+            m = re.match(rb'name: (\S+)', f)
+            ev = m.group(1).decode() if m else ''
+            if name in systems or (name, ev) in events:
+                fmts.append(f)
+        if fmts:
+            kept.append((name, fmts))
+    out += struct.pack('<I', len(kept))
+    for name, fmts in kept:
+        out += name.encode() + b'\0' + struct.pack('<I', len(fmts))
+        for f in fmts:
+            out += struct.pack('<Q', len(f)) + f
+    # kallsyms: what the reports name, and the next symbol of each
+    n = struct.unpack('<I', take(4))[0]
+    ks = take(n).decode(errors='replace').split('\n')
+    words, addrs = set(), set()
+    for r in reports:
+        txt = open(r, errors='replace').read()
+        words.update(re.findall(r'[A-Za-z_][A-Za-z0-9_.$]*', txt))
+        addrs.update(int(h, 16) for h in re.findall(r'0x([0-9a-f]{9,16})', txt))
+        addrs.update(int(h, 16) for h in re.findall(r'\b([0-9a-f]{16})\b', txt))
+    syms = []
+    for line in ks:
+        parts = line.split()
+        if len(parts) >= 3:
+            syms.append((int(parts[0], 16), parts[2], line))
+    order = sorted(range(len(syms)), key=lambda i: syms[i][0])
+    sorted_addrs = [syms[i][0] for i in order]
+    keep = set()
+    import bisect
+    for i, (a, name, _) in enumerate(syms):
+        if name in words:
+            keep.add(i)
+    for a in addrs:
+        k = bisect.bisect_right(sorted_addrs, a) - 1
+        if k >= 0:
+            keep.add(order[k])
+    # with each kept symbol: every symbol at the same address and the next address's symbols
+    extra = set()
+    pos_of = {order[k]: k for k in range(len(order))}
+    for i in keep:
+        k = pos_of[i]
+        a = syms[i][0]
+        j = k
+        while j > 0 and sorted_addrs[j - 1] == a:
+            j -= 1
+        while j < len(order) and sorted_addrs[j] == a:
+            extra.add(order[j])
+            j += 1
+        if j < len(order):
+            b = sorted_addrs[j]
+            while j < len(order) and sorted_addrs[j] == b:
+                extra.add(order[j])
+                j += 1
+    keep |= extra
+    kbytes = ''.join(syms[i][2] + '\n' for i in sorted(keep)).encode()
+    out += struct.pack('<I', len(kbytes)) + kbytes
+    # printk formats, cmdlines, cpu count: as they are
+    n = struct.unpack('<I', take(4))[0]
+    out += struct.pack('<I', n) + take(n)
+    n = struct.unpack('<Q', take(8))[0]
+    out += struct.pack('<Q', n) + take(n)
+    cpus = struct.unpack('<I', take(4))[0]
+    out += struct.pack('<I', cpus)
+    while True:
+        tag = take(10)
+        out += tag
+        if tag == b'options  \0':
+            while True:
+                oid = struct.unpack('<H', take(2))[0]
+                out += struct.pack('<H', oid)
+                if oid == 0:
+                    break
+                n = struct.unpack('<I', take(4))[0]
+                out += struct.pack('<I', n) + take(n)
+            continue
+        assert tag == b'flyrecord\0', tag
+        break
+    table = [struct.unpack('<QQ', take(16)) for _ in range(cpus)]
+    table_at = len(out)
+    out += b'\0' * (16 * cpus)
+    for c, (off, size) in enumerate(table):
+        pad = (-len(out)) % page_size
+        out += b'\0' * pad
+        new_off = len(out)
+        out += d[off:off + size]
+        struct.pack_into('<QQ', out, table_at + 16 * c, new_off, size)
+    open(dst, 'wb').write(out)
+
+
+if __name__ == '__main__':
+    main()
