@@ -1,18 +1,23 @@
 #!/bin/bash
 # live.sh - records fresh XRay logs (FDR and basic) with clang-14's runtime and compares
 # traceglot with llvm-xray on them: YAML conversion and accounting under every sort key and
-# order.  SKIP when clang-14 or llvm-xray is missing.
+# order.  The workload is built twice: optimized without debug info, and with "-g -O0"
+# (DWARF line locations; many more instrumented template functions to name).  SKIP when
+# clang-14 or llvm-xray is missing.
 here=$(cd "$(dirname "$0")" && pwd)
 command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-bash "$here/build-app.sh" "$out" || exit $?
+fail=0
+for flags in "" "-g -O0"; do
+XRAY_APP_CFLAGS=$flags bash "$here/build-app.sh" "$out" || exit $?
 bin=$out/xray_app
+rm -f "$out"/fdr-xray_app.* "$out"/basic-xray_app.*
 (cd "$out" && XRAY_OPTIONS="xray_logfile_base=$out/fdr-" ./xray_app fdr 7 2>/dev/null) || {
     echo "SKIP: the FDR run failed"; exit 77; }
 (cd "$out" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$out/basic-" \
     XRAY_BASIC_OPTIONS=func_duration_threshold_us=0 ./xray_app basic 7 2>/dev/null)
-fail=0
+echo "-- built with: ${flags:-(no extra flags)}"
 for log in "$out"/fdr-xray_app.* "$out"/basic-xray_app.*; do
     [ -f "$log" ] || { echo "SKIP: no log recorded"; exit 77; }
     llvm-xray convert -output-format=yaml -symbolize -instr_map="$bin" "$log" > "$out/exp" 2>/dev/null
@@ -30,5 +35,6 @@ for log in "$out"/fdr-xray_app.* "$out"/basic-xray_app.*; do
         done
     done
     [ $fail -eq 0 ] && echo "ok   account (all keys) $(basename "$log")"
+done
 done
 exit $fail

@@ -12,7 +12,9 @@
  *     wrapper routine for" / "thread-local initialization routine for";
  *   - "decltype(nullptr)" is "std::nullptr_t"; "operator<< <T>" is "operator<<<T>";
  *   - where the mangled name used the abbreviations Ss, Si, So, Sd, LLVM keeps them as
- *     std::string, std::istream, std::ostream, std::iostream. */
+ *     std::string, std::istream, std::ostream, std::iostream;
+ *   - an empty template parameter pack prints nothing (GNU leaves ", , " or ">>");
+ *   - an inheriting constructor (CI1/CI2) is named after its class, not the base. */
 #include "formats/xray/xray_internal.h"
 
 #include <libiberty/demangle.h>
@@ -115,6 +117,14 @@ static char *llvm_wording(const char *g)
                 continue;
             }
         }
+        if (s[0] == '>' && s[1] == '>' &&
+            !(b.n >= 8 && memcmp(b.p + b.n - 8, "operator", 8) == 0)) {
+            /* LLVM always separates closing template brackets ("> >") */
+            if (sb_put(&b, "> ", 2) < 0)
+                goto fail;
+            s++;
+            continue;
+        }
         if (sb_put(&b, s, 1) < 0)
             goto fail;
         s++;
@@ -153,8 +163,62 @@ static void replace_all(char *s, const char *from, const char *to)
     replace_except(s, from, to, NULL);
 }
 
+/* "A<..>::B<..>::Base(args)" -> "A<..>::B<..>::B(args)" for inheriting constructors. */
+static void inheriting_ctor(char *d)
+{
+    size_t n = strlen(d);
+    if (n < 2 || d[n - 1] != ')')
+        return;
+    int depth = 0;
+    size_t open = n;
+    for (size_t i = n; i-- > 0;) {
+        if (d[i] == ')')
+            depth++;
+        else if (d[i] == '(' && --depth == 0) {
+            open = i;
+            break;
+        }
+    }
+    if (open == n)
+        return;
+    /* the constructor name: after the last "::" before open */
+    size_t ns = 0;
+    for (size_t i = 0; i + 1 < open; i++)
+        if (d[i] == ':' && d[i + 1] == ':')
+            ns = i + 2;
+    if (ns < 2)
+        return;
+    /* the class: the scope segment before it, without template arguments */
+    size_t cend = ns - 2, cstart = 0;
+    depth = 0;
+    size_t tpl = cend;
+    for (size_t i = cend; i-- > 0;) {
+        if (d[i] == '>')
+            depth++;
+        else if (d[i] == '<') {
+            if (--depth == 0)
+                tpl = i;
+        } else if (depth == 0 && d[i] == ':' && i > 0 && d[i - 1] == ':') {
+            cstart = i + 1;
+            break;
+        }
+    }
+    if (tpl < cstart || tpl > cend)
+        tpl = cend;
+    size_t cl = tpl - cstart, nl = open - ns;
+    if (cl == 0 || cl > nl)
+        return; /* only shortening rewrites are done in place */
+    memmove(d + ns, d + cstart, cl);
+    memmove(d + ns + cl, d + open, n - open + 1);
+}
+
 static void llvm_spelling(char *d, const char *mangled)
 {
+    replace_all(d, ", , ", ", ");
+    replace_all(d, "<, ", "<");
+    replace_all(d, ", >", ">");
+    if (strstr(mangled, "CI1") || strstr(mangled, "CI2"))
+        inheriting_ctor(d);
     /* LLVM spells the class out in full where it names a constructor or destructor */
     static const char *const ctor[] = {"::basic_", "::~basic_", NULL};
     replace_all(d, "decltype(nullptr)", "std::nullptr_t");

@@ -9,9 +9,11 @@
  *
  * Names follow llvm-symbolizer on a binary without debug info: the function or object
  * symbol with the greatest address not above the function address (and covering it when it
- * has a size), demangled; "@(hex)" when none.  The location text is "<invalid>:0:0", or for
- * a local symbol the file name of the STT_FILE symbol before it, with ":0:0". */
+ * has a size), demangled; "@(hex)" when none.  The location text is "file:line:column"
+ * from the DWARF line table when the binary has one (xray_dwarf_line.c), else for a local
+ * symbol the file name of the STT_FILE symbol before it with ":0:0", else "<invalid>:0:0". */
 #include "formats/xray/xray_internal.h"
+#include "formats/xray/xray_dwarf_line.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -235,10 +237,84 @@ static const char *basename_of(const char *p)
     return s ? s + 1 : p;
 }
 
+static Elf_Data *section_data(Elf *elf, const char *want)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return NULL;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+            continue;
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name && strcmp(name, want) == 0) {
+            Elf_Data *d = elf_getdata(scn, NULL);
+            return d && d->d_buf && d->d_size == sh.sh_size ? d : NULL;
+        }
+    }
+    return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Line-table locations of the map's functions (when the binary has .debug_line). */
+static int dwarf_locations(loader *L, xray_instr_map *map, tg_arena *arena)
+{
+    Elf_Data *dl = section_data(L->elf, ".debug_line");
+    if (!dl)
+        return 0;
+    Elf_Data *ds = section_data(L->elf, ".debug_str");
+    Elf_Data *dls = section_data(L->elf, ".debug_line_str");
+    uint64_t *addrs = malloc(map->n_funcs * sizeof *addrs);
+    xray_line *res = calloc(map->n_funcs, sizeof *res);
+    size_t na = 0;
+    int rc = 0;
+    if (!addrs || !res) {
+        rc = TG_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t id = 1; id < map->n_funcs; id++)
+        if (map->funcs[id].location)
+            addrs[na++] = map->funcs[id].addr;
+    qsort(addrs, na, sizeof *addrs, cmp_u64);
+    xray_dwarf_lines(dl->d_buf, dl->d_size, ds ? ds->d_buf : NULL, ds ? ds->d_size : 0,
+                     dls ? dls->d_buf : NULL, dls ? dls->d_size : 0, addrs, na, res);
+    for (size_t id = 1; id < map->n_funcs; id++) {
+        xray_func *f = &map->funcs[id];
+        if (!f->location)
+            continue;
+        uint64_t *hit = bsearch(&f->addr, addrs, na, sizeof *addrs, cmp_u64);
+        const xray_line *ln = hit ? &res[hit - addrs] : NULL;
+        if (!ln || !ln->file)
+            continue;
+        char tmp[48];
+        int k = snprintf(tmp, sizeof tmp, ":%u:%u", (unsigned)ln->line, (unsigned)ln->column);
+        size_t fl = strlen(ln->file);
+        char *loc = tg_arena_alloc(arena, fl + (size_t)k + 1);
+        if (!loc) {
+            rc = TG_ERR_NOMEM;
+            goto out;
+        }
+        memcpy(loc, ln->file, fl);
+        memcpy(loc + fl, tmp, (size_t)k + 1);
+        f->dwarf_location = loc;
+    }
+out:
+    free(addrs);
+    free(res);
+    return rc;
+}
+
 /* Names every function of the map (arena copies, so they outlive the Elf). */
 static int name_functions(loader *L, xray_instr_map *map, tg_arena *arena)
 {
     char tmp[64];
+    TG_TRY(dwarf_locations(L, map, arena));
     for (size_t id = 1; id < map->n_funcs; id++) {
         xray_func *f = &map->funcs[id];
         if (!f->name && f->addr == 0 && !f->location)
@@ -265,6 +341,8 @@ static int name_functions(loader *L, xray_instr_map *map, tg_arena *arena)
                 f->location = "<invalid>:0:0";
             }
         }
+        if (f->dwarf_location)
+            f->location = f->dwarf_location;
         if (!f->name || !f->location)
             return TG_ERR_NOMEM;
     }

@@ -54,6 +54,7 @@ typedef struct xray_func {
     uint64_t addr;
     const char *name;      /* llvm-xray's SymbolOrNumber text */
     const char *location;  /* llvm-xray's FileLineAndColumn text */
+    const char *dwarf_location; /* from the line table, when there is one */
 } xray_func;
 
 typedef struct xray_instr_map {
