@@ -292,15 +292,39 @@ static void put_value(tg_buf *out, const tg_value *v)
 
 /* ---- events ------------------------------------------------------------------------------- */
 
-static void put_time(bt_state *st, tg_buf *out, int64_t ts)
+/* Writes n decimal digits of v (zero-padded) at o. */
+static char *digits(char *o, uint64_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        o[i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return o + n;
+}
+
+static char *udec(char *o, uint64_t v)
+{
+    char tmp[24], *q = tmp + 24;
+    do {
+        *--q = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    size_t n = (size_t)(tmp + 24 - q);
+    memcpy(o, q, n);
+    return o + n;
+}
+
+/* "[time] (+delta) " into o; returns the end. */
+static char *put_time(bt_state *st, char *o, int64_t ts)
 {
     bool neg = ts < 0;
     uint64_t abs_ns = neg ? (uint64_t)0 - (uint64_t)ts : (uint64_t)ts;
     uint64_t sec = abs_ns / 1000000000u, ns = abs_ns % 1000000000u;
+    *o++ = '[';
     if (st->seconds) {
         if (neg)
-            tg_buf_putc(out, '-');
-        tg_buf_u64(out, sec);
+            *o++ = '-';
+        o = udec(o, sec);
     } else {
         int64_t s = neg ? -(int64_t)sec : (int64_t)sec;
         if (s != st->cached_sec || !st->cached_hms[0]) {
@@ -312,10 +336,29 @@ static void put_time(bt_state *st, tg_buf *out, int64_t ts)
                      tm.tm_min, tm.tm_sec);
             st->cached_sec = s;
         }
-        tg_buf_puts(out, st->cached_hms);
+        size_t n = strlen(st->cached_hms);
+        memcpy(o, st->cached_hms, n);
+        o += n;
     }
-    tg_buf_putc(out, '.');
-    tg_buf_u64_pad(out, ns, 9, '0');
+    *o++ = '.';
+    o = digits(o, ns, 9);
+    memcpy(o, "] (", 3);
+    o += 3;
+    if (st->have_last) {
+        uint64_t delta = (uint64_t)ts - (uint64_t)st->last_ts;
+        *o++ = '+';
+        o = udec(o, delta / 1000000000u);
+        *o++ = '.';
+        o = digits(o, delta % 1000000000u, 9);
+    } else {
+        memcpy(o, "+?.?????????", 12);
+        o += 12;
+    }
+    memcpy(o, ") ", 2);
+    o += 2;
+    st->last_ts = ts;
+    st->have_last = true;
+    return o;
 }
 
 static bool put_scope(tg_buf *out, const tg_event *ev, tg_scope scope, bool always, bool first)
@@ -356,22 +399,9 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             break;
         }
         if (ti->has_clock) {
-            int64_t ts = tg_event_time_ns(ev);
-            tg_buf_putc(out, '[');
-            put_time(&st, out, ts);
-            tg_buf_puts(out, "] (");
-            if (st.have_last) {
-                uint64_t delta = (uint64_t)ts - (uint64_t)st.last_ts;
-                tg_buf_putc(out, '+');
-                tg_buf_u64(out, delta / 1000000000u);
-                tg_buf_putc(out, '.');
-                tg_buf_u64_pad(out, delta % 1000000000u, 9, '0');
-            } else {
-                tg_buf_puts(out, "+?.?????????");
-            }
-            tg_buf_puts(out, ") ");
-            st.last_ts = ts;
-            st.have_last = true;
+            char line[96];
+            char *o = put_time(&st, line, tg_event_time_ns(ev));
+            tg_buf_put(out, line, (size_t)(o - line));
         }
         if (ti->dom_len)
             tg_buf_put(out, ti->dom, ti->dom_len);

@@ -45,17 +45,6 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
     ctf_step *st = &b->v[i];
     st->type = t;
     st->name = name;
-    if (name) {
-        size_t nl = strlen(name);
-        char *eq = tg_arena_alloc(b->a, nl + 4);
-        if (!eq)
-            return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
-        memcpy(eq, name, nl);
-        memcpy(eq + nl, " = ", 4);
-        st = &b->v[i];
-        st->eq = eq;
-        st->eq_len = (uint32_t)(nl + 3);
-    }
     st->align = t->align ? t->align : 1;
     st->reg = t->reg;
     st->in_ir = t->in_ir;
@@ -87,15 +76,43 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
         st->op = CTF_OP_STRUCT;
         st->count = t->n_fields;
         fixed = true;
+        bool flat = true, first_visible = true;
         for (size_t k = 0; k < t->n_fields; k++) {
             uint32_t child = b->n;
             TG_TRY(compile_type(b, t->fields[k].type, t->fields[k].name));
-            const ctf_step *c = &b->v[child];
-            if (!c->fixed)
+            ctf_step *c = &b->v[child];
+            {
+                /* the member's prefix as babeltrace2 prints it */
+                const char *nm = t->fields[k].name;
+                size_t nl = strlen(nm);
+                char *eq = tg_arena_alloc(b->a, nl + 6);
+                if (!eq)
+                    return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+                size_t o = 0;
+                if (first_visible && c->in_ir)
+                    eq[o++] = ' ';
+                else {
+                    eq[o++] = ',';
+                    eq[o++] = ' ';
+                }
+                memcpy(eq + o, nm, nl);
+                memcpy(eq + o + nl, " = ", 4);
+                c->eq = eq;
+                c->eq_len = (uint32_t)(o + nl + 3);
+                if (c->in_ir)
+                    first_visible = false;
+            }
+            if (c->op != CTF_OP_INT && c->op != CTF_OP_FLOAT)
+                flat = false;
+            if (!c->fixed) {
                 fixed = false;
-            else
-                bits = align_up(bits, c->align) + c->fixed_bits;
+            } else {
+                bits = align_up(bits, c->align);
+                c->off = (uint32_t)(bits < UINT32_MAX ? bits : 0);
+                bits += c->fixed_bits;
+            }
         }
+        b->v[i].flat = fixed && flat && bits < (1ull << 31);
         break;
     }
     case CTF_T_VARIANT: {

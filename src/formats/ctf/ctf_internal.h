@@ -217,11 +217,14 @@ typedef struct ctf_step {
     int32_t reg;           /* INT: store into; SEQUENCE/VARIANT: read from */
     uint32_t end;          /* index one past this step's subtree */
     bool fixed;            /* the subtree always takes fixed_bits bits and has no side effects */
+    bool flat;             /* STRUCT: fixed, and every member a number at a known offset */
     uint32_t fixed_bits;
+    uint32_t off;          /* member of a flat struct: bit offset from the struct's start */
     uint64_t count;        /* STRUCT members, ARRAY length */
     const ctf_type *type;
     const char *name;      /* display name (NULL for elements) */
-    const char *eq;        /* "name = ", for the babeltrace rendering */
+    const char *eq;        /* " name = " or ", name = " (first visible member or not), for
+                            * the babeltrace rendering */
     uint32_t eq_len;
     const uint32_t *opt;   /* VARIANT: first step of each option */
 } ctf_step;

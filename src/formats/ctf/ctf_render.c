@@ -64,13 +64,28 @@ static inline void put(wbuf *w, const char *s, size_t n)
 
 #define PUTS(w, lit) put((w), (lit), sizeof(lit) - 1)
 
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
+
 static void put_u64(wbuf *w, uint64_t v)
 {
     char tmp[24], *q = tmp + 24;
-    do {
-        *--q = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        q[0] = digit_pairs[2 * r];
+        q[1] = digit_pairs[2 * r + 1];
+    }
+    if (v >= 10) {
+        q -= 2;
+        q[0] = digit_pairs[2 * v];
+        q[1] = digit_pairs[2 * v + 1];
+    } else {
+        *--q = (char)('0' + v);
+    }
     put(w, q, (size_t)(tmp + 24 - q));
 }
 
@@ -196,6 +211,25 @@ static void put_enum(wbuf *w, const ctf_step *st, uint64_t v)
 static int digits6(double a, int e, uint64_t *out)
 {
     int k = 5 - e;
+    /* fast path: an exactly representable power of ten and a result far from a tie */
+    static const double p10d[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (k >= -22 && k <= 22) {
+        double m = k >= 0 ? a * p10d[k] : a / p10d[-k];
+        if (m < 2e6) {
+            uint64_t whole = (uint64_t)m;
+            double frac = m - (double)whole;
+            if (frac < 0.5 - 1e-6) {
+                *out = whole;
+                return 1;
+            }
+            if (frac > 0.5 + 1e-6) {
+                *out = whole + 1;
+                return 1;
+            }
+        }
+    }
     if (k > 21 || k < -27)
         return 0;
     unsigned __int128 p10 = 1;
@@ -421,19 +455,47 @@ static int rrun(rctx *r, uint32_t i, bool print)
             return TG_ERR_LIMIT;
         if (print)
             PUTS(w, "{");
-        bool first = true;
         uint32_t j = i + 1;
+        if (st->flat && print) {
+            /* numbers at known offsets: one bounds check for the whole struct */
+            if (st->fixed_bits > d->bits - pos)
+                return TG_ERR_FORMAT;
+            for (uint64_t k = 0; k < st->count; k++, j++) {
+                const ctf_step *cs = &r->s0[j];
+                if (!cs->in_ir)
+                    continue;
+                put(w, cs->eq, cs->eq_len);
+                uint64_t v = read_bits(d, pos + cs->off, cs->size, cs->big_endian);
+                if (cs->op == CTF_OP_FLOAT) {
+                    double f;
+                    if (cs->size == 32) {
+                        uint32_t u32 = (uint32_t)v;
+                        float f32;
+                        memcpy(&f32, &u32, 4);
+                        f = f32;
+                    } else {
+                        memcpy(&f, &v, 8);
+                    }
+                    put_g(w, f);
+                    continue;
+                }
+                if (cs->is_signed && cs->size < 64 && (v >> (cs->size - 1)) & 1)
+                    v |= ~0ull << cs->size;
+                if (cs->type->kind == CTF_T_ENUM)
+                    put_enum(w, cs, v);
+                else
+                    put_int(w, cs, v);
+            }
+            d->pos = pos + st->fixed_bits;
+            PUTS(w, " }");
+            r->depth--;
+            return 0;
+        }
         for (uint64_t k = 0; k < st->count; k++) {
             const ctf_step *cs = &r->s0[j];
             bool show = print && cs->in_ir;
-            if (show) {
-                if (first)
-                    PUTS(w, " ");
-                else
-                    PUTS(w, ", ");
-                first = false;
+            if (show)
                 put(w, cs->eq, cs->eq_len);
-            }
             TG_TRY(rrun(r, j, show));
             j = cs->end;
         }
