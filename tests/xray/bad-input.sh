@@ -19,6 +19,7 @@ fail=0
 run() {
     local name=$1 expect=$2
     shift 2
+    checks=$((${checks:-0} + 1))
     timeout 20 "$TG" "$@" > "$out/stdout" 2> "$out/stderr"
     local rc=$?
     if [ $rc -ge 124 ] || grep -q "Sanitizer\|runtime error" "$out/stderr"; then
@@ -124,5 +125,34 @@ PY
     run "function id missing from the map" ok cat --style=xray-yaml --instr-map "$corpus/xray-app-visible" "$out/bigid.xray"
     grep -q "func-id: 4000, function: '#4000'" "$out/stdout" || { echo "FAIL: missing id not shown as #4000"; fail=1; }
 fi
-[ $fail -eq 0 ] && echo "ok   all damaged inputs handled"
+# damaged debug info and instrumentation map in a binary built with -g (needs clang-14)
+if XRAY_APP_CFLAGS="-g -O0" bash "$here/build-app.sh" "$out/g" > /dev/null 2>&1; then
+    (cd "$out/g" && XRAY_OPTIONS="xray_logfile_base=$out/g/fdr-" ./xray_app fdr 2 2>/dev/null)
+    glog=$(ls "$out"/g/fdr-xray_app.* 2>/dev/null | head -1)
+    for seed in 1 2 3 4 5 6 7 8; do
+        python3 - "$out/g/xray_app" "$out/g/bad" $seed <<'PY'
+import random, struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+r = random.Random(int(sys.argv[3]))
+shoff, = struct.unpack_from('<Q', d, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', d, 0x3a)
+def sh(i):
+    return struct.unpack_from('<IIQQQQIIQQ', d, shoff + i * shentsize)
+stro = sh(shstrndx)[4]
+for i in range(shnum):
+    name_off, typ, flags, addr, off, size = sh(i)[:6]
+    end = d.index(b'\0', stro + name_off)
+    name = d[stro + name_off:end].decode()
+    if name in ('.debug_line', 'xray_instr_map', '.debug_line_str', '.symtab', '.strtab') and size:
+        for _ in range(4):
+            j = off + r.randrange(size)
+            d[j] = r.randrange(256)
+open(sys.argv[2], 'wb').write(bytes(d))
+PY
+        [ -n "$glog" ] && run "damaged -g binary (seed $seed)" any report --style=xray --instr-map "$out/g/bad" "$glog"
+    done
+    head -c 5000 "$out/g/xray_app" > "$out/g/short"
+    [ -n "$glog" ] && run "truncated binary" err report --style=xray --instr-map "$out/g/short" "$glog"
+fi
+[ $fail -eq 0 ] && echo "ok   all damaged inputs handled (${checks:-0} runs)"
 exit $fail
