@@ -269,19 +269,13 @@ static void put_g(wbuf *w, double x)
     double a = x < 0 ? -x : x;
     if (x == 0 || a != a || a > 1e300 || a < 1e-300)
         goto slow;
-    int e = 0;
-    double t = a;
-    while (t >= 10) {
-        t /= 10;
-        if (++e > 40)
-            goto slow;
-    }
-    while (t < 1) {
-        t *= 10;
-        if (--e < -40)
-            goto slow;
-    }
-    for (int pass = 0; pass < 3; pass++) {
+    int bexp;
+    frexp(a, &bexp);
+    /* decimal exponent estimate from the binary one; the loop corrects it by one or two */
+    int e = (int)floor((bexp - 1) * 0.30102999566398120);
+    if (e > 40 || e < -40)
+        goto slow;
+    for (int pass = 0; pass < 4; pass++) {
         uint64_t d;
         if (!digits6(a, e, &d))
             goto slow;
@@ -369,6 +363,31 @@ static int relems(rctx *r, const ctf_step *st, uint32_t i, uint64_t count, bool 
     }
     if (count > CTF_MAX_ARRAY_LEN)
         return TG_ERR_LIMIT;
+    const ctf_step *el = &r->s0[i + 1];
+    if (print && el->op == CTF_OP_INT && el->fixed && el->type->kind == CTF_T_INT && count) {
+        /* integers at a fixed stride: one bounds check for the whole array */
+        uint64_t stride = align_up(el->fixed_bits, el->align);
+        uint64_t pos = align_up(d->pos, el->align);
+        if (pos > d->bits || count > (d->bits - pos) / stride + 1 ||
+            (count - 1) * stride + el->fixed_bits > d->bits - pos)
+            return TG_ERR_FORMAT;
+        PUTS(w, "[");
+        for (uint64_t k = 0; k < count; k++) {
+            if (k)
+                PUTS(w, ", [");
+            else
+                PUTS(w, " [");
+            put_u64(w, k);
+            PUTS(w, "] = ");
+            uint64_t v = read_bits(d, pos + k * stride, el->size, el->big_endian);
+            if (el->is_signed && el->size < 64 && (v >> (el->size - 1)) & 1)
+                v |= ~0ull << el->size;
+            put_int(w, el, v);
+        }
+        PUTS(w, " ]");
+        d->pos = pos + (count - 1) * stride + el->fixed_bits;
+        return 0;
+    }
     if (print)
         PUTS(w, "[");
     for (uint64_t k = 0; k < count; k++) {
