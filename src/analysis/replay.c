@@ -422,6 +422,12 @@ static int peek_next(struct rp *p, struct mrg *it, const tg_event **ev, uf_rec *
         uf_rec_from_event(*ev, n);
         if (n->type != UF_EVENT)
             return 1;
+        if (n->tid < 0) { /* extern data: belongs to the thread read last */
+            if (!p->st.last_task)
+                return 1;
+            n->tid = p->st.last_task->tid;
+            n->pid = p->st.last_task->pid;
+        }
         uf_task *nt = uf_task_get(&p->st, n->tid, n->pid);
         if (!nt)
             return TG_ERR_NOMEM;
@@ -557,6 +563,16 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         uf_rec r;
         bool more;
         take(&p, ev, &r, &more);
+        if (r.tid < 0) {
+            /* an event of no thread (uftrace's extern.dat): shown in the thread of the
+             * record before it, as uftrace does */
+            if (!p.st.last_task) {
+                rc = mrg_next(&m, &ev);
+                continue;
+            }
+            r.tid = p.st.last_task->tid;
+            r.pid = p.st.last_task->pid;
+        }
         uf_task *t = uf_task_get(&p.st, r.tid, r.pid);
         if (!t) {
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -656,7 +672,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             continue;
         }
         /* an event: sched-out may fold with the sched-in that follows */
-        int depth = t->display_depth;
+        int depth = r.addr == 2000000u ? 0 : t->display_depth; /* external data: depth 0 */
         uint64_t id = r.addr;
         const char *text = tg_buf_data(p.evtext);
         size_t text_len = tg_buf_len(p.evtext);

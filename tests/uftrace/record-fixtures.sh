@@ -32,10 +32,28 @@ record() {
         [ -e "$f" ] || continue
         case "$(basename "$f")" in "$name.sym" | "$name.dbg") ;; *) rm -f "$f" ;; esac
     done
+    outputs "$name"
+}
+
+outputs() { # outputs NAME: uftrace's own outputs beside $work/NAME.data
+    local name=$1 d="$work/$1.data"
     uftrace replay -d "$d" >"$work/$name.replay.txt"
     uftrace replay -f time,tid,duration -d "$d" >"$work/$name.replay-time.txt"
     uftrace report -d "$d" >"$work/$name.report.txt"
     uftrace info -d "$d" >"$work/$name.info.txt"
+}
+
+# extern: the recursion recording plus an extern.dat of messages at times taken from it
+# (one before any function, the others inside functions; comments and blank lines too)
+make_extern() {
+    rm -rf "$work/extern.data"
+    cp -r "$work/recursion.data" "$work/extern.data"
+    local times
+    times=$(uftrace replay -f time -d "$work/extern.data" | awk 'NR==2||NR==12||NR==30{print $1}')
+    set -- $times
+    printf '# messages added by record-fixtures.sh\n1.000000001 before everything\n%s first message\n\n%s\tsecond message\n%s third\n' \
+        "$1" "$2" "$3" >"$work/extern.data/extern.dat"
+    outputs extern
 }
 
 store() { # store NAME OUTDIR
@@ -63,5 +81,6 @@ record recursion "$src/recursion.c" "-O1 -pg" ""
 record recursion-cyg "$src/recursion.c" "-O1 -finstrument-functions" ""
 record args "$src/args.c" "-O0 -g -pg" "-a"
 record args-spec "$src/args.c" "-O0 -pg" "-A add@arg1,arg2 -R add@retval -A neg@arg1/d32 -R neg@retval/d32 -A name_len@arg1/s -R name_len@retval/u -A upper@arg1/c -R upper@retval/c -A pick@arg1/p,arg2/p,arg3/x -R pick@retval/p -A scale@fparg1 -R scale@retval/f64"
-for n in threads forks recursion recursion-cyg args args-spec; do store "$n" "$out"; done
+make_extern
+for n in threads forks recursion recursion-cyg args args-spec extern; do store "$n" "$out"; done
 du -sh "$out"

@@ -116,6 +116,7 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     d->cls_task_new = add_class(t, "linux:task-new", UFT_EV_TASK_NEW, TG_KIND_TASK_FORK, &ok);
     d->cls_task_exit = add_class(t, "linux:task-exit", UFT_EV_TASK_EXIT, TG_KIND_TASK_EXIT, &ok);
     d->cls_task_name = add_class(t, "linux:task-name", UFT_EV_TASK_NAME, TG_KIND_GENERIC, &ok);
+    d->cls_extern = add_class(t, "external-data", UFT_EV_EXTERN, TG_KIND_GENERIC, &ok);
     if (!ok)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     /* every symbol file now: a damaged one is reported at open, naming file and line */
@@ -135,6 +136,7 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         return tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
                          "info has no task list (taskinfo:tids): no TID.dat to read");
     TG_TRY(uft_perf_streams_add(t, d, err));
+    TG_TRY(uft_extern_stream_add(t, d, err));
     return 0;
 }
 
