@@ -160,6 +160,8 @@ void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev)
 {
     (void)e;
     uint64_t v;
+    /* the payload (addr, call_site) is not the function's arguments */
+    ev->size = 0;
     if (get_uint(ev, TG_SCOPE_PAYLOAD, "addr", &v))
         ev->addr = v;
     if (get_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vtid", &v) ||

@@ -1,0 +1,54 @@
+#!/bin/bash
+# live-func.sh - a fresh LTTng-UST cyg-profile function trace of tg_fixture_app.c built with
+# -finstrument-functions: traceglot must turn func_entry/func_exit into calls, resolve their
+# addresses through the statedump's bin_info and the binary's ELF symbols (the binary still
+# exists here), and report them (uftrace style) and convert them (Chrome JSON) with the
+# right names and call counts.  SKIP (77) with the reason when the tools are missing.
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in lttng lttng-sessiond gcc; do
+    command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+done
+cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
+[ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
+work=$(mktemp -d /tmp/tg-ctf-func.XXXXXX)
+started=""
+cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+export LTTNG_HOME=$work/home
+mkdir -p "$LTTNG_HOME"
+{ lttng-sessiond --daemonize --no-kernel --pidfile "$work/pid" >/dev/null 2>&1 || { sleep 1; false; }; } ||
+    lttng-sessiond --daemonize --no-kernel --pidfile "$work/pid" >"$work/sessiond.log" 2>&1 ||
+    { echo "SKIP: lttng-sessiond does not start here: $(head -c 300 "$work/sessiond.log")"; exit 77; }
+started=$(cat "$work/pid")
+gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \
+    -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
+s=tgfunc-$$
+lttng create $s --output="$work/rec" >/dev/null || { echo "SKIP: lttng create failed"; exit 77; }
+lttng enable-event -u 'lttng_ust_cyg_profile*,lttng_ust_statedump:*' >/dev/null
+lttng add-context -u -t vpid -t vtid >/dev/null
+lttng start >/dev/null
+LD_PRELOAD=$cyg "$work/app_cyg" >/dev/null
+lttng stop >/dev/null
+lttng destroy $s >/dev/null
+fail=0
+"$TG" report "$work/rec" > "$work/report.txt" 2> "$work/err" || { echo "FAIL: report exit $?"; cat "$work/err"; fail=1; }
+cat "$work/report.txt"
+# 2 threads x 6 iterations: mid 12 calls, leaf 24 calls, worker 2, main 1
+for want in "12  mid" "24  leaf" "2  worker" "1  main"; do
+    n=${want%% *}; f=${want##* }
+    grep -Eq "[[:space:]]$n[[:space:]]+$f\$" "$work/report.txt" ||
+        { echo "FAIL: report lacks $f with $n calls"; fail=1; }
+done
+"$TG" convert --to chrome "$work/rec" > "$work/chrome.json" 2> "$work/err" ||
+    { echo "FAIL: convert exit $?"; cat "$work/err"; fail=1; }
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+names = [e.get("name") for e in ev if e.get("ph") in ("B", "X")]
+for f, n in (("mid", 12), ("leaf", 24)):
+    if names.count(f) != n:
+        print("FAIL: chrome json has %d %s calls, expected %d" % (names.count(f), f, n)); sys.exit(1)
+print("chrome json: ok")' "$work/chrome.json" || fail=1
+[ $fail -eq 0 ] && echo "ok   cyg-profile report and chrome conversion"
+exit $fail
