@@ -14,6 +14,7 @@
  * The header comes from the trace's own description (tg_trace_describe). */
 #include "sinks/style_api.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,54 +232,110 @@ static uint64_t field_u(const tg_event *ev, size_t i)
     return v.type == TG_VAL_SINT ? (uint64_t)v.v.s : v.v.u;
 }
 
-/* One record line; returns its TSC. */
-static uint64_t put_record(tg_buf *out, const tg_event *ev)
+#define PUT_LIT(out, lit) tg_buf_put((out), (lit), sizeof(lit) - 1)
+
+/* Quoted function names, kept once per name (names are stable per trace: one pointer per
+ * function), so quoting rules run once per function, not once per record. */
+struct name_slot {
+    const char *key;
+    size_t off, len;
+};
+
+typedef struct name_cache {
+    struct name_slot *slot;
+    size_t cap, n;
+    tg_buf *text;
+} name_cache;
+
+static void put_name(name_cache *nc, tg_buf *out, const char *name)
 {
-    uint64_t tsc = field_u(ev, 0);
-    tg_buf_puts(out, "  - { type: ");
-    tg_buf_u64(out, field_u(ev, 1) & 0xffff);
-    tg_buf_puts(out, ", func-id: ");
-    tg_buf_i64(out, (int32_t)tg_event_func_addr(ev));
-    tg_buf_puts(out, ", function: ");
-    const char *name = tg_event_func_name(ev);
     if (!name)
         name = "";
-    put_scalar(out, name, strlen(name));
+    if (nc->text && (nc->n + 1) * 2 > nc->cap) {
+        size_t cap = nc->cap ? nc->cap * 2 : 256;
+        struct name_slot *sl = calloc(cap, sizeof *sl);
+        if (sl) {
+            for (size_t i = 0; i < nc->cap; i++)
+                if (nc->slot[i].key) {
+                    size_t h = ((uintptr_t)nc->slot[i].key >> 4) * 0x9e3779b97f4a7c15ull >> 7 & (cap - 1);
+                    while (sl[h].key)
+                        h = (h + 1) & (cap - 1);
+                    sl[h] = nc->slot[i];
+                }
+            free(nc->slot);
+            nc->slot = sl;
+            nc->cap = cap;
+        }
+    }
+    if (!nc->text || (nc->n + 1) * 2 > nc->cap) {
+        put_scalar(out, name, strlen(name));
+        return;
+    }
+    size_t h = ((uintptr_t)name >> 4) * 0x9e3779b97f4a7c15ull >> 7 & (nc->cap - 1);
+    while (nc->slot[h].key) {
+        if (nc->slot[h].key == name) {
+            tg_buf_put(out, tg_buf_data(nc->text) + nc->slot[h].off, nc->slot[h].len);
+            return;
+        }
+        h = (h + 1) & (nc->cap - 1);
+    }
+    size_t off = tg_buf_len(nc->text);
+    put_scalar(nc->text, name, strlen(name));
+    nc->slot[h].key = name;
+    nc->slot[h].off = off;
+    nc->slot[h].len = tg_buf_len(nc->text) - off;
+    nc->n++;
+    tg_buf_put(out, tg_buf_data(nc->text) + off, nc->slot[h].len);
+}
+
+/* One record line; returns its TSC.  The class ids are llvm-xray's record kinds (3
+ * enter-arg: call arguments; 4 custom, 5 typed: a data payload). */
+static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_cache *nc)
+{
+    uint64_t tsc = ns_is_tsc ? (uint64_t)tg_event_time_ns(ev) : field_u(ev, 0);
+    uint64_t kind = tg_event_class_id(tg_event_class_of(ev));
+    PUT_LIT(out, "  - { type: ");
+    tg_buf_u64(out, field_u(ev, 1) & 0xffff);
+    PUT_LIT(out, ", func-id: ");
+    tg_buf_i64(out, (int32_t)tg_event_func_addr(ev));
+    PUT_LIT(out, ", function: ");
+    put_name(nc, out, tg_event_func_name(ev));
     tg_value args;
-    if (tg_event_field(ev, TG_SCOPE_PAYLOAD, 3, &args) == 0 && args.count) {
-        tg_buf_puts(out, ", args: [ ");
+    if (kind == 3 && tg_event_field(ev, TG_SCOPE_PAYLOAD, 3, &args) == 0 && args.count) {
+        PUT_LIT(out, ", args: [ ");
         for (size_t i = 0; i < args.count; i++) {
             tg_value a;
             if (tg_value_child(&args, i, &a) < 0)
                 break;
             if (i)
-                tg_buf_puts(out, ", ");
+                PUT_LIT(out, ", ");
             tg_buf_u64(out, a.v.u);
         }
-        tg_buf_puts(out, " ]");
+        PUT_LIT(out, " ]");
     }
-    tg_buf_puts(out, ", cpu: ");
+    PUT_LIT(out, ", cpu: ");
     tg_buf_u64(out, (uint16_t)tg_event_cpu(ev));
     uint32_t tid = (uint32_t)tg_event_tid(ev), pid = (uint32_t)tg_event_pid(ev);
     if (tid) {
-        tg_buf_puts(out, ", thread: ");
+        PUT_LIT(out, ", thread: ");
         tg_buf_u64(out, tid);
     }
     if (pid) {
-        tg_buf_puts(out, ", process: ");
+        PUT_LIT(out, ", process: ");
         tg_buf_u64(out, pid);
     }
-    tg_buf_puts(out, ", kind: ");
+    PUT_LIT(out, ", kind: ");
     tg_buf_puts(out, tg_event_name(ev));
-    tg_buf_puts(out, ", tsc: ");
+    PUT_LIT(out, ", tsc: ");
     tg_buf_u64(out, tsc);
-    tg_buf_puts(out, ", data: ");
     tg_value data;
-    if (tg_event_field(ev, TG_SCOPE_PAYLOAD, 4, &data) == 0)
+    if ((kind == 4 || kind == 5) && tg_event_field(ev, TG_SCOPE_PAYLOAD, 4, &data) == 0) {
+        PUT_LIT(out, ", data: ");
         put_scalar(out, data.v.str.ptr, data.v.str.len);
-    else
-        tg_buf_puts(out, "''");
-    tg_buf_puts(out, " }\n");
+        PUT_LIT(out, " }\n");
+    } else {
+        PUT_LIT(out, ", data: '' }\n");
+    }
     return tsc;
 }
 
@@ -348,6 +405,9 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
 
     group g = {0};
     int sort_ties = freq > 1000000000u;
+    /* at 1 GHz the event time in ns is the TSC itself (the reader's ns = tsc * 1e9 / f) */
+    int ns_is_tsc = freq == 1000000000u;
+    name_cache nc = {NULL, 0, 0, tg_buf_new()};
     if (sort_ties && !(g.text = tg_buf_new()))
         return TG_ERR_NOMEM;
     int rc = 0, any = 0;
@@ -360,7 +420,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             any = 1;
         }
         if (!sort_ties) {
-            put_record(out, ev);
+            put_record(out, ev, ns_is_tsc, &nc);
             continue;
         }
         if (g.n && tg_event_time_ns(ev) != g.ts)
@@ -376,7 +436,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             g.cap = cap;
         }
         size_t off = tg_buf_len(g.text);
-        uint64_t tsc = put_record(g.text, ev);
+        uint64_t tsc = put_record(g.text, ev, ns_is_tsc, &nc);
         g.lines[g.n].tsc = tsc;
         g.lines[g.n].off = off;
         g.lines[g.n].len = tg_buf_len(g.text) - off;
@@ -388,6 +448,8 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         tg_buf_free(g.text);
         free(g.lines);
     }
+    free(nc.slot);
+    tg_buf_free(nc.text);
     if (!any)
         tg_buf_puts(out, "records:         []\n");
     tg_buf_puts(out, "...\n");
