@@ -55,26 +55,67 @@ static long comm_index(tc_state *st, const tg_event *ev)
     return -1;
 }
 
-static void put_padded_left(tg_buf *out, const char *s, size_t len, int width)
+/* The line head is assembled in a local buffer and written with one call. */
+typedef struct head {
+    char b[512];
+    size_t n;
+} head;
+
+static void h_put(head *h, const char *s, size_t n)
 {
-    if ((int)len < width)
-        tg_buf_pad(out, ' ', width - (int)len);
-    tg_buf_put(out, s, len);
+    if (n > sizeof h->b - h->n)
+        n = sizeof h->b - h->n;
+    memcpy(h->b + h->n, s, n);
+    h->n += n;
+}
+
+static void h_pad(head *h, char c, size_t n)
+{
+    if (n > sizeof h->b - h->n)
+        n = sizeof h->b - h->n;
+    memset(h->b + h->n, c, n);
+    h->n += n;
+}
+
+/* v in decimal, right-aligned in width with pad (two digits per division) */
+static void h_u64(head *h, uint64_t v, size_t width, char pad)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    char d[24];
+    size_t k = sizeof d;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = pairs[2 * r + 1];
+        d[--k] = pairs[2 * r];
+    }
+    if (v >= 10) {
+        d[--k] = pairs[2 * v + 1];
+        d[--k] = pairs[2 * v];
+    } else {
+        d[--k] = (char)('0' + v);
+    }
+    size_t len = sizeof d - k;
+    if (len < width)
+        h_pad(h, pad, width - len);
+    h_put(h, d + k, len);
 }
 
 /* libtraceevent's print_event_time: "%5llu.%0*llu", or "%12llu" below one unit. */
-static void put_time(tg_buf *out, int64_t ts_ns, int ns)
+static void h_time(head *h, int64_t ts_ns, int ns)
 {
     uint64_t t = (uint64_t)ts_ns;
     uint64_t p10 = ns ? 1000000000ull : 1000000ull;
     if (!ns)
         t = (t + 500) / 1000;
     if (p10 < t) {
-        tg_buf_u64_pad(out, t / p10, 5, ' ');
-        tg_buf_putc(out, '.');
-        tg_buf_u64_pad(out, t % p10, ns ? 9 : 6, '0');
+        h_u64(h, t / p10, 5, ' ');
+        h_put(h, ".", 1);
+        h_u64(h, t % p10, ns ? 9 : 6, '0');
     } else {
-        tg_buf_u64_pad(out, t, 12, ' ');
+        h_u64(h, t, 12, ' ');
     }
 }
 
@@ -95,7 +136,6 @@ static int trace_cmd_cpus(tg_set *set)
 static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                            tg_error **err)
 {
-    static const char spaces[] = "                    ";
     tc_state st;
     memset(&st, 0, sizeof st);
     st.ns = opts && tg_options_flag(opts, "ns");
@@ -128,26 +168,34 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             comm = v.v.str.ptr;
             clen = v.v.str.len;
         }
-        put_padded_left(out, comm, clen, 16);
-        tg_buf_putc(out, '-');
+        head h;
+        h.n = 0;
+        if (clen < 16)
+            h_pad(&h, ' ', 16 - clen);
+        h_put(&h, comm, clen);
+        h_put(&h, "-", 1);
         int pid = tg_event_pid(ev);
-        tg_buf_i64(out, pid);
-        int w = pid < 0 ? 2 : 1;
-        for (long long p = pid < 0 ? -(long long)pid : pid; p >= 10; p /= 10)
-            w++;
-        if (w < 5)
-            tg_buf_pad(out, ' ', 5 - w);
-        tg_buf_puts(out, " [");
-        tg_buf_u64_pad(out, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
-        tg_buf_puts(out, "] ");
-        put_time(out, tg_event_time_ns(ev), st.ns);
-        tg_buf_puts(out, ": ");
+        size_t before = h.n;
+        if (pid < 0) {
+            h_put(&h, "-", 1);
+            h_u64(&h, (uint64_t)-(int64_t)pid, 0, ' ');
+        } else {
+            h_u64(&h, (uint64_t)pid, 0, ' ');
+        }
+        if (h.n - before < 5)
+            h_pad(&h, ' ', 5 - (h.n - before));
+        h_put(&h, " [", 2);
+        h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
+        h_put(&h, "] ", 2);
+        h_time(&h, tg_event_time_ns(ev), st.ns);
+        h_put(&h, ": ", 2);
         const char *name = tg_event_name(ev);
         size_t nl = strlen(name);
-        tg_buf_put(out, name, nl);
-        tg_buf_puts(out, ": ");
+        h_put(&h, name, nl);
+        h_put(&h, ": ", 2);
         if (nl < 20)
-            tg_buf_put(out, spaces, 20 - nl);
+            h_pad(&h, ' ', 20 - nl);
+        tg_buf_put(out, h.b, h.n);
         tg_event_render(ev, out);
         tg_buf_putc(out, '\n');
     }

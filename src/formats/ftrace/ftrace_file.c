@@ -724,7 +724,6 @@ static void ftrace_close(tg_trace *t)
     free(f->buffers);
     free(f->sections);
     free(f->strings);
-    tg_buf_free(f->scratch);
     tg_map_close(&f->map);
     free(f);
     t->priv = NULL;
@@ -739,9 +738,6 @@ static int ftrace_open(tg_trace *t, const char *path, const tg_options *opts, tg
     f->trace = t;
     f->path = t->path ? t->path : path;
     f->raw = opts && tg_options_flag(opts, "raw");
-    f->scratch = tg_buf_new();
-    if (!f->scratch)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(tg_map_open(&f->map, path, err));
     tg_reader r;
     tg_reader_init(&r, f->map.data, f->map.size, 0, false);

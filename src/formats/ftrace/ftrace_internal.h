@@ -81,6 +81,7 @@ typedef struct ft_printk {
 typedef struct ft_comm {
     int32_t pid;
     const char *comm;
+    size_t len;
 } ft_comm;
 
 /* ---- trace data: one per CPU per instance ------------------------------------------------- */
@@ -121,7 +122,6 @@ typedef struct ft_file {
     char compression[32], compression_version[32];
     int comp_kind; /* 0 none, 1 zstd, 2 zlib */
     bool raw;      /* render raw fields (trace-cmd report -R) */
-    tg_buf *scratch; /* one event's rendering (see ft_render) */
 
     /* header_page / header_event */
     uint32_t hp_ts_off, hp_commit_off, hp_commit_size, hp_data_off;
@@ -184,7 +184,7 @@ int ft_plugin_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf
 /* ftrace_symbols.c */
 const ft_func *ft_find_func(const ft_file *f, uint64_t addr);
 const char *ft_find_printk(const ft_file *f, uint64_t addr);
-const char *ft_comm_of(const ft_file *f, int pid);
+const char *ft_comm_of(const ft_file *f, int pid, size_t *len);
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len);
 int ft_parse_kallsyms(ft_file *f, const char *text, size_t len);
 int ft_parse_printk(ft_file *f, const char *text, size_t len);

@@ -14,6 +14,7 @@
 #include "formats/ftrace/ftrace_internal.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ typedef struct pf_item {
     char pch2;        /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
     ft_node *arg, *len_arg;
     int fast;         /* 0: printf; 'd','u','x' with ls: formatted directly */
+    int width;        /* fast path: minimum width */
+    bool zero;        /* fast path: pad with zeros */
 } pf_item;
 
 struct ft_pf {
@@ -69,6 +72,90 @@ void ft_pf_free(struct ft_pf *pf)
     free(pf->items);
     tg_arena_free(&pf->arena);
     free(pf);
+}
+
+/* ---- the output of one event ----------------------------------------------------------------
+ * An event's text is assembled in a stack buffer and handed to the tg_buf in one call (it
+ * spills into the tg_buf only when an event's text is longer than the buffer). */
+
+typedef struct ft_sink {
+    tg_buf *out;
+    size_t n;
+    char b[2048];
+} ft_sink;
+
+static void sk_flush(ft_sink *o)
+{
+    if (o->n)
+        tg_buf_put(o->out, o->b, o->n);
+    o->n = 0;
+}
+
+static inline void sk_put(ft_sink *o, const void *p, size_t n)
+{
+    if (n > sizeof o->b - o->n) {
+        sk_flush(o);
+        if (n > sizeof o->b) {
+            tg_buf_put(o->out, p, n);
+            return;
+        }
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+static inline void sk_putc(ft_sink *o, char c)
+{
+    if (o->n == sizeof o->b)
+        sk_flush(o);
+    o->b[o->n++] = c;
+}
+
+static inline void sk_puts(ft_sink *o, const char *s) { sk_put(o, s, strlen(s)); }
+
+static void sk_u64(ft_sink *o, uint64_t v)
+{
+    char d[24];
+    size_t k = sizeof d;
+    do {
+        d[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sk_put(o, d + k, sizeof d - k);
+}
+
+static void sk_i64(ft_sink *o, int64_t v)
+{
+    if (v < 0) {
+        sk_putc(o, '-');
+        sk_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        sk_u64(o, (uint64_t)v);
+    }
+}
+
+static void sk_hex(ft_sink *o, uint64_t v)
+{
+    static const char hx[] = "0123456789abcdef";
+    char d[24];
+    size_t k = sizeof d;
+    do {
+        d[--k] = hx[v & 15];
+        v >>= 4;
+    } while (v);
+    sk_put(o, d + k, sizeof d - k);
+}
+
+static void sk_printf(ft_sink *o, const char *fmt, ...) TG_PRINTF(2, 3);
+static void sk_printf(ft_sink *o, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        sk_put(o, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
 }
 
 /* ---- tokenizer ----------------------------------------------------------------------------- */
@@ -156,6 +243,7 @@ struct rctx {
     const ft_file *f;
     const uint8_t *data;
     size_t size;
+    bool strip_nl; /* printing the last item of the event's text */
 };
 typedef struct rctx rctx;
 static uint64_t eval(const rctx *r, const ft_node *n);
@@ -909,7 +997,7 @@ static uint64_t flag_value_of(ft_node *n, bool *ok)
 
 /* ---- output helpers ------------------------------------------------------------------------ */
 
-static void put_printf_num(tg_buf *out, const pf_item *it, int plen, uint64_t val)
+static void put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
 {
     char buf[128];
     int n;
@@ -932,10 +1020,10 @@ static void put_printf_num(tg_buf *out, const pf_item *it, int plen, uint64_t va
         }
     }
     if (n > 0)
-        tg_buf_put(out, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        sk_put(out, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-static void put_num(tg_buf *out, const pf_item *it, int plen, uint64_t val)
+static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
         uint64_t v = val;
@@ -945,29 +1033,58 @@ static void put_num(tg_buf *out, const pf_item *it, int plen, uint64_t val)
         case 0: v = (uint32_t)v; break;
         default: break;
         }
+        char d[32];
+        size_t k = sizeof d;
+        bool neg = false;
         if (it->fast == 'd') {
-            int64_t s = it->ls == -2 ? (int8_t)v : it->ls == -1 ? (int16_t)v
-                      : it->ls == 0 ? (int32_t)v : (int64_t)v;
-            tg_buf_i64(out, s);
-        } else if (it->fast == 'u') {
-            tg_buf_u64(out, v);
-        } else {
-            tg_buf_hex(out, v);
+            int64_t sv = it->ls == -2 ? (int8_t)v : it->ls == -1 ? (int16_t)v
+                       : it->ls == 0 ? (int32_t)v : (int64_t)v;
+            neg = sv < 0;
+            v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
         }
+        if (it->fast == 'x') {
+            static const char hx[] = "0123456789abcdef";
+            do {
+                d[--k] = hx[v & 15];
+                v >>= 4;
+            } while (v);
+        } else {
+            do {
+                d[--k] = (char)('0' + v % 10);
+                v /= 10;
+            } while (v);
+        }
+        size_t len = sizeof d - k + neg;
+        size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
+        char line[96];
+        size_t n = 0;
+        if (!it->zero)
+            for (; pad && n < 64; pad--)
+                line[n++] = ' ';
+        if (neg)
+            line[n++] = '-';
+        for (; pad && n < 64; pad--)
+            line[n++] = '0';
+        memcpy(line + n, d + k, sizeof d - k);
+        n += sizeof d - k;
+        sk_put(out, line, n);
         return;
     }
     put_printf_num(out, it, plen, val);
 }
 
 /* print_str_to_seq: the string through the conversion (width, precision, '-'). */
-static void put_str(tg_buf *out, const pf_item *it, int plen, const char *s, size_t n)
+/* strip: the string ends the event's text, where trace-cmd drops one trailing newline */
+static void put_str(ft_sink *out, const pf_item *it, int plen, const char *s, size_t n, bool strip)
 {
-    if (!it || (!plen && 0) || (it->text_len == 2 && plen < 0)) { /* plain "%s" */
-        tg_buf_put(out, s, strnlen(s, n));
+    size_t l = strnlen(s, n);
+    if (strip && l && s[l - 1] == '\n')
+        l--;
+    if (!it || (it->text_len == 2 && plen < 0)) { /* plain "%s" */
+        sk_put(out, s, l);
         return;
     }
     char tmp[4096];
-    size_t l = strnlen(s, n);
     if (l >= sizeof tmp)
         l = sizeof tmp - 1;
     memcpy(tmp, s, l);
@@ -976,24 +1093,24 @@ static void put_str(tg_buf *out, const pf_item *it, int plen, const char *s, siz
     int k = plen >= 0 ? snprintf(buf, sizeof buf, it->text, plen, tmp)
                       : snprintf(buf, sizeof buf, it->text, tmp);
     if (k > 0)
-        tg_buf_put(out, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+        sk_put(out, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
 }
 
-static void put_hex0x(tg_buf *out, uint64_t v)
+static void put_hex0x(ft_sink *out, uint64_t v)
 {
-    tg_buf_puts(out, "0x");
-    tg_buf_hex(out, v);
+    sk_puts(out, "0x");
+    sk_hex(out, v);
 }
 
-static void put_glibc_ptr(tg_buf *out, uint64_t v)
+static void put_glibc_ptr(ft_sink *out, uint64_t v)
 {
     if (!v)
-        tg_buf_puts(out, "(nil)");
+        sk_puts(out, "(nil)");
     else
         put_hex0x(out, v);
 }
 
-static void print_bitmask(const rctx *r, tg_buf *out, const pf_item *it, int plen,
+static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int plen,
                           const uint8_t *data, size_t size)
 {
     if (size > 1024)
@@ -1016,10 +1133,10 @@ static void print_bitmask(const rctx *r, tg_buf *out, const pf_item *it, int ple
             str[i] = ',';
         }
     }
-    put_str(out, it, plen, str, str_size);
+    put_str(out, it, plen, str, str_size, r->strip_nl);
 }
 
-static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int plen,
+static void print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen,
                           const ft_node *n)
 {
     if (!n)
@@ -1027,7 +1144,7 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
     switch (n->kind) {
     case N_ATOM:
     case N_BSTR:
-        put_str(out, it, plen, n->str, SIZE_MAX);
+        put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl);
         return;
     case N_FIELD: {
         const ft_field *fl = n->field;
@@ -1035,9 +1152,9 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
             uint64_t addr = read_field(r, fl);
             const char *pk = ft_find_printk(r->f, addr);
             if (pk)
-                tg_buf_puts(out, pk);
+                sk_puts(out, pk);
             else
-                tg_buf_hex(out, addr);
+                sk_hex(out, addr);
             return;
         }
         if (fl->offset > r->size)
@@ -1045,7 +1162,7 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
         size_t len = fl->size ? fl->size : r->size - fl->offset;
         if (len > r->size - fl->offset)
             len = r->size - fl->offset;
-        put_str(out, it, plen, (const char *)r->data + fl->offset, len);
+        put_str(out, it, plen, (const char *)r->data + fl->offset, len, r->strip_nl);
         return;
     }
     case N_FLAGS: {
@@ -1055,20 +1172,20 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
             uint64_t fv = n->syms[i].value;
             /* values are long long: a name libtraceevent does not know is -1 */
             if (!val && (int64_t)fv < 0) {
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX);
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 break;
             }
             if ((int64_t)fv > 0 && (val & fv) == fv) {
                 if (print && n->str)
-                    tg_buf_puts(out, n->str);
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX);
+                    sk_puts(out, n->str);
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 print = true;
                 val &= ~fv;
             }
         }
         if (val) {
             if (print && n->str)
-                tg_buf_puts(out, n->str);
+                sk_puts(out, n->str);
             put_hex0x(out, val);
         }
         return;
@@ -1077,7 +1194,7 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
         uint64_t val = eval(r, n->a);
         for (size_t i = 0; i < n->n_syms; i++)
             if (n->syms[i].value == val) {
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX);
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 return;
             }
         put_hex0x(out, val);
@@ -1107,17 +1224,17 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
         if (n->kind != N_ARRAY) {
             for (uint64_t i = 0; i < len && i < avail; i++) {
                 if (i && n->kind == N_HEX)
-                    tg_buf_putc(out, ' ');
+                    sk_putc(out, ' ');
                 static const char hx[] = "0123456789abcdef";
-                tg_buf_putc(out, hx[p[i] >> 4]);
-                tg_buf_putc(out, hx[p[i] & 15]);
+                sk_putc(out, hx[p[i] >> 4]);
+                sk_putc(out, hx[p[i] & 15]);
             }
             return;
         }
         uint64_t el = eval(r, n->c);
         for (uint64_t i = 0; i < len; i++) {
             if (i)
-                tg_buf_putc(out, ' ');
+                sk_putc(out, ' ');
             size_t es = (el == 1 || el == 2 || el == 4 || el == 8) ? (size_t)el : 1;
             if (es > avail)
                 return;
@@ -1137,9 +1254,9 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
                 memcpy(&v, p, 8);
             }
             if (es != (size_t)el) {
-                tg_buf_printf(out, "BAD SIZE:%d 0x%x", (int)el, p[0]);
+                sk_printf(out, "BAD SIZE:%d 0x%x", (int)el, p[0]);
             } else {
-                tg_buf_u64(out, v);
+                sk_u64(out, v);
             }
             p += es;
             avail -= es;
@@ -1150,7 +1267,7 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
         size_t off, len;
         if (!n->field || !dyn_loc(r, n->field, &off, &len))
             return;
-        put_str(out, it, plen, (const char *)r->data + off, r->size - off);
+        put_str(out, it, plen, (const char *)r->data + off, r->size - off, r->strip_nl);
         return;
     }
     case N_BITMASK: {
@@ -1170,14 +1287,14 @@ static void print_str_arg(const rctx *r, tg_buf *out, const pf_item *it, int ple
     }
 }
 
-static void print_function(const rctx *r, tg_buf *out, char pch, uint64_t val)
+static void print_function(const rctx *r, ft_sink *out, char pch, uint64_t val)
 {
     const ft_func *fn = ft_find_func(r->f, val);
     if (fn) {
-        tg_buf_puts(out, fn->name);
+        sk_puts(out, fn->name);
         if (pch == 'F' || pch == 'S') {
-            tg_buf_puts(out, "+0x");
-            tg_buf_hex(out, val - fn->addr);
+            sk_puts(out, "+0x");
+            sk_hex(out, val - fn->addr);
         }
         return;
     }
@@ -1186,11 +1303,11 @@ static void print_function(const rctx *r, tg_buf *out, char pch, uint64_t val)
     put_hex0x(out, val);
 }
 
-static void print_pointer(const rctx *r, tg_buf *out, const pf_item *it, int plen)
+static void print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int plen)
 {
     const ft_node *a = it->arg;
     if (a && a->kind == N_BSTR) {
-        tg_buf_puts(out, a->str);
+        sk_puts(out, a->str);
         return;
     }
     switch (it->pch) {
@@ -1199,11 +1316,11 @@ static void print_pointer(const rctx *r, tg_buf *out, const pf_item *it, int ple
         return;
     case 'M': case 'm': {
         if (!a || a->kind != N_FIELD) {
-            tg_buf_printf(out, "ARG TYPE NOT FIELD BUT %d", a ? 1 : 0);
+            sk_printf(out, "ARG TYPE NOT FIELD BUT %d", a ? 1 : 0);
             return;
         }
         if (a->field->size != 6 || a->field->offset + 6 > r->size) {
-            tg_buf_puts(out, "INVALIDMAC");
+            sk_puts(out, "INVALIDMAC");
             return;
         }
         const uint8_t *b = r->data + a->field->offset;
@@ -1211,11 +1328,11 @@ static void print_pointer(const rctx *r, tg_buf *out, const pf_item *it, int ple
         bool rev = it->pch2 == 'R';
         for (int i = 0; i < 6; i++) {
             if (i)
-                tg_buf_puts(out, sep);
+                sk_puts(out, sep);
             uint8_t v = b[rev ? 5 - i : i];
             static const char hx[] = "0123456789abcdef";
-            tg_buf_putc(out, hx[v >> 4]);
-            tg_buf_putc(out, hx[v & 15]);
+            sk_putc(out, hx[v >> 4]);
+            sk_putc(out, hx[v & 15]);
         }
         return;
     }
@@ -1223,7 +1340,7 @@ static void print_pointer(const rctx *r, tg_buf *out, const pf_item *it, int ple
         if (it->pch2 == '4' && a && a->kind == N_FIELD && a->field->size >= 4 &&
             a->field->offset + 4 <= r->size) {
             const uint8_t *b = r->data + a->field->offset;
-            tg_buf_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
+            sk_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
             return;
         }
         put_glibc_ptr(out, eval(r, a));
@@ -1394,8 +1511,14 @@ static int compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
                     it->ls = ls;
                     it->arg = next_arg(args);
                     it->len_arg = len_arg;
-                    /* "%d", "%ld", "%llu", "%x", "%lx" ... go without printf */
+                    /* "%d", "%ld", "%08lx", "%03d", "%llu" ... go without printf */
                     const char *q = it->text + 1;
+                    if (*q == '0') {
+                        it->zero = true;
+                        q++;
+                    }
+                    while (*q >= '0' && *q <= '9' && it->width < 64)
+                        it->width = it->width * 10 + (*q++ - '0');
                     while (*q == 'l' || *q == 'h' || *q == 'L' || *q == 'z')
                         q++;
                     if (q == it->text + it->text_len - 1 && !len_arg)
@@ -1536,14 +1659,18 @@ static struct ft_pf *compile_event(const ft_event *e)
 
 /* ---- rendering ------------------------------------------------------------------------------ */
 
-static void render_items(const rctx *r, const struct ft_pf *pf, tg_buf *out)
+static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
 {
+    rctx last = *r0;
+    last.strip_nl = true;
     for (size_t i = 0; i < pf->n; i++) {
         const pf_item *it = &pf->items[i];
+        const rctx *r = i + 1 == pf->n ? &last : r0;
         int plen = it->len_arg ? (int)eval(r, it->len_arg) : -1;
         switch (it->type) {
         case IT_TEXT:
-            tg_buf_put(out, it->text, it->text_len);
+            sk_put(out, it->text, it->text_len -
+                       (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n'));
             break;
         case IT_DIGIT:
             put_num(out, it, plen, eval(r, it->arg));
@@ -1559,7 +1686,7 @@ static void render_items(const rctx *r, const struct ft_pf *pf, tg_buf *out)
 }
 
 /* bprint: the format comes from the printk table, the arguments from the binary buffer. */
-static void render_bprint(const rctx *r, tg_buf *out)
+static void render_bprint(const rctx *r, ft_sink *out)
 {
     const ft_event *e = r->ev;
     const ft_field *ipf = ft_find_field(e, "ip"), *fmtf = ft_find_field(e, "fmt"),
@@ -1704,15 +1831,21 @@ out:
     free(fmt);
 }
 
-static void render_info(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+static void render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out);
+
+static void render_info(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out)
 {
     rctx r = {e, e->file, data, size};
     if (e->file->raw) {
-        ft_render_raw(e, data, size, out);
+        render_raw(e, data, size, out);
         return;
     }
-    if (e->plugin && !ft_plugin_render(e, data, size, out))
-        return;
+    if (e->plugin) {
+        /* plugins write to the tg_buf: hand over what is pending first */
+        sk_flush(out);
+        if (!ft_plugin_render(e, data, size, out->out))
+            return;
+    }
     if (e->is_bprint) {
         render_bprint(&r, out);
         return;
@@ -1724,30 +1857,23 @@ static void render_info(const ft_event *e, const uint8_t *data, size_t size, tg_
         me->pf_state = (me->pf && !me->pf->failed) ? 1 : -1;
     }
     if (e->pf_state < 0) {
-        tg_buf_puts(out, "[FAILED TO PARSE]");
-        ft_render_raw(e, data, size, out);
+        sk_puts(out, "[FAILED TO PARSE]");
+        render_raw(e, data, size, out);
         return;
     }
     render_items(&r, e->pf, out);
 }
 
-/* The event's text as trace-cmd prints it, without a trailing newline (a trace_marker
- * string ends with one; trace-cmd drops it).  Rendered into the file's scratch buffer first,
- * because out may be flushed to its file descriptor at any time. */
+/* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
+ * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
+ * it (rctx.strip_nl), so the text goes straight into out. */
 int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {
-    tg_buf *s = e->file->scratch;
-    if (!s) {
-        render_info(e, data, size, out);
-        return 1;
-    }
-    tg_buf_reset(s);
-    render_info(e, data, size, s);
-    size_t n = tg_buf_len(s);
-    const char *p = tg_buf_data(s);
-    if (n && p[n - 1] == '\n')
-        n--;
-    tg_buf_put(out, p, n);
+    ft_sink o;
+    o.out = out;
+    o.n = 0;
+    render_info(e, data, size, &o);
+    sk_flush(&o);
     return 1;
 }
 
@@ -1761,7 +1887,7 @@ static bool printable_array(const uint8_t *p, size_t len)
     return true;
 }
 
-static void raw_default(const rctx *r, const ft_field *fl, tg_buf *out)
+static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
 {
     if (fl->flags & FT_F_ARRAY) {
         size_t off = fl->offset, len = fl->size;
@@ -1776,17 +1902,20 @@ static void raw_default(const rctx *r, const ft_field *fl, tg_buf *out)
         const uint8_t *p = r->data + off;
         if ((fl->flags & FT_F_STRING) && printable_array(p, len)) {
             /* "%s": up to the NUL, even past a zero-sized "char buf[]" */
-            tg_buf_put(out, p, strnlen((const char *)p, r->size - off));
+            size_t l = strnlen((const char *)p, r->size - off);
+            if (r->strip_nl && l && p[l - 1] == '\n')
+                l--;
+            sk_put(out, p, l);
         } else {
-            tg_buf_puts(out, "ARRAY[");
+            sk_puts(out, "ARRAY[");
             static const char hx[] = "0123456789abcdef";
             for (size_t i = 0; i < len; i++) {
                 if (i)
-                    tg_buf_puts(out, ", ");
-                tg_buf_putc(out, hx[p[i] >> 4]);
-                tg_buf_putc(out, hx[p[i] & 15]);
+                    sk_puts(out, ", ");
+                sk_putc(out, hx[p[i] >> 4]);
+                sk_putc(out, hx[p[i] & 15]);
             }
-            tg_buf_putc(out, ']');
+            sk_putc(out, ']');
         }
         return;
     }
@@ -1799,26 +1928,26 @@ static void raw_default(const rctx *r, const ft_field *fl, tg_buf *out)
             if (fl->flags & FT_F_LONG) {
                 put_hex0x(out, (uint32_t)v);
             } else {
-                tg_buf_i64(out, (int32_t)v);
+                sk_i64(out, (int32_t)v);
             }
             break;
         case 2:
-            tg_buf_printf(out, "%2d", (short)v);
+            sk_printf(out, "%2d", (short)v);
             break;
         case 1:
-            tg_buf_printf(out, "%1d", (signed char)v);
+            sk_printf(out, "%1d", (signed char)v);
             break;
         default:
-            tg_buf_i64(out, (int64_t)v);
+            sk_i64(out, (int64_t)v);
         }
     } else if (fl->flags & FT_F_LONG) {
         put_hex0x(out, v);
     } else {
-        tg_buf_u64(out, v);
+        sk_u64(out, v);
     }
 }
 
-void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+static void render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out)
 {
     rctx r = {e, e->file, data, size};
     if (!e->pf_state) {
@@ -1830,9 +1959,10 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
     size_t pos = 0;
     for (size_t i = 0; i < e->n_fields; i++) {
         const ft_field *fl = &e->fields[i];
-        tg_buf_putc(out, ' ');
-        tg_buf_puts(out, fl->name);
-        tg_buf_putc(out, '=');
+        r.strip_nl = i + 1 == e->n_fields;
+        sk_putc(out, ' ');
+        sk_puts(out, fl->name);
+        sk_putc(out, '=');
         bool done = false;
         if (pf && pf->n && !(fl->flags & FT_F_ARRAY)) {
             /* the conversion the print fmt applies to this very field, if any: searched
@@ -1855,7 +1985,7 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
                         a = a->a;
                     if (a && a->kind == N_FIELD && a->field == fl) {
                         if (has_0x)
-                            tg_buf_puts(out, "0x");
+                            sk_puts(out, "0x");
                         int plen = it->len_arg ? (int)eval(&r, it->len_arg) : -1;
                         if (it->type == IT_DIGIT)
                             put_num(out, it, plen, eval(&r, it->arg));
@@ -1874,4 +2004,13 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
         if (!done)
             raw_default(&r, fl, out);
     }
+}
+
+void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+{
+    ft_sink o;
+    o.out = out;
+    o.n = 0;
+    render_raw(e, data, size, &o);
+    sk_flush(&o);
 }

@@ -366,12 +366,13 @@ static int ring_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *ou
         return 0;
     }
     if (scope == TG_SCOPE_COMMON && i == e->n_common) {
-        const char *c = ft_comm_of(f, ev->pid);
+        size_t len;
+        const char *c = ft_comm_of(f, ev->pid, &len);
         out->name = "common_comm";
         out->type = TG_VAL_STRING;
         out->flags = TG_VALF_TEXT;
         out->v.str.ptr = c;
-        out->v.str.len = strlen(c);
+        out->v.str.len = len;
         return 0;
     }
     return TG_ERR_USAGE;

@@ -9,6 +9,7 @@
  * comm of tasks it sees in sched_switch/sched_wakeup, and later lines show them. */
 #include "formats/ftrace/ftrace_internal.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ typedef struct func_tmp {
     uint64_t addr;
     const char *name;
     size_t order;
+    char type;
 } func_tmp;
 
 static int func_tmp_cmp(const void *a, const void *b)
@@ -77,13 +79,34 @@ int ft_parse_kallsyms(ft_file *f, const char *text, size_t len)
                 tmp[n].addr = addr;
                 tmp[n].name = s;
                 tmp[n].order = SIZE_MAX - n; /* libtraceevent prepends: reverse file order */
+                tmp[n].type = ch;
                 n++;
-                tg_symtab_add(&f->trace->symbols, addr, 0, s, ch);
             }
         }
         p = le + 1;
     }
-    qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
+    /* /proc/kallsyms is mostly in address order already: then only runs of equal
+     * addresses need turning round (libtraceevent's order among them) */
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = tmp[i - 1].addr <= tmp[i].addr;
+    if (sorted) {
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            while (j < n && tmp[j].addr == tmp[i].addr)
+                j++;
+            for (size_t a = i, b = j - 1; a < b; a++, b--) {
+                func_tmp t = tmp[a];
+                tmp[a] = tmp[b];
+                tmp[b] = t;
+            }
+            i = j;
+        }
+    } else {
+        qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
+    }
+    for (size_t i = 0; i < n; i++) /* ascending: the shared table needs no sort */
+        tg_symtab_add(&f->trace->symbols, tmp[i].addr, 0, tmp[i].name, tmp[i].type);
     ft_func *funcs = realloc(f->funcs, (f->n_funcs + n + 1) * sizeof *funcs);
     if (!funcs) {
         free(tmp);
@@ -204,14 +227,20 @@ static size_t comm_lower(const ft_file *f, int pid)
     return l;
 }
 
-const char *ft_comm_of(const ft_file *f, int pid)
+const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
 {
-    if (pid == 0)
-        return "<idle>";
-    size_t i = comm_lower(f, pid);
-    if (i < f->n_comms && f->comms[i].pid == pid)
-        return f->comms[i].comm;
-    return "<...>";
+    const char *c = "<...>";
+    if (pid == 0) {
+        c = "<idle>";
+    } else {
+        size_t i = comm_lower(f, pid);
+        if (i < f->n_comms && f->comms[i].pid == pid) {
+            *len = f->comms[i].len;
+            return f->comms[i].comm;
+        }
+    }
+    *len = strlen(c);
+    return c;
 }
 
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
@@ -235,6 +264,7 @@ void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
     memmove(&f->comms[i + 1], &f->comms[i], (f->n_comms - i) * sizeof *f->comms);
     f->comms[i].pid = pid;
     f->comms[i].comm = s;
+    f->comms[i].len = strlen(s);
     f->n_comms++;
 }
 
