@@ -5,8 +5,9 @@
 # mode, single-threaded, with buffers big enough to keep every record (cached in
 # $TG_BENCH_OUT/xray), then times `traceglot report --style=xray` against `llvm-xray account
 # -keep-going` on the same log and binary: wall time median of 3 (millisecond clock), peak
-# RSS of each (/usr/bin/time %M), and a check that the two outputs are identical.
-# Goal: >= 50x faster, far less memory.
+# RSS of each (/usr/bin/time %M), and a check that the two outputs are identical; then the
+# same for `traceglot cat --style=xray-yaml` against `llvm-xray convert -output-format=yaml
+# -symbolize` (160 MB of text).  Goal for the report: >= 50x faster, far less memory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -48,22 +49,33 @@ secs() { # CMD... -> wall seconds (ms resolution)
 rss() { /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1; cat "$out/rss.txt"; }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
-tg=(report --style=xray --instr-map "$bin" "$log")
-lx=(account -keep-going -instr_map="$bin" "$log")
-t1=() t2=()
-for i in 1 2 3; do
-    t1+=("$(secs "$TG" "${tg[@]}")")
-    t2+=("$(secs llvm-xray "${lx[@]}")")
-done
-m1=$(rss "$TG" "${tg[@]}")
-m2=$(rss llvm-xray "${lx[@]}")
-"$TG" "${tg[@]}" > "$out/tg.txt" 2>/dev/null
-llvm-xray "${lx[@]}" > "$out/lx.txt" 2>/dev/null
-if cmp -s "$out/tg.txt" "$out/lx.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-a=$(median3 "${t1[@]}")
-b=$(median3 "${t2[@]}")
+# case NAME "traceglot args" "llvm-xray args"
+run_case() {
+    local name=$1
+    local -a tg lx
+    read -r -a tg <<< "$2"
+    read -r -a lx <<< "$3"
+    local t1=() t2=() m1 m2 a b same
+    for i in 1 2 3; do
+        t1+=("$(secs "$TG" "${tg[@]}")")
+        t2+=("$(secs llvm-xray "${lx[@]}")")
+    done
+    m1=$(rss "$TG" "${tg[@]}")
+    m2=$(rss llvm-xray "${lx[@]}")
+    "$TG" "${tg[@]}" > "$out/tg.txt" 2>/dev/null
+    llvm-xray "${lx[@]}" > "$out/lx.txt" 2>/dev/null
+    if cmp -s "$out/tg.txt" "$out/lx.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
+    a=$(median3 "${t1[@]}")
+    b=$(median3 "${t2[@]}")
+    rm -f "$out/tg.txt" "$out/lx.txt"
+    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
+        r = (a > 0) ? b / a : 0;
+        printf "%s: traceglot %.3f s, llvm-xray %.3f s, ratio %.1fx (median of 3), peak RSS %.1f MB / %.1f MB, %s\n",
+               n, a, b, r, m1 / 1024, m2 / 1024, s }'
+}
+
 echo "xray: $records function records in $log"
-awk -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
-    r = (a > 0) ? b / a : 0;
-    printf "xray account: traceglot %.3f s, llvm-xray %.3f s, ratio %.1fx (median of 3), peak RSS %.1f MB / %.1f MB, %s\n",
-           a, b, r, m1 / 1024, m2 / 1024, s }'
+run_case "xray account" "report --style=xray --instr-map $bin $log" \
+    "account -keep-going -instr_map=$bin $log"
+run_case "xray yaml" "cat --style=xray-yaml --instr-map $bin $log" \
+    "convert -output-format=yaml -symbolize -instr_map=$bin $log"
