@@ -3,7 +3,7 @@
 #
 # Captures kernel events once through tracefs (sched, irq, timer, raw_syscalls and a few
 # syscalls, large per-CPU buffers, a shell workload) with `trace-cmd extract`, converts the
-# capture to file version 7 with zstd too (both cached in $TG_BENCH_OUT), then times
+# capture to file versions 6 and 7 with zstd (cached in $TG_BENCH_OUT), then times
 # `traceglot cat --style=trace-cmd` against `trace-cmd report` on each: median of 3 runs with
 # the output sent to /dev/null, peak RSS of both from /usr/bin/time, and one more run of each
 # checking that the outputs are identical byte for byte.  Goal: >= 10x.
@@ -16,7 +16,8 @@ for tool in trace-cmd /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "ftrace: SKIP ($tool is not installed)"; exit 0; }
 done
 mkdir -p "$out"
-dat=$out/ftrace-bench.dat
+raw=$out/ftrace-bench-extract.dat
+dat=$out/ftrace-bench-v6.dat
 zst=$out/ftrace-bench-v7zstd.dat
 
 capture() {
@@ -40,18 +41,17 @@ capture() {
     done
     echo 0 > $T/tracing_on
     echo 0 > $T/events/enable
-    trace-cmd extract -o "$dat" > /dev/null 2>&1
+    trace-cmd extract -o "$raw" > /dev/null 2>&1
     echo 1408 > $T/buffer_size_kb
-    [ -s "$dat" ]
+    [ -s "$raw" ]
 }
 
-if [ ! -s "$dat" ]; then
-    capture || { echo "ftrace: SKIP (cannot capture through tracefs)"; rm -f "$dat"; exit 0; }
-    rm -f "$zst"
+if [ ! -s "$raw" ]; then
+    capture || { echo "ftrace: SKIP (cannot capture through tracefs)"; rm -f "$raw"; exit 0; }
+    rm -f "$dat" "$zst"
 fi
-if [ ! -s "$zst" ]; then
-    trace-cmd convert --file-version 7 --compression zstd -i "$dat" -o "$zst" >/dev/null 2>&1
-fi
+[ -s "$dat" ] || trace-cmd convert --file-version 6 -i "$raw" -o "$dat" >/dev/null 2>&1
+[ -s "$zst" ] || trace-cmd convert --file-version 7 --compression zstd -i "$raw" -o "$zst" >/dev/null 2>&1
 
 # run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout
 run_timed() {
@@ -85,7 +85,7 @@ bench() { # NAME FILE [OPTION]
 }
 
 events=$(( $("$TG" cat --style=trace-cmd "$dat" 2>/dev/null | wc -l) - 1 ))
-echo "ftrace: $events events in $dat ($(du -m "$dat" | cut -f1) MB; v7 zstd $(du -m "$zst" | cut -f1) MB)"
+echo "ftrace: $events events in $dat ($(du -m "$dat" | cut -f1) MB; v7 zstd: $(du -m "$zst" | cut -f1) MB)"
 bench "ftrace report v6" "$dat"
 bench "ftrace report -R v6" "$dat" -R
 bench "ftrace report v7 zstd" "$zst"

@@ -141,6 +141,10 @@ typedef struct ft_file {
     size_t n_printk;
     ft_comm *comms;    /* sorted by pid; mutable (plugins register comms) */
     size_t n_comms, cap_comms;
+    bool comm_cache_valid; /* the last lookup (see ft_comm_of) */
+    int comm_cache_pid;
+    const char *comm_cache;
+    size_t comm_cache_len;
 
     int cpus;          /* cpu count of the file */
     ft_buffer *buffers;

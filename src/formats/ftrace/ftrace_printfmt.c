@@ -1056,18 +1056,19 @@ static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
         }
         size_t len = sizeof d - k + neg;
         size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
-        char line[96];
-        size_t n = 0;
+        if (sizeof out->b - out->n < 100)
+            sk_flush(out);
+        char *w = out->b + out->n;
         if (!it->zero)
-            for (; pad && n < 64; pad--)
-                line[n++] = ' ';
+            for (; pad; pad--)
+                *w++ = ' ';
         if (neg)
-            line[n++] = '-';
-        for (; pad && n < 64; pad--)
-            line[n++] = '0';
-        memcpy(line + n, d + k, sizeof d - k);
-        n += sizeof d - k;
-        sk_put(out, line, n);
+            *w++ = '-';
+        for (; pad; pad--)
+            *w++ = '0';
+        memcpy(w, d + k, sizeof d - k);
+        w += sizeof d - k;
+        out->n = (size_t)(w - out->b);
         return;
     }
     put_printf_num(out, it, plen, val);

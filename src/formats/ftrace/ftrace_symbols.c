@@ -230,16 +230,25 @@ static size_t comm_lower(const ft_file *f, int pid)
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
 {
     const char *c = "<...>";
+    if (f->comm_cache_valid && f->comm_cache_pid == pid) {
+        *len = f->comm_cache_len;
+        return f->comm_cache;
+    }
     if (pid == 0) {
         c = "<idle>";
     } else {
         size_t i = comm_lower(f, pid);
         if (i < f->n_comms && f->comms[i].pid == pid) {
-            *len = f->comms[i].len;
-            return f->comms[i].comm;
+            c = f->comms[i].comm;
         }
     }
     *len = strlen(c);
+    /* a one-entry cache: consecutive events mostly come from one task */
+    ft_file *mf = (ft_file *)f;
+    mf->comm_cache_valid = true;
+    mf->comm_cache_pid = pid;
+    mf->comm_cache = c;
+    mf->comm_cache_len = *len;
     return c;
 }
 
@@ -250,6 +259,7 @@ void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
     size_t i = comm_lower(f, pid);
     if (i < f->n_comms && f->comms[i].pid == pid)
         return; /* libtraceevent keeps the first name it learnt */
+    f->comm_cache_valid = false;
     if (f->n_comms == f->cap_comms) {
         size_t cap = f->cap_comms ? f->cap_comms * 2 : 256;
         ft_comm *nc = realloc(f->comms, cap * sizeof *nc);
