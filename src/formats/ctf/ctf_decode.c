@@ -125,6 +125,9 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
         d->pos += count * 8;
         return 0;
     }
+    if (count > CTF_MAX_ARRAY_LEN)
+        return derr(d, st, "array or sequence length %llu exceeds the limit (%llu)", count,
+                    CTF_MAX_ARRAY_LEN);
     if (!d->tree && el->fixed) {
         if (count) {
             uint64_t stride = align_up(el->fixed_bits, el->align);

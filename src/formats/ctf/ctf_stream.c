@@ -271,9 +271,10 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
             if (rc == TG_ERR_NOMEM)
                 return tg_err(err, rc, "out of memory");
             return tg_err_at(err, rc, ds->files[ds->cur_file].path, ds->pkt_off + d->pos / 8,
-                             "packet %llu: event '%s': %s: field '%s': %s",
+                             "packet %llu: event '%s': %s: %s%s%s%s",
                              (unsigned long long)ds->pkt_index, e ? e->name : "?", what,
-                             d->where ? d->where : "?", d->msg);
+                             d->where ? "field '" : "", d->where ? d->where : "",
+                             d->where ? "': " : "", d->msg);
         }
         ds->serial++;
         ev->cls = e->cls;
