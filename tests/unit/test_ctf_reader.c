@@ -1,0 +1,161 @@
+/* test_ctf_reader.c - the CTF reader through the public API: the two babeltrace renderings
+ * (the format's own, and the generic printer over tg_value) must print the same text for
+ * every fixture and corpus trace; field access by scope, enum labels, text arrays, lost
+ * events and the function-trace kinds of the cyg-profile fixture. */
+#include "tg_test.h"
+#include "traceglot.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static char *print_style(const char *path, int generic, int *rc)
+{
+    tg_error *err = NULL;
+    tg_options *o = tg_options_new();
+    if (generic)
+        tg_options_set(o, "babeltrace-generic", "1");
+    const char *paths[] = {path};
+    tg_set *set = tg_open(paths, 1, o, &err);
+    char *text = NULL;
+    *rc = -100;
+    if (set) {
+        tg_buf *b = tg_buf_new();
+        *rc = tg_print(set, NULL, "babeltrace", o, b, &err);
+        text = strdup(tg_buf_data(b));
+        tg_buf_free(b);
+        tg_close(set);
+    }
+    tg_error_free(err);
+    tg_options_free(o);
+    return text;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void test_same_rendering(struct tg_test_counts *tc, const char *path)
+{
+    if (!exists(path))
+        return;
+    int rc1, rc2;
+    char *a = print_style(path, 0, &rc1), *b = print_style(path, 1, &rc2);
+    CHECK(tc, a && b && rc1 == rc2);
+    if (a && b && strcmp(a, b) != 0) {
+        tc->failed++;
+        fprintf(stderr, "%s: render and generic printer differ\n", path);
+    } else {
+        tc->passed++;
+    }
+    free(a);
+    free(b);
+}
+
+static void test_fields(struct tg_test_counts *tc)
+{
+    const char *path = TG_TEST_DATA "/ctf/types";
+    if (!exists(path))
+        return;
+    tg_error *err = NULL;
+    const char *paths[] = {path};
+    tg_set *set = tg_open(paths, 1, NULL, &err);
+    CHECK(tc, set != NULL);
+    if (!set) {
+        tg_error_free(err);
+        return;
+    }
+    tg_iter *it = tg_iter_new(set, NULL, &err);
+    const tg_event *ev;
+    int seen_compound = 0, seen_ints = 0;
+    while (tg_iter_next(it, &ev) > 0) {
+        const char *name = tg_event_name(ev);
+        tg_value v;
+        if (!strcmp(name, "tg_fixture:ints") && !seen_ints) {
+            seen_ints = 1;
+            CHECK(tc, tg_event_field_count(ev, TG_SCOPE_PAYLOAD) == 12);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "s8", &v) == 0 &&
+                          v.type == TG_VAL_SINT && v.v.s < 0 && v.bits == 8);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "hex32", &v) == 0 &&
+                          v.base == 16 && (v.v.u >> 16) == 0xdead);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_STREAM_CONTEXT, "vtid", &v) == 0 &&
+                          v.type == TG_VAL_SINT);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PACKET_CONTEXT, "cpu_id", &v) == 0);
+            /* special fields are hidden from the packet context, shown in the header */
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PACKET_CONTEXT, "packet_size", &v) < 0);
+            CHECK(tc, tg_event_field_count(ev, TG_SCOPE_EVENT_HEADER) >= 1);
+        }
+        if (!strcmp(name, "tg_fixture:compound") && !seen_compound) {
+            seen_compound = 1;
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "arr3", &v) == 0 &&
+                          v.type == TG_VAL_ARRAY && v.count == 3);
+            tg_value c;
+            CHECK(tc, tg_value_child(&v, 1, &c) == 0 && c.type == TG_VAL_SINT && c.v.s == -1);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "text6", &v) == 0 &&
+                          v.type == TG_VAL_STRING && v.v.str.len == 6);
+            CHECK(tc, tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "color", &v) == 0 &&
+                          (v.flags & TG_VALF_ENUM) && v.label && !strcmp(v.label, "GREENS"));
+        }
+    }
+    CHECK(tc, seen_ints && seen_compound);
+    tg_iter_free(it);
+    tg_close(set);
+}
+
+static void test_func_kinds(struct tg_test_counts *tc)
+{
+    const char *path = TG_TEST_DATA "/ctf/cyg";
+    if (!exists(path))
+        return;
+    tg_error *err = NULL;
+    const char *paths[] = {path};
+    tg_set *set = tg_open(paths, 1, NULL, &err);
+    CHECK(tc, set != NULL);
+    if (!set) {
+        tg_error_free(err);
+        return;
+    }
+    tg_iter *it = tg_iter_new(set, NULL, &err);
+    const tg_event *ev;
+    int entries = 0, exits = 0, tid_ok = 1;
+    while (tg_iter_next(it, &ev) > 0) {
+        tg_event_kind k = tg_event_kind_of(ev);
+        if (k == TG_KIND_FUNC_ENTRY)
+            entries++;
+        if (k == TG_KIND_FUNC_EXIT)
+            exits++;
+        if ((k == TG_KIND_FUNC_ENTRY || k == TG_KIND_FUNC_EXIT) &&
+            (tg_event_tid(ev) <= 0 || tg_event_func_addr(ev) == 0))
+            tid_ok = 0;
+    }
+    CHECK(tc, entries > 0 && entries == exits);
+    CHECK(tc, tid_ok);
+    tg_iter_free(it);
+    tg_close(set);
+}
+
+int main(void)
+{
+    struct tg_test_counts tc = {0};
+    const char *traces[] = {
+        TG_TEST_DATA "/ctf/types",
+        TG_TEST_DATA "/ctf/cyg",
+        TG_CORPUS "/gen/ctf/ust-types-visible",
+        TG_CORPUS "/gen/ctf/ust-cyg-visible",
+        TG_CORPUS "/ctf/babeltrace/succeed/multi-domains/kernel",
+        TG_CORPUS "/ctf/babeltrace/succeed/sequence",
+        TG_CORPUS "/ctf/babeltrace/succeed/meta-variant-reserved-keywords",
+        TG_CORPUS "/ctf/babeltrace/succeed/struct-array-align-elem",
+        TG_CORPUS "/ctf/babeltrace/succeed/wk-heartbeat-u",
+    };
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++)
+        test_same_rendering(&tc, traces[i]);
+    test_fields(&tc);
+    test_func_kinds(&tc);
+    if (tc.passed + tc.failed == 0) {
+        printf("SKIP: no CTF fixtures or corpus\n");
+        return 77;
+    }
+    return tg_test_done(&tc);
+}
