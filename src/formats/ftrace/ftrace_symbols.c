@@ -39,14 +39,19 @@ static int hexval(int c)
     return -1;
 }
 
-int ft_parse_kallsyms(ft_file *f, const char *text, size_t len)
+int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
 {
     size_t cap = 0, n = 0;
     func_tmp *tmp = NULL;
-    const char *p = text, *end = text + len;
+    /* one copy of the text; names are cut out of it in place (NUL at their end) */
+    char *text = tg_arena_alloc(&f->trace->arena, len + 1);
+    if (!text)
+        return -1;
+    memcpy(text, text_in, len);
+    char *p = text, *end = text + len;
     while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *le = nl ? nl : end;
         const char *q = p;
         uint64_t addr = 0;
         int d, nd = 0;
@@ -57,8 +62,8 @@ int ft_parse_kallsyms(ft_file *f, const char *text, size_t len)
         }
         if (nd && q + 3 < le + 1 && q < le && *q == ' ' && q + 2 < le && q[2] == ' ') {
             char ch = q[1];
-            const char *name = q + 3;
-            const char *ne = name;
+            char *name = (char *)q + 3;
+            char *ne = name;
             while (ne < le && *ne != '\t' && *ne != ' ')
                 ne++;
             if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a') {
@@ -71,11 +76,8 @@ int ft_parse_kallsyms(ft_file *f, const char *text, size_t len)
                     }
                     tmp = nt;
                 }
-                char *s = tg_arena_strndup(&f->trace->arena, name, (size_t)(ne - name));
-                if (!s) {
-                    free(tmp);
-                    return -1;
-                }
+                char *s = name;
+                *ne = 0; /* ends the name: a '\t', ' ' or '\n' (or the copy's extra byte) */
                 tmp[n].addr = addr;
                 tmp[n].name = s;
                 tmp[n].order = SIZE_MAX - n; /* libtraceevent prepends: reverse file order */
