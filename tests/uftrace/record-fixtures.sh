@@ -81,6 +81,34 @@ record recursion "$src/recursion.c" "-O1 -pg" ""
 record recursion-cyg "$src/recursion.c" "-O1 -finstrument-functions" ""
 record args "$src/args.c" "-O0 -g -pg" "-a"
 record args-spec "$src/args.c" "-O0 -pg" "-A add@arg1,arg2 -R add@retval -A neg@arg1/d32 -R neg@retval/d32 -A name_len@arg1/s -R name_len@retval/u -A upper@arg1/c -R upper@retval/c -A pick@arg1/p,arg2/p,arg3/x -R pick@retval/p -A scale@fparg1 -R scale@retval/f64"
+# lost: the recursion recording with 6 records replaced by a LOST record (uftrace writes one
+# when its buffers overflow; this makes one happen deterministically), at two places
+make_lost() {
+    rm -rf "$work/lost.data"
+    cp -r "$work/recursion.data" "$work/lost.data"
+    local dat
+    dat=$(ls "$work/lost.data"/[0-9]*.dat | head -1)
+    python3 - "$dat" <<'PY'
+import struct, sys
+path = sys.argv[1]
+data = open(path, 'rb').read()
+recs = [data[i:i + 16] for i in range(0, len(data), 16)]
+for k in (len(recs) // 2, len(recs) // 5):
+    t, _ = struct.unpack('<QQ', recs[k])
+    _, w2 = struct.unpack('<QQ', recs[k + 1])
+    depth = (w2 >> 6) & 0x3ff
+    lost = struct.pack('<QQ', t + 1, 2 | (5 << 3) | (depth << 6) | (6 << 16))
+    recs = recs[:k + 1] + [lost] + recs[k + 7:]
+open(path, 'wb').write(b''.join(recs))
+PY
+    outputs lost
+}
+
 make_extern
-for n in threads forks recursion recursion-cyg args args-spec extern; do store "$n" "$out"; done
+fixtures="threads forks recursion recursion-cyg args args-spec extern"
+if command -v python3 >/dev/null; then
+    make_lost
+    fixtures="$fixtures lost"
+fi
+for n in $fixtures; do store "$n" "$out"; done
 du -sh "$out"

@@ -107,8 +107,8 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     bool ok = true;
     d->cls_entry = add_class(t, "uftrace:entry", 0, TG_KIND_FUNC_ENTRY, &ok);
     d->cls_exit = add_class(t, "uftrace:exit", 1, TG_KIND_FUNC_EXIT, &ok);
-    d->cls_lost = add_class(t, "uftrace:lost", 3, TG_KIND_LOST, &ok);
-    d->cls_event = add_class(t, "uftrace:event", 2, TG_KIND_GENERIC, &ok);
+    d->cls_lost = add_class(t, "uftrace:lost", 2, TG_KIND_LOST, &ok);
+    d->cls_event = add_class(t, "uftrace:event", 3, TG_KIND_GENERIC, &ok);
     d->cls_sched_in = add_class(t, "linux:sched-in", UFT_EV_SCHED_IN, TG_KIND_SCHED_IN, &ok);
     d->cls_sched_out = add_class(t, "linux:sched-out", UFT_EV_SCHED_OUT, TG_KIND_SCHED_OUT, &ok);
     d->cls_sched_out_preempt = add_class(t, "linux:sched-out (pre-empted)",

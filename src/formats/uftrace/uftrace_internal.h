@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /* record types (2 bits) and the 3-bit integrity magic of struct uftrace_record */
-enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_EVENT = 2, UFT_LOST = 3 };
+enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 #define UFT_RECORD_MAGIC 5
 
 /* feature bits of the info header */
