@@ -5,7 +5,9 @@
 # examples/fib.c, records each with `uftrace record`, and stores the data directory with
 # uftrace's own outputs beside it: NAME.replay.txt (uftrace replay), NAME.replay-time.txt
 # (uftrace replay -f time,tid,duration), NAME.report.txt (uftrace report) and NAME.info.txt
-# (uftrace info).  Symbol files of shared libraries are dropped before the outputs are made
+# (uftrace info).  The fixtures: threads, forks, recursion (also with -finstrument-functions),
+# args (-a, DWARF specs), args-spec (-A/-R specs of every format), events (-T read=...
+# built-in events), extern (an extern.dat) and lost (LOST records).  Symbol files of shared libraries are dropped before the outputs are made
 # (only the program's own .sym/.dbg are kept), so the fixtures stay a few tens of KB; the
 # outputs are then printed by uftrace from exactly the files that are committed.
 #
@@ -80,6 +82,7 @@ record forks "$src/forks.c" "-O1 -pg" ""
 record recursion "$src/recursion.c" "-O1 -pg" ""
 record recursion-cyg "$src/recursion.c" "-O1 -finstrument-functions" ""
 record args "$src/args.c" "-O0 -g -pg" "-a"
+record events "$src/recursion.c" "-O1 -pg" "-T main@read=proc/statm -T is_even@read=page-fault"
 record args-spec "$src/args.c" "-O0 -pg" "-A add@arg1,arg2 -R add@retval -A neg@arg1/d32 -R neg@retval/d32 -A name_len@arg1/s -R name_len@retval/u -A upper@arg1/c -R upper@retval/c -A pick@arg1/p,arg2/p,arg3/x -R pick@retval/p -A scale@fparg1 -R scale@retval/f64"
 # lost: the recursion recording with 6 records replaced by a LOST record (uftrace writes one
 # when its buffers overflow; this makes one happen deterministically), at two places
@@ -105,7 +108,7 @@ PY
 }
 
 make_extern
-fixtures="threads forks recursion recursion-cyg args args-spec extern"
+fixtures="threads forks recursion recursion-cyg args args-spec events extern"
 if command -v python3 >/dev/null; then
     make_lost
     fixtures="$fixtures lost"
