@@ -1,6 +1,6 @@
 /* test_ctf_reader.c - the CTF reader through the public API: the two babeltrace renderings
  * (the format's own, and the generic printer over tg_value) must print the same text for
- * every fixture and corpus trace; field access by scope, enum labels, text arrays, lost
+ * every fixture and corpus trace without empty text sequences; field access by scope, enum labels, text arrays, lost
  * events and the function-trace kinds of the cyg-profile fixture. */
 #include "tg_test.h"
 #include "traceglot.h"
@@ -141,7 +141,9 @@ int main(void)
     const char *traces[] = {
         TG_TEST_DATA "/ctf/types",
         TG_TEST_DATA "/ctf/cyg",
-        TG_CORPUS "/gen/ctf/ust-types-visible",
+        /* not gen/ctf/ust-types-visible: there the format's rendering also shows what
+         * babeltrace2 shows for empty text sequences (recycled text, ctf_btcompat.c), which
+         * the true values the generic printer sees do not hold */
         TG_CORPUS "/gen/ctf/ust-cyg-visible",
         TG_CORPUS "/ctf/babeltrace/succeed/multi-domains/kernel",
         TG_CORPUS "/ctf/babeltrace/succeed/sequence",

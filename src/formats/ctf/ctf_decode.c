@@ -120,6 +120,7 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
             const uint8_t *nul = memchr(p, 0, (size_t)count);
             d->tree->nodes[n].v.str.off = d->pos / 8;
             d->tree->nodes[n].v.str.len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
+            d->tree->nodes[n].count = (uint32_t)count; /* the length, NUL included */
             *node = (uint32_t)n;
         }
         d->pos += count * 8;

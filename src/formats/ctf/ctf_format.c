@@ -283,7 +283,8 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(ctf_func_setup(t, tr));
-    return add_streams(t, tr, err);
+    TG_TRY(add_streams(t, tr, err));
+    return ctf_btcompat_setup(t, tr);
 }
 
 static int ctf_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)

@@ -343,6 +343,7 @@ slow:;
 typedef struct rctx {
     wbuf *w;
     ctf_dec *d;
+    const ctf_dstream *ds;
     const ctf_step *s0;
     int depth;
 } rctx;
@@ -356,7 +357,10 @@ static int relems(rctx *r, const ctf_step *st, uint32_t i, uint64_t count, bool 
     if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE) {
         if ((d->pos & 7) || count > (d->bits - d->pos) / 8)
             return TG_ERR_FORMAT;
-        if (print)
+        const ctf_quirk *q;
+        if (print && count == 0 && r->ds->n_quirks && (q = ctf_quirk_find(r->ds, st)) != NULL)
+            put_escaped(w, q->s, q->len); /* babeltrace2's recycled text (ctf_btcompat.c) */
+        else if (print)
             put_escaped(w, (const char *)d->buf + d->pos / 8, (size_t)count);
         d->pos += count * 8;
         return 0;
@@ -567,7 +571,7 @@ static int put_scope(wbuf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t st
     d.quiet = true;
     if (!first)
         PUTS(w, ", ");
-    rctx r = {.w = w, .d = &d, .s0 = prog->steps};
+    rctx r = {.w = w, .d = &d, .ds = ds, .s0 = prog->steps};
     int rc = rrun(&r, 0, true);
     return rc < 0 ? rc : 1;
 }

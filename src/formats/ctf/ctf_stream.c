@@ -142,6 +142,7 @@ void ctf_dstream_free(ctf_dstream *ds)
     free(ds->d.regs);
     free(ds->rbuf);
     free(ds->pc_text);
+    free(ds->quirks);
     free(ds);
 }
 
@@ -195,6 +196,8 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         }
         ds->prev_ts_end = (d->seen & (1u << CTF_M_TS_END)) ? d->ts_end : d->clock_value;
         ds->have_prev = true;
+        if (ds->packet_hook)
+            ds->packet_hook(ds->hook_ctx, ds);
         return 1;
     }
     return 0;

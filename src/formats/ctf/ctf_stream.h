@@ -28,7 +28,19 @@ typedef struct ctf_file {
     ctf_stream_decl *sc;
 } ctf_file;
 
-typedef struct ctf_dstream {
+/* What babeltrace2 2.0.4 prints for a zero-length text sequence of one event (see
+ * ctf_btcompat.c). */
+typedef struct ctf_quirk {
+    uint64_t serial;
+    const ctf_step *st;
+    const char *s;
+    uint32_t len;
+} ctf_quirk;
+
+typedef struct ctf_dstream ctf_dstream;
+typedef void (*ctf_packet_hook)(void *ctx, const ctf_dstream *ds);
+
+struct ctf_dstream {
     ctf_trace *tr;
     ctf_stream_decl *sc;
     ctf_file *files;
@@ -53,7 +65,11 @@ typedef struct ctf_dstream {
     size_t pc_len, pc_cap;
     uint64_t pc_for;          /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
-} ctf_dstream;
+    ctf_quirk *quirks;        /* sorted by serial */
+    size_t n_quirks;
+    ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
+    void *hook_ctx;
+};
 
 extern const struct tg_stream_ops ctf_stream_ops;
 
@@ -71,6 +87,11 @@ int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
 
 /* The babeltrace2 rendering of an event's contexts and payload (ctf_render.c). */
 int ctf_render(const tg_event *ev, tg_buf *out);
+
+/* babeltrace2 compatibility: the value babeltrace2 prints for zero-length text sequences
+ * (ctf_btcompat.c). */
+int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
+const ctf_quirk *ctf_quirk_find(const ctf_dstream *ds, const ctf_step *st);
 
 /* Function traces (ctf_func.c). */
 int ctf_func_setup(tg_trace *t, ctf_trace *tr);
