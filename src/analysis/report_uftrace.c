@@ -21,7 +21,7 @@ struct row {
 };
 
 struct table {
-    struct row *rows;
+    struct row **rows;  /* each row allocated on its own: caches keep pointers to rows */
     size_t n, cap;
     size_t *slots; /* row index + 1; 0 empty */
     size_t n_slots;
@@ -43,7 +43,7 @@ static struct row *row_get(struct table *tb, const char *name)
         if (!sl)
             return NULL;
         for (size_t i = 0; i < tb->n; i++) {
-            size_t j = hash_str(tb->rows[i].name) & (ns - 1);
+            size_t j = hash_str(tb->rows[i]->name) & (ns - 1);
             while (sl[j])
                 j = (j + 1) & (ns - 1);
             sl[j] = i + 1;
@@ -54,24 +54,28 @@ static struct row *row_get(struct table *tb, const char *name)
     }
     size_t j = hash_str(name) & (tb->n_slots - 1);
     while (tb->slots[j]) {
-        struct row *r = &tb->rows[tb->slots[j] - 1];
+        struct row *r = tb->rows[tb->slots[j] - 1];
         if (strcmp(r->name, name) == 0)
             return r;
         j = (j + 1) & (tb->n_slots - 1);
     }
     if (tb->n == tb->cap) {
         size_t nc = tb->cap ? tb->cap * 2 : 64;
-        struct row *nr = realloc(tb->rows, nc * sizeof *nr);
+        struct row **nr = realloc(tb->rows, nc * sizeof *nr);
         if (!nr)
             return NULL;
         tb->rows = nr;
         tb->cap = nc;
     }
-    struct row *r = &tb->rows[tb->n];
-    memset(r, 0, sizeof *r);
-    r->name = strdup(name);
-    if (!r->name)
+    struct row *r = calloc(1, sizeof *r);
+    if (!r)
         return NULL;
+    r->name = strdup(name);
+    if (!r->name) {
+        free(r);
+        return NULL;
+    }
+    tb->rows[tb->n] = r;
     tb->slots[j] = ++tb->n;
     return r;
 }
@@ -170,7 +174,7 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
 
 static int cmp_rows(const void *a, const void *b)
 {
-    const struct row *x = a, *y = b;
+    const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
     if (x->total != y->total)
         return x->total > y->total ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -340,7 +344,10 @@ static void rep_free(struct rep *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->tb.n; i++)
-        free(p->tb.rows[i].name);
+    {
+        free(p->tb.rows[i]->name);
+        free(p->tb.rows[i]);
+    }
     free(p->tb.rows);
     free(p->tb.slots);
     uf_state_free(&p->st);
@@ -354,7 +361,7 @@ static void print_table(struct table *tb, tg_buf *out)
     tg_buf_puts(out, "  Total time   Self time       Calls  Function\n");
     tg_buf_puts(out, "  ==========  ==========  ==========  ====================\n");
     for (size_t i = 0; i < tb->n; i++) {
-        const struct row *r = &tb->rows[i];
+        const struct row *r = tb->rows[i];
         tg_buf_puts(out, "  ");
         uf_put_time(out, r->total);
         tg_buf_puts(out, "  ");
@@ -585,7 +592,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
                 rc = w[i].rc;
         if (rc >= 0 && nw == 2) { /* sum the second table into the first */
             for (size_t i = 0; i < w[1].rep->tb.n && rc >= 0; i++) {
-                const struct row *src = &w[1].rep->tb.rows[i];
+                const struct row *src = w[1].rep->tb.rows[i];
                 struct row *dst = row_get(&w[0].rep->tb, src->name);
                 if (!dst) {
                     rc = TG_ERR_NOMEM;
