@@ -1,6 +1,7 @@
 /* tg_fixture_tp.h - the LTTng-UST tracepoint provider of the CTF fixtures: one event per
  * family of field types (integers of every size and sign, hex and network byte order,
- * floats, strings, static and dynamic arrays, text arrays and sequences, enumerations), so
+ * floats, strings, static and dynamic arrays, text arrays and sequences - some of them
+ * empty, where babeltrace2 shows recycled text -, enumerations), so
  * the recorded traces exercise every CTF type LTTng-UST writes. */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER tg_fixture
@@ -61,6 +62,7 @@ LTTNG_UST_TRACEPOINT_EVENT(tg_fixture, compound,
         lttng_ust_field_sequence(int, seq, arr, unsigned int, i % 4)
         lttng_ust_field_array_text(char, text6, text, 6)
         lttng_ust_field_sequence_text(char, seqtext, text, unsigned int, 1 + i % 5)
+        lttng_ust_field_sequence_text(char, maybe_empty, text, unsigned int, (i % 3) * 2)
         lttng_ust_field_enum(tg_fixture, color, int, color, i % 12)
     )
 )
