@@ -133,9 +133,38 @@ static int trace_cmd_cpus(tg_set *set)
     return max + 1;
 }
 
+/* Trace instances: the reader names an instance's streams "NAME/cpuN".  With instances,
+ * trace-cmd starts every line with the instance name right-aligned to the longest one and
+ * ": " (the top instance: spaces). */
+static const char *instance_of(const tg_stream *s, size_t *len)
+{
+    const char *n = s ? tg_stream_name(s) : NULL;
+    const char *slash = n ? strrchr(n, '/') : NULL;
+    *len = slash ? (size_t)(slash - n) : 0;
+    return n;
+}
+
+static size_t longest_instance(tg_set *set)
+{
+    size_t max = 0;
+    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
+        const tg_trace *tr = tg_set_trace(set, t);
+        if (strcmp(tg_trace_format(tr), "ftrace") != 0)
+            continue;
+        for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
+            size_t l;
+            instance_of(tg_trace_stream(tr, i), &l);
+            if (l > max)
+                max = l;
+        }
+    }
+    return max;
+}
+
 static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                            tg_error **err)
 {
+    size_t inst_width = longest_instance(set);
     tc_state st;
     memset(&st, 0, sizeof st);
     st.ns = opts && tg_options_flag(opts, "ns");
@@ -170,6 +199,14 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         }
         head h;
         h.n = 0;
+        if (inst_width) {
+            size_t il;
+            const char *in = instance_of(tg_event_stream(ev), &il);
+            if (il < inst_width)
+                h_pad(&h, ' ', inst_width - il);
+            h_put(&h, in, il);
+            h_put(&h, il ? ": " : "  ", 2);
+        }
         if (clen < 16)
             h_pad(&h, ' ', 16 - clen);
         h_put(&h, comm, clen);

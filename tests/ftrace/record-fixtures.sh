@@ -75,6 +75,13 @@ capture() {
     # keep the event systems captured and the kallsyms entries the outputs need
     local systems=ftrace e
     for e in "$@"; do systems="$systems,$e"; done
+    finish "$name" "$systems"
+}
+
+# finish NAME SYSTEMS: shrink $tmp/NAME.full.dat into OUTDIR/NAME-v6.dat, convert it to v7 and
+# v7 zstd, and record trace-cmd's outputs (checked alike for the three versions)
+finish() {
+    local name=$1 systems=$2
     python3 "$here/shrink-dat.py" "$tmp/$name.full.dat" "$out/$name-v6.dat" "$systems" \
         "$tmp/full.txt" "$tmp/full-raw.txt"
     trace-cmd report "$out/$name-v6.dat" 2>/dev/null | cmp -s - "$tmp/full.txt" ||
@@ -97,6 +104,32 @@ capture() {
     echo "$name: $(wc -l < "$out/$name.report.txt") lines, $(du -k "$out/$name-v7zstd.dat" | cut -f1) KB (v7 zstd)"
 }
 
+# capture_instance NAME: the top instance records irq events, a second trace instance
+# ("tgi") sched_switch; `trace-cmd extract -a -t` stores both (BUFFER options)
+capture_instance() {
+    local name=$1 I=$T/instances/tgi
+    reset_tracing
+    mkdir -p $I
+    echo > $I/trace
+    echo 8 > $T/buffer_size_kb
+    echo 8 > $I/buffer_size_kb
+    echo 1 > $T/events/irq/enable
+    echo 1 > $I/events/sched/sched_switch/enable
+    echo 1 > $I/tracing_on
+    echo 1 > $T/tracing_on
+    workload
+    echo 0 > $T/tracing_on
+    echo 0 > $I/tracing_on
+    echo 0 > $I/events/enable
+    echo 0 > $T/events/enable
+    trace-cmd extract -a -t -o "$tmp/$name.raw.dat" > /dev/null 2>&1
+    rmdir $I 2>/dev/null || true
+    trace-cmd convert --file-version 6 -i "$tmp/$name.raw.dat" -o "$tmp/$name.full.dat" >/dev/null 2>&1
+    trace-cmd report "$tmp/$name.full.dat" > "$tmp/full.txt" 2>/dev/null
+    trace-cmd report -R "$tmp/$name.full.dat" > "$tmp/full-raw.txt" 2>/dev/null
+    finish "$name" ftrace,irq,sched/sched_switch
+}
+
 # scheduling, interrupts, timers and a few syscalls
 capture sched-irq-timer 8 sched irq timer syscalls/sys_enter_openat syscalls/sys_exit_openat \
     syscalls/sys_enter_read syscalls/sys_exit_read syscalls/sys_enter_write syscalls/sys_exit_write
@@ -105,5 +138,6 @@ capture kmem-block-wq 8 kmem/kmalloc kmem/kfree kmem/kmem_cache_alloc kmem/kmem_
     kmem/mm_page_alloc kmem/mm_page_free block workqueue signal task \
     writeback/writeback_dirty_inode filemap
 # a mix of other systems whose print fmts use flags, symbols, arrays and hex
+capture_instance instances
 capture misc 8 raw_syscalls ipi rcu/rcu_utilization power/cpu_idle mmap_lock vmscan \
     compaction oom percpu initcall

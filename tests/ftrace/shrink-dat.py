@@ -126,6 +126,7 @@ def main():
     out += struct.pack('<Q', n) + take(n)
     cpus = struct.unpack('<I', take(4))[0]
     out += struct.pack('<I', cpus)
+    buffers = []  # (position of the offset in out, old offset) of BUFFER options
     while True:
         tag = take(10)
         out += tag
@@ -136,19 +137,36 @@ def main():
                 if oid == 0:
                     break
                 n = struct.unpack('<I', take(4))[0]
-                out += struct.pack('<I', n) + take(n)
+                out += struct.pack('<I', n)
+                if oid == 3:  # BUFFER: u64 offset of the instance's flyrecord table, name
+                    buffers.append((len(out), struct.unpack_from('<Q', d, p)[0]))
+                out += take(n)
             continue
         assert tag == b'flyrecord\0', tag
         break
-    table = [struct.unpack('<QQ', take(16)) for _ in range(cpus)]
-    table_at = len(out)
-    out += b'\0' * (16 * cpus)
-    for c, (off, size) in enumerate(table):
-        pad = (-len(out)) % page_size
-        out += b'\0' * pad
-        new_off = len(out)
-        out += d[off:off + size]
-        struct.pack_into('<QQ', out, table_at + 16 * c, new_off, size)
+
+    def copy_flyrecord(at):
+        """Copies the cpu table at d[at:] (and the clock after it) into out, then the data."""
+        table = [struct.unpack_from('<QQ', d, at + 16 * c) for c in range(cpus)]
+        table_at = len(out)
+        out.extend(b'\0' * (16 * cpus))
+        q = at + 16 * cpus
+        n = struct.unpack_from('<Q', d, q)[0] if q + 8 <= len(d) else 0
+        if 0 < n < 256 and d[q + 8:q + 9] == b'[':
+            out.extend(d[q:q + 8 + n])
+        for c, (off, size) in enumerate(table):
+            out.extend(b'\0' * ((-len(out)) % page_size))
+            new_off = len(out)
+            out.extend(d[off:off + size])
+            struct.pack_into('<QQ', out, table_at + 16 * c, new_off, size)
+
+    copy_flyrecord(p)
+    for pos, old in buffers:
+        out.extend(b'\0' * ((-len(out)) % 8))
+        struct.pack_into('<Q', out, pos, len(out))
+        assert d[old:old + 10] == b'flyrecord\0'
+        out.extend(b'flyrecord\0')
+        copy_flyrecord(old + 10)
     open(dst, 'wb').write(out)
 
 

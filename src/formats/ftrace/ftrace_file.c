@@ -559,6 +559,53 @@ static int scan_chunks(ft_file *f, ft_cpu_data *cd, tg_error **err)
     return 0;
 }
 
+/* The section descriptions are ids into STRINGS sections, which nothing points to: like
+ * trace-cmd, walk the sections one after the other from the first and collect them.  Only
+ * names for describe(); a walk that runs into anything odd just stops. */
+static void scan_strings(ft_file *f, uint64_t off)
+{
+    for (int guard = 0; guard < 4096 && off <= f->map.size && f->map.size - off >= 16; guard++) {
+        tg_reader r;
+        tg_reader_init(&r, f->map.data + off, f->map.size - off, off, f->big_endian);
+        uint16_t id, flags;
+        uint32_t desc;
+        uint64_t size;
+        tg_read_u16(&r, &id);
+        tg_read_u16(&r, &flags);
+        tg_read_u32(&r, &desc);
+        tg_read_u64(&r, &size);
+        if (!tg_reader_has(&r, size))
+            return;
+        if (id == OPT_STRINGS) {
+            const uint8_t *p = r.base + r.pos;
+            size_t n = (size_t)size;
+            uint8_t *owned = NULL;
+            if (flags & 1) {
+                uint32_t cs, us;
+                if (size < 8 || !tg_read_u32(&r, &cs) || !tg_read_u32(&r, &us) || cs > size - 8 ||
+                    us > (1u << 26))
+                    return;
+                owned = malloc(us ? us : 1);
+                if (!owned || ft_decompress(f->comp_kind, r.base + r.pos, cs, owned, us) < 0) {
+                    free(owned);
+                    return;
+                }
+                p = owned;
+                n = us;
+            }
+            char *ns = realloc(f->strings, f->strings_len + n + 1);
+            if (ns) {
+                memcpy(ns + f->strings_len, p, n);
+                f->strings_len += n;
+                ns[f->strings_len] = 0;
+                f->strings = ns;
+            }
+            free(owned);
+        }
+        off += 16 + size;
+    }
+}
+
 static int read_v7(ft_file *f, tg_reader *r, tg_error **err)
 {
     const char *name, *ver;
@@ -581,6 +628,7 @@ static int read_v7(ft_file *f, tg_reader *r, tg_error **err)
         return tg_err_at(err, TG_ERR_FORMAT, f->path, tg_reader_offset(r) - 8,
                          "first options section offset 0x%llx past the end of the file (0x%zx)",
                          (unsigned long long)first, f->map.size);
+    scan_strings(f, tg_reader_offset(r));
     v7_refs refs;
     memset(&refs, 0, sizeof refs);
     TG_TRY(read_options_v7(f, first, &refs, err));
