@@ -106,11 +106,10 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
 {
     uf_rec r = *r0;
     bool user = r.type != UF_EVENT;
-    if (!st->have_first || r.time < st->first_time) {
-        if (r.type != UF_LOST) {
-            st->first_time = r.time;
-            st->have_first = true;
-        }
+    /* uftrace's first timestamp (for "elapsed"): events outside any function do not count */
+    if ((!st->have_first || r.time < st->first_time) && !(t->stack_count == 0 && !user)) {
+        st->first_time = r.time;
+        st->have_first = true;
     }
     if (r.type != UF_LOST) {
         t->last_time = r.time;
