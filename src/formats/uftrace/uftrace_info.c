@@ -201,12 +201,12 @@ int uft_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     if (get(d, "exit_status", &v, &n)) {
         int st = (int)num(v, n);
         tg_buf_printf(out, "# %-20s: ", "exit status");
-        if (st == 0xff00) /* uftrace's marker for "terminated by a signal" unknown */
-            tg_buf_puts(out, "terminated by signal\n");
-        else if ((st & 0x7f) == 0)
+        if ((st & 0x7f) == 0)
             tg_buf_printf(out, "exited with code: %d\n", (st >> 8) & 0xff);
+        else if ((st & 0x7f) != 0x7f)
+            tg_buf_printf(out, "terminated by signal: %d (%s)\n", st & 0x7f, strsignal(st & 0x7f));
         else
-            tg_buf_printf(out, "terminated by signal: %d\n", st & 0x7f);
+            tg_buf_printf(out, "unknown exit status: %d\n", st);
     }
     if (get(d, "elapsed_time", &v, &n))
         put_line(out, "elapsed time", v, n);
