@@ -64,6 +64,8 @@ enum {
     FT_PLUGIN_HRTIMER_START,
     FT_PLUGIN_KMEM_CALLSITE,
     FT_PLUGIN_FUNCTION,
+    FT_PLUGIN_TLB_FLUSH,
+    FT_PLUGIN_FUTEX,
 };
 
 /* ---- symbols as libtraceevent looks them up ------------------------------------------- */

@@ -9,6 +9,7 @@
  * does not use them. */
 #include "formats/ftrace/ftrace_internal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,10 @@ int ft_plugin_for(const char *system, const char *name)
             return FT_PLUGIN_HRTIMER_EXPIRE;
         if (strcmp(name, "hrtimer_start") == 0)
             return FT_PLUGIN_HRTIMER_START;
+    } else if (strcmp(system, "tlb") == 0 && strcmp(name, "tlb_flush") == 0) {
+        return FT_PLUGIN_TLB_FLUSH;
+    } else if (strcmp(system, "syscalls") == 0 && strcmp(name, "sys_enter_futex") == 0) {
+        return FT_PLUGIN_FUTEX;
     } else if (strcmp(system, "kmem") == 0) {
         static const char *const k[] = {"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
                                         "kmem_cache_alloc_node", "kmem_cache_free"};
@@ -232,6 +237,82 @@ static int kmem_callsite(const ft_event *e, const uint8_t *d, size_t n, tg_buf *
     return 1;
 }
 
+static int tlb_flush(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
+{
+    static const char *const reasons[] = {"flush on task switch", "remote shootdown",
+                                          "local shootdown", "local mm shootdown"};
+    uint64_t pages, reason;
+    tg_buf_puts(out, "pages=");
+    if (field_val(e, d, n, "pages", &pages, NULL))
+        tg_buf_i64(out, (int64_t)pages);
+    else
+        tg_buf_puts(out, "CAN'T FIND FIELD \"pages\"");
+    if (!field_val(e, d, n, "reason", &reason, NULL)) {
+        cant_find(out, "reason");
+        return 1;
+    }
+    tg_buf_puts(out, " reason=");
+    if (reason < 4)
+        tg_buf_puts(out, reasons[reason]);
+    tg_buf_puts(out, " (");
+    tg_buf_i64(out, (int64_t)reason);
+    tg_buf_putc(out, ')');
+    return 0;
+}
+
+/* sys_enter_futex: the operation by name and the arguments that operation uses */
+static int futex(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
+{
+    enum { HEX = 1, DEC = 2 };
+    static const struct {
+        const char *name;
+        char val, utime, uaddr2, val3; /* how each is shown: 0 not, HEX, DEC */
+        bool utime_is_val2;
+    } ops[] = {
+        {"FUTEX_WAIT", HEX, HEX, 0, 0, false},
+        {"FUTEX_WAKE", DEC, 0, 0, 0, false},
+        {"FUTEX_FD", DEC, 0, 0, 0, false},
+        {"FUTEX_REQUEUE", DEC, DEC, HEX, 0, true},
+        {"FUTEX_CMP_REQUEUE", DEC, DEC, HEX, HEX, true},
+        {"FUTEX_WAKE_OP", DEC, DEC, HEX, HEX, true},
+        {"FUTEX_LOCK_PI", 0, HEX, 0, 0, false},
+        {"FUTEX_UNLOCK_PI", 0, 0, 0, 0, false},
+        {"FUTEX_TRYLOCK_PI", 0, 0, 0, 0, false},
+        {"FUTEX_WAIT_BITSET", HEX, HEX, 0, HEX, false},
+        {"FUTEX_WAKE_BITSET", DEC, 0, 0, HEX, false},
+        {"FUTEX_WAIT_REQUEUE_PI", HEX, HEX, HEX, HEX, false},
+        {"FUTEX_CMP_REQUEUE_PI", DEC, DEC, HEX, HEX, true},
+    };
+    static const char *const names[] = {"uaddr", "op", "val", "utime", "uaddr2", "val3"};
+    uint64_t v[6];
+    for (int i = 0; i < 6; i++) {
+        if (!field_val(e, d, n, names[i], &v[i], NULL)) {
+            cant_find(out, names[i]);
+            return 1;
+        }
+    }
+    uint64_t cmd = v[1] & ~(uint64_t)(128 | 256);
+    if (cmd >= sizeof ops / sizeof ops[0])
+        return 1;
+    tg_buf_puts(out, "op=");
+    tg_buf_puts(out, ops[cmd].name);
+    if (v[1] & 128)
+        tg_buf_puts(out, "|FUTEX_PRIVATE_FLAG");
+    if (v[1] & 256)
+        tg_buf_puts(out, "|FUTEX_CLOCK_REALTIME");
+    tg_buf_printf(out, " uaddr=0x%08llx", (unsigned long long)v[0]);
+    const char how[4] = {ops[cmd].val, ops[cmd].utime, ops[cmd].uaddr2, ops[cmd].val3};
+    const char *label[4] = {"val", ops[cmd].utime_is_val2 ? "val2" : "utime", "uaddr2", "val3"};
+    const uint64_t val[4] = {v[2], v[3], v[4], v[5]};
+    for (int i = 0; i < 4; i++) {
+        if (how[i] == HEX)
+            tg_buf_printf(out, " %s=0x%08llx", label[i], (unsigned long long)val[i]);
+        else if (how[i] == DEC)
+            tg_buf_printf(out, " %s=%llu", label[i], (unsigned long long)val[i]);
+    }
+    return 0;
+}
+
 int ft_plugin_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {
     switch (e->plugin) {
@@ -245,6 +326,10 @@ int ft_plugin_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf
         return hrtimer(e, data, size, true, out);
     case FT_PLUGIN_KMEM_CALLSITE:
         return kmem_callsite(e, data, size, out);
+    case FT_PLUGIN_TLB_FLUSH:
+        return tlb_flush(e, data, size, out);
+    case FT_PLUGIN_FUTEX:
+        return futex(e, data, size, out);
     default:
         return 1;
     }

@@ -522,6 +522,14 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
         if (c->fail || !expect_k(c, K_DELIM, ","))
             return;
         n->c = p_full(c);
+    } else if (IS("__builtin_expect")) {
+        /* __builtin_expect(x, hint) is x */
+        ft_node *x = p_full(c);
+        if (c->fail || !expect_k(c, K_DELIM, ","))
+            return;
+        p_full(c);
+        if (!c->fail && x)
+            *n = *x;
     } else if (IS("sizeof")) {
         const char *s = c->lx.tok;
         int depth = 0;
@@ -920,38 +928,39 @@ static uint64_t eval(const rctx *r, const ft_node *n)
                 return 0;
             return eval(r, n->a) ? eval(r, colon->a) : eval(r, colon->b);
         }
-        long long a = (long long)eval(r, n->a), b = (long long)eval(r, n->b);
+        /* unsigned long long throughout, as libtraceevent evaluates */
+        uint64_t a = eval(r, n->a), b = eval(r, n->b);
         switch (op[0]) {
         case '!':
             return op[1] == '=' ? a != b : !b;
         case '~':
-            return ~(uint64_t)b;
+            return ~b;
         case '|':
-            return op[1] ? (a || b) : (uint64_t)(a | b);
+            return op[1] ? (a || b) : (a | b);
         case '&':
-            return op[1] ? (a && b) : (uint64_t)(a & b);
+            return op[1] ? (a && b) : (a & b);
         case '<':
             if (op[1] == '<')
-                return (b < 0 || b > 63) ? 0 : (uint64_t)a << b;
+                return a << (b & 63); /* x86 takes the count modulo 64 */
             return op[1] == '=' ? a <= b : a < b;
         case '>':
             if (op[1] == '>')
-                return (b < 0 || b > 63) ? 0 : (uint64_t)(a >> b);
+                return a >> (b & 63);
             return op[1] == '=' ? a >= b : a > b;
         case '=':
             return a == b;
         case '-':
-            return (uint64_t)a - (uint64_t)b;
+            return a - b;
         case '+':
-            return (uint64_t)a + (uint64_t)b;
+            return a + b;
         case '*':
-            return (uint64_t)a * (uint64_t)b;
+            return a * b;
         case '/':
-            return b == 0 || (b == -1 && a == INT64_MIN) ? 0 : (uint64_t)(a / b);
+            return b ? a / b : 0;
         case '%':
-            return b == 0 || b == -1 ? 0 : (uint64_t)(a % b);
+            return b ? a % b : 0;
         case '^':
-            return (uint64_t)(a ^ b);
+            return a ^ b;
         }
         return 0;
     }
@@ -1638,6 +1647,12 @@ static struct ft_pf *compile_event(const ft_event *e)
         return pf;
     }
     fmt[n] = 0;
+    if (memchr(fmt, '\t', n)) {
+        /* trace-cmd fails to parse a print fmt with a literal tab in its format */
+        free(fmt);
+        pf->failed = true;
+        return pf;
+    }
     ft_node *argv[128];
     argv_list args = {argv, 0, 0};
     while (!c.fail && is_tok(&c.lx, ",")) {
