@@ -9,23 +9,24 @@
  * up to 15 messages, oldest first, to the text sink, which releases each event after
  * printing it.  This file replays that graph for one trace (as `babeltrace2 TRACE` runs it)
  * over a private reader of each stream, and records, per event, the text babeltrace2 shows
- * for its empty text sequences; ctf_render.c prints those.  Only traces whose metadata has
- * text sequences pay for the replay, and only up to a size limit. */
+ * for its empty text sequences; ctf_render.c prints those.  The replay runs the first time
+ * an empty text sequence is rendered, so only those traces pay for it; it reads the
+ * streams as babeltrace2 does, a batch at a time, so its memory is bounded by the number of
+ * streams, not of events. */
 #include "formats/ctf/ctf_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define BT_BATCH 15
-#define BT_MAX_TRACE_BYTES (512ull << 20)
+#define BT_MAX_TEXTS 64 /* text sequences per event followed (more are left as they are) */
 
 enum { M_SB, M_PB, M_EV, M_PE, M_SE };
 
 typedef struct sim_text {
     const ctf_step *st;
     bool zero;
-    const char *s;
+    char *s;       /* malloc'ed copy (message) or owned string (object slot) */
     uint32_t len;
 } sim_text;
 
@@ -35,17 +36,26 @@ typedef struct sim_msg {
     int64_t ts;
     uint32_t cls;
     uint64_t serial;
-    uint32_t t_first, t_n; /* texts of an event */
-    uint32_t obj;          /* the event object it holds once pulled */
+    uint32_t obj;           /* the event object it holds once pulled */
+    uint32_t n_texts;
+    sim_text *texts;        /* malloc'ed, until pulled */
 } sim_msg;
 
+struct sim;
+
+/* One data stream as babeltrace2's CTF source sees it: a private reader, the messages
+ * produced but not yet handed out (at most a batch and a packet's two), and the muxer's
+ * queue (the last batch handed out). */
 typedef struct sim_stream {
-    sim_msg *m;
-    size_t n, cap;
-    size_t cursor, q_begin, q_end;
-    bool ended;
-    bool in_packet;
-    bool end_has_ts;
+    struct sim *S;
+    ctf_dstream *rd;
+    tg_stream tmp;
+    sim_msg *pend;
+    size_t pn, pcap;
+    sim_msg q[BT_BATCH];
+    size_t qb, qe;
+    bool started, exhausted, ended;
+    bool in_packet, end_has_ts;
     int64_t end_ts;
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
@@ -60,18 +70,15 @@ typedef struct sim {
     tg_arena *arena;
     sim_stream *ss;
     size_t n_ss;
-    sim_text *texts;
-    size_t n_texts, cap_texts;
     sim_obj *objs;
     size_t n_objs, cap_objs;
-    uint32_t **pool;   /* per class: stack of object ids */
+    uint32_t **pool; /* per class: stack of object ids */
     size_t *pool_n, *pool_cap;
     size_t n_classes;
     bool failed;
 } sim;
 
-#define GROW(arr, n, cap)                                                                       \
-    ((n) < (cap) || grow_array((void **)&(arr), &(cap), sizeof *(arr)))
+#define GROW(arr, n, cap) ((n) < (cap) || grow_array((void **)&(arr), &(cap), sizeof *(arr)))
 
 static bool grow_array(void **arr, size_t *cap, size_t size)
 {
@@ -84,35 +91,28 @@ static bool grow_array(void **arr, size_t *cap, size_t size)
     return true;
 }
 
-static bool push_msg(sim *S, sim_stream *ss, sim_msg m)
+static void push_msg(sim_stream *ss, sim_msg m)
 {
-    if (!GROW(ss->m, ss->n, ss->cap)) {
-        S->failed = true;
-        return false;
+    if (!GROW(ss->pend, ss->pn, ss->pcap)) {
+        ss->S->failed = true;
+        free(m.texts);
+        return;
     }
-    ss->m[ss->n++] = m;
-    return true;
+    ss->pend[ss->pn++] = m;
 }
-
-typedef struct hook_ctx {
-    sim *S;
-    sim_stream *ss;
-} hook_ctx;
 
 static void on_packet(void *vctx, const ctf_dstream *ds)
 {
-    hook_ctx *h = vctx;
+    sim_stream *ss = vctx;
     const ctf_clock *ck = ds->sc->clock;
     const ctf_dec *d = &ds->d;
-    if (h->ss->in_packet)
-        push_msg(h->S, h->ss, (sim_msg){.type = M_PE, .has_ts = h->ss->end_has_ts,
-                                        .ts = h->ss->end_ts});
+    if (ss->in_packet)
+        push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
     bool hb = ck && (d->seen & (1u << CTF_M_TS_BEGIN));
-    push_msg(h->S, h->ss, (sim_msg){.type = M_PB, .has_ts = hb,
-                                    .ts = hb ? ctf_clock_ns(ck, d->ts_begin) : 0});
-    h->ss->in_packet = true;
-    h->ss->end_has_ts = ck && (d->seen & (1u << CTF_M_TS_END));
-    h->ss->end_ts = h->ss->end_has_ts ? ctf_clock_ns(ck, d->ts_end) : 0;
+    push_msg(ss, (sim_msg){.type = M_PB, .has_ts = hb, .ts = hb ? ctf_clock_ns(ck, d->ts_begin) : 0});
+    ss->in_packet = true;
+    ss->end_has_ts = ck && (d->seen & (1u << CTF_M_TS_END));
+    ss->end_ts = ss->end_has_ts ? ctf_clock_ns(ck, d->ts_end) : 0;
 }
 
 static bool prog_has_text_seq(const ctf_prog *p)
@@ -125,51 +125,60 @@ static bool prog_has_text_seq(const ctf_prog *p)
     return false;
 }
 
-/* Reads one stream privately and lists its babeltrace2 messages. */
-static void collect(sim *S, tg_stream *s, sim_stream *ss)
+static bool open_reader(sim_stream *ss, tg_stream *s)
 {
     ctf_dstream *real = s->priv;
     ctf_dstream *ds = calloc(1, sizeof *ds);
-    if (!ds) {
-        S->failed = true;
-        return;
-    }
+    if (!ds)
+        return false;
+    ss->rd = ds;
     ds->tr = real->tr;
     ds->sc = real->sc;
     ds->n_files = real->n_files;
     ds->files = calloc(ds->n_files, sizeof *ds->files);
     ds->d.regs = calloc(real->tr->meta.n_regs ? real->tr->meta.n_regs : 1, sizeof(uint64_t));
-    if (!ds->files || !ds->d.regs) {
-        ctf_dstream_free(ds);
-        S->failed = true;
-        return;
-    }
+    if (!ds->files || !ds->d.regs)
+        return false;
     for (size_t i = 0; i < ds->n_files; i++) {
         ds->files[i] = real->files[i];
-        ds->files[i].path = strdup(real->files[i].path);
+        if (!(ds->files[i].path = strdup(real->files[i].path)))
+            return false;
     }
-    hook_ctx h = {S, ss};
     ds->packet_hook = on_packet;
-    ds->hook_ctx = &h;
-    tg_stream tmp = *s;
-    tmp.priv = ds;
-    push_msg(S, ss, (sim_msg){.type = M_SB});
-    const ctf_stream_decl *sc = ds->sc;
+    ds->hook_ctx = ss;
+    ss->tmp = *s;
+    ss->tmp.priv = ds;
+    return true;
+}
+
+/* Reads the stream's next event (with the packet messages before it) or its end. */
+static void produce(sim_stream *ss)
+{
+    if (!ss->started) {
+        push_msg(ss, (sim_msg){.type = M_SB});
+        ss->started = true;
+        return;
+    }
     for (;;) {
         tg_event ev;
         memset(&ev, 0, sizeof ev);
-        ev.stream = &tmp;
+        ev.stream = &ss->tmp;
         tg_error *err = NULL;
-        int rc = ctf_stream_ops.next(&tmp, &ev, &err);
+        int rc = ctf_stream_ops.next(&ss->tmp, &ev, &err);
         tg_error_free(err);
-        if (rc <= 0 || S->failed)
-            break;
+        if (rc <= 0) {
+            if (ss->in_packet)
+                push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
+            push_msg(ss, (sim_msg){.type = M_SE});
+            ss->exhausted = true;
+            return;
+        }
         if (!ev.auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
         const ctf_event_decl *e = ev.auxp;
+        const ctf_stream_decl *sc = ss->rd->sc;
         sim_msg m = {.type = M_EV, .has_ts = sc->clock != NULL, .ts = ev.ts,
-                     .cls = (uint32_t)e->cls->index, .serial = ds->serial,
-                     .t_first = (uint32_t)S->n_texts};
+                     .cls = (uint32_t)e->cls->index, .serial = ss->rd->serial};
         const ctf_prog *progs[3] = {sc->prog_event_context, e->prog_context, e->prog_fields};
         const tg_scope scopes[3] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT,
                                     TG_SCOPE_PAYLOAD};
@@ -180,30 +189,27 @@ static void collect(sim *S, tg_stream *s, sim_stream *ss)
             const ctf_tree *t = ctf_scope_tree(&ev, scopes[k], &filter);
             for (uint32_t j = 0; t && j < t->n; j++) {
                 const ctf_node *nd = &t->nodes[j];
-                if (nd->st->op != CTF_OP_TEXT_SEQUENCE)
+                if (nd->st->op != CTF_OP_TEXT_SEQUENCE || m.n_texts >= BT_MAX_TEXTS)
                     continue;
-                if (!GROW(S->texts, S->n_texts, S->cap_texts)) {
-                    S->failed = true;
-                    break;
+                if (!m.texts && !(m.texts = calloc(BT_MAX_TEXTS, sizeof *m.texts))) {
+                    ss->S->failed = true;
+                    return;
                 }
-                sim_text *tx = &S->texts[S->n_texts++];
+                sim_text *tx = &m.texts[m.n_texts++];
                 tx->st = nd->st;
                 tx->zero = nd->count == 0;
                 tx->len = nd->v.str.len;
-                tx->s = tx->len ? tg_arena_strndup(S->arena, (const char *)t->base + nd->v.str.off,
-                                                   tx->len)
-                                : "";
-                if (!tx->s)
-                    S->failed = true;
+                if (tx->len && !(tx->s = malloc(tx->len))) {
+                    ss->S->failed = true;
+                    return;
+                }
+                if (tx->len)
+                    memcpy(tx->s, (const char *)t->base + nd->v.str.off, tx->len);
             }
         }
-        m.t_n = (uint32_t)(S->n_texts - m.t_first);
-        push_msg(S, ss, m);
+        push_msg(ss, m);
+        return;
     }
-    if (ss->in_packet)
-        push_msg(S, ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
-    push_msg(S, ss, (sim_msg){.type = M_SE});
-    ctf_dstream_free(ds);
 }
 
 static uint32_t obj_get(sim *S, uint32_t cls)
@@ -227,13 +233,13 @@ static void obj_put(sim *S, uint32_t cls, uint32_t id)
     S->pool[cls][S->pool_n[cls]++] = id;
 }
 
-/* The event takes object `id`: its text sequences update the object's strings; the empty
+/* The event takes object `id`: its text sequences replace the object's strings; the empty
  * ones show what the object held. */
-static void obj_decode(sim *S, sim_stream *ss, uint32_t id, const sim_msg *m)
+static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
 {
     sim_obj *o = &S->objs[id];
-    for (uint32_t k = 0; k < m->t_n; k++) {
-        const sim_text *tx = &S->texts[m->t_first + k];
+    for (uint32_t k = 0; k < m->n_texts; k++) {
+        sim_text *tx = &m->texts[k];
         sim_text *slot = NULL;
         for (size_t j = 0; j < o->n; j++)
             if (o->v[j].st == tx->st)
@@ -245,54 +251,75 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, const sim_msg *m)
                     return;
                 }
                 slot = &o->v[o->n++];
+                memset(slot, 0, sizeof *slot);
                 slot->st = tx->st;
             }
-            slot->s = tx->s;
+            free(slot->s);
+            slot->s = tx->s; /* the object takes the copy */
             slot->len = tx->len;
+            tx->s = NULL;
         } else if (slot && slot->len) {
             if (!GROW(ss->quirks, ss->n_quirks, ss->cap_quirks)) {
                 S->failed = true;
                 return;
             }
+            const char *copy = tg_arena_strndup(S->arena, slot->s, slot->len);
+            if (!copy) {
+                S->failed = true;
+                return;
+            }
             ss->quirks[ss->n_quirks++] =
-                (ctf_quirk){.serial = m->serial, .st = tx->st, .s = slot->s, .len = slot->len};
+                (ctf_quirk){.serial = m->serial, .st = tx->st, .s = copy, .len = slot->len};
         }
     }
 }
 
+static void free_texts(sim_msg *m)
+{
+    for (uint32_t k = 0; k < m->n_texts; k++)
+        free(m->texts[k].s);
+    free(m->texts);
+    m->texts = NULL;
+    m->n_texts = 0;
+}
+
+/* The muxer asks the stream for its next batch (its queue is empty). */
 static void pull(sim *S, sim_stream *ss)
 {
-    if (ss->cursor == ss->n) {
+    while (ss->pn < BT_BATCH && !ss->exhausted && !S->failed)
+        produce(ss);
+    if (!ss->pn) {
         ss->ended = true;
         return;
     }
-    size_t end = ss->cursor + BT_BATCH < ss->n ? ss->cursor + BT_BATCH : ss->n;
-    for (size_t i = ss->cursor; i < end; i++) {
-        sim_msg *m = &ss->m[i];
-        if (m->type != M_EV)
-            continue;
-        uint32_t id = obj_get(S, m->cls);
-        if (S->failed)
-            return;
-        obj_decode(S, ss, id, m);
-        m->obj = id;
+    size_t n = ss->pn < BT_BATCH ? ss->pn : BT_BATCH;
+    for (size_t i = 0; i < n; i++) {
+        sim_msg *m = &ss->pend[i];
+        if (m->type == M_EV) {
+            m->obj = obj_get(S, m->cls);
+            if (!S->failed)
+                obj_decode(S, ss, m->obj, m);
+        }
+        free_texts(m);
+        ss->q[i] = *m;
     }
-    ss->q_begin = ss->cursor;
-    ss->q_end = end;
-    ss->cursor = end;
+    memmove(ss->pend, ss->pend + n, (ss->pn - n) * sizeof *ss->pend);
+    ss->pn -= n;
+    ss->qb = 0;
+    ss->qe = n;
 }
 
 static void run(sim *S)
 {
     int64_t last = INT64_MIN;
-    size_t out_s[BT_BATCH], out_i[BT_BATCH];
+    sim_msg out[BT_BATCH]; /* copies: a queue may be refilled before the batch is printed */
     for (;;) {
         size_t k = 0;
         while (k < BT_BATCH) {
             bool any = false;
             for (size_t s = 0; s < S->n_ss; s++) {
                 sim_stream *ss = &S->ss[s];
-                if (!ss->ended && ss->q_begin == ss->q_end)
+                if (!ss->ended && ss->qb == ss->qe)
                     pull(S, ss);
                 if (S->failed)
                     return;
@@ -304,9 +331,9 @@ static void run(sim *S)
             int64_t best_ts = 0;
             for (size_t s = 0; s < S->n_ss; s++) {
                 sim_stream *ss = &S->ss[s];
-                if (ss->ended || ss->q_begin == ss->q_end)
+                if (ss->ended || ss->qb == ss->qe)
                     continue;
-                const sim_msg *m = &ss->m[ss->q_begin];
+                const sim_msg *m = &ss->q[ss->qb];
                 int64_t ts = m->has_ts ? m->ts : last;
                 if (best == SIZE_MAX || ts < best_ts) {
                     best = s;
@@ -315,26 +342,24 @@ static void run(sim *S)
             }
             if (best == SIZE_MAX)
                 break;
-            out_s[k] = best;
-            out_i[k] = S->ss[best].q_begin++;
+            out[k++] = S->ss[best].q[S->ss[best].qb++];
             last = best_ts;
-            k++;
         }
         if (!k)
             return;
-        /* the sink prints and releases the batch */
-        for (size_t j = 0; j < k; j++) {
-            const sim_msg *m = &S->ss[out_s[j]].m[out_i[j]];
-            if (m->type == M_EV)
-                obj_put(S, m->cls, m->obj);
-        }
+        /* the sink prints and releases the batch (queues are not refilled meanwhile) */
+        for (size_t j = 0; j < k; j++)
+            if (out[j].type == M_EV)
+                obj_put(S, out[j].cls, out[j].obj);
         if (S->failed)
             return;
     }
 }
 
-const ctf_quirk *ctf_quirk_find(const ctf_dstream *ds, const ctf_step *st)
+const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
 {
+    if (!ds->tr->btcompat_done)
+        ctf_btcompat_setup(ds->tr->trace, ds->tr);
     size_t lo = 0, hi = ds->n_quirks;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -351,6 +376,9 @@ const ctf_quirk *ctf_quirk_find(const ctf_dstream *ds, const ctf_step *st)
 
 int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
 {
+    if (tr->btcompat_done)
+        return 0;
+    tr->btcompat_done = true;
     const ctf_meta *m = &tr->meta;
     bool any = false;
     for (size_t i = 0; i < m->n_streams && !any; i++) {
@@ -362,17 +390,6 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
     }
     if (!any || !t->n_streams)
         return 0;
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < t->n_streams; i++) {
-        const ctf_dstream *ds = t->streams[i]->priv;
-        for (size_t f = 0; f < ds->n_files; f++) {
-            struct stat st;
-            if (stat(ds->files[f].path, &st) == 0)
-                bytes += (uint64_t)st.st_size;
-        }
-    }
-    if (bytes > BT_MAX_TRACE_BYTES)
-        return 0;
     sim S = {.arena = &t->arena, .n_ss = t->n_streams, .n_classes = t->n_classes};
     S.ss = calloc(S.n_ss, sizeof *S.ss);
     S.pool = calloc(S.n_classes, sizeof *S.pool);
@@ -380,26 +397,35 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
     S.pool_cap = calloc(S.n_classes, sizeof *S.pool_cap);
     if (!S.ss || !S.pool || !S.pool_n || !S.pool_cap)
         S.failed = true;
-    for (size_t i = 0; i < S.n_ss && !S.failed; i++)
-        collect(&S, t->streams[i], &S.ss[i]);
+    for (size_t i = 0; i < S.n_ss && !S.failed; i++) {
+        S.ss[i].S = &S;
+        if (!open_reader(&S.ss[i], t->streams[i]))
+            S.failed = true;
+    }
     if (!S.failed)
         run(&S);
     for (size_t i = 0; i < S.n_ss && S.ss; i++) {
+        sim_stream *ss = &S.ss[i];
         ctf_dstream *ds = t->streams[i]->priv;
         if (!S.failed) {
-            ds->quirks = S.ss[i].quirks;
-            ds->n_quirks = S.ss[i].n_quirks;
+            ds->quirks = ss->quirks;
+            ds->n_quirks = ss->n_quirks;
         } else {
-            free(S.ss[i].quirks);
+            free(ss->quirks);
         }
-        free(S.ss[i].m);
+        for (size_t j = 0; j < ss->pn; j++)
+            free_texts(&ss->pend[j]);
+        free(ss->pend);
+        ctf_dstream_free(ss->rd);
     }
-    for (size_t i = 0; i < S.n_objs; i++)
+    for (size_t i = 0; i < S.n_objs; i++) {
+        for (size_t j = 0; j < S.objs[i].n; j++)
+            free(S.objs[i].v[j].s);
         free(S.objs[i].v);
+    }
     for (size_t c = 0; c < S.n_classes && S.pool; c++)
         free(S.pool[c]);
     free(S.objs);
-    free(S.texts);
     free(S.pool);
     free(S.pool_n);
     free(S.pool_cap);

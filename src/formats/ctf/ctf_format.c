@@ -238,6 +238,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     if (!tr)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     t->priv = tr;
+    tr->trace = t;
     tr->dir = tg_arena_strdup(&t->arena, dir);
     ctf_meta *m = &tr->meta;
     m->arena = &t->arena;
@@ -283,8 +284,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(ctf_func_setup(t, tr));
-    TG_TRY(add_streams(t, tr, err));
-    return ctf_btcompat_setup(t, tr);
+    return add_streams(t, tr, err);
 }
 
 static int ctf_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)

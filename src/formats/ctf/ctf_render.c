@@ -343,7 +343,7 @@ slow:;
 typedef struct rctx {
     wbuf *w;
     ctf_dec *d;
-    const ctf_dstream *ds;
+    ctf_dstream *ds;
     const ctf_step *s0;
     int depth;
 } rctx;
@@ -358,7 +358,8 @@ static int relems(rctx *r, const ctf_step *st, uint32_t i, uint64_t count, bool 
         if ((d->pos & 7) || count > (d->bits - d->pos) / 8)
             return TG_ERR_FORMAT;
         const ctf_quirk *q;
-        if (print && count == 0 && r->ds->n_quirks && (q = ctf_quirk_find(r->ds, st)) != NULL)
+        if (print && count == 0 && st->op == CTF_OP_TEXT_SEQUENCE &&
+            (q = ctf_quirk_find(r->ds, st)) != NULL)
             put_escaped(w, q->s, q->len); /* babeltrace2's recycled text (ctf_btcompat.c) */
         else if (print)
             put_escaped(w, (const char *)d->buf + d->pos / 8, (size_t)count);

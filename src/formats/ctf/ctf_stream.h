@@ -18,6 +18,8 @@ typedef struct ctf_trace {
     const char *dir;
     tg_event_class *lost_cls;
     ctf_func_info *func;      /* cyg-profile support (ctf_func.c), NULL when none */
+    tg_trace *trace;
+    bool btcompat_done;       /* ctf_btcompat.c ran (it runs on first need) */
 } ctf_trace;
 
 typedef struct ctf_file {
@@ -91,7 +93,7 @@ int ctf_render(const tg_event *ev, tg_buf *out);
 /* babeltrace2 compatibility: the value babeltrace2 prints for zero-length text sequences
  * (ctf_btcompat.c). */
 int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
-const ctf_quirk *ctf_quirk_find(const ctf_dstream *ds, const ctf_step *st);
+const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st);
 
 /* Function traces (ctf_func.c). */
 int ctf_func_setup(tg_trace *t, ctf_trace *tr);
