@@ -130,6 +130,24 @@ capture_instance() {
     finish "$name" ftrace,irq,sched/sched_switch
 }
 
+# capture_all NAME: every event of every system for a moment (small buffers), so the print-fmt
+# engine meets the print fmts of whatever the kernel emits
+capture_all() {
+    local name=$1
+    reset_tracing
+    echo 4 > $T/buffer_size_kb
+    echo 1 > $T/events/enable 2>/dev/null || true
+    echo 1 > $T/tracing_on
+    workload
+    echo 0 > $T/tracing_on
+    echo 0 > $T/events/enable
+    trace-cmd extract -o "$tmp/$name.raw.dat" > /dev/null 2>&1
+    trace-cmd convert --file-version 6 -i "$tmp/$name.raw.dat" -o "$tmp/$name.full.dat" >/dev/null 2>&1
+    trace-cmd report "$tmp/$name.full.dat" > "$tmp/full.txt" 2>/dev/null
+    trace-cmd report -R "$tmp/$name.full.dat" > "$tmp/full-raw.txt" 2>/dev/null
+    finish "$name" auto
+}
+
 # scheduling, interrupts, timers and a few syscalls
 capture sched-irq-timer 8 sched irq timer syscalls/sys_enter_openat syscalls/sys_exit_openat \
     syscalls/sys_enter_read syscalls/sys_exit_read syscalls/sys_enter_write syscalls/sys_exit_write
@@ -139,5 +157,6 @@ capture kmem-block-wq 8 kmem/kmalloc kmem/kfree kmem/kmem_cache_alloc kmem/kmem_
     writeback/writeback_dirty_inode filemap
 # a mix of other systems whose print fmts use flags, symbols, arrays and hex
 capture_instance instances
+capture_all all-events
 capture misc 8 raw_syscalls ipi rcu/rcu_utilization power/cpu_idle mmap_lock vmscan \
     compaction oom percpu initcall

@@ -9,7 +9,8 @@ follows each one (so address ranges resolve the same way).  Everything else is c
 the CPU data is re-laid out page-aligned.  trace-cmd's outputs are then recorded from the
 small file itself, so the fixture and its expected output always belong together.
 
-usage: shrink-dat.py IN.dat OUT.dat SYSTEM[/EVENT],... REPORT.txt...
+usage: shrink-dat.py IN.dat OUT.dat SYSTEM[/EVENT],...|auto REPORT.txt...
+(auto: the formats of the events the reports show)
 """
 import re
 import struct
@@ -19,6 +20,13 @@ import sys
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     wanted = sys.argv[3].split(',')
+    if wanted == ['auto']:
+        # the events the capture holds: the names trace-cmd printed
+        wanted = []
+        for r in sys.argv[4:]:
+            for m in re.finditer(r'\] +\d+\.\d+: ([A-Za-z0-9_]+):', open(r, errors='replace').read()):
+                wanted.append('*/' + m.group(1))
+        wanted = sorted(set(wanted)) + ['ftrace']
     systems = {w for w in wanted if '/' not in w}
     events = {tuple(w.split('/', 1)) for w in wanted if '/' in w}
     reports = sys.argv[4:]
@@ -65,7 +73,7 @@ def main():
             f = take(n)
             m = re.match(rb'name: (\S+)', f)
             ev = m.group(1).decode() if m else ''
-            if name in systems or (name, ev) in events:
+            if name in systems or (name, ev) in events or ('*', ev) in events:
                 fmts.append(f)
         if fmts:
             kept.append((name, fmts))
