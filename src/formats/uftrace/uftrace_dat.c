@@ -95,10 +95,29 @@ static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
 {
     struct uft_dat *s = st->priv;
     struct uft_data *d = s->d;
-    if (s->stopped)
-        return 0;
     const uint8_t *base = s->map.data;
     size_t size = s->map.size, pos = s->pos;
+    /* the common record first: little-endian, an entry or exit without payload */
+    if (__builtin_expect(size - pos >= 16 && pos < size && !s->stopped && !d->big_endian, 1)) {
+        uint64_t w = tg_le64(base + pos + 8);
+        if ((w & 0x3e) == (UFT_RECORD_MAGIC << 3) && pos + 16 - s->released < UFT_RELEASE_CHUNK) {
+            ev->ts = (int64_t)tg_le64(base + pos);
+            ev->cls = (w & 1) ? d->cls_exit : d->cls_entry;
+            ev->tid = s->tid;
+            ev->pid = s->pid;
+            ev->offset = pos;
+            ev->depth = (int32_t)((w >> 6) & 0x3ff);
+            ev->addr = w >> 16;
+            ev->data = NULL;
+            ev->size = 0;
+            ev->auxp = NULL;
+            ev->aux[0] = 0;
+            s->pos = pos + 16;
+            return 1;
+        }
+    }
+    if (s->stopped)
+        return 0;
     if (pos >= size)
         return 0;
     if (size - pos < 16) {
