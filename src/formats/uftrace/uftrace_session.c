@@ -242,9 +242,13 @@ int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err)
             size_t ls, le = 0;
             const char *sid = field(line, "sid", &ls);
             const char *exe = field(line, "exename", &le);
-            if (!ts || !pid || !sid || ls == 0 || ls > 32) {
+            bool sid_ok = sid && ls > 0 && ls <= 32;
+            for (size_t k = 0; sid_ok && k < ls; k++) /* it names a file: hex digits only */
+                sid_ok = (sid[k] >= '0' && sid[k] <= '9') || (sid[k] >= 'a' && sid[k] <= 'f') ||
+                         (sid[k] >= 'A' && sid[k] <= 'F');
+            if (!ts || !pid || !sid_ok) {
                 rc = tg_err_at(err, TG_ERR_FORMAT, path, (uint64_t)(line - text),
-                               "line %zu: SESS line without timestamp, pid or sid", lineno);
+                               "line %zu: SESS line without timestamp, pid or a hex sid", lineno);
                 goto out;
             }
             struct uft_session *s = &d->sessions[d->n_sessions++];
