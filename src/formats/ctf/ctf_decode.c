@@ -274,11 +274,23 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
         }
         uint32_t j = i + 1;
         for (uint64_t k = 0; k < st->count; k++) {
+            const ctf_step *cs = &s0[j];
+            if (!d->tree && cs->fixed) {
+                /* skipping a fixed member: no call */
+                uint64_t p = align_up(d->pos, cs->align);
+                if (p > d->bits || cs->fixed_bits > d->bits - p)
+                    return derr(d, cs, "field of %llu bits runs past the packet content (%llu "
+                                       "bits)",
+                                cs->fixed_bits, d->bits);
+                d->pos = p + cs->fixed_bits;
+                j = cs->end;
+                continue;
+            }
             uint32_t kid = 0;
             TG_TRY(run_step(d, s0, j, &kid));
             if (d->tree)
                 d->tree->kid[kids + k] = kid;
-            j = s0[j].end;
+            j = cs->end;
         }
         d->depth--;
         return 0;
