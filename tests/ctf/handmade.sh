@@ -88,6 +88,47 @@ M
     fi
 done
 
+# ---- lost events: the discarded-events counter grows by 5, then a packet is missing
+mk lost <<'M'
+/* CTF 1.8 */
+typealias integer { size = 32; align = 8; signed = false; } := u32;
+typealias integer { size = 64; align = 8; signed = false; } := u64;
+trace { major = 1; minor = 8; byte_order = le;
+	packet.header := struct { u32 magic; }; };
+clock { name = c; freq = 1000000000; offset_s = 1000; };
+typealias integer { size = 32; align = 8; signed = false; map = clock.c.value; } := ts32;
+typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := ts64;
+stream {
+	packet.context := struct { ts64 timestamp_begin; ts64 timestamp_end; u32 content_size;
+		u32 packet_size; u32 events_discarded; u32 packet_seq_num; };
+	event.header := struct { ts32 timestamp; };
+};
+event { name = ev; fields := struct { u32 x; }; };
+M
+python3 - "$out/lost/stream" <<'P'
+import struct, sys
+data = b""
+for seq, disc, t in ((0, 0, 100), (1, 5, 200), (3, 5, 300)):
+    ev = struct.pack("<II", t + 1, seq)
+    ctx = struct.pack("<QQIIII", t, t + 50, (4 + 32 + len(ev)) * 8, 48 * 8, disc, seq)
+    pkt = struct.pack("<I", 0xC1FC1FC1) + ctx + ev
+    data += pkt + b"\0" * (48 - len(pkt))
+open(sys.argv[1], "wb").write(data)
+P
+"$TG" cat "$out/lost" > "$out/got" 2> "$out/err"
+if grep -q "lost events: count=5" "$out/got" && grep -q "lost events: count=0" "$out/got" &&
+   [ "$(grep -c " ev: " "$out/got")" = 3 ]; then
+    echo "ok   lost: 5 discarded events and a missing packet reported as lost-event records"
+else
+    echo "FAIL lost: discarded events not reported"; cat "$out/got" "$out/err"; fail=1
+fi
+if command -v babeltrace2 >/dev/null; then
+    "$TG" cat --style=babeltrace "$out/lost" > "$out/got" 2>/dev/null
+    babeltrace2 "$out/lost" > "$out/bt" 2>/dev/null
+    if cmp -s "$out/got" "$out/bt"; then echo "ok   lost (same events as babeltrace2)"
+    else echo "FAIL lost differs from babeltrace2"; diff "$out/bt" "$out/got"; fail=1; fi
+fi
+
 # ---- hostile metadata and data: must fail cleanly
 hostile() { # name: expects exit 1 and a located error
     timeout 20 "$TG" cat --style=babeltrace "$out/$1" > "$out/got" 2> "$out/err"
