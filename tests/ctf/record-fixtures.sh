@@ -2,7 +2,8 @@
 # record-fixtures.sh [OUTDIR] - records the project's own small CTF fixtures with the real
 # tools: LTTng-UST 2.13 traces of tg_fixture_app.c (every field type LTTng-UST writes,
 # tg_fixture_tp.h) and of the same program built with -finstrument-functions and traced with
-# liblttng-ust-cyg-profile (function entry/exit, statedump bin_info), each with babeltrace2's
+# liblttng-ust-cyg-profile (function entry/exit, statedump bin_info), and one recorded with
+# tracefile rotation (a stream split over several files), each with babeltrace2's
 # outputs beside it (TZ=UTC): T.babeltrace2.txt and T.babeltrace2-seconds.txt.
 # Default OUTDIR: tests/data/ctf (the committed fixtures).  Needs lttng, lttng-sessiond,
 # babeltrace2, gcc and liblttng-ust-dev; exits 77 (SKIP) when one is missing.
@@ -39,12 +40,12 @@ record() {
     shift 2
     local sess=tgfx-$name-$$
     lttng create "$sess" --output="$work/$name" >/dev/null || return 1
-    lttng enable-channel -u ch --subbuf-size=16384 --num-subbuf=4 >/dev/null
+    lttng enable-channel -u ch ${CHOPTS:---subbuf-size=16384 --num-subbuf=4} >/dev/null
     lttng enable-event -u -c ch "$events" >/dev/null
     lttng enable-event -u -c ch 'lttng_ust_statedump:*' >/dev/null
     lttng add-context -u -c ch -t vpid -t vtid -t procname >/dev/null
     lttng start >/dev/null
-    "$@" >/dev/null
+    LTTNG_UST_ALLOW_BLOCKING=1 "$@" >/dev/null
     lttng stop >/dev/null
     lttng destroy "$sess" >/dev/null
     local tdir
@@ -59,6 +60,9 @@ record() {
 }
 mkdir -p "$outdir"
 record types 'tg_fixture:*' "$work/app" || exit 1
+# tracefile rotation: small trace files, so a stream spans several (ch_N_0, ch_N_1, ...)
+CHOPTS="--subbuf-size=4096 --num-subbuf=4 --tracefile-size=8192" \
+    record rotation 'tg_fixture:*' "$work/app" 40 || exit 1
 if [ -n "$cyg" ]; then
     record cyg 'lttng_ust_cyg_profile*' env LD_PRELOAD="$cyg" "$work/app_cyg" || exit 1
 else
