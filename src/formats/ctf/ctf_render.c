@@ -577,6 +577,68 @@ static int put_scope(wbuf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t st
     return rc < 0 ? rc : 1;
 }
 
+/* Does the scope's text depend on its own bytes only (no sequence, variant or text read
+ * from a register another scope may set)? */
+static bool self_contained(const ctf_prog *p)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        uint8_t op = p->steps[i].op;
+        if (op == CTF_OP_SEQUENCE || op == CTF_OP_VARIANT || op == CTF_OP_TEXT_SEQUENCE)
+            return false;
+    }
+    return true;
+}
+
+/* The stream event context (thread ids, process name in LTTng traces) changes rarely: its
+ * text is kept with the bytes it came from and reused while they are the same. */
+static int put_context(wbuf *w, ctf_dstream *ds, uint64_t start, uint64_t end, bool first)
+{
+    const ctf_prog *prog = ds->sc->prog_event_context;
+    if (!prog || !prog->n || !prog->steps[0].in_ir)
+        return 0;
+    uint64_t b0 = start / 8, b1 = (end + 7) / 8;
+    size_t nbytes = (size_t)(b1 - b0);
+    if (nbytes == 0 || nbytes > sizeof ds->sc_raw || !self_contained(prog))
+        return put_scope(w, ds, prog, start, first);
+    const uint8_t *raw = ds->d.buf + b0;
+    if (ds->sc_raw_len == nbytes && ds->sc_raw_shift == (start & 7) &&
+        !memcmp(ds->sc_raw, raw, nbytes)) {
+        if (!first)
+            PUTS(w, ", ");
+        put(w, ds->sc_text, ds->sc_len);
+        return 1;
+    }
+    size_t at = w->len;
+    int rc = put_scope(w, ds, prog, start, true);
+    if (rc <= 0 || w->failed)
+        return rc;
+    size_t n = w->len - at;
+    if (n > ds->sc_cap) {
+        char *p = realloc(ds->sc_text, n);
+        if (!p) {
+            ds->sc_raw_len = 0;
+            goto sep;
+        }
+        ds->sc_text = p;
+        ds->sc_cap = n;
+    }
+    memcpy(ds->sc_text, w->p + at, n);
+    ds->sc_len = n;
+    memcpy(ds->sc_raw, raw, nbytes);
+    ds->sc_raw_len = (uint32_t)nbytes;
+    ds->sc_raw_shift = (uint8_t)(start & 7);
+sep:
+    if (!first) {
+        /* the text went in without its separator: insert it */
+        if (!grow(w, 2))
+            return rc;
+        memmove(w->p + at + 2, w->p + at, n);
+        memcpy(w->p + at, ", ", 2);
+        w->len += 2;
+    }
+    return rc;
+}
+
 int ctf_render(const tg_event *ev, tg_buf *out)
 {
     if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
@@ -599,7 +661,7 @@ int ctf_render(const tg_event *ev, tg_buf *out)
         put(&w, ds->pc_text, ds->pc_len);
         first = false;
     }
-    if ((rc = put_scope(&w, ds, ds->sc->prog_event_context, ev->aux[1], first)) > 0)
+    if ((rc = put_context(&w, ds, ev->aux[1], ev->aux[2], first)) > 0)
         first = false;
     if (rc >= 0 && (rc = put_scope(&w, ds, e->prog_context, ev->aux[2], first)) > 0)
         first = false;

@@ -143,6 +143,7 @@ void ctf_dstream_free(ctf_dstream *ds)
     free(ds->rbuf);
     free(ds->pc_text);
     free(ds->quirks);
+    free(ds->sc_text);
     free(ds);
 }
 

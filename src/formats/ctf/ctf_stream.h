@@ -67,6 +67,12 @@ struct ctf_dstream {
     size_t pc_len, pc_cap;
     uint64_t pc_for;          /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
+    /* the stream event context's text, reused while its bytes do not change (ctf_render.c) */
+    uint8_t sc_raw[128];
+    uint32_t sc_raw_len;      /* bytes in sc_raw; 0: nothing cached */
+    uint8_t sc_raw_shift;     /* start bit within the first byte */
+    char *sc_text;
+    size_t sc_len, sc_cap;
     ctf_quirk *quirks;        /* sorted by serial */
     size_t n_quirks;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
