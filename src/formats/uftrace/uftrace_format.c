@@ -4,7 +4,9 @@
  * Opening reads the small metadata files (info, task.txt, maps, events.txt, argument specs)
  * and adds one stream per thread (TID.dat, in the order of info's task list, which is also
  * uftrace's tie-break for equal timestamps) followed by one stream per perf-cpuN.dat.
- * Symbol files are loaded lazily by the streams. */
+ * Every module's symbol and debug files are read at open, so a damaged one is reported
+ * before any output (naming file and line), and the streams only read shared tables -
+ * which lets the report read threads in parallel. */
 #include "formats/uftrace/uftrace_internal.h"
 
 #include <fcntl.h>

@@ -4,8 +4,8 @@
  * for a pid (at exec), TASK/FORK lines name the threads and children, DLOP lines add a
  * library loaded later.  sid-<id>.map lists each module's address range; <module>.sym holds
  * its function symbols as offsets from the module's base, <module>.dbg the argument specs
- * DWARF gave.  Symbol files are read lazily, the first time an address falls in their
- * module, so a trace that only calls into the executable never parses libc's table. */
+ * DWARF gave.  uft_module_load reads them once per module (the format's open calls it for
+ * every module); uft_resolve then only reads the tables. */
 #include "formats/uftrace/uftrace_internal.h"
 
 #include <ctype.h>
