@@ -91,31 +91,14 @@ static void builtin_values(struct uft_dat *s, uint64_t id, const uint8_t *p, siz
     }
 }
 
-static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
+/* Everything but the common record (see dat_next): payloads, events, lost records, big
+ * endian data, damage, page release.  Kept apart so the common path stays a leaf. */
+__attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, tg_error **err)
 {
     struct uft_dat *s = st->priv;
     struct uft_data *d = s->d;
     const uint8_t *base = s->map.data;
     size_t size = s->map.size, pos = s->pos;
-    /* the common record first: little-endian, an entry or exit without payload */
-    if (__builtin_expect(size - pos >= 16 && pos < size && !s->stopped && !d->big_endian, 1)) {
-        uint64_t w = tg_le64(base + pos + 8);
-        if ((w & 0x3e) == (UFT_RECORD_MAGIC << 3) && pos + 16 - s->released < UFT_RELEASE_CHUNK) {
-            ev->ts = (int64_t)tg_le64(base + pos);
-            ev->cls = (w & 1) ? d->cls_exit : d->cls_entry;
-            ev->tid = s->tid;
-            ev->pid = s->pid;
-            ev->offset = pos;
-            ev->depth = (int32_t)((w >> 6) & 0x3ff);
-            ev->addr = w >> 16;
-            ev->data = NULL;
-            ev->size = 0;
-            ev->auxp = NULL;
-            ev->aux[0] = 0;
-            s->pos = pos + 16;
-            return 1;
-        }
-    }
     if (s->stopped)
         return 0;
     if (pos >= size)
@@ -206,6 +189,35 @@ static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
     if (s->pos - s->released >= UFT_RELEASE_CHUNK)
         release_read_pages(s);
     return 1;
+}
+
+/* The common record: little-endian, an entry or exit without payload, in the current
+ * release window - decoded here without a stack frame; anything else goes the slow way. */
+static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
+{
+    struct uft_dat *s = st->priv;
+    const struct uft_data *d = s->d;
+    const uint8_t *base = s->map.data;
+    size_t size = s->map.size, pos = s->pos;
+    if (__builtin_expect(pos + 16 <= size && !s->stopped && !d->big_endian, 1)) {
+        uint64_t w = tg_le64(base + pos + 8);
+        if ((w & 0x3e) == (UFT_RECORD_MAGIC << 3) && pos + 16 - s->released < UFT_RELEASE_CHUNK) {
+            ev->ts = (int64_t)tg_le64(base + pos);
+            ev->cls = (w & 1) ? d->cls_exit : d->cls_entry;
+            ev->tid = s->tid;
+            ev->pid = s->pid;
+            ev->offset = pos;
+            ev->depth = (int32_t)((w >> 6) & 0x3ff);
+            ev->addr = w >> 16;
+            ev->data = NULL;
+            ev->size = 0;
+            ev->auxp = NULL;
+            ev->aux[0] = 0;
+            s->pos = pos + 16;
+            return 1;
+        }
+    }
+    return dat_next_slow(st, ev, err);
 }
 
 static const char *dat_func_name(const tg_event *ev)
