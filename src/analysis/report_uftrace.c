@@ -181,7 +181,7 @@ static int cmp_rows(const void *a, const void *b)
 }
 
 /* One record through uftrace's report rules (build_function_tree). */
-static int feed(struct rep *p, const tg_event *ev)
+__attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
 {
     uf_rec r;
     uf_rec_from_event(ev, &r);
@@ -232,7 +232,7 @@ static int feed(struct rep *p, const tg_event *ev)
 /* The common case of feed() - an entry or exit of a thread in its steady state, in a frame
  * already allocated, no special function - with the same rules inlined; anything else
  * takes feed().  About half the report's time is spent here. */
-static int feed_fast(struct rep *p, const tg_event *ev)
+static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const tg_event *ev)
 {
     tg_event_kind kind = ev->cls->kind;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT)
