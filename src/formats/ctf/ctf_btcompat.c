@@ -57,6 +57,8 @@ typedef struct sim_stream {
     bool started, exhausted, ended;
     bool in_packet, end_has_ts;
     int64_t end_ts;
+    uint32_t cls_base;      /* class numbers of its trace start here */
+    tg_arena *arena;        /* its trace's: where the recorded texts live */
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
 } sim_stream;
@@ -67,7 +69,6 @@ typedef struct sim_obj {
 } sim_obj;
 
 typedef struct sim {
-    tg_arena *arena;
     sim_stream *ss;
     size_t n_ss;
     sim_obj *objs;
@@ -178,7 +179,7 @@ static void produce(sim_stream *ss)
         const ctf_event_decl *e = ev.auxp;
         const ctf_stream_decl *sc = ss->rd->sc;
         sim_msg m = {.type = M_EV, .has_ts = sc->clock != NULL, .ts = ev.ts,
-                     .cls = (uint32_t)e->cls->index, .serial = ss->rd->serial};
+                     .cls = ss->cls_base + (uint32_t)e->cls->index, .serial = ss->rd->serial};
         const ctf_prog *progs[3] = {sc->prog_event_context, e->prog_context, e->prog_fields};
         const tg_scope scopes[3] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT,
                                     TG_SCOPE_PAYLOAD};
@@ -263,7 +264,7 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
                 S->failed = true;
                 return;
             }
-            const char *copy = tg_arena_strndup(S->arena, slot->s, slot->len);
+            const char *copy = tg_arena_strndup(ss->arena, slot->s, slot->len);
             if (!copy) {
                 S->failed = true;
                 return;
@@ -374,40 +375,71 @@ const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
     return NULL;
 }
 
+static bool trace_has_text_seq(const ctf_meta *m)
+{
+    for (size_t i = 0; i < m->n_streams; i++) {
+        const ctf_stream_decl *s = m->streams[i];
+        if (prog_has_text_seq(s->prog_event_context))
+            return true;
+        for (size_t j = 0; j < s->n_events; j++)
+            if (prog_has_text_seq(s->events[j]->prog_context) ||
+                prog_has_text_seq(s->events[j]->prog_fields))
+                return true;
+    }
+    return false;
+}
+
+/* Replays babeltrace2 over every CTF trace of the set at once (its muxer spans all the
+ * traces given on its command line), in the set's trace and stream order. */
 int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
 {
     if (tr->btcompat_done)
         return 0;
-    tr->btcompat_done = true;
-    const ctf_meta *m = &tr->meta;
+    tg_set *set = t->set;
+    size_t nt = set ? tg_set_trace_count(set) : 1;
     bool any = false;
-    for (size_t i = 0; i < m->n_streams && !any; i++) {
-        const ctf_stream_decl *s = m->streams[i];
-        any = prog_has_text_seq(s->prog_event_context);
-        for (size_t j = 0; j < s->n_events && !any; j++)
-            any = prog_has_text_seq(s->events[j]->prog_context) ||
-                  prog_has_text_seq(s->events[j]->prog_fields);
+    size_t n_ss = 0, n_classes = 0;
+    for (size_t k = 0; k < nt; k++) {
+        tg_trace *u = set ? tg_set_trace(set, k) : t;
+        if (u->format != t->format || !u->priv)
+            continue;
+        ctf_trace *ut = u->priv;
+        ut->btcompat_done = true;
+        any |= trace_has_text_seq(&ut->meta);
+        n_ss += u->n_streams;
+        n_classes += u->n_classes;
     }
-    if (!any || !t->n_streams)
+    if (!any || !n_ss)
         return 0;
-    sim S = {.arena = &t->arena, .n_ss = t->n_streams, .n_classes = t->n_classes};
+    sim S = {.n_ss = n_ss, .n_classes = n_classes};
     S.ss = calloc(S.n_ss, sizeof *S.ss);
     S.pool = calloc(S.n_classes, sizeof *S.pool);
     S.pool_n = calloc(S.n_classes, sizeof *S.pool_n);
     S.pool_cap = calloc(S.n_classes, sizeof *S.pool_cap);
-    if (!S.ss || !S.pool || !S.pool_n || !S.pool_cap)
+    tg_stream **streams = calloc(S.n_ss, sizeof *streams);
+    if (!S.ss || !S.pool || !S.pool_n || !S.pool_cap || !streams)
         S.failed = true;
-    for (size_t i = 0; i < S.n_ss && !S.failed; i++) {
-        S.ss[i].S = &S;
-        if (!open_reader(&S.ss[i], t->streams[i]))
-            S.failed = true;
+    size_t at = 0, cls_base = 0;
+    for (size_t k = 0; k < nt && !S.failed; k++) {
+        tg_trace *u = set ? tg_set_trace(set, k) : t;
+        if (u->format != t->format || !u->priv)
+            continue;
+        for (size_t i = 0; i < u->n_streams && !S.failed; i++, at++) {
+            streams[at] = u->streams[i];
+            S.ss[at].S = &S;
+            S.ss[at].cls_base = (uint32_t)cls_base;
+            S.ss[at].arena = &u->arena;
+            if (!open_reader(&S.ss[at], u->streams[i]))
+                S.failed = true;
+        }
+        cls_base += u->n_classes;
     }
     if (!S.failed)
         run(&S);
     for (size_t i = 0; i < S.n_ss && S.ss; i++) {
         sim_stream *ss = &S.ss[i];
-        ctf_dstream *ds = t->streams[i]->priv;
-        if (!S.failed) {
+        if (!S.failed && streams[i]) {
+            ctf_dstream *ds = streams[i]->priv;
             ds->quirks = ss->quirks;
             ds->n_quirks = ss->n_quirks;
         } else {
@@ -430,5 +462,6 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
     free(S.pool_n);
     free(S.pool_cap);
     free(S.ss);
+    free(streams);
     return 0;
 }
