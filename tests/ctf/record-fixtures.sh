@@ -54,8 +54,8 @@ record() {
     rm -rf "${outdir:?}/$name"
     mkdir -p "$outdir/$name"
     cp "$tdir"/metadata "$tdir"/ch_* "$outdir/$name/"
-    TZ=UTC babeltrace2 "$outdir/$name" > "$outdir/$name.babeltrace2.txt"
-    TZ=UTC babeltrace2 --clock-seconds "$outdir/$name" > "$outdir/$name.babeltrace2-seconds.txt"
+    TZ=UTC babeltrace2 "$outdir/$name" > "$outdir/$name.babeltrace2.txt" 2>/dev/null
+    TZ=UTC babeltrace2 --clock-seconds "$outdir/$name" > "$outdir/$name.babeltrace2-seconds.txt" 2>/dev/null
     echo "recorded $outdir/$name ($(wc -l < "$outdir/$name.babeltrace2.txt") events)"
 }
 mkdir -p "$outdir"
