@@ -168,6 +168,10 @@ int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, cons
             if (lex_number(p, end, &t) < 0)
                 return lex_error(err, path, line, "malformed integer constant");
             p += t.len;
+            /* the token outlives the text it was read from */
+            t.text = tg_arena_strndup(arena, t.text, t.len);
+            if (!t.text)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
             if (t.ival_overflow) {
                 char msg[96];
                 snprintf(msg, sizeof msg, "integer constant %.40s%s is out of range",
