@@ -58,5 +58,29 @@ for t in "${traces[@]}"; do
         done
     done
 done
+# token-level damage to plain-text metadata: tokens deleted, duplicated, swapped, replaced
+for t in "${traces[@]}"; do
+    head -c 4 "$t/metadata" | grep -q '/\*\|[a-z]' || continue   # plain text only
+    for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
+        python3 - "$out/t/metadata" $seed <<'P'
+import random, sys
+path, seed = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(seed)
+toks = open(path, "rb").read().split(b" ")
+for _ in range(rnd.randint(1, 4)):
+    i = rnd.randrange(len(toks))
+    op = rnd.randint(0, 3)
+    if op == 0: del toks[i]
+    elif op == 1: toks.insert(i, rnd.choice(toks))
+    elif op == 2: toks[i] = rnd.choice([b"{", b"}", b";", b"[", b"]", b"99999999999999999999", b"-1",
+                                        b"0", b"struct", b"variant", b"<", b">", b"enum", b":", b"x", b"..."])
+    else:
+        j = rnd.randrange(len(toks)); toks[i], toks[j] = toks[j], toks[i]
+open(path, "wb").write(b" ".join(toks))
+P
+        run "$(basename "$t")/metadata tokens seed $seed" any "$out/t"
+    done
+done
 echo "$runs damaged runs"
 [ $fail -eq 0 ]
