@@ -158,7 +158,7 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
         *w++ = ' ';
         switch (i) {
         case F_DURATION:
-            w = uf_fmt_time(w, f && show_time ? (uint64_t)f->total : 0);
+            w = uf_fmt_time(w, f && show_time ? f->total : 0);
             break;
         case F_TID: {
             if (t->tid_len) {
@@ -225,10 +225,12 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             break;
         }
         case F_DELTA:
-            w = uf_fmt_time(w, t->timestamp_last ? (uint64_t)(t->timestamp - t->timestamp_last) : 0);
+            w = uf_fmt_time(w, t->timestamp_last
+                                   ? (uint64_t)t->timestamp - (uint64_t)t->timestamp_last
+                                   : 0);
             break;
         case F_ELAPSED:
-            w = uf_fmt_time(w, (uint64_t)(t->timestamp - p->st.first_time));
+            w = uf_fmt_time(w, (uint64_t)t->timestamp - (uint64_t)p->st.first_time);
             break;
         }
     }
@@ -584,7 +586,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             continue;
         }
         if (r.type != UF_LOST && r.time) {
-            if (p.prev_time > r.time) {
+            if ((uint64_t)p.prev_time > (uint64_t)r.time) {
                 lb_flush(&p);
                 for (int i = 0; i < F_COUNT; i++)
                     if (p.field_on[i]) {

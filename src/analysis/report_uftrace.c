@@ -166,8 +166,8 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
     if (!r)
         return TG_ERR_NOMEM;
     if (!recursive)
-        r->total += (uint64_t)f->total;
-    r->self += (uint64_t)(f->total - f->child);
+        r->total += f->total;
+    r->self += f->total - f->child;
     r->calls++;
     return 0;
 }
@@ -246,7 +246,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     size_t h = (a ^ (a >> 12)) & 4095;
     if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
         return feed(p, ev);
-    int64_t ts = ev->ts;
+    uint64_t ts = (uint64_t)ev->ts;
     if (kind == TG_KIND_FUNC_ENTRY) {
         int idx = t->stack_count;
         const char *name = p->names[h].name;
@@ -272,7 +272,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     if (idx < 0 || idx >= t->cap)
         return feed(p, ev);
     uf_frame *f = &t->frames[idx];
-    int64_t delta = f->valid ? ts - f->total : 0;
+    uint64_t delta = f->valid ? ts - f->total : 0;
     f->valid = false;
     f->total = delta;
     if (f->child > delta)
@@ -301,8 +301,8 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
         p->names[h].row = r;
     }
     if (!recursive)
-        r->total += (uint64_t)delta;
-    r->self += (uint64_t)(delta - f->child);
+        r->total += delta;
+    r->self += delta - f->child;
     r->calls++;
     return 0;
 }
@@ -313,7 +313,7 @@ static int finish(struct rep *p)
     int rc = 0;
     for (size_t i = 0; i < p->st.count && rc >= 0; i++) {
         uf_task *t = p->st.order[i];
-        int64_t last = uf_task_last_time(&p->st, t);
+        uint64_t last = (uint64_t)uf_task_last_time(&p->st, t);
         while (--t->stack_count >= 0 && rc >= 0) {
             uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
             if (!f || f->total > last)

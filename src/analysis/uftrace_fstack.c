@@ -107,7 +107,8 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
     uf_rec r = *r0;
     bool user = r.type != UF_EVENT;
     /* uftrace's first timestamp (for "elapsed"): events outside any function do not count */
-    if ((!st->have_first || r.time < st->first_time) && !(t->stack_count == 0 && !user)) {
+    if ((!st->have_first || (uint64_t)r.time < (uint64_t)st->first_time) &&
+        !(t->stack_count == 0 && !user)) {
         st->first_time = r.time;
         st->have_first = true;
     }
@@ -137,7 +138,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         for (int i = 0; i < t->stack_count; i++) {
             uf_frame *f = uf_frame_at(st, t, i);
             if (f) {
-                f->total = r.time;
+                f->total = (uint64_t)r.time;
                 f->child = 0;
                 f->valid = true;
             }
@@ -151,7 +152,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         for (int i = 0; i <= r.depth; i++) {
             uf_frame *f = uf_frame_at(st, t, i + t->user_stack_count);
             if (f) {
-                f->total = r.time - 1;
+                f->total = (uint64_t)r.time - 1;
                 f->child = 0;
             }
         }
@@ -163,7 +164,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
             f->name = r0->type != UF_EVENT         ? r.name
                       : r.addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
                                                        : "linux:schedule";
-            f->total = r.time;
+            f->total = (uint64_t)r.time;
             f->child = 0;
             f->valid = true;
         }
@@ -171,7 +172,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         int idx = t->stack_count - 1;
         uf_frame *f = uf_frame_at(st, t, idx);
         if (f) {
-            int64_t delta = r.time - f->total;
+            uint64_t delta = (uint64_t)r.time - f->total;
             if (!f->valid)
                 delta = 0;
             f->valid = false;
@@ -182,7 +183,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
                 f[-1].child += delta;
         }
     } else { /* LOST */
-        int64_t lost_time = 0;
+        uint64_t lost_time = 0;
         t->lost_seen = true;
         t->display_depth_set = false;
         for (int i = t->stack_count; i >= t->user_stack_count; i--) {
@@ -191,7 +192,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
                 continue;
             if (lost_time == 0)
                 lost_time = f->total + 1;
-            int64_t delta = lost_time - f->total;
+            uint64_t delta = lost_time - f->total;
             f->total = delta;
             if (f->child > f->total)
                 f->child = f->total;

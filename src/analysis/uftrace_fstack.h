@@ -40,8 +40,8 @@ typedef struct uf_rec {
 typedef struct uf_frame {
     uint64_t addr;
     const char *name;    /* symbol at entry (NULL: unknown); sched frames: linux:schedule */
-    int64_t total;       /* start time while open, duration once exited */
-    int64_t child;
+    uint64_t total;      /* start time while open, duration once exited (unsigned, as in */
+    uint64_t child;      /* uftrace: damaged times wrap instead of overflowing) */
     bool valid;
 } uf_frame;
 

@@ -11,8 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* uftrace passes durations as a signed 64-bit number and prints its absolute value, so a
+ * wrapped (damaged) duration prints small: the same is done here. */
+static inline uint64_t uf_abs_ns(uint64_t ns) { return (int64_t)ns < 0 ? 0 - ns : ns; }
+
 static inline void uf_put_time(tg_buf *b, uint64_t ns)
 {
+    ns = uf_abs_ns(ns);
     static const char *const units[] = {"us", "ms", " s", " m", " h"};
     static const unsigned limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
     if (ns == 0) {
@@ -39,6 +44,7 @@ static inline void uf_put_time(tg_buf *b, uint64_t ns)
 /* The same into a char array with room for 16 bytes at p; returns the end. */
 static inline char *uf_fmt_time(char *p, uint64_t ns)
 {
+    ns = uf_abs_ns(ns);
     static const char units[5][2] = {{'u', 's'}, {'m', 's'}, {' ', 's'}, {' ', 'm'}, {' ', 'h'}};
     if (ns == 0) {
         memset(p, ' ', 10);
