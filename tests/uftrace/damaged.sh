@@ -105,4 +105,45 @@ for fx in threads args forks; do
     done
 done
 echo "flips: done"
+
+# random damage (truncations and byte changes in 1-3 files of a fixture), fixed seeds;
+# the damaged copies are all made by one python3 run
+if command -v python3 >/dev/null; then
+    mkdir -p "$tmp/rnd"
+    python3 - "$data" "$tmp/rnd" <<'PY'
+import os, random, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+for fx in ("threads", "args", "args-spec", "cxx", "events", "extern", "lost", "forks"):
+    if not os.path.isdir(os.path.join(src, fx + ".data")):
+        continue
+    for seed in range(1, 13):
+        d = os.path.join(dst, "%s-%d" % (fx, seed))
+        shutil.copytree(os.path.join(src, fx + ".data"), d)
+        r = random.Random(seed * 7919 + sum(map(ord, fx)))
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        for f in r.sample(files, min(len(files), r.randint(1, 3))):
+            b = bytearray(open(f, "rb").read())
+            if not b:
+                continue
+            if r.random() < 0.3:
+                b = b[:r.randint(0, len(b))]
+            else:
+                for _ in range(r.randint(1, 8)):
+                    b[r.randrange(len(b))] = r.randrange(256)
+            open(f, "wb").write(bytes(b))
+PY
+    runs=0
+    for d in "$tmp/rnd"/*; do
+        for cmd in replay report info stats "replay -f duration,tid,addr,time,delta,elapsed"; do
+            timeout 60 "$TG" $cmd "$d" >/dev/null 2>"$tmp/err"
+            rc=$?
+            runs=$((runs + 1))
+            if grep -q "Sanitizer\|runtime error" "$tmp/err" || { [ "$rc" != 0 ] && [ "$rc" != 1 ]; }; then
+                echo "FAIL random damage $(basename "$d") $cmd: exit status $rc"; head -3 "$tmp/err"
+                fail=$((fail + 1))
+            fi
+        done
+    done
+    echo "random damage: $runs runs"
+fi
 [ "$fail" = 0 ]
