@@ -129,6 +129,25 @@ if command -v babeltrace2 >/dev/null; then
     else echo "FAIL lost differs from babeltrace2"; diff "$out/bt" "$out/got"; fail=1; fi
 fi
 
+# ---- events without payload, with only an event context, ids without a clock
+mk no-fields <<'M'
+/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+trace { major = 1; minor = 8; byte_order = le; };
+stream { event.header := struct { uint8_t id; }; };
+event { name = a; id = 0; };
+event { name = b; id = 1; fields := struct { uint8_t x; }; };
+event { name = c; id = 2; context := struct { uint8_t y; }; };
+M
+bytes no-fields 000105020700
+printf 'a: \nb: { x = 5 }\nc: { y = 7 }\na: \n' > "$out/no-fields.expected"
+"$TG" cat --style=babeltrace "$out/no-fields" > "$out/got" 2> "$out/err"
+if cmp -s "$out/got" "$out/no-fields.expected"; then echo "ok   no-fields"
+else echo "FAIL no-fields"; diff "$out/no-fields.expected" "$out/got"; cat "$out/err"; fail=1; fi
+if command -v babeltrace2 >/dev/null && ! babeltrace2 "$out/no-fields" 2>/dev/null | cmp -s - "$out/no-fields.expected"; then
+    echo "FAIL no-fields: babeltrace2 prints otherwise"; fail=1
+fi
+
 # ---- hostile metadata and data: must fail cleanly
 hostile() { # name: expects exit 1 and a located error
     timeout 20 "$TG" cat --style=babeltrace "$out/$1" > "$out/got" 2> "$out/err"
