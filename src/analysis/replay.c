@@ -680,8 +680,10 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         size_t text_len = tg_buf_len(p.evtext);
         if (id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT) {
             uf_rec n;
-            rc = uf_frame_at(&p.st, t, t->stack_count - 1) ? peek_next(&p, &m, &ev, &n) : 0;
-            if (rc > 0 && n.type == UF_EVENT && n.tid == r.tid && n.addr == UF_SCHED_IN) {
+            bool can_merge = uf_frame_at(&p.st, t, t->stack_count - 1) != NULL;
+            rc = can_merge ? peek_next(&p, &m, &ev, &n) : mrg_next(&m, &ev);
+            if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
+                n.addr == UF_SCHED_IN) {
                 uf_consume(&p.st, t, &n);
                 text = id == UF_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
                 text_len = strlen(text);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UF_MAX_STACK 1024
+#define UF_MAX_STACK 65536 /* uftrace bounds it by the recording's max stack (1024 by default), deeper records never exist then */
 
 int uf_state_init(uf_state *st)
 {
