@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UF_MAX_STACK 65536 /* uftrace bounds it by the recording's max stack (1024 by default), deeper records never exist then */
+/* uftrace bounds the stack by the recording's max stack (1024 by default); the recorder
+ * never writes deeper records, so a larger bound changes nothing but allows --max-stack. */
+#define UF_MAX_STACK 65536
 
 int uf_state_init(uf_state *st)
 {
