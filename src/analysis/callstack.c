@@ -5,6 +5,8 @@
  * frames live in one growable array, so feeding an event costs no allocation once the
  * deepest stack has been seen.  Memory is bounded by threads x maximum depth. */
 #include "analysis/callstack.h"
+#include "core/error_internal.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,14 +138,7 @@ int tg_callstack_feed(tg_callstack *cs, const tg_event *ev)
     if (tg_event_pid(ev) >= 0)
         t->pid = tg_event_pid(ev);
     if (kind == TG_KIND_FUNC_ENTRY) {
-        if (t->depth == t->cap) {
-            size_t cap = t->cap ? t->cap * 2 : 32;
-            struct tg_frame *f = realloc(t->frames, cap * sizeof *f);
-            if (!f)
-                return TG_ERR_NOMEM;
-            t->frames = f;
-            t->cap = cap;
-        }
+        TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
         t->frames[t->depth++] = (struct tg_frame){addr, tg_event_func_name(ev), ts, 0};
         return 0;
     }

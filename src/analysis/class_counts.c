@@ -3,6 +3,7 @@
  * Rows are found by class pointer through a small open-addressing index, so the pass costs
  * a hash probe per event and memory proportional to the number of classes. */
 #include "analysis/class_counts.h"
+#include "core/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,14 +42,8 @@ static tg_class_count *row_for(tg_class_counts *cc, struct index *ix, const tg_e
             if (cc->rows[ix->slot[i] - 1].cls == cls)
                 return &cc->rows[ix->slot[i] - 1];
     }
-    if (cc->n == cc->cap) {
-        size_t cap = cc->cap ? cc->cap * 2 : 32;
-        tg_class_count *r = realloc(cc->rows, cap * sizeof *r);
-        if (!r)
-            return NULL;
-        cc->rows = r;
-        cc->cap = cap;
-    }
+    if (tg_grow(&cc->rows, &cc->cap, cc->n + 1, sizeof *cc->rows) < 0)
+        return NULL;
     tg_class_count *row = &cc->rows[cc->n++];
     *row = (tg_class_count){cls, tg_event_trace(ev), 0, tg_event_time_ns(ev), 0};
     if (cc->n * 2 > ix->cap) /* rebuilding the index takes in the new row */

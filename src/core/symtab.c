@@ -1,5 +1,6 @@
 /* symtab.c - sorted address ranges with names (see symtab.h). */
 #include "core/symtab.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 
@@ -18,14 +19,9 @@ void tg_symtab_free(tg_symtab *st)
 
 int tg_symtab_add(tg_symtab *st, uint64_t addr, uint64_t size, const char *name, char type)
 {
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        tg_symbol *s = realloc(st->syms, cap * sizeof *s);
-        if (!s)
-            return -5; /* TG_ERR_NOMEM */
-        st->syms = s;
-        st->cap = cap;
-    }
+    int rc = tg_grow(&st->syms, &st->cap, st->n + 1, sizeof *st->syms);
+    if (rc < 0)
+        return rc;
     if (st->n && st->syms[st->n - 1].addr > addr)
         st->sorted = 0;
     st->syms[st->n++] = (tg_symbol){addr, size, name, type};

@@ -6,6 +6,7 @@
  * session folder.  Streams are numbered across the whole set in the order they are added;
  * that number is the merge's tie-break. */
 #include "core/set_internal.h"
+#include "core/grow.h"
 #include "io/mapped_file.h"
 
 #include <dirent.h>
@@ -56,14 +57,7 @@ static tg_trace *trace_new(tg_set *set, const struct tg_format *fmt, const char 
 
 static int set_push(tg_set *set, tg_trace *t)
 {
-    if (set->n_traces == set->cap_traces) {
-        size_t cap = set->cap_traces ? set->cap_traces * 2 : 4;
-        tg_trace **p = realloc(set->traces, cap * sizeof *p);
-        if (!p)
-            return TG_ERR_NOMEM;
-        set->traces = p;
-        set->cap_traces = cap;
-    }
+    TG_TRY(tg_grow(&set->traces, &set->cap_traces, set->n_traces + 1, sizeof *set->traces));
     set->traces[set->n_traces++] = t;
     return 0;
 }
@@ -173,14 +167,8 @@ void tg_close(tg_set *set)
 tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
                                    tg_event_kind kind)
 {
-    if (t->n_classes == t->cap_classes) {
-        size_t cap = t->cap_classes ? t->cap_classes * 2 : 16;
-        tg_event_class **p = realloc(t->classes, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        t->classes = p;
-        t->cap_classes = cap;
-    }
+    if (tg_grow(&t->classes, &t->cap_classes, t->n_classes + 1, sizeof *t->classes) < 0)
+        return NULL;
     tg_event_class *c = tg_arena_alloc(&t->arena, sizeof *c);
     if (!c || !(c->name = tg_arena_strdup(&t->arena, name)))
         return NULL;
@@ -195,14 +183,8 @@ tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
 tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
                                int cpu, int tid, void *priv)
 {
-    if (t->n_streams == t->cap_streams) {
-        size_t cap = t->cap_streams ? t->cap_streams * 2 : 8;
-        tg_stream **p = realloc(t->streams, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        t->streams = p;
-        t->cap_streams = cap;
-    }
+    if (tg_grow(&t->streams, &t->cap_streams, t->n_streams + 1, sizeof *t->streams) < 0)
+        return NULL;
     tg_stream *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;

@@ -5,6 +5,7 @@
  * Each process and thread is named once, when first seen, with "M" metadata events; the
  * table of seen threads is the only memory kept, so memory is bounded by the number of
  * threads, not events.  Timestamps are microseconds with nanosecond decimals. */
+#include "core/grow.h"
 #include "sinks/style_api.h"
 #include "sinks/value_text.h"
 
@@ -21,14 +22,8 @@ static int first_sight(struct seen_ids *s, int id)
     for (size_t i = 0; i < s->n; i++) /* a trace has few threads; linear is fine */
         if (s->ids[i] == id)
             return 0;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 32;
-        int *p = realloc(s->ids, cap * sizeof *p);
-        if (!p)
-            return -1;
-        s->ids = p;
-        s->cap = cap;
-    }
+    if (tg_grow(&s->ids, &s->cap, s->n + 1, sizeof *s->ids) < 0)
+        return -1;
     s->ids[s->n++] = id;
     return 1;
 }

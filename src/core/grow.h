@@ -1,0 +1,15 @@
+/* grow.h - growing a heap array geometrically: the one way every module makes room.
+ *
+ * tg_grow(&arr, &cap, need, sizeof *arr) makes arr hold at least `need` elements, doubling
+ * (from 16) so appends cost amortised O(1); on failure arr and cap are unchanged and it
+ * returns TG_ERR_NOMEM (also when the byte size would overflow). */
+#ifndef TG_GROW_H
+#define TG_GROW_H
+
+#include <stddef.h>
+
+int tg_grow_array(void **arr, size_t *cap, size_t need, size_t elem_size);
+
+#define tg_grow(arrp, capp, need, elem_size) tg_grow_array((void **)(arrp), (capp), (need), (elem_size))
+
+#endif
