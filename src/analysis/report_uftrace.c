@@ -250,9 +250,10 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     if (kind == TG_KIND_FUNC_ENTRY) {
         int idx = t->stack_count;
         const char *name = p->names[h].name;
-        if (idx < 0 || idx >= t->cap || (name && p->st.fixups[((uintptr_t)name >> 3) & 255].name != name))
+        const struct uf_fixup_cache *fc = &p->st.fixups[((uintptr_t)name >> 3) & 255];
+        if (idx < 0 || idx >= t->cap || (name && fc->name != name))
             return feed(p, ev);
-        if (name && p->st.fixups[((uintptr_t)name >> 3) & 255].kind)
+        if (name && fc->kind)
             return feed(p, ev);
         uf_frame *f = &t->frames[idx];
         f->addr = a;
@@ -464,7 +465,8 @@ static int cmp_side(const void *a, const void *b)
     const struct side_ev *x = a, *y = b;
     if (x->ev.ts != y->ev.ts)
         return x->ev.ts < y->ev.ts ? -1 : 1;
-    return x->ev.stream->index < y->ev.stream->index ? -1 : x->ev.stream->index > y->ev.stream->index;
+    size_t a1 = x->ev.stream->index, b1 = y->ev.stream->index;
+    return a1 < b1 ? -1 : a1 > b1;
 }
 
 static bool fast_path_ok(tg_set *set, const tg_options *opts)

@@ -227,7 +227,10 @@ static const char *dat_func_name(const tg_event *ev)
     return c->sym ? c->sym->name : NULL;
 }
 
-static bool is_ret(const tg_event *ev) { return ev->cls == ((struct uft_dat *)ev->stream->priv)->d->cls_exit; }
+static bool is_ret(const tg_event *ev)
+{
+    return ev->cls == ((struct uft_dat *)ev->stream->priv)->d->cls_exit;
+}
 
 static int dat_render(const tg_event *ev, tg_buf *out)
 {
@@ -305,7 +308,8 @@ static size_t dat_field_count(const tg_event *ev, tg_scope scope)
                       ev->cls != ((struct uft_dat *)ev->stream->priv)->d->cls_exit))
         return 0;
     bool ret = is_ret(ev);
-    if ((scope == TG_SCOPE_RETURN) != ret || (scope != TG_SCOPE_RETURN && scope != TG_SCOPE_PAYLOAD))
+    if ((scope == TG_SCOPE_RETURN) != ret ||
+        (scope != TG_SCOPE_RETURN && scope != TG_SCOPE_PAYLOAD))
         return 0;
     return uft_args_count(ev->auxp, ret);
 }

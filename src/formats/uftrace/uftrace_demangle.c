@@ -105,9 +105,9 @@ static char *strip_templates(tg_arena *a, const char *dem)
     size_t o = 0;
     int depth = 0;
     for (size_t i = 0; i < n;) {
-        bool word_start = i == 0 || !(dem[i - 1] == '_' || (dem[i - 1] >= 'a' && dem[i - 1] <= 'z') ||
-                                      (dem[i - 1] >= 'A' && dem[i - 1] <= 'Z') ||
-                                      (dem[i - 1] >= '0' && dem[i - 1] <= '9'));
+        char pc = i ? dem[i - 1] : ' ';
+        bool word_start = !(pc == '_' || (pc >= 'a' && pc <= 'z') || (pc >= 'A' && pc <= 'Z') ||
+                            (pc >= '0' && pc <= '9'));
         if (depth == 0 && word_start && starts(dem + i, "operator")) {
             size_t k = i + 8, sym = op_symbol_len(dem + k);
             if (sym) {

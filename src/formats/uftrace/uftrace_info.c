@@ -95,7 +95,8 @@ const char *uft_info_get(const struct uft_data *d, const char *key, size_t *len)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
-        if ((size_t)(le - p) > klen && memcmp(p, key, klen) == 0 && (p[klen] == ':' || p[klen] == '=') &&
+        if ((size_t)(le - p) > klen && memcmp(p, key, klen) == 0 &&
+            (p[klen] == ':' || p[klen] == '=') &&
             !((size_t)(le - p) >= klen + 7 && memcmp(p + klen + 1, "lines=", 6) == 0)) {
             if (len)
                 *len = (size_t)(le - p - (ptrdiff_t)klen - 1);
