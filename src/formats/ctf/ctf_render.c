@@ -671,6 +671,7 @@ int ctf_render(const tg_event *ev, tg_buf *out)
     ds->rcap = w.cap;
     if (w.failed || rc < 0)
         return 0;
-    tg_buf_put(out, w.p, w.len);
+    if (w.len)
+        tg_buf_put(out, w.p, w.len);
     return 1;
 }
