@@ -520,6 +520,21 @@ static int rrun(rctx *r, uint32_t i, bool print)
             bool show = print && cs->in_ir;
             if (show)
                 put(w, cs->eq, cs->eq_len);
+            if (cs->op == CTF_OP_INT && cs->fixed && cs->type->kind == CTF_T_INT) {
+                /* a plain integer member: inline */
+                uint64_t p = align_up(d->pos, cs->align);
+                if (p > d->bits || cs->size > d->bits - p)
+                    return TG_ERR_FORMAT;
+                d->pos = p + cs->size;
+                if (show) {
+                    uint64_t v = read_bits(d, p, cs->size, cs->big_endian);
+                    if (cs->is_signed && cs->size < 64 && (v >> (cs->size - 1)) & 1)
+                        v |= ~0ull << cs->size;
+                    put_int(w, cs, v);
+                }
+                j = cs->end;
+                continue;
+            }
             TG_TRY(rrun(r, j, show));
             j = cs->end;
         }
