@@ -127,6 +127,9 @@ int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, cons
             tg_error **err)
 {
     const char *p = text, *end = text + len;
+    /* trailing NUL padding (fixed-size metadata files) ends the text */
+    while (end > text && end[-1] == 0)
+        end--;
     int line = 1;
     while (p < end) {
         char c = *p;
