@@ -61,6 +61,7 @@ typedef struct sim_stream {
     tg_arena *arena;        /* its trace's: where the recorded texts live */
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
+    sim_msg cur;            /* texts of the event being read */
 } sim_stream;
 
 typedef struct sim_obj {
@@ -126,6 +127,8 @@ static bool prog_has_text_seq(const ctf_prog *p)
     return false;
 }
 
+static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count);
+
 static bool open_reader(sim_stream *ss, tg_stream *s)
 {
     ctf_dstream *real = s->priv;
@@ -147,9 +150,46 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
     }
     ds->packet_hook = on_packet;
     ds->hook_ctx = ss;
+    ds->d.on_text = on_text;
+    ds->d.text_ctx = ss;
     ss->tmp = *s;
     ss->tmp.priv = ds;
     return true;
+}
+
+static void free_texts(sim_msg *m)
+{
+    for (uint32_t k = 0; k < m->n_texts; k++)
+        free(m->texts[k].s);
+    free(m->texts);
+    m->texts = NULL;
+    m->n_texts = 0;
+}
+
+/* Collects the text sequences the private reader decodes for the event in progress. */
+static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count)
+{
+    sim_stream *ss = vctx;
+    sim_msg *m = &ss->cur;
+    if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
+        return;
+    if (!m->texts && !(m->texts = calloc(BT_MAX_TEXTS, sizeof *m->texts))) {
+        ss->S->failed = true;
+        return;
+    }
+    const uint8_t *nul = memchr(p, 0, (size_t)count);
+    uint32_t len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
+    sim_text *tx = &m->texts[m->n_texts++];
+    tx->st = st;
+    tx->zero = count == 0;
+    tx->len = len;
+    tx->s = NULL;
+    if (len && !(tx->s = malloc(len))) {
+        ss->S->failed = true;
+        return;
+    }
+    if (len)
+        memcpy(tx->s, p, len);
 }
 
 /* Reads the stream's next event (with the packet messages before it) or its end. */
@@ -165,9 +205,11 @@ static void produce(sim_stream *ss)
         memset(&ev, 0, sizeof ev);
         ev.stream = &ss->tmp;
         tg_error *err = NULL;
+        free_texts(&ss->cur);
         int rc = ctf_stream_ops.next(&ss->tmp, &ev, &err);
         tg_error_free(err);
         if (rc <= 0) {
+            free_texts(&ss->cur);
             if (ss->in_packet)
                 push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
             push_msg(ss, (sim_msg){.type = M_SE});
@@ -177,37 +219,14 @@ static void produce(sim_stream *ss)
         if (!ev.auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
         const ctf_event_decl *e = ev.auxp;
-        const ctf_stream_decl *sc = ss->rd->sc;
-        sim_msg m = {.type = M_EV, .has_ts = sc->clock != NULL, .ts = ev.ts,
-                     .cls = ss->cls_base + (uint32_t)e->cls->index, .serial = ss->rd->serial};
-        const ctf_prog *progs[3] = {sc->prog_event_context, e->prog_context, e->prog_fields};
-        const tg_scope scopes[3] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT,
-                                    TG_SCOPE_PAYLOAD};
-        for (int k = 0; k < 3; k++) {
-            if (!prog_has_text_seq(progs[k]))
-                continue;
-            bool filter;
-            const ctf_tree *t = ctf_scope_tree(&ev, scopes[k], &filter);
-            for (uint32_t j = 0; t && j < t->n; j++) {
-                const ctf_node *nd = &t->nodes[j];
-                if (nd->st->op != CTF_OP_TEXT_SEQUENCE || m.n_texts >= BT_MAX_TEXTS)
-                    continue;
-                if (!m.texts && !(m.texts = calloc(BT_MAX_TEXTS, sizeof *m.texts))) {
-                    ss->S->failed = true;
-                    return;
-                }
-                sim_text *tx = &m.texts[m.n_texts++];
-                tx->st = nd->st;
-                tx->zero = nd->count == 0;
-                tx->len = nd->v.str.len;
-                if (tx->len && !(tx->s = malloc(tx->len))) {
-                    ss->S->failed = true;
-                    return;
-                }
-                if (tx->len)
-                    memcpy(tx->s, (const char *)t->base + nd->v.str.off, tx->len);
-            }
-        }
+        sim_msg m = ss->cur;
+        m.type = M_EV;
+        m.has_ts = ss->rd->sc->clock != NULL;
+        m.ts = ev.ts;
+        m.cls = ss->cls_base + (uint32_t)e->cls->index;
+        m.serial = ss->rd->serial;
+        ss->cur.texts = NULL;
+        ss->cur.n_texts = 0;
         push_msg(ss, m);
         return;
     }
@@ -275,14 +294,6 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
     }
 }
 
-static void free_texts(sim_msg *m)
-{
-    for (uint32_t k = 0; k < m->n_texts; k++)
-        free(m->texts[k].s);
-    free(m->texts);
-    m->texts = NULL;
-    m->n_texts = 0;
-}
 
 /* The muxer asks the stream for its next batch (its queue is empty). */
 static void pull(sim *S, sim_stream *ss)
@@ -447,6 +458,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
         }
         for (size_t j = 0; j < ss->pn; j++)
             free_texts(&ss->pend[j]);
+        free_texts(&ss->cur);
         free(ss->pend);
         ctf_dstream_free(ss->rd);
     }

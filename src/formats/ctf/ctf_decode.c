@@ -112,6 +112,8 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
         if (count > (d->bits - d->pos) / 8)
             return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
                         count, d->bits - d->pos);
+        if (d->on_text && st->op == CTF_OP_TEXT_SEQUENCE)
+            d->on_text(d->text_ctx, st, d->buf + d->pos / 8, count);
         if (d->tree) {
             int64_t n = node_new(d, st);
             if (n < 0)

@@ -280,6 +280,9 @@ typedef struct ctf_dec {
     ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
     bool quiet;            /* rebuilding a scope: no clock or meaning updates */
     size_t buf_len;        /* bytes mapped from buf (loads never go past) */
+    /* optional: told about every text sequence decoded (ctf_btcompat.c) */
+    void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint64_t count);
+    void *text_ctx;
     int depth;
     /* error reporting */
     const char *file;

@@ -585,6 +585,7 @@ static int put_scope(wbuf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t st
     d.pos = start;
     d.tree = NULL;
     d.quiet = true;
+    d.on_text = NULL;
     if (!first)
         PUTS(w, ", ");
     rctx r = {.w = w, .d = &d, .ds = ds, .s0 = prog->steps};
