@@ -113,7 +113,8 @@ if command -v python3 >/dev/null; then
     python3 - "$data" "$tmp/rnd" <<'PY'
 import os, random, shutil, sys
 src, dst = sys.argv[1], sys.argv[2]
-for fx in ("threads", "args", "args-spec", "cxx", "events", "extern", "lost", "forks"):
+for fx in ("threads", "args", "args-spec", "libcalls", "cxx", "events", "extern", "lost",
+           "forks"):
     if not os.path.isdir(os.path.join(src, fx + ".data")):
         continue
     for seed in range(1, 13):

@@ -6,7 +6,8 @@
 # uftrace's own outputs beside it: NAME.replay.txt (uftrace replay), NAME.replay-time.txt
 # (uftrace replay -f time,tid,duration), NAME.report.txt (uftrace report) and NAME.info.txt
 # (uftrace info).  The fixtures: threads, forks, recursion (also with -finstrument-functions),
-# cxx (C++ names as uftrace demangles them), args (-a, DWARF specs), args-spec (-A/-R specs of every format), events (-T read=...
+# cxx (C++ names as uftrace demangles them), args (-a, DWARF specs), libcalls (-a on libc
+# calls: automatic specs, enum flags), args-spec (-A/-R specs of every format), events (-T read=...
 # built-in events), extern (an extern.dat) and lost (LOST records).  Symbol files of shared libraries are dropped before the outputs are made
 # (only the program's own .sym/.dbg are kept), so the fixtures stay a few tens of KB; the
 # outputs are then printed by uftrace from exactly the files that are committed.
@@ -88,6 +89,7 @@ record args "$src/args.c" "-O0 -g -pg" "-a"
 if command -v g++ >/dev/null; then
     record cxx "$src/cxx.cc" "-O0 -pg" ""
 fi
+record libcalls "$src/libcalls.c" "-O0 -g -pg" "-a"
 record events "$src/recursion.c" "-O1 -pg" "-T main@read=proc/statm -T is_even@read=page-fault"
 record args-spec "$src/args.c" "-O0 -pg" "-A add@arg1,arg2 -R add@retval -A neg@arg1/d32 -R neg@retval/d32 -A name_len@arg1/s -R name_len@retval/u -A upper@arg1/c -R upper@retval/c -A pick@arg1/p,arg2/p,arg3/x -R pick@retval/p -A scale@fparg1 -R scale@retval/f64"
 # lost: the recursion recording with 6 records replaced by a LOST record (uftrace writes one
@@ -114,7 +116,7 @@ PY
 }
 
 make_extern
-fixtures="threads forks recursion recursion-cyg args args-spec events extern"
+fixtures="threads forks recursion recursion-cyg args args-spec libcalls events extern"
 [ -d "$work/cxx.data" ] && fixtures="$fixtures cxx"
 if command -v python3 >/dev/null; then
     make_lost

@@ -62,8 +62,7 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
         case 'f': a->fmt = UFT_ARG_FLOAT; break;
         case 'p': a->fmt = UFT_ARG_PTR; break;
         case 'e':
-            a->fmt = UFT_ARG_ENUM;
-            a->size = 4;
+            a->fmt = UFT_ARG_ENUM; /* saved as a long, like an integer without a size */
             if (i < n && s[i] == ':') {
                 size_t st = ++i;
                 while (i < n && s[i] != '%')
@@ -194,6 +193,16 @@ int uft_enums_parse(tg_trace *t, struct uft_data *d, const char *text, size_t le
             next++;
             while (q < cb && *q != ',')
                 q++;
+        }
+        /* largest value first, ties in declaration order (insertion sort: enums are small) */
+        for (size_t i = 1; i < en->n; i++) {
+            struct uft_enum_item it = en->items[i];
+            size_t j = i;
+            while (j > 0 && en->items[j - 1].value < it.value) {
+                en->items[j] = en->items[j - 1];
+                j--;
+            }
+            en->items[j] = it;
         }
         p = cb + 1;
         while (p < end && (*p == ';' || isspace((unsigned char)*p)))
@@ -406,39 +415,44 @@ static uint64_t load_val(const uint8_t *p, size_t size, size_t avail, bool be)
     return tg_le64(tmp);
 }
 
+/* uftrace's reading of an enum value: the item with that value, else items subtracted
+ * greedily from the largest ("A|B", with "+0x.." for a rest), else the number itself. */
 static const char *enum_text(const struct uft_data *d, const char *name, int64_t v, char *buf,
                              size_t bufsz)
 {
-    for (size_t i = 0; name && i < d->n_enums; i++) {
-        const struct uft_enum *e = &d->enums[i];
-        if (strcmp(e->name, name) != 0)
-            continue;
-        for (size_t k = 0; k < e->n; k++)
-            if (e->items[k].value == v)
-                return e->items[k].name;
-        /* flags: a combination of items */
-        size_t o = 0;
-        int64_t rest = v;
-        buf[0] = 0;
-        for (size_t k = 0; k < e->n && rest; k++) {
-            int64_t iv = e->items[k].value;
-            if (iv && (rest & iv) == iv) {
-                int w = snprintf(buf + o, bufsz - o, "%s%s", o ? "|" : "", e->items[k].name);
-                if (w < 0 || (size_t)w >= bufsz - o)
-                    break;
-                o += (size_t)w;
-                rest &= ~iv;
-            }
-        }
-        if (o && !rest)
-            return buf;
-        if (o) {
-            snprintf(buf + o, bufsz - o, "|%#llx", (unsigned long long)rest);
-            return buf;
-        }
-        break;
+    const struct uft_enum *e = NULL;
+    for (size_t i = 0; name && i < d->n_enums && !e; i++)
+        if (strcmp(d->enums[i].name, name) == 0)
+            e = &d->enums[i];
+    if (!e) {
+        snprintf(buf, bufsz, "%lld", (long long)v);
+        return buf;
     }
-    snprintf(buf, bufsz, "%lld", (long long)v);
+    for (size_t k = 0; k < e->n; k++) /* items are sorted by value, largest first */
+        if (e->items[k].value == v)
+            return e->items[k].name;
+    size_t o = 0;
+    int64_t rest = v;
+    buf[0] = 0;
+    for (size_t k = 0; k < e->n; k++) {
+        if (e->items[k].value <= rest) {
+            rest -= e->items[k].value;
+            int w = snprintf(buf + o, bufsz - o, "%s%s", o ? "|" : "", e->items[k].name);
+            if (w < 0 || (size_t)w >= bufsz - o)
+                break;
+            o += (size_t)w;
+        }
+        if (rest == 0)
+            break;
+    }
+    if (o && rest)
+        snprintf(buf + o, bufsz - o, "+%#llx", (unsigned long long)rest);
+    else if (!o) {
+        if (v > 100000 || v < -100000)
+            snprintf(buf, bufsz, "%#llx", (unsigned long long)v);
+        else
+            snprintf(buf, bufsz, "%lld", (long long)v);
+    }
     return buf;
 }
 
@@ -538,7 +552,7 @@ void uft_args_render(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
             }
         } else if (a->fmt == UFT_ARG_ENUM) {
             uint64_t v = load_val(q, size, avail, d->big_endian);
-            int64_t sv = size == 4 ? (int64_t)(int32_t)v : (int64_t)v;
+            int64_t sv = size >= 8 ? (int64_t)v : size == 4 ? (int32_t)v : (int64_t)v;
             tg_buf_puts(out, enum_text(d, a->enum_name, sv, buf, sizeof buf));
         } else {
             uint64_t v = load_val(q, size, avail, d->big_endian);

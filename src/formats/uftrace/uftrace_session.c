@@ -347,11 +347,9 @@ static int cmp_raw(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static bool is_func_type(char c)
-{
-    return c == 'T' || c == 't' || c == 'W' || c == 'w' || c == 'P' || c == 'i' || c == 'K' ||
-           c == 'k';
-}
+/* Every symbol uftrace wrote but its end markers ('?': __sym_end, __dynsym_end, ...):
+ * functions name records, data symbols name pointer arguments (&_IO_stdin_used). */
+static bool is_func_type(char c) { return c != '?'; }
 
 static int load_sym(tg_trace *t, struct uft_module *m, const char *path, tg_error **err)
 {
