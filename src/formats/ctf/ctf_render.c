@@ -71,6 +71,10 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 
 static void put_u64(wbuf *w, uint64_t v)
 {
+    if (v < 10 && (w->len < w->cap || grow(w, 1))) {
+        w->p[w->len++] = (char)('0' + v);
+        return;
+    }
     char tmp[24], *q = tmp + 24;
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
@@ -269,10 +273,12 @@ static void put_g(wbuf *w, double x)
     double a = x < 0 ? -x : x;
     if (x == 0 || a != a || a > 1e300 || a < 1e-300)
         goto slow;
-    int bexp;
-    frexp(a, &bexp);
-    /* decimal exponent estimate from the binary one; the loop corrects it by one or two */
-    int e = (int)floor((bexp - 1) * 0.30102999566398120);
+    uint64_t bits;
+    memcpy(&bits, &a, 8);
+    int bexp = (int)((bits >> 52) & 0x7ff) - 1022; /* as frexp's, for normal numbers */
+    /* decimal exponent estimate from the binary one (floor of (bexp - 1) * log10(2), in
+     * fixed point); the loop corrects it by one or two */
+    int e = (int)(((int64_t)(bexp - 1) * 315653) >> 20);
     if (e > 40 || e < -40)
         goto slow;
     for (int pass = 0; pass < 4; pass++) {
