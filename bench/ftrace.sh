@@ -43,6 +43,7 @@ capture() {
     echo 0 > $T/events/enable
     trace-cmd extract -o "$raw" > /dev/null 2>&1
     echo 1408 > $T/buffer_size_kb
+    echo 1 > $T/tracing_on
     [ -s "$raw" ]
 }
 

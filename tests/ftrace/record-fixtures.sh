@@ -23,7 +23,7 @@ fi
 [ -w $T/tracing_on ] || { echo "SKIP: tracefs is not writable at $T"; exit 77; }
 mkdir -p "$out"
 tmp=$(mktemp -d)
-trap 'echo 0 > $T/tracing_on; echo 0 > $T/events/enable; rm -rf "$tmp"' EXIT
+trap 'echo 0 > $T/events/enable; echo 1408 > $T/buffer_size_kb; echo 1 > $T/tracing_on; rm -rf "$tmp"' EXIT
 
 reset_tracing() {
     echo 0 > $T/tracing_on
