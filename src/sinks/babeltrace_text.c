@@ -398,15 +398,27 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             rc = TG_ERR_NOMEM;
             break;
         }
-        if (ti->has_clock) {
-            char line[96];
-            char *o = put_time(&st, line, tg_event_time_ns(ev));
+        /* "[time] (+delta) host:proc:(vpid) name: " in one put */
+        char line[1024];
+        char *o = line;
+        if (ti->has_clock)
+            o = put_time(&st, line, tg_event_time_ns(ev));
+        const char *name = tg_event_name(ev);
+        size_t nl = strlen(name);
+        if (ti->dom_len + nl + 2 <= sizeof line - (size_t)(o - line)) {
+            memcpy(o, ti->dom, ti->dom_len);
+            o += ti->dom_len;
+            memcpy(o, name, nl);
+            o += nl;
+            *o++ = ':';
+            *o++ = ' ';
             tg_buf_put(out, line, (size_t)(o - line));
-        }
-        if (ti->dom_len)
+        } else {
+            tg_buf_put(out, line, (size_t)(o - line));
             tg_buf_put(out, ti->dom, ti->dom_len);
-        tg_buf_puts(out, tg_event_name(ev));
-        tg_buf_puts(out, ": ");
+            tg_buf_puts(out, name);
+            tg_buf_puts(out, ": ");
+        }
         if (ti->render && tg_event_render(ev, out) == 1) {
             tg_buf_putc(out, '\n');
             continue;
