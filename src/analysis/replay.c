@@ -580,7 +580,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
             break;
         }
-        uf_consume(&p.st, t, &r);
+        uf_consume_fast(&p.st, t, &r);
         if (r.type == UF_EVENT && t->user_stack_count == 0) {
             rc = mrg_next(&m, &ev);
             continue;
@@ -628,7 +628,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
                     tg_buf_reset(p.ret);
                     ret_more = ev->size && tg_event_render(ev, p.ret) > 0;
-                    uf_consume(&p.st, t, &n);
+                    uf_consume_fast(&p.st, t, &n);
                     folded = true;
                     rc = mrg_next(&m, &ev);
                 }

@@ -131,6 +131,48 @@ int64_t uf_task_last_time(const uf_state *st, const uf_task *t);
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
+/* uf_consume for the common record - an entry or exit of a thread in its steady state, in
+ * a frame already allocated - inlined; anything else goes to uf_consume. */
+static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
+{
+    if (r->type > UF_EXIT || !t->fstack_set || t->lost_seen) {
+        uf_consume(st, t, r);
+        return;
+    }
+    int idx = r->type == UF_ENTRY ? t->stack_count : t->stack_count - 1;
+    if (idx < 0 || idx >= t->cap) {
+        uf_consume(st, t, r);
+        return;
+    }
+    if ((uint64_t)r->time < (uint64_t)st->first_time || !st->have_first) {
+        st->first_time = r->time;
+        st->have_first = true;
+    }
+    t->last_time = r->time;
+    t->last_was_perf = false;
+    uf_frame *f = &t->frames[idx];
+    if (r->type == UF_ENTRY) {
+        f->addr = r->addr;
+        f->name = r->name;
+        f->total = (uint64_t)r->time;
+        f->child = 0;
+        f->valid = true;
+        t->stack_count++;
+        t->user_stack_count++;
+        return;
+    }
+    uint64_t delta = f->valid ? (uint64_t)r->time - f->total : 0;
+    f->valid = false;
+    f->total = delta;
+    if (f->child > delta)
+        f->child = delta;
+    if (idx > 0)
+        f[-1].child += delta;
+    t->stack_count = idx;
+    if (t->user_stack_count > 0)
+        t->user_stack_count--;
+}
+
 /* fstack_update: the display depth after printing an entry / an exit. */
 int uf_update_entry(uf_state *st, uf_task *t);
 int uf_update_exit(uf_task *t);
