@@ -479,6 +479,23 @@ int ft_add_streams(ft_file *f, tg_error **err)
                 prefault(f, &b->cpus[c]);
             TG_TRY(add_stream(f, b, &b->cpus[c], lost, unknown, err));
         }
+        if (i != 0)
+            continue;
+        /* CPUs of the machine without data still count (trace-cmd's "cpus=N"): they get
+         * empty streams */
+        for (int cpu = 0; cpu < f->cpus && cpu < 4096; cpu++) {
+            bool have = false;
+            for (size_t c = 0; c < b->n_cpus && !have; c++)
+                have = b->cpus[c].cpu == cpu;
+            if (have)
+                continue;
+            ft_cpu_data *cd = tg_arena_alloc(&f->trace->arena, sizeof *cd);
+            if (!cd)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            cd->cpu = cpu;
+            cd->offset = 0;
+            TG_TRY(add_stream(f, b, cd, lost, unknown, err));
+        }
     }
     return 0;
 }
