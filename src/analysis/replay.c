@@ -28,6 +28,7 @@ static const struct {
 struct rp {
     uf_state st;
     tg_buf *out;
+    struct uf_digits digits;
     char *lb;           /* the line being built: written with one tg_buf_put */
     size_t ln, lcap;
     struct {
@@ -158,7 +159,7 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
         *w++ = ' ';
         switch (i) {
         case F_DURATION:
-            w = uf_fmt_time(w, f && show_time ? f->total : 0);
+            w = uf_fmt_time(w, f && show_time ? f->total : 0, &p->digits);
             break;
         case F_TID: {
             if (t->tid_len) {
@@ -217,20 +218,21 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             while (n)
                 *w++ = tmp[--n];
             *w++ = '.';
-            for (int k = 8; k >= 0; k--) {
-                w[k] = (char)('0' + ns % 10);
-                ns /= 10;
-            }
+            memcpy(w, p->digits.zero[ns / 1000000], 3);
+            memcpy(w + 3, p->digits.zero[ns / 1000 % 1000], 3);
+            memcpy(w + 6, p->digits.zero[ns % 1000], 3);
             w += 9;
             break;
         }
         case F_DELTA:
-            w = uf_fmt_time(w, t->timestamp_last
-                                   ? (uint64_t)t->timestamp - (uint64_t)t->timestamp_last
-                                   : 0);
+            w = uf_fmt_time(w,
+                            t->timestamp_last
+                                ? (uint64_t)t->timestamp - (uint64_t)t->timestamp_last
+                                : 0,
+                            &p->digits);
             break;
         case F_ELAPSED:
-            w = uf_fmt_time(w, (uint64_t)t->timestamp - (uint64_t)p->st.first_time);
+            w = uf_fmt_time(w, (uint64_t)t->timestamp - (uint64_t)p->st.first_time, &p->digits);
             break;
         }
     }
@@ -536,6 +538,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
     struct rp p;
     memset(&p, 0, sizeof p);
     p.out = out;
+    uf_digits_init(&p.digits);
     const char *fields = opts ? tg_options_get(opts, "output-fields") : NULL;
     if (!fields && opts)
         fields = tg_options_get(opts, "fields");
