@@ -10,9 +10,13 @@
  *   ctf_validate.c       what the data decoder relies on (version, sizes, tags are enums)
  *   ctf_compile.c        each scope's type -> a flat list of decode steps
  * and the data path:
+ *   ctf_bits.h           bit-exact loads in either byte order
  *   ctf_decode.c         the step interpreter over the bits of a packet (skip or build)
  *   ctf_stream.c         packets, event headers, clocks, lost events -> tg_event
  *   ctf_value.c          lazily built scope values -> tg_value
+ *   ctf_render.c         the babeltrace2 text of an event's fields, decoded and printed at once
+ *   ctf_btcompat.c       babeltrace2's recycled text for empty text sequences
+ *   ctf_func.c           cyg-profile entry/exit events, symbols from bin_info and ELF files
  *   ctf_format.c         TG_FORMAT(ctf): probe, trace discovery, open, describe
  *
  * Types are copied on every use of a typealias, so that each field owns its type object and
