@@ -410,37 +410,46 @@ struct worker {
     pthread_t th;
 };
 
+/* One thread's records, read straight through its stream's next() (the report's own loop:
+ * uftrace data only, whose reader fills every header field it uses), merged with the
+ * thread's perf events.  Damage is collected and the stream resumes, as the iterators do. */
 static void run_job(struct worker *w, struct task_job *j)
 {
     struct rep *p = w->rep;
-    tg_stream_iter *it = tg_stream_iter_new(j->s);
-    if (!it) {
-        w->rc = TG_ERR_NOMEM;
+    tg_stream *s = j->s;
+    tg_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.stream = s;
+    ev.cpu = s->cpu;
+    ev.tid = s->tid;
+    ev.pid = -1;
+    ev.depth = -1;
+    if (s->ops->rewind && s->ops->rewind(s, NULL) < 0)
         return;
-    }
     size_t k = 0;
-    const tg_event *ev;
+    int errors_in_a_row = 0;
     for (;;) {
         tg_error *e = NULL;
-        int rc = tg_stream_iter_next(it, &ev, &e);
+        int rc = s->ops->next(s, &ev, &e);
         if (rc < 0) {
             if (e)
                 tg_err_append(&w->errors, e);
+            if (++errors_in_a_row >= 64)
+                break;
             continue;
         }
         if (rc == 0)
             break;
-        while (k < j->n_side && j->side[k].ev.ts < ev->ts)
+        errors_in_a_row = 0;
+        while (k < j->n_side && j->side[k].ev.ts < ev.ts)
             if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-                goto out;
-        if ((w->rc = feed_fast(p, ev)) < 0)
-            goto out;
+                return;
+        if ((w->rc = feed_fast(p, &ev)) < 0)
+            return;
     }
     while (k < j->n_side)
         if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-            goto out;
-out:
-    tg_stream_iter_free(it);
+            return;
 }
 
 static void *worker_main(void *arg)
