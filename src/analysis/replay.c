@@ -303,7 +303,8 @@ static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
 
 struct mrg {
     tg_iter *it;                 /* the set's iterator, when the fast merge is not used */
-    tg_stream_iter **its;
+    tg_stream **ss;              /* the streams, read straight through their next() */
+    tg_event *evs;               /* one event slot per stream */
     const tg_event **cur;        /* each stream's current event, NULL at its end */
     size_t n;
     size_t last;                 /* stream handed out last (n: none) */
@@ -313,20 +314,25 @@ struct mrg {
     bool primed;
 };
 
-static void mrg_advance(struct mrg *m, size_t i)
+/* The stream's next event into its slot; damage is kept and the stream asked again (a
+ * stream failing 64 times in a row is dropped), as the set's iterator does. */
+static inline void mrg_advance(struct mrg *m, size_t i)
 {
-    for (;;) {
+    tg_stream *s = m->ss[i];
+    tg_event *ev = &m->evs[i];
+    for (int tries = 0; tries < 64; tries++) {
         tg_error *e = NULL;
-        int rc = tg_stream_iter_next(m->its[i], &m->cur[i], &e);
-        if (rc > 0)
-            return;
-        if (rc < 0 && e)
-            tg_err_append(&m->errors, e);
-        if (rc == 0 || !e) {
-            m->cur[i] = NULL;
+        int rc = s->ops->next(s, ev, &e);
+        if (rc > 0) {
+            m->cur[i] = ev;
             return;
         }
+        if (rc == 0)
+            break;
+        if (e)
+            tg_err_append(&m->errors, e);
     }
+    m->cur[i] = NULL;
 }
 
 static int mrg_next(struct mrg *m, const tg_event **ev)
@@ -390,17 +396,24 @@ static int mrg_init(struct mrg *m, tg_set *set, tg_iter *it, const tg_options *o
         m->it = it;
         return 0;
     }
-    m->its = calloc(n, sizeof *m->its);
+    m->ss = calloc(n, sizeof *m->ss);
+    m->evs = calloc(n, sizeof *m->evs);
     m->cur = calloc(n, sizeof *m->cur);
-    if (!m->its || !m->cur)
+    if (!m->ss || !m->evs || !m->cur)
         return TG_ERR_NOMEM;
     for (size_t t = 0; t < tg_set_trace_count(set); t++) {
         tg_trace *tr = tg_set_trace(set, t);
         for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
-            m->its[m->n] = tg_stream_iter_new(tg_trace_stream(tr, i));
-            if (!m->its[m->n])
-                return TG_ERR_NOMEM;
-            m->n++;
+            tg_stream *s = tg_trace_stream(tr, i);
+            tg_event *ev = &m->evs[m->n];
+            ev->stream = s; /* the header defaults the iterators set, once per slot */
+            ev->cpu = s->cpu;
+            ev->tid = s->tid;
+            ev->pid = -1;
+            ev->depth = -1;
+            if (s->ops->rewind && s->ops->rewind(s, NULL) < 0)
+                return TG_ERR_IO;
+            m->ss[m->n++] = s;
         }
     }
     return 0;
@@ -408,9 +421,8 @@ static int mrg_init(struct mrg *m, tg_set *set, tg_iter *it, const tg_options *o
 
 static void mrg_free(struct mrg *m)
 {
-    for (size_t i = 0; i < m->n; i++)
-        tg_stream_iter_free(m->its[i]);
-    free(m->its);
+    free(m->ss);
+    free(m->evs);
     free(m->cur);
     tg_error_free(m->errors);
 }
