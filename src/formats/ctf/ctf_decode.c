@@ -100,6 +100,28 @@ static int64_t kids_reserve(ctf_dec *d, const ctf_step *st, uint64_t count)
 
 /* ---- the interpreter ---------------------------------------------------------------------- */
 
+/* An integer at pos (already aligned), with its side effects: register, clock, meaning. */
+static inline int read_int(ctf_dec *d, const ctf_step *st, uint64_t pos, uint64_t *out)
+{
+    if (st->size > d->bits - pos)
+        return derr(d, st, "integer of %llu bits runs past the packet content (%llu bits left)",
+                    st->size, d->bits - pos);
+    uint64_t v = read_bits(d, pos, st->size, st->big_endian);
+    if (st->is_signed && st->size < 64 && (v >> (st->size - 1)) & 1)
+        v |= ~0ull << st->size;
+    d->pos = pos + st->size;
+    if (st->reg >= 0)
+        d->regs[st->reg] = v;
+    if (!d->quiet) {
+        if (st->clock)
+            update_clock(d, v, st->size);
+        if (st->meaning)
+            set_meaning(d, st->meaning, v);
+    }
+    *out = v;
+    return 0;
+}
+
 static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node);
 
 static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i,
@@ -191,21 +213,8 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
     }
     switch (st->op) {
     case CTF_OP_INT: {
-        if (st->size > d->bits - pos)
-            return derr(d, st, "integer of %llu bits runs past the packet content (%llu bits left)",
-                        st->size, d->bits - pos);
-        uint64_t v = read_bits(d, pos, st->size, st->big_endian);
-        if (st->is_signed && st->size < 64 && (v >> (st->size - 1)) & 1)
-            v |= ~0ull << st->size;
-        d->pos = pos + st->size;
-        if (st->reg >= 0)
-            d->regs[st->reg] = v;
-        if (!d->quiet) {
-            if (st->clock)
-                update_clock(d, v, st->size);
-            if (st->meaning)
-                set_meaning(d, st->meaning, v);
-        }
+        uint64_t v;
+        TG_TRY(read_int(d, st, pos, &v));
         if (d->tree) {
             int64_t n = node_new(d, st);
             if (n < 0)
@@ -277,6 +286,16 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
         uint32_t j = i + 1;
         for (uint64_t k = 0; k < st->count; k++) {
             const ctf_step *cs = &s0[j];
+            if (!d->tree && cs->op == CTF_OP_INT && !cs->fixed) {
+                /* an integer someone needs (length, tag, clock, special field): no call */
+                uint64_t p = align_up(d->pos, cs->align), v;
+                if (p > d->bits)
+                    return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)",
+                                p, d->bits);
+                TG_TRY(read_int(d, cs, p, &v));
+                j = cs->end;
+                continue;
+            }
             if (!d->tree && cs->fixed) {
                 /* skipping a fixed member: no call */
                 uint64_t p = align_up(d->pos, cs->align);
