@@ -13,6 +13,7 @@
  * Everything is written straight into the output buffer, no printf per event. */
 #include "sinks/style_api.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -165,6 +166,7 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
                            tg_error **err)
 {
     size_t inst_width = longest_instance(set);
+    bool skip_column = false;
     tc_state st;
     memset(&st, 0, sizeof st);
     st.ns = opts && tg_options_flag(opts, "ns");
@@ -176,6 +178,16 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     while ((rc = tg_iter_next(it, &ev)) > 0) {
         int cpu = tg_event_cpu(ev);
         if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+            /* trace-cmd prints the instance column, then this line, then the next event's
+             * line without the column */
+            if (inst_width) {
+                size_t il;
+                const char *in = instance_of(tg_event_stream(ev), &il);
+                tg_buf_pad(out, ' ', (int)(inst_width - il));
+                tg_buf_put(out, in, il);
+                tg_buf_puts(out, il ? ": " : "  ");
+                skip_column = true;
+            }
             tg_buf_puts(out, "CPU:");
             tg_buf_i64(out, cpu);
             uint64_t n = tg_event_lost_count(ev);
@@ -199,7 +211,9 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         }
         head h;
         h.n = 0;
-        if (inst_width) {
+        if (inst_width && skip_column) {
+            skip_column = false;
+        } else if (inst_width) {
             size_t il;
             const char *in = instance_of(tg_event_stream(ev), &il);
             if (il < inst_width)

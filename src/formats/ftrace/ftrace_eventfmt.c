@@ -7,6 +7,7 @@
  * tg_event_class; the print fmt is kept as text and compiled on first use.  Events are
  * found by id through a small open-addressed table. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/ring_page.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -368,33 +369,14 @@ out:
 
 int ft_parse_header_page(ft_file *f, const char *text, size_t len)
 {
-    const char *p = text, *end = text + len;
-    int found = 0;
-    f->hp_commit_size = (uint32_t)f->long_size;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        const char *q = skip_ws(p, le);
-        if ((size_t)(le - q) > 6 && memcmp(q, "field:", 6) == 0) {
-            ft_field fl;
-            if (parse_field_line(f, q, le, &fl) == 0) {
-                if (strcmp(fl.name, "timestamp") == 0) {
-                    f->hp_ts_off = fl.offset;
-                    found |= 1;
-                } else if (strcmp(fl.name, "commit") == 0) {
-                    f->hp_commit_off = fl.offset;
-                    f->hp_commit_size = fl.size;
-                    found |= 2;
-                } else if (strcmp(fl.name, "data") == 0) {
-                    f->hp_data_off = fl.offset;
-                    found |= 4;
-                }
-            }
-        }
-        p = le + 1;
-    }
-    if (found != 7 || (f->hp_commit_size != 4 && f->hp_commit_size != 8) ||
-        f->hp_data_off < f->hp_commit_off + f->hp_commit_size)
+    tg_rb_layout l;
+    memset(&l, 0, sizeof l);
+    l.long_size = f->long_size;
+    if (tg_rb_layout_parse(&l, text, len) < 0)
         return -1;
+    f->hp_ts_off = l.ts_off;
+    f->hp_commit_off = l.commit_off;
+    f->hp_commit_size = l.commit_size;
+    f->hp_data_off = l.data_off;
     return 0;
 }

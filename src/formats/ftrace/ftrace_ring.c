@@ -1,17 +1,16 @@
 /* ftrace_ring.c - ring-buffer pages into events: one stream per CPU per trace instance.
  *
- * A CPU's data is a run of pages of the ring buffer as the kernel wrote them: a page header
- * (timestamp, commit = bytes used plus the missed-events flags, as header_page describes it)
- * and 4-byte aligned event records whose 32-bit header holds type_len (5 bits) and a time
- * delta (27 bits): type_len 1..28 gives the data length in words, 0 puts the length in the
- * next word, 29 is padding, 30 extends the time delta, 31 is an absolute timestamp.
- * Uncompressed data is decoded in place in the mapping; compressed data is inflated one chunk
- * at a time into one buffer per stream, so memory stays bounded by the chunk size.
- * Missed events flagged on a page become a TG_KIND_LOST event before the page's first event,
- * where trace-cmd prints "CPU:N [EVENTS DROPPED]".  Damage (a commit past the page, a record
- * past the commit, a chunk that does not inflate) is reported with its file offset; the
- * stream then goes on with the next page or chunk. */
+ * A CPU's data is a run of pages of the kernel's ring buffer; core/ring_page.h decodes a page
+ * (header per header_page, records with type_len/time delta, time extends, absolute stamps,
+ * padding, the missed-events flags) - the same decoder uftrace's kernel-cpuN.dat can use.
+ * This file finds the pages: uncompressed data is decoded in place in the mapping;
+ * compressed data is inflated one chunk at a time into one buffer per stream, so memory stays
+ * bounded by the chunk size.  Missed events flagged on a page become a TG_KIND_LOST event
+ * before the page's first event, where trace-cmd prints "CPU:N [EVENTS DROPPED]".  Damage (a
+ * commit past the page, a record past the commit, a chunk that does not inflate) is reported
+ * with its file offset; the stream then goes on with the next page or chunk. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/ring_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,6 @@
 
 #define FT_MAX_CHUNK (256u << 20)
 
-enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
 
 typedef struct ft_stream {
     ft_file *f;
@@ -37,12 +35,11 @@ typedef struct ft_stream {
     size_t chunk_pos;      /* offset of the next chunk header in the cpu data */
     uint8_t *chunk;
     size_t chunk_cap;
-    /* the current page */
-    const uint8_t *page;
+    /* the current page, decoded by core's ring-buffer page decoder */
+    tg_rb_layout layout;
+    tg_rb_page pg;
+    size_t page_index;
     uint64_t page_off;     /* file offset of the page (chunk offset when compressed) */
-    size_t commit, next;
-    uint64_t ts;
-    int64_t lost;          /* missed events of the page, -1 unknown, 0 none */
     bool have_page, ended, trunc_reported;
     /* an event held back behind its LOST marker */
     bool held;
@@ -121,32 +118,18 @@ static int load_page(ft_stream *s, tg_error **err)
         }
         const uint8_t *pg = s->win + s->page_pos;
         uint64_t off = s->win_file_off + (s->b->compressed ? 0 : s->page_pos);
-        size_t page_index = s->page_pos / s->page_size;
+        s->page_index = s->page_pos / s->page_size;
         s->page_pos += s->page_size;
-        uint64_t commit = f->hp_commit_size == 8 ? (f->big_endian ? tg_be64(pg + f->hp_commit_off)
-                                                                  : tg_le64(pg + f->hp_commit_off))
-                                                 : rd32(f, pg + f->hp_commit_off);
-        size_t size = (size_t)(commit & ((1u << 27) - 1));
-        size_t room = s->page_size - f->hp_data_off;
-        if (size > room)
+        size_t commit;
+        int rc = tg_rb_page_load(&s->pg, &s->layout, pg, &commit);
+        if (rc < 0)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
                              "cpu %d page %zu: commit %zu runs past the page end (%zu)",
-                             s->cd->cpu, page_index, size, room);
-        s->lost = 0;
-        if (commit & (1u << 31)) {
-            s->lost = -1;
-            if ((commit & (1u << 30)) && size + (size_t)f->long_size <= room) {
-                const uint8_t *lp = pg + f->hp_data_off + size;
-                s->lost = (int64_t)ft_read_num(f, lp, (uint32_t)f->long_size);
-            }
-        }
-        if (!size)
+                             s->cd->cpu, s->page_index, commit,
+                             (size_t)(s->page_size - s->layout.data_off));
+        if (rc == 0)
             continue;
-        s->page = pg;
         s->page_off = off;
-        s->commit = size;
-        s->next = 0;
-        s->ts = f->big_endian ? tg_be64(pg + f->hp_ts_off) : tg_le64(pg + f->hp_ts_off);
         s->have_page = true;
         return 1;
     }
@@ -173,7 +156,7 @@ static int ring_next(tg_stream *st, tg_event *ev, tg_error **err)
     if (s->ended)
         return 0;
     for (;;) {
-        if (!s->have_page || s->next >= s->commit) {
+        if (!s->have_page) {
             int rc = load_page(s, err);
             if (rc == 0) {
                 s->ended = true;
@@ -182,98 +165,50 @@ static int ring_next(tg_stream *st, tg_event *ev, tg_error **err)
             if (rc < 0)
                 return rc;
         }
-        const uint8_t *data = s->page + f->hp_data_off;
-        size_t pos = s->next;
-        if (s->commit - pos < 4) {
-            s->next = s->commit;
-            return tg_err_at(err, TG_ERR_FORMAT, f->path, s->page_off + f->hp_data_off + pos,
-                             "cpu %d: event header runs past the commit (%zu)", s->cd->cpu,
-                             s->commit);
-        }
-        uint32_t hdr = rd32(f, data + pos);
-        unsigned type_len;
-        uint64_t delta;
-        if (f->big_endian) {
-            type_len = hdr >> 27;
-            delta = hdr & ((1u << 27) - 1);
-        } else {
-            type_len = hdr & 31;
-            delta = hdr >> 5;
-        }
-        size_t p = pos + 4, length;
-        switch (type_len) {
-        case RB_PADDING:
-            if (s->commit - p < 4) {
-                s->next = s->commit;
-                continue;
-            }
-            length = rd32(f, data + p);
-            s->ts += delta;
-            s->next = p + length;
-            if (s->next < p) /* overflow */
-                s->next = s->commit;
-            continue;
-        case RB_TIME_EXTEND:
-        case RB_TIME_STAMP: {
-            if (s->commit - p < 4) {
-                s->next = s->commit;
-                return tg_err_at(err, TG_ERR_FORMAT, f->path, s->page_off + f->hp_data_off + pos,
-                                 "cpu %d: time extend runs past the commit", s->cd->cpu);
-            }
-            uint64_t ext = ((uint64_t)rd32(f, data + p) << 27) + delta;
-            if (type_len == RB_TIME_STAMP)
-                s->ts = ext;
-            else
-                s->ts += ext;
-            s->next = p + 4;
+        tg_rb_record rec;
+        int rc = tg_rb_page_next(&s->pg, &rec);
+        if (rc == TG_RB_END) {
+            s->have_page = false;
             continue;
         }
-        case 0:
-            if (s->commit - p < 4) {
-                s->next = s->commit;
-                return tg_err_at(err, TG_ERR_FORMAT, f->path, s->page_off + f->hp_data_off + pos,
-                                 "cpu %d: event length runs past the commit", s->cd->cpu);
-            }
-            length = rd32(f, data + p);
-            length = length >= 4 ? ((length - 4 + 3) & ~(size_t)3) : 0;
-            p += 4;
-            break;
-        default:
-            length = (size_t)type_len * 4;
-            break;
-        }
-        if (length > s->commit - p) {
-            size_t c = s->commit;
-            s->next = s->commit;
-            return tg_err_at(err, TG_ERR_FORMAT, f->path, s->page_off + f->hp_data_off + pos,
-                             "cpu %d: event length %zu runs past the page commit (%zu)",
-                             s->cd->cpu, length, c - p);
-        }
-        s->ts += delta;
-        s->next = p + length;
-        const uint8_t *rec = data + p;
-        ev->ts = convert_ts(f, s->ts);
-        ev->data = rec;
+        uint64_t at = s->page_off + s->layout.data_off + rec.pos;
+        if (rc == TG_RB_BAD_HEADER)
+            return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
+                             "cpu %d page %zu: event header runs past the commit (%zu)",
+                             s->cd->cpu, s->page_index, s->pg.commit);
+        if (rc == TG_RB_BAD_EXTEND)
+            return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
+                             "cpu %d page %zu: time extend runs past the commit (%zu)",
+                             s->cd->cpu, s->page_index, s->pg.commit);
+        if (rc == TG_RB_BAD_LENGTH)
+            return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
+                             "cpu %d page %zu: event length %zu runs past the page commit (%zu)",
+                             s->cd->cpu, s->page_index, rec.len, s->pg.commit);
+        const uint8_t *data = rec.data;
+        size_t length = rec.len;
+        ev->ts = convert_ts(f, rec.ts);
+        ev->data = data;
         ev->size = length;
-        ev->offset = s->page_off + f->hp_data_off + pos;
+        ev->offset = at;
         ev->cpu = s->cd->cpu;
         uint32_t id = f->type_size && f->type_off + f->type_size <= length
-                          ? (uint32_t)ft_read_num(f, rec + f->type_off, f->type_size) : 0;
+                          ? (uint32_t)ft_read_num(f, data + f->type_off, f->type_size) : 0;
         ft_event *fe = ft_event_by_id(f, id);
         ev->cls = fe ? fe->cls : s->unknown_cls;
         ev->aux[0] = id;
         if (f->pid_size && f->pid_off + f->pid_size <= length) {
-            uint64_t pid = ft_read_num(f, rec + f->pid_off, f->pid_size);
+            uint64_t pid = ft_read_num(f, data + f->pid_off, f->pid_size);
             ev->pid = ev->tid = f->pid_size == 4 ? (int32_t)(uint32_t)pid : (int32_t)pid;
         }
-        if (s->lost) {
+        if (s->pg.lost) {
+            /* the page says events were lost before it: a LOST event first */
             s->held_ev = *ev;
             s->held = true;
             ev->cls = s->lost_cls;
-            ev->lost = s->lost > 0 ? (uint64_t)s->lost : 0;
+            ev->lost = s->pg.lost > 0 ? (uint64_t)s->pg.lost : 0;
             ev->data = NULL;
             ev->size = 0;
-            s->lost = 0;
+            s->pg.lost = 0;
         }
         return 1;
     }
@@ -425,6 +360,13 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd,
     s->page_size = b->page_size;
     s->lost_cls = lost;
     s->unknown_cls = unknown;
+    s->layout.page_size = b->page_size;
+    s->layout.ts_off = f->hp_ts_off;
+    s->layout.commit_off = f->hp_commit_off;
+    s->layout.commit_size = f->hp_commit_size;
+    s->layout.data_off = f->hp_data_off;
+    s->layout.long_size = f->long_size;
+    s->layout.big_endian = f->big_endian;
     if (!b->compressed) {
         s->win = f->map.data + cd->offset;
         s->win_len = (size_t)cd->size;
