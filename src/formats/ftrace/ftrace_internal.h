@@ -201,5 +201,9 @@ int ft_add_streams(ft_file *f, tg_error **err);
 
 /* ftrace_decompress.c: one-shot decompression of a metadata section */
 int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);
+int ft_decompress_with(int kind, void *ctx, const uint8_t *src, size_t srclen, uint8_t *dst,
+                       size_t dstlen);
+void *ft_zstd_ctx_new(void);
+void ft_zstd_ctx_free(void *ctx);
 
 #endif

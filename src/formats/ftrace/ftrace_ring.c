@@ -35,6 +35,7 @@ typedef struct ft_stream {
     size_t chunk_pos;      /* offset of the next chunk header in the cpu data */
     uint8_t *chunk;
     size_t chunk_cap;
+    void *zctx;            /* zstd context reused from chunk to chunk */
     /* the current page, decoded by core's ring-buffer page decoder */
     tg_rb_layout layout;
     tg_rb_page pg;
@@ -85,7 +86,9 @@ static int load_chunk(ft_stream *s, tg_error **err)
         s->chunk = nc;
         s->chunk_cap = us;
     }
-    if (ft_decompress(f->comp_kind, base + at + 8, cs, s->chunk, us) < 0)
+    if (f->comp_kind == 1 && !s->zctx)
+        s->zctx = ft_zstd_ctx_new();
+    if (ft_decompress_with(f->comp_kind, s->zctx, base + at + 8, cs, s->chunk, us) < 0)
         return tg_err_at(err, TG_ERR_FORMAT, f->path, cd->offset + at,
                          "cpu %d: compressed chunk %u (%u bytes) does not decompress to %u "
                          "bytes with %s", cd->cpu, s->chunk_idx - 1, cs, us, f->compression);
@@ -335,6 +338,8 @@ static void ring_destroy(tg_stream *st)
     if (!s)
         return;
     free(s->chunk);
+    if (s->zctx)
+        ft_zstd_ctx_free(s->zctx);
     free(s);
     st->priv = NULL;
 }
