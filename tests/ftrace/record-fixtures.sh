@@ -5,7 +5,8 @@
 # work on these machines; `trace-cmd extract` does), extracted with `trace-cmd extract`, and
 # rewritten with `trace-cmd convert` as file version 6, version 7 uncompressed and version 7
 # with zstd.  Beside each capture go trace-cmd's own outputs: report (.report.txt), report -R
-# (.report-raw.txt), report -t (.report-t.txt), the same for the three versions (checked).
+# (.report-raw.txt), report -t (.report-t.txt), the same for the three versions (checked),
+# and report --stat per version (-VERSION.stat.txt: it shows file offsets).
 # Each capture is kept small (tens of KB): shrink-dat.py drops the formats and kallsyms
 # entries the capture does not use, before trace-cmd prints the expected outputs.
 #
@@ -95,6 +96,9 @@ finish() {
     trace-cmd report "$base-v6.dat" > "$base.report.txt" 2>/dev/null
     trace-cmd report -R "$base-v6.dat" > "$base.report-raw.txt" 2>/dev/null
     trace-cmd report -t "$base-v6.dat" > "$base.report-t.txt" 2>/dev/null
+    for v in v6 v7 v7zstd; do # --stat shows file offsets: one per version
+        trace-cmd report --stat "$base-$v.dat" > "$base-$v.stat.txt" 2>/dev/null
+    done
     for v in v7 v7zstd; do
         trace-cmd report "$base-$v.dat" 2>/dev/null | cmp -s - "$base.report.txt" &&
         trace-cmd report -R "$base-$v.dat" 2>/dev/null | cmp -s - "$base.report-raw.txt" &&
