@@ -104,17 +104,57 @@ static void h_u64(head *h, uint64_t v, size_t width, char pad)
     h_put(h, d + k, len);
 }
 
+/* exactly n digits of v, zero-padded (two digits per division) */
+static void h_fixed(head *h, uint64_t v, size_t n)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    if (n > sizeof h->b - h->n)
+        return;
+    char *w = h->b + h->n + n;
+    size_t k = n;
+    while (k >= 2) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        *--w = pairs[2 * r + 1];
+        *--w = pairs[2 * r];
+        k -= 2;
+    }
+    if (k)
+        *--w = (char)('0' + v % 10);
+    h->n += n;
+}
+
+/* The seconds field changes rarely from one line to the next: kept formatted. */
+typedef struct secs_cache {
+    uint64_t secs;
+    char text[24];
+    size_t len;
+    bool valid;
+} secs_cache;
+
 /* libtraceevent's print_event_time: "%5llu.%0*llu", or "%12llu" below one unit. */
-static void h_time(head *h, int64_t ts_ns, int ns)
+static void h_time(head *h, secs_cache *sc, int64_t ts_ns, int ns)
 {
     uint64_t t = (uint64_t)ts_ns;
     uint64_t p10 = ns ? 1000000000ull : 1000000ull;
     if (!ns)
         t = (t + 500) / 1000;
     if (p10 < t) {
-        h_u64(h, t / p10, 5, ' ');
+        uint64_t secs = t / p10;
+        if (!sc->valid || sc->secs != secs) {
+            head tmp;
+            tmp.n = 0;
+            h_u64(&tmp, secs, 5, ' ');
+            memcpy(sc->text, tmp.b, tmp.n < sizeof sc->text ? tmp.n : sizeof sc->text);
+            sc->len = tmp.n < sizeof sc->text ? tmp.n : sizeof sc->text;
+            sc->secs = secs;
+            sc->valid = true;
+        }
+        h_put(h, sc->text, sc->len);
         h_put(h, ".", 1);
-        h_u64(h, t % p10, ns ? 9 : 6, '0');
+        h_fixed(h, t - secs * p10, ns ? 9 : 6);
     } else {
         h_u64(h, t, 12, ' ');
     }
@@ -169,6 +209,8 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     bool skip_column = false;
     tc_state st;
     memset(&st, 0, sizeof st);
+    secs_cache secs;
+    memset(&secs, 0, sizeof secs);
     st.ns = opts && tg_options_flag(opts, "ns");
     tg_buf_puts(out, "cpus=");
     tg_buf_i64(out, trace_cmd_cpus(set));
@@ -236,9 +278,12 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         if (h.n - before < 5)
             h_pad(&h, ' ', 5 - (h.n - before));
         h_put(&h, " [", 2);
-        h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
+        if (cpu >= 0 && cpu < 1000)
+            h_fixed(&h, (uint64_t)cpu, 3);
+        else
+            h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
         h_put(&h, "] ", 2);
-        h_time(&h, tg_event_time_ns(ev), st.ns);
+        h_time(&h, &secs, tg_event_time_ns(ev), st.ns);
         h_put(&h, ": ", 2);
         const char *name = tg_event_name(ev);
         size_t nl = strlen(name);
