@@ -95,7 +95,9 @@ struct rep {
         const char *name;
         struct row *row;          /* the row of exits at this address (NULL: not yet) */
         bool set;
+        uint8_t fixup;            /* uf_fixup_kind of the name */
     } names[4096];
+    size_t last_h;                /* slot of the previous record's address */
 };
 
 /* The symbol of a function entry/exit, asked of the reader once per address. */
@@ -110,6 +112,7 @@ static const char *name_of(struct rep *p, const tg_event *ev)
         p->names[h].name = tg_event_func_name(ev);
         p->names[h].row = NULL;
         p->names[h].set = true;
+        p->names[h].fixup = p->names[h].name ? uf_fixup_kind(p->names[h].name) : 0;
     }
     return p->names[h].name;
 }
@@ -243,17 +246,18 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     if (!t->fstack_set || t->lost_seen || !t->display_depth_set)
         return feed(p, ev);
     uint64_t a = ev->addr;
-    size_t h = (a ^ (a >> 12)) & 4095;
-    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
-        return feed(p, ev);
+    size_t h = p->last_h;
+    if (p->names[h].addr != a || !p->names[h].set || p->names[h].trace != ev->stream->trace) {
+        h = (a ^ (a >> 12)) & 4095;
+        if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
+            return feed(p, ev);
+        p->last_h = h;
+    }
     uint64_t ts = (uint64_t)ev->ts;
     if (kind == TG_KIND_FUNC_ENTRY) {
         int idx = t->stack_count;
         const char *name = p->names[h].name;
-        const struct uf_fixup_cache *fc = &p->st.fixups[((uintptr_t)name >> 3) & 255];
-        if (idx < 0 || idx >= t->cap || (name && fc->name != name))
-            return feed(p, ev);
-        if (name && fc->kind)
+        if (idx < 0 || idx >= t->cap || p->names[h].fixup)
             return feed(p, ev);
         uf_frame *f = &t->frames[idx];
         f->addr = a;

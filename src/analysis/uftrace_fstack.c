@@ -228,7 +228,7 @@ static bool name_in(const char *name, const char *const *list)
     return false;
 }
 
-static uint8_t fixup_kind(const char *n)
+uint8_t uf_fixup_kind(const char *n)
 {
     static const char *const execs[] = {"execl", "execlp", "execle", "execv", "execve",
                                         "execvp", "execvpe", NULL};
@@ -255,7 +255,7 @@ void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
         struct uf_fixup_cache *c = &st->fixups[((uintptr_t)n >> 3) & 255];
         if (c->name != n) {
             c->name = n;
-            c->kind = fixup_kind(n);
+            c->kind = uf_fixup_kind(n);
         }
         switch (c->kind) {
         case 1: t->entry_flags = UF_FL_EXEC; break;

@@ -129,6 +129,9 @@ bool uf_is_sched(uint64_t id);
  * shares one buffer for all threads, so it reads the last perf record's time (sic). */
 int64_t uf_task_last_time(const uf_state *st, const uf_task *t);
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
+/* 0, or which of fstack_entry's special functions (1 exec, 2 setjmp, 3 longjmp, 4 fork)
+ * a symbol names. */
+uint8_t uf_fixup_kind(const char *name);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
 /* uf_consume for the common record - an entry or exit of a thread in its steady state, in
