@@ -20,7 +20,7 @@
 #define UFT_CACHE_SIZE 512
 /* Pages of a large .dat already read are handed back to the kernel every this many bytes,
  * so the resident memory of a multi-GB replay stays small (the file is read once, in order). */
-#define UFT_RELEASE_CHUNK (32u << 20)
+#define UFT_RELEASE_CHUNK (8u << 20)
 
 struct uft_sym_cache {
     uint64_t addr;
