@@ -35,6 +35,12 @@ check() { # check WHAT EXPECTED COMMAND...
     else
         echo "FAIL $what: differs from $expected"
         diff "$expected" "$tmp/out" | head -10
+        echo "first difference, trace-cmd (<) and traceglot (>):"
+        diff "$expected" "$tmp/out" | grep -m1 '^<'
+        diff "$expected" "$tmp/out" | grep -m1 '^>'
+        if [ -n "${TG_KEEP_FAILED:-}" ]; then
+            mkdir -p "$TG_KEEP_FAILED" && cp "${expected%.*}"* "$(dirname "$expected")"/*.dat "$TG_KEEP_FAILED"/ 2>/dev/null
+        fi
         fail=$((fail + 1))
     fi
 }

@@ -214,19 +214,26 @@ const char *ft_find_printk(const ft_file *f, uint64_t addr)
     return NULL;
 }
 
-/* ---- comms -------------------------------------------------------------------------------- */
+/* ---- comms --------------------------------------------------------------------------------
+ * saved_cmdlines may name one pid twice.  libtraceevent keeps every line (newest first among
+ * equal pids, after a stable sort by pid) and finds a pid with a plain binary search, so
+ * which name a duplicated pid gets depends on where the search lands: the same array and the
+ * same search are used here. */
 
-static size_t comm_lower(const ft_file *f, int pid)
+/* glibc bsearch's probing: the first element with this pid that the halving meets */
+static long comm_find(const ft_file *f, int pid)
 {
     size_t l = 0, u = f->n_comms;
     while (l < u) {
         size_t m = (l + u) / 2;
-        if (f->comms[m].pid < pid)
+        if (pid < f->comms[m].pid)
+            u = m;
+        else if (pid > f->comms[m].pid)
             l = m + 1;
         else
-            u = m;
+            return (long)m;
     }
-    return l;
+    return -1;
 }
 
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
@@ -239,10 +246,9 @@ const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
     if (pid == 0) {
         c = "<idle>";
     } else {
-        size_t i = comm_lower(f, pid);
-        if (i < f->n_comms && f->comms[i].pid == pid) {
+        long i = comm_find(f, pid);
+        if (i >= 0)
             c = f->comms[i].comm;
-        }
     }
     *len = strlen(c);
     /* a one-entry cache: consecutive events mostly come from one task */
@@ -254,35 +260,61 @@ const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
     return c;
 }
 
+static int comm_reserve(ft_file *f)
+{
+    if (f->n_comms < f->cap_comms)
+        return 0;
+    size_t cap = f->cap_comms ? f->cap_comms * 2 : 256;
+    ft_comm *nc = realloc(f->comms, cap * sizeof *nc);
+    if (!nc)
+        return -1;
+    f->comms = nc;
+    f->cap_comms = cap;
+    return 0;
+}
+
+/* A name learnt while printing (the sched plugin): only for a pid not known yet. */
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
 {
-    if (pid == 0)
+    if (pid == 0 || comm_find(f, pid) >= 0 || comm_reserve(f) < 0)
         return;
-    size_t i = comm_lower(f, pid);
-    if (i < f->n_comms && f->comms[i].pid == pid)
-        return; /* libtraceevent keeps the first name it learnt */
-    f->comm_cache_valid = false;
-    if (f->n_comms == f->cap_comms) {
-        size_t cap = f->cap_comms ? f->cap_comms * 2 : 256;
-        ft_comm *nc = realloc(f->comms, cap * sizeof *nc);
-        if (!nc)
-            return;
-        f->comms = nc;
-        f->cap_comms = cap;
-    }
     const char *s = tg_arena_strndup(&f->trace->arena, comm, len);
     if (!s)
         return;
+    size_t i = 0, u = f->n_comms; /* insert before the first greater pid */
+    while (i < u) {
+        size_t m = (i + u) / 2;
+        if (f->comms[m].pid < pid)
+            i = m + 1;
+        else
+            u = m;
+    }
     memmove(&f->comms[i + 1], &f->comms[i], (f->n_comms - i) * sizeof *f->comms);
     f->comms[i].pid = pid;
     f->comms[i].comm = s;
     f->comms[i].len = strlen(s);
     f->n_comms++;
+    f->comm_cache_valid = false;
+}
+
+typedef struct comm_tmp {
+    ft_comm c;
+    size_t order;
+} comm_tmp;
+
+static int comm_tmp_cmp(const void *a, const void *b)
+{
+    const comm_tmp *x = a, *y = b;
+    if (x->c.pid != y->c.pid)
+        return x->c.pid < y->c.pid ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
 }
 
 int ft_parse_cmdlines(ft_file *f, const char *text, size_t len)
 {
     const char *p = text, *end = text + len;
+    comm_tmp *tmp = NULL;
+    size_t n = 0, cap = 0;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -299,10 +331,40 @@ int ft_parse_cmdlines(ft_file *f, const char *text, size_t len)
         if (q > ds) {
             while (q < le && (*q == ' ' || *q == '\t'))
                 q++;
-            if (q < le)
-                ft_comm_register(f, (int)(neg ? -pid : pid), q, (size_t)(le - q));
+            if (q < le) {
+                if (n == cap) {
+                    cap = cap ? cap * 2 : 256;
+                    comm_tmp *nt = realloc(tmp, cap * sizeof *nt);
+                    if (!nt) {
+                        free(tmp);
+                        return -1;
+                    }
+                    tmp = nt;
+                }
+                const char *s = tg_arena_strndup(&f->trace->arena, q, (size_t)(le - q));
+                if (!s) {
+                    free(tmp);
+                    return -1;
+                }
+                tmp[n].c.pid = (int32_t)(neg ? -pid : pid);
+                tmp[n].c.comm = s;
+                tmp[n].c.len = (size_t)(le - q);
+                tmp[n].order = SIZE_MAX - n; /* registered by prepending: newest first */
+                n++;
+            }
         }
         p = le + 1;
     }
+    if (n)
+        qsort(tmp, n, sizeof *tmp, comm_tmp_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (comm_reserve(f) < 0) {
+            free(tmp);
+            return -1;
+        }
+        f->comms[f->n_comms++] = tmp[i].c;
+    }
+    free(tmp);
+    f->comm_cache_valid = false;
     return 0;
 }
