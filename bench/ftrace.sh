@@ -54,12 +54,17 @@ fi
 [ -s "$dat" ] || trace-cmd convert --file-version 6 -i "$raw" -o "$dat" >/dev/null 2>&1
 [ -s "$zst" ] || trace-cmd convert --file-version 7 --compression zstd -i "$raw" -o "$zst" >/dev/null 2>&1
 
-# run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout
+# run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout.  The wall time comes from
+# date +%s.%N around the run (nanosecond clock; /usr/bin/time's %e only resolves 10 ms, too
+# coarse for a run of ~0.1 s); the peak RSS still comes from /usr/bin/time.
 run_timed() {
-    local o=$1
+    local o=$1 t0 t1 kb
     shift
-    /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
-    cat "$out/time.txt"
+    t0=$(date +%s.%N)
+    /usr/bin/time -f "%M" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
+    t1=$(date +%s.%N)
+    kb=$(tail -n 1 "$out/time.txt")
+    awk -v a="$t0" -v b="$t1" -v k="$kb" 'BEGIN { printf "%.4f %s\n", b - a, k }'
 }
 
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
@@ -80,7 +85,7 @@ bench() { # NAME FILE [OPTION]
     if cmp -s "$out/tg.txt" "$out/tc.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
     awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
         r = (a > 0) ? b / a : 0;
-        printf "%s: traceglot %.2f s, trace-cmd %.2f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s\n",
+        printf "%s: traceglot %.3f s, trace-cmd %.3f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s\n",
                n, a, b, r, m1 / 1024, m2 / 1024, s }'
     rm -f "$out/tg.txt" "$out/tc.txt"
 }
