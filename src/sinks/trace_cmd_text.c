@@ -19,9 +19,13 @@
 
 #define COMM_CACHE 512
 
+/* Per event class, found once: where its common_comm field is, and the line's tail after
+ * the time (": name: " padded to 20 columns of name), ready to copy. */
 typedef struct comm_slot {
     const tg_event_class *cls;
     long index; /* -1: the class has no common_comm */
+    unsigned char tail_len; /* 0: too long, built per event */
+    char tail[95];
 } comm_slot;
 
 typedef struct tc_state {
@@ -29,14 +33,14 @@ typedef struct tc_state {
     int ns;
 } tc_state;
 
-static long comm_index(tc_state *st, const tg_event *ev)
+static comm_slot *class_slot(tc_state *st, const tg_event *ev)
 {
     const tg_event_class *c = tg_event_class_of(ev);
     size_t h = ((uintptr_t)c >> 4) % COMM_CACHE;
     for (size_t k = 0; k < COMM_CACHE; k++) {
         comm_slot *s = &st->cache[(h + k) % COMM_CACHE];
         if (s->cls == c)
-            return s->index;
+            return s;
         if (!s->cls) {
             long idx = -1;
             size_t n = tg_event_field_count(ev, TG_SCOPE_COMMON);
@@ -50,10 +54,20 @@ static long comm_index(tc_state *st, const tg_event *ev)
             }
             s->cls = c;
             s->index = idx;
-            return idx;
+            const char *name = tg_event_name(ev);
+            size_t nl = strlen(name), tl = 2 + nl + 2 + (nl < 20 ? 20 - nl : 0);
+            s->tail_len = 0;
+            if (tl <= sizeof s->tail) {
+                memcpy(s->tail, ": ", 2);
+                memcpy(s->tail + 2, name, nl);
+                memcpy(s->tail + 2 + nl, ": ", 2);
+                memset(s->tail + 4 + nl, ' ', tl - 4 - nl);
+                s->tail_len = (unsigned char)tl;
+            }
+            return s;
         }
     }
-    return -1;
+    return NULL;
 }
 
 /* The line head is assembled in a local buffer and written with one call. */
@@ -244,7 +258,8 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         }
         const char *comm = "<...>";
         size_t clen = 5;
-        long ci = comm_index(&st, ev);
+        comm_slot *slot = class_slot(&st, ev);
+        long ci = slot ? slot->index : -1;
         tg_value v;
         if (ci >= 0 && tg_event_field(ev, TG_SCOPE_COMMON, (size_t)ci, &v) == 0 &&
             v.type == TG_VAL_STRING) {
@@ -284,13 +299,17 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
         h_put(&h, "] ", 2);
         h_time(&h, &secs, tg_event_time_ns(ev), st.ns);
-        h_put(&h, ": ", 2);
-        const char *name = tg_event_name(ev);
-        size_t nl = strlen(name);
-        h_put(&h, name, nl);
-        h_put(&h, ": ", 2);
-        if (nl < 20)
-            h_pad(&h, ' ', 20 - nl);
+        if (slot && slot->tail_len) {
+            h_put(&h, slot->tail, slot->tail_len);
+        } else {
+            h_put(&h, ": ", 2);
+            const char *name = tg_event_name(ev);
+            size_t nl = strlen(name);
+            h_put(&h, name, nl);
+            h_put(&h, ": ", 2);
+            if (nl < 20)
+                h_pad(&h, ' ', 20 - nl);
+        }
         tg_buf_put(out, h.b, h.n);
         tg_event_render(ev, out);
         tg_buf_putc(out, '\n');

@@ -196,11 +196,23 @@ static void func_field(const ft_event *e, const uint8_t *d, size_t n, const char
     const ft_func *fn = ft_find_func(e->file, v);
     tg_buf_puts(out, prefix);
     if (fn) {
-        char tmp[128];
-        int k = snprintf(tmp, sizeof tmp, "%s/0x%llx", fn->name,
-                         (unsigned long long)(fn->addr - v));
-        if (k > 0)
-            tg_buf_put(out, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
+        /* "%s/0x%llx" of the name and addr - v, the name cut at 127 bytes in all */
+        size_t nl = strlen(fn->name);
+        if (nl > 127)
+            nl = 127;
+        tg_buf_put(out, fn->name, nl);
+        char tmp[24];
+        size_t k = sizeof tmp;
+        uint64_t x = fn->addr - v;
+        do {
+            tmp[--k] = "0123456789abcdef"[x & 15];
+            x >>= 4;
+        } while (x);
+        tmp[--k] = 'x';
+        tmp[--k] = '0';
+        tmp[--k] = '/';
+        size_t room = 127 - nl, tl = sizeof tmp - k;
+        tg_buf_put(out, tmp + k, tl < room ? tl : room);
     } else {
         tg_buf_printf(out, "0x%08llx", (unsigned long long)v);
     }

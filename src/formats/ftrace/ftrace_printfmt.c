@@ -1032,6 +1032,39 @@ static void put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t v
         sk_put(out, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+static const char dec_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+
+static const char hex_pairs[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static size_t dec_len(uint64_t v)
+{
+    size_t n = 1;
+    for (;;) {
+        if (v < 10)
+            return n;
+        if (v < 100)
+            return n + 1;
+        if (v < 1000)
+            return n + 2;
+        if (v < 10000)
+            return n + 3;
+        v /= 10000;
+        n += 4;
+    }
+}
+
+/* The fast conversions ("%d", "%08lx", "%llu" ...): the digit count is known first, so the
+ * padding and the digits are written straight into the sink, last digit first. */
 static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
@@ -1042,8 +1075,6 @@ static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
         case 0: v = (uint32_t)v; break;
         default: break;
         }
-        char d[32];
-        size_t k = sizeof d;
         bool neg = false;
         if (it->fast == 'd') {
             int64_t sv = it->ls == -2 ? (int8_t)v : it->ls == -1 ? (int16_t)v
@@ -1051,20 +1082,10 @@ static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
             neg = sv < 0;
             v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
         }
-        if (it->fast == 'x') {
-            static const char hx[] = "0123456789abcdef";
-            do {
-                d[--k] = hx[v & 15];
-                v >>= 4;
-            } while (v);
-        } else {
-            do {
-                d[--k] = (char)('0' + v % 10);
-                v /= 10;
-            } while (v);
-        }
-        size_t len = sizeof d - k + neg;
+        size_t nd = it->fast == 'x' ? (size_t)(67 - __builtin_clzll(v | 1)) / 4 : dec_len(v);
+        size_t len = nd + neg;
         size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
+        /* width < 64 and at most 20 digits: 100 bytes are enough */
         if (sizeof out->b - out->n < 100)
             sk_flush(out);
         char *w = out->b + out->n;
@@ -1075,9 +1096,34 @@ static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
             *w++ = '-';
         for (; pad; pad--)
             *w++ = '0';
-        memcpy(w, d + k, sizeof d - k);
-        w += sizeof d - k;
-        out->n = (size_t)(w - out->b);
+        char *e = w + nd;
+        out->n = (size_t)(e - out->b);
+        if (it->fast == 'x') {
+            while (e - w >= 2) {
+                unsigned r = (unsigned)(v & 0xff);
+                v >>= 8;
+                e -= 2;
+                e[0] = hex_pairs[2 * r];
+                e[1] = hex_pairs[2 * r + 1];
+            }
+            if (e > w)
+                *--e = hex_pairs[2 * (v & 15) + 1];
+        } else {
+            while (v >= 100) {
+                unsigned r = (unsigned)(v % 100);
+                v /= 100;
+                e -= 2;
+                e[0] = dec_pairs[2 * r];
+                e[1] = dec_pairs[2 * r + 1];
+            }
+            if (v >= 10) {
+                e -= 2;
+                e[0] = dec_pairs[2 * v];
+                e[1] = dec_pairs[2 * v + 1];
+            } else {
+                *--e = (char)('0' + v);
+            }
+        }
         return;
     }
     put_printf_num(out, it, plen, val);
@@ -1857,8 +1903,8 @@ static void render_info(const ft_event *e, const uint8_t *data, size_t size, ft_
         return;
     }
     if (e->plugin) {
-        /* plugins write to the tg_buf: hand over what is pending first */
-        sk_flush(out);
+        /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
+         * event's text starts here) */
         if (!ft_plugin_render(e, data, size, out->out))
             return;
     }
