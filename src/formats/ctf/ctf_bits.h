@@ -26,7 +26,9 @@ static inline void load9(const ctf_dec *d, uint64_t off, uint8_t out[16])
     }
 }
 
-static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, bool be)
+/* Any field, any byte order, also near the end of the mapped bytes. */
+__attribute__((noinline, unused)) static uint64_t read_bits_slow(const ctf_dec *d, uint64_t pos,
+                                                                   unsigned size, bool be)
 {
     uint64_t off = pos >> 3;
     unsigned sh = (unsigned)(pos & 7);
@@ -40,6 +42,15 @@ static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, 
         case 64: return be ? tg_be64(p) : tg_le64(p);
         default: break;
         }
+    }
+    uint64_t mask = size == 64 ? ~0ull : ((1ull << size) - 1);
+    if (!be && off + 9 <= d->buf_len) {
+        /* little endian with 9 bytes mapped: one load, one shift (bit fields of headers) */
+        const uint8_t *p = d->buf + off;
+        uint64_t v = tg_le64(p) >> sh;
+        if (sh && sh + size > 64)
+            v |= (uint64_t)p[8] << (64 - sh);
+        return v & mask;
     }
     if (!sh && !(size & 7)) {
         /* byte-aligned whole bytes */
@@ -59,7 +70,6 @@ static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, 
     uint8_t b[16];
     load9(d, off, b);
     unsigned nbytes = (sh + size + 7) / 8; /* <= 9 */
-    uint64_t mask = size == 64 ? ~0ull : ((1ull << size) - 1);
     if (!be) {
         /* bits are numbered from the least significant bit of each byte */
         uint64_t lo = 0;
@@ -78,6 +88,34 @@ static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, 
     if (nbytes == 9 && sh)
         hi |= (uint64_t)b[8] >> (8 - sh);
     return (hi >> (64 - size)) & mask;
+}
+
+
+/* The common cases inline (9 bytes mapped: little endian at any bit, big endian whole
+ * standard sizes), the rest out of line. */
+static inline uint64_t read_bits(const ctf_dec *d, uint64_t pos, unsigned size, bool be)
+{
+    uint64_t off = pos >> 3;
+    unsigned sh = (unsigned)(pos & 7);
+    if (off + 9 <= d->buf_len) {
+        const uint8_t *p = d->buf + off;
+        if (!be) {
+            uint64_t v = tg_le64(p) >> sh;
+            if (sh + size > 64)
+                v |= (uint64_t)p[8] << (64 - sh);
+            return size >= 64 ? v : v & ((1ull << size) - 1);
+        }
+        if (!sh) {
+            switch (size) {
+            case 8: return p[0];
+            case 16: return tg_be16(p);
+            case 32: return tg_be32(p);
+            case 64: return tg_be64(p);
+            default: break;
+            }
+        }
+    }
+    return read_bits_slow(d, pos, size, be);
 }
 
 #endif

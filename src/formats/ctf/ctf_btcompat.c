@@ -37,7 +37,7 @@ typedef struct sim_msg {
     uint32_t cls;
     uint64_t serial;
     uint32_t obj;           /* the event object it holds once pulled */
-    uint32_t n_texts;
+    uint32_t n_texts, cap_texts;
     sim_text *texts;        /* malloc'ed, until pulled */
 } sim_msg;
 
@@ -164,6 +164,7 @@ static void free_texts(sim_msg *m)
     free(m->texts);
     m->texts = NULL;
     m->n_texts = 0;
+    m->cap_texts = 0;
 }
 
 /* Collects the text sequences the private reader decodes for the event in progress. */
@@ -173,9 +174,15 @@ static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t c
     sim_msg *m = &ss->cur;
     if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
         return;
-    if (!m->texts && !(m->texts = calloc(BT_MAX_TEXTS, sizeof *m->texts))) {
-        ss->S->failed = true;
-        return;
+    if (m->n_texts == m->cap_texts) { /* 4, 8, .. BT_MAX_TEXTS entries, set as they come */
+        uint32_t nc = m->cap_texts ? m->cap_texts * 2 : 4;
+        sim_text *t = realloc(m->texts, nc * sizeof *t);
+        if (!t) {
+            ss->S->failed = true;
+            return;
+        }
+        m->texts = t;
+        m->cap_texts = nc;
     }
     const uint8_t *nul = memchr(p, 0, (size_t)count);
     uint32_t len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
@@ -227,6 +234,7 @@ static void produce(sim_stream *ss)
         m.serial = ss->rd->serial;
         ss->cur.texts = NULL;
         ss->cur.n_texts = 0;
+        ss->cur.cap_texts = 0;
         push_msg(ss, m);
         return;
     }

@@ -69,28 +69,61 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "62636465666768697071727374757677787980818283848586878889909192"
                                   "93949596979899";
 
+/* Decimal digits written in place, two at a time from the last one back; the count comes
+ * from the bit length (log10 2 ~ 1233 / 4096) and one comparison. */
 static void put_u64(wbuf *w, uint64_t v)
 {
-    if (v < 10 && (w->len < w->cap || grow(w, 1))) {
+    static const uint64_t p10[20] = {1ull,
+                                     10ull,
+                                     100ull,
+                                     1000ull,
+                                     10000ull,
+                                     100000ull,
+                                     1000000ull,
+                                     10000000ull,
+                                     100000000ull,
+                                     1000000000ull,
+                                     10000000000ull,
+                                     100000000000ull,
+                                     1000000000000ull,
+                                     10000000000000ull,
+                                     100000000000000ull,
+                                     1000000000000000ull,
+                                     10000000000000000ull,
+                                     100000000000000000ull,
+                                     1000000000000000000ull,
+                                     10000000000000000000ull};
+    if (w->len + 20 > w->cap && !grow(w, 20))
+        return;
+    if (v < 10) {
         w->p[w->len++] = (char)('0' + v);
         return;
     }
-    char tmp[24], *q = tmp + 24;
-    while (v >= 100) {
+    unsigned t = ((unsigned)(64 - __builtin_clzll(v)) * 1233) >> 12;
+    unsigned n = t + 1 - (v < p10[t]);
+    char *o = w->p + w->len + n;
+    w->len += n;
+    while (v >= 1ull << 32) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
-        q -= 2;
-        q[0] = digit_pairs[2 * r];
-        q[1] = digit_pairs[2 * r + 1];
+        o -= 2;
+        o[0] = digit_pairs[2 * r];
+        o[1] = digit_pairs[2 * r + 1];
     }
-    if (v >= 10) {
-        q -= 2;
-        q[0] = digit_pairs[2 * v];
-        q[1] = digit_pairs[2 * v + 1];
+    uint32_t x = (uint32_t)v;
+    while (x >= 100) {
+        unsigned r = x % 100;
+        x /= 100;
+        o -= 2;
+        o[0] = digit_pairs[2 * r];
+        o[1] = digit_pairs[2 * r + 1];
+    }
+    if (x >= 10) {
+        o[-2] = digit_pairs[2 * x];
+        o[-1] = digit_pairs[2 * x + 1];
     } else {
-        *--q = (char)('0' + v);
+        o[-1] = (char)('0' + x);
     }
-    put(w, q, (size_t)(tmp + 24 - q));
 }
 
 static void put_int(wbuf *w, const ctf_step *st, uint64_t u)
@@ -219,8 +252,13 @@ static int digits6(double a, int e, uint64_t *out)
     static const double p10d[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (k >= -22 && k <= 22) {
-        double m = k >= 0 ? a * p10d[k] : a / p10d[-k];
+    if (k >= -44 && k <= 44) {
+        /* one or two correctly rounded operations by exact powers of ten: the error is far
+         * below the margin kept around the tie */
+        double m = k > 22    ? a * 1e22 * p10d[k - 22]
+                   : k >= 0  ? a * p10d[k]
+                   : k >= -22 ? a / p10d[-k]
+                              : a / 1e22 / p10d[-k - 22];
         if (m < 2e6) {
             uint64_t whole = (uint64_t)m;
             double frac = m - (double)whole;
