@@ -417,43 +417,184 @@ struct worker {
 /* One thread's records, read straight through its stream's next() (the report's own loop:
  * uftrace data only, whose reader fills every header field it uses), merged with the
  * thread's perf events.  Damage is collected and the stream resumes, as the iterators do. */
+/* The job's own cache of address -> name/row/special kind: one stream means one trace, so no
+ * trace check; direct-mapped, filled from the report's cache after a record took feed_fast. */
+#define JOB_CACHE 256
+#define JOB_BATCH 128 /* events asked of the reader at once (next_batch) */
+struct job_fn {
+    uint64_t addr;         /* ~0: empty */
+    const char *name;
+    struct row *row;       /* NULL until the first exit */
+    uint8_t fixup;
+};
+
+static inline size_t job_hash(uint64_t a)
+{
+    return (size_t)((a ^ (a >> 8)) & (JOB_CACHE - 1));
+}
+
+/* After a record went through feed_fast: remember its address if the report's cache has it. */
+static void job_learn(struct rep *p, struct job_fn *jc, const tg_event *ev)
+{
+    uint64_t a = ev->addr;
+    size_t h = (a ^ (a >> 12)) & 4095;
+    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
+        return;
+    struct job_fn *c = &jc[job_hash(a)];
+    c->addr = a;
+    c->name = p->names[h].name;
+    c->row = p->names[h].row;
+    c->fixup = p->names[h].fixup;
+}
+
+/* The thread whose records take the inline path: the report's current one, if it is this
+ * job's thread in its steady state (the flags change only in feed()). */
+static inline uf_task *job_task(struct rep *p, int tid)
+{
+    uf_task *t = p->st.last_task;
+    if (!t || t->tid != tid || !t->fstack_set || t->lost_seen || !t->display_depth_set)
+        return NULL;
+    return t;
+}
+
+/* One thread's records, read straight through its stream's next() (the report's own loop:
+ * uftrace data only, whose reader fills every header field it uses), merged with the
+ * thread's perf events.  Damage is collected and the stream resumes, as the iterators do.
+ * The common record (an entry or exit of a known, non-special address, in an allocated
+ * frame) is handled inline with the rules of feed_fast; everything else goes there. */
 static void run_job(struct worker *w, struct task_job *j)
 {
     struct rep *p = w->rep;
     tg_stream *s = j->s;
-    tg_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.stream = s;
-    ev.cpu = s->cpu;
-    ev.tid = s->tid;
-    ev.pid = -1;
-    ev.depth = -1;
     if (s->ops->rewind && s->ops->rewind(s, NULL) < 0)
         return;
+    struct job_fn *jc = malloc(JOB_CACHE * sizeof *jc);
+    tg_event *evs = calloc(JOB_BATCH, sizeof *evs);
+    if (!jc || !evs) {
+        w->rc = TG_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < JOB_CACHE; i++)
+        jc[i].addr = ~(uint64_t)0;
+    for (size_t i = 0; i < JOB_BATCH; i++) {
+        evs[i].stream = s;
+        evs[i].cpu = s->cpu;
+        evs[i].tid = s->tid;
+        evs[i].pid = -1;
+        evs[i].depth = -1;
+    }
+    int (*next)(tg_stream *, tg_event *, tg_error **) = s->ops->next;
+    size_t (*next_batch)(tg_stream *, tg_event *, size_t) = s->ops->next_batch;
+    const tg_event_class *c_entry = NULL, *c_exit = NULL;
+    uf_task *t = job_task(p, j->tid);
     size_t k = 0;
+    int64_t side_ts = j->n_side ? j->side[0].ev.ts : INT64_MAX;
     int errors_in_a_row = 0;
     for (;;) {
-        tg_error *e = NULL;
-        int rc = s->ops->next(s, &ev, &e);
-        if (rc < 0) {
-            if (e)
-                tg_err_append(&w->errors, e);
-            if (++errors_in_a_row >= 64)
+        size_t n = next_batch ? next_batch(s, evs, JOB_BATCH) : 0;
+        if (n == 0) {
+            tg_error *e = NULL;
+            int rc = next(s, &evs[0], &e);
+            if (rc == 0)
                 break;
-            continue;
+            if (rc < 0) {
+                if (e)
+                    tg_err_append(&w->errors, e);
+                if (++errors_in_a_row >= 64)
+                    break;
+                continue;
+            }
+            n = 1;
         }
-        if (rc == 0)
-            break;
         errors_in_a_row = 0;
-        while (k < j->n_side && j->side[k].ev.ts < ev.ts)
-            if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-                return;
-        if ((w->rc = feed_fast(p, &ev)) < 0)
-            return;
+        for (size_t i = 0; i < n; i++) {
+            tg_event *ev = &evs[i];
+            if (__builtin_expect(side_ts < ev->ts, 0)) {
+                while (k < j->n_side && j->side[k].ev.ts < ev->ts)
+                    if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
+                        goto out;
+                side_ts = k < j->n_side ? j->side[k].ev.ts : INT64_MAX;
+                t = job_task(p, j->tid);
+            }
+            uint64_t a = ev->addr;
+            struct job_fn *c = &jc[job_hash(a)];
+            if (__builtin_expect(t != NULL && c->addr == a, 1)) {
+                uint64_t ts = (uint64_t)ev->ts;
+                if (ev->cls == c_entry) {
+                    int idx = t->stack_count;
+                    if (idx >= 0 && idx < t->cap && !c->fixup) {
+                        uf_frame *f = &t->frames[idx];
+                        f->addr = a;
+                        f->name = c->name;
+                        f->total = ts;
+                        f->child = 0;
+                        f->valid = true;
+                        t->stack_count = idx + 1;
+                        t->user_stack_count++;
+                        t->last_time = ts;
+                        t->last_was_perf = false;
+                        t->entry_flags = 0;
+                        t->display_depth++;
+                        continue;
+                    }
+                } else if (ev->cls == c_exit && c->row) {
+                    int idx = t->stack_count - 1;
+                    if (idx >= 0 && idx < t->cap) {
+                        uf_frame *f = &t->frames[idx];
+                        uint64_t delta = f->valid ? ts - f->total : 0;
+                        f->valid = false;
+                        f->total = delta;
+                        if (f->child > delta)
+                            f->child = delta;
+                        /* account(): recursion = the same address lower on the stack (the
+                         * caller first: the usual case of a recursive call) */
+                        bool recursive = false;
+                        if (idx > 0) {
+                            f[-1].child += delta;
+                            if (f[-1].addr == f->addr)
+                                recursive = true;
+                            else
+                                for (int q = 0; q < idx - 1; q++)
+                                    if (t->frames[q].addr == f->addr) {
+                                        recursive = true;
+                                        break;
+                                    }
+                        }
+                        t->stack_count = idx;
+                        if (t->user_stack_count > 0)
+                            t->user_stack_count--;
+                        t->last_time = ts;
+                        t->last_was_perf = false;
+                        if (t->display_depth > 0)
+                            t->display_depth--;
+                        struct row *r = c->row;
+                        if (!recursive)
+                            r->total += delta;
+                        r->self += delta - f->child;
+                        r->calls++;
+                        continue;
+                    }
+                }
+            }
+            /* anything else: the general rules, then learn what they resolved */
+            tg_event_kind kind = ev->cls->kind;
+            if ((w->rc = feed_fast(p, ev)) < 0)
+                goto out;
+            if (kind == TG_KIND_FUNC_ENTRY)
+                c_entry = ev->cls;
+            else if (kind == TG_KIND_FUNC_EXIT)
+                c_exit = ev->cls;
+            if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT)
+                job_learn(p, jc, ev);
+            t = job_task(p, j->tid);
+        }
     }
     while (k < j->n_side)
         if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-            return;
+            goto out;
+out:
+    free(evs);
+    free(jc);
 }
 
 static void *worker_main(void *arg)

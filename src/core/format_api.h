@@ -68,6 +68,11 @@ struct tg_stream_ops {
     /* Optional: go back to the first event, so a set can be iterated more than once (every
      * tg_iter_new rewinds the streams it has; a stream without it is read once). */
     int (*rewind)(tg_stream *s, tg_error **err);
+    /* Optional, for analyses that read one stream straight through: fill evs[0..max) with
+     * the next events, each as next() would (the caller sets stream and cpu), and return how
+     * many; 0 when the next event has to be read with next() (the end, damage, or a record
+     * this bulk path does not decode).  Lets a reader decode a run of records at once. */
+    size_t (*next_batch)(tg_stream *s, tg_event *evs, size_t max);
 };
 
 struct tg_stream {

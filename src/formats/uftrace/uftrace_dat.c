@@ -38,6 +38,7 @@ struct uft_dat {
     int tid, pid;
     size_t pos;
     size_t released;     /* bytes before this were given back with MADV_DONTNEED */
+    size_t fast_end;     /* records before this were checked in bulk: common ones (see scan_run) */
     bool stopped;
     struct uft_sym_cache cache[UFT_CACHE_SIZE];
 };
@@ -191,33 +192,93 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
     return 1;
 }
 
-/* The common record: little-endian, an entry or exit without payload, in the current
- * release window - decoded here without a stack frame; anything else goes the slow way. */
+/* Checks the records from s->pos on in bulk - little-endian, magic right, no payload, an
+ * entry or exit, inside the current release window - and sets s->fast_end past the last of
+ * that run (at most UFT_RUN_RECORDS of them, so the run is still in cache when it is
+ * decoded).  Those records are then decoded without any check; 0: none at pos. */
+#define UFT_RUN_RECORDS 2048
+static size_t scan_run(struct uft_dat *s)
+{
+    size_t pos = s->pos, lim = s->map.size;
+    if (s->stopped || s->d->big_endian || pos >= lim)
+        return 0;
+    if (lim > s->released + UFT_RELEASE_CHUNK - 1)
+        lim = s->released + UFT_RELEASE_CHUNK - 1;
+    if (lim - pos > (size_t)UFT_RUN_RECORDS * 16)
+        lim = pos + (size_t)UFT_RUN_RECORDS * 16;
+    const uint8_t *base = s->map.data;
+    size_t p = pos;
+    while (p + 16 <= lim && (tg_le64(base + p + 8) & 0x3e) == (UFT_RECORD_MAGIC << 3))
+        p += 16;
+    s->fast_end = p;
+    return p - pos;
+}
+
+/* The common record, already checked by scan_run - decoded here without a stack frame;
+ * anything else goes the slow way. */
 static int dat_next(tg_stream *st, tg_event *ev, tg_error **err)
 {
     struct uft_dat *s = st->priv;
+    size_t pos = s->pos;
+    if (__builtin_expect(pos >= s->fast_end, 0) && !scan_run(s))
+        return dat_next_slow(st, ev, err);
+    const uint8_t *p = s->map.data + pos;
+    uint64_t w = tg_le64(p + 8);
     const struct uft_data *d = s->d;
-    const uint8_t *base = s->map.data;
-    size_t size = s->map.size, pos = s->pos;
-    if (__builtin_expect(pos + 16 <= size && !s->stopped && !d->big_endian, 1)) {
-        uint64_t w = tg_le64(base + pos + 8);
-        if ((w & 0x3e) == (UFT_RECORD_MAGIC << 3) && pos + 16 - s->released < UFT_RELEASE_CHUNK) {
-            ev->ts = (int64_t)tg_le64(base + pos);
-            ev->cls = (w & 1) ? d->cls_exit : d->cls_entry;
-            ev->tid = s->tid;
-            ev->pid = s->pid;
-            ev->offset = pos;
-            ev->depth = (int32_t)((w >> 6) & 0x3ff);
-            ev->addr = w >> 16;
-            ev->data = NULL;
-            ev->size = 0;
-            ev->auxp = NULL;
-            ev->aux[0] = 0;
-            s->pos = pos + 16;
-            return 1;
-        }
+    ev->ts = (int64_t)tg_le64(p);
+    ev->cls = (w & 1) ? d->cls_exit : d->cls_entry;
+    ev->tid = s->tid;
+    ev->pid = s->pid;
+    ev->offset = pos;
+    ev->depth = (int32_t)((w >> 6) & 0x3ff);
+    ev->addr = w >> 16;
+    ev->data = NULL;
+    ev->size = 0;
+    ev->auxp = NULL;
+    ev->aux[0] = 0;
+    s->pos = pos + 16;
+    return 1;
+}
+
+/* next_batch: common records (as scan_run checks them) decoded in one loop, checked as they
+ * go; it stops at the first other record, which next() then reads. */
+static size_t dat_next_batch(tg_stream *st, tg_event *evs, size_t max)
+{
+    struct uft_dat *s = st->priv;
+    const struct uft_data *d = s->d;
+    size_t pos = s->pos, lim = s->map.size;
+    if (s->stopped || d->big_endian)
+        return 0;
+    if (lim > s->released + UFT_RELEASE_CHUNK - 1)
+        lim = s->released + UFT_RELEASE_CHUNK - 1;
+    if (pos + 16 > lim)
+        return 0;
+    size_t n = (lim - pos) / 16;
+    if (n > max)
+        n = max;
+    const uint8_t *p = s->map.data + pos;
+    const tg_event_class *c_entry = d->cls_entry, *c_exit = d->cls_exit;
+    int32_t tid = s->tid, pid = s->pid;
+    size_t i;
+    for (i = 0; i < n; i++, p += 16) {
+        uint64_t w = tg_le64(p + 8);
+        if ((w & 0x3e) != (UFT_RECORD_MAGIC << 3))
+            break;
+        tg_event *ev = &evs[i];
+        ev->ts = (int64_t)tg_le64(p);
+        ev->cls = (w & 1) ? c_exit : c_entry;
+        ev->tid = tid;
+        ev->pid = pid;
+        ev->offset = pos + i * 16;
+        ev->depth = (int32_t)((w >> 6) & 0x3ff);
+        ev->addr = w >> 16;
+        ev->data = NULL;
+        ev->size = 0;
+        ev->auxp = NULL;
+        ev->aux[0] = 0;
     }
-    return dat_next_slow(st, ev, err);
+    s->pos = pos + i * 16;
+    return i;
 }
 
 static const char *dat_func_name(const tg_event *ev)
@@ -338,6 +399,7 @@ static int dat_rewind(tg_stream *st, tg_error **err)
     struct uft_dat *s = st->priv;
     s->pos = 0;
     s->released = 0;
+    s->fast_end = 0;
     s->stopped = false;
     return 0;
 }
@@ -345,6 +407,7 @@ static int dat_rewind(tg_stream *st, tg_error **err)
 static const struct tg_stream_ops uft_dat_ops = {
     .rewind = dat_rewind,
     .next = dat_next,
+    .next_batch = dat_next_batch,
     .field_count = dat_field_count,
     .field = dat_field,
     .render = dat_render,
