@@ -37,11 +37,17 @@ static const char *skip_ws(const char *p, const char *e)
 }
 
 /* "key:NUMBER;" somewhere in [p, e) */
+/* key ends with its only ':': the candidates are found with memchr on ':' (in text order,
+ * so the first match is the first at a word boundary, as a scan would find it). */
 static bool find_num(const char *p, const char *e, const char *key, long *out)
 {
     size_t kl = strlen(key);
-    for (const char *q = p; q + kl <= e; q++) {
-        if (memcmp(q, key, kl) == 0 && (q == p || q[-1] == '\t' || q[-1] == ' ' || q[-1] == ';')) {
+    if (!kl || (size_t)(e - p) < kl)
+        return false;
+    const char *c = p + kl - 1;
+    while (c < e && (c = memchr(c, ':', (size_t)(e - c))) != NULL) {
+        const char *q = c - (kl - 1);
+        if (memcmp(q, key, kl - 1) == 0 && (q == p || q[-1] == '\t' || q[-1] == ' ' || q[-1] == ';')) {
             q += kl;
             char *end;
             long v = strtol(q, &end, 10);
@@ -50,6 +56,7 @@ static bool find_num(const char *p, const char *e, const char *key, long *out)
             *out = v;
             return true;
         }
+        c++;
     }
     return false;
 }

@@ -54,6 +54,10 @@ typedef struct pf_item {
     char pch2;        /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
     ft_node *arg, *len_arg;
     int fast;         /* 0: printf; 'd','u','x' with ls: formatted directly */
+    bool direct;      /* the argument is a plain field or a constant index into an array
+                         field: read at d_off, d_size (d_idx: eval's bounds check) */
+    uint32_t d_size;
+    uint64_t d_off, d_idx;
     int width;        /* fast path: minimum width */
     bool zero;        /* fast path: pad with zeros */
 } pf_item;
@@ -1652,6 +1656,38 @@ static struct ft_pf *pf_new(void)
     return pf;
 }
 
+/* An argument eval would read as one field (N_FIELD: read_field) or as a constant element
+ * of an array field (the '[' operator on an uncast N_FIELD) is read directly when rendering,
+ * with the same bounds checks. */
+static void set_direct(pf_item *it)
+{
+    const ft_node *n = it->arg;
+    if (it->type != IT_DIGIT || !n)
+        return;
+    if (n->kind == N_FIELD && n->field) {
+        it->direct = true;
+        it->d_off = n->field->offset;
+        it->d_size = n->field->size;
+        it->d_idx = 0;
+    } else if (n->kind == N_BIN && n->opstr[0] == '[' && n->a && n->a->kind == N_FIELD &&
+               n->a->field && n->b && (n->b->kind == N_NUM || n->b->kind == N_ATOM)) {
+        uint64_t idx = n->b->num, esize = n->a->field->elem_size;
+        if (idx > UINT32_MAX || esize > UINT32_MAX)
+            return;
+        it->direct = true;
+        it->d_idx = idx;
+        it->d_off = n->a->field->offset + idx * esize;
+        it->d_size = (uint32_t)esize;
+    }
+}
+
+static uint64_t read_direct(const rctx *r, const pf_item *it)
+{
+    if (it->d_idx > r->size || it->d_off > r->size || it->d_size > r->size - it->d_off)
+        return 0;
+    return ft_read_num(r->f, r->data + it->d_off, it->d_size);
+}
+
 /* Compiles "fmt", args into e->pf. */
 static struct ft_pf *compile_event(const ft_event *e)
 {
@@ -1715,6 +1751,8 @@ static struct ft_pf *compile_event(const ft_event *e)
     }
     if (c.fail || c.lx.type != T_END || compile_format(pf, fmt, &args) < 0)
         pf->failed = true;
+    for (size_t i = 0; !pf->failed && i < pf->n; i++)
+        set_direct(&pf->items[i]);
     free(fmt);
     return pf;
 }
@@ -1735,7 +1773,7 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
                        (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n'));
             break;
         case IT_DIGIT:
-            put_num(out, it, plen, eval(r, it->arg));
+            put_num(out, it, plen, it->direct ? read_direct(r, it) : eval(r, it->arg));
             break;
         case IT_PTR:
             print_pointer(r, out, it, plen);

@@ -8,6 +8,7 @@
  * The comm table is the one piece of mutable state: trace-cmd's sched plugin registers the
  * comm of tasks it sees in sched_switch/sched_wakeup, and later lines show them. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/grow.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -39,14 +40,23 @@ static int hexval(int c)
     return -1;
 }
 
+/* The symbols go straight into the final arrays (sized by the line count, one exact
+ * allocation each, no temporary copy): most kallsyms are in address order already. */
 int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
 {
-    size_t cap = 0, n = 0;
-    func_tmp *tmp = NULL;
+    size_t cap = 1, n = 0;
+    for (const char *q = text_in, *e = text_in + len; (q = memchr(q, '\n', (size_t)(e - q)));
+         q++)
+        cap++;
     /* one copy of the text; names are cut out of it in place (NUL at their end) */
     char *text = tg_arena_alloc(&f->trace->arena, len + 1);
-    if (!text)
+    ft_func *funcs = malloc((cap + 1) * sizeof *funcs);
+    char *types = malloc(cap);
+    if (!text || !funcs || !types) {
+        free(funcs);
+        free(types);
         return -1;
+    }
     memcpy(text, text_in, len);
     char *p = text, *end = text + len;
     while (p < end) {
@@ -66,64 +76,64 @@ int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
             char *ne = name;
             while (ne < le && *ne != '\t' && *ne != ' ')
                 ne++;
-            if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a') {
-                if (n == cap) {
-                    cap = cap ? cap * 2 : 4096;
-                    func_tmp *nt = realloc(tmp, cap * sizeof *nt);
-                    if (!nt) {
-                        free(tmp);
-                        return -1;
-                    }
-                    tmp = nt;
-                }
-                char *s = name;
+            if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a' && n < cap) {
                 *ne = 0; /* ends the name: a '\t', ' ' or '\n' (or the copy's extra byte) */
-                tmp[n].addr = addr;
-                tmp[n].name = s;
-                tmp[n].order = SIZE_MAX - n; /* libtraceevent prepends: reverse file order */
-                tmp[n].type = ch;
+                funcs[n].addr = addr;
+                funcs[n].name = name;
+                types[n] = ch;
                 n++;
             }
         }
         p = le + 1;
     }
-    /* /proc/kallsyms is mostly in address order already: then only runs of equal
-     * addresses need turning round (libtraceevent's order among them) */
+    /* libtraceevent prepends, so among equal addresses the order is reverse file order.
+     * In address order already: only runs of equal addresses need turning round. */
     bool sorted = true;
     for (size_t i = 1; i < n && sorted; i++)
-        sorted = tmp[i - 1].addr <= tmp[i].addr;
+        sorted = funcs[i - 1].addr <= funcs[i].addr;
     if (sorted) {
         for (size_t i = 0; i < n;) {
             size_t j = i + 1;
-            while (j < n && tmp[j].addr == tmp[i].addr)
+            while (j < n && funcs[j].addr == funcs[i].addr)
                 j++;
             for (size_t a = i, b = j - 1; a < b; a++, b--) {
-                func_tmp t = tmp[a];
-                tmp[a] = tmp[b];
-                tmp[b] = t;
+                ft_func t = funcs[a];
+                funcs[a] = funcs[b];
+                funcs[b] = t;
+                char c = types[a];
+                types[a] = types[b];
+                types[b] = c;
             }
             i = j;
         }
     } else {
+        func_tmp *tmp = malloc((n ? n : 1) * sizeof *tmp);
+        if (!tmp) {
+            free(funcs);
+            free(types);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = (func_tmp){funcs[i].addr, funcs[i].name, SIZE_MAX - i, types[i]};
         qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
-    }
-    for (size_t i = 0; i < n; i++) /* ascending: the shared table needs no sort */
-        tg_symtab_add(&f->trace->symbols, tmp[i].addr, 0, tmp[i].name, tmp[i].type);
-    ft_func *funcs = realloc(f->funcs, (f->n_funcs + n + 1) * sizeof *funcs);
-    if (!funcs) {
+        for (size_t i = 0; i < n; i++) {
+            funcs[i].addr = tmp[i].addr;
+            funcs[i].name = tmp[i].name;
+            types[i] = tmp[i].type;
+        }
         free(tmp);
-        return -1;
     }
+    tg_symtab *st = &f->trace->symbols;
+    if (tg_grow(&st->syms, &st->cap, st->n + n, sizeof *st->syms) == 0)
+        for (size_t i = 0; i < n; i++) /* ascending: the shared table needs no sort */
+            tg_symtab_add(st, funcs[i].addr, 0, funcs[i].name, types[i]);
+    free(types);
     /* one kallsyms per file: replace */
-    for (size_t i = 0; i < n; i++) {
-        funcs[i].addr = tmp[i].addr;
-        funcs[i].name = tmp[i].name;
-    }
     funcs[n].addr = 0;
     funcs[n].name = NULL;
+    free(f->funcs);
     f->funcs = funcs;
     f->n_funcs = n;
-    free(tmp);
     return 0;
 }
 
