@@ -85,9 +85,11 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
                 /* the member's prefix as babeltrace2 prints it */
                 const char *nm = t->fields[k].name;
                 size_t nl = strlen(nm);
-                char *eq = tg_arena_alloc(b->a, nl + 6);
+                /* 16 zero bytes of slack: the renderer copies short prefixes 16 at a time */
+                char *eq = tg_arena_alloc(b->a, nl + 6 + CTF_EQ_SLACK);
                 if (!eq)
                     return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+                memset(eq, 0, nl + 6 + CTF_EQ_SLACK);
                 size_t o = 0;
                 if (first_visible && c->in_ir)
                     eq[o++] = ' ';

@@ -196,6 +196,61 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
     return 0;
 }
 
+/* Skip mode, a variant member whose chosen option is a struct (event headers: the compact
+ * or extended layout): the option's members are read here, without the two calls.  0 when
+ * it is not that case or a check fails before anything was read (run_step then does it
+ * and reports), 1 done, <0 a member's error. */
+static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *vs)
+{
+    uint64_t tag = vs->reg >= 0 ? d->regs[vs->reg] : 0;
+    const ctf_type *vt = vs->type;
+    bool sig = vt->ref_target && vt->ref_target->is_signed;
+    uint32_t opt = UINT32_MAX;
+    for (size_t k = 0; k < vt->n_ranges; k++) {
+        const ctf_var_range *r = &vt->ranges[k];
+        bool in = sig ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
+                      : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
+        if (in) {
+            opt = r->option;
+            break;
+        }
+    }
+    if (opt == UINT32_MAX || d->depth + 2 > CTF_MAX_NESTING * 4)
+        return 0;
+    uint32_t oi = vs->opt[opt];
+    const ctf_step *os = &s0[oi];
+    if (os->op != CTF_OP_STRUCT || os->fixed)
+        return 0;
+    uint64_t pos = align_up(align_up(d->pos, vs->align), os->align);
+    if (pos > d->bits)
+        return 0;
+    d->pos = pos;
+    d->depth += 2;
+    uint32_t j = oi + 1;
+    for (uint64_t k = 0; k < os->count; k++) {
+        const ctf_step *cs = &s0[j];
+        if (cs->op == CTF_OP_INT && !cs->fixed) {
+            uint64_t p = align_up(d->pos, cs->align), v;
+            if (p > d->bits)
+                return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)", p,
+                            d->bits);
+            TG_TRY(read_int(d, cs, p, &v));
+        } else if (cs->fixed) {
+            uint64_t p = align_up(d->pos, cs->align);
+            if (p > d->bits || cs->fixed_bits > d->bits - p)
+                return derr(d, cs, "field of %llu bits runs past the packet content (%llu bits)",
+                            cs->fixed_bits, d->bits);
+            d->pos = p + cs->fixed_bits;
+        } else {
+            uint32_t kid = 0;
+            TG_TRY(run_step(d, s0, j, &kid));
+        }
+        j = cs->end;
+    }
+    d->depth -= 2;
+    return 1;
+}
+
 static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
 {
     const ctf_step *st = &s0[i];
@@ -306,6 +361,15 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
                 d->pos = p + cs->fixed_bits;
                 j = cs->end;
                 continue;
+            }
+            if (!d->tree && cs->op == CTF_OP_VARIANT) {
+                int vr = skip_variant_struct(d, s0, cs);
+                if (vr < 0)
+                    return vr;
+                if (vr > 0) {
+                    j = cs->end;
+                    continue;
+                }
             }
             uint32_t kid = 0;
             TG_TRY(run_step(d, s0, j, &kid));

@@ -212,6 +212,8 @@ typedef enum ctf_op {
     CTF_OP_TEXT_SEQUENCE,
 } ctf_op;
 
+#define CTF_EQ_SLACK 16
+
 typedef struct ctf_step {
     uint8_t op;
     uint8_t meaning;
@@ -228,7 +230,7 @@ typedef struct ctf_step {
     const ctf_type *type;
     const char *name;      /* display name (NULL for elements) */
     const char *eq;        /* " name = " or ", name = " (first visible member or not), for
-                            * the babeltrace rendering */
+                            * the babeltrace rendering; CTF_EQ_SLACK readable bytes follow */
     uint32_t eq_len;
     const uint32_t *opt;   /* VARIANT: first step of each option */
 } ctf_step;

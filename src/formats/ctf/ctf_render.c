@@ -53,16 +53,38 @@ static inline void put(wbuf *w, const char *s, size_t n)
     if (w->len + n > w->cap && !grow(w, n))
         return;
     char *o = w->p + w->len;
-    if (n <= 16) {
-        for (size_t i = 0; i < n; i++)
-            o[i] = s[i];
-    } else {
+    w->len += n;
+    /* short pieces as two overlapping fixed-size moves (no loop, no call) */
+    if (n >= 8 && n <= 16) {
+        memcpy(o, s, 8);
+        memcpy(o + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(o, s, 4);
+        memcpy(o + n - 4, s + n - 4, 4);
+    } else if (n >= 2 && n < 4) {
+        memcpy(o, s, 2);
+        memcpy(o + n - 2, s + n - 2, 2);
+    } else if (n == 1) {
+        *o = *s;
+    } else if (n) {
         memcpy(o, s, n);
     }
-    w->len += n;
 }
 
 #define PUTS(w, lit) put((w), (lit), sizeof(lit) - 1)
+
+/* A member's "name = " prefix: those of up to 16 bytes are copied 16 bytes at once (the
+ * compiler left CTF_EQ_SLACK bytes after each). */
+static inline void put_eq(wbuf *w, const ctf_step *cs)
+{
+    size_t n = cs->eq_len;
+    if (n > 16 || (w->len + 16 > w->cap && !grow(w, 16))) {
+        put(w, cs->eq, n);
+        return;
+    }
+    memcpy(w->p + w->len, cs->eq, 16);
+    w->len += n;
+}
 
 static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                   "31323334353637383940414243444546474849505152535455565758596061"
@@ -532,7 +554,7 @@ static int rrun(rctx *r, uint32_t i, bool print)
                 const ctf_step *cs = &r->s0[j];
                 if (!cs->in_ir)
                     continue;
-                put(w, cs->eq, cs->eq_len);
+                put_eq(w, cs);
                 uint64_t v = read_bits(d, pos + cs->off, cs->size, cs->big_endian);
                 if (cs->op == CTF_OP_FLOAT) {
                     double f;
@@ -563,7 +585,7 @@ static int rrun(rctx *r, uint32_t i, bool print)
             const ctf_step *cs = &r->s0[j];
             bool show = print && cs->in_ir;
             if (show)
-                put(w, cs->eq, cs->eq_len);
+                put_eq(w, cs);
             if (cs->op == CTF_OP_INT && cs->fixed && cs->type->kind == CTF_T_INT) {
                 /* a plain integer member: inline */
                 uint64_t p = align_up(d->pos, cs->align);
