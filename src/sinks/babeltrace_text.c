@@ -293,7 +293,7 @@ static void put_value(tg_buf *out, const tg_value *v)
 /* ---- events ------------------------------------------------------------------------------- */
 
 /* The 9 digits of a nanosecond count below 10^9, two at a time (every event prints two). */
-static char *digits9(char *o, uint32_t v)
+static inline char *digits9(char *o, uint32_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                 "31323334353637383940414243444546474849505152535455565758596061"

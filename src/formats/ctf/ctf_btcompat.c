@@ -12,7 +12,8 @@
  * for its empty text sequences; ctf_render.c prints those.  The replay runs the first time
  * an empty text sequence is rendered, so only those traces pay for it; it reads the
  * streams as babeltrace2 does, a batch at a time, so its memory is bounded by the number of
- * streams, not of events. */
+ * streams, not of events; the texts of the pending messages wait in one queue of bytes per
+ * stream and the objects keep their own buffers, so the replay allocates only as those grow. */
 #include "formats/ctf/ctf_stream.h"
 
 #include <stdlib.h>
@@ -26,8 +27,9 @@ enum { M_SB, M_PB, M_EV, M_PE, M_SE };
 typedef struct sim_text {
     const ctf_step *st;
     bool zero;
-    char *s;       /* malloc'ed copy (message) or owned string (object slot) */
-    uint32_t len;
+    char *s;       /* object slot: its own buffer of cap bytes */
+    uint32_t len, cap;
+    size_t off;    /* message: where its bytes are in the stream's text queue */
 } sim_text;
 
 typedef struct sim_msg {
@@ -62,6 +64,8 @@ typedef struct sim_stream {
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
     sim_msg cur;            /* texts of the event being read */
+    char *tb;               /* text queue: the bytes of the pending messages' texts, in order */
+    size_t tb_len, tb_cap;
 } sim_stream;
 
 typedef struct sim_obj {
@@ -159,8 +163,6 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
 
 static void free_texts(sim_msg *m)
 {
-    for (uint32_t k = 0; k < m->n_texts; k++)
-        free(m->texts[k].s);
     free(m->texts);
     m->texts = NULL;
     m->n_texts = 0;
@@ -186,17 +188,27 @@ static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t c
     }
     const uint8_t *nul = memchr(p, 0, (size_t)count);
     uint32_t len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
+    if (len > ss->tb_cap - ss->tb_len) {
+        size_t nc = ss->tb_cap ? ss->tb_cap : 4096;
+        while (nc - ss->tb_len < len)
+            nc *= 2;
+        char *t = realloc(ss->tb, nc);
+        if (!t) {
+            ss->S->failed = true;
+            return;
+        }
+        ss->tb = t;
+        ss->tb_cap = nc;
+    }
     sim_text *tx = &m->texts[m->n_texts++];
     tx->st = st;
     tx->zero = count == 0;
     tx->len = len;
     tx->s = NULL;
-    if (len && !(tx->s = malloc(len))) {
-        ss->S->failed = true;
-        return;
-    }
+    tx->off = ss->tb_len;
     if (len)
-        memcpy(tx->s, p, len);
+        memcpy(ss->tb + ss->tb_len, p, len);
+    ss->tb_len += len;
 }
 
 /* Reads the stream's next event (with the packet messages before it) or its end. */
@@ -282,10 +294,18 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
                 memset(slot, 0, sizeof *slot);
                 slot->st = tx->st;
             }
-            free(slot->s);
-            slot->s = tx->s; /* the object takes the copy */
+            if (tx->len > slot->cap) {
+                char *t = realloc(slot->s, tx->len);
+                if (!t) {
+                    S->failed = true;
+                    return;
+                }
+                slot->s = t;
+                slot->cap = tx->len;
+            }
+            if (tx->len)
+                memcpy(slot->s, ss->tb + tx->off, tx->len);
             slot->len = tx->len;
-            tx->s = NULL;
         } else if (slot && slot->len) {
             if (!GROW(ss->quirks, ss->n_quirks, ss->cap_quirks)) {
                 S->failed = true;
@@ -325,6 +345,19 @@ static void pull(sim *S, sim_stream *ss)
     }
     memmove(ss->pend, ss->pend + n, (ss->pn - n) * sizeof *ss->pend);
     ss->pn -= n;
+    /* the text queue keeps only the bytes of the messages still pending */
+    size_t keep = ss->tb_len;
+    for (size_t i = 0; i < ss->pn; i++)
+        for (uint32_t k = 0; k < ss->pend[i].n_texts; k++)
+            if (ss->pend[i].texts[k].off < keep)
+                keep = ss->pend[i].texts[k].off;
+    if (keep) {
+        memmove(ss->tb, ss->tb + keep, ss->tb_len - keep);
+        ss->tb_len -= keep;
+        for (size_t i = 0; i < ss->pn; i++)
+            for (uint32_t k = 0; k < ss->pend[i].n_texts; k++)
+                ss->pend[i].texts[k].off -= keep;
+    }
     ss->qb = 0;
     ss->qe = n;
 }
@@ -468,6 +501,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
             free_texts(&ss->pend[j]);
         free_texts(&ss->cur);
         free(ss->pend);
+        free(ss->tb);
         ctf_dstream_free(ss->rd);
     }
     for (size_t i = 0; i < S.n_objs; i++) {

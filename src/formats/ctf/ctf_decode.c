@@ -100,8 +100,19 @@ static int64_t kids_reserve(ctf_dec *d, const ctf_step *st, uint64_t count)
 
 /* ---- the interpreter ---------------------------------------------------------------------- */
 
-/* An integer at pos (already aligned), with its side effects: register, clock, meaning. */
-static inline int read_int(ctf_dec *d, const ctf_step *st, uint64_t pos, uint64_t *out)
+/* The clock and special-field side effects of an integer (headers and packet contexts). */
+__attribute__((noinline)) static void int_effects(ctf_dec *d, const ctf_step *st, uint64_t v)
+{
+    if (st->clock)
+        update_clock(d, v, st->size);
+    if (st->meaning)
+        set_meaning(d, st->meaning, v);
+}
+
+/* An integer at pos (already aligned), with its side effects: register, clock, meaning.
+ * Inlined in the loops that read the needed integers of a struct (most of skipping). */
+__attribute__((always_inline)) static inline int read_int(ctf_dec *d, const ctf_step *st,
+                                                          uint64_t pos, uint64_t *out)
 {
     if (st->size > d->bits - pos)
         return derr(d, st, "integer of %llu bits runs past the packet content (%llu bits left)",
@@ -112,12 +123,8 @@ static inline int read_int(ctf_dec *d, const ctf_step *st, uint64_t pos, uint64_
     d->pos = pos + st->size;
     if (st->reg >= 0)
         d->regs[st->reg] = v;
-    if (!d->quiet) {
-        if (st->clock)
-            update_clock(d, v, st->size);
-        if (st->meaning)
-            set_meaning(d, st->meaning, v);
-    }
+    if (!d->quiet && (st->clock || st->meaning))
+        int_effects(d, st, v);
     *out = v;
     return 0;
 }
