@@ -118,6 +118,38 @@ static void h_u64(head *h, uint64_t v, size_t width, char pad)
     h_put(h, d + k, len);
 }
 
+/* v in decimal, left-aligned in width columns (the pid: "%-5d"), written in place */
+static void h_u64_left(head *h, uint64_t v, size_t width)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    size_t len = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        len++;
+    size_t total = len < width ? width : len;
+    if (total > sizeof h->b - h->n)
+        return;
+    char *w = h->b + h->n, *e = w + len;
+    for (size_t k = len; k < total; k++)
+        w[k] = ' ';
+    h->n += total;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        e -= 2;
+        e[0] = pairs[2 * r];
+        e[1] = pairs[2 * r + 1];
+    }
+    if (v >= 10) {
+        e -= 2;
+        e[0] = pairs[2 * v];
+        e[1] = pairs[2 * v + 1];
+    } else {
+        *--e = (char)('0' + v);
+    }
+}
+
 /* exactly n digits of v, zero-padded (two digits per division) */
 static void h_fixed(head *h, uint64_t v, size_t n)
 {
@@ -283,15 +315,12 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         h_put(&h, comm, clen);
         h_put(&h, "-", 1);
         int pid = tg_event_pid(ev);
-        size_t before = h.n;
         if (pid < 0) {
             h_put(&h, "-", 1);
-            h_u64(&h, (uint64_t)-(int64_t)pid, 0, ' ');
+            h_u64_left(&h, (uint64_t)-(int64_t)pid, 4);
         } else {
-            h_u64(&h, (uint64_t)pid, 0, ' ');
+            h_u64_left(&h, (uint64_t)pid, 5);
         }
-        if (h.n - before < 5)
-            h_pad(&h, ' ', 5 - (h.n - before));
         h_put(&h, " [", 2);
         if (cpu >= 0 && cpu < 1000)
             h_fixed(&h, (uint64_t)cpu, 3);

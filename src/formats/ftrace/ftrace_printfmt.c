@@ -1685,7 +1685,17 @@ static uint64_t read_direct(const rctx *r, const pf_item *it)
 {
     if (it->d_idx > r->size || it->d_off > r->size || it->d_size > r->size - it->d_off)
         return 0;
-    return ft_read_num(r->f, r->data + it->d_off, it->d_size);
+    const uint8_t *p = r->data + it->d_off;
+    if (!r->f->big_endian) {
+        switch (it->d_size) {
+        case 1: return p[0];
+        case 2: return tg_le16(p);
+        case 4: return tg_le32(p);
+        case 8: return tg_le64(p);
+        default: return 0;
+        }
+    }
+    return ft_read_num(r->f, p, it->d_size);
 }
 
 /* Compiles "fmt", args into e->pf. */

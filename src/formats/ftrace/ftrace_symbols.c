@@ -29,15 +29,13 @@ static int func_tmp_cmp(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int hexval(int c)
+static inline int hexval(int c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    unsigned d = (unsigned)c - '0';
+    if (d < 10)
+        return (int)d;
+    d = ((unsigned)c | 0x20) - 'a';
+    return d < 6 ? (int)d + 10 : -1;
 }
 
 /* The symbols go straight into the final arrays (sized by the line count, one exact
@@ -73,9 +71,13 @@ int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
         if (nd && q + 3 < le + 1 && q < le && *q == ' ' && q + 2 < le && q[2] == ' ') {
             char ch = q[1];
             char *name = (char *)q + 3;
-            char *ne = name;
-            while (ne < le && *ne != '\t' && *ne != ' ')
-                ne++;
+            /* the name ends at a '\t' (a module follows), a ' ' or the line end */
+            char *ne = memchr(name, '\t', (size_t)(le - name));
+            if (!ne)
+                ne = le;
+            char *sp = memchr(name, ' ', (size_t)(ne - name));
+            if (sp)
+                ne = sp;
             if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a' && n < cap) {
                 *ne = 0; /* ends the name: a '\t', ' ' or '\n' (or the copy's extra byte) */
                 funcs[n].addr = addr;
