@@ -11,10 +11,11 @@
  * std::sort over the order of llvm's hash map of function ids.
  *
  * The XRay reader creates its streams in llvm-xray's load order, so this style reads the
- * XRay traces stream after stream (tg_stream_iter) instead of the merged iterator; the
- * raw TSC is the event's "tsc" payload field.  Other traces go through the merged iterator
+ * XRay traces stream after stream (each stream's next(), as tg_stream_iter would) instead of
+ * the merged iterator; the raw TSC is the event's "tsc" payload field.  Other traces go through the merged iterator
  * with nanoseconds as cycles at 1 GHz.  Memory: the stacks plus 8 bytes per finished call. */
 #include "core/error_internal.h"
+#include "core/format_api.h"
 #include "core/llvm_order.h"
 #include "sinks/style_api.h"
 
@@ -182,13 +183,13 @@ static int account(acct *a, const tg_event *ev, uint64_t tsc)
         a->errors++;
         return 0;
     }
-    tg_event_kind k = tg_event_kind_of(ev);
+    tg_event_kind k = ev->cls ? ev->cls->kind : TG_KIND_GENERIC; /* the model's fields, */
     if (k != TG_KIND_FUNC_ENTRY && k != TG_KIND_FUNC_EXIT && k != TG_KIND_FUNC_TAIL_EXIT)
         return 0;
-    tstack *s = stack_of(a, (uint32_t)tg_event_tid(ev));
+    tstack *s = stack_of(a, (uint32_t)ev->tid);                    /* read in place */
     if (!s)
         return TG_ERR_NOMEM;
-    int32_t id = (int32_t)tg_event_func_addr(ev);
+    int32_t id = (int32_t)ev->addr;
     if (k == TG_KIND_FUNC_ENTRY) {
         if (s->n == s->cap) {
             size_t cap = s->cap ? s->cap * 2 : 32;
@@ -452,33 +453,47 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
         have_xray = 1;
         int ns_is_tsc = tf == 1000000000u;
         for (size_t s = 0; s < tg_trace_stream_count(tr) && rc >= 0; s++) {
-            tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
-            if (!si) {
-                rc = TG_ERR_NOMEM;
-                break;
-            }
-            const tg_event *ev;
-            int r;
+            /* the stream read straight through its next(), with the per-event defaults
+             * tg_stream_iter sets (this loop runs per record) */
+            tg_stream *st = tg_trace_stream(tr, s);
+            if (st->ops->rewind && st->ops->rewind(st, NULL) < 0)
+                continue;
+            tg_event evb;
+            memset(&evb, 0, sizeof evb);
+            const tg_event *ev = &evb;
+            int r, errors_in_a_row = 0;
             for (;;) {
                 tg_error *e = NULL;
-                r = tg_stream_iter_next(si, &ev, &e);
+                evb.cls = NULL;
+                evb.stream = st;
+                evb.cpu = st->cpu;
+                evb.tid = st->tid;
+                evb.pid = -1;
+                evb.depth = -1;
+                evb.addr = evb.lost = 0;
+                r = st->ops->next(st, &evb, &e);
                 if (r == 0)
                     break;
                 if (r < 0) {
-                    /* damage: keep the first error for the caller, go on past it */
+                    /* damage: keep the first error for the caller, go on past it (64 in a
+                     * row end the stream, as in tg_stream_iter) */
                     if (err && !*err)
                         *err = e;
                     else
                         tg_error_free(e);
                     if (rc == 0)
                         rc = r;
+                    if (++errors_in_a_row >= 64)
+                        break;
                     continue;
                 }
+                errors_in_a_row = 0;
+                evb.stream = st;
                 /* cycles: at 1 GHz the event time in ns is the TSC itself (the reader's
                  * ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
                 uint64_t tsc;
                 if (ns_is_tsc) {
-                    tsc = (uint64_t)tg_event_time_ns(ev);
+                    tsc = (uint64_t)ev->ts;
                 } else {
                     tg_value v;
                     tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
@@ -489,7 +504,6 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                     break;
                 }
             }
-            tg_stream_iter_free(si);
             if (rc == TG_ERR_NOMEM)
                 break;
         }
