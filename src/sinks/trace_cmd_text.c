@@ -124,8 +124,8 @@ static void h_u64_left(head *h, uint64_t v, size_t width)
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    size_t len = 1;
-    for (uint64_t t = v; t >= 10; t /= 10)
+    size_t len = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
+    for (uint64_t t = v / 1000000; t; t /= 10)
         len++;
     size_t total = len < width ? width : len;
     if (total > sizeof h->b - h->n)

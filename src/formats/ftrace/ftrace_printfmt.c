@@ -1503,6 +1503,19 @@ static char *dup_n(struct ft_pf *pf, const char *s, size_t n)
     return tg_arena_strndup(&pf->arena, s, n);
 }
 
+/* A literal's copy with 16 zero bytes after it: rendering copies a short literal with one
+ * fixed 16-byte move (see put_text). */
+#define TEXT_PAD 16
+static char *dup_text(struct ft_pf *pf, const char *s, size_t n)
+{
+    if (n > SIZE_MAX - TEXT_PAD - 1)
+        return NULL;
+    char *p = tg_arena_alloc(&pf->arena, n + TEXT_PAD + 1); /* zeroed */
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
 /* Splits the format into items like libtraceevent's parse_args. */
 static int compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
 {
@@ -1610,7 +1623,7 @@ static int compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
                     return -1;
                 it->type = IT_TEXT;
                 char t[4] = {'>', ch, '<', 0};
-                it->text = dup_n(pf, t, 3);
+                it->text = dup_text(pf, t, 3);
                 it->text_len = 3;
                 p++;
                 break;
@@ -1642,7 +1655,7 @@ static int compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
         if (!it)
             return -1;
         it->type = IT_TEXT;
-        it->text = dup_n(pf, lit, n);
+        it->text = dup_text(pf, lit, n);
         it->text_len = n;
     }
     return 0;
@@ -1778,10 +1791,17 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
         const rctx *r = i + 1 == pf->n ? &last : r0;
         int plen = it->len_arg ? (int)eval(r, it->len_arg) : -1;
         switch (it->type) {
-        case IT_TEXT:
-            sk_put(out, it->text, it->text_len -
-                       (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n'));
+        case IT_TEXT: {
+            size_t n = it->text_len -
+                       (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
+            if (n <= TEXT_PAD && sizeof out->b - out->n >= TEXT_PAD) {
+                memcpy(out->b + out->n, it->text, TEXT_PAD); /* padded: see dup_text */
+                out->n += n;
+            } else {
+                sk_put(out, it->text, n);
+            }
             break;
+        }
         case IT_DIGIT:
             put_num(out, it, plen, it->direct ? read_direct(r, it) : eval(r, it->arg));
             break;
