@@ -127,6 +127,39 @@ static int read_kallsyms(ft_file *f, tg_reader *r, tg_error **err)
     return 0;
 }
 
+static int read_section(ft_file *f, uint64_t off, uint16_t want, blob *out, tg_error **err);
+
+/* v7 kallsyms: the decompressed section is a private copy already, so the symbols are cut
+ * out of it in place and the file keeps it (no second copy of several MB). */
+static int read_v7_kallsyms(ft_file *f, uint64_t off, tg_error **err)
+{
+    if (!off)
+        return 0;
+    blob b;
+    TG_TRY(read_section(f, off, 19, &b, err));
+    tg_reader r;
+    tg_reader_init(&r, b.p, b.n, b.off, f->big_endian);
+    const uint8_t *p = NULL;
+    uint32_t n = 0;
+    int rc = read_sized32(f, &r, &p, &n, "kallsyms", err);
+    if (rc == 0) {
+        if (b.owned) {
+            rc = ft_parse_kallsyms_in_place(f, (char *)(uintptr_t)p, n);
+            if (rc == 0) {
+                free(f->kallsyms_text);
+                f->kallsyms_text = b.owned;
+                b.owned = NULL;
+            }
+        } else {
+            rc = ft_parse_kallsyms(f, (const char *)p, n);
+        }
+        if (rc < 0)
+            rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    blob_free(&b);
+    return rc;
+}
+
 static int read_printk(ft_file *f, tg_reader *r, tg_error **err)
 {
     const uint8_t *p = NULL;
@@ -637,7 +670,7 @@ static int read_v7(ft_file *f, tg_reader *r, tg_error **err)
     TG_TRY(read_v7_section(f, refs.off[OPT_HEADER_INFO], 16, read_header_info, err));
     TG_TRY(read_v7_section(f, refs.off[OPT_FTRACE_EVENTS], 17, read_ftrace_formats, err));
     TG_TRY(read_v7_section(f, refs.off[OPT_EVENT_FORMATS], 18, read_event_formats, err));
-    TG_TRY(read_v7_section(f, refs.off[OPT_KALLSYMS], 19, read_kallsyms, err));
+    TG_TRY(read_v7_kallsyms(f, refs.off[OPT_KALLSYMS], err));
     TG_TRY(read_v7_section(f, refs.off[OPT_PRINTK], 20, read_printk, err));
     TG_TRY(read_v7_section(f, refs.off[OPT_CMDLINES], 21, read_cmdlines, err));
     for (size_t i = 0; i < f->n_buffers; i++) {
@@ -767,6 +800,7 @@ static void ftrace_close(tg_trace *t)
     free(f->events);
     free(f->by_id);
     free(f->funcs);
+    free(f->kallsyms_text);
     free(f->printk);
     free(f->comms);
     free(f->buffers);

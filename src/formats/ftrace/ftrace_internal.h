@@ -138,6 +138,7 @@ typedef struct ft_file {
     bool have_type;
 
     ft_func *funcs; /* sorted like libtraceevent's func map, + a sentinel */
+    void *kallsyms_text; /* the decompressed kallsyms the names point into (v7), or NULL */
     size_t n_funcs;
     ft_printk *printk; /* sorted by addr */
     size_t n_printk;
@@ -193,6 +194,8 @@ const char *ft_find_printk(const ft_file *f, uint64_t addr);
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len);
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len);
 int ft_parse_kallsyms(ft_file *f, const char *text, size_t len);
+/* the same on a writable text ending with '\n', cut in place (names point into it) */
+int ft_parse_kallsyms_in_place(ft_file *f, char *text, size_t len);
 int ft_parse_printk(ft_file *f, const char *text, size_t len);
 int ft_parse_cmdlines(ft_file *f, const char *text, size_t len);
 

@@ -40,22 +40,38 @@ static inline int hexval(int c)
 
 /* The symbols go straight into the final arrays (sized by the line count, one exact
  * allocation each, no temporary copy): most kallsyms are in address order already. */
+static int parse_text(ft_file *f, char *text, size_t len);
+
 int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
 {
-    size_t cap = 1, n = 0;
-    for (const char *q = text_in, *e = text_in + len; (q = memchr(q, '\n', (size_t)(e - q)));
-         q++)
-        cap++;
-    /* one copy of the text; names are cut out of it in place (NUL at their end) */
+    /* one copy of the text (one byte more); names are cut out of it in place */
     char *text = tg_arena_alloc(&f->trace->arena, len + 1);
+    if (!text)
+        return -1;
+    memcpy(text, text_in, len);
+    return parse_text(f, text, len);
+}
+
+int ft_parse_kallsyms_in_place(ft_file *f, char *text, size_t len)
+{
+    if (!len || text[len - 1] != '\n')
+        return ft_parse_kallsyms(f, text, len);
+    return parse_text(f, text, len);
+}
+
+/* text: writable, with a byte after each name to cut it (NUL at its end) */
+static int parse_text(ft_file *f, char *text, size_t len)
+{
+    size_t cap = 1, n = 0;
+    for (const char *q = text, *e = text + len; (q = memchr(q, '\n', (size_t)(e - q))); q++)
+        cap++;
     ft_func *funcs = malloc((cap + 1) * sizeof *funcs);
     char *types = malloc(cap);
-    if (!text || !funcs || !types) {
+    if (!funcs || !types) {
         free(funcs);
         free(types);
         return -1;
     }
-    memcpy(text, text_in, len);
     char *p = text, *end = text + len;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
