@@ -203,6 +203,51 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
     return 0;
 }
 
+/* Skip mode, a string, sequence or text sequence member (of fixed-size elements): done here
+ * without the calls when every check passes (1); 0 leaves it to run_step, which reports. */
+static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step *cs,
+                                  uint32_t j)
+{
+    uint64_t pos = align_up(d->pos, cs->align);
+    if (pos > d->bits)
+        return 0;
+    if (cs->op == CTF_OP_STRING) {
+        uint64_t off = pos / 8, end = d->bits / 8;
+        const uint8_t *nul = off < end ? memchr(d->buf + off, 0, (size_t)(end - off)) : NULL;
+        if (!nul)
+            return 0;
+        d->pos = (off + (uint64_t)(nul - (d->buf + off)) + 1) * 8;
+        return 1;
+    }
+    uint64_t len = cs->reg >= 0 ? d->regs[cs->reg] : 0;
+    const ctf_type *lt = cs->type->ref_target;
+    if (lt && lt->is_signed && (int64_t)len < 0)
+        return 0;
+    if (cs->op == CTF_OP_TEXT_SEQUENCE) {
+        if ((pos & 7) || len > (d->bits - pos) / 8)
+            return 0;
+        d->pos = pos;
+        if (d->on_text)
+            d->on_text(d->text_ctx, cs, d->buf + pos / 8, len);
+        d->pos = pos + len * 8;
+        return 1;
+    }
+    const ctf_step *el = &s0[j + 1];
+    if (len > CTF_MAX_ARRAY_LEN || !el->fixed)
+        return 0;
+    if (len) {
+        uint64_t stride = align_up(el->fixed_bits, el->align);
+        if (stride && len > (d->bits - pos) / stride + 1)
+            return 0;
+        uint64_t total = (len - 1) * stride + el->fixed_bits;
+        if (total > d->bits - pos)
+            return 0;
+        pos += total;
+    }
+    d->pos = pos;
+    return 1;
+}
+
 /* Skip mode, a variant member whose chosen option is a struct (event headers: the compact
  * or extended layout): the option's members are read here, without the two calls.  0 when
  * it is not that case or a check fails before anything was read (run_step then does it
@@ -366,6 +411,13 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
                                        "bits)",
                                 cs->fixed_bits, d->bits);
                 d->pos = p + cs->fixed_bits;
+                j = cs->end;
+                continue;
+            }
+            if (!d->tree &&
+                (cs->op == CTF_OP_STRING || cs->op == CTF_OP_SEQUENCE ||
+                 cs->op == CTF_OP_TEXT_SEQUENCE) &&
+                skip_var_member(d, s0, cs, j)) {
                 j = cs->end;
                 continue;
             }
