@@ -93,7 +93,7 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 
 /* Decimal digits written in place, two at a time from the last one back; the count comes
  * from the bit length (log10 2 ~ 1233 / 4096) and one comparison. */
-static void put_u64(wbuf *w, uint64_t v)
+__attribute__((always_inline)) static inline void put_u64(wbuf *w, uint64_t v)
 {
     static const uint64_t p10[20] = {1ull,
                                      10ull,
@@ -148,7 +148,8 @@ static void put_u64(wbuf *w, uint64_t v)
     }
 }
 
-static void put_int(wbuf *w, const ctf_step *st, uint64_t u)
+/* Integers in base 2, 8 or 16 (and 10 for the callers below). */
+static void put_int_base(wbuf *w, const ctf_step *st, uint64_t u)
 {
     unsigned len = st->size;
     char tmp[80], *q = tmp + sizeof tmp;
@@ -196,6 +197,21 @@ static void put_int(wbuf *w, const ctf_step *st, uint64_t u)
             put_u64(w, u);
         }
     }
+}
+
+/* An integer in its display base; decimal, the usual one, inline. */
+static inline void put_int(wbuf *w, const ctf_step *st, uint64_t u)
+{
+    unsigned base = st->type->base;
+    if (base == 2 || base == 8 || base == 16) {
+        put_int_base(w, st, u);
+        return;
+    }
+    if (st->is_signed && (int64_t)u < 0) {
+        PUTS(w, "-");
+        u = 0 - u;
+    }
+    put_u64(w, u);
 }
 
 static inline bool needs_escape(unsigned char c)
