@@ -1069,7 +1069,8 @@ static size_t dec_len(uint64_t v)
 
 /* The fast conversions ("%d", "%08lx", "%llu" ...): the digit count is known first, so the
  * padding and the digits are written straight into the sink, last digit first. */
-static void put_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
+static inline __attribute__((always_inline)) void put_num(ft_sink *out, const pf_item *it,
+                                                         int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
         uint64_t v = val;
