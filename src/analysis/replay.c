@@ -260,7 +260,6 @@ static void put_header(struct rp *p)
     tg_buf_puts(p->out, "   FUNCTION\n");
 }
 
-/* Captures what printing needs from the iterator's event before it is advanced. */
 /* The symbol of a function record, asked of the reader once per address and trace. */
 static const char *func_name(struct rp *p, const tg_event *ev)
 {
@@ -276,6 +275,7 @@ static const char *func_name(struct rp *p, const tg_event *ev)
     return p->names[h].name;
 }
 
+/* Captures what printing needs from the iterator's event before it is advanced. */
 static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
 {
     tg_buf *args = p->args, *evtext = p->evtext;

@@ -127,6 +127,20 @@ static inline bool tg_read_u64(tg_reader *r, uint64_t *v)
     r->pos += 8;
     return true;
 }
+/* A block preceded by its 64-bit length (trace.dat's header and format files); on failure
+ * the position is unchanged, so the caller reports the offset of the length itself. */
+static inline bool tg_read_sized64(tg_reader *r, const uint8_t **p, uint64_t *len)
+{
+    size_t start = r->pos;
+    uint64_t n;
+    if (!tg_read_u64(r, &n) || n > tg_reader_left(r)) {
+        r->pos = start;
+        return false;
+    }
+    *len = n;
+    return tg_read_bytes(r, p, (size_t)n);
+}
+
 /* A NUL-terminated string inside the buffer; *len excludes the NUL. */
 static inline bool tg_read_cstr(tg_reader *r, const char **s, size_t *len)
 {

@@ -52,14 +52,13 @@ static int read_header_info(ft_file *f, tg_reader *r, tg_error **err)
     uint64_t sz;
     if (!tg_read_bytes(r, &p, 12) || memcmp(p, "header_page", 12) != 0)
         return fail(f, err, tg_reader_offset(r), "expected \"header_page\"");
-    if (!tg_read_u64(r, &sz) || !tg_reader_has(r, sz))
+    if (!tg_read_sized64(r, &p, &sz))
         return fail(f, err, tg_reader_offset(r), "header_page size runs past the end");
-    tg_read_bytes(r, &p, sz);
     if (ft_parse_header_page(f, (const char *)p, sz) < 0)
         return fail(f, err, tg_reader_offset(r) - sz, "header_page lacks timestamp/commit/data");
     if (!tg_read_bytes(r, &p, 13) || memcmp(p, "header_event", 13) != 0)
         return fail(f, err, tg_reader_offset(r), "expected \"header_event\"");
-    if (!tg_read_u64(r, &sz) || !tg_read_bytes(r, &p, sz))
+    if (!tg_read_sized64(r, &p, &sz))
         return fail(f, err, tg_reader_offset(r), "header_event size runs past the end");
     return 0;
 }
@@ -73,9 +72,8 @@ static int read_ftrace_formats(ft_file *f, tg_reader *r, tg_error **err)
         uint64_t sz;
         const uint8_t *p;
         uint64_t at = tg_reader_offset(r);
-        if (!tg_read_u64(r, &sz) || !tg_reader_has(r, sz))
+        if (!tg_read_sized64(r, &p, &sz))
             return fail(f, err, at, "ftrace event format size runs past the end");
-        tg_read_bytes(r, &p, sz);
         TG_TRY(ft_parse_format(f, "ftrace", (const char *)p, sz, at + 8, err));
     }
     return 0;
@@ -99,9 +97,8 @@ static int read_event_formats(ft_file *f, tg_reader *r, tg_error **err)
             uint64_t sz;
             const uint8_t *p;
             uint64_t at = tg_reader_offset(r);
-            if (!tg_read_u64(r, &sz) || !tg_reader_has(r, sz))
+            if (!tg_read_sized64(r, &p, &sz))
                 return fail(f, err, at, "event format size runs past the end");
-            tg_read_bytes(r, &p, sz);
             TG_TRY(ft_parse_format(f, sysname, (const char *)p, sz, at + 8, err));
         }
     }

@@ -21,27 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
-
-static int sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->n + n + 1) * 2;
-        char *q = realloc(b->p, cap);
-        if (!q)
-            return -1;
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-    return 0;
-}
-
 /* "#N}" at s: the number N (>= 1) and the length consumed, or 0. */
 static size_t closure_number(const char *s, unsigned long *num)
 {
@@ -54,37 +33,37 @@ static size_t closure_number(const char *s, unsigned long *num)
     return (size_t)(end + 1 - s);
 }
 
-static int put_counted(sbuf *b, const char *word, unsigned long num)
+static void put_counted(tg_buf *b, const char *word, unsigned long num)
 {
-    char tmp[32];
-    int rc = sb_put(b, "'", 1) | sb_put(b, word, strlen(word));
-    if (num >= 2) {
-        size_t k = 0;
-        unsigned long v = num - 2;
-        char rev[24];
-        do {
-            rev[k++] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
-        for (size_t i = 0; i < k; i++)
-            tmp[i] = rev[k - 1 - i];
-        rc |= sb_put(b, tmp, k);
-    }
-    return rc | sb_put(b, "'", 1);
+    tg_buf_putc(b, '\'');
+    tg_buf_puts(b, word);
+    if (num >= 2)
+        tg_buf_u64(b, num - 2);
+    tg_buf_putc(b, '\'');
+}
+
+/* The buffer's text as a malloc'ed string, or NULL when the buffer ran out of memory. */
+static char *take_text(tg_buf *b)
+{
+    char *s = tg_buf_flush(b) < 0 ? NULL : strdup(tg_buf_data(b));
+    tg_buf_free(b);
+    return s;
 }
 
 /* Rewrites GNU closure and unnamed-type names into LLVM's wording. */
 static char *llvm_wording(const char *g)
 {
-    sbuf b = {0};
+    tg_buf *b = tg_buf_new();
+    if (!b)
+        return NULL;
     const char *s = g;
     static const char tls_w[] = "TLS wrapper function for ";
     static const char tls_i[] = "TLS init function for ";
     if (strncmp(s, tls_w, sizeof tls_w - 1) == 0) {
-        sb_put(&b, "thread-local wrapper routine for ", 33);
+        tg_buf_puts(b, "thread-local wrapper routine for ");
         s += sizeof tls_w - 1;
     } else if (strncmp(s, tls_i, sizeof tls_i - 1) == 0) {
-        sb_put(&b, "thread-local initialization routine for ", 40);
+        tg_buf_puts(b, "thread-local initialization routine for ");
         s += sizeof tls_i - 1;
     }
     while (*s) {
@@ -102,8 +81,8 @@ static char *llvm_wording(const char *g)
             unsigned long num;
             size_t k = depth == 0 ? closure_number(p, &num) : 0;
             if (k) {
-                if (put_counted(&b, "lambda", num) < 0 || sb_put(&b, s + 7, (size_t)(p - (s + 7))) < 0)
-                    goto fail;
+                put_counted(b, "lambda", num);
+                tg_buf_put(b, s + 7, (size_t)(p - (s + 7)));
                 s = p + k;
                 continue;
             }
@@ -111,30 +90,22 @@ static char *llvm_wording(const char *g)
             unsigned long num;
             size_t k = closure_number(s + 13, &num);
             if (k) {
-                if (put_counted(&b, "unnamed", num) < 0)
-                    goto fail;
+                put_counted(b, "unnamed", num);
                 s += 13 + k;
                 continue;
             }
         }
+        size_t n = tg_buf_len(b);
         if (s[0] == '>' && s[1] == '>' &&
-            !(b.n >= 8 && memcmp(b.p + b.n - 8, "operator", 8) == 0)) {
+            !(n >= 8 && memcmp(tg_buf_data(b) + n - 8, "operator", 8) == 0)) {
             /* LLVM always separates closing template brackets ("> >") */
-            if (sb_put(&b, "> ", 2) < 0)
-                goto fail;
+            tg_buf_puts(b, "> ");
             s++;
             continue;
         }
-        if (sb_put(&b, s, 1) < 0)
-            goto fail;
-        s++;
+        tg_buf_putc(b, *s++);
     }
-    if (!b.p)
-        sb_put(&b, "", 0);
-    return b.p;
-fail:
-    free(b.p);
-    return NULL;
+    return take_text(b);
 }
 
 /* Replaces every `from` in *s by `to` (to no longer than from), in place; not where the
@@ -254,10 +225,15 @@ char *xray_demangle(const char *name)
         llvm_spelling(l, name);
     if (!l || !dot)
         return l;
-    sbuf b = {l, strlen(l), strlen(l) + 1};
-    if (sb_put(&b, " (", 2) < 0 || sb_put(&b, dot, strlen(dot)) < 0 || sb_put(&b, ")", 1) < 0) {
-        free(b.p);
+    tg_buf *b = tg_buf_new();
+    if (!b) {
+        free(l);
         return NULL;
     }
-    return b.p;
+    tg_buf_puts(b, l);
+    tg_buf_puts(b, " (");
+    tg_buf_puts(b, dot);
+    tg_buf_putc(b, ')');
+    free(l);
+    return take_text(b);
 }
