@@ -68,7 +68,9 @@ static void put_meta(tg_buf *out, const char *what, int pid, int tid, const char
     tg_buf_puts(out, "\"}}");
 }
 
-static void put_args(tg_buf *out, const tg_event *ev)
+/* The payload as "args"; values are rendered through one scratch buffer reused across
+ * events (no allocation per event). */
+static void put_args(tg_buf *out, tg_buf *scratch, const tg_event *ev)
 {
     size_t n = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
     if (!n)
@@ -82,12 +84,9 @@ static void put_args(tg_buf *out, const tg_event *ev)
             tg_buf_putc(out, ',');
         put_string(out, v.name ? v.name : "?");
         tg_buf_putc(out, ':');
-        tg_buf *tmp = tg_buf_new();
-        if (!tmp)
-            break;
-        tg_text_value(tmp, &v);
-        put_string(out, tg_buf_data(tmp));
-        tg_buf_free(tmp);
+        tg_buf_reset(scratch);
+        tg_text_value(scratch, &v);
+        put_string(out, tg_buf_data(scratch));
     }
     tg_buf_putc(out, '}');
 }
@@ -96,6 +95,9 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
                           tg_error **err)
 {
     struct seen_ids pids = {0}, tids = {0};
+    tg_buf *scratch = tg_buf_new();
+    if (!scratch)
+        return TG_ERR_NOMEM;
     const tg_event *ev;
     int rc;
     tg_buf_puts(out, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
@@ -133,11 +135,12 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
         put_ts(out, tg_event_time_ns(ev));
         if (*ph == 'i') {
             tg_buf_puts(out, ",\"s\":\"t\"");
-            put_args(out, ev);
+            put_args(out, scratch, ev);
         }
         tg_buf_putc(out, '}');
     }
     tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n");
+    tg_buf_free(scratch);
     free(pids.ids);
     free(tids.ids);
     return rc < 0 ? rc : 0;
