@@ -3,7 +3,7 @@
  * `uftrace info`, `trace-cmd report --stat` ... show). */
 #include "analysis/class_counts.h"
 #include "core/error_internal.h"
-#include "sinks/value_text.h"
+#include "core/consumer.h"
 
 static void describe_counts(tg_buf *out, tg_trace *t, const tg_class_counts *cc)
 {

@@ -1,8 +1,7 @@
 /* report_dispatch.c - tg_report and tg_stats: function accounting in the style asked for
  * ("uftrace" by default, "xray" for llvm-xray account), and per-class statistics. */
 #include "core/error_internal.h"
-#include "sinks/sink_run.h"
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <string.h>
 

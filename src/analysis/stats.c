@@ -2,8 +2,7 @@
  * and a closing line exactly "total: N events, M lost". */
 #include "analysis/class_counts.h"
 #include "core/error_internal.h"
-#include "sinks/sink_run.h"
-#include "sinks/value_text.h"
+#include "core/consumer.h"
 
 #include <string.h>
 

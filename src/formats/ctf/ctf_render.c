@@ -2,11 +2,12 @@
  *
  * CTF has no text form of its own; the reference rendering of CTF events is babeltrace2's
  * (sink.text.pretty): `{ packet context }, { stream event context }, { event context },
- * { payload }` with the visible fields of each scope.  The generic printer in
- * src/sinks/babeltrace_text.c produces the same text from tg_value; this file produces it
- * straight from the packet bits with the names pre-formatted at compile time ("name = "),
- * into one scratch buffer per stream and one tg_buf_put per event, because printing is most
- * of the work of `traceglot cat`.  The packet context is rendered once per packet.
+ * { payload }` with the visible fields of each scope.  The generic printer
+ * (src/compat/babeltrace2/babeltrace_text.c) produces the same text from tg_value; this file
+ * produces it straight from the packet bits with the names pre-formatted at compile time
+ * ("name = "), into one scratch buffer per stream and one tg_buf_put per event, because
+ * printing is most of the work of `traceglot cat`.  The packet context is rendered once per
+ * packet.
  *
  * Rules (babeltrace2 2.0.4): integers in their display base (hex upper-case and masked to
  * the size rounded up to a nibble, octal with a leading 0, binary with 0b and every bit),

@@ -1,5 +1,5 @@
 /* value_text.c - plain text for times and typed values (see value_text.h). */
-#include "sinks/value_text.h"
+#include "core/value_text.h"
 
 #include <inttypes.h>
 

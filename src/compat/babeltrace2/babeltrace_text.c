@@ -15,7 +15,7 @@
  *
  * The per-trace facts (has a clock, environment) come from tg_trace_describe once per trace;
  * everything per event is formatted straight into the output buffer. */
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <stdbool.h>
 #include <stdio.h>

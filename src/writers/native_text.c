@@ -6,8 +6,7 @@
  * Time on the trace clock in seconds, cpu and tid where known, the event name, then the
  * payload fields as name=value (function events: the function and depth; lost events: how
  * many).  Written straight into the output buffer, no printf per event. */
-#include "sinks/style_api.h"
-#include "sinks/value_text.h"
+#include "core/consumer.h"
 
 static void put_fields(tg_buf *out, const tg_event *ev, tg_scope scope, int *first)
 {

@@ -1,5 +1,7 @@
 /* value_text.h - plain renderings of times and typed values shared by traceglot's own
- * printers (native text, JSON).  Peer-compatible printers have their own exact rules. */
+ * printers (native text, JSON), info and stats.  Peer-compatible printers have their own
+ * exact rules.  It lives in core beside the value model so that every consumer reaches it
+ * through core/consumer.h. */
 #ifndef TG_VALUE_TEXT_H
 #define TG_VALUE_TEXT_H
 

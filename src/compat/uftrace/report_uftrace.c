@@ -6,10 +6,10 @@
  * uftrace does), only to the self time and the call count.  Frames still open at the end
  * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
  * hash table; sorted by total time (descending, then name) once at the end. */
-#include "analysis/uftrace_fstack.h"
-#include "analysis/uftrace_text.h"
+#include "compat/uftrace/uftrace_fstack.h"
+#include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -6,8 +6,7 @@
  * table of seen threads is the only memory kept, so memory is bounded by the number of
  * threads, not events.  Timestamps are microseconds with nanosecond decimals. */
 #include "core/grow.h"
-#include "sinks/style_api.h"
-#include "sinks/value_text.h"
+#include "core/consumer.h"
 
 #include <stdlib.h>
 

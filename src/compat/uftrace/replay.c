@@ -8,10 +8,10 @@
  * same way.  Columns come from the "fields" option (-f): duration, tid, addr, time, delta,
  * elapsed, printed in uftrace's column order; "+name" adds to the default duration,tid.
  * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields". */
-#include "analysis/uftrace_fstack.h"
-#include "analysis/uftrace_text.h"
+#include "compat/uftrace/uftrace_fstack.h"
+#include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
-#include "sinks/sink_run.h"
+#include "core/consumer.h"
 
 #include <stdlib.h>
 #include <string.h>

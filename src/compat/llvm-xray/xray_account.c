@@ -17,7 +17,7 @@
 #include "core/error_internal.h"
 #include "core/format_api.h"
 #include "core/llvm_order.h"
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  *
  * Frames live in one growable array per thread, bounded by uftrace's maximum stack depth;
  * threads are found by tid in an open-addressing table.  Nothing here allocates per event. */
-#include "analysis/uftrace_fstack.h"
+#include "compat/uftrace/uftrace_fstack.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * can share one nanosecond when the cycle frequency is above 1 GHz: then each run of
  * events with the same time is buffered and stable-sorted by the raw TSC before printing.
  * The header comes from the trace's own description (tg_trace_describe). */
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,9 +3,8 @@
  *
  * The same shape serves reports (analysis/report_dispatch.c): every printer sees a ready
  * iterator and only the public event model. */
-#include "sinks/sink_run.h"
+#include "core/consumer.h"
 #include "core/error_internal.h"
-#include "sinks/style_api.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
  * "CPU:N [EVENTS DROPPED]" line.  The task name comes from the event model: the COMMON
  * scope's "common_comm" field (the trace's saved cmdlines as trace-cmd resolves them).
  * Everything is written straight into the output buffer, no printf per event. */
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <stdbool.h>
 #include <stdint.h>

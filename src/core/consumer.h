@@ -1,15 +1,18 @@
-/* style_api.h - how printers, converters and reports plug into the library.
+/* consumer.h - what a consumer of events (an analysis, a peer-compatible printer, a writer)
+ * may use from the library beyond the public header, and how it plugs in.
  *
- * Each text style, converter and report style declares one object with the TG_PRINT_STYLE,
- * TG_CONVERTER or TG_REPORT_STYLE line below; the build collects those lines into the
- * registry, so adding one is adding a file.  They see only the public event model (and the
+ * Consumers live in src/analysis, src/compat/<peer> and src/writers.  Each text style,
+ * converter and report style declares one object with the TG_PRINT_STYLE, TG_CONVERTER or
+ * TG_REPORT_STYLE line below; the build collects those lines into the registry, so adding
+ * one is adding a file.  They see only the public event model (and the
  * call-stack builder), never a format's internals.  They drive the iterator they are given,
  * write into out, and return 0 or a negative status; errors the iterator collected from
  * damaged streams are reported by the caller after the style returns. */
-#ifndef TG_STYLE_API_H
-#define TG_STYLE_API_H
+#ifndef TG_CONSUMER_H
+#define TG_CONSUMER_H
 
 #include "traceglot.h"
+#include "core/value_text.h"
 
 struct tg_print_style {
     const char *name;
@@ -37,5 +40,13 @@ struct tg_report_style {
 extern const struct tg_print_style *const tg_print_style_list[];
 extern const struct tg_converter *const tg_converter_list[];
 extern const struct tg_report_style *const tg_report_style_list[];
+
+/* Running a printer, converter or report over a filtered iterator, with the input's damage
+ * turned into the returned error after the output is written (core/print_dispatch.c). */
+typedef int (*tg_sink_fn)(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
+                          tg_buf *out, tg_error **err);
+
+int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
+                tg_error **err, tg_sink_fn fn, const void *impl);
 
 #endif
