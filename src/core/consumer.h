@@ -1,17 +1,23 @@
 /* consumer.h - what a consumer of events (an analysis, a peer-compatible printer, a writer)
  * may use from the library beyond the public header, and how it plugs in.
  *
- * Consumers live in src/analysis, src/compat/<peer> and src/writers.  Each text style,
- * converter and report style declares one object with the TG_PRINT_STYLE, TG_CONVERTER or
- * TG_REPORT_STYLE line below; the build collects those lines into the registry, so adding
- * one is adding a file.  They see only the public event model (and the
- * call-stack builder), never a format's internals.  They drive the iterator they are given,
- * write into out, and return 0 or a negative status; errors the iterator collected from
- * damaged streams are reported by the caller after the style returns. */
+ * Consumers live in src/analysis, src/compat/<peer> and src/writers.  The build gives them
+ * this header, the core headers it includes below and the headers of their own folder, and
+ * nothing else (not format_api.h, not a format, not another consumer folder): see
+ * "Layers" in docs/design-notes.md.  A core tool every consumer needs is added here.
+ *
+ * Each text style, converter and report style declares one object with the TG_PRINT_STYLE,
+ * TG_CONVERTER or TG_REPORT_STYLE line below; the build collects those lines into the
+ * registry, so adding one is adding a file.  They drive the iterator they are given, write
+ * into out, and return 0 or a negative status; errors the iterator collected from damaged
+ * streams are reported by the caller after the style returns. */
 #ifndef TG_CONSUMER_H
 #define TG_CONSUMER_H
 
 #include "traceglot.h"
+#include "core/error_internal.h"
+#include "core/event_model.h"
+#include "core/grow.h"
 #include "core/value_text.h"
 
 struct tg_print_style {

@@ -1,0 +1,40 @@
+/* event_model.h - the event and its class as a stream fills them and a consumer reads them.
+ *
+ * The structs are visible (not opaque) so that consumers in analysis/, compat/ and writers/
+ * read an event's header in place, as fast as the merge hands it over, without a call per
+ * field.  What a reader implements (stream ops, formats, traces) stays in format_api.h,
+ * which consumers cannot include: the build gives them core/consumer.h, which includes
+ * this file, and not the rest of core. */
+#ifndef TG_EVENT_MODEL_H
+#define TG_EVENT_MODEL_H
+
+#include "traceglot.h"
+
+#include <stdint.h>
+
+struct tg_event_class {
+    const char *name;      /* "sched_switch", "lttng_ust_cyg_profile:func_entry", ... */
+    const char *system;    /* ftrace system / CTF provider; may be NULL */
+    uint64_t id;
+    tg_event_kind kind;
+    void *fmt_data;        /* the format's compiled layout for this class */
+    size_t index;          /* position in its trace's class list */
+    tg_trace *trace;
+};
+
+struct tg_event {
+    int64_t ts;                  /* ns on the trace clock */
+    const tg_event_class *cls;
+    tg_stream *stream;
+    int32_t cpu, pid, tid;       /* -1 when unknown */
+    int32_t depth;               /* function traces; -1 when none */
+    uint64_t addr;               /* function address for entry/exit */
+    uint64_t lost;               /* TG_KIND_LOST: how many */
+    uint64_t offset;             /* byte offset of the record in its file */
+    const uint8_t *data;         /* payload bytes, valid until the stream advances */
+    size_t size;
+    uint64_t aux[4];             /* format-private per-event values */
+    const void *auxp;            /* format-private per-event pointer */
+};
+
+#endif
