@@ -6,7 +6,7 @@
 # and an error naming the file and offset (or the metadata line); any failure says what.
 here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}/ctf
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 traces=()

@@ -4,7 +4,7 @@
 # multi-domains has one output per domain) and the LTTng-UST sessions of gen/ctf (default
 # and --clock-seconds).  The corpus was recorded with TZ=UTC, so the test runs that way.
 # SKIP when the corpus is absent.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 succ=$root/ctf/babeltrace/succeed
 gen=$root/gen/ctf
 [ -d "$succ" ] || { echo "SKIP: corpus ctf/babeltrace not found ($succ)"; exit 77; }

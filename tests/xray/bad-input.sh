@@ -6,7 +6,7 @@
 # before the damage still printed, never a crash (signal, sanitizer report) or a hang.
 here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}/xray
-corpus=${TG_CORPUS:-/work/shared/corpus}/gen/xray
+corpus=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}/gen/xray
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 logs=()

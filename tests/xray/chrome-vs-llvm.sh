@@ -4,7 +4,7 @@
 # duration events per thread, in the same order, with the same names, phases and times
 # (llvm-xray prints microseconds with 4 decimals; traceglot nanosecond-exact, so times must
 # agree to within a microsecond).  SKIP when the corpus is absent.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 dir=$root/gen/xray
 [ -d "$dir" ] || { echo "SKIP: corpus gen/xray not found ($dir)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }

@@ -2,7 +2,7 @@
 # golden-corpus.sh - traceglot's llvm-xray-compatible outputs against llvm-xray 14's own
 # outputs recorded in the corpus (gen/xray: basic and FDR logs of the same program and its
 # instrumented binary).  SKIP when the corpus is absent.
-dir=${TG_CORPUS:-/work/shared/corpus}/gen/xray
+dir=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}/gen/xray
 [ -f "$dir/xray-app-visible" ] || { echo "SKIP: corpus gen/xray not found ($dir)"; exit 77; }
 bin=$dir/xray-app-visible
 out=$(mktemp -d)
