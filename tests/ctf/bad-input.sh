@@ -31,9 +31,14 @@ run() { # name expect(err|any) dir
         echo "FAIL $name: expected a failure, got exit 0"; fail=1; return
     fi
 }
+# fresh_copy T: $out/t becomes an intact, writable copy of trace T (done once per trace;
+# each case below damages one file and restore puts that file back).
+fresh_copy() { rm -rf "$out/t"; cp -r "$1" "$out/t"; chmod -R u+w "$out/t"; }
+restore() { cp "$1" "$out/t/$(basename "$1")"; }
 n=0
 for t in "${traces[@]}"; do
     n=$((n + 1))
+    fresh_copy "$t"
     for f in "$t"/*; do
         [ -f "$f" ] || continue
         b=$(basename "$f")
@@ -42,7 +47,6 @@ for t in "${traces[@]}"; do
         # truncations
         for cut in 1 17 40 $((size / 3)) $((size / 2 + 1)) $((size - 3)); do
             [ $cut -gt 0 ] && [ $cut -lt $size ] || continue
-            rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
             head -c $cut "$f" > "$out/t/$b"
             if [ "$b" = metadata ]; then run "$n/$b cut $cut" any "$out/t"
             else run "$n/$b cut $cut" err "$out/t"; fi
@@ -50,19 +54,21 @@ for t in "${traces[@]}"; do
         # byte flips
         for k in 0 1 2 3 5 8 13 21 34 55 89; do
             off=$(( (size * k / 97 + k * 7) % size ))
-            rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
+            restore "$f"
             for v in 255 0 127; do
                 printf "$(printf '\\%03o' $v)" | dd of="$out/t/$b" bs=1 seek=$off conv=notrunc 2>/dev/null
                 run "$n/$b flip @$off=$v" any "$out/t"
             done
         done
+        restore "$f"
     done
 done
 # token-level damage to plain-text metadata: tokens deleted, duplicated, swapped, replaced
 for t in "${traces[@]}"; do
     head -c 4 "$t/metadata" | grep -q '/\*\|[a-z]' || continue   # plain text only
+    fresh_copy "$t"
     for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-        rm -rf "$out/t"; cp -r "$t" "$out/t"; chmod -R u+w "$out/t"
+        restore "$t/metadata"
         python3 - "$out/t/metadata" $seed <<'P'
 import random, sys
 path, seed = sys.argv[1], int(sys.argv[2])
