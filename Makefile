@@ -3,7 +3,8 @@
 # one apt-get line to run), then build with CMake.
 #   make            build into build/
 #   make demo       build and show traceglot on the example uftrace recording
-#   make check      build, run the whole suite (ctest), then again under ASan + UBSan
+#   make check      build, run the whole suite (ctest), then again under ASan + UBSan, then
+#                   build Release with gcc and with clang-14; every build with -Werror
 #   make install    install the CLI, libraries, header and pkg-config file (PREFIX=/usr/local)
 #   make bench      time traceglot against the peer tools (bench/run)
 PREFIX ?= /usr/local
@@ -13,7 +14,8 @@ TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14
              python3 zstd
 CMAKE_FLAGS ?=
 
-.PHONY: all build demo check check-plain check-sanitize deps-build deps-test install bench clean
+.PHONY: all build demo check check-plain check-sanitize check-release deps-build deps-test \
+        install bench clean
 
 all: build
 
@@ -43,15 +45,29 @@ demo: deps-build
 check: deps-test
 	@$(MAKE) --no-print-directory check-plain
 	@$(MAKE) --no-print-directory check-sanitize
+	@$(MAKE) --no-print-directory check-release
 
-check-plain: build
+# make check builds with -Werror (TG_WERROR); a plain `make` or a packager's cmake does not.
+check-plain:
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTG_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build build -j $(JOBS)
 	cd build && ctest --output-on-failure -j $(JOBS)
 
 check-sanitize:
-	cmake -S . -B build-asan -DTG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake -S . -B build-asan -DTG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DTG_WERROR=ON $(CMAKE_FLAGS)
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+# What a packager runs: Release builds with gcc and with clang-14 compile without a warning
+# (build only; the suites above run the code).
+check-release:
+	cmake -S . -B build-release-gcc -DCMAKE_BUILD_TYPE=Release -DTG_WERROR=ON \
+	  -DCMAKE_C_COMPILER=gcc $(CMAKE_FLAGS)
+	cmake --build build-release-gcc -j $(JOBS)
+	cmake -S . -B build-release-clang -DCMAKE_BUILD_TYPE=Release -DTG_WERROR=ON \
+	  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 $(CMAKE_FLAGS)
+	cmake --build build-release-clang -j $(JOBS)
 
 install: build
 	cmake --install build --prefix $(PREFIX)
@@ -60,4 +76,4 @@ bench: build
 	bench/run
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-release-gcc build-release-clang

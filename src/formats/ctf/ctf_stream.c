@@ -101,8 +101,8 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
     int rc = 0;
     bool first = true;
     while (off < map.size) {
-        ctf_stream_decl *sc;
-        uint64_t pc_pos, pbits;
+        ctf_stream_decl *sc = NULL;
+        uint64_t pc_pos, pbits = 0;
         rc = packet_open(tr, &d, &map, off, f->path, &sc, &pc_pos, &pbits, err);
         if (rc < 0)
             break;
@@ -166,8 +166,8 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             continue;
         }
         ds->pkt_off = ds->next_pkt_off;
-        ctf_stream_decl *sc;
-        uint64_t pbits;
+        ctf_stream_decl *sc = NULL;
+        uint64_t pbits = 0;
         TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos,
                            &pbits, err));
         if (sc != ds->sc)

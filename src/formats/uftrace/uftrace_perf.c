@@ -105,7 +105,7 @@ static int perf_next(tg_stream *st, tg_event *ev, tg_error **err)
     for (;;) {
         if (s->stopped)
             return 0;
-        struct perf_rec r;
+        struct perf_rec r = {0};
         size_t at = s->pos;
         int rc = perf_decode(d, &s->map, s->path, &s->pos, &r, err);
         if (rc < 0)
@@ -200,7 +200,7 @@ static const struct tg_stream_ops uft_perf_ops = {
 static void scan_comms(struct uft_data *d, const struct uft_perf *s)
 {
     size_t pos = 0;
-    struct perf_rec r;
+    struct perf_rec r = {0};
     while (perf_decode(d, &s->map, s->path, &pos, &r, NULL) > 0) {
         if (r.type != PERF_RECORD_COMM)
             continue;
