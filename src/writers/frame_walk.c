@@ -1,0 +1,144 @@
+/* frame_walk.c - the event loop shared by the viewer writers (see frame_walk.h). */
+#include "writers/frame_walk.h"
+
+#include "core/grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tg_frame_walk_free(tg_frame_walk *w)
+{
+    for (size_t i = 0; i < w->n_threads; i++)
+        free(w->threads[i].path);
+    free(w->threads);
+    tg_id_index_free(&w->thread_ids);
+    tg_frame_names_free(&w->names);
+    tg_callstack_free(w->cs);
+    memset(w, 0, sizeof *w);
+}
+
+int64_t tg_frame_walk_func_name(tg_frame_walk *w, const tg_event *ev)
+{
+    const char *name = tg_event_func_name(ev);
+    if (name)
+        return tg_frame_names_intern(&w->names, name, strlen(name));
+    uint64_t addr = tg_event_func_addr(ev);
+    char *p = w->hex + sizeof w->hex;
+    do
+        *--p = "0123456789abcdef"[addr & 15];
+    while (addr >>= 4);
+    *--p = 'x';
+    *--p = '0';
+    return tg_frame_names_intern(&w->names, p, (size_t)(w->hex + sizeof w->hex - p));
+}
+
+static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev)
+{
+    int tid = tg_event_tid(ev), pid = tg_event_pid(ev);
+    if (tid < 0)
+        tid = tg_event_cpu(ev) >= 0 ? tg_event_cpu(ev) : 0;
+    if (pid < 0)
+        pid = tid;
+    int added;
+    int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)tid, &added);
+    if (i < 0) {
+        w->status = (int)i;
+        return NULL;
+    }
+    if (added) {
+        if (tg_grow(&w->threads, &w->threads_cap, w->n_threads + 1, sizeof *w->threads) < 0) {
+            w->status = TG_ERR_NOMEM;
+            return NULL;
+        }
+        w->threads[w->n_threads++] = (tg_walk_thread){
+            .tid = tid, .pid = pid, .index = (size_t)i, .first_ns = tg_event_time_ns(ev)};
+    }
+    tg_walk_thread *t = &w->threads[i];
+    t->stream = tg_event_stream(ev);
+    t->last_ns = tg_event_time_ns(ev);
+    if (added && w->hooks->thread_new) {
+        int rc = w->hooks->thread_new(w->ctx, t, ev);
+        if (rc < 0) {
+            w->status = rc;
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* The builder's callback: a frame ended. */
+static void on_call(void *ctx, const tg_call *call)
+{
+    tg_frame_walk *w = ctx;
+    if (w->status < 0 || (call->flags & TG_CALL_NO_ENTRY))
+        return;
+    tg_walk_thread *t = w->current;
+    if (!t || t->tid != call->tid) { /* at the end: frames of every thread */
+        int added;
+        int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)call->tid, &added);
+        if (i < 0 || added) { /* a thread the walk never saw cannot have frames */
+            w->status = i < 0 ? (int)i : TG_ERR_FORMAT;
+            return;
+        }
+        t = &w->threads[i];
+    }
+    if (call->depth < 0 || (size_t)call->depth >= t->depth)
+        return; /* cannot happen: every frame the builder holds was opened here */
+    t->depth = (size_t)call->depth;
+    if (w->hooks->frame_close) {
+        int rc = w->hooks->frame_close(w->ctx, t, call, t->path[call->depth], w->current_ev);
+        if (rc < 0)
+            w->status = rc;
+    }
+}
+
+static int feed_function(tg_frame_walk *w, tg_walk_thread *t, const tg_event *ev)
+{
+    w->current = t;
+    w->current_ev = ev;
+    int rc = tg_callstack_feed(w->cs, ev);
+    if (rc < 0)
+        return rc;
+    if (w->status < 0 || tg_event_kind_of(ev) != TG_KIND_FUNC_ENTRY)
+        return w->status;
+    int64_t name = tg_frame_walk_func_name(w, ev);
+    if (name < 0)
+        return (int)name;
+    size_t depth = (size_t)tg_callstack_depth(w->cs, tg_event_tid(ev));
+    if (depth != t->depth + 1)
+        return TG_ERR_FORMAT; /* the builder and the walk disagree: a thread-key mismatch */
+    if (tg_grow(&t->path, &t->path_cap, depth, sizeof *t->path) < 0)
+        return TG_ERR_NOMEM;
+    t->path[t->depth++] = (uint32_t)name;
+    return w->hooks->frame_open ? w->hooks->frame_open(w->ctx, t, ev, (uint32_t)name) : 0;
+}
+
+int tg_frame_walk_run(tg_frame_walk *w, tg_iter *it, const tg_walk_hooks *hooks, void *ctx)
+{
+    w->hooks = hooks;
+    w->ctx = ctx;
+    w->cs = tg_callstack_new(on_call, w);
+    if (!w->cs)
+        return TG_ERR_NOMEM;
+    const tg_event *ev;
+    int rc;
+    while ((rc = tg_iter_next(it, &ev)) > 0) {
+        tg_walk_thread *t = thread_of(w, ev);
+        if (!t)
+            return w->status;
+        tg_event_kind kind = tg_event_kind_of(ev);
+        if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT ||
+            kind == TG_KIND_FUNC_TAIL_EXIT)
+            rc = feed_function(w, t, ev);
+        else
+            rc = hooks->other ? hooks->other(ctx, t, ev) : 0;
+        if (rc < 0)
+            return rc;
+    }
+    if (rc < 0)
+        return rc;
+    w->current = NULL;
+    w->current_ev = NULL;
+    tg_callstack_finish(w->cs);
+    return w->status;
+}
