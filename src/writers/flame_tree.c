@@ -1,0 +1,137 @@
+/* flame_tree.c - aggregating ended frames into the flame graphs' call tree (see
+ * flame_tree.h).  A node's children are found through one table keyed by (parent, name),
+ * and kept in first-seen order in a sibling list, so output order is deterministic. */
+#include "writers/flame_tree.h"
+
+#include "core/grow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tg_flame_open {
+    uint32_t thread_node;
+    uint32_t *at; /* node of the open frame at each depth */
+    size_t cap;
+};
+
+void tg_flame_tree_free(tg_flame_tree *ft)
+{
+    for (size_t i = 0; i < ft->n_open; i++)
+        free(ft->open[i].at);
+    free(ft->open);
+    free(ft->nodes);
+    tg_id_index_free(&ft->children);
+    tg_frame_walk_free(&ft->walk);
+    memset(ft, 0, sizeof *ft);
+}
+
+/* The child of parent named name, added when new; TG_FLAME_NONE when out of memory. */
+static uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name)
+{
+    int added;
+    int64_t i = tg_id_index_get(&ft->children, (uint64_t)parent << 32 | name, &added);
+    if (i < 0)
+        return TG_FLAME_NONE;
+    uint32_t node = (uint32_t)i + 1; /* node 0 is the root, never anyone's child */
+    if (!added)
+        return node;
+    if (tg_grow(&ft->nodes, &ft->cap, ft->n + 1, sizeof *ft->nodes) < 0)
+        return TG_FLAME_NONE;
+    ft->nodes[node] = (tg_flame_node){
+        .parent = parent, .name = name, .first_child = TG_FLAME_NONE,
+        .next_sibling = TG_FLAME_NONE, .last_child = TG_FLAME_NONE};
+    ft->n++;
+    tg_flame_node *p = &ft->nodes[parent];
+    if (p->last_child == TG_FLAME_NONE)
+        p->first_child = node;
+    else
+        ft->nodes[p->last_child].next_sibling = node;
+    p->last_child = node;
+    return node;
+}
+
+static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
+{
+    tg_flame_tree *ft = ctx;
+    char label[32];
+    int len = snprintf(label, sizeof label, "thread-%d", t->tid);
+    int64_t name = tg_frame_names_intern(&ft->walk.names, label, (size_t)len);
+    if (name < 0)
+        return (int)name;
+    if (tg_grow(&ft->open, &ft->open_cap, t->index + 1, sizeof *ft->open) < 0)
+        return TG_ERR_NOMEM;
+    uint32_t node = child_of(ft, 0, (uint32_t)name);
+    if (node == TG_FLAME_NONE)
+        return TG_ERR_NOMEM;
+    ft->open[t->index] = (struct tg_flame_open){.thread_node = node};
+    ft->n_open = t->index + 1;
+    return 0;
+}
+
+static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name)
+{
+    tg_flame_tree *ft = ctx;
+    struct tg_flame_open *o = &ft->open[t->index];
+    size_t level = t->depth - 1;
+    if (tg_grow(&o->at, &o->cap, level + 1, sizeof *o->at) < 0)
+        return TG_ERR_NOMEM;
+    uint32_t node = child_of(ft, level ? o->at[level - 1] : o->thread_node, name);
+    if (node == TG_FLAME_NONE)
+        return TG_ERR_NOMEM;
+    o->at[level] = node;
+    return 0;
+}
+
+static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
+                          const tg_event *ev)
+{
+    tg_flame_tree *ft = ctx;
+    tg_flame_node *n = &ft->nodes[ft->open[t->index].at[call->depth]];
+    int64_t total = call->exit_ns - call->entry_ns;
+    int64_t self = total - call->child_ns;
+    n->total_ns += total > 0 ? total : 0;
+    n->self_ns += self > 0 ? self : 0;
+    n->calls++;
+    return 0;
+}
+
+static const tg_walk_hooks flame_hooks = {
+    .thread_new = on_thread_new,
+    .frame_open = on_frame_open,
+    .frame_close = on_frame_close,
+};
+
+int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it)
+{
+    memset(ft, 0, sizeof *ft);
+    int64_t root_name = tg_frame_names_intern(&ft->walk.names, "all", 3);
+    if (root_name < 0 || tg_grow(&ft->nodes, &ft->cap, 1, sizeof *ft->nodes) < 0)
+        return TG_ERR_NOMEM;
+    ft->nodes[0] = (tg_flame_node){.parent = TG_FLAME_NONE, .name = (uint32_t)root_name,
+                                   .first_child = TG_FLAME_NONE, .next_sibling = TG_FLAME_NONE,
+                                   .last_child = TG_FLAME_NONE};
+    ft->n = 1;
+    int rc = tg_frame_walk_run(&ft->walk, it, &flame_hooks, ft);
+    if (rc < 0)
+        return rc;
+    /* totals of the thread nodes and the root, for the SVG's widths */
+    for (uint32_t th = ft->nodes[0].first_child; th != TG_FLAME_NONE;
+         th = ft->nodes[th].next_sibling) {
+        for (uint32_t c = ft->nodes[th].first_child; c != TG_FLAME_NONE;
+             c = ft->nodes[c].next_sibling)
+            ft->nodes[th].total_ns += ft->nodes[c].total_ns;
+        ft->nodes[0].total_ns += ft->nodes[th].total_ns;
+    }
+    return 0;
+}
+
+uint32_t tg_flame_tree_next(const tg_flame_tree *ft, uint32_t node)
+{
+    if (ft->nodes[node].first_child != TG_FLAME_NONE)
+        return ft->nodes[node].first_child;
+    for (; node != TG_FLAME_NONE; node = ft->nodes[node].parent)
+        if (ft->nodes[node].next_sibling != TG_FLAME_NONE)
+            return ft->nodes[node].next_sibling;
+    return TG_FLAME_NONE;
+}

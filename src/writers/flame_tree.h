@@ -1,0 +1,43 @@
+/* flame_tree.h - the call tree that flame graphs are drawn from (folded stacks, SVG).
+ *
+ * Built from the frames the call-stack builder ends (through frame_walk): node 0 is the
+ * root ("all"), its children are the threads ("thread-TID"), and below them one node per
+ * distinct call path.  Each node adds up the self time (total minus direct children) and
+ * the total time of the calls on its path.  Memory is bounded by distinct call paths, not
+ * by events. */
+#ifndef TG_FLAME_TREE_H
+#define TG_FLAME_TREE_H
+
+#include "writers/frame_walk.h"
+
+#define TG_FLAME_NONE UINT32_MAX
+
+typedef struct tg_flame_node {
+    uint32_t parent, name;           /* name: index in the walk's name table */
+    uint32_t first_child, next_sibling, last_child; /* TG_FLAME_NONE when none */
+    int64_t self_ns, total_ns;
+    uint64_t calls;
+} tg_flame_node;
+
+typedef struct tg_flame_tree {
+    tg_frame_walk walk;              /* names and threads */
+    tg_flame_node *nodes;
+    size_t n, cap;
+    /* private */
+    tg_id_index children;            /* (parent, name) -> node */
+    struct tg_flame_open *open;      /* per thread: node of the frame at each depth */
+    size_t n_open, open_cap;
+} tg_flame_tree;
+
+/* Reads the whole iterator into the tree.  0 or a negative status. */
+int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it);
+void tg_flame_tree_free(tg_flame_tree *ft);
+/* The next node of a depth-first walk from the root (children in first-seen order), or
+ * TG_FLAME_NONE after the last. */
+uint32_t tg_flame_tree_next(const tg_flame_tree *ft, uint32_t node);
+static inline const char *tg_flame_node_name(const tg_flame_tree *ft, const tg_flame_node *n)
+{
+    return tg_frame_names_get(&ft->walk.names, n->name);
+}
+
+#endif
