@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""check_outputs.py KIND FILE [ARGS] - checks one traceglot viewer output with a reader
+that is not traceglot's, and prints what it counted.
+
+  speedscope FILE        JSON with the speedscope file format's required keys; each
+                         evented profile's events ordered by time, every close matching
+                         the innermost open frame, no frame left open
+  folded FILE            every line `frame;frame;... WEIGHT`, WEIGHT a positive integer
+  svg FILE               well-formed XML with at least one frame group
+  perfetto-counts TEXT   counts TYPE_SLICE_BEGIN / TYPE_SLICE_END in protoc's text output
+  chrome-counts FILE     counts "B" and "E" events of a Chrome JSON trace (json module)
+Exit 0 when the file is valid, 1 with the reason otherwise."""
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+
+def speedscope(path):
+    d = json.load(open(path))
+    for key in ("$schema", "profiles", "shared"):
+        if key not in d:
+            return "missing key " + key
+    n_frames = len(d["shared"]["frames"])
+    events = 0
+    for p in d["profiles"]:
+        if p.get("type") != "evented" or p.get("unit") != "nanoseconds":
+            return "profile %s is not evented in nanoseconds" % p.get("name")
+        stack, last = [], None
+        for e in p["events"]:
+            if not isinstance(e["at"], int) or not 0 <= e["frame"] < n_frames:
+                return "bad event %r in %s" % (e, p["name"])
+            if last is not None and e["at"] < last:
+                return "events out of time order in %s at %d" % (p["name"], e["at"])
+            last = e["at"]
+            if e["type"] == "O":
+                stack.append(e["frame"])
+            elif not stack or stack.pop() != e["frame"]:
+                return "close of frame %d does not match the open frame in %s" % (e["frame"], p["name"])
+        if stack:
+            return "%d frames left open in %s" % (len(stack), p["name"])
+        if not p["startValue"] <= (p["events"][0]["at"] if p["events"] else p["startValue"]):
+            return "startValue after the first event in " + p["name"]
+        events += len(p["events"])
+    print("speedscope: %d profiles, %d frames, %d events" % (len(d["profiles"]), n_frames, events))
+    return None
+
+
+def folded(path):
+    n = 0
+    for line in open(path):
+        if not re.fullmatch(r"[^ ].*? [1-9][0-9]*\n", line):
+            return "bad folded line: %r" % line
+        n += 1
+    print("folded: %d stacks" % n)
+    return None
+
+
+def svg(path):
+    root = ET.parse(path).getroot()
+    groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "f"]
+    if not groups:
+        return "no frames"
+    print("svg: %d frames" % len(groups))
+    return None
+
+
+def perfetto_counts(path):
+    text = open(path).read()
+    print("%d %d" % (text.count("type: TYPE_SLICE_BEGIN"), text.count("type: TYPE_SLICE_END")))
+    return None
+
+
+def chrome_counts(path):
+    events = json.load(open(path))["traceEvents"]
+    print("%d %d" % (sum(e["ph"] == "B" for e in events), sum(e["ph"] == "E" for e in events)))
+    return None
+
+
+def main():
+    kind, path = sys.argv[1], sys.argv[2]
+    fn = {"speedscope": speedscope, "folded": folded, "svg": svg,
+          "perfetto-counts": perfetto_counts, "chrome-counts": chrome_counts}[kind]
+    try:
+        why = fn(path)
+    except (ValueError, KeyError, ET.ParseError) as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    if why:
+        print("%s: %s" % (path, why))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
