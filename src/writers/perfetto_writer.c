@@ -12,7 +12,8 @@
  *   so events of that thread carry no track id.
  * - a TrackDescriptor per process and per thread (pid, tid), written when first seen;
  * - function frames from the call-stack builder (through frame_walk) as SLICE_BEGIN and
- *   SLICE_END; other events as instants with their payload as debug annotations; lost
+ *   SLICE_END (a frame whose exit the trace never shows gets no end: the UI marks it as
+ *   not ended, which is the truth); other events as instants with their payload as debug annotations; lost
  *   records as instants with the count;
  * - event and annotation names interned per sequence: a packet that first uses a name on
  *   its sequence carries it in interned_data.
@@ -328,6 +329,8 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
                           const tg_event *ev)
 {
     struct pf_writer *pf = ctx;
+    if (!ev)
+        return 0; /* still open at the end: Perfetto shows it as a slice that did not end */
     return put_event(pf, t, call->exit_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END,
                      UINT32_MAX, 0, NULL);
 }
