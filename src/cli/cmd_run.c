@@ -64,11 +64,13 @@ int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call
 int cli_run_convert(struct cli_args *a)
 {
     if (!tg_options_get(a->opts, "to")) {
-        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome)\n");
+        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, speedscope, svg)\n");
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");
-    if (!path || strcmp(path, "-") == 0)
+    /* split outputs: the converter writes the parts named after path itself */
+    if (!path || strcmp(path, "-") == 0 || tg_options_get(a->opts, "split-size") ||
+        tg_options_get(a->opts, "split-time"))
         return run_to_fd(a, STDOUT_FILENO, call_convert);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {

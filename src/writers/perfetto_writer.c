@@ -24,6 +24,7 @@
 #include "sinks/style_api.h"
 #include "sinks/value_text.h"
 #include "writers/frame_walk.h"
+#include "writers/split_output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,19 @@ struct pf_interned {
     Perfetto__Protos__InternedData data;
 };
 
+/* What the writer knows per thread (indexed like the walk's threads). */
+struct pf_thread {
+    unsigned declared_part; /* the part whose track descriptors name it (0: none) */
+    size_t open;            /* slices begun and not ended in the output */
+};
+
 struct pf_writer {
     tg_buf *out;
+    tg_split split;
+    unsigned part;          /* 1, or the split's part number */
+    int cutting;
+    struct pf_thread *threads;
+    size_t threads_cap;
     tg_frame_walk walk;
     tg_id_index seq_ids;    /* stream pointer -> index in seqs */
     struct pf_seq *seqs;
@@ -79,6 +91,7 @@ struct pf_writer {
     tg_buf *text;           /* rendered values of the current event */
     struct pf_annotations ann;
     struct pf_interned interned;
+    tg_error **err;
 };
 
 /* ---- packets -------------------------------------------------------------------------- */
@@ -104,6 +117,7 @@ static int put_packet(struct pf_writer *pf, const Perfetto__Protos__TracePacket 
     size_t head = 1 + put_varint(pf->pack + 1, size);
     protobuf_c_message_pack(&pkt->base, pf->pack + head);
     tg_buf_put(pf->out, pf->pack, head + size);
+    tg_split_count(&pf->split, head + size);
     return 0;
 }
 
@@ -234,7 +248,11 @@ static int put_track(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
 
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
-    return put_track(ctx, t, tg_event_time_ns(ev));
+    struct pf_writer *pf = ctx;
+    if (tg_grow(&pf->threads, &pf->threads_cap, t->index + 1, sizeof *pf->threads) < 0)
+        return TG_ERR_NOMEM;
+    pf->threads[t->index] = (struct pf_thread){0};
+    return 0;
 }
 
 /* ---- track events ------------------------------------------------------------------------ */
@@ -261,6 +279,13 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
                      Perfetto__Protos__TrackEvent__Type type, uint32_t name, size_t n_ann,
                      const uint32_t *ann_names)
 {
+    struct pf_thread *pt = &pf->threads[t->index];
+    if (pt->declared_part != pf->part) {
+        int rc = put_track(pf, t, ns);
+        if (rc < 0)
+            return rc;
+        pt->declared_part = pf->part;
+    }
     struct pf_seq *seq = seq_for(pf, t, ns);
     if (!seq)
         return TG_ERR_NOMEM;
@@ -318,11 +343,52 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
     return put_packet(pf, &pkt);
 }
 
+#define SLICE_BEGIN PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
+#define SLICE_END PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
+
+/* ---- split output: a part ends every slice it began, the next begins them again ---------- */
+
+static int cut(struct pf_writer *pf, int64_t ns, tg_error **err)
+{
+    const tg_frame_walk *w = &pf->walk;
+    int rc = 0;
+    pf->cutting = 1;
+    for (size_t i = 0; i < w->n_threads && rc == 0; i++)
+        for (size_t k = pf->threads[i].open; k-- > 0 && rc == 0;)
+            rc = put_event(pf, &w->threads[i], ns, SLICE_END, UINT32_MAX, 0, NULL);
+    if (rc == 0)
+        rc = tg_split_next(&pf->split, ns, err);
+    if (rc == 0) {
+        pf->out = pf->split.out;
+        pf->part = pf->split.part;
+        for (size_t i = 0; i < pf->n_seqs; i++)
+            pf->seqs[i].started = 0;
+        tg_id_index_free(&pf->processes);
+    }
+    for (size_t i = 0; i < w->n_threads && rc == 0; i++)
+        for (size_t k = 0; k < pf->threads[i].open && rc == 0; k++)
+            rc = put_event(pf, &w->threads[i], ns, SLICE_BEGIN, w->threads[i].path[k], 0, NULL);
+    pf->cutting = 0;
+    return rc;
+}
+
+/* Moves to the next part first when the current one is full. */
+static int before_record(struct pf_writer *pf, int64_t ns)
+{
+    if (pf->cutting || !tg_split_due(&pf->split, ns))
+        return 0;
+    return cut(pf, ns, pf->err);
+}
+
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name)
 {
     struct pf_writer *pf = ctx;
-    return put_event(pf, t, tg_event_time_ns(ev), PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN,
-                     name, 0, NULL);
+    int64_t ns = tg_event_time_ns(ev);
+    int rc = before_record(pf, ns);
+    if (rc < 0)
+        return rc;
+    pf->threads[t->index].open++;
+    return put_event(pf, t, ns, SLICE_BEGIN, name, 0, NULL);
 }
 
 static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
@@ -331,8 +397,11 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     struct pf_writer *pf = ctx;
     if (!ev)
         return 0; /* still open at the end: Perfetto shows it as a slice that did not end */
-    return put_event(pf, t, call->exit_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END,
-                     UINT32_MAX, 0, NULL);
+    int rc = before_record(pf, call->exit_ns);
+    if (rc < 0)
+        return rc;
+    pf->threads[t->index].open--;
+    return put_event(pf, t, call->exit_ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
 
 /* ---- instants with debug annotations ------------------------------------------------------ */
@@ -393,7 +462,9 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
     uint32_t names[MAX_INTERNED_PER_PACKET];
     a->n = 0;
     tg_buf_reset(pf->text);
-    int rc;
+    int rc = before_record(pf, tg_event_time_ns(ev));
+    if (rc < 0)
+        return rc;
     if (tg_event_kind_of(ev) == TG_KIND_LOST) {
         if ((rc = add_annotation(pf, names, "lost_count")) < 0)
             return rc;
@@ -441,10 +512,21 @@ static const tg_walk_hooks pf_hooks = {
 static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
-    struct pf_writer pf = {.out = out, .text = tg_buf_new()};
+    struct pf_writer pf = {.out = out, .part = 1, .err = err, .text = tg_buf_new()};
     if (!pf.text)
         return TG_ERR_NOMEM;
-    int rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
+    int rc = tg_split_open(&pf.split, opts, err);
+    if (rc < 0) {
+        tg_buf_free(pf.text);
+        return rc;
+    }
+    if (pf.split.active)
+        pf.out = pf.split.out;
+    rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
+    int close_rc = tg_split_close(&pf.split, rc < 0 ? NULL : err);
+    if (rc == 0)
+        rc = close_rc;
+    free(pf.threads);
     for (size_t i = 0; i < pf.n_seqs; i++)
         free(pf.seqs[i].sent);
     free(pf.seqs);

@@ -9,6 +9,11 @@ that is not traceglot's, and prints what it counted.
   svg FILE               well-formed XML with at least one frame group
   perfetto-counts TEXT   counts TYPE_SLICE_BEGIN / TYPE_SLICE_END in protoc's text output
   chrome-counts FILE     counts "B" and "E" events of a Chrome JSON trace (json module)
+  perfetto-alone TEXT    protoc's text of one Perfetto file (a part of a split output) is
+                         usable alone: each sequence starts by clearing its incremental
+                         state, every interned name is defined on its sequence before use,
+                         every track is described, and on every track the slices nest and
+                         all end
 Exit 0 when the file is valid, 1 with the reason otherwise."""
 import json
 import re
@@ -77,10 +82,75 @@ def chrome_counts(path):
     return None
 
 
+def packets(text):
+    """The top-level packets of protoc's text output, as lists of (depth, line)."""
+    packet, depth = None, 0
+    for line in text.splitlines():
+        stripped = line.strip()
+        if depth == 0 and stripped == "packet {":
+            packet, depth = [], 1
+            continue
+        if stripped.endswith("{"):
+            depth += 1
+        elif stripped == "}":
+            depth -= 1
+            if depth == 0:
+                yield packet
+                continue
+        packet.append((depth, stripped))
+
+
+def perfetto_alone(path):
+    seqs, described, open_slices = {}, set(), {}
+    n = 0
+    for pkt in packets(open(path).read()):
+        n += 1
+        fields = {}
+        section = []
+        for depth, line in pkt:
+            if line.endswith("{"):
+                section = section[:depth - 2] + [line[:-2]]
+                continue
+            section = section[:depth - 1]
+            key, _, value = line.partition(": ")
+            fields.setdefault(".".join(section + [key]), []).append(value)
+        seq = fields.get("trusted_packet_sequence_id", [None])[0]
+        flags = int(fields.get("sequence_flags", ["0"])[0])
+        if flags & 1:
+            seqs[seq] = {"names": set(), "track": fields.get(
+                "trace_packet_defaults.track_event_defaults.track_uuid", [None])[0]}
+        if "track_descriptor.uuid" in fields:
+            described.add(fields["track_descriptor.uuid"][0])
+        if "track_event.type" not in fields:
+            continue
+        if seq not in seqs:
+            return "packet %d uses sequence %s before its state was cleared" % (n, seq)
+        state = seqs[seq]
+        state["names"].update(fields.get("interned_data.event_names.iid", []))
+        for iid in fields.get("track_event.name_iid", []):
+            if iid not in state["names"]:
+                return "packet %d: event name %s not interned on sequence %s" % (n, iid, seq)
+        track = fields.get("track_event.track_uuid", [state["track"]])[0]
+        if track not in described:
+            return "packet %d: track %s not described" % (n, track)
+        kind = fields["track_event.type"][0]
+        if kind == "TYPE_SLICE_BEGIN":
+            open_slices[track] = open_slices.get(track, 0) + 1
+        elif kind == "TYPE_SLICE_END":
+            if not open_slices.get(track):
+                return "packet %d: slice end without a begin on track %s" % (n, track)
+            open_slices[track] -= 1
+    left = {t: k for t, k in open_slices.items() if k}
+    if left:
+        return "slices left open: %r" % left
+    print("perfetto part: %d packets, whole" % n)
+    return None
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     fn = {"speedscope": speedscope, "folded": folded, "svg": svg,
-          "perfetto-counts": perfetto_counts, "chrome-counts": chrome_counts}[kind]
+          "perfetto-counts": perfetto_counts, "perfetto-alone": perfetto_alone, "chrome-counts": chrome_counts}[kind]
     try:
         why = fn(path)
     except (ValueError, KeyError, ET.ParseError) as e:

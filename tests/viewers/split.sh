@@ -1,0 +1,60 @@
+#!/bin/bash
+# split.sh - `convert --to perfetto --split-size/--split-time` writes parts that are each
+# usable alone (check_outputs.py perfetto-alone on protoc's decoding of each part: state
+# cleared per sequence, names interned before use, tracks described, slices closed at the
+# cut and begun again in the next part), and that together hold every slice of the unsplit
+# conversion.  Skips without the corpus, protoc or Perfetto's schema.
+set -u
+TG=${TG:?TG must name the traceglot CLI}
+corpus=${TG_CORPUS:-}
+here=$(cd "$(dirname "$0")" && pwd)
+proto=$corpus/../specs/perfetto_trace.proto
+input=$corpus/gen/uftrace/calls-visible-plain.data
+[ -d "$input" ] || { echo "SKIP: $input not found"; exit 77; }
+command -v protoc >/dev/null || { echo "SKIP: protoc is not installed"; exit 77; }
+[ -f "$proto" ] || { echo "SKIP: $proto not found"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 passed=0
+decode() { protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
+    "$(basename "$proto")" <"$1" >"$1.txt"; }
+
+"$TG" convert --to perfetto -o "$tmp/whole.pftrace" "$input" && decode "$tmp/whole.pftrace" || exit 1
+whole_begins=$(grep -c "type: TYPE_SLICE_BEGIN" "$tmp/whole.pftrace.txt")
+for split in "--split-size 16K" "--split-time 1ms"; do
+    rm -f "$tmp"/part*
+    # shellcheck disable=SC2086
+    if ! "$TG" convert --to perfetto $split -o "$tmp/part.pftrace" "$input"; then
+        echo "FAIL $split: convert failed"; fail=$((fail + 1)); continue
+    fi
+    [ ! -e "$tmp/part.pftrace" ] || { echo "FAIL $split: wrote the unsplit name too"; fail=$((fail + 1)); }
+    parts=("$tmp"/part-*.pftrace)
+    if [ ${#parts[@]} -lt 2 ]; then
+        echo "FAIL $split: ${#parts[@]} part(s)"; fail=$((fail + 1)); continue
+    fi
+    begins=0 reopened=0
+    for p in "${parts[@]}"; do
+        if ! decode "$p" || ! python3 "$here/check_outputs.py" perfetto-alone "$p.txt" >"$tmp/check"; then
+            echo "FAIL $split $(basename "$p"): $(cat "$tmp/check" 2>/dev/null)"; fail=$((fail + 1))
+        else
+            echo "ok   $split $(basename "$p"): $(cat "$tmp/check")"; passed=$((passed + 1))
+        fi
+        begins=$((begins + $(grep -c "type: TYPE_SLICE_BEGIN" "$p.txt")))
+    done
+    # every slice of the whole trace is begun in some part (the reopened ones are extra)
+    if [ "$begins" -ge "$whole_begins" ]; then
+        echo "ok   $split: ${#parts[@]} parts, $begins slice begins (whole: $whole_begins)"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $split: $begins slice begins in the parts, the whole has $whole_begins"
+        fail=$((fail + 1))
+    fi
+done
+"$TG" convert --to perfetto --split-size 10X -o "$tmp/bad.pftrace" "$input" 2>"$tmp/err"
+if [ $? != 0 ] && grep -q "split-size" "$tmp/err"; then
+    echo "ok   a bad --split-size is refused: $(cat "$tmp/err")"; passed=$((passed + 1))
+else
+    echo "FAIL a bad --split-size was not refused"; fail=$((fail + 1))
+fi
+echo "$passed passed, $fail failed"
+[ "$fail" = 0 ]
