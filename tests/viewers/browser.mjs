@@ -79,7 +79,7 @@ try {
   check('svg frames drawn', frames > 1, `${frames} frames`);
   const labels = await svg.locator('g.f text').allTextContents();
   check('svg frame names drawn', labels.some((t) => names.includes(t)));
-  await svg.screenshot({ path: path.join(outDir, 'flamegraph.png') });
+  await svg.locator('svg').screenshot({ path: path.join(outDir, 'flamegraph.png') });
   // click the widest frame below the thread level, then expect it to span the width
   const target = await svg.evaluate(() => {
     const fs = Array.from(document.querySelectorAll('g.f')).filter((g) => Number(g.dataset.d) >= 2);
