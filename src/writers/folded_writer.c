@@ -5,7 +5,7 @@
  * so that per function the weights add up to the self time `uftrace report` shows; the
  * input of flamegraph.pl, inferno, speedscope and Perfetto's importers.  Paths are written
  * in the call tree's depth-first order (threads in first-seen order). */
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 #include "writers/flame_tree.h"
 
 #include "core/grow.h"

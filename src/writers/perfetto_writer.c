@@ -19,10 +19,10 @@
  *   its sequence carries it in interned_data.
  * Memory is bounded by streams, threads and distinct names, never by events.  Times are the
  * traces' own (the merge's timeline), given to Perfetto on its default trace clock. */
+#include "core/consumer.h"
 #include "core/grow.h"
+#include "core/value_text.h"
 #include "perfetto_subset.pb-c.h"
-#include "sinks/style_api.h"
-#include "sinks/value_text.h"
 #include "writers/frame_walk.h"
 #include "writers/split_output.h"
 

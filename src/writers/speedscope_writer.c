@@ -11,8 +11,8 @@
  * threads, so each thread's events are spooled: kept in a small buffer per thread that is
  * appended to one temporary file in chunks; at the end the frame table is written, then
  * each thread's chunks in order.  Memory is bounded by threads, chunks and names. */
-#include "sinks/style_api.h"
-#include "sinks/value_text.h"
+#include "core/consumer.h"
+#include "core/value_text.h"
 #include "writers/frame_walk.h"
 
 #include "core/grow.h"

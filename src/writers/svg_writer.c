@@ -11,7 +11,7 @@
  * a tenth of a pixel at full width are left out, as flamegraph.pl does.  Colours come from
  * a hash of the frame's name (the event model does not yet say which module a function
  * lives in), in flamegraph.pl's warm palette. */
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 #include "writers/flame_tree.h"
 
 #include <stdio.h>
