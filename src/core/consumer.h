@@ -15,7 +15,6 @@
 #define TG_CONSUMER_H
 
 #include "traceglot.h"
-#include "analysis/callstack.h" /* the one call-stack builder (until it is public) */
 #include "core/error_internal.h"
 #include "core/event_model.h"
 #include "core/grow.h"
