@@ -173,6 +173,8 @@ typedef struct tg_value {
     uint8_t flags;       /* tg_value_flag bits */
     int8_t byte_order;   /* 0 native/unknown, 1 little, 2 big (as the schema said) */
     const char *label;   /* enum label(s) or symbol name; NULL when none */
+    const char *fmt;     /* the conversion the trace's schema gives this field, printf-like
+                          * ("%lu", "0x%lX": LTTng 0.x markers); NULL when none */
     size_t count;        /* elements or members of compound values */
     /* private: how to fetch children; set by the format that produced the value */
     const struct tg_value_ops *ops;
