@@ -77,57 +77,73 @@ static int cmp_block(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static void damage(lt0_tracefile *tf, size_t off, const char *what, uint32_t a, size_t b)
+/* Where the block after a damaged one starts: its own size when that is plausible, else the
+ * size of the previous good block (a channel's blocks are usually all the same size). */
+static size_t skip_size(uint32_t sb_size, size_t left, size_t prev)
 {
-    tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off, "block %zu: %s (%u, %zu)",
-              tf->n_blocks, what, a, b);
+    if (sb_size >= LT0_BLOCK_HEADER_SIZE && sb_size <= left)
+        return sb_size;
+    return prev;
 }
 
 int lt0_blocks_index(lt0_tracefile *tf, tg_error **err)
 {
     const uint8_t *p = tf->map.data;
-    size_t size = tf->map.size, off = 0, cap = 0;
+    size_t size = tf->map.size, off = 0, cap = 0, prev = 0, index = 0;
     const char *why = NULL;
     int rc = lt0_header_parse(p, size, &tf->hdr, &why);
     if (rc < 0)
         return tg_err_at(err, rc, tf->path, 0, "%s", why);
-    while (off < size) {
+    for (; off < size; index++) {
         lt0_header h;
         size_t left = size - off;
-        rc = lt0_header_parse(p + off, left, &h, &why);
-        if (rc < 0) {
-            tg_err_at(&tf->damage, rc, tf->path, off, "block %zu: %s", tf->n_blocks, why);
-            break;
-        }
-        if (h.big_endian != tf->hdr.big_endian || h.arch_size != tf->hdr.arch_size) {
-            tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off,
-                      "block %zu: byte order or pointer size differs from the first block",
-                      tf->n_blocks);
-            break;
-        }
         tg_reader r;
-        tg_reader_init(&r, p + off, left, off, h.big_endian);
+        tg_reader_init(&r, p + off, left, off, tf->hdr.big_endian);
         lt0_block b = {.off = off};
-        (void)(tg_read_u64(&r, &b.begin_tsc) && tg_read_u64(&r, &b.end_tsc));
-        r.pos = 52;
-        (void)(tg_read_u32(&r, &b.data_size) && tg_read_u32(&r, &b.sb_size) &&
-               tg_read_u32(&r, &b.events_lost) && tg_read_u32(&r, &b.subbuf_corrupt));
+        rc = lt0_header_parse(p + off, left, &h, &why);
+        if (rc == 0 && (h.big_endian != tf->hdr.big_endian || h.arch_size != tf->hdr.arch_size)) {
+            rc = TG_ERR_FORMAT;
+            why = "byte order or pointer size differs from the first block";
+        }
+        if (rc == 0) {
+            (void)(tg_read_u64(&r, &b.begin_tsc) && tg_read_u64(&r, &b.end_tsc));
+            r.pos = 52;
+            (void)(tg_read_u32(&r, &b.data_size) && tg_read_u32(&r, &b.sb_size) &&
+                   tg_read_u32(&r, &b.events_lost) && tg_read_u32(&r, &b.subbuf_corrupt));
+        } else if (left >= LT0_BLOCK_HEADER_SIZE) {
+            r.pos = 56;
+            (void)tg_read_u32(&r, &b.sb_size);
+        }
+        if (rc < 0) {
+            tg_err_at(&tf->damage, rc, tf->path, off, "block %zu: %s", index, why);
+        } else if (b.sb_size < LT0_BLOCK_HEADER_SIZE) {
+            rc = tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off + 56,
+                           "block %zu: block size %u is smaller than its 68-byte header", index,
+                           b.sb_size);
+        } else if (h.minor <= 4 && b.data_size > b.sb_size - LT0_BLOCK_HEADER_SIZE) {
+            rc = tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off + 52,
+                           "block %zu: lost size %u leaves no room for the header in a block of %u",
+                           index, b.data_size, b.sb_size);
+        } else if (h.minor >= 5 && (b.data_size < LT0_BLOCK_HEADER_SIZE || b.data_size > b.sb_size)) {
+            rc = tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off + 52,
+                           "block %zu: data size %u is outside the header and block sizes (68..%u)",
+                           index, b.data_size, b.sb_size);
+        }
+        if (rc < 0) {
+            size_t skip = skip_size(b.sb_size, left, prev);
+            if (!skip)
+                break;
+            off += skip;
+            continue;
+        }
         if (h.minor <= 4) /* lost_size: the unused bytes at the end */
-            b.data_size = b.data_size <= b.sb_size ? b.sb_size - b.data_size : UINT32_MAX;
-        if (b.sb_size < LT0_BLOCK_HEADER_SIZE) {
-            damage(tf, off + 56, "block size smaller than its header (size, header)", b.sb_size,
-                   LT0_BLOCK_HEADER_SIZE);
-            break;
-        }
-        if (b.data_size < LT0_BLOCK_HEADER_SIZE || b.data_size > b.sb_size) {
-            damage(tf, off + 52, "data size outside the header..block size range (data, block)",
-                   b.data_size, b.sb_size);
-            break;
-        }
+            b.data_size = b.sb_size - b.data_size;
         bool cut = b.sb_size > left;
         if (cut) {
-            damage(tf, off + 56, "block runs past the end of the file (block size, bytes left)",
-                   b.sb_size, left);
+            tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off,
+                      "block %zu: block of %u bytes runs past the end of the file (%zu bytes left)",
+                      index, b.sb_size, left);
+            b.cut = true;
             if (b.data_size > left)
                 b.data_size = (uint32_t)left;
         }
@@ -136,6 +152,7 @@ int lt0_blocks_index(lt0_tracefile *tf, tg_error **err)
         tf->blocks[tf->n_blocks++] = b;
         if (cut)
             break;
+        prev = b.sb_size;
         off += b.sb_size;
     }
     qsort(tf->blocks, tf->n_blocks, sizeof *tf->blocks, cmp_block);

@@ -20,6 +20,8 @@
 
 #include <stdio.h>
 
+#define LT0_AGAIN 3 /* internal: nothing to return yet, go on */
+
 static inline size_t pad_to(size_t off, size_t align)
 {
     return (align - (off & (align - 1))) & (align - 1);
@@ -52,6 +54,10 @@ static int block_damage(lt0_cursor *c, size_t pos, tg_error **err, const char *f
                         unsigned a, unsigned b)
 {
     const lt0_block *blk = &c->tf->blocks[c->block];
+    if (blk->cut) { /* the block index reports the cut; nothing more to read here */
+        c->pos = c->end;
+        return LT0_AGAIN;
+    }
     char what[160];
     snprintf(what, sizeof what, fmt, a, b);
     c->pos = c->end;
@@ -80,7 +86,7 @@ static int start_block(lt0_cursor *c, lt0_raw *r)
     return 2;
 }
 
-int lt0_cursor_next(lt0_cursor *c, lt0_raw *r, tg_error **err)
+static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
 {
     const lt0_tracefile *tf = c->tf;
     const bool be = tf->hdr.big_endian;
@@ -194,4 +200,12 @@ int lt0_cursor_next(lt0_cursor *c, lt0_raw *r, tg_error **err)
         r->size = size;
         return 1;
     }
+}
+
+int lt0_cursor_next(lt0_cursor *c, lt0_raw *r, tg_error **err)
+{
+    int rc;
+    while ((rc = cursor_step(c, r, err)) == LT0_AGAIN)
+        ;
+    return rc;
 }

@@ -38,7 +38,8 @@ static int lt0_probe(const tg_probe_input *in)
     fclose(f);
     lt0_header h;
     const char *why;
-    return lt0_header_parse(head, n, &h, &why) == 0 ? 95 : 0;
+    /* a damaged header still gets a reader that says what is wrong with it */
+    return lt0_header_parse(head, n, &h, &why) == 0 ? 95 : 50;
 }
 
 /* ---- channels and markers -------------------------------------------------------------- */

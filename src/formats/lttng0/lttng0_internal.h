@@ -88,6 +88,7 @@ typedef struct lt0_block {
     uint32_t sb_size, data_size;
     uint64_t begin_tsc, end_tsc;
     uint32_t events_lost, subbuf_corrupt;
+    bool cut;              /* the file ends inside it: its partial last event is not damage */
 } lt0_block;
 
 typedef struct lt0_header {
