@@ -155,6 +155,7 @@ int lt0_blocks_index(lt0_tracefile *tf, tg_error **err)
         prev = b.sb_size;
         off += b.sb_size;
     }
-    qsort(tf->blocks, tf->n_blocks, sizeof *tf->blocks, cmp_block);
+    if (tf->n_blocks > 1)
+        qsort(tf->blocks, tf->n_blocks, sizeof *tf->blocks, cmp_block);
     return 0;
 }
