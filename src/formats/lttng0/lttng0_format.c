@@ -303,7 +303,7 @@ static int list_tracefiles(tg_trace *t, lt0_trace *lt, const char *path, tg_erro
         }
     }
     closedir(d);
-    if (rc == 0)
+    if (rc == 0 && lt->n_files > 1)
         qsort(lt->files, lt->n_files, sizeof *lt->files, cmp_file);
     return rc;
 }
