@@ -174,7 +174,9 @@ static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
             if (!m->format)
                 return block_damage(c, head, err, "event id %u: its marker has no format (%u)",
                                     id, 0);
-            if (pos <= end)
+            if (!m->has_string && m->largest_align <= 1) /* most events: a fixed size */
+                n = pos <= end && m->fixed_size <= end - pos ? (long)m->fixed_size : -1;
+            else if (pos <= end)
                 n = lt0_payload_size(m, blk + pos, end - pos, pos);
             if (n < 0)
                 return block_damage(c, head, err,
