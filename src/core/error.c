@@ -5,6 +5,7 @@
  * callers that add context.  Allocation failures degrade to a static message rather than
  * losing the status. */
 #include "core/error_internal.h"
+#include "core/grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 struct tg_error {
     tg_status status;
     char **causes;      /* innermost first */
-    size_t n_causes;
+    size_t n_causes, cap_causes;
     char *joined;       /* built by tg_error_message */
     struct tg_error *next;
 };
@@ -37,12 +38,10 @@ static int push_cause(tg_error *e, char *msg)
 {
     if (!msg)
         return -1;
-    char **c = realloc(e->causes, (e->n_causes + 1) * sizeof *c);
-    if (!c) {
+    if (tg_grow(&e->causes, &e->cap_causes, e->n_causes + 1, sizeof *e->causes) < 0) {
         free(msg);
         return -1;
     }
-    e->causes = c;
     e->causes[e->n_causes++] = msg;
     free(e->joined);
     e->joined = NULL;

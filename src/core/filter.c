@@ -5,6 +5,7 @@
  * Relative time bounds ("+1.5ms") are resolved by the iterator against the first event. */
 #include "core/filter_internal.h"
 #include "core/format_api.h"
+#include "core/grow.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -91,10 +92,8 @@ int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         if (n) {
-            char **g = realloc(f->globs, (f->n_globs + 1) * sizeof *g);
-            if (!g)
+            if (tg_grow(&f->globs, &f->cap_globs, f->n_globs + 1, sizeof *f->globs) < 0)
                 return tg_err(err, TG_ERR_NOMEM, "out of memory");
-            f->globs = g;
             if (!(f->globs[f->n_globs] = strndup(p, n)))
                 return tg_err(err, TG_ERR_NOMEM, "out of memory");
             f->n_globs++;
@@ -105,7 +104,7 @@ int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
 }
 
 static int parse_int_list(const char *list, const char *what, int **out, size_t *n,
-                          tg_error **err)
+                          size_t *cap, tg_error **err)
 {
     const char *p = list;
     while (*p) {
@@ -114,11 +113,9 @@ static int parse_int_list(const char *list, const char *what, int **out, size_t 
         if (end == p || (*end && *end != ',') || v < 0 || v > 0x7fffffff)
             return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34",
                           what, list);
-        int *a = realloc(*out, (*n + 1) * sizeof *a);
-        if (!a)
+        if (tg_grow(out, cap, *n + 1, sizeof **out) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        *out = a;
-        a[(*n)++] = (int)v;
+        (*out)[(*n)++] = (int)v;
         p = *end ? end + 1 : end;
     }
     return 0;
@@ -126,12 +123,12 @@ static int parse_int_list(const char *list, const char *what, int **out, size_t 
 
 int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err)
 {
-    return parse_int_list(list, "tid", &f->tids, &f->n_tids, err);
+    return parse_int_list(list, "tid", &f->tids, &f->n_tids, &f->cap_tids, err);
 }
 
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err)
 {
-    return parse_int_list(list, "cpu", &f->cpus, &f->n_cpus, err);
+    return parse_int_list(list, "cpu", &f->cpus, &f->n_cpus, &f->cap_cpus, err);
 }
 
 static int in_list(const int *a, size_t n, int v)

@@ -13,11 +13,11 @@ struct tg_time_bound {
 struct tg_filter {
     struct tg_time_bound begin, end;
     char **globs;
-    size_t n_globs;
+    size_t n_globs, cap_globs;
     int *tids;
-    size_t n_tids;
+    size_t n_tids, cap_tids;
     int *cpus;
-    size_t n_cpus;
+    size_t n_cpus, cap_cpus;
 };
 
 #endif

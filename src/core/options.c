@@ -2,6 +2,7 @@
  *
  * A handful of entries at most, so a small array searched linearly is the simplest right
  * structure; later settings of a key replace earlier ones. */
+#include "core/grow.h"
 #include "traceglot.h"
 
 #include <stdlib.h>
@@ -13,7 +14,7 @@ struct tg_option_entry {
 
 struct tg_options {
     struct tg_option_entry *e;
-    size_t n;
+    size_t n, cap;
 };
 
 tg_options *tg_options_new(void) { return calloc(1, sizeof(tg_options)); }
@@ -42,16 +43,12 @@ int tg_options_set(tg_options *o, const char *key, const char *value)
             return 0;
         }
     }
-    struct tg_option_entry *e = realloc(o->e, (o->n + 1) * sizeof *e);
     char *k = strdup(key);
-    if (!e || !k) {
+    if (!k || tg_grow(&o->e, &o->cap, o->n + 1, sizeof *o->e) < 0) {
         free(v);
         free(k);
-        if (e)
-            o->e = e;
         return TG_ERR_NOMEM;
     }
-    o->e = e;
     o->e[o->n].key = k;
     o->e[o->n].value = v;
     o->n++;

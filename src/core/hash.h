@@ -1,0 +1,67 @@
+/* hash.h - the one hash table: 64-bit keys to 64-bit values, open addressing.
+ *
+ * Keys are integers or pointers cast to uintptr_t (an address, a thread id, a class id, a
+ * class pointer); values are whatever the caller keeps there, usually an index into its own
+ * array of records, so the records stay contiguous and sortable and the table stays small.
+ * Built for lookups on the per-event path: power-of-two capacity, linear probing over one
+ * array of {key, value} slots, load at most one half, the key mixed by a Fibonacci multiply
+ * whose high bits pick the slot.  tg_hash_find is inline; inserting grows the table by
+ * doubling (tg_grow's rule), so memory follows the number of keys, not of events.  There is
+ * no removal (no consumer needs one); tg_hash_clear empties the table and keeps its memory.
+ *
+ *     tg_hash h = {0};
+ *     uint64_t *row;
+ *     int added = tg_hash_insert(&h, (uintptr_t)cls, &row);   // 1 new, 0 found, <0 NOMEM
+ *     if (added > 0) *row = n_rows++;
+ *     ...
+ *     tg_hash_free(&h);
+ */
+#ifndef TG_HASH_H
+#define TG_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tg_hash_slot {
+    uint64_t key;
+    uint64_t value;
+} tg_hash_slot;
+
+typedef struct tg_hash {
+    tg_hash_slot *slots;   /* cap slots; a slot is used when its bit in used[] is set */
+    uint64_t *used;        /* cap / 64 words (at least one) */
+    size_t cap, n;         /* cap is 0 or a power of two >= 64 */
+    unsigned shift;        /* 64 - log2(cap) */
+} tg_hash;
+
+static inline size_t tg_hash_slot_of(const tg_hash *h, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> h->shift);
+}
+
+static inline int tg_hash_is_used(const tg_hash *h, size_t i)
+{
+    return (int)((h->used[i >> 6] >> (i & 63)) & 1u);
+}
+
+/* The value stored for key, or NULL when key is absent.  Valid until the next insert. */
+static inline uint64_t *tg_hash_find(const tg_hash *h, uint64_t key)
+{
+    if (!h->n)
+        return NULL;
+    size_t mask = h->cap - 1;
+    for (size_t i = tg_hash_slot_of(h, key); tg_hash_is_used(h, i); i = (i + 1) & mask)
+        if (h->slots[i].key == key)
+            return &h->slots[i].value;
+    return NULL;
+}
+
+/* Finds key or adds it (with value 0); *value points at its value (valid until the next
+ * insert).  Returns 1 when added, 0 when found, TG_ERR_NOMEM (table unchanged) otherwise. */
+int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value);
+/* Makes room for n keys without growing on the way (optional). */
+int tg_hash_reserve(tg_hash *h, size_t n);
+void tg_hash_clear(tg_hash *h);
+void tg_hash_free(tg_hash *h);
+
+#endif
