@@ -12,6 +12,7 @@
 #ifndef TRACEGLOT_H
 #define TRACEGLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,13 +102,94 @@ tg_trace *tg_set_trace(const tg_set *set, size_t i);
 const char *tg_trace_path(const tg_trace *t);
 const char *tg_trace_format(const tg_trace *t);      /* "uftrace", "ctf", "ftrace", "xray" */
 const char *tg_trace_version(const tg_trace *t);     /* format version as the file says it */
-const char *tg_trace_clock_name(const tg_trace *t);  /* "monotonic", "local", "tsc", ... */
-int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* added to event times for wall time */
+const char *tg_trace_clock_name(const tg_trace *t);  /* tg_trace_clock(t)->name */
+int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* tg_trace_clock(t)->offset_ns */
 size_t tg_trace_stream_count(const tg_trace *t);
 tg_stream *tg_trace_stream(const tg_trace *t, size_t i);
 /* The format's own description (what `uftrace info`, `trace-cmd report --stat` ... show),
  * appended to out.  Returns 0, or a negative status. */
 int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err);
+
+/* ---- trace attributes: clock, host, process, tracer, environment -------------------------- */
+
+/* What a trace records about itself, typed, filled by its format when it is opened (a
+ * consumer never parses tg_trace_describe's text).  The structures are read-only views owned
+ * by the trace; a string is NULL and a number 0 (pid -1) when the trace does not say. */
+
+/* Which clock a trace's timestamps count, by its origin. */
+typedef enum tg_clock_origin {
+    TG_CLOCK_UNKNOWN = 0,
+    TG_CLOCK_MONOTONIC,     /* CLOCK_MONOTONIC: since boot, without suspend, NTP-slewed */
+    TG_CLOCK_MONOTONIC_RAW, /* CLOCK_MONOTONIC_RAW: same start, not slewed */
+    TG_CLOCK_BOOT,          /* CLOCK_BOOTTIME: monotonic plus the time suspended */
+    TG_CLOCK_REALTIME,      /* CLOCK_REALTIME: wall time since the Unix epoch */
+    TG_CLOCK_TAI,           /* CLOCK_TAI: realtime without leap seconds */
+    TG_CLOCK_CYCLES,        /* a CPU cycle counter (x86 TSC) */
+    TG_CLOCK_LOCAL,         /* the kernel's per-CPU scheduler clock (ftrace local, global,
+                             * perf): about ns since boot, not monotonic across CPUs and not
+                             * the same clock as CLOCK_MONOTONIC */
+} tg_clock_origin;
+
+/* "unknown", "monotonic", "monotonic-raw", "boot", "realtime", "tai", "cycles", "local" */
+const char *tg_clock_origin_name(tg_clock_origin origin);
+
+typedef struct tg_clock_info {
+    const char *name;         /* as the trace names it: "monotonic", "mono", "local", "tsc" */
+    const char *description;  /* the format's description of the clock, or NULL */
+    tg_clock_origin origin;
+    uint64_t frequency_hz;    /* ticks per second of the counter (1000000000 for ns clocks) */
+    /* Event times minus offset_ns are times on the origin clock (an LTTng clock's offset,
+     * trace.dat's OFFSET option); 0 when event times count from the origin itself. */
+    int64_t offset_ns;
+    bool raw_cycles;          /* event times are raw counter ticks, not ns (XRay) */
+    bool has_uuid;
+    uint8_t uuid[16];         /* the format's clock uuid (LTTng: the host's boot id) */
+    /* Where the trace recorded a reading of another clock taken together with its own (an
+     * LTTng clock's offset and `trace-cmd record --date`: realtime; XRay FDR buffer markers:
+     * monotonic), sync_origin names that clock (TG_CLOCK_UNKNOWN: none) and a time on the
+     * origin clock (raw counts converted to ns) plus sync_offset_ns is the time on it. */
+    tg_clock_origin sync_origin;
+    int64_t sync_offset_ns;
+} tg_clock_info;
+
+typedef struct tg_host_info {
+    const char *hostname;
+    const char *kernel;       /* "Linux 6.1.0-13-amd64" */
+    const char *arch;         /* "x86_64", "aarch64" */
+    int word_bits;            /* 32 or 64 */
+    int byte_order;           /* 1 little, 2 big endian (as tg_value.byte_order) */
+    uint32_t page_size;
+    const char *boot_id;      /* "xxxxxxxx-xxxx-...": the kernel's boot id, where known */
+} tg_host_info;
+
+typedef struct tg_process_info {
+    int64_t pid;              /* -1 when unknown (or several processes) */
+    const char *name;         /* the command name */
+    const char *executable;   /* path of the executable */
+    const char *cmdline;
+} tg_process_info;
+
+typedef struct tg_tracer_info {
+    const char *name;         /* "uftrace", "lttng-ust", "trace-cmd", "xray" */
+    const char *version;      /* "0.13", "2.13", "3.1.6" */
+} tg_tracer_info;
+
+/* One key of the format's environment (CTF env block, uftrace info keys, trace.dat
+ * options): value as text; integer values also as numbers. */
+typedef struct tg_env_entry {
+    const char *key;
+    const char *value;
+    bool is_integer;
+    int64_t integer;
+} tg_env_entry;
+
+const tg_clock_info *tg_trace_clock(const tg_trace *t);
+const tg_host_info *tg_trace_host(const tg_trace *t);
+const tg_process_info *tg_trace_process(const tg_trace *t);
+const tg_tracer_info *tg_trace_tracer(const tg_trace *t);
+size_t tg_trace_env_count(const tg_trace *t);
+const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);        /* NULL past the end */
+const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NULL: absent */
 
 const char *tg_stream_name(const tg_stream *s);
 int tg_stream_cpu(const tg_stream *s); /* -1 when unknown */

@@ -41,6 +41,70 @@ static void describe_counts(tg_buf *out, tg_trace *t, const tg_class_counts *cc)
     }
 }
 
+/* The typed attributes: tracer, clock, host, process (what the trace says; lines for what it
+ * does not say are left out). */
+static void describe_attrs(tg_buf *out, const tg_trace *t)
+{
+    const tg_tracer_info *tr = tg_trace_tracer(t);
+    if (tr->name)
+        tg_buf_printf(out, "tracer:       %s%s%s\n", tr->name, tr->version ? " " : "",
+                      tr->version ? tr->version : "");
+    const tg_clock_info *c = tg_trace_clock(t);
+    tg_buf_printf(out, "clock:        %s (%s", tg_trace_clock_name(t), tg_clock_origin_name(c->origin));
+    if (c->frequency_hz)
+        tg_buf_printf(out, ", %llu Hz", (unsigned long long)c->frequency_hz);
+    if (c->raw_cycles)
+        tg_buf_puts(out, ", raw counts");
+    tg_buf_printf(out, ", offset %lld ns", (long long)c->offset_ns);
+    if (c->sync_origin != TG_CLOCK_UNKNOWN)
+        tg_buf_printf(out, ", %s %+lld ns", tg_clock_origin_name(c->sync_origin),
+                      (long long)c->sync_offset_ns);
+    tg_buf_puts(out, ")\n");
+    const tg_host_info *h = tg_trace_host(t);
+    if (h->hostname || h->kernel || h->arch || h->word_bits || h->page_size || h->boot_id) {
+        tg_buf_puts(out, "host:         ");
+        const char *sep = "";
+        if (h->hostname) {
+            tg_buf_puts(out, h->hostname);
+            sep = ", ";
+        }
+        if (h->kernel) {
+            tg_buf_printf(out, "%s%s", sep, h->kernel);
+            sep = ", ";
+        }
+        if (h->arch) {
+            tg_buf_printf(out, "%s%s", sep, h->arch);
+            sep = ", ";
+        }
+        if (h->word_bits) {
+            tg_buf_printf(out, "%s%d-bit", sep, h->word_bits);
+            sep = ", ";
+        }
+        if (h->byte_order) {
+            tg_buf_printf(out, "%s%s-endian", sep, h->byte_order == 2 ? "big" : "little");
+            sep = ", ";
+        }
+        if (h->page_size) {
+            tg_buf_printf(out, "%spage size %u", sep, h->page_size);
+            sep = ", ";
+        }
+        if (h->boot_id)
+            tg_buf_printf(out, "%sboot id %s", sep, h->boot_id);
+        tg_buf_putc(out, '\n');
+    }
+    const tg_process_info *p = tg_trace_process(t);
+    if (p->pid >= 0 || p->name || p->executable) {
+        tg_buf_puts(out, "process:      ");
+        if (p->pid >= 0)
+            tg_buf_printf(out, "%lld ", (long long)p->pid);
+        if (p->name)
+            tg_buf_printf(out, "%s ", p->name);
+        if (p->executable)
+            tg_buf_printf(out, "(%s)", p->executable);
+        tg_buf_putc(out, '\n');
+    }
+}
+
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     tg_iter *it = tg_iter_new(set, NULL, err);
@@ -54,8 +118,7 @@ int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
             tg_buf_putc(out, '\n');
         tg_buf_printf(out, "trace:        %s\n", tg_trace_path(t));
         tg_buf_printf(out, "format:       %s %s\n", tg_trace_format(t), tg_trace_version(t));
-        tg_buf_printf(out, "clock:        %s (offset %lld ns)\n", tg_trace_clock_name(t),
-                      (long long)tg_trace_clock_offset_ns(t));
+        describe_attrs(out, t);
         tg_buf_printf(out, "streams:      %zu\n", tg_trace_stream_count(t));
         for (size_t s = 0; s < tg_trace_stream_count(t); s++) {
             tg_stream *st = tg_trace_stream(t, s);

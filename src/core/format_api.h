@@ -67,8 +67,13 @@ struct tg_trace {
     tg_set *set;
     const char *path;
     const char *version;       /* "4", "1.8", "7", ... */
-    const char *clock_name;    /* NULL: "unknown" */
-    int64_t clock_offset_ns;
+    /* typed attributes (traceglot.h), filled by open() through the setters below */
+    tg_clock_info clock;       /* clock.name NULL: "unknown" */
+    tg_host_info host;
+    tg_process_info process;
+    tg_tracer_info tracer;
+    tg_env_entry *env;
+    size_t n_env, cap_env;
     tg_arena arena;            /* strings and small objects living as long as the trace */
     tg_symtab symbols;         /* the trace-wide symbol table (kallsyms, ELF, ...) */
     tg_event_class **classes;
@@ -85,7 +90,23 @@ tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
 tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
                                int cpu, int tid, void *priv);
 void tg_trace_set_version(tg_trace *t, const char *version);
-void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);
+/* The trace's attributes.  Every string is copied into the trace's arena; a setter
+ * replaces what was set before (so a format may fill a local struct step by step and set it
+ * once).  0, or TG_ERR_NOMEM. */
+void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns); /* name, offset */
+int tg_trace_set_clock_info(tg_trace *t, const tg_clock_info *clock);
+int tg_trace_set_host(tg_trace *t, const tg_host_info *host);
+int tg_trace_set_process(tg_trace *t, const tg_process_info *process);
+int tg_trace_set_tracer(tg_trace *t, const char *name, const char *version);
+/* Appends one environment key (value as text; is_integer: the format stored a number). */
+int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_integer,
+                     int64_t integer);
+int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
+/* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
+ * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
+tg_clock_origin tg_clock_origin_of_name(const char *name);
+/* Parses a uuid "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or 32 hex digits): 0, or -1. */
+int tg_uuid_parse(const char *text, size_t len, uint8_t out[16]);
 /* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
 tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
                             const tg_options *opts, tg_error **err);

@@ -33,6 +33,7 @@ static void trace_free(tg_trace *t)
         t->format->close(t);
     free(t->streams);
     free(t->classes);
+    free(t->env);
     tg_symtab_free(&t->symbols);
     tg_arena_free(&t->arena);
     free(t);
@@ -47,6 +48,7 @@ static tg_trace *trace_new(tg_set *set, const struct tg_format *fmt, const char 
     tg_symtab_init(&t->symbols);
     t->format = fmt;
     t->set = set;
+    t->process.pid = -1;
     t->path = tg_arena_strdup(&t->arena, path);
     if (!t->path) {
         trace_free(t);
@@ -204,19 +206,11 @@ void tg_trace_set_version(tg_trace *t, const char *version)
     t->version = tg_arena_strdup(&t->arena, version);
 }
 
-void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns)
-{
-    t->clock_name = name ? tg_arena_strdup(&t->arena, name) : NULL;
-    t->clock_offset_ns = offset_ns;
-}
-
 size_t tg_set_trace_count(const tg_set *set) { return set->n_traces; }
 tg_trace *tg_set_trace(const tg_set *set, size_t i) { return i < set->n_traces ? set->traces[i] : NULL; }
 const char *tg_trace_path(const tg_trace *t) { return t->path; }
 const char *tg_trace_format(const tg_trace *t) { return t->format->name; }
 const char *tg_trace_version(const tg_trace *t) { return t->version ? t->version : "unknown"; }
-const char *tg_trace_clock_name(const tg_trace *t) { return t->clock_name ? t->clock_name : "unknown"; }
-int64_t tg_trace_clock_offset_ns(const tg_trace *t) { return t->clock_offset_ns; }
 size_t tg_trace_stream_count(const tg_trace *t) { return t->n_streams; }
 tg_stream *tg_trace_stream(const tg_trace *t, size_t i) { return i < t->n_streams ? t->streams[i] : NULL; }
 

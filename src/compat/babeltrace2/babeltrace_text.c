@@ -13,7 +13,7 @@
  * `{ option }`, floats with %g, strings with babeltrace2's escapes.  Lost-event records go
  * to babeltrace2's stderr, not its output, so they are not printed here.
  *
- * The per-trace facts (has a clock, environment) come from tg_trace_describe once per trace;
+ * The per-trace facts (has a clock, environment) come from the trace's attributes once per trace;
  * everything per event is formatted straight into the output buffer. */
 #include "core/consumer.h"
 
@@ -44,32 +44,11 @@ typedef struct bt_state {
     const bt_trace_info *last_info;
 } bt_state;
 
-/* Copies the value of a `key = "value"` or `key = 123` line of the description. */
-static void desc_value(const char *desc, const char *key, char *out, size_t cap)
+/* Copies the value of environment key (text of strings and integers alike); "" when absent. */
+static void env_value(const tg_trace *t, const char *key, char *out, size_t cap)
 {
-    out[0] = 0;
-    size_t kl = strlen(key);
-    for (const char *p = desc; p && *p;) {
-        if (!strncmp(p, key, kl) && !strncmp(p + kl, " = ", 3)) {
-            const char *v = p + kl + 3;
-            const char *end = strchr(v, '\n');
-            if (!end)
-                end = v + strlen(v);
-            if (*v == '"' && end > v + 1 && end[-1] == '"') {
-                v++;
-                end--;
-            }
-            size_t n = (size_t)(end - v);
-            if (n >= cap)
-                n = cap - 1;
-            memcpy(out, v, n);
-            out[n] = 0;
-            return;
-        }
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
+    const tg_env_entry *e = tg_trace_env_find(t, key);
+    snprintf(out, cap, "%s", e ? e->value : "");
 }
 
 static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
@@ -88,13 +67,9 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
     in->trace = t;
     const char *ck = tg_trace_clock_name(t);
     in->has_clock = ck && strcmp(ck, "unknown") != 0;
-    tg_buf *b = tg_buf_new();
-    if (b && tg_trace_describe(t, b, NULL) >= 0) {
-        const char *d = tg_buf_data(b);
-        desc_value(d, "env.hostname", in->hostname, sizeof in->hostname);
-        desc_value(d, "env.procname", in->procname, sizeof in->procname);
-        desc_value(d, "env.vpid", in->vpid, sizeof in->vpid);
-    }
+    env_value(t, "hostname", in->hostname, sizeof in->hostname);
+    env_value(t, "procname", in->procname, sizeof in->procname);
+    env_value(t, "vpid", in->vpid, sizeof in->vpid);
     in->render = !st->generic && !strcmp(tg_trace_format(t), "ctf");
     /* hostname, then procname and vpid, joined by ':' (babeltrace2's trace fields) */
     size_t n = 0;
@@ -108,7 +83,6 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
     if (n)
         n += (size_t)snprintf(in->dom + n, sizeof in->dom - n, " ");
     in->dom_len = n < sizeof in->dom ? n : sizeof in->dom - 1;
-    tg_buf_free(b);
     st->last_info = NULL;
     return in;
 }

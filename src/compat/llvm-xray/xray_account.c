@@ -397,15 +397,7 @@ static int parse_sort(const tg_options *opts, enum sort_key *key, int *asc)
 
 static uint64_t trace_freq(tg_trace *t)
 {
-    tg_buf *b = tg_buf_new();
-    uint64_t freq = 0;
-    if (b && tg_trace_describe(t, b, NULL) >= 0) {
-        const char *p = strstr(tg_buf_data(b), "cycle-frequency:");
-        if (p)
-            freq = strtoull(p + 16, NULL, 10);
-    }
-    tg_buf_free(b);
-    return freq;
+    return tg_trace_clock(t)->frequency_hz;
 }
 
 static int is_xray(const tg_trace *t)

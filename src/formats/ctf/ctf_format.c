@@ -265,11 +265,8 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     if (rc < 0)
         return rc;
     tg_trace_set_version(t, "1.8");
-    const ctf_clock *ck = NULL;
-    for (size_t i = 0; i < m->n_streams && !ck; i++)
-        ck = m->streams[i]->clock;
-    if (ck)
-        tg_trace_set_clock(t, ck->name, 0);
+    if (ctf_attrs_fill(t, m) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < m->n_streams; i++) {
         ctf_stream_decl *s = m->streams[i];
         for (size_t j = 0; j < s->n_events; j++) {

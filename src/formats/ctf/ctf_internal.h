@@ -343,6 +343,9 @@ ctf_type *ctf_type_copy(tg_arena *a, const ctf_type *t);
 ctf_stream_decl *ctf_meta_stream(const ctf_meta *m, uint64_t id);
 ctf_event_decl *ctf_stream_event(const ctf_stream_decl *s, uint64_t id);
 const char *ctf_env_string(const ctf_meta *m, const char *key);
+/* ctf_attrs.c: the trace's clock, host, process, tracer and env from the metadata.
+ * 0 or TG_ERR_NOMEM. */
+int ctf_attrs_fill(tg_trace *t, const ctf_meta *m);
 
 
 #endif

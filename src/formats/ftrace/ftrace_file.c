@@ -859,7 +859,8 @@ static int ftrace_open(tg_trace *t, const char *path, const tg_options *opts, tg
     } else if (f->n_buffers && f->buffers[0].clock && f->buffers[0].clock[0]) {
         clock = f->buffers[0].clock;
     }
-    tg_trace_set_clock(t, clock, 0);
+    if (ft_attrs_fill(f, clock) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     tg_symtab_sort(&t->symbols);
     return ft_add_streams(f, err);
 }
@@ -914,7 +915,7 @@ static int ftrace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
         tg_buf_printf(out, "uname: %s\n", f->uname);
     if (f->tc_version)
         tg_buf_printf(out, "trace-cmd version: %s\n", f->tc_version);
-    tg_buf_printf(out, "clock: %s\n", t->clock_name ? t->clock_name : "local");
+    tg_buf_printf(out, "clock: %s\n", t->clock.name ? t->clock.name : "local");
     if (f->options_seen)
         tg_buf_printf(out, "options: %s\n", f->options_seen);
     tg_buf_printf(out, "events: %zu formats\n", f->n_events);

@@ -169,6 +169,10 @@ typedef struct ft_file {
     size_t strings_len;
 } ft_file;
 
+/* ftrace_attrs.c: the trace's clock (named clock), host, tracer and env from the header and
+ * options.  0 or TG_ERR_NOMEM. */
+int ft_attrs_fill(ft_file *f, const char *clock);
+
 /* ftrace_eventfmt.c */
 int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,
                     uint64_t file_off, tg_error **err);

@@ -102,8 +102,9 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     if (!d->dir)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(uft_info_read(t, d, err));
-    tg_trace_set_clock(t, "monotonic", 0);
     TG_TRY(uft_sessions_read(t, d, err));
+    if (uft_attrs_fill(t, d) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(uft_rules_read(t, d, err));
     TG_TRY(read_events_txt(t, d, err));
     bool ok = true;

@@ -170,6 +170,10 @@ int uft_info_read(tg_trace *t, struct uft_data *d, tg_error **err);
 const char *uft_info_get(const struct uft_data *d, const char *key, size_t *len);
 int uft_describe(const tg_trace *t, tg_buf *out, tg_error **err);
 
+/* uftrace_attrs.c: the trace's clock, host, process, tracer and env from info (after the
+ * task list is read).  0 or TG_ERR_NOMEM. */
+int uft_attrs_fill(tg_trace *t, const struct uft_data *d);
+
 /* uftrace_session.c */
 int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err);
 struct uft_task *uft_task_find(const struct uft_data *d, int tid);

@@ -110,7 +110,8 @@ static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_e
     char ver[16];
     snprintf(ver, sizeof ver, "%u", (unsigned)xf->hdr.version);
     tg_trace_set_version(t, ver);
-    tg_trace_set_clock(t, "tsc", 0);
+    if (xray_attrs_fill(t, xf) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (int k = 0; k < XRAY_REC_KINDS; k++) {
         xf->cls[k] = tg_trace_add_class(t, xray_kind_names[k], (uint64_t)k, xray_kind_map[k]);
         if (!xf->cls[k])

@@ -131,6 +131,10 @@ int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err);
  * comparison with libstdc++'s std::sort.  order receives block indices. */
 int xray_llvm_block_order(const xray_block *blocks, size_t n, size_t *order);
 
+/* xray_attrs.c: the trace's clock (cycle counter, frequency, wall-time marker), host,
+ * tracer and env (the header).  0 or TG_ERR_NOMEM. */
+int xray_attrs_fill(tg_trace *t, const xray_file *xf);
+
 /* Shared stream ops helpers (xray_format.c). */
 size_t xray_field_count(const tg_event *ev, tg_scope scope);
 int xray_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);

@@ -1,0 +1,170 @@
+/* trace_attrs.c - a trace's typed attributes: its clock, host, process, tracer and the
+ * format's environment.
+ *
+ * A format fills them once, in open(), from what its metadata says (uftrace's info file, a
+ * CTF clock and env block, trace.dat options, the XRay header); consumers read them through
+ * the public accessors and never parse the format's own description.  Strings are copied
+ * into the trace's arena, so a format may pass pointers into buffers it frees later. */
+#include "core/format_api.h"
+#include "core/grow.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *dup_or_null(tg_trace *t, const char *s, bool *ok)
+{
+    if (!s)
+        return NULL;
+    const char *d = tg_arena_strdup(&t->arena, s);
+    if (!d)
+        *ok = false;
+    return d;
+}
+
+void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns)
+{
+    t->clock.name = name ? tg_arena_strdup(&t->arena, name) : NULL;
+    t->clock.offset_ns = offset_ns;
+}
+
+int tg_trace_set_clock_info(tg_trace *t, const tg_clock_info *clock)
+{
+    bool ok = true;
+    tg_clock_info c = *clock;
+    c.name = dup_or_null(t, clock->name, &ok);
+    c.description = dup_or_null(t, clock->description, &ok);
+    t->clock = c;
+    return ok ? 0 : TG_ERR_NOMEM;
+}
+
+int tg_trace_set_host(tg_trace *t, const tg_host_info *host)
+{
+    bool ok = true;
+    tg_host_info h = *host;
+    h.hostname = dup_or_null(t, host->hostname, &ok);
+    h.kernel = dup_or_null(t, host->kernel, &ok);
+    h.arch = dup_or_null(t, host->arch, &ok);
+    h.boot_id = dup_or_null(t, host->boot_id, &ok);
+    t->host = h;
+    return ok ? 0 : TG_ERR_NOMEM;
+}
+
+int tg_trace_set_process(tg_trace *t, const tg_process_info *process)
+{
+    bool ok = true;
+    tg_process_info p = *process;
+    p.name = dup_or_null(t, process->name, &ok);
+    p.executable = dup_or_null(t, process->executable, &ok);
+    p.cmdline = dup_or_null(t, process->cmdline, &ok);
+    t->process = p;
+    return ok ? 0 : TG_ERR_NOMEM;
+}
+
+int tg_trace_set_tracer(tg_trace *t, const char *name, const char *version)
+{
+    bool ok = true;
+    t->tracer.name = dup_or_null(t, name, &ok);
+    t->tracer.version = dup_or_null(t, version, &ok);
+    return ok ? 0 : TG_ERR_NOMEM;
+}
+
+int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_integer,
+                     int64_t integer)
+{
+    TG_TRY(tg_grow(&t->env, &t->cap_env, t->n_env + 1, sizeof *t->env));
+    bool ok = true;
+    tg_env_entry e = {dup_or_null(t, key ? key : "", &ok), dup_or_null(t, value ? value : "", &ok),
+                      is_integer, integer};
+    if (!ok)
+        return TG_ERR_NOMEM;
+    t->env[t->n_env++] = e;
+    return 0;
+}
+
+int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%" PRId64, value);
+    return tg_trace_add_env(t, key, text, true, value);
+}
+
+tg_clock_origin tg_clock_origin_of_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        tg_clock_origin origin;
+    } names[] = {
+        {"mono", TG_CLOCK_MONOTONIC},         {"monotonic", TG_CLOCK_MONOTONIC},
+        {"mono_raw", TG_CLOCK_MONOTONIC_RAW}, {"monotonic_raw", TG_CLOCK_MONOTONIC_RAW},
+        {"boot", TG_CLOCK_BOOT},              {"boottime", TG_CLOCK_BOOT},
+        {"monotonic_boot", TG_CLOCK_BOOT},    {"realtime", TG_CLOCK_REALTIME},
+        {"tai", TG_CLOCK_TAI},                {"x86-tsc", TG_CLOCK_CYCLES},
+        {"tsc", TG_CLOCK_CYCLES},             {"local", TG_CLOCK_LOCAL},
+        {"global", TG_CLOCK_LOCAL},           {"perf", TG_CLOCK_LOCAL},
+    };
+    if (!name)
+        return TG_CLOCK_UNKNOWN;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, name) == 0)
+            return names[i].origin;
+    return TG_CLOCK_UNKNOWN;
+}
+
+const char *tg_clock_origin_name(tg_clock_origin origin)
+{
+    switch (origin) {
+    case TG_CLOCK_MONOTONIC: return "monotonic";
+    case TG_CLOCK_MONOTONIC_RAW: return "monotonic-raw";
+    case TG_CLOCK_BOOT: return "boot";
+    case TG_CLOCK_REALTIME: return "realtime";
+    case TG_CLOCK_TAI: return "tai";
+    case TG_CLOCK_CYCLES: return "cycles";
+    case TG_CLOCK_LOCAL: return "local";
+    case TG_CLOCK_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int tg_uuid_parse(const char *text, size_t len, uint8_t out[16])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '-')
+            continue;
+        int hi = hex_digit(text[i]), lo = i + 1 < len ? hex_digit(text[i + 1]) : -1;
+        if (hi < 0 || lo < 0 || n == 16)
+            return -1;
+        out[n++] = (uint8_t)(hi << 4 | lo);
+        i++;
+    }
+    return n == 16 ? 0 : -1;
+}
+
+const char *tg_trace_clock_name(const tg_trace *t) { return t->clock.name ? t->clock.name : "unknown"; }
+int64_t tg_trace_clock_offset_ns(const tg_trace *t) { return t->clock.offset_ns; }
+const tg_clock_info *tg_trace_clock(const tg_trace *t) { return &t->clock; }
+const tg_host_info *tg_trace_host(const tg_trace *t) { return &t->host; }
+const tg_process_info *tg_trace_process(const tg_trace *t) { return &t->process; }
+const tg_tracer_info *tg_trace_tracer(const tg_trace *t) { return &t->tracer; }
+size_t tg_trace_env_count(const tg_trace *t) { return t->n_env; }
+const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i) { return i < t->n_env ? &t->env[i] : NULL; }
+
+const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_env; i++)
+        if (strcmp(t->env[i].key, key) == 0)
+            return &t->env[i];
+    return NULL;
+}
