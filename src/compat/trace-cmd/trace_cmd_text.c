@@ -211,6 +211,9 @@ static int trace_cmd_cpus(tg_set *set)
     if (!tg_set_trace_count(set))
         return 0;
     const tg_trace *t = tg_set_trace(set, 0);
+    const tg_env_entry *cpus = tg_trace_env_find(t, "cpus"); /* the file's cpu count */
+    if (cpus && cpus->is_integer && cpus->integer > 0 && cpus->integer <= 65536)
+        return (int)cpus->integer;
     int max = -1;
     for (size_t i = 0; i < tg_trace_stream_count(t); i++) {
         int c = tg_stream_cpu(tg_trace_stream(t, i));
