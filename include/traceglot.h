@@ -191,6 +191,45 @@ size_t tg_trace_env_count(const tg_trace *t);
 const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);        /* NULL past the end */
 const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NULL: absent */
 
+/* ---- one timeline: clock domains and alignment ------------------------------------------- */
+
+/* When several traces are opened together, tg_open puts them on one timeline: the clock of
+ * the first trace that has a known clock (its own times).  Each other trace gets a shift
+ * (added to its event times; tg_event_time_ns includes it, tg_event_trace_time_ns does not)
+ * found from what the traces say about their clocks and hosts:
+ *   - the same clock on the same host (monotonic with monotonic once an LTTng clock's
+ *     offset is taken off): exact;
+ *   - a reading of the timeline's clock the trace recorded (XRay's buffer markers): exact to
+ *     the marker's precision;
+ *   - both related to the wall clock (LTTng's offset, trace-cmd --date, through another
+ *     trace of the same clock and host): by wall time;
+ *   - otherwise (ftrace's local clock, monotonic clocks of different hosts, unknown clocks):
+ *     own times, and tg_set_warnings says why.
+ * Options: "clock-align" = "auto" (the above, default), "none" (every trace keeps its own
+ * times) or "realtime" (the timeline is the wall clock; traces that cannot be related to it
+ * keep their own times); "clock-offset" = "PATH=+DURATION" lines (several separated by
+ * newlines; DURATION like 1.5ms, 20us, 3s, 250ns): added to the shift of the traces opened
+ * from PATH - and a trace that would not be aligned is aligned as if it counted the
+ * timeline's clock (the user says its clock is that one). */
+typedef enum tg_alignment {
+    TG_ALIGN_OWN = 0,   /* own times: the timeline's clock itself, or alignment is off */
+    TG_ALIGN_EXACT,     /* the timeline's clock on the same host, offsets taken off */
+    TG_ALIGN_MARKER,    /* through the trace's own reading of the timeline's clock */
+    TG_ALIGN_WALL,      /* by wall time (realtime readings) */
+    TG_ALIGN_USER,      /* only by the offset the user gave */
+    TG_ALIGN_NONE,      /* no clock shared with the timeline: own times (a warning says why) */
+} tg_alignment;
+
+const char *tg_alignment_name(tg_alignment a); /* "own", "exact", "marker", "wall", ... */
+tg_alignment tg_trace_alignment(const tg_trace *t);
+int64_t tg_trace_shift_ns(const tg_trace *t);  /* added to the trace's event times */
+/* The trace's clock domain: "ORIGIN@HOST" ("monotonic@vm"), "realtime", "unknown". */
+const char *tg_trace_clock_domain(const tg_trace *t);
+/* How the shift was found, or why there is none (one line, for `info` and warnings). */
+const char *tg_trace_alignment_note(const tg_trace *t);
+/* Warnings of tg_open (a list: see tg_error_next), or NULL: traces left on their own times. */
+const tg_error *tg_set_warnings(const tg_set *set);
+
 const char *tg_stream_name(const tg_stream *s);
 int tg_stream_cpu(const tg_stream *s); /* -1 when unknown */
 int tg_stream_tid(const tg_stream *s); /* -1 when unknown */
@@ -282,7 +321,8 @@ typedef enum tg_scope {
     TG_SCOPE_COUNT
 } tg_scope;
 
-int64_t tg_event_time_ns(const tg_event *ev); /* on the trace's clock */
+int64_t tg_event_time_ns(const tg_event *ev);       /* on the set's shared timeline */
+int64_t tg_event_trace_time_ns(const tg_event *ev); /* on the trace's own clock (peer styles) */
 const tg_event_class *tg_event_class_of(const tg_event *ev);
 const char *tg_event_name(const tg_event *ev);
 tg_event_kind tg_event_kind_of(const tg_event *ev);
@@ -332,6 +372,9 @@ typedef struct tg_iter tg_iter;
 /* All events of all streams of the set, in time order (ties: stream order, then position),
  * that pass the filter (which may be NULL and must outlive the iterator). */
 tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err);
+/* Before the first tg_iter_next: order and bound events by each trace's own clock, ignoring
+ * the shared timeline's shifts (what a peer tool does with several traces). */
+void tg_iter_use_trace_clocks(tg_iter *it);
 /* 1 with *ev set (valid until the next call), 0 at the end.  Damage found in a stream is
  * recorded (tg_iter_errors) and that stream skips past it or stops; the others go on. */
 int tg_iter_next(tg_iter *it, const tg_event **ev);

@@ -60,6 +60,9 @@ static void describe_attrs(tg_buf *out, const tg_trace *t)
         tg_buf_printf(out, ", %s %+lld ns", tg_clock_origin_name(c->sync_origin),
                       (long long)c->sync_offset_ns);
     tg_buf_puts(out, ")\n");
+    tg_buf_printf(out, "domain:       %s\n", tg_trace_clock_domain(t));
+    tg_buf_printf(out, "shift:        %+lld ns (%s: %s)\n", (long long)tg_trace_shift_ns(t),
+                  tg_alignment_name(tg_trace_alignment(t)), tg_trace_alignment_note(t));
     const tg_host_info *h = tg_trace_host(t);
     if (h->hostname || h->kernel || h->arch || h->word_bits || h->page_size || h->boot_id) {
         tg_buf_puts(out, "host:         ");

@@ -25,6 +25,7 @@ struct cli_option {
     const char *arg;    /* NULL: a flag; else the argument's name for --help */
     unsigned commands;  /* enum cli_command bits */
     const char *help;
+    int repeatable;     /* given several times: the values joined with newlines */
 };
 
 struct cli_command_info {

@@ -71,7 +71,15 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a,
         tg_error_free(err);
         return 2;
     }
-    if (tg_options_set(a->opts, o->name, value ? value : "1") < 0) {
+    const char *before = o->repeatable ? tg_options_get(a->opts, o->name) : NULL;
+    char *joined = NULL;
+    if (before && value && (joined = malloc(strlen(before) + strlen(value) + 2)) != NULL) {
+        sprintf(joined, "%s\n%s", before, value);
+        value = joined;
+    }
+    rc = tg_options_set(a->opts, o->name, value ? value : "1");
+    free(joined);
+    if (rc < 0) {
         fprintf(stderr, "traceglot: error: out of memory\n");
         return 2;
     }
@@ -162,5 +170,7 @@ tg_set *cli_open(struct cli_args *a)
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
     if (!set)
         cli_finish(TG_ERR_FORMAT, err);
+    for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
+        fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
     return set;
 }

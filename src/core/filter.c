@@ -26,8 +26,7 @@ void tg_filter_free(tg_filter *f)
     free(f);
 }
 
-/* "S[.fraction]" seconds or "N<unit>" with unit ns/us/ms/s; into ns.  -1 when malformed. */
-static int parse_time(const char *s, int64_t *ns)
+int tg_time_parse(const char *s, int64_t *ns)
 {
     if (!isdigit((unsigned char)*s))
         return -1;
@@ -66,7 +65,7 @@ static int set_bound(struct tg_time_bound *b, const char *spec, const char *what
     b->relative = *s == '+';
     if (b->relative)
         s++;
-    if (parse_time(s, &b->ns) < 0)
+    if (tg_time_parse(s, &b->ns) < 0)
         return tg_err(err, TG_ERR_USAGE,
                       "bad %s time '%s': expected seconds like 1142.318836 or a relative time "
                       "like +1.5ms, +20us, +3s",

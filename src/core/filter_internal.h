@@ -20,4 +20,8 @@ struct tg_filter {
     size_t n_cpus, cap_cpus;
 };
 
+/* "S[.fraction]" seconds or "N<unit>" with unit ns/us/ms/s, without a sign, into ns: the
+ * one time parser (time bounds, clock offsets).  -1 when malformed. */
+int tg_time_parse(const char *s, int64_t *ns);
+
 #endif

@@ -55,6 +55,7 @@ struct tg_stream {
     const char *name;
     int cpu, tid;
     size_t index;   /* position in the set: the merge's tie-break */
+    int64_t shift_ns; /* its trace's shift to the shared timeline (timeline.c) */
     void *priv;
 };
 
@@ -74,6 +75,10 @@ struct tg_trace {
     tg_tracer_info tracer;
     tg_env_entry *env;
     size_t n_env, cap_env;
+    /* the shared timeline (timeline.c): event time + shift_ns is the time on it */
+    int64_t shift_ns;
+    tg_alignment alignment;
+    const char *domain, *alignment_note;
     tg_arena arena;            /* strings and small objects living as long as the trace */
     tg_symtab symbols;         /* the trace-wide symbol table (kallsyms, ELF, ...) */
     tg_event_class **classes;

@@ -1,7 +1,7 @@
 /* merge.c - the iterator: a k-way merge of every stream of every trace by timestamp.
  *
  * Each stream keeps one decoded event header in a slot; a binary min-heap of slots ordered
- * by (time, stream number) yields the next event.  Equal times keep stream order, and each
+ * by (time on the shared timeline, stream number) yields the next event.  Equal times keep stream order, and each
  * stream's own order is kept, as babeltrace's muxer and trace-cmd do.  The event handed out
  * stays valid until the next call, when its stream is advanced.  Memory: one slot per
  * stream, whatever the number of events.
@@ -20,6 +20,7 @@
 struct tg_slot {
     tg_stream *stream;
     tg_event ev;
+    int64_t key;           /* the event's time on the shared timeline (+ its trace's shift) */
 };
 
 struct tg_iter {
@@ -34,6 +35,7 @@ struct tg_iter {
     int done;
     int64_t begin_ns, end_ns;
     int has_begin, has_end;
+    int own_times;         /* order by the traces' own clocks, not the shared timeline */
     tg_error *errors;
     size_t n_errors;
 };
@@ -41,8 +43,8 @@ struct tg_iter {
 static int slot_less(const tg_iter *it, size_t a, size_t b)
 {
     const struct tg_slot *x = &it->slots[a], *y = &it->slots[b];
-    if (x->ev.ts != y->ev.ts)
-        return x->ev.ts < y->ev.ts;
+    if (x->key != y->key)
+        return x->key < y->key;
     return x->stream->index < y->stream->index;
 }
 
@@ -102,6 +104,7 @@ static int advance(tg_iter *it, size_t slot)
         int rc = s->stream->ops->next(s->stream, ev, &e);
         if (rc > 0) {
             ev->stream = s->stream;
+            s->key = it->own_times ? ev->ts : ev->ts + s->stream->shift_ns;
             return 1;
         }
         if (rc == 0) {
@@ -149,6 +152,8 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     return it;
 }
 
+void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = 1; }
+
 static void prime(tg_iter *it)
 {
     for (size_t i = 0; i < it->set->n_streams; i++) {
@@ -159,7 +164,7 @@ static void prime(tg_iter *it)
     }
     it->primed = 1;
     const tg_filter *f = it->filter;
-    int64_t first = it->n_heap ? it->slots[it->heap[0]].ev.ts : 0;
+    int64_t first = it->n_heap ? it->slots[it->heap[0]].key : 0;
     if (f && f->begin.set) {
         it->has_begin = 1;
         it->begin_ns = f->begin.relative ? first + f->begin.ns : f->begin.ns;
@@ -191,13 +196,14 @@ int tg_iter_next(tg_iter *it, const tg_event **out)
             it->done = 1;
             return 0;
         }
-        const tg_event *ev = &it->slots[it->heap[0]].ev;
+        const struct tg_slot *top = &it->slots[it->heap[0]];
+        const tg_event *ev = &top->ev;
         it->have_last = 1;
-        if (it->has_end && ev->ts > it->end_ns) {
+        if (it->has_end && top->key > it->end_ns) {
             it->done = 1;
             return 0;
         }
-        if (it->has_begin && ev->ts < it->begin_ns)
+        if (it->has_begin && top->key < it->begin_ns)
             continue;
         if (!tg_filter_match(it->filter, ev))
             continue;

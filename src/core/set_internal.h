@@ -9,6 +9,12 @@ struct tg_set {
     size_t n_traces, cap_traces;
     size_t n_streams;          /* streams numbered across the set, for the merge */
     const tg_options *opts;
+    tg_error *warnings;        /* from the alignment (timeline.c) */
 };
+
+/* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each
+ * trace's and stream's shift_ns, alignment, domain and note.  0, or TG_ERR_USAGE (a bad
+ * option) / TG_ERR_NOMEM with *err. */
+int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err);
 
 #endif

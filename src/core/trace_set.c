@@ -153,6 +153,10 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
             return NULL;
         }
     }
+    if (tg_timeline_align(set, opts, err) < 0) {
+        tg_close(set);
+        return NULL;
+    }
     return set;
 }
 
@@ -163,6 +167,7 @@ void tg_close(tg_set *set)
     for (size_t i = 0; i < set->n_traces; i++)
         trace_free(set->traces[i]);
     free(set->traces);
+    tg_error_free(set->warnings);
     free(set);
 }
 

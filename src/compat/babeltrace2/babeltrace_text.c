@@ -367,6 +367,7 @@ static bool put_scope(tg_buf *out, const tg_event *ev, tg_scope scope, bool alwa
 static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
+    tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
     bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0,
                    .generic = tg_options_flag(opts, "babeltrace-generic") != 0,
                    .cached_sec = -1};
@@ -384,7 +385,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
         char line[1024];
         char *o = line;
         if (ti->has_clock)
-            o = put_time(&st, line, tg_event_time_ns(ev));
+            o = put_time(&st, line, tg_event_trace_time_ns(ev));
         const char *name = tg_event_name(ev);
         size_t nl = strlen(name);
         if (ti->dom_len + nl + 2 <= sizeof line - (size_t)(o - line)) {

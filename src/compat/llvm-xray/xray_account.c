@@ -505,7 +505,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
         const tg_event *ev;
         int r;
         while ((r = tg_iter_next(it, &ev)) > 0)
-            if ((rc = account(&a, ev, (uint64_t)tg_event_time_ns(ev))) < 0)
+            if ((rc = account(&a, ev, (uint64_t)tg_event_trace_time_ns(ev))) < 0)
                 break;
         if (r < 0 && rc >= 0)
             rc = r;

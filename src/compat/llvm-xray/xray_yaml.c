@@ -292,7 +292,7 @@ static void put_name(name_cache *nc, tg_buf *out, const char *name)
  * enter-arg: call arguments; 4 custom, 5 typed: a data payload). */
 static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_cache *nc)
 {
-    uint64_t tsc = ns_is_tsc ? (uint64_t)tg_event_time_ns(ev) : field_u(ev, 0);
+    uint64_t tsc = ns_is_tsc ? (uint64_t)tg_event_trace_time_ns(ev) : field_u(ev, 0);
     uint64_t kind = tg_event_class_id(tg_event_class_of(ev));
     PUT_LIT(out, "  - { type: ");
     tg_buf_u64(out, field_u(ev, 1) & 0xffff);
@@ -375,6 +375,7 @@ static int xray_trace(const tg_trace *t)
 static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                            tg_error **err)
 {
+    tg_iter_use_trace_clocks(it); /* llvm-xray's own times */
     (void)opts;
     (void)err;
     tg_trace *first = NULL;
@@ -423,7 +424,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             put_record(out, ev, ns_is_tsc, &nc);
             continue;
         }
-        if (g.n && tg_event_time_ns(ev) != g.ts)
+        if (g.n && tg_event_trace_time_ns(ev) != g.ts)
             group_flush(&g, out);
         if (g.n == g.cap) {
             size_t cap = g.cap ? g.cap * 2 : 64;
@@ -441,7 +442,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         g.lines[g.n].off = off;
         g.lines[g.n].len = tg_buf_len(g.text) - off;
         g.n++;
-        g.ts = tg_event_time_ns(ev);
+        g.ts = tg_event_trace_time_ns(ev);
     }
     if (sort_ties) {
         group_flush(&g, out);

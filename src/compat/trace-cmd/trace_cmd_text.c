@@ -254,6 +254,7 @@ static size_t longest_instance(tg_set *set)
 static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                            tg_error **err)
 {
+    tg_iter_use_trace_clocks(it); /* trace-cmd's own times and order */
     size_t inst_width = longest_instance(set);
     bool skip_column = false;
     tc_state st;
@@ -330,7 +331,7 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         else
             h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
         h_put(&h, "] ", 2);
-        h_time(&h, &secs, tg_event_time_ns(ev), st.ns);
+        h_time(&h, &secs, tg_event_trace_time_ns(ev), st.ns);
         if (slot && slot->tail_len && slot->tail_len <= 32 && h.n + 32 <= sizeof h.b) {
             memcpy(h.b + h.n, slot->tail, 32); /* one fixed move; tail has 95 bytes */
             h.n += slot->tail_len;
