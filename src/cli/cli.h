@@ -44,13 +44,15 @@ struct cli_args {
     tg_filter *filter;
     char **paths;
     size_t n_paths;
+    int open_exit;      /* cli_open's exit code when it fails (1 input, 2 usage) */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
  * 2: usage error printed (exit 2). */
 int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct cli_args *a);
 void cli_args_free(struct cli_args *a);
-/* Opens the paths; NULL after printing the error. */
+/* Opens the paths and prints the open's warnings; NULL after printing the error (exit code
+ * in a->open_exit). */
 tg_set *cli_open(struct cli_args *a);
 /* Prints err (every error of its list) as "traceglot: error: ..." and frees it; returns the
  * exit code for rc. */

@@ -169,7 +169,7 @@ tg_set *cli_open(struct cli_args *a)
     tg_error *err = NULL;
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
     if (!set)
-        cli_finish(TG_ERR_FORMAT, err);
+        a->open_exit = cli_finish(err ? tg_error_status(err) : TG_ERR_FORMAT, err);
     for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
         fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
     return set;

@@ -14,7 +14,7 @@ static int run_to_fd(struct cli_args *a, int fd, cli_call call)
 {
     tg_set *set = cli_open(a);
     if (!set)
-        return 1;
+        return a->open_exit ? a->open_exit : 1;
     tg_buf *out = tg_buf_new_fd(fd);
     tg_error *err = NULL;
     int rc = out ? call(set, a, out, &err) : TG_ERR_NOMEM;
