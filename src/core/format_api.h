@@ -110,8 +110,6 @@ int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);
-/* Parses a uuid "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or 32 hex digits): 0, or -1. */
-int tg_uuid_parse(const char *text, size_t len, uint8_t out[16]);
 /* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
 tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
                             const tg_options *opts, tg_error **err);

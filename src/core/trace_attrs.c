@@ -126,32 +126,6 @@ const char *tg_clock_origin_name(tg_clock_origin origin)
     return "unknown";
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-int tg_uuid_parse(const char *text, size_t len, uint8_t out[16])
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '-')
-            continue;
-        int hi = hex_digit(text[i]), lo = i + 1 < len ? hex_digit(text[i + 1]) : -1;
-        if (hi < 0 || lo < 0 || n == 16)
-            return -1;
-        out[n++] = (uint8_t)(hi << 4 | lo);
-        i++;
-    }
-    return n == 16 ? 0 : -1;
-}
-
 const char *tg_trace_clock_name(const tg_trace *t) { return t->clock.name ? t->clock.name : "unknown"; }
 int64_t tg_trace_clock_offset_ns(const tg_trace *t) { return t->clock.offset_ns; }
 const tg_clock_info *tg_trace_clock(const tg_trace *t) { return &t->clock; }
