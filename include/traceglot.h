@@ -141,13 +141,13 @@ typedef struct tg_clock_info {
     /* Event times minus offset_ns are times on the origin clock (an LTTng clock's offset,
      * trace.dat's OFFSET option); 0 when event times count from the origin itself. */
     int64_t offset_ns;
-    bool raw_cycles;          /* event times are raw counter ticks, not ns (XRay) */
+    bool raw_cycles;          /* event times are raw counter ticks, not ns (ftrace x86-tsc) */
     bool has_uuid;
     uint8_t uuid[16];         /* the format's clock uuid (LTTng: the host's boot id) */
     /* Where the trace recorded a reading of another clock taken together with its own (an
      * LTTng clock's offset and `trace-cmd record --date`: realtime; XRay FDR buffer markers:
      * monotonic), sync_origin names that clock (TG_CLOCK_UNKNOWN: none) and a time on the
-     * origin clock (raw counts converted to ns) plus sync_offset_ns is the time on it. */
+     * origin clock plus sync_offset_ns is the time on it. */
     tg_clock_origin sync_origin;
     int64_t sync_offset_ns;
 } tg_clock_info;

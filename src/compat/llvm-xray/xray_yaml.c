@@ -385,7 +385,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     tg_buf *hdr = tg_buf_new();
     if (!hdr)
         return TG_ERR_NOMEM;
-    uint64_t freq = 0;
+    uint64_t freq = first ? tg_trace_clock(first)->frequency_hz : 0;
     if (first && tg_trace_describe(first, hdr, NULL) >= 0) {
         tg_buf_puts(out, "---\nheader:\n");
         const char *d = tg_buf_data(hdr);
@@ -395,8 +395,6 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             tg_buf_puts(out, "  ");
             tg_buf_put(out, d, n);
             tg_buf_putc(out, '\n');
-            if (strncmp(d, "cycle-frequency:", 16) == 0)
-                freq = strtoull(d + 16, NULL, 10);
             d += n + (nl ? 1 : 0);
         }
     } else {

@@ -1,7 +1,7 @@
 /* xray_attrs.c - an XRay log's typed trace attributes.
  *
- * XRay timestamps are raw cycle counts (the x86 TSC) and the header says the counter's
- * frequency.  FDR logs also open each thread buffer with a "WallTimeMarker" (seconds and
+ * XRay timestamps are cycle counts (the x86 TSC), which the reader turns into ns with the
+ * counter's frequency from the header.  FDR logs also open each thread buffer with a "WallTimeMarker" (seconds and
  * microseconds, read by compiler-rt from CLOCK_MONOTONIC despite the name: the values
  * recorded here count seconds since boot) followed by a NewCPUId record carrying the full
  * TSC of the same moment: the first such pair places the log on the monotonic clock, to the
@@ -41,8 +41,8 @@ static bool first_marker_pair(const xray_file *xf, int64_t *wall_ns, uint64_t *t
 int xray_attrs_fill(tg_trace *t, const xray_file *xf)
 {
     uint64_t freq = xf->hdr.cycle_frequency;
-    tg_clock_info c = {.name = "tsc", .origin = TG_CLOCK_CYCLES, .frequency_hz = freq,
-                       .raw_cycles = true};
+    /* the reader converts counts to ns with the header's frequency (xray_tsc_to_ns) */
+    tg_clock_info c = {.name = "tsc", .origin = TG_CLOCK_CYCLES, .frequency_hz = freq};
     int64_t wall = 0;
     uint64_t tsc = 0;
     if (xf->hdr.type == 1 && freq && first_marker_pair(xf, &wall, &tsc)) {
