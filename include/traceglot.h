@@ -70,6 +70,14 @@ void tg_buf_i64(tg_buf *b, int64_t v);     /* decimal */
 void tg_buf_u64_pad(tg_buf *b, uint64_t v, int width, char pad); /* right-aligned */
 void tg_buf_hex(tg_buf *b, uint64_t v);    /* lower-case hex, no prefix */
 void tg_buf_pad(tg_buf *b, char c, int n); /* n copies of c (n <= 0: nothing) */
+/* In-place writing, for printers that assemble a line at once: room for n more bytes (NULL
+ * when out of memory); tg_buf_commit then says how many of them were written. */
+char *tg_buf_reserve(tg_buf *b, size_t n);
+void tg_buf_commit(tg_buf *b, size_t n);
+/* The one digit writer, for in-place text: the decimal digits of v ending just before end
+ * (returns the first digit); exactly n zero-padded decimal digits of v at p. */
+char *tg_digits_dec(char *end, uint64_t v);
+void tg_digits_fixed(char *p, uint64_t v, size_t n);
 
 /* ---- options ------------------------------------------------------------------------------ */
 

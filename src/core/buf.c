@@ -5,6 +5,7 @@
  * TG_BUF_FLUSH bytes, so printing a multi-GB trace uses a fixed amount of memory.  A write
  * error is remembered and reported by tg_buf_flush / tg_buf_free. */
 #include "traceglot.h"
+#include "core/digits.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -139,15 +140,36 @@ void tg_buf_printf(tg_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* ---- the one digit table (core/digits.h) ----------------------------------------------- */
+
+const char tg_dec_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+const char tg_hex_pairs[513] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 /* Writes the decimal digits of v at the end of tmp[24]; returns the first digit. */
-static char *u64_digits(uint64_t v, char tmp[24])
+static char *u64_digits(uint64_t v, char tmp[24]) { return tg_dec_write(tmp + 24, v); }
+
+char *tg_digits_dec(char *end, uint64_t v) { return tg_dec_write(end, v); }
+
+void tg_digits_fixed(char *p, uint64_t v, size_t n) { tg_dec_fixed(p, v, n); }
+
+char *tg_buf_reserve(tg_buf *b, size_t n) { return reserve(b, n); }
+
+void tg_buf_commit(tg_buf *b, size_t n)
 {
-    char *p = tmp + 24;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return p;
+    b->len += n;
+    b->p[b->len] = 0;
 }
 
 void tg_buf_u64(tg_buf *b, uint64_t v)
@@ -179,11 +201,7 @@ void tg_buf_u64_pad(tg_buf *b, uint64_t v, int width, char pad)
 void tg_buf_hex(tg_buf *b, uint64_t v)
 {
     char tmp[16];
-    char *p = tmp + 16;
-    do {
-        *--p = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
+    char *p = tg_hex_write(tmp + 16, v);
     tg_buf_put(b, p, (size_t)(tmp + 16 - p));
 }
 
