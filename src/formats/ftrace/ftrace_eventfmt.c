@@ -7,6 +7,7 @@
  * tg_event_class; the print fmt is kept as text and compiled on first use.  Events are
  * found by id through a small open-addressed table. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/grow.h"
 #include "core/ring_page.h"
 
 #include <ctype.h>
@@ -189,14 +190,8 @@ static int add_by_id(ft_file *f, ft_event *ev)
         h = (h + 1) & (f->by_id_cap - 1);
     }
     f->by_id[h] = ev;
-    if (f->n_events == f->cap_events) {
-        size_t cap = f->cap_events ? f->cap_events * 2 : 128;
-        ft_event **ne = realloc(f->events, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        f->events = ne;
-        f->cap_events = cap;
-    }
+    if (tg_grow(&f->events, &f->cap_events, f->n_events + 1, sizeof *f->events) != 0)
+        return -1;
     f->events[f->n_events++] = ev;
     return 0;
 }

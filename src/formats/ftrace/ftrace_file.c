@@ -7,25 +7,15 @@
  * metadata code reads like the format's documentation (../shared/specs/trace-cmd-dat-v7.txt).
  * Every size and count is checked against the mapped size before it is used. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
-    OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
-    OPT_PROCMAPS = 10, OPT_TRACEID = 11, OPT_TIME_SHIFT = 12, OPT_GUEST = 13,
-    OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
-    OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
-    OPT_BUFFER_TEXT = 22, OPT_MAX_KNOWN = 22,
-};
-
 #define FT_MAX_SECTION (1ull << 31) /* a decompressed metadata section larger is refused */
 
-static void clamp_cpu(ft_file *f, ft_cpu_data *cd);
-
-static int fail(ft_file *f, tg_error **err, uint64_t off, const char *what)
+int ft_fail(ft_file *f, tg_error **err, uint64_t off, const char *what)
 {
     return tg_err_at(err, TG_ERR_FORMAT, f->path, off, "%s", what);
 }
@@ -51,15 +41,15 @@ static int read_header_info(ft_file *f, tg_reader *r, tg_error **err)
     const uint8_t *p;
     uint64_t sz;
     if (!tg_read_bytes(r, &p, 12) || memcmp(p, "header_page", 12) != 0)
-        return fail(f, err, tg_reader_offset(r), "expected \"header_page\"");
+        return ft_fail(f, err, tg_reader_offset(r), "expected \"header_page\"");
     if (!tg_read_sized64(r, &p, &sz))
-        return fail(f, err, tg_reader_offset(r), "header_page size runs past the end");
+        return ft_fail(f, err, tg_reader_offset(r), "header_page size runs past the end");
     if (ft_parse_header_page(f, (const char *)p, sz) < 0)
-        return fail(f, err, tg_reader_offset(r) - sz, "header_page lacks timestamp/commit/data");
+        return ft_fail(f, err, tg_reader_offset(r) - sz, "header_page lacks timestamp/commit/data");
     if (!tg_read_bytes(r, &p, 13) || memcmp(p, "header_event", 13) != 0)
-        return fail(f, err, tg_reader_offset(r), "expected \"header_event\"");
+        return ft_fail(f, err, tg_reader_offset(r), "expected \"header_event\"");
     if (!tg_read_sized64(r, &p, &sz))
-        return fail(f, err, tg_reader_offset(r), "header_event size runs past the end");
+        return ft_fail(f, err, tg_reader_offset(r), "header_event size runs past the end");
     return 0;
 }
 
@@ -67,13 +57,13 @@ static int read_ftrace_formats(ft_file *f, tg_reader *r, tg_error **err)
 {
     uint32_t n;
     if (!tg_read_u32(r, &n))
-        return fail(f, err, tg_reader_offset(r), "truncated ftrace format count");
+        return ft_fail(f, err, tg_reader_offset(r), "truncated ftrace format count");
     for (uint32_t i = 0; i < n; i++) {
         uint64_t sz;
         const uint8_t *p;
         uint64_t at = tg_reader_offset(r);
         if (!tg_read_sized64(r, &p, &sz))
-            return fail(f, err, at, "ftrace event format size runs past the end");
+            return ft_fail(f, err, at, "ftrace event format size runs past the end");
         TG_TRY(ft_parse_format(f, "ftrace", (const char *)p, sz, at + 8, err));
     }
     return 0;
@@ -83,13 +73,13 @@ static int read_event_formats(ft_file *f, tg_reader *r, tg_error **err)
 {
     uint32_t nsys;
     if (!tg_read_u32(r, &nsys))
-        return fail(f, err, tg_reader_offset(r), "truncated event system count");
+        return ft_fail(f, err, tg_reader_offset(r), "truncated event system count");
     for (uint32_t s = 0; s < nsys; s++) {
         const char *sys;
         size_t slen;
         uint32_t n;
         if (!tg_read_cstr(r, &sys, &slen) || !tg_read_u32(r, &n))
-            return fail(f, err, tg_reader_offset(r), "truncated event system header");
+            return ft_fail(f, err, tg_reader_offset(r), "truncated event system header");
         const char *sysname = tg_arena_strndup(&f->trace->arena, sys, slen);
         if (!sysname)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -98,7 +88,7 @@ static int read_event_formats(ft_file *f, tg_reader *r, tg_error **err)
             const uint8_t *p;
             uint64_t at = tg_reader_offset(r);
             if (!tg_read_sized64(r, &p, &sz))
-                return fail(f, err, at, "event format size runs past the end");
+                return ft_fail(f, err, at, "event format size runs past the end");
             TG_TRY(ft_parse_format(f, sysname, (const char *)p, sz, at + 8, err));
         }
     }
@@ -173,240 +163,11 @@ static int read_cmdlines(ft_file *f, tg_reader *r, tg_error **err)
     const uint8_t *p;
     uint64_t at = tg_reader_offset(r);
     if (!tg_read_u64(r, &n) || !tg_reader_has(r, n))
-        return fail(f, err, at, "cmdlines size runs past the end");
+        return ft_fail(f, err, at, "cmdlines size runs past the end");
     tg_read_bytes(r, &p, n);
     if (ft_parse_cmdlines(f, (const char *)p, n) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     return 0;
-}
-
-/* ---- options ------------------------------------------------------------------------------ */
-
-static const char *opt_str(ft_file *f, const uint8_t *p, uint32_t n)
-{
-    size_t len = strnlen((const char *)p, n);
-    return tg_arena_strndup(&f->trace->arena, (const char *)p, len);
-}
-
-static ft_buffer *add_buffer(ft_file *f)
-{
-    ft_buffer *nb = realloc(f->buffers, (f->n_buffers + 1) * sizeof *nb);
-    if (!nb)
-        return NULL;
-    f->buffers = nb;
-    memset(&nb[f->n_buffers], 0, sizeof *nb);
-    return &nb[f->n_buffers++];
-}
-
-static int note_option(ft_file *f, const char *name)
-{
-    const char *old = f->options_seen;
-    size_t ol = old ? strlen(old) : 0, nl = strlen(name);
-    char *s = tg_arena_alloc(&f->trace->arena, ol + nl + 3);
-    if (!s)
-        return -1;
-    if (old) {
-        memcpy(s, old, ol);
-        memcpy(s + ol, ", ", 2);
-        ol += 2;
-    }
-    memcpy(s + ol, name, nl + 1);
-    f->options_seen = s;
-    return 0;
-}
-
-static const char *const option_names[] = {
-    "DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME", "HOOK", "OFFSET", "CPUCOUNT",
-    "VERSION", "PROCMAPS", "TRACEID", "TIME_SHIFT", "GUEST", "TSC2NSEC", "STRINGS",
-    "HEADER_INFO", "FTRACE_EVENTS", "EVENT_FORMATS", "KALLSYMS", "PRINTK", "CMDLINES",
-    "BUFFER_TEXT",
-};
-
-/* Offsets of the v7 metadata sections, from options 16..21. */
-typedef struct v7_refs {
-    uint64_t off[OPT_MAX_KNOWN + 1];
-} v7_refs;
-
-static int parse_buffer_option(ft_file *f, const uint8_t *p, uint32_t n, uint64_t at,
-                               bool text, tg_error **err)
-{
-    tg_reader r;
-    tg_reader_init(&r, p, n, at, f->big_endian);
-    uint64_t off;
-    const char *name, *clock = "";
-    size_t nl, cl = 0;
-    if (!tg_read_u64(&r, &off) || !tg_read_cstr(&r, &name, &nl))
-        return fail(f, err, at, "truncated BUFFER option");
-    ft_buffer *b = add_buffer(f);
-    if (!b)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    b->name = tg_arena_strndup(&f->trace->arena, name, nl);
-    b->section_offset = off;
-    b->page_size = f->page_size;
-    b->latency = text;
-    if (f->version < 7) {
-        /* v6: the instance's per-cpu table sits at off ("flyrecord\0" first). */
-        b->clock = "";
-        tg_reader d;
-        if (off > f->map.size)
-            return fail(f, err, at, "BUFFER offset past the end of the file");
-        tg_reader_init(&d, f->map.data + off, f->map.size - off, off, f->big_endian);
-        const uint8_t *tag;
-        if (tg_reader_has(&d, 10) && memcmp(d.base, "flyrecord", 10) == 0)
-            tg_read_bytes(&d, &tag, 10);
-        if (f->cpus <= 0 || (uint64_t)f->cpus * 16 > tg_reader_left(&d))
-            return fail(f, err, off, "BUFFER cpu table runs past the end");
-        b->cpus = tg_arena_alloc(&f->trace->arena, (size_t)f->cpus * sizeof *b->cpus);
-        if (!b->cpus)
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        for (int c = 0; c < f->cpus; c++) {
-            tg_read_u64(&d, &b->cpus[c].offset);
-            tg_read_u64(&d, &b->cpus[c].size);
-            b->cpus[c].cpu = c;
-            clamp_cpu(f, &b->cpus[c]);
-        }
-        b->n_cpus = (size_t)f->cpus;
-        return 0;
-    }
-    if (!tg_read_cstr(&r, &clock, &cl))
-        return fail(f, err, at, "truncated BUFFER option (clock)");
-    b->clock = tg_arena_strndup(&f->trace->arena, clock, cl);
-    if (text)
-        return 0;
-    uint32_t psize, ncpu;
-    if (!tg_read_u32(&r, &psize) || !tg_read_u32(&r, &ncpu))
-        return fail(f, err, at, "truncated BUFFER option (page size, cpus)");
-    if (psize < 64 || psize > (1u << 24))
-        return fail(f, err, at, "BUFFER page size out of range");
-    if ((uint64_t)ncpu * 20 > tg_reader_left(&r))
-        return fail(f, err, at, "BUFFER cpu count runs past the option");
-    b->page_size = psize;
-    b->cpus = tg_arena_alloc(&f->trace->arena, (ncpu ? ncpu : 1) * sizeof *b->cpus);
-    if (!b->cpus)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    for (uint32_t c = 0; c < ncpu; c++) {
-        uint32_t id = 0;
-        tg_read_u32(&r, &id);
-        tg_read_u64(&r, &b->cpus[c].offset);
-        tg_read_u64(&r, &b->cpus[c].size);
-        if (id > 65535)
-            return fail(f, err, at, "BUFFER cpu id out of range");
-        b->cpus[c].cpu = (int)id;
-        b->cpus[c].usize = b->cpus[c].size;
-    }
-    b->n_cpus = ncpu;
-    return 0;
-}
-
-static int parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint64_t at,
-                        v7_refs *refs, tg_error **err)
-{
-    if (id <= OPT_MAX_KNOWN && id != OPT_DONE && note_option(f, option_names[id]) < 0)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    tg_reader r;
-    tg_reader_init(&r, p, n, at, f->big_endian);
-    switch (id) {
-    case OPT_DATE:
-        f->date = opt_str(f, p, n);
-        /* "0x<hex>" or decimal: an offset in ns added to timestamps; trace-cmd applies it
-         * only when asked (--date), so it is kept for describe(). */
-        break;
-    case OPT_CPUSTAT: {
-        const char **ns = tg_arena_alloc(&f->trace->arena, (f->n_cpustat + 1) * sizeof *ns);
-        if (!ns)
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        if (f->n_cpustat)
-            memcpy(ns, f->cpustat, f->n_cpustat * sizeof *ns);
-        ns[f->n_cpustat++] = opt_str(f, p, n);
-        f->cpustat = ns;
-        break;
-    }
-    case OPT_BUFFER:
-        return parse_buffer_option(f, p, n, at, false, err);
-    case OPT_BUFFER_TEXT:
-        return parse_buffer_option(f, p, n, at, true, err);
-    case OPT_TRACECLOCK:
-        f->trace_clock = opt_str(f, p, n);
-        break;
-    case OPT_UNAME:
-        f->uname = opt_str(f, p, n);
-        break;
-    case OPT_VERSION:
-        f->tc_version = opt_str(f, p, n);
-        break;
-    case OPT_OFFSET: {
-        f->offset_str = opt_str(f, p, n);
-        long long v = 0;
-        if (f->offset_str && sscanf(f->offset_str, "%lld", &v) == 1)
-            f->ts_offset = v;
-        break;
-    }
-    case OPT_CPUCOUNT: {
-        uint32_t c;
-        if (!tg_read_u32(&r, &c) || c > 65536)
-            return fail(f, err, at, "bad CPUCOUNT option");
-        f->cpus = (int)c;
-        break;
-    }
-    case OPT_TRACEID:
-        if (!tg_read_u64(&r, &f->traceid))
-            return fail(f, err, at, "truncated TRACEID option");
-        f->have_traceid = true;
-        break;
-    case OPT_TSC2NSEC:
-        if (!tg_read_u32(&r, &f->tsc_mult) || !tg_read_u32(&r, &f->tsc_shift) ||
-            !tg_read_u64(&r, &f->tsc_offset))
-            return fail(f, err, at, "truncated TSC2NSEC option");
-        if (f->tsc_shift > 63)
-            return fail(f, err, at, "TSC2NSEC shift out of range");
-        f->have_tsc2nsec = true;
-        break;
-    case OPT_STRINGS: {
-        char *ns = realloc(f->strings, f->strings_len + n + 1);
-        if (!ns)
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        memcpy(ns + f->strings_len, p, n);
-        f->strings_len += n;
-        ns[f->strings_len] = 0;
-        f->strings = ns;
-        break;
-    }
-    case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS: case OPT_KALLSYMS:
-    case OPT_PRINTK: case OPT_CMDLINES:
-        if (!refs)
-            break; /* v6 does not have them */
-        if (!tg_read_u64(&r, &refs->off[id]))
-            return fail(f, err, at, "truncated section reference option");
-        if (refs->off[id] >= f->map.size)
-            return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
-                             "option %s: section offset 0x%llx past the end of the file (0x%zx)",
-                             option_names[id], (unsigned long long)refs->off[id], f->map.size);
-        break;
-    case OPT_HOOK: case OPT_PROCMAPS: case OPT_TIME_SHIFT: case OPT_GUEST:
-        break; /* kept by trace-cmd for multi-trace sessions; nothing to show for one file */
-    default:
-        return tg_err_at(err, TG_ERR_FORMAT, f->path, at > 6 ? at - 6 : at,
-                         "unknown option id %u (size %u)", id, n);
-    }
-    return 0;
-}
-
-/* v6: u16 id (0 ends), u32 size, data ... */
-static int read_options_v6(ft_file *f, tg_reader *r, tg_error **err)
-{
-    for (;;) {
-        uint16_t id;
-        uint32_t n;
-        const uint8_t *p;
-        uint64_t at = tg_reader_offset(r);
-        if (!tg_read_u16(r, &id))
-            return fail(f, err, at, "truncated options");
-        if (id == OPT_DONE)
-            return 0;
-        if (!tg_read_u32(r, &n) || !tg_read_bytes(r, &p, n))
-            return fail(f, err, at, "option size runs past the end");
-        TG_TRY(parse_option(f, id, p, n, at + 6, NULL, err));
-    }
 }
 
 /* ---- v7 sections ------------------------------------------------------------------------- */
@@ -414,10 +175,9 @@ static int read_options_v6(ft_file *f, tg_reader *r, tg_error **err)
 static int add_section(ft_file *f, uint16_t id, uint16_t flags, uint32_t desc, uint64_t off,
                        uint64_t size)
 {
-    ft_section *ns = realloc(f->sections, (f->n_sections + 1) * sizeof *ns);
-    if (!ns)
+    if (tg_grow(&f->sections, &f->cap_sections, f->n_sections + 1, sizeof *f->sections) != 0)
         return -1;
-    f->sections = ns;
+    ft_section *ns = f->sections;
     ns[f->n_sections].id = id;
     ns[f->n_sections].flags = flags;
     ns[f->n_sections].offset = off;
@@ -497,23 +257,23 @@ static int read_options_v7(ft_file *f, uint64_t off, v7_refs *refs, tg_error **e
             const uint8_t *p;
             uint64_t at = tg_reader_offset(&r);
             if (!tg_read_u16(&r, &id) || !tg_read_u32(&r, &n) || !tg_read_bytes(&r, &p, n)) {
-                rc = fail(f, err, at, "option runs past the end of its section");
+                rc = ft_fail(f, err, at, "option runs past the end of its section");
                 break;
             }
             if (id == OPT_DONE) {
                 tg_reader d;
                 tg_reader_init(&d, p, n, at + 6, f->big_endian);
                 if (!tg_read_u64(&d, &next))
-                    rc = fail(f, err, at, "truncated DONE option");
+                    rc = ft_fail(f, err, at, "truncated DONE option");
                 done = true;
             } else {
-                rc = parse_option(f, id, p, n, at + 6, refs, err);
+                rc = ft_parse_option(f, id, p, n, at + 6, refs, err);
             }
         }
         blob_free(&b);
         TG_TRY(rc);
         if (!done)
-            return fail(f, err, off, "options section without DONE");
+            return ft_fail(f, err, off, "options section without DONE");
         if (next && next >= f->map.size)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
                              "next options section offset 0x%llx past the end of the file "
@@ -541,7 +301,7 @@ static int read_v7_section(ft_file *f, uint64_t off, uint16_t id, section_reader
 
 /* CPU data that runs past the end of the file is cut there; the stream delivers the pages
  * before the cut and then reports the truncation with its offset. */
-static void clamp_cpu(ft_file *f, ft_cpu_data *cd)
+void ft_clamp_cpu(ft_file *f, ft_cpu_data *cd)
 {
     if (cd->offset > f->map.size) {
         cd->truncated = cd->size != 0;
@@ -560,7 +320,7 @@ static int scan_chunks(ft_file *f, ft_cpu_data *cd, tg_error **err)
 {
     if (cd->size)
         cd->size += 4; /* the size trace-cmd records leaves out the chunk count */
-    clamp_cpu(f, cd);
+    ft_clamp_cpu(f, cd);
     if (!cd->size) {
         cd->usize = 0;
         return 0;
@@ -623,13 +383,7 @@ static void scan_strings(ft_file *f, uint64_t off)
                 p = owned;
                 n = us;
             }
-            char *ns = realloc(f->strings, f->strings_len + n + 1);
-            if (ns) {
-                memcpy(ns + f->strings_len, p, n);
-                f->strings_len += n;
-                ns[f->strings_len] = 0;
-                f->strings = ns;
-            }
+            ft_append_strings(f, p, n); /* best effort: names fall back to numbers */
             free(owned);
         }
         off += 16 + size;
@@ -642,7 +396,7 @@ static int read_v7(ft_file *f, tg_reader *r, tg_error **err)
     size_t nl, vl;
     uint64_t first;
     if (!tg_read_cstr(r, &name, &nl) || !tg_read_cstr(r, &ver, &vl) || !tg_read_u64(r, &first))
-        return fail(f, err, tg_reader_offset(r), "truncated compression header");
+        return ft_fail(f, err, tg_reader_offset(r), "truncated compression header");
     snprintf(f->compression, sizeof f->compression, "%.*s", (int)nl, name);
     snprintf(f->compression_version, sizeof f->compression_version, "%.*s", (int)vl, ver);
     if (strcmp(f->compression, "none") == 0)
@@ -692,13 +446,13 @@ static int read_v7(ft_file *f, tg_reader *r, tg_error **err)
         if (b->latency)
             continue;
         if (b->compressed && f->comp_kind == 0)
-            return fail(f, err, off, "compressed buffer in a file without compression");
+            return ft_fail(f, err, off, "compressed buffer in a file without compression");
         for (size_t c = 0; c < b->n_cpus; c++) {
             ft_cpu_data *cd = &b->cpus[c];
             if (b->compressed) {
                 TG_TRY(scan_chunks(f, cd, err));
             } else {
-                clamp_cpu(f, cd);
+                ft_clamp_cpu(f, cd);
             }
         }
     }
@@ -722,7 +476,7 @@ static int read_v6(ft_file *f, tg_reader *r, tg_error **err)
     TG_TRY(read_cmdlines(f, r, err));
     uint32_t cpus;
     if (!tg_read_u32(r, &cpus) || cpus > 65536)
-        return fail(f, err, tg_reader_offset(r), "bad cpu count");
+        return ft_fail(f, err, tg_reader_offset(r), "bad cpu count");
     f->cpus = (int)cpus;
     ft_buffer top;
     memset(&top, 0, sizeof top);
@@ -730,11 +484,11 @@ static int read_v6(ft_file *f, tg_reader *r, tg_error **err)
         const uint8_t *tag;
         uint64_t at = tg_reader_offset(r);
         if (!tg_read_bytes(r, &tag, 10))
-            return fail(f, err, at, "truncated: expected options, latency or flyrecord");
+            return ft_fail(f, err, at, "truncated: expected options, latency or flyrecord");
         if (memcmp(tag, "options  ", 10) == 0) {
             /* the top instance must come first: BUFFER options are added after it */
             size_t before = f->n_buffers;
-            TG_TRY(read_options_v6(f, r, err));
+            TG_TRY(ft_read_options_v6(f, r, err));
             (void)before;
             continue;
         }
@@ -744,14 +498,14 @@ static int read_v6(ft_file *f, tg_reader *r, tg_error **err)
         }
         if (memcmp(tag, "flyrecord", 10) == 0)
             break;
-        return fail(f, err, at, "expected options, latency or flyrecord");
+        return ft_fail(f, err, at, "expected options, latency or flyrecord");
     }
     top.name = "";
     top.clock = f->trace_clock ? "" : "";
     top.page_size = f->page_size;
     if (!top.latency) {
         if ((uint64_t)f->cpus * 16 > tg_reader_left(r))
-            return fail(f, err, tg_reader_offset(r), "flyrecord cpu table runs past the end");
+            return ft_fail(f, err, tg_reader_offset(r), "flyrecord cpu table runs past the end");
         top.cpus = tg_arena_alloc(&f->trace->arena, (f->cpus ? f->cpus : 1) * sizeof *top.cpus);
         if (!top.cpus)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -763,17 +517,15 @@ static int read_v6(ft_file *f, tg_reader *r, tg_error **err)
             cd->cpu = c;
             cd->usize = cd->size;
             (void)at;
-            clamp_cpu(f, cd);
+            ft_clamp_cpu(f, cd);
         }
         top.n_cpus = (size_t)f->cpus;
     }
     /* the top instance goes first */
-    ft_buffer *nb = realloc(f->buffers, (f->n_buffers + 1) * sizeof *nb);
-    if (!nb)
+    if (tg_grow(&f->buffers, &f->cap_buffers, f->n_buffers + 1, sizeof *f->buffers) != 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    memmove(nb + 1, nb, f->n_buffers * sizeof *nb);
-    nb[0] = top;
-    f->buffers = nb;
+    memmove(f->buffers + 1, f->buffers, f->n_buffers * sizeof *f->buffers);
+    f->buffers[0] = top;
     f->n_buffers++;
     return 0;
 }
@@ -826,21 +578,21 @@ static int ftrace_open(tg_trace *t, const char *path, const tg_options *opts, tg
     uint8_t endian, lsize;
     uint32_t psize;
     if (!tg_read_bytes(&r, &magic, 10) || memcmp(magic, "\x17\x08\x44tracing", 10) != 0)
-        return fail(f, err, 0, "not a trace.dat file (bad magic)");
+        return ft_fail(f, err, 0, "not a trace.dat file (bad magic)");
     if (!tg_read_cstr(&r, &ver, &vlen) || vlen == 0 || vlen > 4)
-        return fail(f, err, 10, "bad version string");
+        return ft_fail(f, err, 10, "bad version string");
     f->version = atoi(ver);
     if (f->version != 6 && f->version != 7)
         return tg_err_at(err, TG_ERR_UNSUPPORTED, f->path, 10,
                          "file version %s (only 6 and 7 are read)", ver);
     if (!tg_read_u8(&r, &endian) || !tg_read_u8(&r, &lsize) || endian > 1 ||
         (lsize != 4 && lsize != 8))
-        return fail(f, err, tg_reader_offset(&r), "bad endianness or long size");
+        return ft_fail(f, err, tg_reader_offset(&r), "bad endianness or long size");
     f->big_endian = endian == 1;
     f->long_size = lsize;
     r.big_endian = f->big_endian;
     if (!tg_read_u32(&r, &psize) || psize < 64 || psize > (1u << 24))
-        return fail(f, err, tg_reader_offset(&r), "bad page size");
+        return ft_fail(f, err, tg_reader_offset(&r), "bad page size");
     f->page_size = psize;
     char vbuf[8];
     snprintf(vbuf, sizeof vbuf, "%d", f->version);
@@ -942,3 +694,4 @@ TG_FORMAT(ftrace) = {
     .describe = ftrace_describe,
     .close = ftrace_close,
 };
+

@@ -3,9 +3,10 @@
  * A trace.dat file (trace-cmd file versions 6 and 7) holds metadata (ring-buffer header
  * layouts, event format files, kallsyms, printk formats, saved cmdlines, options) and the raw
  * ring-buffer pages of every CPU of every trace instance.  The pieces of the reader share the
- * types below: ftrace_file.c reads the metadata, ftrace_eventfmt.c parses format files,
- * ftrace_printfmt.c compiles and evaluates print fmts, ftrace_plugins.c holds the renderings
- * trace-cmd's plugins substitute for some events, ftrace_ring.c decodes pages into events.
+ * types below: ftrace_file.c reads the metadata (ftrace_options.c its options),
+ * ftrace_eventfmt.c parses format files, ftrace_pf_*.c compile and evaluate print fmts
+ * (ftrace_pf.h), ftrace_plugins.c holds the renderings trace-cmd's plugins substitute for
+ * some events, ftrace_ring.c decodes pages into events.
  * Everything lives as long as the trace and is allocated from the trace's arena or owned by
  * the ft_file; nothing is allocated per event. */
 #ifndef TG_FTRACE_INTERNAL_H
@@ -37,7 +38,7 @@ typedef struct ft_field {
     uint32_t flags;
 } ft_field;
 
-struct ft_pf; /* a compiled print fmt (ftrace_printfmt.c) */
+struct ft_pf; /* a compiled print fmt (ftrace_pf.h) */
 struct ft_file;
 
 typedef struct ft_event {
@@ -151,9 +152,9 @@ typedef struct ft_file {
 
     int cpus;          /* cpu count of the file */
     ft_buffer *buffers;
-    size_t n_buffers;
+    size_t n_buffers, cap_buffers;
     ft_section *sections;
-    size_t n_sections;
+    size_t n_sections, cap_sections;
     /* option text kept for describe() */
     const char *uname, *tc_version, *trace_clock, *date, *offset_str;
     const char **cpustat;
@@ -166,12 +167,37 @@ typedef struct ft_file {
     bool have_traceid;
     const char *options_seen; /* comma list of option names, for describe */
     char *strings;      /* v7 STRINGS section contents (heap) */
-    size_t strings_len;
+    size_t strings_len, strings_cap;
 } ft_file;
 
 /* ftrace_attrs.c: the trace's clock (named clock), host, tracer and env from the header and
  * options.  0 or TG_ERR_NOMEM. */
 int ft_attrs_fill(ft_file *f, const char *clock);
+
+/* ftrace_file.c: an error at a file offset; a cpu's data clamped to the mapped file */
+int ft_fail(ft_file *f, tg_error **err, uint64_t off, const char *what);
+void ft_clamp_cpu(ft_file *f, ft_cpu_data *cd);
+
+/* ftrace_options.c */
+enum {
+    OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
+    OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
+    OPT_PROCMAPS = 10, OPT_TRACEID = 11, OPT_TIME_SHIFT = 12, OPT_GUEST = 13,
+    OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
+    OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
+    OPT_BUFFER_TEXT = 22, OPT_MAX_KNOWN = 22,
+};
+
+/* Offsets of the v7 metadata sections, from options 16..21. */
+typedef struct v7_refs {
+    uint64_t off[OPT_MAX_KNOWN + 1];
+} v7_refs;
+ft_buffer *ft_add_buffer(ft_file *f);
+int ft_append_strings(ft_file *f, const uint8_t *p, size_t n);
+/* One option (refs: v7's section offsets, NULL in v6). */
+int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint64_t at,
+                    v7_refs *refs, tg_error **err);
+int ft_read_options_v6(ft_file *f, tg_reader *r, tg_error **err);
 
 /* ftrace_eventfmt.c */
 int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,
@@ -181,9 +207,9 @@ const ft_field *ft_find_field(const ft_event *e, const char *name);
 ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
-/* ftrace_printfmt.c */
+/* ftrace_pf_print.c, ftrace_pf_raw.c */
 int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
-void ft_pf_free(struct ft_pf *pf);
+void ft_pf_free(struct ft_pf *pf); /* ftrace_pf_compile.c */
 /* Raw field printing, trace-cmd report -R. */
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
 

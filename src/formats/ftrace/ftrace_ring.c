@@ -10,6 +10,7 @@
  * commit past the page, a record past the commit, a chunk that does not inflate) is reported
  * with its file offset; the stream then goes on with the next page or chunk. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/grow.h"
 #include "core/ring_page.h"
 
 #include <stdio.h>
@@ -79,13 +80,8 @@ static int load_chunk(ft_stream *s, tg_error **err)
         return tg_err_at(err, TG_ERR_LIMIT, f->path, cd->offset + at,
                          "cpu %d: chunk %u of %u bytes exceeds the limit", cd->cpu,
                          s->chunk_idx - 1, us);
-    if (us > s->chunk_cap) {
-        uint8_t *nc = realloc(s->chunk, us);
-        if (!nc)
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        s->chunk = nc;
-        s->chunk_cap = us;
-    }
+    if (tg_grow(&s->chunk, &s->chunk_cap, us, 1) != 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (f->comp_kind == 1 && !s->zctx)
         s->zctx = ft_zstd_ctx_new();
     if (ft_decompress_with(f->comp_kind, s->zctx, base + at + 8, cs, s->chunk, us) < 0)

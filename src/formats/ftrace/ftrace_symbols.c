@@ -204,13 +204,8 @@ int ft_parse_printk(ft_file *f, const char *text, size_t len)
                 fe--;
             if (fe - fs >= 2 && fe[-2] == '\\' && fe[-1] == 'n')
                 fe -= 2;
-            if (f->n_printk == cap) {
-                cap = cap ? cap * 2 : 64;
-                ft_printk *np = realloc(f->printk, cap * sizeof *np);
-                if (!np)
-                    return -1;
-                f->printk = np;
-            }
+            if (tg_grow(&f->printk, &cap, f->n_printk + 1, sizeof *f->printk) != 0)
+                return -1;
             const char *s = tg_arena_strndup(&f->trace->arena, fs, fe > fs ? (size_t)(fe - fs) : 0);
             if (!s)
                 return -1;
@@ -292,13 +287,7 @@ static int comm_reserve(ft_file *f)
 {
     if (f->n_comms < f->cap_comms)
         return 0;
-    size_t cap = f->cap_comms ? f->cap_comms * 2 : 256;
-    ft_comm *nc = realloc(f->comms, cap * sizeof *nc);
-    if (!nc)
-        return -1;
-    f->comms = nc;
-    f->cap_comms = cap;
-    return 0;
+    return tg_grow(&f->comms, &f->cap_comms, f->n_comms + 1, sizeof *f->comms) != 0 ? -1 : 0;
 }
 
 /* A name learnt while printing (the sched plugin): only for a pid not known yet. */
@@ -360,14 +349,9 @@ int ft_parse_cmdlines(ft_file *f, const char *text, size_t len)
             while (q < le && (*q == ' ' || *q == '\t'))
                 q++;
             if (q < le) {
-                if (n == cap) {
-                    cap = cap ? cap * 2 : 256;
-                    comm_tmp *nt = realloc(tmp, cap * sizeof *nt);
-                    if (!nt) {
-                        free(tmp);
-                        return -1;
-                    }
-                    tmp = nt;
+                if (tg_grow(&tmp, &cap, n + 1, sizeof *tmp) != 0) {
+                    free(tmp);
+                    return -1;
                 }
                 const char *s = tg_arena_strndup(&f->trace->arena, q, (size_t)(le - q));
                 if (!s) {

@@ -1,0 +1,261 @@
+/* ftrace_pf.h - the pieces of the print-fmt engine and what they share.
+ *
+ * An event format's "print fmt" is a C format string and C argument expressions over
+ * REC->field.  It is compiled once per event format into a list of items (literal text, or a
+ * conversion with its argument expression tree) and rendered per event, printing exactly
+ * what `trace-cmd report` (libtraceevent) prints.  The engine is four files, one concept each:
+ *   ftrace_pf_parse.c    tokenizer and expression parser (libtraceevent's process_arg/_op)
+ *   ftrace_pf_compile.c  the format string split into items; one event format compiled
+ *   ftrace_pf_eval.c     an argument expression evaluated on one record
+ *   ftrace_pf_print.c    the conversions printed; an event's text (print fmt, bprint)
+ *   ftrace_pf_raw.c      the raw fields (trace-cmd report -R)
+ * An event's text is assembled in the small stack sink below and handed to the output tg_buf
+ * in one call; the sink helpers are inline because they run per field. */
+#ifndef TG_FTRACE_PF_H
+#define TG_FTRACE_PF_H
+
+#include "core/arena.h"
+#include "core/digits.h"
+#include "formats/ftrace/ftrace_internal.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- expression trees and compiled items ------------------------------------------------ */
+
+enum {
+    N_NUM, N_ATOM, N_FIELD, N_CAST, N_BIN, N_UN, N_COND, N_GETSTR, N_DYNARR, N_DYNLEN,
+    N_SYM, N_FLAGS, N_HEX, N_HEXSTR, N_ARRAY, N_INDEX, N_BITMASK, N_BSTR, N_NONE, N_NULL,
+};
+
+typedef struct ft_sym {
+    uint64_t value;
+    const char *str;
+} ft_sym;
+
+typedef struct ft_node {
+    int kind, op, prio;
+    char opstr[3];
+    uint64_t num;       /* N_NUM; N_CAST: mask (0 = none) */
+    const char *str;    /* N_ATOM text, N_FLAGS delimiter, N_BSTR string */
+    const ft_field *field;
+    struct ft_node *a, *b, *c;
+    ft_sym *syms;
+    size_t n_syms;
+} ft_node;
+
+enum { IT_TEXT, IT_DIGIT, IT_PTR, IT_STR };
+
+typedef struct pf_item {
+    int type;
+    char *text;       /* IT_TEXT: the literal; others: the printf conversion */
+    size_t text_len;
+    int ls;
+    char pch;         /* IT_PTR: the letter after 'p' (0 none) */
+    char pch2;        /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
+    ft_node *arg, *len_arg;
+    int fast;         /* 0: printf; 'd','u','x' with ls: formatted directly */
+    bool direct;      /* the argument is a plain field or a constant index into an array
+                         field: read at d_off, d_size (d_idx: eval's bounds check) */
+    uint32_t d_size;
+    uint64_t d_off, d_idx;
+    int width;        /* fast path: minimum width */
+    bool zero;        /* fast path: pad with zeros */
+} pf_item;
+
+struct ft_pf {
+    pf_item *items;
+    size_t n, cap;
+    tg_arena arena;
+};
+
+/* A literal's copy carries 16 zero bytes after it: rendering copies a short literal with one
+ * fixed 16-byte move. */
+#define FT_PF_TEXT_PAD 16
+
+/* What an expression is evaluated on: one record of one event. */
+typedef struct rctx {
+    const ft_event *ev;
+    const ft_file *f;
+    const uint8_t *data;
+    size_t size;
+    bool strip_nl; /* printing the last item of the event's text */
+} rctx;
+
+/* ---- the output of one event ---------------------------------------------------------------
+ * An event's text is assembled in a stack buffer and handed to the tg_buf in one call (it
+ * spills into the tg_buf only when an event's text is longer than the buffer). */
+
+typedef struct ft_sink {
+    tg_buf *out;
+    size_t n;
+    char b[2048];
+} ft_sink;
+
+static inline void sk_flush(ft_sink *o)
+{
+    if (o->n)
+        tg_buf_put(o->out, o->b, o->n);
+    o->n = 0;
+}
+
+static inline void sk_put(ft_sink *o, const void *p, size_t n)
+{
+    if (n > sizeof o->b - o->n) {
+        sk_flush(o);
+        if (n > sizeof o->b) {
+            tg_buf_put(o->out, p, n);
+            return;
+        }
+    }
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+static inline void sk_putc(ft_sink *o, char c)
+{
+    if (o->n == sizeof o->b)
+        sk_flush(o);
+    o->b[o->n++] = c;
+}
+
+static inline void sk_puts(ft_sink *o, const char *s) { sk_put(o, s, strlen(s)); }
+
+static inline void sk_u64(ft_sink *o, uint64_t v)
+{
+    char d[24];
+    const char *p = tg_dec_write(d + sizeof d, v);
+    sk_put(o, p, (size_t)(d + sizeof d - p));
+}
+
+static inline void sk_i64(ft_sink *o, int64_t v)
+{
+    if (v < 0) {
+        sk_putc(o, '-');
+        sk_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        sk_u64(o, (uint64_t)v);
+    }
+}
+
+static inline void sk_hex(ft_sink *o, uint64_t v)
+{
+    char d[24];
+    const char *p = tg_hex_write(d + sizeof d, v);
+    sk_put(o, p, (size_t)(d + sizeof d - p));
+}
+
+/* Two hex digits of a byte. */
+static inline void sk_hex2(ft_sink *o, uint8_t v) { sk_put(o, tg_hex_pairs + 2 * v, 2); }
+
+void sk_printf(ft_sink *o, const char *fmt, ...) TG_PRINTF(2, 3);
+
+void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t val);
+
+/* ---- reading fields of the record, bounded by it -------------------------------------------- */
+
+static inline uint64_t read_field(const rctx *r, const ft_field *fl)
+{
+    if (fl->offset + (size_t)fl->size > r->size)
+        return 0;
+    return ft_read_num(r->f, r->data + fl->offset, fl->size);
+}
+
+/* Offset and length of a dynamic field's data, bounded by the record. */
+static inline bool dyn_loc(const rctx *r, const ft_field *fl, size_t *off, size_t *len)
+{
+    if (fl->offset + (size_t)fl->size > r->size)
+        return false;
+    uint64_t v = ft_read_num(r->f, r->data + fl->offset, fl->size);
+    size_t o = (size_t)(v & 0xffff), l = (size_t)((v >> 16) & 0xffff);
+    if (fl->flags & FT_F_RELATIVE)
+        o += fl->offset + fl->size;
+    if (o > r->size)
+        return false;
+    if (l > r->size - o)
+        l = r->size - o;
+    *off = o;
+    *len = l;
+    return true;
+}
+
+/* The fast conversions ("%d", "%08lx", "%llu" ...): the digit count is known first, so the
+ * padding and the digits are written straight into the sink, last digit first. */
+static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, const pf_item *it,
+                                                               int plen, uint64_t val)
+{
+    if (it->fast && plen < 0) {
+        uint64_t v = val;
+        switch (it->ls) {
+        case -2: v = (uint8_t)v; break;
+        case -1: v = (uint16_t)v; break;
+        case 0: v = (uint32_t)v; break;
+        default: break;
+        }
+        bool neg = false;
+        if (it->fast == 'd') {
+            int64_t sv = it->ls == -2 ? (int8_t)v : it->ls == -1 ? (int16_t)v
+                       : it->ls == 0 ? (int32_t)v : (int64_t)v;
+            neg = sv < 0;
+            v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
+        }
+        size_t nd = it->fast == 'x' ? tg_hex_len(v) : tg_dec_len(v);
+        size_t len = nd + neg;
+        size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
+        /* width < 64 and at most 20 digits: 100 bytes are enough */
+        if (sizeof out->b - out->n < 100)
+            sk_flush(out);
+        char *w = out->b + out->n;
+        if (!it->zero)
+            for (; pad; pad--)
+                *w++ = ' ';
+        if (neg)
+            *w++ = '-';
+        for (; pad; pad--)
+            *w++ = '0';
+        char *e = w + nd;
+        out->n = (size_t)(e - out->b);
+        if (it->fast == 'x')
+            tg_hex_write(e, v);
+        else
+            tg_dec_write(e, v);
+        return;
+    }
+    ft_pf_put_printf_num(out, it, plen, val);
+}
+
+/* ---- the pieces ------------------------------------------------------------------------------ */
+
+/* ftrace_pf_parse.c: the print fmt's format string (adjacent literals joined, heap, NUL-ended:
+ * *fmt) and its argument trees (argv, at most max_args) parsed into pf's arena; -1 when
+ * libtraceevent could not parse it either. */
+int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt, ft_node **argv, size_t max_args,
+                size_t *n_args);
+/* libtraceevent's eval_type_str: the mask a cast to type (n bytes) applies, 0 for none */
+uint64_t ft_pf_cast_mask(const char *type, size_t n);
+
+/* ftrace_pf_compile.c */
+typedef struct argv_list {
+    ft_node **v;
+    size_t n, i;
+} argv_list;
+struct ft_pf *ft_pf_new(void);
+/* Splits a format into items like libtraceevent's parse_args: 0, or -1 (cannot parse). */
+int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args);
+/* e's print fmt compiled once, on first use (e->pf, e->pf_state). */
+void ft_pf_compile_event(const ft_event *e);
+
+/* ftrace_pf_eval.c */
+uint64_t ft_pf_eval(const rctx *r, const ft_node *n);
+
+/* ftrace_pf_print.c */
+void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int plen);
+void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen,
+                         const ft_node *n);
+void ft_pf_put_hex0x(ft_sink *out, uint64_t v);
+
+/* ftrace_pf_raw.c */
+void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out);
+
+#endif

@@ -1,0 +1,568 @@
+/* ftrace_pf_print.c - an event's text: the compiled print fmt rendered on one record.
+ *
+ * Each item prints as libtraceevent prints it: integers through the conversion (the common
+ * ones without printf, digits from core's digit table), strings with width and precision,
+ * __print_symbolic and __print_flags falling back to hex, %p like glibc, %ps/%pS/%pF looked
+ * up in kallsyms (with +0x offset for the capital letters), MAC and IPv4 addresses, bitmasks
+ * and hex dumps.  ftrace's bprint events take their format from the printk table and their
+ * arguments from the binary buffer (vbin_printf layout).  A trailing newline of the text is
+ * dropped as trace-cmd drops it. */
+#include "formats/ftrace/ftrace_pf.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sk_printf(ft_sink *o, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        sk_put(o, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+}
+
+void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
+{
+    char buf[128];
+    int n;
+    const char *fmt = it->text;
+    if (plen >= 0) {
+        switch (it->ls) {
+        case -2: n = snprintf(buf, sizeof buf, fmt, plen, (char)val); break;
+        case -1: n = snprintf(buf, sizeof buf, fmt, plen, (short)val); break;
+        case 0: n = snprintf(buf, sizeof buf, fmt, plen, (int)val); break;
+        case 1: n = snprintf(buf, sizeof buf, fmt, plen, (long)val); break;
+        default: n = snprintf(buf, sizeof buf, fmt, plen, (long long)val); break;
+        }
+    } else {
+        switch (it->ls) {
+        case -2: n = snprintf(buf, sizeof buf, fmt, (char)val); break;
+        case -1: n = snprintf(buf, sizeof buf, fmt, (short)val); break;
+        case 0: n = snprintf(buf, sizeof buf, fmt, (int)val); break;
+        case 1: n = snprintf(buf, sizeof buf, fmt, (long)val); break;
+        default: n = snprintf(buf, sizeof buf, fmt, (long long)val); break;
+        }
+    }
+    if (n > 0)
+        sk_put(out, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+
+}
+
+
+/* print_str_to_seq: the string through the conversion (width, precision, '-'). */
+/* strip: the string ends the event's text, where trace-cmd drops one trailing newline */
+static void put_str(ft_sink *out, const pf_item *it, int plen, const char *s, size_t n, bool strip)
+{
+    size_t l = strnlen(s, n);
+    if (strip && l && s[l - 1] == '\n')
+        l--;
+    if (!it || (it->text_len == 2 && plen < 0)) { /* plain "%s" */
+        sk_put(out, s, l);
+        return;
+    }
+    char tmp[4096];
+    if (l >= sizeof tmp)
+        l = sizeof tmp - 1;
+    memcpy(tmp, s, l);
+    tmp[l] = 0;
+    char buf[8192];
+    int k = plen >= 0 ? snprintf(buf, sizeof buf, it->text, plen, tmp)
+                      : snprintf(buf, sizeof buf, it->text, tmp);
+    if (k > 0)
+        sk_put(out, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+}
+
+void ft_pf_put_hex0x(ft_sink *out, uint64_t v)
+{
+    sk_puts(out, "0x");
+    sk_hex(out, v);
+}
+
+static void put_glibc_ptr(ft_sink *out, uint64_t v)
+{
+    if (!v)
+        sk_puts(out, "(nil)");
+    else
+        ft_pf_put_hex0x(out, v);
+}
+
+static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int plen,
+                          const uint8_t *data, size_t size)
+{
+    if (size > 1024)
+        size = 1024;
+    size_t nr_bits = size * 8;
+    size_t str_size = (nr_bits + 3) / 4 + (nr_bits ? (nr_bits - 1) / 32 : 0);
+    char str[4096];
+    if (str_size >= sizeof str)
+        return;
+    str[str_size] = 0;
+    size_t len = 0;
+    for (long i = (long)str_size - 2; i >= 0; i -= 2) {
+        size_t index = r->f->big_endian ? size - (len + 1) : len;
+        memcpy(str + i, tg_hex_pairs + 2 * data[index], 2);
+        len++;
+        if (!(len & 3) && i > 0) {
+            i--;
+            str[i] = ',';
+        }
+    }
+    put_str(out, it, plen, str, str_size, r->strip_nl);
+}
+
+void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen,
+                          const ft_node *n)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ATOM:
+    case N_BSTR:
+        put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl);
+        return;
+    case N_FIELD: {
+        const ft_field *fl = n->field;
+        if (!(fl->flags & FT_F_ARRAY) && fl->size == (uint32_t)r->f->long_size) {
+            uint64_t addr = read_field(r, fl);
+            const char *pk = ft_find_printk(r->f, addr);
+            if (pk)
+                sk_puts(out, pk);
+            else
+                sk_hex(out, addr);
+            return;
+        }
+        if (fl->offset > r->size)
+            return;
+        size_t len = fl->size ? fl->size : r->size - fl->offset;
+        if (len > r->size - fl->offset)
+            len = r->size - fl->offset;
+        put_str(out, it, plen, (const char *)r->data + fl->offset, len, r->strip_nl);
+        return;
+    }
+    case N_FLAGS: {
+        uint64_t val = ft_pf_eval(r, n->a);
+        bool print = false;
+        for (size_t i = 0; i < n->n_syms; i++) {
+            uint64_t fv = n->syms[i].value;
+            /* values are long long: a name libtraceevent does not know is -1 */
+            if (!val && (int64_t)fv < 0) {
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                break;
+            }
+            if ((int64_t)fv > 0 && (val & fv) == fv) {
+                if (print && n->str)
+                    sk_puts(out, n->str);
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                print = true;
+                val &= ~fv;
+            }
+        }
+        if (val) {
+            if (print && n->str)
+                sk_puts(out, n->str);
+            ft_pf_put_hex0x(out, val);
+        }
+        return;
+    }
+    case N_SYM: {
+        uint64_t val = ft_pf_eval(r, n->a);
+        for (size_t i = 0; i < n->n_syms; i++)
+            if (n->syms[i].value == val) {
+                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                return;
+            }
+        ft_pf_put_hex0x(out, val);
+        return;
+    }
+    case N_HEX:
+    case N_HEXSTR:
+    case N_ARRAY: {
+        const ft_node *base = n->a;
+        size_t off, avail;
+        if (base && base->kind == N_DYNARR && base->field) {
+            size_t l;
+            if (!dyn_loc(r, base->field, &off, &l))
+                return;
+            /* libtraceevent ignores the relative part here */
+            off = (size_t)(read_field(r, base->field) & 0xffff);
+        } else if (base && base->kind == N_FIELD) {
+            off = base->field->offset;
+        } else {
+            return;
+        }
+        if (off > r->size)
+            return;
+        avail = r->size - off;
+        const uint8_t *p = r->data + off;
+        uint64_t len = ft_pf_eval(r, n->b);
+        if (n->kind != N_ARRAY) {
+            for (uint64_t i = 0; i < len && i < avail; i++) {
+                if (i && n->kind == N_HEX)
+                    sk_putc(out, ' ');
+                sk_hex2(out, p[i]);
+            }
+            return;
+        }
+        uint64_t el = ft_pf_eval(r, n->c);
+        for (uint64_t i = 0; i < len; i++) {
+            if (i)
+                sk_putc(out, ' ');
+            size_t es = (el == 1 || el == 2 || el == 4 || el == 8) ? (size_t)el : 1;
+            if (es > avail)
+                return;
+            /* host-order load, as libtraceevent does */
+            uint64_t v = 0;
+            if (es == 1)
+                v = p[0];
+            else if (es == 2) {
+                uint16_t t;
+                memcpy(&t, p, 2);
+                v = t;
+            } else if (es == 4) {
+                uint32_t t;
+                memcpy(&t, p, 4);
+                v = t;
+            } else {
+                memcpy(&v, p, 8);
+            }
+            if (es != (size_t)el) {
+                sk_printf(out, "BAD SIZE:%d 0x%x", (int)el, p[0]);
+            } else {
+                sk_u64(out, v);
+            }
+            p += es;
+            avail -= es;
+        }
+        return;
+    }
+    case N_GETSTR: {
+        size_t off, len;
+        if (!n->field || !dyn_loc(r, n->field, &off, &len))
+            return;
+        put_str(out, it, plen, (const char *)r->data + off, r->size - off, r->strip_nl);
+        return;
+    }
+    case N_BITMASK: {
+        size_t off, len;
+        if (!n->field || !dyn_loc(r, n->field, &off, &len))
+            return;
+        print_bitmask(r, out, it, plen, r->data + off, len);
+        return;
+    }
+    case N_BIN:
+        /* the only op for a string is ?: */
+        if (n->opstr[0] == '?' && n->b)
+            ft_pf_print_str_arg(r, out, it, plen, ft_pf_eval(r, n->a) ? n->b->a : n->b->b);
+        return;
+    default:
+        return;
+    }
+}
+
+static void print_function(const rctx *r, ft_sink *out, char pch, uint64_t val)
+{
+    const ft_func *fn = ft_find_func(r->f, val);
+    if (fn) {
+        sk_puts(out, fn->name);
+        if (pch == 'F' || pch == 'S') {
+            sk_puts(out, "+0x");
+            sk_hex(out, val - fn->addr);
+        }
+        return;
+    }
+    if (r->f->long_size == 4)
+        val = (uint64_t)(long)val;
+    ft_pf_put_hex0x(out, val);
+}
+
+void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int plen)
+{
+    const ft_node *a = it->arg;
+    if (a && a->kind == N_BSTR) {
+        sk_puts(out, a->str);
+        return;
+    }
+    switch (it->pch) {
+    case 'F': case 'f': case 'S': case 's':
+        print_function(r, out, it->pch, ft_pf_eval(r, a));
+        return;
+    case 'M': case 'm': {
+        if (!a || a->kind != N_FIELD) {
+            sk_printf(out, "ARG TYPE NOT FIELD BUT %d", a ? 1 : 0);
+            return;
+        }
+        if (a->field->size != 6 || a->field->offset + 6 > r->size) {
+            sk_puts(out, "INVALIDMAC");
+            return;
+        }
+        const uint8_t *b = r->data + a->field->offset;
+        const char *sep = it->pch == 'm' ? "" : it->pch2 == 'F' ? "-" : ":";
+        bool rev = it->pch2 == 'R';
+        for (int i = 0; i < 6; i++) {
+            if (i)
+                sk_puts(out, sep);
+            uint8_t v = b[rev ? 5 - i : i];
+            sk_hex2(out, v);
+        }
+        return;
+    }
+    case 'I': case 'i':
+        if (it->pch2 == '4' && a && a->kind == N_FIELD && a->field->size >= 4 &&
+            a->field->offset + 4 <= r->size) {
+            const uint8_t *b = r->data + a->field->offset;
+            sk_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
+            return;
+        }
+        put_glibc_ptr(out, ft_pf_eval(r, a));
+        return;
+    default:
+        (void)plen;
+        put_glibc_ptr(out, ft_pf_eval(r, a));
+        return;
+    }
+}
+
+/* ---- compiling the format string ----------------------------------------------------------- */
+
+static uint64_t read_direct(const rctx *r, const pf_item *it)
+{
+    if (it->d_idx > r->size || it->d_off > r->size || it->d_size > r->size - it->d_off)
+        return 0;
+    const uint8_t *p = r->data + it->d_off;
+    if (!r->f->big_endian) {
+        switch (it->d_size) {
+        case 1: return p[0];
+        case 2: return tg_le16(p);
+        case 4: return tg_le32(p);
+        case 8: return tg_le64(p);
+        default: return 0;
+        }
+    }
+    return ft_read_num(r->f, p, it->d_size);
+}
+
+
+static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
+{
+    rctx last = *r0;
+    last.strip_nl = true;
+    for (size_t i = 0; i < pf->n; i++) {
+        const pf_item *it = &pf->items[i];
+        const rctx *r = i + 1 == pf->n ? &last : r0;
+        int plen = it->len_arg ? (int)ft_pf_eval(r, it->len_arg) : -1;
+        switch (it->type) {
+        case IT_TEXT: {
+            size_t n = it->text_len -
+                       (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
+            if (n <= FT_PF_TEXT_PAD && sizeof out->b - out->n >= FT_PF_TEXT_PAD) {
+                memcpy(out->b + out->n, it->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
+                out->n += n;
+            } else {
+                sk_put(out, it->text, n);
+            }
+            break;
+        }
+        case IT_DIGIT:
+            ft_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : ft_pf_eval(r, it->arg));
+            break;
+        case IT_PTR:
+            ft_pf_print_pointer(r, out, it, plen);
+            break;
+        case IT_STR:
+            ft_pf_print_str_arg(r, out, it, plen, it->arg);
+            break;
+        }
+    }
+}
+
+/* bprint: the format comes from the printk table, the arguments from the binary buffer. */
+static void render_bprint(const rctx *r, ft_sink *out)
+{
+    const ft_event *e = r->ev;
+    const ft_field *ipf = ft_find_field(e, "ip"), *fmtf = ft_find_field(e, "fmt"),
+                   *buff = ft_find_field(e, "buf");
+    if (!ipf || !fmtf || !buff)
+        return;
+    uint64_t ip = read_field(r, ipf);
+    uint64_t faddr = read_field(r, fmtf);
+    const char *pk = ft_find_printk(r->f, faddr);
+    char *fmt;
+    char nf[96];
+    if (pk) {
+        size_t l = strlen(pk);
+        fmt = malloc(l + 6);
+        if (!fmt)
+            return;
+        memcpy(fmt, "%ps: ", 5);
+        memcpy(fmt + 5, pk, l + 1);
+    } else {
+        snprintf(nf, sizeof nf, "%%ps: (NO FORMAT FOUND at %llx)\n", (unsigned long long)faddr);
+        fmt = strdup(nf);
+        if (!fmt)
+            return;
+    }
+    struct ft_pf *pf = ft_pf_new();
+    if (!pf) {
+        free(fmt);
+        return;
+    }
+    ft_node *argv[64];
+    size_t na = 0;
+    ft_node *ipn = tg_arena_alloc(&pf->arena, sizeof *ipn);
+    if (ipn) {
+        ipn->kind = N_ATOM;
+        ipn->num = ip;
+        ipn->str = "";
+        argv[na++] = ipn;
+    }
+    /* make_bprint_args: walk the printk format, reading values 4-byte aligned */
+    size_t bp = buff->offset;
+    const char *p = pk ? pk : "";
+    for (; bp < r->size && *p && na < 64; p++) {
+        if (*p != '%')
+            continue;
+        int ls = 0;
+        bool done = false;
+        while (!done) {
+            p++;
+            char ch = *p;
+            size_t vsize = 0;
+            bool is_str = false;
+            if (!ch) {
+                p--;
+                break;
+            }
+            switch (ch) {
+            case '%':
+                done = true;
+                continue;
+            case 'l':
+                ls++;
+                continue;
+            case 'L':
+                ls = 2;
+                continue;
+            case '.':
+            case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+            case '8': case '9':
+                continue;
+            case 'z': case 'Z':
+                ls = 1;
+                continue;
+            case 'p':
+                ls = 1;
+                if (isalnum((unsigned char)p[1])) {
+                    p++;
+                    char pc = *p;
+                    if (pc == 's' || pc == 'S' || pc == 'x')
+                        ;
+                    else if ((pc == 'f' || pc == 'F') && p[1] != 'w')
+                        ;
+                    else if (bp < r->size && isprint(r->data[bp]))
+                        is_str = true;
+                }
+                /* fall through */
+            case 'd': case 'u': case 'i': case 'x': case 'X': case 'o':
+                vsize = ls == 0 ? 4 : ls == 1 ? (size_t)r->f->long_size : ls == 2 ? 8 : (size_t)ls;
+                /* fall through */
+            case '*':
+                if (is_str)
+                    goto string;
+                if (ch == '*')
+                    vsize = 4;
+                bp = (bp + 3) & ~(size_t)3;
+                {
+                    uint64_t val = 0;
+                    if (bp <= r->size && vsize <= r->size - bp &&
+                        (vsize == 1 || vsize == 2 || vsize == 4 || vsize == 8))
+                        val = ft_read_num(r->f, r->data + bp, (uint32_t)vsize);
+                    bp += vsize;
+                    ft_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
+                    if (!n)
+                        goto out;
+                    n->kind = N_ATOM;
+                    n->num = val;
+                    n->str = "";
+                    argv[na++] = n;
+                }
+                if (ch == '*')
+                    continue;
+                done = true;
+                continue;
+            case 's':
+            string: {
+                ft_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
+                if (!n)
+                    goto out;
+                n->kind = N_BSTR;
+                size_t avail = bp < r->size ? r->size - bp : 0;
+                size_t l = avail ? strnlen((const char *)r->data + bp, avail) : 0;
+                n->str = tg_arena_strndup(&pf->arena, avail ? (const char *)r->data + bp : "", l);
+                if (!n->str)
+                    goto out;
+                bp += l + 1;
+                argv[na++] = n;
+                done = true;
+                continue;
+            }
+            default:
+                done = true;
+                continue;
+            }
+        }
+    }
+    {
+        argv_list args = {argv, na, 0};
+        if (ft_pf_compile_format(pf, fmt, &args) == 0)
+            render_items(r, pf, out);
+    }
+out:
+    ft_pf_free(pf);
+    free(fmt);
+}
+
+static void render_info(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out)
+{
+    rctx r = {e, e->file, data, size};
+    if (e->file->raw) {
+        ft_pf_render_raw(e, data, size, out);
+        return;
+    }
+    if (e->plugin) {
+        /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
+         * event's text starts here) */
+        if (!ft_plugin_render(e, data, size, out->out))
+            return;
+    }
+    if (e->is_bprint) {
+        render_bprint(&r, out);
+        return;
+    }
+    ft_pf_compile_event(e);
+    if (e->pf_state < 0) {
+        sk_puts(out, "[FAILED TO PARSE]");
+        ft_pf_render_raw(e, data, size, out);
+        return;
+    }
+    render_items(&r, e->pf, out);
+}
+
+/* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
+ * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
+ * it (rctx.strip_nl), so the text goes straight into out. */
+int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+{
+    ft_sink o;
+    o.out = out;
+    o.n = 0;
+    render_info(e, data, size, &o);
+    sk_flush(&o);
+    return 1;
+}
+
+/* ---- raw fields (trace-cmd report -R) ------------------------------------------------------- */
