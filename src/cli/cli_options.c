@@ -21,6 +21,8 @@ const struct cli_option cli_options[] = {
      "cat: native, trace-cmd, babeltrace, xray-yaml, lttv; report: uftrace, xray"},
     {"raw", 'R', NULL, CMD_CAT, "trace-cmd style: raw fields (trace-cmd report -R)"},
     {"ns", 't', NULL, CMD_CAT, "trace-cmd style: nanosecond timestamps (trace-cmd report -t)"},
+    {"plugin-option", 'O', "PLUGIN:OPT[=V]", CMD_CAT,
+     "trace-cmd style: a plugin option as trace-cmd report -O (ftrace:parent=1); repeatable", 1},
     {"clock-seconds", 0, NULL, CMD_CAT, "babeltrace style: timestamps in seconds"},
     {"path-prefix", 0, "P", CMD_CAT, "lttv style: the trace path printed before each tracefile"},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format: chrome, perfetto, folded, speedscope, svg"},

@@ -555,6 +555,7 @@ static void ftrace_close(tg_trace *t)
     free(f->buffers);
     free(f->sections);
     free(f->strings);
+    ft_function_free(f);
     tg_map_close(&f->map);
     free(f);
     t->priv = NULL;
@@ -569,6 +570,7 @@ static int ftrace_open(tg_trace *t, const char *path, const tg_options *opts, tg
     f->trace = t;
     f->path = t->path ? t->path : path;
     f->raw = opts && tg_options_flag(opts, "raw");
+    ft_function_options(f, opts ? tg_options_get(opts, "plugin-option") : NULL);
     TG_TRY(tg_map_open(&f->map, path, err));
     tg_reader r;
     tg_reader_init(&r, f->map.data, f->map.size, 0, false);

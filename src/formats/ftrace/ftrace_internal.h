@@ -114,6 +114,11 @@ typedef struct ft_section {
     const char *desc;
 } ft_section;
 
+typedef struct ft_fn_chain {
+    const char **names;
+    size_t size, cap;
+} ft_fn_chain;
+
 typedef struct ft_file {
     tg_trace *trace;
     const char *path;
@@ -166,6 +171,10 @@ typedef struct ft_file {
     uint64_t traceid;
     bool have_traceid;
     const char *options_seen; /* comma list of option names, for describe */
+    /* trace-cmd's function plugin (ftrace_function.c): options, per-cpu name chains */
+    bool fn_parent, fn_indent, fn_offset;
+    struct ft_fn_chain *fn_chains;
+    size_t n_fn_chains, cap_fn_chains;
     char *strings;      /* v7 STRINGS section contents (heap) */
     size_t strings_len, strings_cap;
 } ft_file;
@@ -208,7 +217,7 @@ ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
 /* ftrace_pf_print.c, ftrace_pf_raw.c */
-int ft_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+int ft_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out);
 void ft_pf_free(struct ft_pf *pf); /* ftrace_pf_compile.c */
 /* Raw field printing, trace-cmd report -R. */
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
@@ -216,7 +225,13 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
 /* ftrace_plugins.c */
 int ft_plugin_for(const char *system, const char *name);
 /* 1: caller continues with the print fmt; 0: done. */
-int ft_plugin_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+int ft_plugin_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out);
+
+/* ftrace_function.c: trace-cmd's function plugin */
+void ft_function_options(ft_file *f, const char *list); /* "function:parent=1,..." or NULL */
+int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
+                       tg_buf *out);
+void ft_function_free(ft_file *f);
 
 /* ftrace_symbols.c */
 const ft_func *ft_find_func(const ft_file *f, uint64_t addr);

@@ -318,7 +318,7 @@ static int ring_render(const tg_event *ev, tg_buf *out)
     const ft_event *e = event_of(ev);
     if (!e)
         return 0;
-    return ft_render(e, ev->data, ev->size, out);
+    return ft_render(e, ev->cpu, ev->data, ev->size, out);
 }
 
 static const char *ring_func_name(const tg_event *ev)

@@ -1,0 +1,164 @@
+/* ftrace_function.c - trace-cmd's function plugin: what `trace-cmd report` prints for the
+ * function tracer's events (ftrace:function, "ip" and "parent_ip").
+ *
+ *   function:             __wake_up
+ *   function:                _raw_spin_lock_irqsave
+ *
+ * The kernel's own print fmt is " %lx <-- %lx"; libtraceevent's function plugin prints the
+ * function's name instead, indented by a call depth it guesses from the parents: per cpu it
+ * keeps the chain of names seen, finds the parent in it (depth = its position) and puts the
+ * function right after it; a parent not in the chain starts a new one at depth 0.  Names
+ * that are not in kallsyms do not enter the chain (the slot keeps its old name) and print
+ * as 0x<address>.  Its options, set as trace-cmd's -O sets them (option "plugin-option",
+ * comma-separated "function:NAME[=VALUE]", the plugin also answering to "ftrace"):
+ * parent (" <-- parent"), indent (the depth, on by default), offset (name+0x<offset>).  The
+ * chains live in the ft_file because they follow the events in print order, as the comm
+ * table does; their names point into the kallsyms text. */
+#include "formats/ftrace/ftrace_internal.h"
+#include "core/grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* libtraceevent's update_option_value for a boolean: no value toggles, "1"/"true" set,
+ * "0"/"false" clear, anything else leaves it. */
+static void set_bool(bool *opt, const char *val, size_t n)
+{
+    if (!val)
+        *opt = !*opt;
+    else if ((n == 1 && val[0] == '1') || (n == 4 && memcmp(val, "true", 4) == 0))
+        *opt = true;
+    else if ((n == 1 && val[0] == '0') || (n == 5 && memcmp(val, "false", 5) == 0))
+        *opt = false;
+}
+
+void ft_function_options(ft_file *f, const char *list)
+{
+    f->fn_indent = true;
+    for (const char *p = list; p && *p;) {
+        const char *end = p + strcspn(p, ",\n"); /* repeated -O: newline-joined */
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        const char *name = p;
+        bool mine = true;
+        if (colon) {
+            size_t pl = (size_t)(colon - p);
+            mine = (pl == 8 && memcmp(p, "function", 8) == 0) ||
+                   (pl == 6 && memcmp(p, "ftrace", 6) == 0);
+            name = colon + 1;
+        }
+        const char *eq = memchr(name, '=', (size_t)(end - name));
+        size_t nl = (size_t)((eq ? eq : end) - name);
+        const char *val = eq ? eq + 1 : NULL;
+        size_t vl = eq ? (size_t)(end - val) : 0;
+        if (mine) {
+            if (nl == 6 && memcmp(name, "parent", 6) == 0)
+                set_bool(&f->fn_parent, val, vl);
+            else if (nl == 6 && memcmp(name, "indent", 6) == 0)
+                set_bool(&f->fn_indent, val, vl);
+            else if (nl == 6 && memcmp(name, "offset", 6) == 0)
+                set_bool(&f->fn_offset, val, vl);
+        }
+        p = *end ? end + 1 : end;
+    }
+}
+
+void ft_function_free(ft_file *f)
+{
+    for (size_t i = 0; i < f->n_fn_chains; i++)
+        free(f->fn_chains[i].names);
+    free(f->fn_chains);
+}
+
+/* The name goes at pos of the cpu's chain (add_child); NULL leaves the slot as it is. */
+static void put_in_chain(ft_fn_chain *c, const char *name, size_t pos)
+{
+    if (!name)
+        return;
+    if (pos >= c->size) {
+        size_t old = c->cap;
+        if (tg_grow(&c->names, &c->cap, pos + 1, sizeof *c->names) != 0)
+            return;
+        memset(c->names + old, 0, (c->cap - old) * sizeof *c->names);
+        c->size = c->cap;
+    }
+    c->names[pos] = name;
+}
+
+/* add_and_get_index: the depth of the function whose parent is `parent` on cpu. */
+static size_t depth_of(ft_file *f, int cpu, const char *parent, const char *func)
+{
+    if (cpu < 0)
+        return 0;
+    if ((size_t)cpu >= f->n_fn_chains) {
+        size_t old = f->cap_fn_chains;
+        if (tg_grow(&f->fn_chains, &f->cap_fn_chains, (size_t)cpu + 1, sizeof *f->fn_chains) != 0)
+            return 0;
+        memset(f->fn_chains + old, 0, (f->cap_fn_chains - old) * sizeof *f->fn_chains);
+        f->n_fn_chains = (size_t)cpu + 1;
+    }
+    ft_fn_chain *c = &f->fn_chains[cpu];
+    for (size_t i = 0; i < c->size && c->names[i]; i++) {
+        const char *n = c->names[i];
+        if (n == parent || strcmp(n, parent) == 0) {
+            put_in_chain(c, func, i + 1);
+            return i;
+        }
+    }
+    put_in_chain(c, parent, 0);
+    put_in_chain(c, func, 1);
+    return 0;
+}
+
+static void put_func(const ft_file *f, tg_buf *out, const ft_func *fn, uint64_t addr)
+{
+    if (!fn) {
+        tg_buf_puts(out, "0x");
+        tg_buf_hex(out, addr);
+        return;
+    }
+    tg_buf_puts(out, fn->name);
+    if (f->fn_offset) {
+        /* "+0x%x " of the int difference */
+        tg_buf_puts(out, "+0x");
+        tg_buf_hex(out, (uint32_t)(addr - fn->addr));
+        tg_buf_putc(out, ' ');
+    }
+}
+
+static bool read_ip(const ft_event *e, const uint8_t *data, size_t size, const char *name,
+                    uint64_t *v)
+{
+    const ft_field *fl = ft_find_field(e, name);
+    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
+        fl->offset + (size_t)fl->size > size)
+        return false;
+    *v = ft_read_num(e->file, data + fl->offset, fl->size);
+    return true;
+}
+
+int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
+                       tg_buf *out)
+{
+    ft_file *f = e->file;
+    uint64_t ip, pip;
+    if (!read_ip(e, data, size, "ip", &ip)) {
+        tg_buf_putc(out, '!');
+        return 0;
+    }
+    const ft_func *fn = ft_find_func(f, ip);
+    if (!read_ip(e, data, size, "parent_ip", &pip)) {
+        tg_buf_putc(out, '!');
+        return 0;
+    }
+    const ft_func *pfn = ft_find_func(f, pip);
+    size_t depth = 0;
+    if (pfn && f->fn_indent)
+        depth = depth_of(f, cpu, pfn->name, fn ? fn->name : NULL);
+    tg_buf_pad(out, ' ', (int)(depth * 3));
+    put_func(f, out, fn, ip);
+    if (f->fn_parent) {
+        tg_buf_puts(out, " <-- ");
+        put_func(f, out, pfn, pip);
+    }
+    return 0;
+}
