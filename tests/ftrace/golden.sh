@@ -4,7 +4,8 @@
 # usage: golden.sh DIR...   For every NAME[-VERSION].dat in each DIR, the outputs trace-cmd
 # 3.1.6 printed beside it are compared: NAME.report.txt (trace-cmd report), .report-raw.txt
 # (report -R), .report-t.txt (report -t), .stat.txt (report --stat: the head of the ftrace
-# part of `traceglot info`).  Outputs are looked up as NAME-VERSION.* first, then NAME.*
+# part of `traceglot info`), .report-OOPTS.txt (report with one -O per comma-separated plugin
+# option of OPTS, e.g. .report-Ofunction:parent=1,function:offset=1.txt).  Outputs are looked up as NAME-VERSION.* first, then NAME.*
 # (one set shared by the v6/v7/v7zstd conversions of a capture).  The expected files were
 # written by the real trace-cmd, never by traceglot.  Exit 77 (skip) when no DIR exists.
 set -u
@@ -60,6 +61,13 @@ for dir in "$@"; do
             "$TG" cat --style=trace-cmd --raw "$dat"
         check "$n report -t" "$(expected_for "$dat" report-t.txt)" \
             "$TG" cat --style=trace-cmd --ns "$dat"
+        # NAME.report-OOPTIONS.txt: trace-cmd report with -O for each comma-separated option
+        for ex in "${dat%.dat}".report-O*.txt "${dat%-v*.dat}".report-O*.txt; do
+            [ -f "$ex" ] || continue
+            o=${ex##*.report-O}
+            o=${o%.txt}
+            check "$n report -O $o" "$ex" "$TG" cat --style=trace-cmd --plugin-option "$o" "$dat"
+        done
         st=$(expected_for "$dat" stat.txt)
         [ -n "$st" ] && check "$n report --stat" "$st" stat_part "$dat" "$st"
     done

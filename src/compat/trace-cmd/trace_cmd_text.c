@@ -70,106 +70,40 @@ static comm_slot *class_slot(tc_state *st, const tg_event *ev)
     return NULL;
 }
 
-/* The line head is assembled in a local buffer and written with one call. */
-typedef struct head {
-    char b[512];
-    size_t n;
-} head;
+/* The line head is written in place at the end of the output buffer: tg_buf_reserve gives
+ * room for the longest head, the writers below advance a cursor, tg_buf_commit keeps it. */
 
-static void h_put(head *h, const char *s, size_t n)
+static inline char *put_bytes(char *w, const char *s, size_t n)
 {
-    if (n > sizeof h->b - h->n)
-        n = sizeof h->b - h->n;
-    memcpy(h->b + h->n, s, n);
-    h->n += n;
+    memcpy(w, s, n);
+    return w + n;
 }
 
-static void h_pad(head *h, char c, size_t n)
+static inline char *put_pad(char *w, char c, size_t n)
 {
-    if (n > sizeof h->b - h->n)
-        n = sizeof h->b - h->n;
-    memset(h->b + h->n, c, n);
-    h->n += n;
+    memset(w, c, n);
+    return w + n;
 }
 
-/* v in decimal, right-aligned in width with pad (two digits per division) */
-static void h_u64(head *h, uint64_t v, size_t width, char pad)
+/* v in decimal, right-aligned in width with pad */
+static char *put_u64(char *w, uint64_t v, size_t width, char pad)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                "8081828384858687888990919293949596979899";
     char d[24];
-    size_t k = sizeof d;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        d[--k] = pairs[2 * r + 1];
-        d[--k] = pairs[2 * r];
-    }
-    if (v >= 10) {
-        d[--k] = pairs[2 * v + 1];
-        d[--k] = pairs[2 * v];
-    } else {
-        d[--k] = (char)('0' + v);
-    }
-    size_t len = sizeof d - k;
+    const char *p = tg_digits_dec(d + sizeof d, v);
+    size_t len = (size_t)(d + sizeof d - p);
     if (len < width)
-        h_pad(h, pad, width - len);
-    h_put(h, d + k, len);
+        w = put_pad(w, pad, width - len);
+    return put_bytes(w, p, len);
 }
 
-/* v in decimal, left-aligned in width columns (the pid: "%-5d"), written in place */
-static void h_u64_left(head *h, uint64_t v, size_t width)
+/* v in decimal, left-aligned in width columns (the pid: "%-5d") */
+static char *put_u64_left(char *w, uint64_t v, size_t width)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                "8081828384858687888990919293949596979899";
-    size_t len = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
-    for (uint64_t t = v / 1000000; t; t /= 10)
-        len++;
-    size_t total = len < width ? width : len;
-    if (total > sizeof h->b - h->n)
-        return;
-    char *w = h->b + h->n, *e = w + len;
-    for (size_t k = len; k < total; k++)
-        w[k] = ' ';
-    h->n += total;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        e -= 2;
-        e[0] = pairs[2 * r];
-        e[1] = pairs[2 * r + 1];
-    }
-    if (v >= 10) {
-        e -= 2;
-        e[0] = pairs[2 * v];
-        e[1] = pairs[2 * v + 1];
-    } else {
-        *--e = (char)('0' + v);
-    }
-}
-
-/* exactly n digits of v, zero-padded (two digits per division) */
-static void h_fixed(head *h, uint64_t v, size_t n)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                "8081828384858687888990919293949596979899";
-    if (n > sizeof h->b - h->n)
-        return;
-    char *w = h->b + h->n + n;
-    size_t k = n;
-    while (k >= 2) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        *--w = pairs[2 * r + 1];
-        *--w = pairs[2 * r];
-        k -= 2;
-    }
-    if (k)
-        *--w = (char)('0' + v % 10);
-    h->n += n;
+    char d[24];
+    const char *p = tg_digits_dec(d + sizeof d, v);
+    size_t len = (size_t)(d + sizeof d - p);
+    w = put_bytes(w, p, len);
+    return len < width ? put_pad(w, ' ', width - len) : w;
 }
 
 /* The seconds field changes rarely from one line to the next: kept formatted. */
@@ -181,29 +115,25 @@ typedef struct secs_cache {
 } secs_cache;
 
 /* libtraceevent's print_event_time: "%5llu.%0*llu", or "%12llu" below one unit. */
-static void h_time(head *h, secs_cache *sc, int64_t ts_ns, int ns)
+static char *put_time(char *w, secs_cache *sc, int64_t ts_ns, int ns)
 {
     uint64_t t = (uint64_t)ts_ns;
     uint64_t p10 = ns ? 1000000000ull : 1000000ull;
     if (!ns)
         t = (t + 500) / 1000;
-    if (p10 < t) {
-        uint64_t secs = t / p10;
-        if (!sc->valid || sc->secs != secs) {
-            head tmp;
-            tmp.n = 0;
-            h_u64(&tmp, secs, 5, ' ');
-            memcpy(sc->text, tmp.b, tmp.n < sizeof sc->text ? tmp.n : sizeof sc->text);
-            sc->len = tmp.n < sizeof sc->text ? tmp.n : sizeof sc->text;
-            sc->secs = secs;
-            sc->valid = true;
-        }
-        h_put(h, sc->text, sc->len);
-        h_put(h, ".", 1);
-        h_fixed(h, t - secs * p10, ns ? 9 : 6);
-    } else {
-        h_u64(h, t, 12, ' ');
+    if (p10 >= t)
+        return put_u64(w, t, 12, ' ');
+    uint64_t secs = t / p10;
+    if (!sc->valid || sc->secs != secs) {
+        sc->len = (size_t)(put_u64(sc->text, secs, 5, ' ') - sc->text);
+        sc->secs = secs;
+        sc->valid = true;
     }
+    w = put_bytes(w, sc->text, sc->len);
+    *w++ = '.';
+    size_t n = ns ? 9 : 6;
+    tg_digits_fixed(w, t - secs * p10, n);
+    return w + n;
 }
 
 static int trace_cmd_cpus(tg_set *set)
@@ -302,51 +232,63 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             comm = v.v.str.ptr;
             clen = v.v.str.len;
         }
-        head h;
-        h.n = 0;
+        const char *name = NULL;
+        size_t nl = 0;
+        if (!slot || !slot->tail_len) {
+            name = tg_event_name(ev);
+            nl = strlen(name);
+        }
+        /* the longest head: instance column, comm, pid, cpu, time, tail (or name padded) */
+        size_t room = inst_width + 2 + (clen < 16 ? 16 : clen) + 80 + sizeof slot->tail + nl;
+        char *start = tg_buf_reserve(out, room);
+        if (!start) {
+            rc = TG_ERR_NOMEM;
+            break;
+        }
+        char *w = start;
         if (inst_width && skip_column) {
             skip_column = false;
         } else if (inst_width) {
             size_t il;
             const char *in = instance_of(tg_event_stream(ev), &il);
             if (il < inst_width)
-                h_pad(&h, ' ', inst_width - il);
-            h_put(&h, in, il);
-            h_put(&h, il ? ": " : "  ", 2);
+                w = put_pad(w, ' ', inst_width - il);
+            w = put_bytes(w, in, il);
+            w = put_bytes(w, il ? ": " : "  ", 2);
         }
         if (clen < 16)
-            h_pad(&h, ' ', 16 - clen);
-        h_put(&h, comm, clen);
-        h_put(&h, "-", 1);
+            w = put_pad(w, ' ', 16 - clen);
+        w = put_bytes(w, comm, clen);
+        *w++ = '-';
         int pid = tg_event_pid(ev);
         if (pid < 0) {
-            h_put(&h, "-", 1);
-            h_u64_left(&h, (uint64_t)-(int64_t)pid, 4);
+            *w++ = '-';
+            w = put_u64_left(w, (uint64_t)-(int64_t)pid, 4);
         } else {
-            h_u64_left(&h, (uint64_t)pid, 5);
+            w = put_u64_left(w, (uint64_t)pid, 5);
         }
-        h_put(&h, " [", 2);
-        if (cpu >= 0 && cpu < 1000)
-            h_fixed(&h, (uint64_t)cpu, 3);
-        else
-            h_u64(&h, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
-        h_put(&h, "] ", 2);
-        h_time(&h, &secs, tg_event_trace_time_ns(ev), st.ns);
-        if (slot && slot->tail_len && slot->tail_len <= 32 && h.n + 32 <= sizeof h.b) {
-            memcpy(h.b + h.n, slot->tail, 32); /* one fixed move; tail has 95 bytes */
-            h.n += slot->tail_len;
+        w = put_bytes(w, " [", 2);
+        if (cpu >= 0 && cpu < 1000) {
+            tg_digits_fixed(w, (uint64_t)cpu, 3);
+            w += 3;
+        } else {
+            w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
+        }
+        w = put_bytes(w, "] ", 2);
+        w = put_time(w, &secs, tg_event_trace_time_ns(ev), st.ns);
+        if (slot && slot->tail_len && slot->tail_len <= 32) {
+            memcpy(w, slot->tail, 32); /* one fixed move; tail has 95 bytes, room counts them */
+            w += slot->tail_len;
         } else if (slot && slot->tail_len) {
-            h_put(&h, slot->tail, slot->tail_len);
+            w = put_bytes(w, slot->tail, slot->tail_len);
         } else {
-            h_put(&h, ": ", 2);
-            const char *name = tg_event_name(ev);
-            size_t nl = strlen(name);
-            h_put(&h, name, nl);
-            h_put(&h, ": ", 2);
+            w = put_bytes(w, ": ", 2);
+            w = put_bytes(w, name, nl);
+            w = put_bytes(w, ": ", 2);
             if (nl < 20)
-                h_pad(&h, ' ', 20 - nl);
+                w = put_pad(w, ' ', 20 - nl);
         }
-        tg_buf_put(out, h.b, h.n);
+        tg_buf_commit(out, (size_t)(w - start));
         tg_event_render(ev, out);
         tg_buf_putc(out, '\n');
     }
