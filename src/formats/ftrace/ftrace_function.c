@@ -10,7 +10,8 @@
  * function right after it; a parent not in the chain starts a new one at depth 0.  Names
  * that are not in kallsyms do not enter the chain (the slot keeps its old name) and print
  * as 0x<address>.  Its options, set as trace-cmd's -O sets them (option "plugin-option",
- * comma-separated "function:NAME[=VALUE]", the plugin also answering to "ftrace"):
+ * comma-separated "[ftrace:]NAME[=VALUE]"; like trace-cmd, the plugin answers only to its
+ * alias "ftrace", so "function:parent=1" changes nothing, as it does for trace-cmd -O):
  * parent (" <-- parent"), indent (the depth, on by default), offset (name+0x<offset>).  The
  * chains live in the ft_file because they follow the events in print order, as the comm
  * table does; their names point into the kallsyms text. */
@@ -42,8 +43,7 @@ void ft_function_options(ft_file *f, const char *list)
         bool mine = true;
         if (colon) {
             size_t pl = (size_t)(colon - p);
-            mine = (pl == 8 && memcmp(p, "function", 8) == 0) ||
-                   (pl == 6 && memcmp(p, "ftrace", 6) == 0);
+            mine = pl == 6 && memcmp(p, "ftrace", 6) == 0;
             name = colon + 1;
         }
         const char *eq = memchr(name, '=', (size_t)(end - name));
