@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""build-func-fixtures.py - hand-built trace.dat files (file version 6) of the function tracer.
+"""build-func-fixtures.py - hand-built trace.dat files (file version 6) of the function and
+function_graph tracers.
 
 The function tracer cannot be enabled on the machines the project is tested on, so these
 fixtures are assembled by hand from what the kernel does expose: the ring-buffer header
 layouts and the format files of ftrace's own events (events/header_page, header_event,
-events/ftrace/function/format), read from tracefs.  Around them go a small kallsyms (core
+events/ftrace/function, funcgraph_entry and funcgraph_exit/format), read from tracefs.  Around them go a small kallsyms (core
 and module symbols), a printk-formats section, saved cmdlines, and ring-buffer pages whose
-records (function events: ip, parent_ip) are packed here, page by page, with time deltas,
+records (function events: ip, parent_ip; funcgraph entries and exits walking a call tree
+with durations from under 1 us to over 10 s) are packed here, page by page, with time deltas,
 a time-extend record where a gap is too long for 27 bits; a page ends at its commit.
 
 Each fixture is one word size (4 or 8: the formats' "long" fields and the page header's
@@ -163,12 +165,94 @@ def calls(base, cpu, mod_base):
     return seq
 
 
-def build(out, name, e, ls, ncpu, rounds, formats):
+def function_events(base, mod_base, e, ls, ids, ncpu, rounds):
+    """Per cpu: (ts, payload) of function events following calls()."""
+    out = []
+    for cpu in range(ncpu):
+        recs, ts = [], 5000000000 + cpu * 317
+        seq = calls(base, cpu, mod_base)
+        for r in range(rounds):
+            for i, (pid, ip, parent) in enumerate(seq):
+                ts += 700 + (i * 131 + r * 17 + cpu * 7) % 2900
+                if r == rounds // 2 and i == 0:
+                    ts += 3 << 27       # a gap of ~0.4 s: a time-extend record
+                recs.append((ts, function_record(e, ls, ids['function'], pid, ip, parent)))
+        out.append(recs)
+    return out
+
+
+# A call tree: (function, self time in ns before the children, children, time after).
+TREE = [
+    ('ksys_read', 400, [
+        ('vfs_read', 300, [
+            ('rw_verify_area', 200, [('security_file_permission', 781, [], 0)], 150),
+            ('new_sync_read', 250, [
+                ('ext4_file_read_iter', 300, [('filemap_read', 12345, [], 0)], 100),
+            ], 90),
+            ('__fsnotify_parent', 95, [], 0),
+        ], 210),
+    ], 120),
+    ('irq_enter', 150, [('rcu_irq_enter', 60, [], 0)], 40),
+    ('irq_exit', 180, [('rcu_irq_exit', 150000, [], 0)], 30),          # a "! " leaf
+    ('tgmod_ioctl', 500, [('tgmod_helper', 2500000, [], 0), (None, 900, [], 0)], 70),
+    ('schedule', 100, [('__schedule', 200, [('pick_next_task_fair', 40000, [], 0)], 1300000000)], 50),
+    ('ksys_write', 300, [('vfs_write', 12000000000, [], 0)], 20),     # over 7 digits of us
+]
+
+
+def fgraph_events(base, mod_base, e, ls, ids, ncpu, rounds):
+    """Per cpu: (ts, payload) of funcgraph_entry/exit records walking TREE."""
+    w = 'Q' if ls == 8 else 'I'
+    a = lambda n: (addr_of(mod_base - 0x40000, n) if n and n.startswith('tg') else
+                   addr_of(base, n) if n else base - 0x200)
+    out = []
+    for cpu in range(ncpu):
+        recs = []
+        pid = COMMS[cpu % len(COMMS)][0]
+        t = [6000000000 + cpu * 411]
+
+        def entry(fn, depth):
+            common = struct.pack(e + 'HBBi', ids['funcgraph_entry'], 0, 0, pid)
+            body = struct.pack(e + w + 'I', a(fn), depth)
+            if ls == 8:
+                body += b'\0' * 4
+            recs.append((t[0], common + body))
+
+        def exit_(fn, depth, calltime):
+            common = struct.pack(e + 'HBBi', ids['funcgraph_exit'], 0, 0, pid)
+            body = struct.pack(e + w + 'II', a(fn), depth, 0)
+            body += struct.pack(e + 'QQ', calltime, t[0])
+            recs.append((t[0], common + body))
+
+        def walk(node, depth):
+            fn, before, kids, after = node
+            entry(fn, depth)
+            start = t[0]
+            t[0] += before + cpu * 13
+            for k in kids:
+                walk(k, depth + 1)
+                t[0] += 35
+            t[0] += after
+            exit_(fn, depth, start)
+
+        for r in range(rounds):
+            for node in TREE:
+                walk(node, 0)
+                t[0] += 2000 + r * 7
+        # the first record of a cpu may be an exit whose entry was not recorded
+        if cpu == 1 and recs:
+            recs = recs[1:]
+        out.append(recs)
+    return out
+
+
+def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
     base = 0xffffffff81000000 if ls == 8 else 0xc1000000
     mod_base = 0xffffffffc0040000 if ls == 8 else 0xf8040000
     hp = header_page_text(formats['header_page'], ls)
-    fn_fmt = resize_format(formats['function'], ls)
-    fn_id = int(re.search(r'^ID: (\d+)', fn_fmt, re.M).group(1))
+    names = ['function'] if kind == 'function' else ['funcgraph_entry', 'funcgraph_exit']
+    fmts = {n: resize_format(formats[n], ls) for n in names}
+    ids = {n: int(re.search(r'^ID: (\d+)', fmts[n], re.M).group(1)) for n in names}
     ksyms = ''
     for a, t, n, mod in SYMBOLS:
         addr = (mod_base - 0x40000 if mod else base) + a
@@ -176,17 +260,12 @@ def build(out, name, e, ls, ncpu, rounds, formats):
     printk = ''.join('0x%x : "%s"\n' % (base + a, f) for a, f in PRINTK)
     cmdlines = ''.join('%d %s\n' % c for c in COMMS)
 
+    gen = function_events if kind == 'function' else fgraph_events
     cpus = []
-    for cpu in range(ncpu):
+    for recs in gen(base, mod_base, e, ls, ids, ncpu, rounds):
         p = Pages(e, ls)
-        ts = 5000000000 + cpu * 317
-        seq = calls(base, cpu, mod_base)
-        for r in range(rounds):
-            for i, (pid, ip, parent) in enumerate(seq):
-                ts += 700 + (i * 131 + r * 17 + cpu * 7) % 2900
-                if r == rounds // 2 and i == 0:
-                    ts += 3 << 27       # a gap of ~0.4 s: a time-extend record
-                p.add(ts, function_record(e, ls, fn_id, pid, ip, parent))
+        for ts, payload in recs:
+            p.add(ts, payload)
         p.flush()
         cpus.append(b''.join(p.pages))
 
@@ -197,8 +276,10 @@ def build(out, name, e, ls, ncpu, rounds, formats):
     hp_b, he_b = hp.encode(), formats['header_event'].encode()
     b += b'header_page\0' + u64(len(hp_b)) + hp_b
     b += b'header_event\0' + u64(len(he_b)) + he_b
-    fb = fn_fmt.encode()
-    b += u32(1) + u64(len(fb)) + fb          # ftrace's own formats: function
+    b += u32(len(names))                     # ftrace's own formats
+    for n in names:
+        fb = fmts[n].encode()
+        b += u64(len(fb)) + fb
     b += u32(0)                              # no other event systems
     kb = ksyms.encode()
     b += u32(len(kb)) + kb
@@ -214,10 +295,9 @@ def build(out, name, e, ls, ncpu, rounds, formats):
     b += b'flyrecord\0'
     table_at = len(b)
     data_at = (table_at + 16 * ncpu + PAGE - 1) // PAGE * PAGE
-    table, offs, at = b'', [], data_at
+    table, at = b'', data_at
     for c in cpus:
         table += u64(at) + u64(len(c))
-        offs.append(at)
         at += len(c)
     b += table
     b += b'\0' * (data_at - len(b))
@@ -234,6 +314,8 @@ def main():
             'header_page': open(T + '/events/header_page').read(),
             'header_event': open(T + '/events/header_event').read(),
             'function': open(T + '/events/ftrace/function/format').read(),
+            'funcgraph_entry': open(T + '/events/ftrace/funcgraph_entry/format').read(),
+            'funcgraph_exit': open(T + '/events/ftrace/funcgraph_exit/format').read(),
         }
     except OSError as err:
         print('SKIP: cannot read the format files in tracefs (%s)' % err)
@@ -244,6 +326,10 @@ def main():
     build(out, 'func-be64-4cpu', '>', 8, 4, 2, formats)
     build(out, 'func-be32-4cpu', '>', 4, 4, 2, formats)
     build(out, 'func-le64-many', '<', 8, 2, 8, formats)  # several pages per cpu
+    build(out, 'fgraph-le64-1cpu', '<', 8, 1, 2, formats, 'fgraph')
+    build(out, 'fgraph-le32-2cpu', '<', 4, 2, 2, formats, 'fgraph')
+    build(out, 'fgraph-be64-4cpu', '>', 8, 4, 1, formats, 'fgraph')
+    build(out, 'fgraph-le64-4cpu', '<', 8, 4, 3, formats, 'fgraph')
 
 
 if __name__ == '__main__':

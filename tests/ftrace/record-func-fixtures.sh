@@ -1,13 +1,14 @@
 #!/bin/bash
-# record-func-fixtures.sh - the function-tracer fixtures: hand-built trace.dat files with the
-# real trace-cmd's conversions and outputs beside them.
+# record-func-fixtures.sh - the function and function_graph fixtures: hand-built trace.dat
+# files with the real trace-cmd's conversions and outputs beside them.
 #
 # build-func-fixtures.py assembles file-version-6 files from tracefs's format files (the
 # function tracer itself cannot be enabled here); trace-cmd converts each to version 7
 # (uncompressed and zstd) and prints the expected outputs: report, -R, -t, and report with
 # the function plugin's options (-O ftrace:parent=1, offset=1, ftrace:indent=0, parent and
 # offset together, and function:parent=1, which trace-cmd ignores: the plugin's alias is
-# "ftrace"), named NAME.report-OOPTIONS.txt for golden.sh.  The versions must print alike.
+# "ftrace"; for the function_graph files -O fgraph:tailprint, fgraph:depth=1 and both),
+# named NAME.report-OOPTIONS.txt for golden.sh.  The versions must print alike.
 # Big-endian files stay version 6: trace-cmd cannot read its v7 conversion of them back.
 #
 # usage: record-func-fixtures.sh [OUTDIR]   (default: tests/data/ftrace next to this script)
@@ -35,7 +36,11 @@ for v6 in "$tmp"/*-v6.dat; do
     trace-cmd report "$base-v6.dat" > "$base.report.txt" 2>/dev/null
     trace-cmd report -R "$base-v6.dat" > "$base.report-raw.txt" 2>/dev/null
     trace-cmd report -t "$base-v6.dat" > "$base.report-t.txt" 2>/dev/null
-    for opts in ftrace:parent=1 offset=1 ftrace:indent=0 ftrace:parent=1,ftrace:offset=1 function:parent=1; do
+    case $name in
+    fgraph-*) all_opts="fgraph:tailprint fgraph:depth=1 tailprint,depth" ;;
+    *) all_opts="ftrace:parent=1 offset=1 ftrace:indent=0 ftrace:parent=1,ftrace:offset=1 function:parent=1" ;;
+    esac
+    for opts in $all_opts; do
         args=()
         IFS=, read -ra each <<< "$opts"
         for o in "${each[@]}"; do args+=(-O "$o"); done

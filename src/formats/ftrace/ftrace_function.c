@@ -12,7 +12,8 @@
  * as 0x<address>.  Its options, set as trace-cmd's -O sets them (option "plugin-option",
  * comma-separated "[ftrace:]NAME[=VALUE]"; like trace-cmd, the plugin answers only to its
  * alias "ftrace", so "function:parent=1" changes nothing, as it does for trace-cmd -O):
- * parent (" <-- parent"), indent (the depth, on by default), offset (name+0x<offset>).  The
+ * parent (" <-- parent"), indent (the depth, on by default), offset (name+0x<offset>);
+ * trace-cmd's function_graph options (alias "fgraph": tailprint, depth) are read here too.  The
  * chains live in the ft_file because they follow the events in print order, as the comm
  * table does; their names point into the kallsyms text. */
 #include "formats/ftrace/ftrace_internal.h"
@@ -40,24 +41,27 @@ void ft_function_options(ft_file *f, const char *list)
         const char *end = p + strcspn(p, ",\n"); /* repeated -O: newline-joined */
         const char *colon = memchr(p, ':', (size_t)(end - p));
         const char *name = p;
-        bool mine = true;
+        bool fn = true, fg = true; /* no plugin named: every plugin's option of that name */
         if (colon) {
             size_t pl = (size_t)(colon - p);
-            mine = pl == 6 && memcmp(p, "ftrace", 6) == 0;
+            fn = pl == 6 && memcmp(p, "ftrace", 6) == 0;
+            fg = pl == 6 && memcmp(p, "fgraph", 6) == 0; /* trace-cmd's function_graph */
             name = colon + 1;
         }
         const char *eq = memchr(name, '=', (size_t)(end - name));
         size_t nl = (size_t)((eq ? eq : end) - name);
         const char *val = eq ? eq + 1 : NULL;
         size_t vl = eq ? (size_t)(end - val) : 0;
-        if (mine) {
-            if (nl == 6 && memcmp(name, "parent", 6) == 0)
-                set_bool(&f->fn_parent, val, vl);
-            else if (nl == 6 && memcmp(name, "indent", 6) == 0)
-                set_bool(&f->fn_indent, val, vl);
-            else if (nl == 6 && memcmp(name, "offset", 6) == 0)
-                set_bool(&f->fn_offset, val, vl);
-        }
+        if (fn && nl == 6 && memcmp(name, "parent", 6) == 0)
+            set_bool(&f->fn_parent, val, vl);
+        else if (fn && nl == 6 && memcmp(name, "indent", 6) == 0)
+            set_bool(&f->fn_indent, val, vl);
+        else if (fn && nl == 6 && memcmp(name, "offset", 6) == 0)
+            set_bool(&f->fn_offset, val, vl);
+        else if (fg && nl == 9 && memcmp(name, "tailprint", 9) == 0)
+            set_bool(&f->fg_tailprint, val, vl);
+        else if (fg && nl == 5 && memcmp(name, "depth", 5) == 0)
+            set_bool(&f->fg_depth, val, vl);
         p = *end ? end + 1 : end;
     }
 }

@@ -65,6 +65,8 @@ enum {
     FT_PLUGIN_HRTIMER_START,
     FT_PLUGIN_KMEM_CALLSITE,
     FT_PLUGIN_FUNCTION,
+    FT_PLUGIN_FGRAPH_ENTRY,
+    FT_PLUGIN_FGRAPH_EXIT,
     FT_PLUGIN_TLB_FLUSH,
     FT_PLUGIN_FUTEX,
 };
@@ -173,6 +175,7 @@ typedef struct ft_file {
     const char *options_seen; /* comma list of option names, for describe */
     /* trace-cmd's function plugin (ftrace_function.c): options, per-cpu name chains */
     bool fn_parent, fn_indent, fn_offset;
+    bool fg_tailprint, fg_depth; /* trace-cmd's fgraph options (ftrace_fgraph.c) */
     struct ft_fn_chain *fn_chains;
     size_t n_fn_chains, cap_fn_chains;
     char *strings;      /* v7 STRINGS section contents (heap) */
@@ -217,7 +220,8 @@ ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
 /* ftrace_pf_print.c, ftrace_pf_raw.c */
-int ft_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out);
+int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+              tg_buf *out);
 void ft_pf_free(struct ft_pf *pf); /* ftrace_pf_compile.c */
 /* Raw field printing, trace-cmd report -R. */
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
@@ -225,13 +229,19 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
 /* ftrace_plugins.c */
 int ft_plugin_for(const char *system, const char *name);
 /* 1: caller continues with the print fmt; 0: done. */
-int ft_plugin_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out);
+int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+                     tg_buf *out);
 
 /* ftrace_function.c: trace-cmd's function plugin */
 void ft_function_options(ft_file *f, const char *list); /* "function:parent=1,..." or NULL */
 int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
                        tg_buf *out);
 void ft_function_free(ft_file *f);
+
+/* ftrace_fgraph.c: trace-cmd's function_graph output */
+int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
+                           size_t size, tg_buf *out);
+int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
 
 /* ftrace_symbols.c */
 const ft_func *ft_find_func(const ft_file *f, uint64_t addr);
@@ -246,6 +256,11 @@ int ft_parse_cmdlines(ft_file *f, const char *text, size_t len);
 
 /* ftrace_ring.c */
 int ft_add_streams(ft_file *f, tg_error **err);
+/* The record that trace-cmd reads after ev (the next of ev's instance in time order) when it
+ * is the next of ev's own cpu: 1 with its data, else 0.  ft_ring_drop_next: the stream skips
+ * that record (it was printed as part of ev). */
+int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len);
+void ft_ring_drop_next(const tg_event *ev);
 
 /* ftrace_decompress.c: one-shot decompression of a metadata section */
 int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);

@@ -526,7 +526,7 @@ out:
     free(fmt);
 }
 
-static void render_info(const ft_event *e, int cpu, const uint8_t *data, size_t size,
+static void render_info(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
                         ft_sink *out)
 {
     rctx r = {e, e->file, data, size};
@@ -537,7 +537,7 @@ static void render_info(const ft_event *e, int cpu, const uint8_t *data, size_t 
     if (e->plugin) {
         /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
          * event's text starts here) */
-        if (!ft_plugin_render(e, cpu, data, size, out->out))
+        if (!ft_plugin_render(e, ev, data, size, out->out))
             return;
     }
     if (e->is_bprint) {
@@ -556,12 +556,13 @@ static void render_info(const ft_event *e, int cpu, const uint8_t *data, size_t 
 /* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
  * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
  * it (rctx.strip_nl), so the text goes straight into out. */
-int ft_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out)
+int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+              tg_buf *out)
 {
     ft_sink o;
     o.out = out;
     o.n = 0;
-    render_info(e, cpu, data, size, &o);
+    render_info(e, ev, data, size, &o);
     sk_flush(&o);
     return 1;
 }

@@ -27,6 +27,10 @@ int ft_plugin_for(const char *system, const char *name)
             return FT_PLUGIN_HRTIMER_START;
     } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "function") == 0) {
         return FT_PLUGIN_FUNCTION;
+    } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "funcgraph_entry") == 0) {
+        return FT_PLUGIN_FGRAPH_ENTRY;
+    } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "funcgraph_exit") == 0) {
+        return FT_PLUGIN_FGRAPH_EXIT;
     } else if (strcmp(system, "tlb") == 0 && strcmp(name, "tlb_flush") == 0) {
         return FT_PLUGIN_TLB_FLUSH;
     } else if (strcmp(system, "syscalls") == 0 && strcmp(name, "sys_enter_futex") == 0) {
@@ -327,11 +331,16 @@ static int futex(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
     return 0;
 }
 
-int ft_plugin_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out)
+int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+                     tg_buf *out)
 {
     switch (e->plugin) {
     case FT_PLUGIN_FUNCTION:
-        return ft_function_render(e, cpu, data, size, out);
+        return ft_function_render(e, ev->cpu, data, size, out);
+    case FT_PLUGIN_FGRAPH_ENTRY:
+        return ft_fgraph_entry_render(e, ev, data, size, out);
+    case FT_PLUGIN_FGRAPH_EXIT:
+        return ft_fgraph_exit_render(e, data, size, out);
     case FT_PLUGIN_SCHED_SWITCH:
         return sched_switch(e, data, size, out);
     case FT_PLUGIN_SCHED_WAKEUP:

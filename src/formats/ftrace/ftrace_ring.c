@@ -43,6 +43,10 @@ typedef struct ft_stream {
     size_t page_index;
     uint64_t page_off;     /* file offset of the page (chunk offset when compressed) */
     bool have_page, ended, trunc_reported;
+    /* the last record handed out (the merge holds it until it is printed); the next record
+     * is to be dropped (trace-cmd's function_graph folds it into a leaf's line) */
+    bool has_head, skip_next;
+    int64_t head_ts;
     /* an event held back behind its LOST marker */
     bool held;
     tg_event held_ev;
@@ -143,7 +147,89 @@ static int64_t convert_ts(const ft_file *f, uint64_t ts)
     return (int64_t)ts + f->ts_offset;
 }
 
+static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err);
+
 static int ring_next(tg_stream *st, tg_event *ev, tg_error **err)
+{
+    ft_stream *s = st->priv;
+    if (s->skip_next) {
+        s->skip_next = false;
+        int rc = ring_decode(st, ev, err);
+        if (rc <= 0) {
+            s->has_head = false;
+            return rc;
+        }
+    }
+    int rc = ring_decode(st, ev, err);
+    s->has_head = rc > 0;
+    if (rc > 0)
+        s->head_ts = ev->ts;
+    return rc;
+}
+
+/* The record after the one handed out last, without taking it: in the rest of the current
+ * page, or the first record of a following page of the window (uncompressed data, or the
+ * current chunk).  0 when there is none there or a LOST marker comes first. */
+static int peek_own(const ft_stream *s, int64_t *ts, const uint8_t **data, size_t *len)
+{
+    if (s->held || s->skip_next)
+        return 0;
+    tg_rb_page pg = s->pg;
+    tg_rb_record rec;
+    if (s->have_page) {
+        int rc = tg_rb_page_next(&pg, &rec);
+        if (rc < 0)
+            return 0;
+        if (rc == TG_RB_RECORD)
+            goto found;
+    }
+    for (size_t pos = s->page_pos; pos + s->page_size <= s->win_len; pos += s->page_size) {
+        size_t commit;
+        int rc = tg_rb_page_load(&pg, &s->layout, s->win + pos, &commit);
+        if (rc < 0 || (rc > 0 && pg.lost))
+            return 0;
+        if (rc == 0)
+            continue;
+        if (tg_rb_page_next(&pg, &rec) != TG_RB_RECORD)
+            return 0;
+        goto found;
+    }
+    return 0;
+found:
+    *ts = convert_ts(s->f, rec.ts);
+    *data = rec.data;
+    *len = rec.len;
+    return 1;
+}
+
+int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len)
+{
+    const ft_stream *s = ev->stream->priv;
+    int64_t ts;
+    if (!peek_own(s, &ts, data, len))
+        return 0;
+    /* trace-cmd peeks the next record of the whole instance: the earliest head of its
+     * cpus, the lower cpu on a tie */
+    const tg_trace *t = ev->stream->trace;
+    for (size_t i = 0; i < t->n_streams; i++) {
+        const tg_stream *o = t->streams[i];
+        if (o == ev->stream || o->ops != ev->stream->ops)
+            continue;
+        const ft_stream *os = o->priv;
+        if (os && os->b == s->b && os->has_head &&
+            (os->head_ts < ts || (os->head_ts == ts && os->cd->cpu < s->cd->cpu)))
+            return 0;
+    }
+    return 1;
+}
+
+void ft_ring_drop_next(const tg_event *ev)
+{
+    ft_stream *s = ev->stream->priv;
+    s->skip_next = true;
+}
+
+static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
 {
     ft_stream *s = st->priv;
     const ft_file *f = s->f;
@@ -318,7 +404,7 @@ static int ring_render(const tg_event *ev, tg_buf *out)
     const ft_event *e = event_of(ev);
     if (!e)
         return 0;
-    return ft_render(e, ev->cpu, ev->data, ev->size, out);
+    return ft_render(e, ev, ev->data, ev->size, out);
 }
 
 static const char *ring_func_name(const tg_event *ev)

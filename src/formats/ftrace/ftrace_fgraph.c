@@ -1,0 +1,189 @@
+/* ftrace_fgraph.c - trace-cmd's function_graph output for funcgraph_entry/funcgraph_exit.
+ *
+ *   funcgraph_entry:                   |  vfs_read() {
+ *   funcgraph_entry:        0.781 us   |    rw_verify_area();
+ *   funcgraph_exit:       + 12.345 us  |  }
+ *
+ * trace-cmd replaces the kernel's print fmts of these two events by its own handlers.  An
+ * entry whose next record (the next one trace-cmd reads from the same instance, whatever the
+ * cpu) is the exit of the same function by the same task is a leaf: one line "func();" with
+ * the exit's duration, and the exit record is consumed (the stream drops it).  Any other
+ * entry opens a block "func() {", and an exit closes one with "}" and its duration.  The
+ * duration column is the call's rettime - calltime in microseconds with three decimals while
+ * it has fewer than 7 digits, padded to 7, after a marker for long calls ("+ " over 10 us,
+ * "! " 100 us, "# " 1 ms, "$ " 1 s); the function is indented by 2 columns per depth.  The
+ * options are trace-cmd's (-O fgraph:tailprint: the name in a C comment after "}", -O
+ * fgraph:depth: " (N)").
+ * Records whose fields are missing print "!" as trace-cmd does; an absurd depth is clamped so
+ * that a damaged record cannot make a line of gigabytes. */
+#include "formats/ftrace/ftrace_internal.h"
+
+#include <string.h>
+
+#define FG_MAX_INDENT 4096 /* columns; trace-cmd would print depth*2 of them */
+
+static bool field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
+                      uint64_t *v)
+{
+    const ft_field *fl = ft_find_field(e, name);
+    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
+        fl->offset + (size_t)fl->size > size)
+        return false;
+    *v = ft_read_num(e->file, data + fl->offset, fl->size);
+    return true;
+}
+
+/* print_graph_overhead: the marker of a long call (~0: none) */
+static void put_overhead(tg_buf *out, uint64_t duration)
+{
+    const char *m = "  ";
+    if (duration == ~0ull)
+        m = "  ";
+    else if (duration > 1000000000ull)
+        m = "$ ";
+    else if (duration > 1000000ull)
+        m = "# ";
+    else if (duration > 100000ull)
+        m = "! ";
+    else if (duration > 10000ull)
+        m = "+ ";
+    tg_buf_put(out, m, 2);
+}
+
+/* print_graph_duration: "%lu" microseconds, ".%03lu" while under 7 digits, " us ", padded to
+ * 7 columns, "|  " */
+static void put_duration(tg_buf *out, uint64_t duration)
+{
+    size_t before = tg_buf_len(out);
+    tg_buf_u64(out, duration / 1000);
+    size_t len = tg_buf_len(out) - before;
+    if (len < 7) {
+        tg_buf_putc(out, '.');
+        tg_buf_u64_pad(out, duration % 1000, 3, '0');
+        len += 4;
+    }
+    tg_buf_puts(out, " us ");
+    tg_buf_pad(out, ' ', 7 - (int)len);
+    tg_buf_puts(out, "|  ");
+}
+
+static void put_indent(tg_buf *out, uint64_t depth)
+{
+    uint64_t n = depth * 2;
+    if ((int64_t)(int)n < 0) /* trace-cmd's loop bound is an int: negative prints nothing */
+        return;
+    tg_buf_pad(out, ' ', (int)(n > FG_MAX_INDENT ? FG_MAX_INDENT : n));
+}
+
+static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *tail)
+{
+    const ft_func *fn = ft_find_func(f, func);
+    if (fn) {
+        tg_buf_puts(out, fn->name);
+    } else {
+        tg_buf_hex(out, func);
+    }
+    tg_buf_puts(out, tail);
+}
+
+/* get_return_for_leaf: is the next record this call's exit? */
+static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func,
+                         const uint8_t *next, size_t next_size, const ft_event **exit_ev)
+{
+    const ft_file *f = entry->file;
+    if (!f->type_size || f->type_off + f->type_size > next_size)
+        return false;
+    const ft_event *x = ft_event_by_id(f, (uint32_t)ft_read_num(f, next + f->type_off, f->type_size));
+    if (!x || x->plugin != FT_PLUGIN_FGRAPH_EXIT)
+        return false;
+    uint64_t npid, nfunc;
+    if (!field_u64(x, next, next_size, "common_pid", &npid) || npid != pid)
+        return false;
+    if (!field_u64(x, next, next_size, "func", &nfunc) || nfunc != func)
+        return false;
+    *exit_ev = x;
+    return true;
+}
+
+int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
+                           size_t size, tg_buf *out)
+{
+    const ft_file *f = e->file;
+    uint64_t pid, func, depth;
+    if (!field_u64(e, data, size, "common_pid", &pid) || !field_u64(e, data, size, "func", &func)) {
+        tg_buf_putc(out, '!');
+        return 0;
+    }
+    const uint8_t *next;
+    size_t next_size;
+    const ft_event *x = NULL;
+    if (ft_ring_peek_next(ev, &next, &next_size) &&
+        is_leaf_exit(e, (uint64_t)(int64_t)(int32_t)pid, func, next, next_size, &x)) {
+        ft_ring_drop_next(ev);
+        uint64_t rettime, calltime;
+        if (!field_u64(x, next, next_size, "rettime", &rettime) ||
+            !field_u64(x, next, next_size, "calltime", &calltime)) {
+            tg_buf_putc(out, '!');
+            return 0;
+        }
+        uint64_t duration = rettime - calltime;
+        put_overhead(out, duration);
+        put_duration(out, duration);
+        if (!field_u64(e, data, size, "depth", &depth)) {
+            tg_buf_putc(out, '!');
+            return 0;
+        }
+        put_indent(out, depth);
+        put_name(out, f, func, "();");
+    } else {
+        put_overhead(out, ~0ull);
+        tg_buf_puts(out, "           |  ");
+        if (!field_u64(e, data, size, "depth", &depth)) {
+            tg_buf_putc(out, '!');
+            return 0;
+        }
+        put_indent(out, depth);
+        put_name(out, f, func, "() {");
+    }
+    if (f->fg_depth) {
+        tg_buf_puts(out, " (");
+        tg_buf_i64(out, (int64_t)depth);
+        tg_buf_putc(out, ')');
+    }
+    return 0;
+}
+
+int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
+{
+    const ft_file *f = e->file;
+    uint64_t rettime, calltime, depth, func;
+    if (!field_u64(e, data, size, "rettime", &rettime) ||
+        !field_u64(e, data, size, "calltime", &calltime)) {
+        tg_buf_putc(out, '!');
+        return 0;
+    }
+    uint64_t duration = rettime - calltime;
+    put_overhead(out, duration);
+    put_duration(out, duration);
+    if (!field_u64(e, data, size, "depth", &depth)) {
+        tg_buf_putc(out, '!');
+        return 0;
+    }
+    put_indent(out, depth);
+    tg_buf_putc(out, '}');
+    if (f->fg_tailprint) {
+        /* trace-cmd stops here (no depth either) when the function has no name */
+        const ft_func *fn = field_u64(e, data, size, "func", &func) ? ft_find_func(f, func) : NULL;
+        if (!fn)
+            return 0;
+        tg_buf_puts(out, " /* ");
+        tg_buf_puts(out, fn->name);
+        tg_buf_puts(out, " */");
+    }
+    if (f->fg_depth) {
+        tg_buf_puts(out, " (");
+        tg_buf_i64(out, (int64_t)depth);
+        tg_buf_putc(out, ')');
+    }
+    return 0;
+}
