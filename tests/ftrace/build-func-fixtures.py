@@ -19,6 +19,8 @@ several tasks.  trace-cmd itself then converts the files to version 7 and prints
 expected outputs (record-func-fixtures.sh).
 
 usage: build-func-fixtures.py OUTDIR   (exit 77 when tracefs cannot be read)
+       build-func-fixtures.py --bench FILE CPUS ROUNDS   (one large function_graph file for
+       bench/ftrace.sh: 40 records per round per cpu)
 """
 import os
 import re
@@ -320,6 +322,12 @@ def main():
     except OSError as err:
         print('SKIP: cannot read the format files in tracefs (%s)' % err)
         sys.exit(77)
+    if out == '--bench':
+        path, ncpu, rounds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        d, name = os.path.split(path)
+        build(d or '.', name[:-len('-v6.dat')] if name.endswith('-v6.dat') else name, '<', 8,
+              ncpu, rounds, formats, 'fgraph')
+        return
     os.makedirs(out, exist_ok=True)
     build(out, 'func-le64-1cpu', '<', 8, 1, 3, formats)
     build(out, 'func-le32-2cpu', '<', 4, 2, 3, formats)
