@@ -4,8 +4,8 @@
 #
 # Copies of the project's fixtures are damaged at test time in a temporary directory (nothing
 # damaged is committed): a truncated file, a section offset past the end, a compressed chunk
-# that does not decompress, a page whose commit runs past the page, an unknown option id, and
-# byte-flipped copies.
+# that does not decompress, a page whose commit runs past the page, an unknown option id,
+# byte-flipped copies, and function/function_graph pages with flipped records.
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 data=${TG_TEST_DATA:?}/ftrace
@@ -128,6 +128,21 @@ first = struct.unpack_from('<Q', d, p)[0]
 struct.pack_into('<H', d, first + 16, 0x7777)"
 expect "unknown option id (v7)" "$tmp/bad-option7.dat" "unknown option id" 0
 
+# flipped_runs FILE SEED OPTIONS...: $tmp/flip.dat printed with each option string; any exit
+# status, but no crash and no hang
+flipped_runs() {
+    local f=$1 seed=$2 opt
+    shift 2
+    for opt in "$@"; do
+        run flip "$tmp/flip.dat" $opt
+        if crashed; then
+            echo "FAIL flipped $(basename "$f") seed $seed $opt: crashed or hung (exit $rc)"
+            head -c 600 "$tmp/err"
+            fail=$((fail + 1))
+        fi
+    done
+}
+
 # byte-flipped copies: any exit status, but no crash and no hang
 for f in "$v6" "$v7" "$zs"; do
     for seed in 1 2 3 4 5 6 7 8; do
@@ -137,14 +152,7 @@ r = random.Random($seed)
 for _ in range(40):
     i = r.randrange(len(d))
     d[i] ^= 1 << r.randrange(8)"
-        for opt in "" --raw; do
-            run flip "$tmp/flip.dat" $opt
-            if crashed; then
-                echo "FAIL flipped $(basename "$f") seed $seed $opt: crashed or hung (exit $rc)"
-                head -c 600 "$tmp/err"
-                fail=$((fail + 1))
-            fi
-        done
+        flipped_runs "$f" $seed "" --raw
         timeout 60 "$TG" info "$tmp/flip.dat" > /dev/null 2> "$tmp/err"
         rc=$?
         if crashed; then
@@ -153,5 +161,22 @@ for _ in range(40):
         fi
     done
     echo "ok   byte-flipped copies of $(basename "$f")"
+done
+
+# function and function_graph records with nonsense in them (depths, durations, addresses,
+# record types: flips in the ring-buffer pages at the end of the file), with the plugins'
+# options: any exit status, but no crash and no hang
+for f in "$data/fgraph-le64-4cpu-v6.dat" "$data/func-le32-2cpu-v6.dat" "$data/fgraph-le64-4cpu-v7zstd.dat"; do
+    [ -f "$f" ] || continue
+    for seed in 1 2 3 4 5 6; do
+        patch "$f" "$tmp/flip.dat" "
+import random
+r = random.Random($seed)
+for _ in range(60):
+    i = len(d) - 1 - r.randrange(len(d) // 3)
+    d[i] ^= 1 << r.randrange(8)"
+        flipped_runs "$f" $seed "" --raw "-O fgraph:tailprint -O fgraph:depth=1 -O ftrace:parent=1 -O offset=1"
+    done
+    echo "ok   nonsense function records in $(basename "$f")"
 done
 [ "$fail" = 0 ]

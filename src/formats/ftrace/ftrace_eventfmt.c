@@ -220,6 +220,17 @@ const ft_field *ft_find_field(const ft_event *e, const char *name)
     return NULL;
 }
 
+bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
+                  uint64_t *v)
+{
+    const ft_field *fl = ft_find_field(e, name);
+    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
+        fl->offset + (size_t)fl->size > size)
+        return false;
+    *v = ft_read_num(e->file, data + fl->offset, fl->size);
+    return true;
+}
+
 #define FT_MAX_FIELDS 1024
 
 int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,

@@ -22,17 +22,6 @@
 
 #define FG_MAX_INDENT 4096 /* columns; trace-cmd would print depth*2 of them */
 
-static bool field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
-                      uint64_t *v)
-{
-    const ft_field *fl = ft_find_field(e, name);
-    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
-        fl->offset + (size_t)fl->size > size)
-        return false;
-    *v = ft_read_num(e->file, data + fl->offset, fl->size);
-    return true;
-}
-
 /* print_graph_overhead: the marker of a long call (~0: none) */
 static void put_overhead(tg_buf *out, uint64_t duration)
 {
@@ -75,6 +64,28 @@ static void put_indent(tg_buf *out, uint64_t depth)
     tg_buf_pad(out, ' ', (int)(n > FG_MAX_INDENT ? FG_MAX_INDENT : n));
 }
 
+/* The marker, the duration column (from the exit record x) and the indent (from the depth
+ * of record d); false after printing trace-cmd's "!" for a missing field. */
+static bool put_timed(tg_buf *out, const ft_event *x, const uint8_t *xd, size_t xn,
+                      const ft_event *d, const uint8_t *dd, size_t dn, uint64_t *depth)
+{
+    uint64_t rettime, calltime;
+    if (!ft_field_u64(x, xd, xn, "rettime", &rettime) ||
+        !ft_field_u64(x, xd, xn, "calltime", &calltime)) {
+        tg_buf_putc(out, '!');
+        return false;
+    }
+    uint64_t duration = rettime - calltime;
+    put_overhead(out, duration);
+    put_duration(out, duration);
+    if (!ft_field_u64(d, dd, dn, "depth", depth)) {
+        tg_buf_putc(out, '!');
+        return false;
+    }
+    put_indent(out, *depth);
+    return true;
+}
+
 static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *tail)
 {
     const ft_func *fn = ft_find_func(f, func);
@@ -97,9 +108,9 @@ static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func,
     if (!x || x->plugin != FT_PLUGIN_FGRAPH_EXIT)
         return false;
     uint64_t npid, nfunc;
-    if (!field_u64(x, next, next_size, "common_pid", &npid) || npid != pid)
+    if (!ft_field_u64(x, next, next_size, "common_pid", &npid) || npid != pid)
         return false;
-    if (!field_u64(x, next, next_size, "func", &nfunc) || nfunc != func)
+    if (!ft_field_u64(x, next, next_size, "func", &nfunc) || nfunc != func)
         return false;
     *exit_ev = x;
     return true;
@@ -110,7 +121,7 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
 {
     const ft_file *f = e->file;
     uint64_t pid, func, depth;
-    if (!field_u64(e, data, size, "common_pid", &pid) || !field_u64(e, data, size, "func", &func)) {
+    if (!ft_field_u64(e, data, size, "common_pid", &pid) || !ft_field_u64(e, data, size, "func", &func)) {
         tg_buf_putc(out, '!');
         return 0;
     }
@@ -120,25 +131,13 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
     if (ft_ring_peek_next(ev, &next, &next_size) &&
         is_leaf_exit(e, (uint64_t)(int64_t)(int32_t)pid, func, next, next_size, &x)) {
         ft_ring_drop_next(ev);
-        uint64_t rettime, calltime;
-        if (!field_u64(x, next, next_size, "rettime", &rettime) ||
-            !field_u64(x, next, next_size, "calltime", &calltime)) {
-            tg_buf_putc(out, '!');
+        if (!put_timed(out, x, next, next_size, e, data, size, &depth))
             return 0;
-        }
-        uint64_t duration = rettime - calltime;
-        put_overhead(out, duration);
-        put_duration(out, duration);
-        if (!field_u64(e, data, size, "depth", &depth)) {
-            tg_buf_putc(out, '!');
-            return 0;
-        }
-        put_indent(out, depth);
         put_name(out, f, func, "();");
     } else {
         put_overhead(out, ~0ull);
         tg_buf_puts(out, "           |  ");
-        if (!field_u64(e, data, size, "depth", &depth)) {
+        if (!ft_field_u64(e, data, size, "depth", &depth)) {
             tg_buf_putc(out, '!');
             return 0;
         }
@@ -156,24 +155,13 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
 int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {
     const ft_file *f = e->file;
-    uint64_t rettime, calltime, depth, func;
-    if (!field_u64(e, data, size, "rettime", &rettime) ||
-        !field_u64(e, data, size, "calltime", &calltime)) {
-        tg_buf_putc(out, '!');
+    uint64_t depth, func;
+    if (!put_timed(out, e, data, size, e, data, size, &depth))
         return 0;
-    }
-    uint64_t duration = rettime - calltime;
-    put_overhead(out, duration);
-    put_duration(out, duration);
-    if (!field_u64(e, data, size, "depth", &depth)) {
-        tg_buf_putc(out, '!');
-        return 0;
-    }
-    put_indent(out, depth);
     tg_buf_putc(out, '}');
     if (f->fg_tailprint) {
         /* trace-cmd stops here (no depth either) when the function has no name */
-        const ft_func *fn = field_u64(e, data, size, "func", &func) ? ft_find_func(f, func) : NULL;
+        const ft_func *fn = ft_field_u64(e, data, size, "func", &func) ? ft_find_func(f, func) : NULL;
         if (!fn)
             return 0;
         tg_buf_puts(out, " /* ");

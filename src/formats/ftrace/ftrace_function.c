@@ -129,28 +129,17 @@ static void put_func(const ft_file *f, tg_buf *out, const ft_func *fn, uint64_t 
     }
 }
 
-static bool read_ip(const ft_event *e, const uint8_t *data, size_t size, const char *name,
-                    uint64_t *v)
-{
-    const ft_field *fl = ft_find_field(e, name);
-    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
-        fl->offset + (size_t)fl->size > size)
-        return false;
-    *v = ft_read_num(e->file, data + fl->offset, fl->size);
-    return true;
-}
-
 int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
                        tg_buf *out)
 {
     ft_file *f = e->file;
     uint64_t ip, pip;
-    if (!read_ip(e, data, size, "ip", &ip)) {
+    if (!ft_field_u64(e, data, size, "ip", &ip)) {
         tg_buf_putc(out, '!');
         return 0;
     }
     const ft_func *fn = ft_find_func(f, ip);
-    if (!read_ip(e, data, size, "parent_ip", &pip)) {
+    if (!ft_field_u64(e, data, size, "parent_ip", &pip)) {
         tg_buf_putc(out, '!');
         return 0;
     }

@@ -216,6 +216,9 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
                     uint64_t file_off, tg_error **err);
 int ft_parse_header_page(ft_file *f, const char *text, size_t len);
 const ft_field *ft_find_field(const ft_event *e, const char *name);
+/* tep_get_field_val: a field of 1, 2, 4 or 8 bytes inside the record, zero-extended */
+bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
+                  uint64_t *v);
 ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
