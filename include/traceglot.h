@@ -359,6 +359,59 @@ int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name,
  * event's text), appended to out.  1 when written, 0 when the format has no own rendering. */
 int tg_event_render(const tg_event *ev, tg_buf *out);
 
+/* ---- field schema ------------------------------------------------------------------------
+ *
+ * The declared type of each field of an event class, for consumers that write the fields
+ * again in a self-describing format (the CTF writer).  Each scope's schema is a struct whose
+ * members are the fields tg_event_field returns for that scope, in the same order.  Formats
+ * that declare types (CTF) fill it; for the others tg_event_class_schema returns NULL and the
+ * types are those their values carry (tg_value's type, bits, base, byte order). */
+typedef enum tg_field_kind {
+    TG_FT_INT,      /* bits, align, is_signed, byte_order, base, encoding */
+    TG_FT_ENUM,     /* an integer (as TG_FT_INT) with label mappings */
+    TG_FT_FLOAT,    /* exp_dig + mant_dig == bits */
+    TG_FT_STRING,   /* NUL-terminated; encoding */
+    TG_FT_STRUCT,   /* members */
+    TG_FT_VARIANT,  /* members are the options; ref names the tag (an enum field) */
+    TG_FT_ARRAY,    /* length elements of element */
+    TG_FT_SEQUENCE, /* as many elements as the integer field ref says */
+} tg_field_kind;
+
+typedef struct tg_field_type tg_field_type;
+
+typedef struct tg_enum_mapping {
+    const char *label;
+    int64_t lo, hi; /* compared as unsigned when the container is unsigned */
+} tg_enum_mapping;
+
+typedef struct tg_field_member {
+    const char *name;      /* as tg_value.name gives it */
+    const char *decl_name; /* as the format declared it (CTF: before its '_' is dropped) */
+    const tg_field_type *type;
+} tg_field_member;
+
+struct tg_field_type {
+    tg_field_kind kind;
+    uint16_t bits;       /* integers, enums, floats */
+    uint16_t align;      /* in bits: 1, 8, 16, ... */
+    uint8_t is_signed;
+    uint8_t byte_order;  /* 1 little, 2 big */
+    uint8_t base;        /* 2, 8, 10 or 16 */
+    uint8_t encoding;    /* 0 none, 1 UTF-8, 2 ASCII (strings, text arrays' elements) */
+    uint16_t exp_dig, mant_dig;
+    const tg_enum_mapping *mappings;
+    size_t n_mappings;
+    const tg_field_member *members;
+    size_t n_members;
+    const char *ref;     /* sequence length / variant tag: the path as the format wrote it */
+    const tg_field_type *element;
+    uint64_t length;     /* arrays */
+};
+
+/* The schema of one scope of an event class (a TG_FT_STRUCT), or NULL when the format
+ * declares no types or the class has no such scope.  Valid while the set is open. */
+const tg_field_type *tg_event_class_schema(const tg_event_class *c, tg_scope scope);
+
 /* ---- iteration: filters and the merge ----------------------------------------------------- */
 
 typedef struct tg_filter tg_filter;
@@ -414,6 +467,16 @@ const char *tg_print_style_name(size_t i);
 /* Converts to another format ("chrome": Chrome Trace Event JSON), streamed into out. */
 int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
                tg_buf *out, tg_error **err);
+
+/* Converts to a format that is a directory ("ctf": CTF 1.8, "uftrace": a uftrace data
+ * directory) written at dir, which must not exist.  The output is written under a temporary
+ * name beside dir and renamed to dir at the end; on any failure (bad input, full disk) what
+ * was written is removed and *err says why.  Returns 0 or a negative status. */
+int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+                   const char *dir, tg_error **err);
+/* 1 when converter `to` writes a directory (tg_convert_dir), 0 when a stream (tg_convert),
+ * TG_ERR_USAGE when there is no such converter. */
+int tg_convert_writes_dir(const char *to);
 
 /* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
  * account: style "uftrace" or "xray"), per-class statistics and the set's description. */

@@ -64,10 +64,26 @@ int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call
 int cli_run_convert(struct cli_args *a)
 {
     if (!tg_options_get(a->opts, "to")) {
-        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, speedscope, svg)\n");
+        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, speedscope, svg, ctf, uftrace)\n");
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");
+    int to_dir = tg_convert_writes_dir(tg_options_get(a->opts, "to"));
+    if (to_dir == 1) {
+        if (!path || strcmp(path, "-") == 0) {
+            fprintf(stderr, "traceglot convert: --to %s writes a directory: give -o DIR\n",
+                    tg_options_get(a->opts, "to"));
+            return 2;
+        }
+        tg_set *set = cli_open(a);
+        if (!set)
+            return 1;
+        tg_error *err = NULL;
+        int rc = tg_convert_dir(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path,
+                                &err);
+        tg_close(set);
+        return cli_finish(rc, err);
+    }
     /* split outputs: the converter writes the parts named after path itself */
     if (!path || strcmp(path, "-") == 0 || tg_options_get(a->opts, "split-size") ||
         tg_options_get(a->opts, "split-time"))

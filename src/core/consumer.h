@@ -31,6 +31,10 @@ struct tg_converter {
     const char *name;
     int (*convert)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                    tg_error **err);
+    /* formats that are directories (writers/dir_output.c): writes into the fresh directory
+     * dir; convert is NULL for them */
+    int (*convert_dir)(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
+                       tg_error **err);
 };
 
 struct tg_report_style {

@@ -20,6 +20,8 @@ struct tg_event_class {
     void *fmt_data;        /* the format's compiled layout for this class */
     size_t index;          /* position in its trace's class list */
     tg_trace *trace;
+    /* declared field types per scope (tg_event_class_schema); NULL where not declared */
+    const struct tg_field_type *schema[TG_SCOPE_COUNT];
 };
 
 struct tg_event {

@@ -64,7 +64,7 @@ int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options
                tg_buf *out, tg_error **err)
 {
     for (size_t i = 0; tg_converter_list[i]; i++)
-        if (strcmp(tg_converter_list[i]->name, to) == 0)
+        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert)
             return tg_sink_run(set, f, opts, out, err, run_convert, tg_converter_list[i]);
     return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s' (known: chrome)", to);
 }

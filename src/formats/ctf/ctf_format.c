@@ -276,6 +276,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
                 return tg_err(err, TG_ERR_NOMEM, "out of memory");
             e->cls->fmt_data = e;
         }
+        TG_TRY(ctf_schema_attach(m, s, err));
     }
     tr->lost_cls = tg_trace_add_class(t, "lost events", UINT64_MAX, TG_KIND_LOST);
     if (!tr->lost_cls)

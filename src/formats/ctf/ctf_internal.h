@@ -346,6 +346,8 @@ const char *ctf_env_string(const ctf_meta *m, const char *key);
 /* ctf_attrs.c: the trace's clock, host, process, tracer and env from the metadata.
  * 0 or TG_ERR_NOMEM. */
 int ctf_attrs_fill(tg_trace *t, const ctf_meta *m);
+/* Hangs the public field schema (ctf_schema.c) of each scope on the classes of s. */
+int ctf_schema_attach(ctf_meta *m, const ctf_stream_decl *s, tg_error **err);
 
 
 #endif

@@ -1,0 +1,135 @@
+/* ctf_tsdl.c - field types written as TSDL (CTF 1.8's metadata language).
+ *
+ * Every type is written inline at its use, with all its attributes spelled out (size,
+ * alignment, signedness, byte order, base, encoding), so the metadata needs no typealias
+ * and says exactly what the encoder wrote.  Arrays and sequences use C declarators after
+ * the member name: "integer {...} name[4][_name_length]" (outer dimension first). */
+#include "writers/ctf_writer.h"
+
+#include <inttypes.h>
+
+static void indent_to(tg_buf *b, int n) { tg_buf_pad(b, ' ', 4 * n); }
+
+void cw_tsdl_quoted(tg_buf *b, const char *s)
+{
+    tg_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            tg_buf_putc(b, '\\');
+        if (*s == '\n') {
+            tg_buf_puts(b, "\\n");
+            continue;
+        }
+        tg_buf_putc(b, *s);
+    }
+    tg_buf_putc(b, '"');
+}
+
+static void put_int(tg_buf *b, const tg_field_type *t)
+{
+    tg_buf_printf(b, "integer { size = %u; align = %u; signed = %s; byte_order = %s; base = %u;",
+                  t->bits, t->align ? t->align : 1, t->is_signed ? "true" : "false",
+                  t->byte_order == 2 ? "be" : "le", t->base ? t->base : 10);
+    if (t->encoding)
+        tg_buf_puts(b, t->encoding == 2 ? " encoding = ASCII;" : " encoding = UTF8;");
+    tg_buf_puts(b, " }");
+}
+
+static void put_type(tg_buf *b, const tg_field_type *t, int indent);
+
+static void put_enum(tg_buf *b, const tg_field_type *t, int indent)
+{
+    tg_buf_puts(b, "enum : ");
+    put_int(b, t);
+    tg_buf_puts(b, " {\n");
+    for (size_t i = 0; i < t->n_mappings; i++) {
+        const tg_enum_mapping *m = &t->mappings[i];
+        indent_to(b, indent + 1);
+        cw_tsdl_quoted(b, m->label);
+        if (t->is_signed)
+            tg_buf_printf(b, " = %" PRId64, m->lo);
+        else
+            tg_buf_printf(b, " = %" PRIu64, (uint64_t)m->lo);
+        if (m->hi != m->lo) {
+            if (t->is_signed)
+                tg_buf_printf(b, " ... %" PRId64, m->hi);
+            else
+                tg_buf_printf(b, " ... %" PRIu64, (uint64_t)m->hi);
+        }
+        tg_buf_puts(b, i + 1 < t->n_mappings ? ",\n" : "\n");
+    }
+    indent_to(b, indent);
+    tg_buf_putc(b, '}');
+}
+
+static void put_members(tg_buf *b, const tg_field_type *t, int indent)
+{
+    tg_buf_puts(b, "{\n");
+    for (size_t i = 0; i < t->n_members; i++) {
+        indent_to(b, indent + 1);
+        cw_tsdl_member(b, t->members[i].type, t->members[i].decl_name, indent + 1);
+        tg_buf_puts(b, ";\n");
+    }
+    indent_to(b, indent);
+    tg_buf_putc(b, '}');
+}
+
+void cw_tsdl_struct(tg_buf *b, const tg_field_type *st, int indent)
+{
+    tg_buf_puts(b, "struct ");
+    put_members(b, st, indent);
+    if (st->align > 1)
+        tg_buf_printf(b, " align(%u)", st->align);
+}
+
+static void put_type(tg_buf *b, const tg_field_type *t, int indent)
+{
+    switch (t->kind) {
+    case TG_FT_INT:
+        put_int(b, t);
+        break;
+    case TG_FT_ENUM:
+        if (t->n_mappings)
+            put_enum(b, t, indent);
+        else
+            put_int(b, t);
+        break;
+    case TG_FT_FLOAT:
+        tg_buf_printf(b, "floating_point { exp_dig = %u; mant_dig = %u; align = %u; "
+                         "byte_order = %s; }",
+                      t->exp_dig, t->mant_dig, t->align ? t->align : 1,
+                      t->byte_order == 2 ? "be" : "le");
+        break;
+    case TG_FT_STRING:
+        tg_buf_puts(b, t->encoding == 2 ? "string { encoding = ASCII; }" : "string");
+        break;
+    case TG_FT_STRUCT:
+        cw_tsdl_struct(b, t, indent);
+        break;
+    case TG_FT_VARIANT:
+        tg_buf_printf(b, "variant <%s> ", t->ref ? t->ref : "");
+        put_members(b, t, indent);
+        break;
+    case TG_FT_ARRAY:
+    case TG_FT_SEQUENCE:
+        put_type(b, t->element, indent); /* not reached for the outer level */
+        break;
+    }
+}
+
+void cw_tsdl_member(tg_buf *b, const tg_field_type *t, const char *decl_name, int indent)
+{
+    const tg_field_type *base = t;
+    while (base->kind == TG_FT_ARRAY || base->kind == TG_FT_SEQUENCE)
+        base = base->element;
+    put_type(b, base, indent);
+    tg_buf_putc(b, ' ');
+    tg_buf_puts(b, decl_name);
+    for (const tg_field_type *d = t; d->kind == TG_FT_ARRAY || d->kind == TG_FT_SEQUENCE;
+         d = d->element) {
+        if (d->kind == TG_FT_ARRAY)
+            tg_buf_printf(b, "[%" PRIu64 "]", d->length);
+        else
+            tg_buf_printf(b, "[%s]", d->ref ? d->ref : "");
+    }
+}

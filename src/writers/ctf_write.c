@@ -1,0 +1,608 @@
+/* ctf_write.c - the CTF 1.8 converter: traceglot convert --to ctf -o DIR PATH...
+ *
+ * One pass over the merged, filtered events.  Each input stream becomes one output stream
+ * file of bounded packets; each event class becomes a CTF event class whose fields are
+ * written with the class's declared schema (CTF input: the same types, so babeltrace2 prints
+ * the same) or with types derived from its values (every other format).  The layout follows
+ * LTTng's: a packet header (magic, trace uuid, stream id), a packet context with begin/end
+ * timestamps, sizes, a sequence number and the running count of discarded events (lost
+ * records close the packet so the count lands between packets), then events with a header
+ * (class id, timestamp in ns of a 1 GHz clock whose origin is the input's).  The metadata
+ * is written last, when every class and every enumeration label has been seen.
+ *
+ * Memory: one packet buffer per stream (packets close at CW_PACKET_BYTES), the class and
+ * stream tables; nothing grows with the number of events. */
+#include "writers/ctf_writer.h"
+#include "writers/dir_output.h"
+#include "core/error_internal.h"
+#include "core/grow.h"
+#include "sinks/style_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#define CW_PACKET_BYTES (256u * 1024u)
+#define CW_MAGIC 0xC1FC1FC1u
+
+typedef struct cw_sclass {
+    uint32_t id;
+    const tg_field_type *pctx; /* packet context members after the writer's own */
+    const tg_field_type *sctx; /* stream event context */
+    int derived;               /* sctx is the writer's pid/tid; pctx its cpu_id */
+    uint32_t next_event_id;
+} cw_sclass;
+
+typedef struct cw_class {
+    const tg_event_class *in;
+    cw_sclass *sc;
+    uint32_t id;
+    const tg_field_type *ectx, *payload;
+    int derived, func;
+} cw_class;
+
+typedef struct cw_stream {
+    tg_stream *in;
+    cw_sclass *sc;
+    uint32_t instance;
+    int fd;
+    char fname[32];
+    cw_pack pkt;
+    int open;                  /* a packet is being filled */
+    size_t n_events;           /* in the open packet */
+    int64_t ts_begin, ts_end;
+    uint64_t discarded, seq;
+    uint64_t written_discarded; /* as the last packet written said */
+    uint8_t *pctx_bytes;       /* the open packet's own context members, encoded */
+    size_t pctx_len;
+    const cw_class *last_cls;
+} cw_stream;
+
+typedef struct cw_writer {
+    const char *dir;
+    uint8_t uuid[16];
+    int has_clock;
+    char clock_name[64];
+    cw_sclass **sclasses;
+    size_t n_sclasses, cap_sclasses;
+    cw_class **classes;
+    size_t n_classes, cap_classes;
+    cw_stream **streams;
+    size_t n_streams, cap_streams;
+    cw_stream *last_stream;
+    cw_sclass *derived_sc;
+    const tg_field_type *derived_pctx, *derived_sctx;
+    cw_derived *derived;
+    tg_value *vals;            /* one scope's top-level values */
+    size_t cap_vals;
+    cw_pack scratch;
+    tg_set *set;
+} cw_writer;
+
+/* ---- the writer's own fixed types ---------------------------------------------------------- */
+
+static const tg_field_type u32_le = {.kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10};
+static const tg_field_type s32_le = {.kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10, .is_signed = 1};
+static const tg_field_member cpu_member[] = {{"cpu_id", "cpu_id", &u32_le}};
+static const tg_field_type cpu_ctx = {.kind = TG_FT_STRUCT, .align = 8, .members = cpu_member, .n_members = 1};
+static const tg_field_member pid_members[] = {{"pid", "_pid", &s32_le}, {"tid", "_tid", &s32_le}};
+static const tg_field_type pid_ctx = {.kind = TG_FT_STRUCT, .align = 8, .members = pid_members, .n_members = 2};
+
+/* ---- tables ------------------------------------------------------------------------------- */
+
+static cw_sclass *add_sclass(cw_writer *w, const tg_field_type *pctx, const tg_field_type *sctx,
+                             int derived)
+{
+    for (size_t i = 0; i < w->n_sclasses; i++) {
+        cw_sclass *sc = w->sclasses[i];
+        if (sc->pctx == pctx && sc->sctx == sctx && sc->derived == derived)
+            return sc;
+    }
+    cw_sclass *sc = calloc(1, sizeof *sc);
+    if (!sc || tg_grow(&w->sclasses, &w->cap_sclasses, w->n_sclasses + 1, sizeof *w->sclasses) < 0) {
+        free(sc);
+        return NULL;
+    }
+    sc->id = (uint32_t)w->n_sclasses;
+    sc->pctx = pctx;
+    sc->sctx = sctx;
+    sc->derived = derived;
+    w->sclasses[w->n_sclasses++] = sc;
+    return sc;
+}
+
+static int gather(cw_writer *w, const tg_event *ev, tg_scope scope, size_t front, size_t *n,
+                  tg_error **err)
+{
+    size_t k = tg_event_field_count(ev, scope);
+    if (tg_grow(&w->vals, &w->cap_vals, front + k + 1, sizeof *w->vals) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        int rc = tg_event_field(ev, scope, i, &w->vals[front + i]);
+        if (rc < 0)
+            return tg_err(err, rc, "%s: field %zu unreadable", tg_event_name(ev), i);
+    }
+    *n = front + k;
+    return 0;
+}
+
+static int is_func(tg_event_kind k)
+{
+    return k == TG_KIND_FUNC_ENTRY || k == TG_KIND_FUNC_EXIT || k == TG_KIND_FUNC_TAIL_EXIT;
+}
+
+/* The function-event members the writer puts before the payload. */
+static size_t func_front(const tg_event *ev, tg_value *v)
+{
+    const char *fn = tg_event_func_name(ev);
+    memset(v, 0, 3 * sizeof *v);
+    v[0].type = TG_VAL_STRING;
+    v[0].name = "func";
+    v[0].v.str.ptr = fn ? fn : "";
+    v[0].v.str.len = fn ? strlen(fn) : 0;
+    v[1].type = TG_VAL_UINT;
+    v[1].name = "addr";
+    v[1].v.u = tg_event_func_addr(ev);
+    v[2].type = TG_VAL_SINT;
+    v[2].name = "depth";
+    v[2].v.s = tg_event_depth(ev);
+    return 3;
+}
+
+static cw_class *new_class(cw_writer *w, const tg_event *ev, tg_error **err)
+{
+    const tg_event_class *in = tg_event_class_of(ev);
+    cw_class *c = calloc(1, sizeof *c);
+    if (!c || tg_grow(&w->classes, &w->cap_classes, w->n_classes + 1, sizeof *w->classes) < 0) {
+        free(c);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    w->classes[w->n_classes++] = c;
+    c->in = in;
+    const tg_field_type *payload = tg_event_class_schema(in, TG_SCOPE_PAYLOAD);
+    const tg_field_type *pctx = tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT);
+    const tg_field_type *sctx = tg_event_class_schema(in, TG_SCOPE_STREAM_CONTEXT);
+    c->ectx = tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
+    int declared = payload || pctx || sctx || c->ectx;
+    if (declared) {
+        c->payload = payload;
+        c->sc = add_sclass(w, pctx, sctx, 0);
+    } else {
+        c->derived = 1;
+        c->func = is_func(tg_event_kind_of(ev));
+        size_t n = 0;
+        if (tg_grow(&w->vals, &w->cap_vals, 4, sizeof *w->vals) < 0)
+            goto nomem;
+        size_t front = c->func ? func_front(ev, w->vals) : 0;
+        if (gather(w, ev, TG_SCOPE_PAYLOAD, front, &n, err) < 0)
+            return NULL;
+        size_t nr = n;
+        if (gather(w, ev, TG_SCOPE_RETURN, n, &nr, err) < 0)
+            return NULL;
+        if (nr) {
+            c->payload = cw_derive_struct(w->derived, w->vals, nr, err);
+            if (!c->payload)
+                return NULL;
+        }
+        if (!w->derived_sc)
+            w->derived_sc = add_sclass(w, w->derived_pctx, &pid_ctx, 1);
+        c->sc = w->derived_sc;
+    }
+    if (!c->sc)
+        goto nomem;
+    c->id = c->sc->next_event_id++;
+    return c;
+nomem:
+    tg_err(err, TG_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+static cw_class *class_of(cw_writer *w, cw_stream *s, const tg_event *ev, tg_error **err)
+{
+    const tg_event_class *in = tg_event_class_of(ev);
+    if (s->last_cls && s->last_cls->in == in)
+        return (cw_class *)s->last_cls;
+    for (size_t i = 0; i < w->n_classes; i++)
+        if (w->classes[i]->in == in)
+            return w->classes[i];
+    return new_class(w, ev, err);
+}
+
+static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
+{
+    if (w->last_stream && w->last_stream->in == in)
+        return w->last_stream;
+    for (size_t i = 0; i < w->n_streams; i++)
+        if (w->streams[i]->in == in)
+            return w->last_stream = w->streams[i];
+    cw_stream *s = calloc(1, sizeof *s);
+    if (!s || tg_grow(&w->streams, &w->cap_streams, w->n_streams + 1, sizeof *w->streams) < 0) {
+        free(s);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->in = in;
+    s->fd = -1;
+    /* the input's stream order, which readers use to order events with equal times */
+    size_t index = 0;
+    for (size_t t = 0; t < tg_set_trace_count(w->set); t++) {
+        const tg_trace *tr = tg_set_trace(w->set, t);
+        for (size_t i = 0; i < tg_trace_stream_count(tr); i++, index++)
+            if (tg_trace_stream(tr, i) == in)
+                s->instance = (uint32_t)index;
+    }
+    snprintf(s->fname, sizeof s->fname, "stream_%u", s->instance);
+    w->streams[w->n_streams++] = s;
+    return w->last_stream = s;
+}
+
+/* ---- packets ----------------------------------------------------------------------------- */
+
+/* Byte offsets of the fields patched when a packet closes. */
+enum { OFF_TS_END = 40, OFF_CONTENT = 48, OFF_PSIZE = 56, OFF_DISC = 72 };
+enum { OFF_CONTENT_NC = 32, OFF_PSIZE_NC = 40, OFF_DISC_NC = 56 };
+
+static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
+{
+    cw_pack *p = &s->pkt;
+    cw_pack_reset(p);
+    int rc = cw_pack_uint(p, CW_MAGIC, 32, 0);
+    rc |= cw_pack_bytes(p, w->uuid, 16);
+    rc |= cw_pack_uint(p, s->sc->id, 32, 0);
+    rc |= cw_pack_uint(p, s->instance, 64, 0);
+    if (w->has_clock) {
+        rc |= cw_pack_uint(p, (uint64_t)ts, 64, 0); /* timestamp_begin */
+        rc |= cw_pack_uint(p, 0, 64, 0);            /* timestamp_end */
+    }
+    rc |= cw_pack_zeros(p, 8 * 4); /* content_size, packet_size, packet_seq_num, discarded */
+    if (rc < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    cw_pack_patch64(p, (w->has_clock ? 64 : 48), s->seq, 0);
+    if (s->pctx_len && cw_pack_bytes(p, s->pctx_bytes, s->pctx_len) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    s->open = 1;
+    s->n_events = 0;
+    s->ts_begin = s->ts_end = ts;
+    return 0;
+}
+
+static int close_packet(cw_writer *w, cw_stream *s, tg_error **err)
+{
+    if (!s->open)
+        return 0;
+    cw_pack *p = &s->pkt;
+    uint64_t content = p->bits;
+    if (cw_pack_align(p, 8) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    uint64_t size = p->bits;
+    if (w->has_clock) {
+        cw_pack_patch64(p, OFF_TS_END, (uint64_t)s->ts_end, 0);
+        cw_pack_patch64(p, OFF_CONTENT, content, 0);
+        cw_pack_patch64(p, OFF_PSIZE, size, 0);
+        cw_pack_patch64(p, OFF_DISC, s->discarded, 0);
+    } else {
+        cw_pack_patch64(p, OFF_CONTENT_NC, content, 0);
+        cw_pack_patch64(p, OFF_PSIZE_NC, size, 0);
+        cw_pack_patch64(p, OFF_DISC_NC, s->discarded, 0);
+    }
+    if (s->fd < 0) {
+        s->fd = tg_dir_file_create(w->dir, s->fname, err);
+        if (s->fd < 0)
+            return s->fd;
+    }
+    TG_TRY(tg_dir_file_write(s->fd, s->fname, p->buf, (size_t)(size / 8), err));
+    s->open = 0;
+    s->seq++;
+    s->written_discarded = s->discarded;
+    return 0;
+}
+
+/* The stream's own packet-context members for this event (CTF input: cpu_id and the other
+ * visible members; derived: the stream's cpu).  A change starts a new packet. */
+static int packet_members(cw_writer *w, cw_stream *s, const tg_event *ev, tg_error **err)
+{
+    const tg_field_type *pctx = s->sc->pctx;
+    cw_pack *sp = &w->scratch;
+    cw_pack_reset(sp);
+    if (!pctx)
+        return 0;
+    size_t n = 0;
+    if (s->sc->derived) {
+        tg_value v = {.type = TG_VAL_UINT, .name = "cpu_id",
+                      .v.u = (uint64_t)(tg_stream_cpu(s->in) < 0 ? 0 : tg_stream_cpu(s->in))};
+        if (tg_grow(&w->vals, &w->cap_vals, 1, sizeof *w->vals) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        w->vals[0] = v;
+        n = 1;
+    } else {
+        TG_TRY(gather(w, ev, TG_SCOPE_PACKET_CONTEXT, 0, &n, err));
+    }
+    cw_lengths lens = {.n = 0};
+    TG_TRY(cw_encode_members(sp, pctx, w->vals, n, &lens, err));
+    size_t len = (size_t)((sp->bits + 7) / 8);
+    if (s->open && len == s->pctx_len && memcmp(sp->buf, s->pctx_bytes, len) == 0)
+        return 0;
+    TG_TRY(close_packet(w, s, err));
+    uint8_t *copy = realloc(s->pctx_bytes, len ? len : 1);
+    if (!copy)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    memcpy(copy, sp->buf, len);
+    s->pctx_bytes = copy;
+    s->pctx_len = len;
+    return 0;
+}
+
+static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_event *ev,
+                        tg_error **err)
+{
+    cw_pack *p = &s->pkt;
+    cw_lengths lens = {.n = 0};
+    if (cw_pack_align(p, 8) < 0 || cw_pack_uint(p, c->id, 32, 0) < 0 ||
+        (w->has_clock && cw_pack_uint(p, (uint64_t)tg_event_time_ns(ev), 64, 0) < 0))
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    if (s->sc->derived) {
+        tg_value v[2] = {{.type = TG_VAL_SINT, .name = "pid", .v.s = tg_event_pid(ev)},
+                         {.type = TG_VAL_SINT, .name = "tid", .v.s = tg_event_tid(ev)}};
+        TG_TRY(cw_encode_members(p, &pid_ctx, v, 2, &lens, err));
+    } else if (s->sc->sctx) {
+        TG_TRY(gather(w, ev, TG_SCOPE_STREAM_CONTEXT, 0, &n, err));
+        TG_TRY(cw_encode_members(p, s->sc->sctx, w->vals, n, &lens, err));
+    }
+    if (c->ectx) {
+        TG_TRY(gather(w, ev, TG_SCOPE_EVENT_CONTEXT, 0, &n, err));
+        TG_TRY(cw_encode_members(p, c->ectx, w->vals, n, &lens, err));
+    }
+    if (!c->payload)
+        return 0;
+    size_t front = 0;
+    if (c->func) {
+        if (tg_grow(&w->vals, &w->cap_vals, 4, sizeof *w->vals) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        front = func_front(ev, w->vals);
+    }
+    TG_TRY(gather(w, ev, TG_SCOPE_PAYLOAD, front, &n, err));
+    if (c->derived) {
+        size_t nr = n;
+        TG_TRY(gather(w, ev, TG_SCOPE_RETURN, n, &nr, err));
+        n = nr;
+        /* enumeration labels are collected for the metadata */
+        for (size_t i = 0, m = 0; i < c->payload->n_members && m < n; i++) {
+            const tg_field_member *mb = &c->payload->members[i];
+            if (mb->type == &cw_length_type)
+                continue;
+            if (mb->type->kind == TG_FT_ENUM && w->vals[m].label &&
+                cw_derived_enum_label(w->derived, mb->type, w->vals[m].label, w->vals[m].v.u) < 0)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            m++;
+        }
+    }
+    return cw_encode_members(p, c->payload, w->vals, n, &lens, err);
+}
+
+static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
+{
+    cw_stream *s = stream_of(w, tg_event_stream(ev), err);
+    if (!s)
+        return TG_ERR_NOMEM;
+    if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+        TG_TRY(close_packet(w, s, err));
+        s->discarded += tg_event_lost_count(ev);
+        return 0;
+    }
+    cw_class *c = class_of(w, s, ev, err);
+    if (!c)
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    s->last_cls = c;
+    if (!s->sc) {
+        s->sc = c->sc;
+    } else if (s->sc != c->sc) {
+        return tg_err(err, TG_ERR_UNSUPPORTED,
+                      "stream %s: events of two stream classes in one stream", tg_stream_name(s->in));
+    }
+    int64_t ts = tg_event_time_ns(ev);
+    TG_TRY(packet_members(w, s, ev, err));
+    if (!s->open)
+        TG_TRY(open_packet(w, s, ts, err));
+    uint64_t mark = s->pkt.bits;
+    int rc = encode_event(w, s, c, ev, err);
+    if (rc >= 0 && s->pkt.bits / 8 > CW_PACKET_BYTES && s->n_events) {
+        cw_pack_truncate(&s->pkt, mark);
+        TG_TRY(close_packet(w, s, err));
+        TG_TRY(open_packet(w, s, ts, err));
+        rc = encode_event(w, s, c, ev, err);
+    }
+    if (rc < 0)
+        return tg_err_wrap(err, "%s at %lld ns", tg_event_name(ev), (long long)ts);
+    s->n_events++;
+    s->ts_end = ts;
+    return 0;
+}
+
+/* ---- metadata ---------------------------------------------------------------------------- */
+
+static void put_uuid(tg_buf *b, const uint8_t *u)
+{
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            tg_buf_putc(b, '-');
+        tg_buf_printf(b, "%02x", u[i]);
+    }
+}
+
+static void put_struct_members(tg_buf *b, const tg_field_type *st)
+{
+    for (size_t i = 0; st && i < st->n_members; i++) {
+        tg_buf_puts(b, "        ");
+        cw_tsdl_member(b, st->members[i].type, st->members[i].decl_name, 2);
+        tg_buf_puts(b, ";\n");
+    }
+}
+
+static int write_metadata(cw_writer *w, tg_error **err)
+{
+    tg_buf *b = tg_buf_new();
+    if (!b)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    tg_buf_puts(b, "/* CTF 1.8 */\n\n"
+                   "/* written by traceglot " TG_VERSION_STRING " */\n\n"
+                   "trace {\n    major = 1;\n    minor = 8;\n    uuid = \"");
+    put_uuid(b, w->uuid);
+    tg_buf_puts(b, "\";\n    byte_order = le;\n    packet.header := struct {\n"
+                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 16; } magic;\n"
+                   "        integer { size = 8; align = 8; signed = false; byte_order = le; base = 16; } uuid[16];\n"
+                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } stream_id;\n"
+                   "        integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; } stream_instance_id;\n"
+                   "    } align(8);\n};\n\n");
+    const char *u64 = "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; }";
+    char clk[160] = "";
+    if (w->has_clock) {
+        tg_buf_printf(b, "clock {\n    name = \"%s\";\n    uuid = \"", w->clock_name);
+        put_uuid(b, w->uuid);
+        tg_buf_printf(b, "\";\n    freq = 1000000000;\n    precision = 1;\n    offset_s = 0;\n"
+                         "    offset = 0;\n    absolute = false;\n};\n\n");
+        snprintf(clk, sizeof clk,
+                 "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; "
+                 "map = clock.%s.value; }", w->clock_name);
+    }
+    for (size_t i = 0; i < w->n_sclasses; i++) {
+        const cw_sclass *sc = w->sclasses[i];
+        tg_buf_printf(b, "stream {\n    id = %u;\n    packet.context := struct {\n", sc->id);
+        if (w->has_clock)
+            tg_buf_printf(b, "        %s timestamp_begin;\n        %s timestamp_end;\n", clk, clk);
+        tg_buf_printf(b, "        %s content_size;\n        %s packet_size;\n"
+                         "        %s packet_seq_num;\n        %s events_discarded;\n", u64, u64, u64, u64);
+        put_struct_members(b, sc->pctx);
+        tg_buf_puts(b, "    } align(8);\n    event.header := struct {\n"
+                       "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } id;\n");
+        if (w->has_clock)
+            tg_buf_printf(b, "        %s timestamp;\n", clk);
+        tg_buf_puts(b, "    } align(8);\n");
+        if (sc->sctx) {
+            tg_buf_puts(b, "    event.context := ");
+            cw_tsdl_struct(b, sc->sctx, 1);
+            tg_buf_puts(b, ";\n");
+        }
+        tg_buf_puts(b, "};\n\n");
+    }
+    for (size_t i = 0; i < w->n_classes; i++) {
+        const cw_class *c = w->classes[i];
+        tg_buf_puts(b, "event {\n    name = ");
+        cw_tsdl_quoted(b, tg_event_class_name(c->in));
+        tg_buf_printf(b, ";\n    id = %u;\n    stream_id = %u;\n", c->id, c->sc->id);
+        if (c->ectx) {
+            tg_buf_puts(b, "    context := ");
+            cw_tsdl_struct(b, c->ectx, 1);
+            tg_buf_puts(b, ";\n");
+        }
+        if (c->payload) {
+            tg_buf_puts(b, "    fields := ");
+            cw_tsdl_struct(b, c->payload, 1);
+            tg_buf_puts(b, ";\n");
+        }
+        tg_buf_puts(b, "};\n\n");
+    }
+    int rc = tg_dir_file_put(w->dir, "metadata", tg_buf_data(b), tg_buf_len(b), err);
+    tg_buf_free(b);
+    return rc;
+}
+
+/* ---- the converter ------------------------------------------------------------------------ */
+
+static void clock_identifier(char *out, size_t size, const char *name)
+{
+    size_t k = 0;
+    if (!name || !*name)
+        name = "clock";
+    if (name[0] >= '0' && name[0] <= '9')
+        out[k++] = '_';
+    for (; *name && k + 1 < size; name++) {
+        char c = *name;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = 0;
+}
+
+static void writer_free(cw_writer *w)
+{
+    for (size_t i = 0; i < w->n_streams; i++) {
+        cw_stream *s = w->streams[i];
+        if (s->fd >= 0)
+            close(s->fd);
+        cw_pack_free(&s->pkt);
+        free(s->pctx_bytes);
+        free(s);
+    }
+    for (size_t i = 0; i < w->n_classes; i++)
+        free(w->classes[i]);
+    for (size_t i = 0; i < w->n_sclasses; i++)
+        free(w->sclasses[i]);
+    free(w->streams);
+    free(w->classes);
+    free(w->sclasses);
+    free(w->vals);
+    cw_pack_free(&w->scratch);
+    cw_derived_free(w->derived);
+}
+
+static int finish(cw_writer *w, tg_error **err)
+{
+    for (size_t i = 0; i < w->n_streams; i++) {
+        cw_stream *s = w->streams[i];
+        if (!s->sc)
+            continue;
+        /* records lost after the last event: an empty packet carries their count */
+        if (!s->open && s->discarded != s->written_discarded)
+            TG_TRY(open_packet(w, s, s->ts_end, err));
+        TG_TRY(close_packet(w, s, err));
+        if (s->fd >= 0 && close(s->fd) < 0) {
+            s->fd = -1;
+            return tg_err(err, TG_ERR_IO, "%s/%s: close failed", w->dir, s->fname);
+        }
+        s->fd = -1;
+    }
+    return write_metadata(w, err);
+}
+
+static int convert_ctf(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
+                       tg_error **err)
+{
+    cw_writer w = {.dir = dir, .set = set};
+    w.derived = cw_derived_new();
+    if (!w.derived)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (getrandom(w.uuid, sizeof w.uuid, 0) != (ssize_t)sizeof w.uuid)
+        for (int i = 0; i < 16; i++)
+            w.uuid[i] = (uint8_t)(i * 37 + 11);
+    w.uuid[6] = (uint8_t)((w.uuid[6] & 0x0f) | 0x40);
+    w.uuid[8] = (uint8_t)((w.uuid[8] & 0x3f) | 0x80);
+    const char *ck = tg_set_trace_count(set) ? tg_trace_clock_name(tg_set_trace(set, 0)) : NULL;
+    w.has_clock = ck != NULL && strcmp(ck, "unknown") != 0;
+    clock_identifier(w.clock_name, sizeof w.clock_name, ck);
+    /* derived streams carry their cpu when every stream of the set has one */
+    int all_cpu = 1, any = 0;
+    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
+        tg_trace *tr = tg_set_trace(set, t);
+        for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
+            any = 1;
+            all_cpu &= tg_stream_cpu(tg_trace_stream(tr, i)) >= 0;
+        }
+    }
+    w.derived_pctx = any && all_cpu ? &cpu_ctx : NULL;
+    const tg_event *ev;
+    int rc;
+    while ((rc = tg_iter_next(it, &ev)) > 0)
+        if ((rc = write_event(&w, ev, err)) < 0)
+            break;
+    if (rc >= 0)
+        rc = finish(&w, err);
+    writer_free(&w);
+    return rc;
+}
+
+TG_CONVERTER(ctf) = {"ctf", NULL, convert_ctf};
