@@ -199,10 +199,12 @@ static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, 
         }
         return &t->t;
     }
-    case TG_VAL_VARIANT:
     case TG_VAL_NONE:
-        tg_err(err, TG_ERR_UNSUPPORTED, "field %s: %s values are not written to CTF",
-               v->name ? v->name : "?", v->type == TG_VAL_VARIANT ? "variant" : "untyped");
+        /* a value the reader could not type: an empty structure keeps its name */
+        return derive_members(d, NULL, 0, depth, err);
+    case TG_VAL_VARIANT:
+        tg_err(err, TG_ERR_UNSUPPORTED, "field %s: variant values without a declared type are not written to CTF",
+               v->name ? v->name : "?");
         return NULL;
     }
     tg_err(err, TG_ERR_NOMEM, "out of memory");

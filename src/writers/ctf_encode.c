@@ -179,6 +179,8 @@ static int encode_variant(cw_pack *p, const tg_field_type *t, const tg_value *v,
 static int encode_struct(cw_pack *p, const tg_field_type *t, const tg_value *v,
                          cw_lengths *lens, tg_error **err)
 {
+    if (v->type == TG_VAL_NONE && t->n_members == 0)
+        return 0; /* an untyped value: written as an empty structure */
     if (v->type != TG_VAL_STRUCT)
         return mismatch(v, "structure", err);
     tg_value kids[64];

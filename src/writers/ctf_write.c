@@ -41,6 +41,7 @@ typedef struct cw_class {
     uint32_t id;
     const tg_field_type *ectx, *payload;
     int derived, func;
+    uint64_t shape; /* derived: the payload's shape, see shape_of */
 } cw_class;
 
 typedef struct cw_stream {
@@ -77,6 +78,8 @@ typedef struct cw_writer {
     cw_derived *derived;
     tg_value *vals;            /* one scope's top-level values */
     size_t cap_vals;
+    tg_value *pay;             /* derived classes: the payload's values (func, args, ret) */
+    size_t n_pay, cap_pay;
     cw_pack scratch;
     tg_set *set;
 } cw_writer;
@@ -151,7 +154,51 @@ static size_t func_front(const tg_event *ev, tg_value *v)
     return 3;
 }
 
-static cw_class *new_class(cw_writer *w, const tg_event *ev, tg_error **err)
+/* Derived classes: the event's values, function members first. */
+static int derived_values(cw_writer *w, const tg_event *ev, int func, tg_error **err)
+{
+    size_t np = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
+    size_t nr = tg_event_field_count(ev, TG_SCOPE_RETURN);
+    if (tg_grow(&w->pay, &w->cap_pay, 3 + np + nr + 1, sizeof *w->pay) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    size_t n = func ? func_front(ev, w->pay) : 0;
+    for (size_t i = 0; i < np; i++, n++)
+        if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &w->pay[n]) < 0)
+            return tg_err(err, TG_ERR_FORMAT, "%s: field %zu unreadable", tg_event_name(ev), i);
+    for (size_t i = 0; i < nr; i++, n++)
+        if (tg_event_field(ev, TG_SCOPE_RETURN, i, &w->pay[n]) < 0)
+            return tg_err(err, TG_ERR_FORMAT, "%s: return value %zu unreadable",
+                          tg_event_name(ev), i);
+    w->n_pay = n;
+    return 0;
+}
+
+/* A hash of the payload's names and types: one input class whose events carry different
+ * fields (uftrace entries with each function's arguments) becomes one CTF class per shape. */
+static uint64_t shape_of(const tg_value *v, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)v[i].type | (uint64_t)v[i].bits << 8 |
+                     (uint64_t)(v[i].flags & TG_VALF_ENUM) << 24 |
+                     (uint64_t)(v[i].type == TG_VAL_STRUCT ? v[i].count : 0) << 32;
+        h = (h ^ k) * 1099511628211ull;
+        for (const char *c = v[i].name ? v[i].name : ""; *c; c++)
+            h = (h ^ (uint8_t)*c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull;
+    }
+    return h;
+}
+
+static int declared(const tg_event_class *in)
+{
+    return tg_event_class_schema(in, TG_SCOPE_PAYLOAD) ||
+           tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT) ||
+           tg_event_class_schema(in, TG_SCOPE_STREAM_CONTEXT) ||
+           tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
+}
+
+static cw_class *new_class(cw_writer *w, const tg_event *ev, uint64_t shape, tg_error **err)
 {
     const tg_event_class *in = tg_event_class_of(ev);
     cw_class *c = calloc(1, sizeof *c);
@@ -162,28 +209,17 @@ static cw_class *new_class(cw_writer *w, const tg_event *ev, tg_error **err)
     }
     w->classes[w->n_classes++] = c;
     c->in = in;
-    const tg_field_type *payload = tg_event_class_schema(in, TG_SCOPE_PAYLOAD);
-    const tg_field_type *pctx = tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT);
-    const tg_field_type *sctx = tg_event_class_schema(in, TG_SCOPE_STREAM_CONTEXT);
-    c->ectx = tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
-    int declared = payload || pctx || sctx || c->ectx;
-    if (declared) {
-        c->payload = payload;
-        c->sc = add_sclass(w, pctx, sctx, 0);
+    c->shape = shape;
+    if (declared(in)) {
+        c->payload = tg_event_class_schema(in, TG_SCOPE_PAYLOAD);
+        c->ectx = tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
+        c->sc = add_sclass(w, tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT),
+                           tg_event_class_schema(in, TG_SCOPE_STREAM_CONTEXT), 0);
     } else {
         c->derived = 1;
         c->func = is_func(tg_event_kind_of(ev));
-        size_t n = 0;
-        if (tg_grow(&w->vals, &w->cap_vals, 4, sizeof *w->vals) < 0)
-            goto nomem;
-        size_t front = c->func ? func_front(ev, w->vals) : 0;
-        if (gather(w, ev, TG_SCOPE_PAYLOAD, front, &n, err) < 0)
-            return NULL;
-        size_t nr = n;
-        if (gather(w, ev, TG_SCOPE_RETURN, n, &nr, err) < 0)
-            return NULL;
-        if (nr) {
-            c->payload = cw_derive_struct(w->derived, w->vals, nr, err);
+        if (w->n_pay) {
+            c->payload = cw_derive_struct(w->derived, w->pay, w->n_pay, err);
             if (!c->payload)
                 return NULL;
         }
@@ -191,24 +227,33 @@ static cw_class *new_class(cw_writer *w, const tg_event *ev, tg_error **err)
             w->derived_sc = add_sclass(w, w->derived_pctx, &pid_ctx, 1);
         c->sc = w->derived_sc;
     }
-    if (!c->sc)
-        goto nomem;
+    if (!c->sc) {
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     c->id = c->sc->next_event_id++;
     return c;
-nomem:
-    tg_err(err, TG_ERR_NOMEM, "out of memory");
-    return NULL;
 }
 
+/* The CTF class of ev; for derived classes also gathers the payload into w->pay. */
 static cw_class *class_of(cw_writer *w, cw_stream *s, const tg_event *ev, tg_error **err)
 {
     const tg_event_class *in = tg_event_class_of(ev);
-    if (s->last_cls && s->last_cls->in == in)
-        return (cw_class *)s->last_cls;
+    const cw_class *last = s->last_cls;
+    uint64_t shape = 0;
+    if (last && last->in == in && !last->derived)
+        return (cw_class *)last;
+    if ((last && last->in == in) || !declared(in)) {
+        if (derived_values(w, ev, is_func(tg_event_kind_of(ev)), err) < 0)
+            return NULL;
+        shape = shape_of(w->pay, w->n_pay);
+        if (last && last->in == in && last->shape == shape)
+            return (cw_class *)last;
+    }
     for (size_t i = 0; i < w->n_classes; i++)
-        if (w->classes[i]->in == in)
+        if (w->classes[i]->in == in && w->classes[i]->shape == shape)
             return w->classes[i];
-    return new_class(w, ev, err);
+    return new_class(w, ev, shape, err);
 }
 
 static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
@@ -358,29 +403,21 @@ static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_
     }
     if (!c->payload)
         return 0;
-    size_t front = 0;
-    if (c->func) {
-        if (tg_grow(&w->vals, &w->cap_vals, 4, sizeof *w->vals) < 0)
+    if (!c->derived) {
+        TG_TRY(gather(w, ev, TG_SCOPE_PAYLOAD, 0, &n, err));
+        return cw_encode_members(p, c->payload, w->vals, n, &lens, err);
+    }
+    /* enumeration labels are collected for the metadata */
+    for (size_t i = 0, m = 0; i < c->payload->n_members && m < w->n_pay; i++) {
+        const tg_field_member *mb = &c->payload->members[i];
+        if (mb->type == &cw_length_type)
+            continue;
+        if (mb->type->kind == TG_FT_ENUM && w->pay[m].label &&
+            cw_derived_enum_label(w->derived, mb->type, w->pay[m].label, w->pay[m].v.u) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        front = func_front(ev, w->vals);
+        m++;
     }
-    TG_TRY(gather(w, ev, TG_SCOPE_PAYLOAD, front, &n, err));
-    if (c->derived) {
-        size_t nr = n;
-        TG_TRY(gather(w, ev, TG_SCOPE_RETURN, n, &nr, err));
-        n = nr;
-        /* enumeration labels are collected for the metadata */
-        for (size_t i = 0, m = 0; i < c->payload->n_members && m < n; i++) {
-            const tg_field_member *mb = &c->payload->members[i];
-            if (mb->type == &cw_length_type)
-                continue;
-            if (mb->type->kind == TG_FT_ENUM && w->vals[m].label &&
-                cw_derived_enum_label(w->derived, mb->type, w->vals[m].label, w->vals[m].v.u) < 0)
-                return tg_err(err, TG_ERR_NOMEM, "out of memory");
-            m++;
-        }
-    }
-    return cw_encode_members(p, c->payload, w->vals, n, &lens, err);
+    return cw_encode_members(p, c->payload, w->pay, w->n_pay, &lens, err);
 }
 
 static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
@@ -546,6 +583,7 @@ static void writer_free(cw_writer *w)
     free(w->classes);
     free(w->sclasses);
     free(w->vals);
+    free(w->pay);
     cw_pack_free(&w->scratch);
     cw_derived_free(w->derived);
 }

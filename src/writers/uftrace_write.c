@@ -1,0 +1,205 @@
+/* uftrace_write.c - the uftrace data-directory converter: traceglot convert --to uftrace.
+ *
+ * Function traces from any reader (uftrace, XRay, LTTng-UST cyg-profile, ...) become a data
+ * directory that uftrace's own tools read (replay, report, graph, tui): one TID.dat of
+ * 16-byte records per thread, task.txt with one session, a session map with one module and
+ * that module's .sym file, and the info file (uftrace_meta.c).
+ *
+ * Records: {time ns, type:2 more:1 magic:3 depth:10 addr:48}.  Each distinct function gets
+ * an address in the one module (16 bytes apart, in order of first sight), so the symbol table
+ * needs no knowledge of the input's binaries.  Depth is the input's where the tracer recorded
+ * one (uftrace), else the writer's count of open frames per thread.  Sched-out/in events
+ * become uftrace's perf event records, lost records a LOST record.  Memory: one output
+ * buffer per thread, the function table. */
+#include "writers/uftrace_writer.h"
+#include "writers/dir_output.h"
+#include "core/error_internal.h"
+#include "core/grow.h"
+#include "sinks/style_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { REC_ENTRY = 0, REC_EXIT = 1, REC_LOST = 2, REC_EVENT = 3, REC_MAGIC = 5 };
+enum { EV_SCHED_IN = 200001, EV_SCHED_OUT = 200002, EV_SCHED_OUT_PREEMPT = 200007 };
+
+#define FUNC_CACHE 1024
+
+static int thread_of(uw_writer *w, const tg_event *ev, uw_thread **out, tg_error **err)
+{
+    int tid = tg_event_tid(ev);
+    if (tid < 0)
+        tid = tg_stream_tid(tg_event_stream(ev));
+    if (tid < 0)
+        tid = 0;
+    if (w->last && w->last->tid == tid) {
+        *out = w->last;
+        return 0;
+    }
+    for (size_t i = 0; i < w->n_threads; i++)
+        if (w->threads[i].tid == tid) {
+            *out = w->last = &w->threads[i];
+            return 0;
+        }
+    if (tg_grow(&w->threads, &w->cap_threads, w->n_threads + 1, sizeof *w->threads) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    uw_thread *t = &w->threads[w->n_threads++];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->pid = tg_event_pid(ev);
+    t->first_ns = tg_event_time_ns(ev);
+    char name[32];
+    snprintf(name, sizeof name, "%d.dat", tid);
+    int fd = tg_dir_file_create(w->dir, name, err);
+    if (fd < 0) {
+        w->n_threads--;
+        return fd;
+    }
+    t->out = tg_buf_new_fd(fd);
+    t->fd = fd;
+    if (!t->out) {
+        close(fd);
+        w->n_threads--;
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    w->last = NULL; /* the array may have moved */
+    *out = w->last = t;
+    return 0;
+}
+
+/* The function's address in the written module (functions are added to the table at first
+ * sight, found by input address, then name); a function without a name keeps its own
+ * address, which uftrace shows as <addr> as the input's tools do. */
+static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, tg_error **err)
+{
+    uint64_t addr = tg_event_func_addr(ev);
+    const char *name = tg_event_func_name(ev);
+    size_t slot = (size_t)((addr >> 2) ^ (addr >> 12)) % FUNC_CACHE;
+    if (w->cache_addr[slot] == addr && w->cache_index[slot]) {
+        *out = UW_BASE + UW_FIRST + UW_STEP * (w->cache_index[slot] - 1);
+        return 0;
+    }
+    if (!name) {
+        *out = addr & 0xffffffffffffull;
+        return 0;
+    }
+    size_t i;
+    for (i = 0; i < w->n_funcs; i++)
+        if (strcmp(w->funcs[i], name) == 0)
+            break;
+    if (i == w->n_funcs) {
+        char *copy = strdup(name);
+        if (!copy || tg_grow(&w->funcs, &w->cap_funcs, w->n_funcs + 1, sizeof *w->funcs) < 0) {
+            free(copy);
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        }
+        w->funcs[w->n_funcs++] = copy;
+    }
+    w->cache_addr[slot] = addr;
+    w->cache_index[slot] = i + 1;
+    *out = UW_BASE + UW_FIRST + UW_STEP * i;
+    return 0;
+}
+
+static void put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, uint64_t addr)
+{
+    uint64_t w0 = (uint64_t)ns;
+    uint64_t w1 = (uint64_t)(type & 3) | ((uint64_t)REC_MAGIC << 3) |
+                  ((uint64_t)(depth & 0x3ff) << 6) | ((addr & 0xffffffffffffull) << 16);
+    uint8_t rec[16];
+    for (int i = 0; i < 8; i++) {
+        rec[i] = (uint8_t)(w0 >> (8 * i));
+        rec[8 + i] = (uint8_t)(w1 >> (8 * i));
+    }
+    tg_buf_put(t->out, rec, sizeof rec);
+    t->n_records++;
+}
+
+static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
+{
+    tg_event_kind kind = tg_event_kind_of(ev);
+    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
+        kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN &&
+        kind != TG_KIND_SCHED_OUT)
+        return 0;
+    uw_thread *t = NULL;
+    TG_TRY(thread_of(w, ev, &t, err));
+    int64_t ns = tg_event_time_ns(ev);
+    if (!w->any || ns < w->first_ns)
+        w->first_ns = ns;
+    if (!w->any || ns > w->last_ns)
+        w->last_ns = ns;
+    w->any = 1;
+    int depth = tg_event_depth(ev);
+    uint64_t addr;
+    switch (kind) {
+    case TG_KIND_FUNC_ENTRY:
+        TG_TRY(func_address(w, ev, &addr, err));
+        if (depth < 0)
+            depth = t->open;
+        t->open = depth + 1;
+        put_record(t, ns, REC_ENTRY, (unsigned)depth, addr);
+        break;
+    case TG_KIND_FUNC_EXIT:
+    case TG_KIND_FUNC_TAIL_EXIT:
+        TG_TRY(func_address(w, ev, &addr, err));
+        if (depth < 0)
+            depth = t->open > 0 ? t->open - 1 : 0;
+        t->open = depth;
+        put_record(t, ns, REC_EXIT, (unsigned)depth, addr);
+        break;
+    case TG_KIND_LOST:
+        put_record(t, ns, REC_LOST, (unsigned)t->open, tg_event_lost_count(ev));
+        break;
+    default: {
+        /* a pre-emption is a sched-out the model names so (uftrace, trace-cmd) */
+        const char *name = tg_event_name(ev);
+        uint64_t id = kind == TG_KIND_SCHED_IN              ? EV_SCHED_IN
+                      : name && strstr(name, "pre-empted") ? EV_SCHED_OUT_PREEMPT
+                                                           : EV_SCHED_OUT;
+        put_record(t, ns, REC_EVENT, (unsigned)t->open, id);
+        break;
+    }
+    }
+    return 0;
+}
+
+static void writer_free(uw_writer *w)
+{
+    for (size_t i = 0; i < w->n_threads; i++) {
+        tg_buf_free(w->threads[i].out);
+        close(w->threads[i].fd);
+    }
+    for (size_t i = 0; i < w->n_funcs; i++)
+        free(w->funcs[i]);
+    free(w->funcs);
+    free(w->threads);
+    free(w->cache_addr);
+    free(w->cache_index);
+}
+
+static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
+                           tg_error **err)
+{
+    uw_writer w = {.dir = dir, .set = set};
+    w.cache_addr = calloc(FUNC_CACHE, sizeof *w.cache_addr);
+    w.cache_index = calloc(FUNC_CACHE, sizeof *w.cache_index);
+    int rc = w.cache_addr && w.cache_index ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    const tg_event *ev;
+    while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
+        rc = write_event(&w, ev, err);
+    for (size_t i = 0; rc >= 0 && i < w.n_threads; i++) {
+        if (tg_buf_flush(w.threads[i].out) < 0)
+            rc = tg_err(err, TG_ERR_IO, "%s/%d.dat: write failed", dir, w.threads[i].tid);
+    }
+    if (rc >= 0 && !w.any)
+        rc = tg_err(err, TG_ERR_USAGE, "no function events to write as uftrace data");
+    if (rc >= 0)
+        rc = uw_write_meta(&w, err);
+    writer_free(&w);
+    return rc;
+}
+
+TG_CONVERTER(uftrace) = {"uftrace", NULL, convert_uftrace};

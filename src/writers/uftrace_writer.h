@@ -1,0 +1,42 @@
+/* uftrace_writer.h - the uftrace data-directory writer's state, shared by the record writer
+ * (uftrace_write.c) and the writer of the directory's text files (uftrace_meta.c). */
+#ifndef TG_UFTRACE_WRITER_H
+#define TG_UFTRACE_WRITER_H
+
+#include "traceglot.h"
+
+#include <stdint.h>
+
+/* The one module every function lives in: mapped at UW_BASE, function i at offset
+ * UW_FIRST + i * UW_STEP. */
+#define UW_BASE 0x400000ull
+#define UW_FIRST 0x1000ull
+#define UW_STEP 0x10ull
+
+typedef struct uw_thread {
+    int tid, pid;
+    int fd;
+    tg_buf *out;       /* TID.dat, flushed as it fills */
+    int open;          /* frames open, for inputs without recorded depths */
+    int64_t first_ns;
+    uint64_t n_records;
+} uw_thread;
+
+typedef struct uw_writer {
+    const char *dir;
+    tg_set *set;
+    uw_thread *threads;
+    size_t n_threads, cap_threads;
+    uw_thread *last;
+    char **funcs;      /* names by function index */
+    size_t n_funcs, cap_funcs;
+    uint64_t *cache_addr; /* input address -> index + 1, direct-mapped */
+    size_t *cache_index;
+    int any;
+    int64_t first_ns, last_ns;
+} uw_writer;
+
+/* Writes info, task.txt, the session map and the symbol file. */
+int uw_write_meta(const uw_writer *w, tg_error **err);
+
+#endif
