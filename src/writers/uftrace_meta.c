@@ -65,8 +65,12 @@ static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
                    "osinfo:distro=\"unknown\"\n"
                    "taskinfo:lines=2\n");
     tg_buf_printf(b, "taskinfo:nr_tid=%zu\ntaskinfo:tids=", w->n_threads);
+    size_t *order = uw_thread_order(w);
+    if (!order)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < w->n_threads; i++)
-        tg_buf_printf(b, "%s%d", i ? "," : "", w->threads[i].tid);
+        tg_buf_printf(b, "%s%d", i ? "," : "", w->threads[order[i]].tid);
+    free(order);
     tg_buf_puts(b, "\nusageinfo:lines=6\n"
                    "usageinfo:systime=0.000000\n"
                    "usageinfo:usrtime=0.000000\n"

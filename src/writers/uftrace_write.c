@@ -103,6 +103,59 @@ static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, tg_erro
     return 0;
 }
 
+static int note_tie(uw_writer *w, int first, int second, tg_error **err)
+{
+    for (size_t i = 0; i < w->n_ties; i++)
+        if (w->before[i] == first && w->after[i] == second)
+            return 0;
+    if (tg_grow(&w->before, &w->cap_before, w->n_ties + 1, sizeof *w->before) < 0 ||
+        tg_grow(&w->after, &w->cap_after, w->n_ties + 1, sizeof *w->after) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    w->before[w->n_ties] = first;
+    w->after[w->n_ties] = second;
+    w->n_ties++;
+    return 0;
+}
+
+/* Threads in first-seen order, except that a thread whose record came first at an equal
+ * time goes before the other (a topological order of the ties; a cycle falls back to
+ * first-seen order). */
+size_t *uw_thread_order(const uw_writer *w)
+{
+    size_t n = w->n_threads;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    char *done = calloc(n ? n : 1, 1);
+    if (!order || !done) {
+        free(order);
+        free(done);
+        return NULL;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t pick = n;
+        for (size_t i = 0; i < n && pick == n; i++) {
+            if (done[i])
+                continue;
+            int blocked = 0;
+            for (size_t e = 0; e < w->n_ties && !blocked; e++) {
+                if (w->after[e] != w->threads[i].tid)
+                    continue;
+                for (size_t j = 0; j < n; j++)
+                    if (!done[j] && j != i && w->threads[j].tid == w->before[e])
+                        blocked = 1;
+            }
+            if (!blocked)
+                pick = i;
+        }
+        for (size_t i = 0; i < n && pick == n; i++)
+            if (!done[i])
+                pick = i;
+        done[pick] = 1;
+        order[k] = pick;
+    }
+    free(done);
+    return order;
+}
+
 static void put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, uint64_t addr)
 {
     uint64_t w0 = (uint64_t)ns;
@@ -127,6 +180,10 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     uw_thread *t = NULL;
     TG_TRY(thread_of(w, ev, &t, err));
     int64_t ns = tg_event_time_ns(ev);
+    if (w->any && ns == w->prev_ns && t->tid != w->prev_tid)
+        TG_TRY(note_tie(w, w->prev_tid, t->tid, err));
+    w->prev_ns = ns;
+    w->prev_tid = t->tid;
     if (!w->any || ns < w->first_ns)
         w->first_ns = ns;
     if (!w->any || ns > w->last_ns)
@@ -176,6 +233,8 @@ static void writer_free(uw_writer *w)
         free(w->funcs[i]);
     free(w->funcs);
     free(w->threads);
+    free(w->before);
+    free(w->after);
     free(w->cache_addr);
     free(w->cache_index);
 }

@@ -34,7 +34,16 @@ typedef struct uw_writer {
     size_t *cache_index;
     int any;
     int64_t first_ns, last_ns;
+    /* Records of two threads with the same time: uftrace replays the thread listed first in
+     * info's task list first, so such pairs order the list (before[i] precedes after[i]). */
+    int prev_tid;
+    int64_t prev_ns;
+    int *before, *after;
+    size_t n_ties, cap_before, cap_after;
 } uw_writer;
+
+/* The order of threads for info's task list (indexes into w->threads); caller frees. */
+size_t *uw_thread_order(const uw_writer *w);
 
 /* Writes info, task.txt, the session map and the symbol file. */
 int uw_write_meta(const uw_writer *w, tg_error **err);

@@ -1,0 +1,50 @@
+#!/bin/bash
+# ctf-roundtrip.sh - every CTF 1.8 trace of the corpus converted to CTF by traceglot, whole
+# and trimmed to 10%-90% of its time range: `babeltrace2 OUT` must print exactly what
+# `babeltrace2 IN` prints (trimmed: `babeltrace2 --begin=B --end=E IN`), and traceglot must
+# read back what it wrote (`traceglot cat OUT` = `traceglot cat IN`).
+root=${TG_CORPUS:-/work/shared/corpus}
+command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
+traces=()
+for t in "$root"/ctf/babeltrace/succeed/*/ "$root"/gen/ctf/*/; do
+    [ -d "$t" ] && traces+=("${t%/}")
+done
+[ ${#traces[@]} -gt 0 ] || { echo "SKIP: no CTF traces in $root"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail=0 n=0
+check() { # what expected actual
+    if ! cmp -s "$2" "$3"; then
+        echo "FAIL $1"; diff "$2" "$3" | head -6; fail=1
+    fi
+}
+for t in "${traces[@]}"; do
+    name=$(basename "$t")
+    n=$((n + 1))
+    if ! "$TG" convert --to ctf -o "$out/$name" "$t" 2> "$out/err"; then
+        echo "FAIL $name: convert: $(head -3 "$out/err")"; fail=1; continue
+    fi
+    babeltrace2 "$t" > "$out/in.txt" 2> /dev/null
+    babeltrace2 "$out/$name" > "$out/out.txt" 2> "$out/bterr" || { echo "FAIL $name: babeltrace2 rejects the output"; head -5 "$out/bterr"; fail=1; continue; }
+    check "$name: babeltrace2 OUT != babeltrace2 IN" "$out/in.txt" "$out/out.txt"
+    "$TG" cat "$t" > "$out/cat-in.txt" 2> /dev/null
+    "$TG" cat "$out/$name" > "$out/cat-out.txt" 2> /dev/null
+    check "$name: traceglot cat OUT != traceglot cat IN" "$out/cat-in.txt" "$out/cat-out.txt"
+    # trimmed: 10% .. 90% of the time range, for traces that have times
+    range=$("$TG" info "$t" 2> /dev/null | sed -n 's/^time range: *\([0-9.]*\) \.\. \([0-9.]*\) .*/\1 \2/p' | head -1)
+    [ -n "$range" ] || continue
+    read -r first last <<< "$range"
+    read -r b e <<< "$(python3 -c "
+f, l = (int(x.replace('.', '')) for x in '$first $last'.split())
+d = l - f
+print('%d.%09d %d.%09d' % (divmod(f + d // 10, 10**9) + divmod(f + d * 9 // 10, 10**9)))")"
+    [ "$b" != "$e" ] || continue
+    if ! "$TG" convert --to ctf --begin "$b" --end "$e" -o "$out/$name-trim" "$t" 2> "$out/err"; then
+        echo "FAIL $name trimmed: convert: $(head -3 "$out/err")"; fail=1; continue
+    fi
+    babeltrace2 --begin="$b" --end="$e" "$t" > "$out/in.txt" 2> /dev/null
+    babeltrace2 "$out/$name-trim" > "$out/out.txt" 2> /dev/null
+    check "$name trimmed to $b .. $e" "$out/in.txt" "$out/out.txt"
+done
+echo "$n traces converted"
+exit $fail
