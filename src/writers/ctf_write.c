@@ -16,7 +16,7 @@
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 #include "core/grow.h"
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * clean-up removes the temporary directory's entries and then the directory. */
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
-#include "sinks/style_api.h"
+#include "core/consumer.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -125,6 +125,7 @@ typedef struct ctf_type {
     ctf_meaning meaning;
     bool in_ir;               /* visible to users (babeltrace's trace IR) */
     bool is_text;             /* array/sequence of 8-bit encoded integers: a string */
+    const struct tg_field_type *schema; /* its public field type, once made (ctf_schema.c) */
 } ctf_type;
 
 typedef struct ctf_clock {

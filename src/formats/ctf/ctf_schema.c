@@ -40,9 +40,12 @@ static int convert_members(tg_arena *a, const ctf_type *t, tg_field_type *out, i
 
 static const tg_field_type *convert(tg_arena *a, const ctf_type *t, int depth)
 {
+    if (t->schema) /* a type used in many places (typedefs) is converted once */
+        return t->schema;
     if (depth > CTF_MAX_NESTING)
         return NULL;
     tg_field_type *o = tg_arena_alloc(a, sizeof *o);
+    ((ctf_type *)t)->schema = o;
     if (!o)
         return NULL;
     memset(o, 0, sizeof *o);
