@@ -24,6 +24,7 @@ enum {
     FEAT_TASK_SESSION = 1 << 1,
     FEAT_SYM_REL_ADDR = 1 << 5,
     FEAT_MAX_STACK = 1 << 6,
+    FEAT_PERF_EVENT = 1 << 8,
 };
 
 static const char *exe_name(void) { return UW_EXE; }
@@ -46,7 +47,7 @@ static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
     put_le(b, 40, 2);  /* header size */
     put_le(b, 1, 1);   /* ELFDATA2LSB */
     put_le(b, 2, 1);   /* ELFCLASS64 */
-    put_le(b, FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK, 8);
+    put_le(b, FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK | (w->n_perf ? FEAT_PERF_EVENT : 0), 8);
     put_le(b, 0x3bff, 8); /* exe, build id, exit, cmdline, cpu, mem, os, task, usage, load,
                            * record date, pattern type, version */
     put_le(b, 1024, 2); /* max stack */

@@ -170,9 +170,115 @@ static void put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, 
     t->n_records++;
 }
 
+enum { PERF_COMM = 3, PERF_EXIT = 4, PERF_FORK = 7, PERF_SWITCH = 14 };
+#define PERF_SWITCH_OUT 0x2000
+#define PERF_SWITCH_OUT_PREEMPT 0x4000
+
+static int perf_of(uw_writer *w, int cpu, uw_perf **out, tg_error **err)
+{
+    for (size_t i = 0; i < w->n_perf; i++)
+        if (w->perf[i].cpu == cpu) {
+            *out = &w->perf[i];
+            return 0;
+        }
+    if (tg_grow(&w->perf, &w->cap_perf, w->n_perf + 1, sizeof *w->perf) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    char name[32];
+    snprintf(name, sizeof name, "perf-cpu%d.dat", cpu);
+    int fd = tg_dir_file_create(w->dir, name, err);
+    if (fd < 0)
+        return fd;
+    uw_perf *p = &w->perf[w->n_perf];
+    p->cpu = cpu;
+    p->fd = fd;
+    p->out = tg_buf_new_fd(fd);
+    if (!p->out) {
+        close(fd);
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    w->n_perf++;
+    *out = p;
+    return 0;
+}
+
+static void put_u(tg_buf *b, uint64_t v, int n)
+{
+    uint8_t x[8];
+    for (int i = 0; i < n; i++)
+        x[i] = (uint8_t)(v >> (8 * i));
+    tg_buf_put(b, x, (size_t)n);
+}
+
+/* Scheduling and task events with a cpu go to that cpu's perf file, as uftrace records
+ * them; 1 when written, 0 when the event is not one of them or has no cpu. */
+static int write_perf(uw_writer *w, const tg_event *ev, tg_event_kind kind, tg_error **err)
+{
+    const char *name = tg_event_name(ev);
+    int comm = kind == TG_KIND_GENERIC && name && strcmp(name, "linux:task-name") == 0;
+    if (kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT && kind != TG_KIND_TASK_FORK &&
+        kind != TG_KIND_TASK_EXIT && !comm)
+        return 0;
+    int cpu = tg_event_cpu(ev), tid = tg_event_tid(ev), pid = tg_event_pid(ev);
+    if (cpu < 0 || tid < 0)
+        return 0;
+    if (pid < 0)
+        pid = tid;
+    uw_perf *p = NULL;
+    TG_TRY(perf_of(w, cpu, &p, err));
+    uint64_t ns = (uint64_t)tg_event_time_ns(ev);
+    if (kind == TG_KIND_SCHED_IN || kind == TG_KIND_SCHED_OUT) {
+        uint16_t misc = kind == TG_KIND_SCHED_IN ? 0
+                        : name && strstr(name, "pre-empted")
+                            ? PERF_SWITCH_OUT | PERF_SWITCH_OUT_PREEMPT
+                            : PERF_SWITCH_OUT;
+        put_u(p->out, PERF_SWITCH, 4);
+        put_u(p->out, misc, 2);
+        put_u(p->out, 24, 2);
+        put_u(p->out, (uint32_t)pid, 4);
+        put_u(p->out, (uint32_t)tid, 4);
+        put_u(p->out, ns, 8);
+    } else if (!comm) {
+        put_u(p->out, kind == TG_KIND_TASK_FORK ? PERF_FORK : PERF_EXIT, 4);
+        put_u(p->out, 0, 2);
+        put_u(p->out, 48, 2);
+        put_u(p->out, (uint32_t)pid, 4); /* pid, ppid, tid, ptid, time */
+        put_u(p->out, (uint32_t)pid, 4);
+        put_u(p->out, (uint32_t)tid, 4);
+        put_u(p->out, (uint32_t)tid, 4);
+        put_u(p->out, ns, 8);
+        put_u(p->out, (uint32_t)pid, 4); /* sample_id: pid, tid, time */
+        put_u(p->out, (uint32_t)tid, 4);
+        put_u(p->out, ns, 8);
+    } else {
+        tg_value v;
+        const char *text = "";
+        size_t len = 0;
+        if (tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "comm", &v) >= 0 &&
+            (v.type == TG_VAL_STRING || v.type == TG_VAL_BYTES)) {
+            text = v.v.str.ptr;
+            len = v.v.str.len < 15 ? v.v.str.len : 15;
+        }
+        size_t padded = (len + 1 + 7) / 8 * 8;
+        put_u(p->out, PERF_COMM, 4);
+        put_u(p->out, 0, 2);
+        put_u(p->out, 8 + 8 + padded + 16, 2);
+        put_u(p->out, (uint32_t)pid, 4);
+        put_u(p->out, (uint32_t)tid, 4);
+        tg_buf_put(p->out, text, len);
+        tg_buf_pad(p->out, 0, (int)(padded - len));
+        put_u(p->out, (uint32_t)pid, 4);
+        put_u(p->out, (uint32_t)tid, 4);
+        put_u(p->out, ns, 8);
+    }
+    return 1;
+}
+
 static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
 {
     tg_event_kind kind = tg_event_kind_of(ev);
+    int rc = write_perf(w, ev, kind, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
         kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN &&
         kind != TG_KIND_SCHED_OUT)
@@ -235,6 +341,11 @@ static void writer_free(uw_writer *w)
     free(w->threads);
     free(w->before);
     free(w->after);
+    for (size_t i = 0; i < w->n_perf; i++) {
+        tg_buf_free(w->perf[i].out);
+        close(w->perf[i].fd);
+    }
+    free(w->perf);
     free(w->cache_addr);
     free(w->cache_index);
 }
@@ -252,6 +363,10 @@ static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, con
     for (size_t i = 0; rc >= 0 && i < w.n_threads; i++) {
         if (tg_buf_flush(w.threads[i].out) < 0)
             rc = tg_err(err, TG_ERR_IO, "%s/%d.dat: write failed", dir, w.threads[i].tid);
+    }
+    for (size_t i = 0; rc >= 0 && i < w.n_perf; i++) {
+        if (tg_buf_flush(w.perf[i].out) < 0)
+            rc = tg_err(err, TG_ERR_IO, "%s/perf-cpu%d.dat: write failed", dir, w.perf[i].cpu);
     }
     if (rc >= 0 && !w.any)
         rc = tg_err(err, TG_ERR_USAGE, "no function events to write as uftrace data");

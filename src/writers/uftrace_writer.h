@@ -22,6 +22,14 @@ typedef struct uw_thread {
     uint64_t n_records;
 } uw_thread;
 
+/* perf-cpuN.dat: the scheduling and task records of one cpu, as uftrace's perf reader reads
+ * them (perf_event records with sample_id_all: pid, tid, time at the end). */
+typedef struct uw_perf {
+    int cpu;
+    int fd;
+    tg_buf *out;
+} uw_perf;
+
 typedef struct uw_writer {
     const char *dir;
     tg_set *set;
@@ -32,6 +40,8 @@ typedef struct uw_writer {
     size_t n_funcs, cap_funcs;
     uint64_t *cache_addr; /* input address -> index + 1, direct-mapped */
     size_t *cache_index;
+    uw_perf *perf;
+    size_t n_perf, cap_perf;
     int any;
     int64_t first_ns, last_ns;
     /* Records of two threads with the same time: uftrace replays the thread listed first in

@@ -3,7 +3,8 @@
 # - every uftrace data directory of the corpus, whole and for one thread: `uftrace replay`
 #   and `uftrace report` of the output equal uftrace's own on the input (with --tid);
 # - XRay logs (with their instrumentation map) and LTTng-UST cyg-profile traces: `uftrace
-#   replay` of the output equals `traceglot replay` of the input.
+#   replay` of the output equals `traceglot replay` of the input;
+# - traceglot reads back what it wrote from uftrace data: `traceglot cat` prints the same.
 root=${TG_CORPUS:-/work/shared/corpus}
 command -v uftrace > /dev/null || { echo "SKIP: uftrace not installed"; exit 77; }
 [ -d "$root" ] || { echo "SKIP: no corpus at $root"; exit 77; }
@@ -29,6 +30,9 @@ for d in "$root"/gen/uftrace/calls-visible-plain.data "$root"/uftrace/*.data "$r
         uftrace $cmd -d "$out/$name" > "$out/out.txt" 2>&1
         check "$name: uftrace $cmd" "$out/in.txt" "$out/out.txt"
     done
+    "$TG" cat "$d" > "$out/in.txt" 2>&1
+    "$TG" cat "$out/$name" > "$out/out.txt" 2>&1
+    check "$name: traceglot cat OUT = traceglot cat IN" "$out/in.txt" "$out/out.txt"
     tid=$(cd "$d" && ls [0-9]*.dat | sed 's/\.dat$//' | sort -n | tail -1)
     if ! "$TG" convert --to uftrace --tid "$tid" -o "$out/$name-$tid" "$d" 2> "$out/err"; then
         echo "FAIL $name --tid $tid: convert: $(head -3 "$out/err")"; fail=1; continue
