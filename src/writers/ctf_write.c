@@ -495,7 +495,7 @@ static int write_metadata(cw_writer *w, tg_error **err)
                    "        integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; } stream_instance_id;\n"
                    "    } align(8);\n};\n\n");
     const char *u64 = "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; }";
-    char clk[160] = "";
+    char clk[256] = "";
     if (w->has_clock) {
         tg_buf_printf(b, "clock {\n    name = \"%s\";\n    uuid = \"", w->clock_name);
         put_uuid(b, w->uuid);
