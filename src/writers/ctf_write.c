@@ -426,6 +426,10 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
     if (!s)
         return TG_ERR_NOMEM;
     if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+        /* the loss is reported at the end of the packet before it: that packet ends at
+         * the time the input gives the loss */
+        if (s->open && tg_event_time_ns(ev) > s->ts_end)
+            s->ts_end = tg_event_time_ns(ev);
         TG_TRY(close_packet(w, s, err));
         s->discarded += tg_event_lost_count(ev);
         return 0;
