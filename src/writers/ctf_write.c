@@ -73,6 +73,8 @@ typedef struct cw_writer {
     cw_stream **streams;
     size_t n_streams, cap_streams;
     cw_stream *last_stream;
+    int64_t first_ts, last_ts; /* of the first and the last event written */
+    int any_event;
     cw_sclass *derived_sc;
     const tg_field_type *derived_pctx, *derived_sctx;
     cw_derived *derived;
@@ -290,16 +292,22 @@ static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
 enum { OFF_TS_END = 40, OFF_CONTENT = 48, OFF_PSIZE = 56, OFF_DISC = 72 };
 enum { OFF_CONTENT_NC = 32, OFF_PSIZE_NC = 40, OFF_DISC_NC = 56 };
 
+/* Packets cover the stream's time without gaps, as LTTng's do: a stream's first packet
+ * begins with the first event written (of any stream), each later one where the one before
+ * ended.  (babeltrace2 orders packet beginnings among events by these times.) */
 static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
 {
     cw_pack *p = &s->pkt;
+    int64_t begin = s->seq ? s->ts_end : w->first_ts;
+    if (begin > ts)
+        begin = ts;
     cw_pack_reset(p);
     int rc = cw_pack_uint(p, CW_MAGIC, 32, 0);
     rc |= cw_pack_bytes(p, w->uuid, 16);
     rc |= cw_pack_uint(p, s->sc->id, 32, 0);
     rc |= cw_pack_uint(p, s->instance, 64, 0);
     if (w->has_clock) {
-        rc |= cw_pack_uint(p, (uint64_t)ts, 64, 0); /* timestamp_begin */
+        rc |= cw_pack_uint(p, (uint64_t)begin, 64, 0); /* timestamp_begin */
         rc |= cw_pack_uint(p, 0, 64, 0);            /* timestamp_end */
     }
     rc |= cw_pack_zeros(p, 8 * 4); /* content_size, packet_size, packet_seq_num, discarded */
@@ -310,7 +318,8 @@ static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     s->open = 1;
     s->n_events = 0;
-    s->ts_begin = s->ts_end = ts;
+    s->ts_begin = begin;
+    s->ts_end = ts;
     return 0;
 }
 
@@ -445,6 +454,11 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
                       "stream %s: events of two stream classes in one stream", tg_stream_name(s->in));
     }
     int64_t ts = tg_event_time_ns(ev);
+    if (!w->any_event) {
+        w->first_ts = ts;
+        w->any_event = 1;
+    }
+    w->last_ts = ts;
     TG_TRY(packet_members(w, s, ev, err));
     if (!s->open)
         TG_TRY(open_packet(w, s, ts, err));
@@ -601,6 +615,8 @@ static int finish(cw_writer *w, tg_error **err)
         /* records lost after the last event: an empty packet carries their count */
         if (!s->open && s->discarded != s->written_discarded)
             TG_TRY(open_packet(w, s, s->ts_end, err));
+        if (s->open && s->ts_end < w->last_ts)
+            s->ts_end = w->last_ts; /* and the last packets end with the last event */
         TG_TRY(close_packet(w, s, err));
         if (s->fd >= 0 && close(s->fd) < 0) {
             s->fd = -1;
