@@ -4,7 +4,7 @@
  * paths).  A buffer bound to a file descriptor writes itself out whenever it passes
  * TG_BUF_FLUSH bytes, so printing a multi-GB trace uses a fixed amount of memory.  A write
  * error is remembered and reported by tg_buf_flush / tg_buf_free. */
-#include "traceglot.h"
+#include "core/buf_inline.h"
 #include "core/digits.h"
 
 #include <errno.h>
@@ -16,12 +16,14 @@
 
 #define TG_BUF_FLUSH (256 * 1024)
 
-struct tg_buf {
-    char *p;
-    size_t len, cap;
-    int fd;        /* -1: in-memory */
-    int failed;    /* allocation or write failure seen */
-};
+/* What the inline room check compares against (buf_inline.h). */
+static void set_room_end(tg_buf *b)
+{
+    size_t end = b->cap ? b->cap - 1 : 0;
+    if (b->fd >= 0 && end > TG_BUF_FLUSH)
+        end = TG_BUF_FLUSH;
+    b->room_end = end;
+}
 
 tg_buf *tg_buf_new(void)
 {
@@ -34,8 +36,10 @@ tg_buf *tg_buf_new(void)
 tg_buf *tg_buf_new_fd(int fd)
 {
     tg_buf *b = tg_buf_new();
-    if (b)
+    if (b) {
         b->fd = fd;
+        set_room_end(b);
+    }
     return b;
 }
 
@@ -68,12 +72,18 @@ void tg_buf_free(tg_buf *b)
     free(b);
 }
 
-const char *tg_buf_data(const tg_buf *b) { return b->p ? b->p : ""; }
+const char *tg_buf_data(const tg_buf *b)
+{
+    if (!b->p)
+        return "";
+    b->p[b->len] = 0; /* the inline writers leave the terminator to here (cap > len) */
+    return b->p;
+}
 size_t tg_buf_len(const tg_buf *b) { return b->len; }
 void tg_buf_reset(tg_buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
 
 /* Makes room for n more bytes plus a NUL; returns the write position or NULL. */
-static char *reserve(tg_buf *b, size_t n)
+char *tg_buf_reserve(tg_buf *b, size_t n)
 {
     if (b->fd >= 0 && b->len + n > TG_BUF_FLUSH && b->len)
         tg_buf_flush(b);
@@ -93,13 +103,14 @@ static char *reserve(tg_buf *b, size_t n)
         }
         b->p = p;
         b->cap = cap;
+        set_room_end(b);
     }
     return b->p + b->len;
 }
 
 void tg_buf_put(tg_buf *b, const void *src, size_t n)
 {
-    char *w = reserve(b, n);
+    char *w = tg_buf_reserve(b, n);
     if (!w)
         return;
     memcpy(w, src, n);
@@ -111,7 +122,7 @@ void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
 
 void tg_buf_putc(tg_buf *b, char c)
 {
-    char *w = reserve(b, 1);
+    char *w = tg_buf_reserve(b, 1);
     if (!w)
         return;
     *w = c;
@@ -131,7 +142,7 @@ void tg_buf_printf(tg_buf *b, const char *fmt, ...)
         tg_buf_put(b, small, (size_t)n);
         return;
     }
-    char *w = reserve(b, (size_t)n);
+    char *w = tg_buf_reserve(b, (size_t)n);
     if (!w)
         return;
     va_start(ap, fmt);
@@ -164,20 +175,13 @@ char *tg_digits_dec(char *end, uint64_t v) { return tg_dec_write(end, v); }
 
 void tg_digits_fixed(char *p, uint64_t v, size_t n) { tg_dec_fixed(p, v, n); }
 
-char *tg_buf_reserve(tg_buf *b, size_t n) { return reserve(b, n); }
-
 void tg_buf_commit(tg_buf *b, size_t n)
 {
     b->len += n;
     b->p[b->len] = 0;
 }
 
-void tg_buf_u64(tg_buf *b, uint64_t v)
-{
-    char tmp[24];
-    char *p = u64_digits(v, tmp);
-    tg_buf_put(b, p, (size_t)(tmp + 24 - p));
-}
+void tg_buf_u64(tg_buf *b, uint64_t v) { tg_buf_u64_fast(b, v); }
 
 void tg_buf_i64(tg_buf *b, int64_t v)
 {
@@ -209,7 +213,7 @@ void tg_buf_pad(tg_buf *b, char c, int n)
 {
     if (n <= 0)
         return;
-    char *w = reserve(b, (size_t)n);
+    char *w = tg_buf_reserve(b, (size_t)n);
     if (!w)
         return;
     memset(w, c, (size_t)n);

@@ -1,13 +1,20 @@
-/* ctf_decode.c - the step interpreter: CTF bits to values.
+/* ctf_decode.c - the step interpreter: CTF bits to values, to value trees or to text.
  *
- * Runs a compiled scope (ctf_compile.c) over the current packet's bits.  In skip mode it
- * only advances the bit position, keeping what later fields or the stream need (registers
- * for sequence lengths and variant tags, the clock, the special fields); in build mode it
- * also records every value as a node of a tree (ctf_tree), which ctf_value.c hands out as
- * tg_value.  Integers are read bit-exact in either byte order at any alignment; every read
- * is checked against the packet's content size first, so damage stops with the field's
- * name and bit position instead of reading past the data. */
+ * Runs a compiled scope (ctf_compile.c) over the current packet's bits, in one of three
+ * modes.  In skip mode it only advances the bit position, keeping what later fields or the
+ * stream need (registers for sequence lengths and variant tags, the clock, the special
+ * fields); in build mode it also records every value as a node of a tree (ctf_tree), which
+ * ctf_value.c hands out as tg_value; in print mode it writes the visible values as
+ * babeltrace2 prints them (ctf_text.h) into d->out, decoding and printing in one pass,
+ * because printing is most of the work of `traceglot cat`.  One interpreter body serves
+ * the three: each mode is a copy of it specialised by the compiler (the mode is a
+ * constant), so no mode pays for another's branches.  Integers are read bit-exact in either
+ * byte order at any alignment; every read is checked against the packet's content size
+ * first, so damage stops with the field's name and bit position instead of reading past
+ * the data. */
 #include "formats/ctf/ctf_bits.h"
+#include "formats/ctf/ctf_stream.h"
+#include "formats/ctf/ctf_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,38 +136,112 @@ __attribute__((always_inline)) static inline int read_int(ctf_dec *d, const ctf_
     return 0;
 }
 
-static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node);
+/* The three modes of the interpreter; each is a copy of step() with the mode a constant. */
+enum { RUN_SKIP, RUN_BUILD, RUN_PRINT };
 
-static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i,
-                     uint64_t count, uint32_t *node)
+static int run_skip(ctf_dec *d, const ctf_step *s0, uint32_t i);
+static int run_build(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node);
+static int run_print(ctf_dec *d, const ctf_step *s0, uint32_t i);
+
+/* One step in the given mode (resolved at compile time). */
+__attribute__((always_inline)) static inline int run_in(ctf_dec *d, const ctf_step *s0,
+                                                        uint32_t i, uint32_t *node, int mode)
+{
+    if (mode == RUN_BUILD)
+        return run_build(d, s0, i, node);
+    if (mode == RUN_PRINT)
+        return run_print(d, s0, i);
+    return run_skip(d, s0, i);
+}
+
+/* The option a variant's tag register selects, or UINT32_MAX. */
+static inline uint32_t variant_option(const ctf_dec *d, const ctf_step *vs)
+{
+    uint64_t tag = vs->reg >= 0 ? d->regs[vs->reg] : 0;
+    const ctf_type *vt = vs->type;
+    bool sig = vt->ref_target && vt->ref_target->is_signed;
+    for (size_t k = 0; k < vt->n_ranges; k++) {
+        const ctf_var_range *r = &vt->ranges[k];
+        bool in = sig ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
+                      : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
+        if (in)
+            return r->option;
+    }
+    return UINT32_MAX;
+}
+
+/* An array or sequence of 8-bit text: one string value. */
+static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *node, int mode)
+{
+    if (d->pos & 7)
+        return derr(d, st, "text array at bit %llu is not byte-aligned%.0llu", d->pos, 0);
+    if (count > (d->bits - d->pos) / 8)
+        return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
+                    count, d->bits - d->pos);
+    const uint8_t *p = d->buf + d->pos / 8;
+    if (d->on_text && st->op == CTF_OP_TEXT_SEQUENCE)
+        d->on_text(d->text_ctx, st, p, count);
+    if (mode == RUN_BUILD) {
+        int64_t n = node_new(d, st);
+        if (n < 0)
+            return (int)n;
+        const uint8_t *nul = memchr(p, 0, (size_t)count);
+        d->tree->nodes[n].v.str.off = d->pos / 8;
+        d->tree->nodes[n].v.str.len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
+        d->tree->nodes[n].count = (uint32_t)count; /* the length, NUL included */
+        *node = (uint32_t)n;
+    } else if (mode == RUN_PRINT) {
+        const ctf_quirk *q;
+        if (count == 0 && st->op == CTF_OP_TEXT_SEQUENCE && d->owner &&
+            (q = ctf_quirk_find(d->owner, st)) != NULL)
+            ctf_text_escaped(d->out, q->s, q->len); /* babeltrace2's recycled text */
+        else
+            ctf_text_escaped(d->out, (const char *)p, (size_t)count);
+    }
+    d->pos += count * 8;
+    return 0;
+}
+
+/* Print mode, integers at a fixed stride: one bounds check for the whole array. */
+static int print_int_array(ctf_dec *d, const ctf_step *st, const ctf_step *el, uint64_t count)
+{
+    tg_buf *w = d->out;
+    uint64_t stride = align_up(el->fixed_bits, el->align);
+    uint64_t pos = align_up(d->pos, el->align);
+    if (pos > d->bits || count > (d->bits - pos) / stride + 1 ||
+        (count - 1) * stride + el->fixed_bits > d->bits - pos)
+        return derr(d, st, "array of %llu elements runs past the packet content (%llu bits left)",
+                    count, d->bits - d->pos);
+    TG_BUF_LIT(w, "[");
+    for (uint64_t k = 0; k < count; k++) {
+        if (k)
+            TG_BUF_LIT(w, ", [");
+        else
+            TG_BUF_LIT(w, " [");
+        tg_buf_u64_fast(w, k);
+        TG_BUF_LIT(w, "] = ");
+        uint64_t v = read_bits(d, pos + k * stride, el->size, el->big_endian);
+        if (el->is_signed && el->size < 64 && (v >> (el->size - 1)) & 1)
+            v |= ~0ull << el->size;
+        ctf_text_int(w, el, v);
+    }
+    TG_BUF_LIT(w, " ]");
+    d->pos = pos + (count - 1) * stride + el->fixed_bits;
+    return 0;
+}
+
+__attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf_step *s0,
+                                                           const ctf_step *st, uint32_t i,
+                                                           uint64_t count, uint32_t *node,
+                                                           int mode)
 {
     const ctf_step *el = &s0[i + 1];
-    if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE) {
-        if (d->pos & 7)
-            return derr(d, st, "text array at bit %llu is not byte-aligned%.0llu", d->pos, 0);
-        if (count > (d->bits - d->pos) / 8)
-            return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
-                        count, d->bits - d->pos);
-        if (d->on_text && st->op == CTF_OP_TEXT_SEQUENCE)
-            d->on_text(d->text_ctx, st, d->buf + d->pos / 8, count);
-        if (d->tree) {
-            int64_t n = node_new(d, st);
-            if (n < 0)
-                return (int)n;
-            const uint8_t *p = d->buf + d->pos / 8;
-            const uint8_t *nul = memchr(p, 0, (size_t)count);
-            d->tree->nodes[n].v.str.off = d->pos / 8;
-            d->tree->nodes[n].v.str.len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
-            d->tree->nodes[n].count = (uint32_t)count; /* the length, NUL included */
-            *node = (uint32_t)n;
-        }
-        d->pos += count * 8;
-        return 0;
-    }
+    if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE)
+        return run_text(d, st, count, node, mode);
     if (count > CTF_MAX_ARRAY_LEN)
         return derr(d, st, "array or sequence length %llu exceeds the limit (%llu)", count,
                     CTF_MAX_ARRAY_LEN);
-    if (!d->tree && el->fixed) {
+    if (mode == RUN_SKIP && el->fixed) {
         if (count) {
             uint64_t stride = align_up(el->fixed_bits, el->align);
             if (stride && count > (d->bits - d->pos) / stride + 1)
@@ -176,15 +257,15 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
         }
         return 0;
     }
-    if (count > CTF_MAX_ARRAY_LEN)
-        return derr(d, st, "array or sequence length %llu exceeds the limit (%llu)", count,
-                    CTF_MAX_ARRAY_LEN);
+    if (mode == RUN_PRINT && count && el->op == CTF_OP_INT && el->fixed &&
+        el->type->kind == CTF_T_INT)
+        return print_int_array(d, st, el, count);
     if (el->fixed && el->fixed_bits && count > (d->bits - d->pos) / el->fixed_bits + 1)
         return derr(d, st, "array of %llu elements runs past the packet content (%llu bits left)",
                     count, d->bits - d->pos);
-    int64_t n = -1, kids = 0;
-    if (d->tree) {
-        n = node_new(d, st);
+    int64_t kids = 0;
+    if (mode == RUN_BUILD) {
+        int64_t n = node_new(d, st);
         if (n < 0)
             return (int)n;
         kids = kids_reserve(d, st, count);
@@ -194,17 +275,29 @@ static int run_elems(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_
         d->tree->nodes[n].count = (uint32_t)count;
         *node = (uint32_t)n;
     }
+    if (mode == RUN_PRINT)
+        TG_BUF_LIT(d->out, "[");
     for (uint64_t k = 0; k < count; k++) {
+        if (mode == RUN_PRINT) {
+            if (k)
+                TG_BUF_LIT(d->out, ", [");
+            else
+                TG_BUF_LIT(d->out, " [");
+            tg_buf_u64_fast(d->out, k);
+            TG_BUF_LIT(d->out, "] = ");
+        }
         uint32_t kid = 0;
-        TG_TRY(run_step(d, s0, i + 1, &kid));
-        if (d->tree)
+        TG_TRY(run_in(d, s0, i + 1, &kid, mode));
+        if (mode == RUN_BUILD)
             d->tree->kid[kids + k] = kid;
     }
+    if (mode == RUN_PRINT)
+        TG_BUF_LIT(d->out, " ]");
     return 0;
 }
 
 /* Skip mode, a string, sequence or text sequence member (of fixed-size elements): done here
- * without the calls when every check passes (1); 0 leaves it to run_step, which reports. */
+ * without the calls when every check passes (1); 0 leaves it to the step, which reports. */
 static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step *cs,
                                   uint32_t j)
 {
@@ -250,23 +343,11 @@ static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step
 
 /* Skip mode, a variant member whose chosen option is a struct (event headers: the compact
  * or extended layout): the option's members are read here, without the two calls.  0 when
- * it is not that case or a check fails before anything was read (run_step then does it
+ * it is not that case or a check fails before anything was read (the step then does it
  * and reports), 1 done, <0 a member's error. */
 static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *vs)
 {
-    uint64_t tag = vs->reg >= 0 ? d->regs[vs->reg] : 0;
-    const ctf_type *vt = vs->type;
-    bool sig = vt->ref_target && vt->ref_target->is_signed;
-    uint32_t opt = UINT32_MAX;
-    for (size_t k = 0; k < vt->n_ranges; k++) {
-        const ctf_var_range *r = &vt->ranges[k];
-        bool in = sig ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
-                      : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
-        if (in) {
-            opt = r->option;
-            break;
-        }
-    }
+    uint32_t opt = variant_option(d, vs);
     if (opt == UINT32_MAX || d->depth + 2 > CTF_MAX_NESTING * 4)
         return 0;
     uint32_t oi = vs->opt[opt];
@@ -294,8 +375,7 @@ static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *v
                             cs->fixed_bits, d->bits);
             d->pos = p + cs->fixed_bits;
         } else {
-            uint32_t kid = 0;
-            TG_TRY(run_step(d, s0, j, &kid));
+            TG_TRY(run_skip(d, s0, j));
         }
         j = cs->end;
     }
@@ -303,7 +383,111 @@ static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *v
     return 1;
 }
 
-static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
+/* Print mode, a struct whose members are numbers at known offsets: one bounds check. */
+static int print_flat_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i)
+{
+    tg_buf *w = d->out;
+    uint64_t pos = d->pos;
+    if (st->fixed_bits > d->bits - pos)
+        return derr(d, st, "field of %llu bits runs past the packet content (%llu bits left)",
+                    st->fixed_bits, d->bits - pos);
+    uint32_t j = i + 1;
+    for (uint64_t k = 0; k < st->count; k++, j++) {
+        const ctf_step *cs = &s0[j];
+        if (!cs->in_ir)
+            continue;
+        ctf_text_eq(w, cs);
+        uint64_t v = read_bits(d, pos + cs->off, cs->size, cs->big_endian);
+        if (cs->op != CTF_OP_FLOAT && cs->is_signed && cs->size < 64 && (v >> (cs->size - 1)) & 1)
+            v |= ~0ull << cs->size;
+        ctf_text_number(w, cs, v);
+    }
+    d->pos = pos + st->fixed_bits;
+    return 0;
+}
+
+/* One struct's members: the loop of the step below. */
+__attribute__((always_inline)) static inline int run_members(ctf_dec *d, const ctf_step *s0,
+                                                             const ctf_step *st, uint32_t i,
+                                                             int64_t kids, int mode)
+{
+    uint32_t j = i + 1;
+    for (uint64_t k = 0; k < st->count; k++) {
+        const ctf_step *cs = &s0[j];
+        if (mode == RUN_SKIP) {
+            if (cs->op == CTF_OP_INT && !cs->fixed) {
+                /* an integer someone needs (length, tag, clock, special field): no call */
+                uint64_t p = align_up(d->pos, cs->align), v;
+                if (p > d->bits)
+                    return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)",
+                                p, d->bits);
+                TG_TRY(read_int(d, cs, p, &v));
+                j = cs->end;
+                continue;
+            }
+            if (cs->fixed) {
+                /* skipping a fixed member: no call */
+                uint64_t p = align_up(d->pos, cs->align);
+                if (p > d->bits || cs->fixed_bits > d->bits - p)
+                    return derr(d, cs, "field of %llu bits runs past the packet content (%llu "
+                                       "bits)",
+                                cs->fixed_bits, d->bits);
+                d->pos = p + cs->fixed_bits;
+                j = cs->end;
+                continue;
+            }
+            if ((cs->op == CTF_OP_STRING || cs->op == CTF_OP_SEQUENCE ||
+                 cs->op == CTF_OP_TEXT_SEQUENCE) &&
+                skip_var_member(d, s0, cs, j)) {
+                j = cs->end;
+                continue;
+            }
+            if (cs->op == CTF_OP_VARIANT) {
+                int vr = skip_variant_struct(d, s0, cs);
+                if (vr < 0)
+                    return vr;
+                if (vr > 0) {
+                    j = cs->end;
+                    continue;
+                }
+            }
+        }
+        if (mode == RUN_PRINT) {
+            if (!cs->in_ir) {
+                /* hidden: decoded for its registers only */
+                TG_TRY(run_skip(d, s0, j));
+                j = cs->end;
+                continue;
+            }
+            ctf_text_eq(d->out, cs);
+            if (cs->op == CTF_OP_INT && cs->fixed && cs->type->kind == CTF_T_INT) {
+                /* a plain integer member: inline */
+                uint64_t p = align_up(d->pos, cs->align);
+                if (p > d->bits || cs->size > d->bits - p)
+                    return derr(d, cs, "integer of %llu bits runs past the packet content "
+                                       "(%llu bits)",
+                                cs->size, d->bits);
+                d->pos = p + cs->size;
+                uint64_t v = read_bits(d, p, cs->size, cs->big_endian);
+                if (cs->is_signed && cs->size < 64 && (v >> (cs->size - 1)) & 1)
+                    v |= ~0ull << cs->size;
+                ctf_text_int(d->out, cs, v);
+                j = cs->end;
+                continue;
+            }
+        }
+        uint32_t kid = 0;
+        TG_TRY(run_in(d, s0, j, &kid, mode));
+        if (mode == RUN_BUILD)
+            d->tree->kid[kids + k] = kid;
+        j = cs->end;
+    }
+    return 0;
+}
+
+/* The interpreter: step i of s0 in the given mode. */
+__attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step *s0,
+                                                      uint32_t i, uint32_t *node, int mode)
 {
     const ctf_step *st = &s0[i];
     uint64_t pos = align_up(d->pos, st->align);
@@ -311,7 +495,7 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
         return derr(d, st, "field at bit %llu is past the packet content (%llu bits)", pos,
                     d->bits);
     d->pos = pos;
-    if (!d->tree && st->fixed) {
+    if (mode == RUN_SKIP && st->fixed) {
         if (st->fixed_bits > d->bits - pos)
             return derr(d, st, "field of %llu bits runs past the packet content (%llu bits left)",
                         st->fixed_bits, d->bits - pos);
@@ -322,12 +506,17 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
     case CTF_OP_INT: {
         uint64_t v;
         TG_TRY(read_int(d, st, pos, &v));
-        if (d->tree) {
+        if (mode == RUN_BUILD) {
             int64_t n = node_new(d, st);
             if (n < 0)
                 return (int)n;
             d->tree->nodes[n].v.u = v;
             *node = (uint32_t)n;
+        } else if (mode == RUN_PRINT) {
+            if (st->type->kind == CTF_T_ENUM)
+                ctf_text_enum(d->out, st, v);
+            else
+                ctf_text_int(d->out, st, v);
         }
         return 0;
     }
@@ -337,7 +526,7 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
                         st->size, d->bits - pos);
         uint64_t v = read_bits(d, pos, st->size, st->big_endian);
         d->pos = pos + st->size;
-        if (d->tree) {
+        if (mode == RUN_BUILD) {
             int64_t n = node_new(d, st);
             if (n < 0)
                 return (int)n;
@@ -352,6 +541,8 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
                 d->tree->nodes[n].v.f = f;
             }
             *node = (uint32_t)n;
+        } else if (mode == RUN_PRINT) {
+            ctf_text_number(d->out, st, v);
         }
         return 0;
     }
@@ -365,22 +556,24 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
                         pos, d->bits);
         uint64_t len = (uint64_t)(nul - p);
         d->pos = (off + len + 1) * 8;
-        if (d->tree) {
+        if (mode == RUN_BUILD) {
             int64_t n = node_new(d, st);
             if (n < 0)
                 return (int)n;
             d->tree->nodes[n].v.str.off = off;
             d->tree->nodes[n].v.str.len = (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len);
             *node = (uint32_t)n;
+        } else if (mode == RUN_PRINT) {
+            ctf_text_escaped(d->out, (const char *)p, (size_t)len);
         }
         return 0;
     }
     case CTF_OP_STRUCT: {
         if (++d->depth > CTF_MAX_NESTING * 4)
             return derr(d, st, "values nested deeper than %llu%.0llu", CTF_MAX_NESTING * 4, 0);
-        int64_t n = -1, kids = 0;
-        if (d->tree) {
-            n = node_new(d, st);
+        int64_t kids = 0;
+        if (mode == RUN_BUILD) {
+            int64_t n = node_new(d, st);
             if (n < 0)
                 return (int)n;
             kids = kids_reserve(d, st, st->count);
@@ -390,87 +583,37 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
             d->tree->nodes[n].count = (uint32_t)st->count;
             *node = (uint32_t)n;
         }
-        uint32_t j = i + 1;
-        for (uint64_t k = 0; k < st->count; k++) {
-            const ctf_step *cs = &s0[j];
-            if (!d->tree && cs->op == CTF_OP_INT && !cs->fixed) {
-                /* an integer someone needs (length, tag, clock, special field): no call */
-                uint64_t p = align_up(d->pos, cs->align), v;
-                if (p > d->bits)
-                    return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)",
-                                p, d->bits);
-                TG_TRY(read_int(d, cs, p, &v));
-                j = cs->end;
-                continue;
-            }
-            if (!d->tree && cs->fixed) {
-                /* skipping a fixed member: no call */
-                uint64_t p = align_up(d->pos, cs->align);
-                if (p > d->bits || cs->fixed_bits > d->bits - p)
-                    return derr(d, cs, "field of %llu bits runs past the packet content (%llu "
-                                       "bits)",
-                                cs->fixed_bits, d->bits);
-                d->pos = p + cs->fixed_bits;
-                j = cs->end;
-                continue;
-            }
-            if (!d->tree &&
-                (cs->op == CTF_OP_STRING || cs->op == CTF_OP_SEQUENCE ||
-                 cs->op == CTF_OP_TEXT_SEQUENCE) &&
-                skip_var_member(d, s0, cs, j)) {
-                j = cs->end;
-                continue;
-            }
-            if (!d->tree && cs->op == CTF_OP_VARIANT) {
-                int vr = skip_variant_struct(d, s0, cs);
-                if (vr < 0)
-                    return vr;
-                if (vr > 0) {
-                    j = cs->end;
-                    continue;
-                }
-            }
-            uint32_t kid = 0;
-            TG_TRY(run_step(d, s0, j, &kid));
-            if (d->tree)
-                d->tree->kid[kids + k] = kid;
-            j = cs->end;
+        if (mode == RUN_PRINT) {
+            TG_BUF_LIT(d->out, "{");
+            TG_TRY(st->flat ? print_flat_struct(d, s0, st, i) : run_members(d, s0, st, i, 0, mode));
+            TG_BUF_LIT(d->out, " }");
+        } else {
+            TG_TRY(run_members(d, s0, st, i, kids, mode));
         }
         d->depth--;
         return 0;
     }
     case CTF_OP_ARRAY:
     case CTF_OP_TEXT_ARRAY:
-        return run_elems(d, s0, st, i, st->count, node);
+        return run_elems(d, s0, st, i, st->count, node, mode);
     case CTF_OP_SEQUENCE:
     case CTF_OP_TEXT_SEQUENCE: {
         uint64_t len = st->reg >= 0 ? d->regs[st->reg] : 0;
         const ctf_type *lt = st->type->ref_target;
         if (lt && lt->is_signed && (int64_t)len < 0)
             return derr(d, st, "sequence length %lld is negative%.0llu", len, 0);
-        return run_elems(d, s0, st, i, len, node);
+        return run_elems(d, s0, st, i, len, node, mode);
     }
     case CTF_OP_VARIANT: {
-        uint64_t tag = st->reg >= 0 ? d->regs[st->reg] : 0;
-        const ctf_type *vt = st->type;
-        bool sig = vt->ref_target && vt->ref_target->is_signed;
-        uint32_t opt = UINT32_MAX;
-        for (size_t k = 0; k < vt->n_ranges; k++) {
-            const ctf_var_range *r = &vt->ranges[k];
-            bool in = sig ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
-                          : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
-            if (in) {
-                opt = r->option;
-                break;
-            }
-        }
+        uint32_t opt = variant_option(d, st);
         if (opt == UINT32_MAX)
-            return derr(d, st, "variant tag value %llu selects no option%.0llu", tag, 0);
+            return derr(d, st, "variant tag value %llu selects no option%.0llu",
+                        st->reg >= 0 ? d->regs[st->reg] : 0, 0);
         if (++d->depth > CTF_MAX_NESTING * 4)
             return derr(d, st, "values nested deeper than %llu%.0llu", CTF_MAX_NESTING * 4, 0);
-        int64_t n = -1, kids = 0;
-        if (d->tree) {
-            n = node_new(d, st);
+        int64_t kids = 0;
+        if (mode == RUN_BUILD) {
+            int64_t n = node_new(d, st);
             if (n < 0)
                 return (int)n;
             kids = kids_reserve(d, st, 1);
@@ -481,15 +624,34 @@ static int run_step(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
             d->tree->nodes[n].option = opt;
             *node = (uint32_t)n;
         }
+        if (mode == RUN_PRINT)
+            TG_BUF_LIT(d->out, "{ ");
         uint32_t kid = 0;
-        TG_TRY(run_step(d, s0, st->opt[opt], &kid));
-        if (d->tree)
+        TG_TRY(run_in(d, s0, st->opt[opt], &kid, mode));
+        if (mode == RUN_BUILD)
             d->tree->kid[kids] = kid;
+        if (mode == RUN_PRINT)
+            TG_BUF_LIT(d->out, " }");
         d->depth--;
         return 0;
     }
     }
     return derr(d, st, "bad step %llu%.0llu", st->op, 0);
+}
+
+static int run_skip(ctf_dec *d, const ctf_step *s0, uint32_t i)
+{
+    return step(d, s0, i, NULL, RUN_SKIP);
+}
+
+static int run_build(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
+{
+    return step(d, s0, i, node, RUN_BUILD);
+}
+
+static int run_print(ctf_dec *d, const ctf_step *s0, uint32_t i)
+{
+    return step(d, s0, i, NULL, RUN_PRINT);
 }
 
 int ctf_run(ctf_dec *d, const ctf_prog *prog)
@@ -498,7 +660,16 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog)
         return 0;
     d->depth = 0;
     uint32_t root = 0;
-    return run_step(d, prog->steps, 0, &root);
+    return d->tree ? run_build(d, prog->steps, 0, &root) : run_skip(d, prog->steps, 0);
+}
+
+int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out)
+{
+    if (!prog || !prog->n)
+        return 0;
+    d->depth = 0;
+    d->out = out;
+    return run_print(d, prog->steps, 0);
 }
 
 int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value)

@@ -4,17 +4,20 @@
  * The metadata path is a pipeline of small passes, each in its own file:
  *   ctf_metadata_text.c  the metadata stream (plain text or packetized) -> TSDL text
  *   ctf_lexer.c          TSDL text -> tokens (with line numbers for every error)
- *   ctf_parse.c          tokens -> declarations (types with typealiases applied by scope)
+ *   ctf_parse.c          tokens -> declarations: the blocks (trace, env, clock, stream, event)
+ *   ctf_parse_types.c    ... and the type specifiers, with typealiases applied by scope
  *   ctf_resolve.c        sequence lengths, variant tags, clock maps -> field references;
  *                        special meanings (packet size, timestamps, ids) and visibility
  *   ctf_validate.c       what the data decoder relies on (version, sizes, tags are enums)
  *   ctf_compile.c        each scope's type -> a flat list of decode steps
  * and the data path:
  *   ctf_bits.h           bit-exact loads in either byte order
- *   ctf_decode.c         the step interpreter over the bits of a packet (skip or build)
+ *   ctf_decode.c         the step interpreter over the bits of a packet (skip, build or
+ *                        print babeltrace2's text)
+ *   ctf_text.[ch]        babeltrace2's text of one value (the printer's pieces)
  *   ctf_stream.c         packets, event headers, clocks, lost events -> tg_event
  *   ctf_value.c          lazily built scope values -> tg_value
- *   ctf_render.c         the babeltrace2 text of an event's fields, decoded and printed at once
+ *   ctf_render.c         the babeltrace2 text of an event's scopes (the stream op `render`)
  *   ctf_btcompat.c       babeltrace2's recycled text for empty text sequences
  *   ctf_func.c           cyg-profile entry/exit events, symbols from bin_info and ELF files
  *   ctf_format.c         TG_FORMAT(ctf): probe, trace discovery, open, describe
@@ -74,6 +77,7 @@ typedef enum ctf_scope_id {
 
 struct ctf_type;
 struct ctf_clock;
+struct ctf_dstream;
 
 typedef struct ctf_enum_map {
     const char *label;
@@ -290,6 +294,9 @@ typedef struct ctf_dec {
     /* optional: told about every text sequence decoded (ctf_btcompat.c) */
     void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint64_t count);
     void *text_ctx;
+    /* print mode: where the text goes, and the stream whose recycled texts apply */
+    tg_buf *out;
+    struct ctf_dstream *owner;
     int depth;
     /* error reporting */
     const char *file;
@@ -338,6 +345,8 @@ int ctf_compile(ctf_meta *meta, tg_error **err);
 /* Runs prog over the decoder's bits from its position: 0, or a negative status with
  * d->msg / d->where set. */
 int ctf_run(ctf_dec *d, const ctf_prog *prog);
+/* The same, printing the visible values as babeltrace2 does into out (print mode). */
+int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out);
 /* Converts a clock value to ns from the clock's origin the way babeltrace2 does. */
 int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value);
 ctf_type *ctf_type_copy(tg_arena *a, const ctf_type *t);

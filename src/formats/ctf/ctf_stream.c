@@ -140,10 +140,10 @@ void ctf_dstream_free(ctf_dstream *ds)
         free(ds->files[i].path);
     free(ds->files);
     free(ds->d.regs);
-    free(ds->rbuf);
-    free(ds->pc_text);
+    tg_buf_free(ds->rbuf);
+    tg_buf_free(ds->pc_text);
     free(ds->quirks);
-    free(ds->sc_text);
+    tg_buf_free(ds->sc_text);
     free(ds);
 }
 

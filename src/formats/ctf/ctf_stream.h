@@ -61,18 +61,15 @@ struct ctf_dstream {
     int64_t lost_ts;
     int64_t last_ts;
     unsigned label_slot;
-    char *rbuf;               /* rendering scratch (ctf_render.c) */
-    size_t rcap;
-    char *pc_text;            /* the packet context rendered once per packet */
-    size_t pc_len, pc_cap;
+    tg_buf *rbuf;             /* rendering scratch (ctf_render.c) */
+    tg_buf *pc_text;          /* the packet context rendered once per packet */
     uint64_t pc_for;          /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
     /* the stream event context's text, reused while its bytes do not change (ctf_render.c) */
     uint8_t sc_raw[128];
     uint32_t sc_raw_len;      /* bytes in sc_raw; 0: nothing cached */
     uint8_t sc_raw_shift;     /* start bit within the first byte */
-    char *sc_text;
-    size_t sc_len, sc_cap;
+    tg_buf *sc_text;
     ctf_quirk *quirks;        /* sorted by serial */
     size_t n_quirks;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
