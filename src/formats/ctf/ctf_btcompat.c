@@ -28,7 +28,8 @@ typedef struct sim_text {
     const ctf_step *st;
     bool zero;
     char *s;       /* object slot: its own buffer of cap bytes */
-    uint32_t len, cap;
+    uint32_t len;
+    size_t cap;
     size_t off;    /* message: where its bytes are in the stream's text queue */
 } sim_text;
 
@@ -39,7 +40,8 @@ typedef struct sim_msg {
     uint32_t cls;
     uint64_t serial;
     uint32_t obj;           /* the event object it holds once pulled */
-    uint32_t n_texts, cap_texts;
+    uint32_t n_texts;
+    size_t cap_texts;
     sim_text *texts;        /* malloc'ed, until pulled */
 } sim_msg;
 
@@ -84,18 +86,7 @@ typedef struct sim {
     bool failed;
 } sim;
 
-#define GROW(arr, n, cap) ((n) < (cap) || grow_array((void **)&(arr), &(cap), sizeof *(arr)))
-
-static bool grow_array(void **arr, size_t *cap, size_t size)
-{
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *p = realloc(*arr, nc * size);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = nc;
-    return true;
-}
+#define GROW(arr, n, cap) (tg_grow(&(arr), &(cap), (size_t)(n) + 1, sizeof *(arr)) == 0)
 
 static void push_msg(sim_stream *ss, sim_msg m)
 {
@@ -176,29 +167,17 @@ static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t c
     sim_msg *m = &ss->cur;
     if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
         return;
-    if (m->n_texts == m->cap_texts) { /* 4, 8, .. BT_MAX_TEXTS entries, set as they come */
-        uint32_t nc = m->cap_texts ? m->cap_texts * 2 : 4;
-        sim_text *t = realloc(m->texts, nc * sizeof *t);
-        if (!t) {
-            ss->S->failed = true;
-            return;
-        }
-        m->texts = t;
-        m->cap_texts = nc;
+    if (tg_grow(&m->texts, &m->cap_texts, (size_t)m->n_texts + 1, sizeof *m->texts) < 0) {
+        ss->S->failed = true;
+        return;
     }
     const uint8_t *nul = memchr(p, 0, (size_t)count);
     uint32_t len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
     if (len > ss->tb_cap - ss->tb_len) {
-        size_t nc = ss->tb_cap ? ss->tb_cap : 4096;
-        while (nc - ss->tb_len < len)
-            nc *= 2;
-        char *t = realloc(ss->tb, nc);
-        if (!t) {
+        if (tg_grow(&ss->tb, &ss->tb_cap, ss->tb_len + len, 1) < 0) {
             ss->S->failed = true;
             return;
         }
-        ss->tb = t;
-        ss->tb_cap = nc;
     }
     sim_text *tx = &m->texts[m->n_texts++];
     tx->st = st;
@@ -294,14 +273,9 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
                 memset(slot, 0, sizeof *slot);
                 slot->st = tx->st;
             }
-            if (tx->len > slot->cap) {
-                char *t = realloc(slot->s, tx->len);
-                if (!t) {
-                    S->failed = true;
-                    return;
-                }
-                slot->s = t;
-                slot->cap = tx->len;
+            if (tg_grow(&slot->s, &slot->cap, tx->len, 1) < 0) {
+                S->failed = true;
+                return;
             }
             if (tx->len)
                 memcpy(slot->s, ss->tb + tx->off, tx->len);

@@ -12,7 +12,8 @@
 
 typedef struct cbuf {
     ctf_step *v;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
     tg_arena *a;
     tg_error **err;
 } cbuf;
@@ -22,12 +23,8 @@ static int64_t emit(cbuf *b)
     if (b->n == b->cap) {
         if (b->cap >= CTF_MAX_STEPS)
             return tg_err(b->err, TG_ERR_LIMIT, "metadata describes too many fields");
-        uint32_t cap = b->cap ? b->cap * 2 : 32;
-        ctf_step *v = realloc(b->v, cap * sizeof *v);
-        if (!v)
+        if (tg_grow(&b->v, &b->cap, (size_t)b->n + 1, sizeof *b->v) < 0)
             return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
-        b->v = v;
-        b->cap = cap;
     }
     memset(&b->v[b->n], 0, sizeof b->v[0]);
     return b->n++;

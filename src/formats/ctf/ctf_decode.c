@@ -67,12 +67,8 @@ static int64_t node_new(ctf_dec *d, const ctf_step *st)
         if (t->cap >= CTF_MAX_NODES_PER_SCOPE)
             return derr(d, st, "more than %llu values in one scope%.0llu",
                         CTF_MAX_NODES_PER_SCOPE, 0);
-        uint32_t cap = t->cap ? t->cap * 2 : 256;
-        ctf_node *v = realloc(t->nodes, cap * sizeof *v);
-        if (!v)
+        if (tg_grow(&t->nodes, &t->cap, (size_t)t->n + 1, sizeof *t->nodes) < 0)
             return TG_ERR_NOMEM;
-        t->nodes = v;
-        t->cap = cap;
     }
     ctf_node *n = &t->nodes[t->n];
     n->st = st;
@@ -90,16 +86,8 @@ static int64_t kids_reserve(ctf_dec *d, const ctf_step *st, uint64_t count)
         return derr(d, st, "more than %llu values in one scope%.0llu", CTF_MAX_NODES_PER_SCOPE,
                     0);
     uint32_t need = t->n_kid + (uint32_t)count;
-    if (need > t->cap_kid) {
-        uint32_t cap = t->cap_kid ? t->cap_kid : 256;
-        while (cap < need)
-            cap *= 2;
-        uint32_t *v = realloc(t->kid, cap * sizeof *v);
-        if (!v)
-            return TG_ERR_NOMEM;
-        t->kid = v;
-        t->cap_kid = cap;
-    }
+    if (tg_grow(&t->kid, &t->cap_kid, need, sizeof *t->kid) < 0)
+        return TG_ERR_NOMEM;
     uint32_t at = t->n_kid;
     t->n_kid = need;
     return at;

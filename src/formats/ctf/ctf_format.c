@@ -62,13 +62,8 @@ static char **list_dir(const char *dir, size_t *n)
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nv = realloc(v, cap * sizeof *nv);
-            if (!nv)
-                break;
-            v = nv;
-        }
+        if (tg_grow(&v, &cap, *n + 1, sizeof *v) < 0)
+            break;
         if (!(v[*n] = strdup(e->d_name)))
             break;
         (*n)++;
@@ -102,14 +97,9 @@ static void find_traces(const char *dir, int depth, char ***out, size_t *n, size
             continue;
         }
         if (dir_has_metadata(sub)) {
-            if (*n == *cap) {
-                *cap = *cap ? *cap * 2 : 8;
-                char **nv = realloc(*out, *cap * sizeof *nv);
-                if (!nv) {
-                    free(sub);
-                    break;
-                }
-                *out = nv;
+            if (tg_grow(out, cap, *n + 1, sizeof **out) < 0) {
+                free(sub);
+                break;
             }
             (*out)[(*n)++] = sub;
         } else {

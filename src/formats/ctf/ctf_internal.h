@@ -28,6 +28,7 @@
 #define TG_CTF_INTERNAL_H
 
 #include "core/format_api.h"
+#include "core/grow.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -267,9 +268,11 @@ typedef struct ctf_node {
 
 typedef struct ctf_tree {
     ctf_node *nodes;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
     uint32_t *kid;         /* child node indices */
-    uint32_t n_kid, cap_kid;
+    uint32_t n_kid;
+    size_t cap_kid;
     uint64_t built_for;    /* event serial the tree belongs to (0: none) */
     const uint8_t *base;   /* packet bytes the string offsets refer to */
 } ctf_tree;

@@ -19,12 +19,8 @@ static int lex_error(tg_error **err, const char *path, int line, const char *wha
 static int push(ctf_tokens *out, const ctf_token *t)
 {
     if (out->n == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 1024;
-        ctf_token *v = realloc(out->v, cap * sizeof *v);
-        if (!v)
+        if (tg_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0)
             return TG_ERR_NOMEM;
-        out->v = v;
-        out->cap = cap;
     }
     out->v[out->n++] = *t;
     return 0;

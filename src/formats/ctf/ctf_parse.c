@@ -157,14 +157,8 @@ static int parse_uuid(parser *p, const pvalue *v, uint8_t out[16])
 
 #define PUSH(arr, n, cap, item)                                                                 \
     do {                                                                                        \
-        if ((n) == (cap)) {                                                                     \
-            size_t nc_ = (cap) ? (cap) * 2 : 8;                                                 \
-            void *nv_ = realloc((arr), nc_ * sizeof *(arr));                                    \
-            if (!nv_)                                                                           \
-                return tg_err(p->err, TG_ERR_NOMEM, "out of memory");                           \
-            (arr) = nv_;                                                                        \
-            (cap) = nc_;                                                                        \
-        }                                                                                       \
+        if (tg_grow(&(arr), &(cap), (n) + 1, sizeof *(arr)) < 0)                                \
+            return tg_err(p->err, TG_ERR_NOMEM, "out of memory");                               \
         (arr)[(n)++] = (item);                                                                  \
     } while (0)
 

@@ -15,14 +15,8 @@
 
 static int alias_add(parser *p, const char *name, ctf_type *type)
 {
-    if (p->n_alias == p->cap_alias) {
-        size_t cap = p->cap_alias ? p->cap_alias * 2 : 64;
-        ctf_alias *v = realloc(p->aliases, cap * sizeof *v);
-        if (!v)
-            return tg_err(p->err, TG_ERR_NOMEM, "out of memory");
-        p->aliases = v;
-        p->cap_alias = cap;
-    }
+    if (tg_grow(&p->aliases, &p->cap_alias, p->n_alias + 1, sizeof *p->aliases) < 0)
+        return tg_err(p->err, TG_ERR_NOMEM, "out of memory");
     p->aliases[p->n_alias].name = name;
     p->aliases[p->n_alias].type = type;
     p->n_alias++;

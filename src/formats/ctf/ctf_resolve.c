@@ -142,13 +142,10 @@ static int auto_map(rctx *r, ctf_type *t, const char *want)
                 c->name = "default";
                 c->freq = 1000000000;
                 c->line = f->line;
-                ctf_clock **v = realloc(m->clocks, sizeof *v);
-                if (!v)
+                if (tg_grow(&m->clocks, &m->cap_clocks, 1, sizeof *m->clocks) < 0)
                     return TG_ERR_NOMEM;
-                m->clocks = v;
                 m->clocks[0] = c;
                 m->n_clocks = 1;
-                m->cap_clocks = 1;
             } else if (m->n_clocks > 1) {
                 return rerr(r, f->line,
                             "timestamp field '%s' maps to no clock and the trace has several",
@@ -389,14 +386,10 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
     }
     if (m->n_streams == 0) {
         ctf_stream_decl *s = tg_arena_alloc(m->arena, sizeof *s);
-        ctf_stream_decl **v = realloc(m->streams, sizeof *v);
-        if (!s || !v) {
-            free(v);
+        if (!s || tg_grow(&m->streams, &m->cap_streams, 1, sizeof *m->streams) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        }
-        m->streams = v;
         m->streams[0] = s;
-        m->n_streams = m->cap_streams = 1;
+        m->n_streams = 1;
     }
     for (size_t i = 0; i < m->n_events; i++) {
         ctf_event_decl *e = m->events[i];
@@ -412,14 +405,8 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
             return rerr(&r, e->line, "event '%s' has no stream_id and the trace has %zu streams",
                         e->name, m->n_streams);
         }
-        if (s->n_events == s->cap_events) {
-            size_t cap = s->cap_events ? s->cap_events * 2 : 16;
-            ctf_event_decl **v = realloc(s->events, cap * sizeof *v);
-            if (!v)
-                return tg_err(err, TG_ERR_NOMEM, "out of memory");
-            s->events = v;
-            s->cap_events = cap;
-        }
+        if (tg_grow(&s->events, &s->cap_events, s->n_events + 1, sizeof *s->events) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
         s->events[s->n_events++] = e;
     }
 
