@@ -10,7 +10,7 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libiberty-dev \
-              protobuf-c-compiler libprotobuf-c-dev
+              protobuf-c-compiler libprotobuf-c-dev libjson-c-dev
 TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14 llvm-14 \
              python3 zstd protobuf-compiler chromium nodejs npm
 CMAKE_FLAGS ?=

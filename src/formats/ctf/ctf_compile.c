@@ -51,6 +51,13 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
     switch (t->kind) {
     case CTF_T_INT:
     case CTF_T_ENUM:
+        if (t->varlen) {
+            st->op = CTF_OP_VLINT;
+            st->size = 64;
+            st->is_signed = t->is_signed;
+            st->clock = t->clock != NULL;
+            break;
+        }
         st->op = CTF_OP_INT;
         st->size = (uint8_t)t->size;
         st->is_signed = t->is_signed;

@@ -124,6 +124,40 @@ __attribute__((always_inline)) static inline int read_int(ctf_dec *d, const ctf_
     return 0;
 }
 
+/* A variable-length integer (unsigned or signed LEB128, CTF 2) at pos, with the side effects
+ * of an integer.  Values wider than 64 bits (more than 10 bytes) are refused. */
+static int read_vlint(ctf_dec *d, const ctf_step *st, uint64_t pos, uint64_t *out)
+{
+    if (pos & 7)
+        return derr(d, st, "variable-length integer at bit %llu is not byte-aligned%.0llu", pos,
+                    0);
+    uint64_t off = pos / 8, end = d->bits / 8, v = 0;
+    unsigned shift = 0;
+    uint8_t b;
+    do {
+        if (off >= end)
+            return derr(d, st, "variable-length integer at bit %llu runs past the packet "
+                               "content (%llu bits)",
+                        pos, d->bits);
+        if (shift >= 70)
+            return derr(d, st, "variable-length integer at bit %llu is wider than 64 bits%.0llu",
+                        pos, 0);
+        b = d->buf[off++];
+        if (shift < 64)
+            v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+    } while (b & 0x80);
+    if (st->is_signed && shift < 64 && (b & 0x40))
+        v |= ~0ull << shift;
+    d->pos = off * 8;
+    if (st->reg >= 0)
+        d->regs[st->reg] = v;
+    if (!d->quiet && (st->clock || st->meaning))
+        int_effects(d, st, v);
+    *out = v;
+    return 0;
+}
+
 /* The three modes of the interpreter; each is a copy of step() with the mode a constant. */
 enum { RUN_SKIP, RUN_BUILD, RUN_PRINT };
 
@@ -494,6 +528,23 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
     case CTF_OP_INT: {
         uint64_t v;
         TG_TRY(read_int(d, st, pos, &v));
+        if (mode == RUN_BUILD) {
+            int64_t n = node_new(d, st);
+            if (n < 0)
+                return (int)n;
+            d->tree->nodes[n].v.u = v;
+            *node = (uint32_t)n;
+        } else if (mode == RUN_PRINT) {
+            if (st->type->kind == CTF_T_ENUM)
+                ctf_text_enum(d->out, st, v);
+            else
+                ctf_text_int(d->out, st, v);
+        }
+        return 0;
+    }
+    case CTF_OP_VLINT: {
+        uint64_t v;
+        TG_TRY(read_vlint(d, st, pos, &v));
         if (mode == RUN_BUILD) {
             int64_t n = node_new(d, st);
             if (n < 0)

@@ -241,10 +241,15 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     size_t len = 0;
     TG_TRY(ctf_metadata_text(m->path, &text, &len, &m->packetized, err));
     ctf_tokens toks = {0};
-    int rc = ctf_lex(text, len, &t->arena, &toks, m->path, err);
+    int rc;
+    if (ctf2_is_metadata(text, len)) {
+        rc = ctf2_parse(text, len, m, err);
+    } else {
+        rc = ctf_lex(text, len, &t->arena, &toks, m->path, err);
+        if (rc >= 0)
+            rc = ctf_parse(&toks, m, err);
+    }
     free(text);
-    if (rc >= 0)
-        rc = ctf_parse(&toks, m, err);
     free(toks.v);
     if (rc >= 0)
         rc = ctf_resolve(m, err);
@@ -254,7 +259,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
         rc = ctf_compile(m, err);
     if (rc < 0)
         return rc;
-    tg_trace_set_version(t, "1.8");
+    tg_trace_set_version(t, m->ctf2 ? "2" : "1.8");
     if (ctf_attrs_fill(t, m) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < m->n_streams; i++) {

@@ -3,6 +3,8 @@
  *
  * The metadata path is a pipeline of small passes, each in its own file:
  *   ctf_metadata_text.c  the metadata stream (plain text or packetized) -> TSDL text
+ *   ctf2_meta.c          CTF 2: JSON fragments -> the same declarations (instead of the
+ *                        lexer and parser below)
  *   ctf_lexer.c          TSDL text -> tokens (with line numbers for every error)
  *   ctf_parse.c          tokens -> declarations: the blocks (trace, env, clock, stream, event)
  *   ctf_parse_types.c    ... and the type specifiers, with typealiases applied by scope
@@ -103,6 +105,7 @@ typedef struct ctf_type {
     /* integer, enum container */
     unsigned size;            /* bits */
     bool is_signed;
+    bool varlen;              /* CTF 2 variable-length integer (LEB128), value up to 64 bits */
     bool big_endian;
     bool bo_explicit;         /* byte_order given on the type (not native) */
     uint8_t base;
@@ -202,6 +205,7 @@ typedef struct ctf_meta {
     unsigned n_regs;
     struct ctf_prog *prog_packet_header;
     bool packetized;
+    bool ctf2;                /* CTF 2 metadata: roles, not member names, give meanings */
 } ctf_meta;
 
 /* ---- compiled decode steps ------------------------------------------------------------------ */
@@ -216,6 +220,7 @@ typedef enum ctf_op {
     CTF_OP_SEQUENCE,
     CTF_OP_TEXT_ARRAY,   /* array of 8-bit text: one string value */
     CTF_OP_TEXT_SEQUENCE,
+    CTF_OP_VLINT,        /* variable-length integer (LEB128, byte-aligned) */
 } ctf_op;
 
 #define CTF_EQ_SLACK 16
@@ -341,6 +346,10 @@ int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, cons
             tg_error **err);
 
 int ctf_parse(const ctf_tokens *toks, ctf_meta *meta, tg_error **err);
+/* CTF 2: does the metadata text start a JSON text sequence; its fragments -> declarations
+ * (ctf2_meta.c), in place of ctf_lex + ctf_parse. */
+bool ctf2_is_metadata(const char *text, size_t len);
+int ctf2_parse(const char *text, size_t len, ctf_meta *meta, tg_error **err);
 int ctf_resolve(ctf_meta *meta, tg_error **err);
 int ctf_validate(ctf_meta *meta, tg_error **err);
 int ctf_compile(ctf_meta *meta, tg_error **err);

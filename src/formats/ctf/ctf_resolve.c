@@ -261,12 +261,13 @@ static int resolve_refs(rctx *r, ctf_type *t)
         ctf_type *tag = resolve_path(r, t->ref);
         if (!tag)
             return rerr(r, t->line, "cannot find variant tag '%s'", t->ref);
-        if (tag->kind != CTF_T_ENUM)
+        if (tag->kind != CTF_T_ENUM && !(r->m->ctf2 && tag->kind == CTF_T_INT))
             return rerr(r, t->line, "variant tag '%s' is not an enumeration", t->ref);
         t->ref_target = tag;
         if (tag->reg < 0)
             tag->reg = (int)r->m->n_regs++;
-        TG_TRY(label_ranges(r, t, tag));
+        if (!r->m->ctf2)
+            TG_TRY(label_ranges(r, t, tag)); /* CTF 2 options carry their own ranges */
         for (size_t i = 0; i < t->n_fields; i++)
             TG_TRY(resolve_refs(r, t->fields[i].type));
         return 0;
@@ -421,6 +422,8 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
             TG_TRY(finish_type(&r, s->events[j]->context, 0));
             TG_TRY(finish_type(&r, s->events[j]->fields, 0));
         }
+        if (m->ctf2)
+            continue; /* roles gave CTF 2 fields their clocks and meanings */
         if (s->event_header)
             TG_TRY(auto_map(&r, s->event_header, "timestamp"));
         if (s->packet_context) {
@@ -430,7 +433,7 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
     }
 
     /* meanings */
-    if (m->packet_header) {
+    if (m->packet_header && !m->ctf2) {
         set_meaning(m->packet_header, NULL, "magic", CTF_M_MAGIC);
         set_meaning(m->packet_header, NULL, "stream_id", CTF_M_STREAM_ID);
         set_meaning(m->packet_header, NULL, "stream_instance_id", CTF_M_STREAM_INSTANCE_ID);
@@ -440,6 +443,8 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
     }
     for (size_t i = 0; i < m->n_streams; i++) {
         ctf_stream_decl *s = m->streams[i];
+        if (m->ctf2)
+            break;
         if (s->packet_context) {
             set_meaning(s->packet_context, NULL, "timestamp_begin", CTF_M_TS_BEGIN);
             set_meaning(s->packet_context, NULL, "timestamp_end", CTF_M_TS_END);
@@ -482,7 +487,8 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
         update_in_ir(s->packet_context);
         update_in_ir(s->event_header);
         update_in_ir(s->event_context);
-        s->clock = first_clock(s->packet_context);
+        if (!s->clock) /* CTF 2 names its default clock; CTF 1.8 maps it */
+            s->clock = first_clock(s->packet_context);
         if (!s->clock)
             s->clock = first_clock(s->event_header);
         if (!s->clock)

@@ -138,6 +138,7 @@ static void fill(const ctf_tree *t, uint32_t node, bool filter, ctf_dstream *ds,
     out->name = st->name;
     switch (st->op) {
     case CTF_OP_INT:
+    case CTF_OP_VLINT:
         out->type = st->is_signed ? TG_VAL_SINT : TG_VAL_UINT;
         out->v.u = n->v.u;
         out->bits = st->size;
