@@ -7,11 +7,15 @@
  * the time in local time (or seconds since the origin with option "clock-seconds") and the
  * delta to the previous event, the trace's hostname, procname and vpid from its environment,
  * the event name, then the packet context, stream event context, event context and payload
- * that are visible, each as `{ name = value, ... }`.  Integers in their display base (hex
- * upper-case, octal with a leading 0, binary with 0b and all the bits), enumerations as
- * `( "LABEL" : container = N )`, arrays and sequences as `[ [0] = x, ... ]`, variants as
- * `{ option }`, floats with %g, strings with babeltrace2's escapes.  Lost-event records go
- * to babeltrace2's stderr, not its output, so they are not printed here.
+ * that are visible, each as `{ name = value, ... }`.  Lost-event records go to babeltrace2's
+ * stderr, not its output, so they are not printed here.
+ *
+ * This file writes the line's frame (time, delta, trace fields, event name); the fields are
+ * the format's babeltrace2 rendering (tg_event_render): babeltrace2 reads CTF only, and the
+ * CTF reader prints the fields as it decodes them, in one pass over the packet bits (the one
+ * babeltrace2 field printer: src/formats/ctf/ctf_text.h and the print mode of
+ * ctf_decode.c; docs/design-notes.md says why it lives there).  An event of a format that
+ * has no babeltrace2 rendering is an error.
  *
  * The per-trace facts (has a clock, environment) come from the trace's attributes once per trace;
  * everything per event is formatted straight into the output buffer. */
@@ -26,7 +30,6 @@
 typedef struct bt_trace_info {
     const tg_trace *trace;
     bool has_clock;
-    bool render;       /* CTF: the format renders the fields itself (same text, faster) */
     char hostname[256], procname[256], vpid[32];
     char dom[600];     /* "host:proc:(vpid) " as printed before the event name */
     size_t dom_len;
@@ -34,7 +37,6 @@ typedef struct bt_trace_info {
 
 typedef struct bt_state {
     bool seconds;
-    bool generic;      /* option "babeltrace-generic": never use the format's rendering */
     bool have_last;
     int64_t last_ts;
     int64_t cached_sec;
@@ -70,7 +72,6 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
     env_value(t, "hostname", in->hostname, sizeof in->hostname);
     env_value(t, "procname", in->procname, sizeof in->procname);
     env_value(t, "vpid", in->vpid, sizeof in->vpid);
-    in->render = !st->generic && !strcmp(tg_trace_format(t), "ctf");
     /* hostname, then procname and vpid, joined by ':' (babeltrace2's trace fields) */
     size_t n = 0;
     const char *parts[3] = {in->hostname, in->procname, in->vpid};
@@ -85,183 +86,6 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
     in->dom_len = n < sizeof in->dom ? n : sizeof in->dom - 1;
     st->last_info = NULL;
     return in;
-}
-
-/* ---- values ------------------------------------------------------------------------------- */
-
-static void put_escaped(tg_buf *out, const char *s, size_t n)
-{
-    tg_buf_putc(out, '"');
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == 0)
-            break; /* babeltrace2 prints a C string */
-        const char *esc = NULL;
-        char hex[8];
-        switch (c) {
-        case '\\': esc = "\\\\"; break;
-        case '\'': esc = "\\'"; break;
-        case '"': esc = "\\\""; break;
-        case '?': esc = "\\?"; break;
-        case '\a': esc = "\\a"; break;
-        case '\b': esc = "\\b"; break;
-        case 27: esc = "\\e"; break;
-        case '\f': esc = "\\f"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
-        case '\v': esc = "\\v"; break;
-        default:
-            if (c < 32 || c == 127) {
-                snprintf(hex, sizeof hex, "\\x%02x", c);
-                esc = hex;
-            }
-        }
-        if (!esc) {
-            run++;
-            continue;
-        }
-        if (run)
-            tg_buf_put(out, s + i - run, run);
-        run = 0;
-        tg_buf_puts(out, esc);
-    }
-    size_t len = strnlen(s, n);
-    if (run)
-        tg_buf_put(out, s + len - run, run);
-    tg_buf_putc(out, '"');
-}
-
-static void put_int(tg_buf *out, const tg_value *v)
-{
-    uint64_t u = v->v.u;
-    unsigned len = v->bits ? v->bits : 64;
-    bool sig = v->type == TG_VAL_SINT;
-    char tmp[80];
-    switch (v->base) {
-    case 2: {
-        tg_buf_puts(out, "0b");
-        for (unsigned k = len; k-- > 0;)
-            tg_buf_putc(out, (u >> k) & 1 ? '1' : '0');
-        return;
-    }
-    case 8:
-        if (sig && len < 64) {
-            unsigned r = ((len - 1) / 3 + 1) * 3;
-            if (r < 64)
-                u &= (1ull << r) - 1;
-        }
-        snprintf(tmp, sizeof tmp, "0%llo", (unsigned long long)u);
-        tg_buf_puts(out, tmp);
-        return;
-    case 16:
-        if (len < 64) {
-            unsigned r = (len + 3) & ~3u;
-            if (r < 64)
-                u &= (1ull << r) - 1;
-        }
-        tg_buf_puts(out, "0x");
-        {
-            char *p = tmp + sizeof tmp;
-            *--p = 0;
-            do {
-                *--p = "0123456789ABCDEF"[u & 15];
-                u >>= 4;
-            } while (u);
-            tg_buf_puts(out, p);
-        }
-        return;
-    default:
-        if (sig)
-            tg_buf_i64(out, v->v.s);
-        else
-            tg_buf_u64(out, u);
-    }
-}
-
-static void put_value(tg_buf *out, const tg_value *v);
-
-static void put_children(tg_buf *out, const tg_value *v, bool indexed)
-{
-    for (size_t i = 0; i < v->count; i++) {
-        tg_value c;
-        if (tg_value_child(v, i, &c) < 0)
-            break;
-        tg_buf_puts(out, i ? ", " : " ");
-        if (indexed) {
-            tg_buf_putc(out, '[');
-            tg_buf_u64(out, i);
-            tg_buf_puts(out, "] = ");
-        } else {
-            tg_buf_puts(out, c.name ? c.name : "");
-            tg_buf_puts(out, " = ");
-        }
-        put_value(out, &c);
-    }
-}
-
-static void put_value(tg_buf *out, const tg_value *v)
-{
-    switch (v->type) {
-    case TG_VAL_SINT:
-    case TG_VAL_UINT:
-        if (v->flags & TG_VALF_ENUM) {
-            tg_buf_puts(out, "( ");
-            if (v->label) {
-                /* several labels come separated by \x1f */
-                const char *l = v->label;
-                for (;;) {
-                    const char *sep = strchr(l, '\x1f');
-                    size_t n = sep ? (size_t)(sep - l) : strlen(l);
-                    put_escaped(out, l, n);
-                    if (!sep)
-                        break;
-                    tg_buf_puts(out, ", ");
-                    l = sep + 1;
-                }
-            } else {
-                tg_buf_puts(out, "<unknown>");
-            }
-            tg_buf_puts(out, " : container = ");
-            put_int(out, v);
-            tg_buf_puts(out, " )");
-        } else {
-            put_int(out, v);
-        }
-        return;
-    case TG_VAL_FLOAT: {
-        char tmp[64];
-        snprintf(tmp, sizeof tmp, "%g", v->v.f);
-        tg_buf_puts(out, tmp);
-        return;
-    }
-    case TG_VAL_STRING:
-    case TG_VAL_BYTES:
-        put_escaped(out, v->v.str.ptr, v->v.str.len);
-        return;
-    case TG_VAL_STRUCT:
-        tg_buf_putc(out, '{');
-        put_children(out, v, false);
-        tg_buf_puts(out, " }");
-        return;
-    case TG_VAL_ARRAY:
-    case TG_VAL_SEQUENCE:
-        tg_buf_putc(out, '[');
-        put_children(out, v, true);
-        tg_buf_puts(out, " ]");
-        return;
-    case TG_VAL_VARIANT: {
-        tg_value c;
-        tg_buf_puts(out, "{ ");
-        if (v->count && tg_value_child(v, 0, &c) >= 0)
-            put_value(out, &c);
-        tg_buf_puts(out, " }");
-        return;
-    }
-    default:
-        return;
-    }
 }
 
 /* ---- events ------------------------------------------------------------------------------- */
@@ -343,33 +167,11 @@ static char *put_time(bt_state *st, char *o, int64_t ts)
     return o;
 }
 
-static bool put_scope(tg_buf *out, const tg_event *ev, tg_scope scope, bool always, bool first)
-{
-    size_t n = tg_event_field_count(ev, scope);
-    if (!n && !always)
-        return first;
-    if (!first)
-        tg_buf_puts(out, ", ");
-    tg_buf_putc(out, '{');
-    for (size_t i = 0; i < n; i++) {
-        tg_value v;
-        if (tg_event_field(ev, scope, i, &v) < 0)
-            break;
-        tg_buf_puts(out, i ? ", " : " ");
-        tg_buf_puts(out, v.name ? v.name : "");
-        tg_buf_puts(out, " = ");
-        put_value(out, &v);
-    }
-    tg_buf_puts(out, " }");
-    return false;
-}
-
 static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
     bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0,
-                   .generic = tg_options_flag(opts, "babeltrace-generic") != 0,
                    .cached_sec = -1};
     const tg_event *ev;
     int rc;
@@ -402,20 +204,18 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             tg_buf_puts(out, name);
             tg_buf_puts(out, ": ");
         }
-        if (ti->render && tg_event_render(ev, out) == 1) {
+        if (tg_event_render(ev, out) != 1) {
             tg_buf_putc(out, '\n');
-            continue;
+            rc = tg_err(err, TG_ERR_UNSUPPORTED,
+                        "%s: event '%s': the babeltrace style prints CTF traces only (the "
+                        "fields of this event have no babeltrace2 rendering)",
+                        tg_trace_path(tg_event_trace(ev)), name);
+            break;
         }
-        bool first = true;
-        first = put_scope(out, ev, TG_SCOPE_PACKET_CONTEXT, false, first);
-        first = put_scope(out, ev, TG_SCOPE_STREAM_CONTEXT, false, first);
-        first = put_scope(out, ev, TG_SCOPE_EVENT_CONTEXT, false, first);
-        put_scope(out, ev, TG_SCOPE_PAYLOAD, true, first);
         tg_buf_putc(out, '\n');
     }
     free(st.infos);
     (void)set;
-    (void)err;
     return rc;
 }
 

@@ -711,22 +711,21 @@ int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out)
     return run_print(d, prog->steps, 0);
 }
 
+/* Cycles to ns as babeltrace2 converts them: x itself at 1 GHz, else 1e9 * x / freq computed
+ * in double and truncated (so large values lose what a double cannot hold, as there). */
+static uint64_t cycles_ns(uint64_t freq, uint64_t x)
+{
+    if (freq == 1000000000)
+        return x;
+    double ns = 1e9 * (double)x / (double)freq;
+    return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
 int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value)
 {
-    /* babeltrace2: offset_s * 1e9 + ns(offset cycles) + (value / freq) * 1e9 + ns(value % freq),
-     * where ns(x) = x when freq is 1 GHz, else (uint64_t)(1e9 * x / freq) in double. */
+    /* babeltrace2: the clock's base offset (offset_s * 1e9 + ns(offset cycles), the cycles
+     * below one second after normalisation) plus ns(value) of the whole value */
     uint64_t freq = c->freq ? c->freq : 1000000000;
-    int64_t ns = c->offset_s * 1000000000;
-    uint64_t off_ns, rem_ns;
-    if (freq == 1000000000) {
-        off_ns = c->offset;
-        rem_ns = value % freq;
-    } else {
-        off_ns = (uint64_t)(1e9 * (double)c->offset / (double)freq);
-        rem_ns = (uint64_t)(1e9 * (double)(value % freq) / (double)freq);
-    }
-    ns += (int64_t)off_ns;
-    ns += (int64_t)(value / freq) * 1000000000;
-    ns += (int64_t)rem_ns;
-    return ns;
+    uint64_t ns = (uint64_t)c->offset_s * 1000000000u + cycles_ns(freq, c->offset);
+    return (int64_t)(ns + cycles_ns(freq, value));
 }

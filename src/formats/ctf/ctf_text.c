@@ -43,9 +43,13 @@ void ctf_text_int_base(tg_buf *w, const ctf_step *st, uint64_t u)
         return;
     case 16:
         if (len < 64) {
+            /* babeltrace2 masks a signed value with ~(~0 << r); for 61..63-bit integers r is
+             * 64, a shift that x86-64 takes modulo 64: the mask is 0 and it prints 0x0 */
             unsigned r = (len + 3) & ~3u;
             if (r < 64)
                 u &= (1ull << r) - 1;
+            else if (st->is_signed)
+                u = 0;
         }
         do {
             *--q = "0123456789ABCDEF"[u & 15];
