@@ -534,6 +534,9 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
             rc = jerr(c, "floating point number of %u bits (32 or 64 expected)", t->size);
         t->exp_dig = t->size == 32 ? 8 : 11;
         t->mant_dig = t->size == 32 ? 24 : 53;
+    } else if (strstr(ty, "string") && get_str(fc, "encoding") &&
+               strcmp(get_str(fc, "encoding"), "utf-8")) {
+        rc = jerr(c, "string encoding `%.20s` is not read (only utf-8)", get_str(fc, "encoding"));
     } else if (!strcmp(ty, "null-terminated-string")) {
         t->kind = CTF_T_STRING;
         t->align = 8;
