@@ -112,6 +112,11 @@ const char *tg_trace_format(const tg_trace *t);      /* "uftrace", "ctf", "ftrac
 const char *tg_trace_version(const tg_trace *t);     /* format version as the file says it */
 const char *tg_trace_clock_name(const tg_trace *t);  /* tg_trace_clock(t)->name */
 int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* tg_trace_clock(t)->offset_ns */
+const char *tg_trace_clock_name(const tg_trace *t);  /* "monotonic", "local", "tsc", ... */
+int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* added to event times for wall time */
+/* What the reader accepted with a warning (an unknown metadata attribute, ...), in order. */
+size_t tg_trace_warning_count(const tg_trace *t);
+const char *tg_trace_warning(const tg_trace *t, size_t i);
 size_t tg_trace_stream_count(const tg_trace *t);
 tg_stream *tg_trace_stream(const tg_trace *t, size_t i);
 /* The format's own description (what `uftrace info`, `trace-cmd report --stat` ... show),

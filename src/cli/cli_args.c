@@ -172,5 +172,10 @@ tg_set *cli_open(struct cli_args *a)
         a->open_exit = cli_finish(err ? tg_error_status(err) : TG_ERR_FORMAT, err);
     for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
         fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
+    for (size_t i = 0; set && i < tg_set_trace_count(set); i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        for (size_t k = 0; k < tg_trace_warning_count(t); k++)
+            fprintf(stderr, "traceglot: warning: %s\n", tg_trace_warning(t, k));
+    }
     return set;
 }

@@ -86,6 +86,8 @@ struct tg_trace {
     tg_stream **streams;
     size_t n_streams, cap_streams;
     void *priv;                /* the format's own state */
+    struct tg_trace_warning *warnings; /* what the reader accepted with a warning, in order */
+    size_t n_warnings;
 };
 
 /* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
@@ -110,6 +112,10 @@ int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);
+/* Records what the reader accepted although it is not quite valid (as the peer tool warns
+ * and goes on); the CLI prints these on stderr.  At most 100 are kept per trace. */
+void tg_trace_warn(tg_trace *t, const char *fmt, ...) TG_PRINTF(2, 3);
+void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);
 /* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
 tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
                             const tg_options *opts, tg_error **err);

@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -204,6 +206,40 @@ tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, con
     s->index = t->set->n_streams++;
     t->streams[t->n_streams++] = s;
     return s;
+}
+
+struct tg_trace_warning {
+    struct tg_trace_warning *next;
+    const char *text;
+};
+
+void tg_trace_warn(tg_trace *t, const char *fmt, ...)
+{
+    if (t->n_warnings >= 100)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct tg_trace_warning *w = tg_arena_alloc(&t->arena, sizeof *w);
+    if (!w || !(w->text = tg_arena_strdup(&t->arena, msg)))
+        return;
+    struct tg_trace_warning **at = &t->warnings;
+    while (*at)
+        at = &(*at)->next;
+    *at = w;
+    t->n_warnings++;
+}
+
+size_t tg_trace_warning_count(const tg_trace *t) { return t->n_warnings; }
+
+const char *tg_trace_warning(const tg_trace *t, size_t i)
+{
+    const struct tg_trace_warning *w = t->warnings;
+    while (w && i--)
+        w = w->next;
+    return w ? w->text : NULL;
 }
 
 void tg_trace_set_version(tg_trace *t, const char *version)

@@ -14,12 +14,8 @@ work=$(mktemp -d /tmp/tg-ctf-func.XXXXXX)
 started=""
 cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-export LTTNG_HOME=$work/home
-mkdir -p "$LTTNG_HOME"
-{ lttng-sessiond --daemonize --no-kernel --pidfile "$work/pid" >/dev/null 2>&1 || { sleep 1; false; }; } ||
-    lttng-sessiond --daemonize --no-kernel --pidfile "$work/pid" >"$work/sessiond.log" 2>&1 ||
-    { echo "SKIP: lttng-sessiond does not start here: $(head -c 300 "$work/sessiond.log")"; exit 77; }
-started=$(cat "$work/pid")
+. "$here/lttng-daemon.sh"
+tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
 gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \
     -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
 s=tgfunc-$$

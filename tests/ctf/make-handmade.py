@@ -25,7 +25,16 @@ TRACES = [
     ("clock-1MHz", "le", 1000000, 1500000000, 999999),
     ("clock-33.333MHz", "le", 33333000, 1650000000, 33332999),
     ("clock-odd-large-offset", "be", 999999937, 4000000000, 123456789123),
+    # metadata babeltrace2 accepts with a warning: unknown attributes in integer, floating
+    # point and string classes, a repeated environment entry (the last value counts)
+    ("meta-warnings", "le", 1000000000, 100, 0),
 ]
+
+WARNINGS = """typealias integer { size = 16; align = 8; signed = false; foo = 3; } := odd_t;
+typealias floating_point { exp_dig = 8; mant_dig = 24; align = 8; bar = x; } := odd_float_t;
+typealias string { encoding = UTF8; baz = 1; } := odd_string_t;
+env { hostname = "first"; domain = "kernel"; hostname = "second"; };
+"""
 
 
 class Bits:
@@ -60,7 +69,7 @@ class Bits:
         return bytes(out)
 
 
-def metadata(bo, freq, offset_s, offset):
+def metadata(name, bo, freq, offset_s, offset):
     m = """/* CTF 1.8 */
 typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
 typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
@@ -84,6 +93,8 @@ stream {
   } align(8);
 };
 """ % (bo, freq, offset_s, offset)
+    if name == "meta-warnings":
+        m += WARNINGS
     for k in range(40):
         w, g = widths(k)
         m += ('event { name = "ev%d"; id = %d; stream_id = 0; fields := struct { '
@@ -140,7 +151,7 @@ def main():
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "metadata"), "w") as f:
-            f.write(metadata(bo, freq, offset_s, offset))
+            f.write(metadata(name, bo, freq, offset_s, offset))
         with open(os.path.join(d, "stream"), "wb") as f:
             f.write(stream(bo, 1000 + i))
 

@@ -23,13 +23,10 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-export LTTNG_HOME=$work/home
-mkdir -p "$LTTNG_HOME"
-# our own session daemon (no kernel tracer needed), stopped at the end by its pid
-{ lttng-sessiond --daemonize --no-kernel --pidfile "$work/sessiond.pid" >/dev/null 2>&1 || { sleep 1; false; }; } ||
-    lttng-sessiond --daemonize --no-kernel --pidfile "$work/sessiond.pid" >/dev/null 2>&1 ||
-    { echo "SKIP: lttng-sessiond does not start here"; exit 77; }
-started=$(cat "$work/sessiond.pid" 2>/dev/null)
+# our own session daemon (no kernel tracer needed), stopped at the end by its pid, or the
+# one already running on the machine
+. "$here/lttng-daemon.sh"
+tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
 gcc -O1 -I"$here" -o "$work/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread || exit 1
 gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \
     -llttng-ust -ldl -lpthread || exit 1

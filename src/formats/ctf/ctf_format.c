@@ -232,6 +232,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     tr->dir = tg_arena_strdup(&t->arena, dir);
     ctf_meta *m = &tr->meta;
     m->arena = &t->arena;
+    m->trace = t;
     char *mp = tg_path_join(dir, "metadata");
     if (!mp)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");

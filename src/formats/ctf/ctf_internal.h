@@ -186,6 +186,7 @@ typedef struct ctf_stream_decl {
 
 typedef struct ctf_meta {
     tg_arena *arena;
+    tg_trace *trace;          /* where warnings go (NULL: none kept) */
     const char *path;         /* metadata file, for messages */
     unsigned major, minor;
     bool has_major, has_minor;

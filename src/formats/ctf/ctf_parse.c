@@ -23,6 +23,18 @@ int ctf_perr(parser *p, int line, const char *fmt, ...)
     return tg_err(p->err, TG_ERR_FORMAT, "%s: metadata line %d: %s", p->m->path, line, msg);
 }
 
+void ctf_pwarn(parser *p, int line, const char *fmt, ...)
+{
+    if (!p->m->trace)
+        return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tg_trace_warn(p->m->trace, "%s: metadata line %d: %s", p->m->path, line, msg);
+}
+
 /* ---- values -------------------------------------------------------------------------------- */
 
 int ctf_parse_value(parser *p, pvalue *v)
@@ -170,6 +182,11 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
         TG_TRY(expect(p, "="));
         TG_TRY(ctf_parse_value(p, &v));
         ctf_env e = {.key = key, .is_int = v.kind == PV_INT, .i = v.i, .s = v.s};
+        for (size_t i = 0; i < m->n_env; i++)
+            if (!strcmp(m->env[i].key, key)) {
+                m->env[i] = e; /* babeltrace2 keeps the last value of a repeated entry */
+                return 0;
+            }
         PUSH(m->env, m->n_env, m->cap_env, e);
         return 0;
     }

@@ -35,6 +35,8 @@ typedef struct pvalue {
 } pvalue;
 
 int ctf_perr(parser *p, int line, const char *fmt, ...) TG_PRINTF(3, 4);
+/* What babeltrace2 accepts with a warning: recorded on the trace, parsing goes on. */
+void ctf_pwarn(parser *p, int line, const char *fmt, ...) TG_PRINTF(3, 4);
 
 static inline const ctf_token *peek(const parser *p) { return &p->t[p->i]; }
 static inline const ctf_token *peek2(const parser *p)

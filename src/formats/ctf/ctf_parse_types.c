@@ -178,8 +178,8 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
             t->mant_dig = (unsigned)(u > 64 ? 65 : u);
             has_mant = true;
         } else {
-            return ctf_perr(p, k->line, "unknown attribute '%s' in %s", k->text,
-                        kind == CTF_T_INT ? "integer" : "floating_point");
+            ctf_pwarn(p, k->line, "unknown attribute '%s' in %s (ignored)", k->text,
+                      kind == CTF_T_INT ? "integer" : "floating_point");
         }
     }
     if (kind == CTF_T_INT) {
@@ -447,7 +447,8 @@ int ctf_parse_type_spec(parser *p, ctf_type **out)
                 TG_TRY(ctf_parse_value(p, &v));
                 TG_TRY(expect(p, ";"));
                 if (k->kind != CTF_TK_IDENT || strcmp(k->text, "encoding"))
-                    return ctf_perr(p, k->line, "unknown attribute '%.40s' in string", k->text);
+                    ctf_pwarn(p, k->line, "unknown attribute '%.40s' in string (ignored)",
+                              k->text);
             }
         }
         *out = s;
