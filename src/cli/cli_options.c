@@ -25,6 +25,9 @@ const struct cli_option cli_options[] = {
      "trace-cmd style: a plugin option as trace-cmd report -O (ftrace:parent=1); repeatable", 1},
     {"clock-seconds", 0, NULL, CMD_CAT, "babeltrace style: timestamps in seconds"},
     {"path-prefix", 0, "P", CMD_CAT, "lttv style: the trace path printed before each tracefile"},
+    {"debug-info-dir", 0, "DIR", CMD_ALL,
+     "LTTng-UST function traces: debug files by build id under DIR/.build-id, by debug link "
+     "under DIR (default /usr/lib/debug)"},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace"},
     {"output", 'o', "FILE", CMD_CONVERT, "write to FILE instead of standard output (a directory for ctf, uftrace)"},
     {"split-size", 0, "SIZE", CMD_CONVERT,

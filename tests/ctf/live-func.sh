@@ -46,5 +46,22 @@ for f, n in (("mid", 12), ("leaf", 24)):
     if names.count(f) != n:
         print("FAIL: chrome json has %d %s calls, expected %d" % (names.count(f), f, n)); sys.exit(1)
 print("chrome json: ok")' "$work/chrome.json" || fail=1
+# the binary gone from its path: found by its build id under --debug-info-dir, as
+# babeltrace2's debug-info filter finds it (DIR/.build-id/NN/REST.debug)
+bid=$(readelf -n "$work/app_cyg" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | head -1)
+if [ -n "$bid" ]; then
+    mkdir -p "$work/dbg/.build-id/${bid:0:2}"
+    mv "$work/app_cyg" "$work/dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+    "$TG" report "$work/rec" > "$work/report-raw.txt" 2>/dev/null
+    "$TG" report --debug-info-dir "$work/dbg" "$work/rec" > "$work/report-dbg.txt" 2> "$work/err"
+    if grep -Eq "[[:space:]]12[[:space:]]+mid\$" "$work/report-dbg.txt" &&
+        ! grep -Eq "[[:space:]]mid\$" "$work/report-raw.txt"; then
+        echo "ok   names by build id under --debug-info-dir"
+    else
+        echo "FAIL: --debug-info-dir did not name the functions"; cat "$work/report-dbg.txt"; fail=1
+    fi
+else
+    echo "note: the binary has no build id; --debug-info-dir not checked"
+fi
 [ $fail -eq 0 ] && echo "ok   cyg-profile report and chrome conversion"
 exit $fail

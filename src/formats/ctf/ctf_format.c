@@ -222,7 +222,7 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
     return rc;
 }
 
-static int open_one(tg_trace *t, const char *dir, tg_error **err)
+static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_error **err)
 {
     ctf_trace *tr = calloc(1, sizeof *tr);
     if (!tr)
@@ -277,7 +277,7 @@ static int open_one(tg_trace *t, const char *dir, tg_error **err)
     tr->lost_cls = tg_trace_add_class(t, "lost events", UINT64_MAX, TG_KIND_LOST);
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    TG_TRY(ctf_func_setup(t, tr));
+    TG_TRY(ctf_func_setup(t, tr, opts));
     return add_streams(t, tr, err);
 }
 
@@ -293,12 +293,12 @@ static int ctf_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
             *slash = 0;
         else
             strcpy(dir, ".");
-        int rc = open_one(t, dir, err);
+        int rc = open_one(t, dir, opts, err);
         free(dir);
         return rc;
     }
     if (dir_has_metadata(path))
-        return open_one(t, path, err);
+        return open_one(t, path, opts, err);
     char **v = NULL;
     size_t n = 0, cap = 0;
     find_traces(path, 0, &v, &n, &cap);
@@ -307,7 +307,7 @@ static int ctf_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         return tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
                          "no CTF trace (no directory with a metadata file) found");
     }
-    int rc = open_one(t, v[0], err);
+    int rc = open_one(t, v[0], opts, err);
     if (rc >= 0)
         t->path = tg_arena_strdup(&t->arena, v[0]);
     for (size_t i = 1; i < n && rc >= 0; i++)

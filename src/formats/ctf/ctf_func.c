@@ -3,24 +3,44 @@
  * lttng_ust_cyg_profile[_fast]:func_entry/func_exit carry the function address (`addr`) and
  * the thread in the `vtid` context; they become TG_KIND_FUNC_ENTRY/EXIT events with ev->addr
  * and ev->tid set, so the shared call-stack builder, reports and converters work on them.
- * Names: the statedump's bin_info events say where each executable and library was mapped;
- * when those files exist, their ELF symbols (libelf) are loaded into the trace's symbol
- * table at their load address, and function addresses resolve through it. */
+ * Names: the statedump's bin_info (and dlopen) events say where each executable and library
+ * was mapped, build_id and debug_link events how to find its separate debug file.  As
+ * babeltrace2's debug-info filter does, the ELF file of a module is looked for by build id
+ * (DIR/.build-id/NN/REST.debug, DIR the --debug-info-dir or /usr/lib/debug), then by its
+ * debug link (beside the binary, in its .debug folder, under DIR), then at its path (and
+ * under DIR by its file name); the ELF symbols (libelf) of what is found are loaded into the
+ * trace's symbol table at the module's load address, and function addresses resolve
+ * through it. */
 #include "formats/ctf/ctf_stream.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* One mapped module of the statedump, with how to find its debug information. */
+typedef struct func_module {
+    uint64_t baddr;
+    bool is_pic;
+    char *path;
+    char *debug_link;        /* file name of the separate debug file, or NULL */
+    uint8_t build_id[64];
+    size_t build_id_len;
+} func_module;
+
 struct ctf_func_info {
     bool symbols_loaded;
     bool any;
+    char *debug_dir;         /* --debug-info-dir, or NULL */
+    func_module *mods;
+    size_t n_mods, cap_mods;
 };
 
-int ctf_func_setup(tg_trace *t, ctf_trace *tr)
+int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts)
 {
     bool any = false;
     for (size_t i = 0; i < t->n_classes; i++)
@@ -32,6 +52,9 @@ int ctf_func_setup(tg_trace *t, ctf_trace *tr)
     if (!tr->func)
         return TG_ERR_NOMEM;
     tr->func->any = true;
+    const char *dir = opts ? tg_options_get(opts, "debug-info-dir") : NULL;
+    if (dir && !(tr->func->debug_dir = strdup(dir)))
+        return TG_ERR_NOMEM;
     return 0;
 }
 
@@ -89,6 +112,123 @@ static void load_elf(tg_trace *t, const char *path, uint64_t base, bool is_pic)
     close(fd);
 }
 
+static func_module *module_at(ctf_func_info *fi, uint64_t baddr, bool add)
+{
+    for (size_t i = 0; i < fi->n_mods; i++)
+        if (fi->mods[i].baddr == baddr)
+            return &fi->mods[i];
+    if (!add || tg_grow(&fi->mods, &fi->cap_mods, fi->n_mods + 1, sizeof *fi->mods) < 0)
+        return NULL;
+    func_module *m = &fi->mods[fi->n_mods++];
+    memset(m, 0, sizeof *m);
+    m->baddr = baddr;
+    m->is_pic = true;
+    return m;
+}
+
+static char *str_value(const tg_value *v)
+{
+    if (v->type != TG_VAL_STRING)
+        return NULL;
+    char *s = malloc(v->v.str.len + 1);
+    if (s) {
+        memcpy(s, v->v.str.ptr, v->v.str.len);
+        s[v->v.str.len] = 0;
+    }
+    return s;
+}
+
+/* bin_info / dlopen (path, load address, PIC), build_id and debug_link statedump events. */
+static void module_event(ctf_trace *tr, const tg_event *ev)
+{
+    const char *name = ev->cls->name;
+    bool bin = !strcmp(name, "lttng_ust_statedump:bin_info") ||
+               !strcmp(name, "lttng_ust_dl:dlopen");
+    bool bid = !strcmp(name, "lttng_ust_statedump:build_id") ||
+               !strcmp(name, "lttng_ust_dl:build_id");
+    bool link = !strcmp(name, "lttng_ust_statedump:debug_link") ||
+                !strcmp(name, "lttng_ust_dl:debug_link");
+    if (!bin && !bid && !link)
+        return;
+    uint64_t baddr = 0;
+    if (!get_uint(ev, TG_SCOPE_PAYLOAD, "baddr", &baddr))
+        return;
+    func_module *m = module_at(tr->func, baddr, true);
+    if (!m)
+        return;
+    size_t n = ctf_field_count(ev, TG_SCOPE_PAYLOAD);
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (ctf_field_get(ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !v.name)
+            continue;
+        if (bin && !strcmp(v.name, "is_pic")) {
+            m->is_pic = v.v.u != 0;
+        } else if (bin && !strcmp(v.name, "path") && !m->path) {
+            m->path = str_value(&v);
+        } else if (link && !strcmp(v.name, "filename") && !m->debug_link) {
+            m->debug_link = str_value(&v);
+        } else if (bid && !strcmp(v.name, "build_id") &&
+                   (v.type == TG_VAL_ARRAY || v.type == TG_VAL_SEQUENCE)) {
+            size_t k = 0;
+            for (; k < v.count && k < sizeof m->build_id; k++) {
+                tg_value e;
+                if (tg_value_child(&v, k, &e) < 0)
+                    break;
+                m->build_id[k] = (uint8_t)e.v.u;
+            }
+            m->build_id_len = k;
+        }
+    }
+}
+
+static bool is_regular(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The ELF file to read a module's symbols from (malloc'ed), or NULL. */
+static char *find_module_file(const ctf_func_info *fi, const func_module *m)
+{
+    const char *dirs[2] = {fi->debug_dir, "/usr/lib/debug"};
+    char p[4096];
+    for (int d = 0; d < 2 && m->build_id_len >= 2; d++) {
+        if (!dirs[d])
+            continue;
+        int o = snprintf(p, sizeof p, "%s/.build-id/%02x/", dirs[d], m->build_id[0]);
+        for (size_t k = 1; k < m->build_id_len && o > 0 && (size_t)o < sizeof p - 8; k++)
+            o += snprintf(p + o, sizeof p - (size_t)o, "%02x", m->build_id[k]);
+        if (o > 0 && (size_t)o < sizeof p - 8) {
+            memcpy(p + o, ".debug", 7);
+            if (is_regular(p))
+                return strdup(p);
+        }
+    }
+    const char *slash = m->path ? strrchr(m->path, '/') : NULL;
+    int dl = slash ? (int)(slash - m->path) : 0;
+    if (m->debug_link && m->path) {
+        const char *fmt[4] = {"%.*s/%s", "%.*s/.debug/%s", NULL, NULL};
+        for (int k = 0; k < 2; k++)
+            if (snprintf(p, sizeof p, fmt[k], dl, m->path, m->debug_link) < (int)sizeof p &&
+                is_regular(p))
+                return strdup(p);
+        for (int d = 0; d < 2; d++)
+            if (dirs[d] &&
+                snprintf(p, sizeof p, "%s%.*s/%s", dirs[d], dl, m->path, m->debug_link) <
+                    (int)sizeof p &&
+                is_regular(p))
+                return strdup(p);
+    }
+    if (m->path && is_regular(m->path))
+        return strdup(m->path);
+    if (m->path && fi->debug_dir &&
+        snprintf(p, sizeof p, "%s/%s", fi->debug_dir, slash ? slash + 1 : m->path) <
+            (int)sizeof p &&
+        is_regular(p))
+        return strdup(p);
+    return NULL;
+}
+
 /* Reads the statedump's bin_info events of the trace's streams (one pass over them). */
 static void load_symbols(tg_trace *t)
 {
@@ -126,32 +266,17 @@ static void load_symbols(tg_trace *t)
                 break;
             if (!ev.cls || !ev.cls->name)
                 continue;
-            if (strcmp(ev.cls->name, "lttng_ust_statedump:bin_info") &&
-                strcmp(ev.cls->name, "lttng_ust_dl:dlopen"))
-                continue;
-            uint64_t baddr = 0, is_pic = 1;
-            tg_value v;
-            const char *path = NULL;
-            size_t n = ctf_field_count(&ev, TG_SCOPE_PAYLOAD);
-            char buf[4096];
-            for (size_t i = 0; i < n; i++) {
-                if (ctf_field_get(&ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !v.name)
-                    continue;
-                if (!strcmp(v.name, "baddr"))
-                    baddr = v.v.u;
-                else if (!strcmp(v.name, "is_pic"))
-                    is_pic = v.v.u;
-                else if (!strcmp(v.name, "path") && v.type == TG_VAL_STRING &&
-                         v.v.str.len < sizeof buf) {
-                    memcpy(buf, v.v.str.ptr, v.v.str.len);
-                    buf[v.v.str.len] = 0;
-                    path = buf;
-                }
-            }
-            if (path)
-                load_elf(t, path, baddr, is_pic != 0);
+            module_event(t->priv, &ev);
         }
         ctf_dstream_free(ds);
+    }
+    ctf_func_info *fi = ((ctf_trace *)t->priv)->func;
+    for (size_t i = 0; i < fi->n_mods; i++) {
+        func_module *m = &fi->mods[i];
+        char *file = find_module_file(fi, m);
+        if (file)
+            load_elf(t, file, m->baddr, m->is_pic);
+        free(file);
     }
     tg_symtab_sort(&t->symbols);
 }
@@ -191,6 +316,14 @@ const char *ctf_func_name(const tg_event *ev)
 
 void ctf_func_free(ctf_trace *tr)
 {
+    if (tr->func) {
+        for (size_t i = 0; i < tr->func->n_mods; i++) {
+            free(tr->func->mods[i].path);
+            free(tr->func->mods[i].debug_link);
+        }
+        free(tr->func->mods);
+        free(tr->func->debug_dir);
+    }
     free(tr->func);
     tr->func = NULL;
 }

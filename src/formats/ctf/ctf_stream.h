@@ -99,7 +99,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
 const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st);
 
 /* Function traces (ctf_func.c). */
-int ctf_func_setup(tg_trace *t, ctf_trace *tr);
+int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts);
 void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev);
 const char *ctf_func_name(const tg_event *ev);
 void ctf_func_free(ctf_trace *tr);
