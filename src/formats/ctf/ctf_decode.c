@@ -507,6 +507,25 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
     return 0;
 }
 
+/* What the mode does with an integer read: a node, its text, or nothing. */
+__attribute__((always_inline)) static inline int int_value(ctf_dec *d, const ctf_step *st,
+                                                           uint64_t v, uint32_t *node, int mode)
+{
+    if (mode == RUN_BUILD) {
+        int64_t n = node_new(d, st);
+        if (n < 0)
+            return (int)n;
+        d->tree->nodes[n].v.u = v;
+        *node = (uint32_t)n;
+    } else if (mode == RUN_PRINT) {
+        if (st->type->kind == CTF_T_ENUM)
+            ctf_text_enum(d->out, st, v);
+        else
+            ctf_text_int(d->out, st, v);
+    }
+    return 0;
+}
+
 /* The interpreter: step i of s0 in the given mode. */
 __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step *s0,
                                                       uint32_t i, uint32_t *node, int mode)
@@ -528,36 +547,12 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
     case CTF_OP_INT: {
         uint64_t v;
         TG_TRY(read_int(d, st, pos, &v));
-        if (mode == RUN_BUILD) {
-            int64_t n = node_new(d, st);
-            if (n < 0)
-                return (int)n;
-            d->tree->nodes[n].v.u = v;
-            *node = (uint32_t)n;
-        } else if (mode == RUN_PRINT) {
-            if (st->type->kind == CTF_T_ENUM)
-                ctf_text_enum(d->out, st, v);
-            else
-                ctf_text_int(d->out, st, v);
-        }
-        return 0;
+        return int_value(d, st, v, node, mode);
     }
     case CTF_OP_VLINT: {
         uint64_t v;
         TG_TRY(read_vlint(d, st, pos, &v));
-        if (mode == RUN_BUILD) {
-            int64_t n = node_new(d, st);
-            if (n < 0)
-                return (int)n;
-            d->tree->nodes[n].v.u = v;
-            *node = (uint32_t)n;
-        } else if (mode == RUN_PRINT) {
-            if (st->type->kind == CTF_T_ENUM)
-                ctf_text_enum(d->out, st, v);
-            else
-                ctf_text_int(d->out, st, v);
-        }
-        return 0;
+        return int_value(d, st, v, node, mode);
     }
     case CTF_OP_FLOAT: {
         if (st->size > d->bits - pos)

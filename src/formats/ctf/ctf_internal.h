@@ -209,6 +209,13 @@ typedef struct ctf_meta {
     bool ctf2;                /* CTF 2 metadata: roles, not member names, give meanings */
 } ctf_meta;
 
+/* Does mapping m of enumeration ty hold value v (compared as the container's sign says)? */
+static inline bool ctf_enum_map_has(const ctf_type *ty, const ctf_enum_map *m, uint64_t v)
+{
+    return ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
+                         : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi);
+}
+
 /* ---- compiled decode steps ------------------------------------------------------------------ */
 
 typedef enum ctf_op {

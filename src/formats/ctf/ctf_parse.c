@@ -346,14 +346,10 @@ static int parse_block(parser *p, block_kind bk)
         if (t->kind == CTF_TK_EOF)
             return ctf_perr(p, t->line, "syntax error: unexpected end of metadata in the %s block",
                         kw->text);
-        if (is_ident(t, "typealias")) {
-            TG_TRY(ctf_parse_typealias(p));
+        int scoped = ctf_parse_scoped_name(p, t);
+        TG_TRY(scoped);
+        if (scoped)
             continue;
-        }
-        if (is_ident(t, "typedef")) {
-            TG_TRY(ctf_parse_typedef(p));
-            continue;
-        }
         if (t->kind != CTF_TK_IDENT)
             return ctf_perr(p, t->line, "syntax error: unexpected '%.40s' in the %s block", t->text,
                         kw->text);

@@ -86,5 +86,8 @@ int ctf_value_byte_order(parser *p, const pvalue *v, int *out);
 int ctf_parse_type_spec(parser *p, ctf_type **out);
 int ctf_parse_typealias(parser *p);
 int ctf_parse_typedef(parser *p);
+/* A typealias or typedef inside a block or a structure (t is the next token): 1 read, 0 not
+ * one, <0 error. */
+int ctf_parse_scoped_name(parser *p, const ctf_token *t);
 
 #endif

@@ -514,14 +514,10 @@ static int parse_struct_body(parser *p, ctf_type *st)
         if (t->kind == CTF_TK_EOF)
             return ctf_perr(p, t->line, "syntax error: unexpected end of metadata in a %s",
                         st->kind == CTF_T_STRUCT ? "struct" : "variant");
-        if (is_ident(t, "typealias")) {
-            TG_TRY(ctf_parse_typealias(p));
+        int scoped = ctf_parse_scoped_name(p, t);
+        TG_TRY(scoped);
+        if (scoped)
             continue;
-        }
-        if (is_ident(t, "typedef")) {
-            TG_TRY(ctf_parse_typedef(p));
-            continue;
-        }
         ctf_type *base;
         TG_TRY(ctf_parse_type_spec(p, &base));
         if (accept(p, ";"))
@@ -572,6 +568,18 @@ int ctf_parse_typealias(parser *p)
     if (!n)
         return ctf_perr(p, line, "typealias without a name");
     return alias_add(p, tg_arena_strndup(p->a, buf, n), t);
+}
+
+int ctf_parse_scoped_name(parser *p, const ctf_token *t)
+{
+    int rc;
+    if (is_ident(t, "typealias"))
+        rc = ctf_parse_typealias(p);
+    else if (is_ident(t, "typedef"))
+        rc = ctf_parse_typedef(p);
+    else
+        return 0;
+    return rc < 0 ? rc : 1;
 }
 
 int ctf_parse_typedef(parser *p)

@@ -120,9 +120,7 @@ void ctf_text_enum(tg_buf *w, const ctf_step *st, uint64_t v)
     size_t n = 0;
     for (size_t k = 0; k < ty->n_maps; k++) {
         const ctf_enum_map *m = &ty->maps[k];
-        bool in = ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
-                                : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi);
-        if (!in)
+        if (!ctf_enum_map_has(ty, m, v))
             continue;
         if (n++)
             TG_BUF_LIT(w, ", ");

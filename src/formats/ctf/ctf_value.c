@@ -108,9 +108,7 @@ static const char *enum_label(const ctf_type *ty, uint64_t v, ctf_dstream *ds)
     size_t len = 0;
     for (size_t k = 0; k < ty->n_maps; k++) {
         const ctf_enum_map *m = &ty->maps[k];
-        bool in = ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
-                                : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi);
-        if (!in)
+        if (!ctf_enum_map_has(ty, m, v))
             continue;
         if (n == 0) {
             first = m->label;
