@@ -26,6 +26,7 @@ lttng start >/dev/null
 LD_PRELOAD=$cyg "$work/app_cyg" >/dev/null
 lttng stop >/dev/null
 lttng destroy $s >/dev/null
+[ -d "$work/rec" ] || tg_lttng_lost
 fail=0
 "$TG" report "$work/rec" > "$work/report.txt" 2> "$work/err" || { echo "FAIL: report exit $?"; cat "$work/err"; fail=1; }
 cat "$work/report.txt"

@@ -27,9 +27,9 @@ trap cleanup EXIT
 # one already running on the machine
 . "$here/lttng-daemon.sh"
 tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
-gcc -O1 -I"$here" -o "$work/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread || exit 1
+gcc -O1 -I"$here" -o "$work/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread || { tg_lttng_lost; exit 1; }
 gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \
-    -llttng-ust -ldl -lpthread || exit 1
+    -llttng-ust -ldl -lpthread || { tg_lttng_lost; exit 1; }
 
 # record NAME EVENTS CMD... : one per-uid LTTng-UST session; the trace ends in $outdir/NAME
 record() {
@@ -56,12 +56,12 @@ record() {
     echo "recorded $outdir/$name ($(wc -l < "$outdir/$name.babeltrace2.txt") events)"
 }
 mkdir -p "$outdir"
-record types 'tg_fixture:*' "$work/app" || exit 1
+record types 'tg_fixture:*' "$work/app" || { tg_lttng_lost; exit 1; }
 # tracefile rotation: small trace files, so a stream spans several (ch_N_0, ch_N_1, ...)
 CHOPTS="--subbuf-size=4096 --num-subbuf=4 --tracefile-size=8192" \
-    record rotation 'tg_fixture:*' "$work/app" 40 || exit 1
+    record rotation 'tg_fixture:*' "$work/app" 40 || { tg_lttng_lost; exit 1; }
 if [ -n "$cyg" ]; then
-    record cyg 'lttng_ust_cyg_profile*' env LD_PRELOAD="$cyg" "$work/app_cyg" || exit 1
+    record cyg 'lttng_ust_cyg_profile*' env LD_PRELOAD="$cyg" "$work/app_cyg" || { tg_lttng_lost; exit 1; }
 else
     echo "note: liblttng-ust-cyg-profile.so.1 not found, no function-trace fixture"
 fi

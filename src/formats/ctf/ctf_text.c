@@ -18,7 +18,7 @@ void ctf_text_int_base(tg_buf *w, const ctf_step *st, uint64_t u)
     unsigned len = st->size;
     char tmp[80], *q = tmp + sizeof tmp;
     switch (st->type->base) {
-    case 2:
+    case 2: {
         char *o = tg_buf_room(w, len + 2);
         if (!o)
             return;
@@ -28,6 +28,7 @@ void ctf_text_int_base(tg_buf *w, const ctf_step *st, uint64_t u)
             *o++ = (u >> k) & 1 ? '1' : '0';
         w->len += len + 2;
         return;
+    }
     case 8:
         if (st->is_signed && len < 64) {
             unsigned r = ((len - 1) / 3 + 1) * 3;
