@@ -272,7 +272,7 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
 
 static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
 {
-    int64_t v;
+    int64_t v = 0;
     if (varlen) {
         t->size = 64;
         t->align = 8;
@@ -401,7 +401,7 @@ static int field_add(ctf2_ctx *c, ctf_type *st, const char *name, ctf_type *ft)
 
 static int struct_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
 {
-    int64_t v;
+    int64_t v = 0;
     int rc = get_int(c, fc, "minimum-alignment", &v);
     TG_TRY(rc);
     if (rc && (v < 1 || v > (1 << 20) || (v & (v - 1))))
