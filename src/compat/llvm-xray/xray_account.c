@@ -15,8 +15,6 @@
  * the merged iterator; the raw TSC is the event's "tsc" payload field.  Other traces go through the merged iterator
  * with nanoseconds as cycles at 1 GHz.  Memory: the stacks plus 8 bytes per finished call. */
 #include "core/error_internal.h"
-#include "core/format_api.h"
-#include "core/llvm_order.h"
 #include "core/consumer.h"
 
 #include <math.h>
@@ -445,42 +443,29 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
         have_xray = 1;
         int ns_is_tsc = tf == 1000000000u;
         for (size_t s = 0; s < tg_trace_stream_count(tr) && rc >= 0; s++) {
-            /* the stream read straight through its next(), with the per-event defaults
-             * tg_stream_iter sets (this loop runs per record) */
-            tg_stream *st = tg_trace_stream(tr, s);
-            if (st->ops->rewind && st->ops->rewind(st, NULL) < 0)
-                continue;
-            tg_event evb;
-            memset(&evb, 0, sizeof evb);
-            const tg_event *ev = &evb;
-            int r, errors_in_a_row = 0;
+            tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
+            if (!si) {
+                rc = TG_ERR_NOMEM;
+                break;
+            }
+            const tg_event *ev;
+            int r;
             for (;;) {
                 tg_error *e = NULL;
-                evb.cls = NULL;
-                evb.stream = st;
-                evb.cpu = st->cpu;
-                evb.tid = st->tid;
-                evb.pid = -1;
-                evb.depth = -1;
-                evb.addr = evb.lost = 0;
-                r = st->ops->next(st, &evb, &e);
+                r = tg_stream_iter_next(si, &ev, &e);
                 if (r == 0)
                     break;
                 if (r < 0) {
-                    /* damage: keep the first error for the caller, go on past it (64 in a
-                     * row end the stream, as in tg_stream_iter) */
+                    /* damage: keep the first error for the caller; the stream iterator
+                     * goes on past it (and ends the stream after too many in a row) */
                     if (err && !*err)
                         *err = e;
                     else
                         tg_error_free(e);
                     if (rc == 0)
                         rc = r;
-                    if (++errors_in_a_row >= 64)
-                        break;
                     continue;
                 }
-                errors_in_a_row = 0;
-                evb.stream = st;
                 /* cycles: at 1 GHz the event time in ns is the TSC itself (the reader's
                  * ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
                 uint64_t tsc;
@@ -496,6 +481,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                     break;
                 }
             }
+            tg_stream_iter_free(si);
             if (rc == TG_ERR_NOMEM)
                 break;
         }

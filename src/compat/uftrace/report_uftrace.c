@@ -7,6 +7,8 @@
  * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
  * hash table; sorted by total time (descending, then name) once at the end. */
 #include "compat/uftrace/uftrace_fstack.h"
+/* layer exception (TG_LAYER_EXCEPTIONS) until it reads through core's cursor */
+#include "core/format_api.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"

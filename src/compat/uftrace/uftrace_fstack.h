@@ -11,7 +11,7 @@
 #ifndef TG_UFTRACE_FSTACK_H
 #define TG_UFTRACE_FSTACK_H
 
-#include "core/format_api.h"
+#include "core/consumer.h"
 #include "traceglot.h"
 
 #include <stdbool.h>
