@@ -14,34 +14,14 @@
  * Both the final CTF2-SPEC-2.0 and the release-candidate dialect that real traces use
  * (CTF2-SPECRC-7.0: `default-clock-class-name`, `fixed-length-unsigned-enumeration`,
  * field locations as [scope, name...]) are read. */
-#include "formats/ctf/ctf_internal.h"
+#include "formats/ctf/ctf2_internal.h"
 
-#include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CTF2_MAX_FRAGMENT (16u << 20)
-
-typedef struct ctf2_alias {
-    const char *name;
-    ctf_type *type;
-} ctf2_alias;
-
-typedef struct ctf2_ctx {
-    ctf_meta *m;
-    tg_error **err;
-    int frag;                 /* fragment number (1-based), for messages */
-    ctf2_alias *aliases;
-    size_t n_alias, cap_alias;
-    ctf_stream_decl *stream;  /* the data stream class being read (its default clock) */
-    ctf_scope_id scope;
-    int depth;
-} ctf2_ctx;
-
-static int jerr(ctf2_ctx *c, const char *fmt, ...) TG_PRINTF(2, 3);
-static int jerr(ctf2_ctx *c, const char *fmt, ...)
+int ctf2_jerr(ctf2_ctx *c, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -54,7 +34,7 @@ static int jerr(ctf2_ctx *c, const char *fmt, ...)
 
 /* ---- JSON accessors ------------------------------------------------------------------------ */
 
-static json_object *member(json_object *o, const char *key)
+json_object *ctf2_member(json_object *o, const char *key)
 {
     json_object *v = NULL;
     if (!o || !json_object_is_type(o, json_type_object) ||
@@ -63,39 +43,39 @@ static json_object *member(json_object *o, const char *key)
     return v;
 }
 
-static const char *get_str(json_object *o, const char *key)
+const char *ctf2_get_str(json_object *o, const char *key)
 {
-    json_object *v = member(o, key);
+    json_object *v = ctf2_member(o, key);
     return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 /* An integer member: 1 found, 0 absent, <0 present but not an integer. */
-static int get_int(ctf2_ctx *c, json_object *o, const char *key, int64_t *out)
+int ctf2_get_int(ctf2_ctx *c, json_object *o, const char *key, int64_t *out)
 {
-    json_object *v = member(o, key);
+    json_object *v = ctf2_member(o, key);
     if (!v)
         return 0;
     if (!json_object_is_type(v, json_type_int))
-        return jerr(c, "`%s` is not an integer", key);
+        return ctf2_jerr(c, "`%s` is not an integer", key);
     *out = json_object_get_int64(v);
     return 1;
 }
 
-static int get_uint(ctf2_ctx *c, json_object *o, const char *key, uint64_t *out)
+int ctf2_get_uint(ctf2_ctx *c, json_object *o, const char *key, uint64_t *out)
 {
-    json_object *v = member(o, key);
+    json_object *v = ctf2_member(o, key);
     if (!v)
         return 0;
     if (!json_object_is_type(v, json_type_int))
-        return jerr(c, "`%s` is not an integer", key);
+        return ctf2_jerr(c, "`%s` is not an integer", key);
     uint64_t u = json_object_get_uint64(v);
     if (json_object_get_int64(v) < 0 && u == 0)
-        return jerr(c, "`%s` is negative", key);
+        return ctf2_jerr(c, "`%s` is negative", key);
     *out = u;
     return 1;
 }
 
-static const char *dup_str(ctf2_ctx *c, const char *s)
+const char *ctf2_dup_str(ctf2_ctx *c, const char *s)
 {
     const char *d = tg_arena_strdup(c->m->arena, s);
     if (!d)
@@ -103,18 +83,18 @@ static const char *dup_str(ctf2_ctx *c, const char *s)
     return d;
 }
 
-static int get_uuid(ctf2_ctx *c, json_object *o, const char *key, uint8_t out[16], bool *has)
+int ctf2_get_uuid(ctf2_ctx *c, json_object *o, const char *key, uint8_t out[16], bool *has)
 {
-    json_object *v = member(o, key);
+    json_object *v = ctf2_member(o, key);
     if (!v)
         return 0;
     if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 16)
-        return jerr(c, "`%s` is not an array of 16 bytes", key);
+        return ctf2_jerr(c, "`%s` is not an array of 16 bytes", key);
     for (size_t i = 0; i < 16; i++) {
         json_object *b = json_object_array_get_idx(v, i);
         int64_t x = b && json_object_is_type(b, json_type_int) ? json_object_get_int64(b) : -1;
         if (x < 0 || x > 255)
-            return jerr(c, "`%s` is not an array of 16 bytes", key);
+            return ctf2_jerr(c, "`%s` is not an array of 16 bytes", key);
         out[i] = (uint8_t)x;
     }
     *has = true;
@@ -159,23 +139,23 @@ static const struct {
  * mapped to the data stream class's default clock. */
 static int apply_roles(ctf2_ctx *c, json_object *fc, ctf_type *t)
 {
-    json_object *roles = member(fc, "roles");
+    json_object *roles = ctf2_member(fc, "roles");
     if (!roles)
         return 0;
     if (!json_object_is_type(roles, json_type_array))
-        return jerr(c, "`roles` is not an array");
+        return ctf2_jerr(c, "`roles` is not an array");
     for (size_t i = 0; i < json_object_array_length(roles); i++) {
         json_object *r = json_object_array_get_idx(roles, i);
         const char *name = r && json_object_is_type(r, json_type_string)
                                ? json_object_get_string(r)
                                : NULL;
         if (!name)
-            return jerr(c, "a role is not a string");
+            return ctf2_jerr(c, "a role is not a string");
         bool ts = !strcmp(name, "default-clock-timestamp") ||
                   !strcmp(name, "packet-end-default-clock-timestamp");
         if (ts) {
             if (!c->stream || !c->stream->clock)
-                return jerr(c, "role `%s` in a data stream class without a default clock",
+                return ctf2_jerr(c, "role `%s` in a data stream class without a default clock",
                             name);
             t->clock = c->stream->clock;
             if (!strcmp(name, "default-clock-timestamp") &&
@@ -189,7 +169,6 @@ static int apply_roles(ctf2_ctx *c, json_object *fc, ctf_type *t)
     return 0;
 }
 
-static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out);
 
 /* A field location as the TSDL path the resolver reads: "stream.event.header.id" for an
  * absolute location, "len" for a relative one. */
@@ -208,12 +187,12 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
     json_object *path = loc;
     const char *origin = NULL;
     if (loc && json_object_is_type(loc, json_type_object)) {
-        origin = get_str(loc, "origin");
-        path = member(loc, "path");
+        origin = ctf2_get_str(loc, "origin");
+        path = ctf2_member(loc, "path");
     }
     if (!path || !json_object_is_type(path, json_type_array) ||
         json_object_array_length(path) == 0) {
-        jerr(c, "field location is not a path");
+        ctf2_jerr(c, "field location is not a path");
         return NULL;
     }
     char buf[1024];
@@ -235,7 +214,7 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
             if (!strcmp(origin, origins[k].origin))
                 prefix = origins[k].prefix;
         if (!prefix) {
-            jerr(c, "unknown field location origin `%.60s`", origin);
+            ctf2_jerr(c, "unknown field location origin `%.60s`", origin);
             return NULL;
         }
         n = strlen(prefix);
@@ -246,13 +225,13 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
         if (!e || json_object_is_type(e, json_type_null))
             continue; /* "parent": the resolver searches the enclosing structures */
         if (!json_object_is_type(e, json_type_string)) {
-            jerr(c, "field location element is not a string");
+            ctf2_jerr(c, "field location element is not a string");
             return NULL;
         }
         const char *s = json_object_get_string(e);
         size_t l = strlen(s);
         if (n + l + 2 >= sizeof buf) {
-            jerr(c, "field location too long");
+            ctf2_jerr(c, "field location too long");
             return NULL;
         }
         if (n)
@@ -261,7 +240,7 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
         n += l;
     }
     if (!n) {
-        jerr(c, "field location names no field");
+        ctf2_jerr(c, "field location names no field");
         return NULL;
     }
     const char *p = tg_arena_strndup(c->m->arena, buf, n);
@@ -278,40 +257,40 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
         t->align = 8;
         t->varlen = true;
     } else {
-        int rc = get_int(c, fc, "length", &v);
+        int rc = ctf2_get_int(c, fc, "length", &v);
         TG_TRY(rc);
         if (rc == 0 || v < 1 || v > 64)
-            return jerr(c, "fixed-length integer length must be 1 to 64 bits");
+            return ctf2_jerr(c, "fixed-length integer length must be 1 to 64 bits");
         t->size = (unsigned)v;
-        const char *bo = get_str(fc, "byte-order");
+        const char *bo = ctf2_get_str(fc, "byte-order");
         t->big_endian = bo && !strcmp(bo, "big-endian");
         if (bo && !t->big_endian && strcmp(bo, "little-endian"))
-            return jerr(c, "unknown byte order `%.40s`", bo);
-        int rca = get_int(c, fc, "alignment", &v);
+            return ctf2_jerr(c, "unknown byte order `%.40s`", bo);
+        int rca = ctf2_get_int(c, fc, "alignment", &v);
         TG_TRY(rca);
         if (rca && (v < 1 || v > (1 << 20) || (v & (v - 1))))
-            return jerr(c, "alignment %lld is not a power of two", (long long)v);
+            return ctf2_jerr(c, "alignment %lld is not a power of two", (long long)v);
         if (rca)
             t->align = (unsigned)v;
     }
-    int rcb = get_int(c, fc, "preferred-display-base", &v);
+    int rcb = ctf2_get_int(c, fc, "preferred-display-base", &v);
     TG_TRY(rcb);
     if (rcb) {
         if (v != 2 && v != 8 && v != 10 && v != 16)
-            return jerr(c, "preferred display base %lld is not 2, 8, 10 or 16", (long long)v);
+            return ctf2_jerr(c, "preferred display base %lld is not 2, 8, 10 or 16", (long long)v);
         t->base = (uint8_t)v;
     }
-    json_object *maps = member(fc, "mappings");
+    json_object *maps = ctf2_member(fc, "mappings");
     if (maps) {
         if (!json_object_is_type(maps, json_type_object))
-            return jerr(c, "`mappings` is not an object");
+            return ctf2_jerr(c, "`mappings` is not an object");
         t->kind = CTF_T_ENUM;
         size_t n = 0;
         json_object_object_foreach(maps, k0, ranges0)
         {
             (void)k0;
             if (!json_object_is_type(ranges0, json_type_array))
-                return jerr(c, "mapping ranges are not an array");
+                return ctf2_jerr(c, "mapping ranges are not an array");
             n += json_object_array_length(ranges0);
         }
         t->maps = n ? tg_arena_alloc(c->m->arena, n * sizeof *t->maps) : NULL;
@@ -319,7 +298,7 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
             return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
         json_object_object_foreach(maps, label, ranges)
         {
-            const char *lab = dup_str(c, label);
+            const char *lab = ctf2_dup_str(c, label);
             if (!lab)
                 return TG_ERR_NOMEM;
             for (size_t i = 0; i < json_object_array_length(ranges); i++) {
@@ -331,7 +310,7 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
                 json_object *hi = lo ? json_object_array_get_idx(r, 1) : NULL;
                 if (!lo || !hi || !json_object_is_type(lo, json_type_int) ||
                     !json_object_is_type(hi, json_type_int))
-                    return jerr(c, "mapping `%.60s`: a range is not [lower, upper]", label);
+                    return ctf2_jerr(c, "mapping `%.60s`: a range is not [lower, upper]", label);
                 ctf_enum_map *m = &t->maps[t->n_maps++];
                 m->label = lab;
                 m->lo = t->is_signed ? json_object_get_int64(lo)
@@ -348,7 +327,7 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
 static int option_ranges(ctf2_ctx *c, json_object *ranges, ctf_type *var, uint32_t option)
 {
     if (!ranges || !json_object_is_type(ranges, json_type_array))
-        return jerr(c, "variant option without selector ranges");
+        return ctf2_jerr(c, "variant option without selector ranges");
     size_t n = json_object_array_length(ranges);
     ctf_var_range *v = tg_arena_alloc(c->m->arena, (var->n_ranges + n) * sizeof *v);
     if (!v && var->n_ranges + n)
@@ -365,7 +344,7 @@ static int option_ranges(ctf2_ctx *c, json_object *ranges, ctf_type *var, uint32
         json_object *hi = lo ? json_object_array_get_idx(r, 1) : NULL;
         if (!lo || !hi || !json_object_is_type(lo, json_type_int) ||
             !json_object_is_type(hi, json_type_int))
-            return jerr(c, "a selector range is not [lower, upper]");
+            return ctf2_jerr(c, "a selector range is not [lower, upper]");
         ctf_var_range *vr = &var->ranges[var->n_ranges++];
         vr->lo = json_object_get_int64(lo);
         vr->hi = json_object_get_int64(hi);
@@ -382,7 +361,7 @@ static int field_add(ctf2_ctx *c, ctf_type *st, const char *name, ctf_type *ft)
 {
     for (size_t i = 0; i < st->n_fields; i++)
         if (!strcmp(st->fields[i].orig_name, name))
-            return jerr(c, "duplicate member or option name `%.60s`", name);
+            return ctf2_jerr(c, "duplicate member or option name `%.60s`", name);
     if (st->n_fields == st->cap_fields) {
         size_t cap = st->cap_fields ? st->cap_fields * 2 : 8;
         ctf_field *v = tg_arena_alloc(c->m->arena, cap * sizeof *v);
@@ -402,25 +381,25 @@ static int field_add(ctf2_ctx *c, ctf_type *st, const char *name, ctf_type *ft)
 static int struct_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
 {
     int64_t v = 0;
-    int rc = get_int(c, fc, "minimum-alignment", &v);
+    int rc = ctf2_get_int(c, fc, "minimum-alignment", &v);
     TG_TRY(rc);
     if (rc && (v < 1 || v > (1 << 20) || (v & (v - 1))))
-        return jerr(c, "minimum alignment %lld is not a power of two", (long long)v);
+        return ctf2_jerr(c, "minimum alignment %lld is not a power of two", (long long)v);
     if (rc)
         t->align = (unsigned)v;
-    json_object *mems = member(fc, "member-classes");
+    json_object *mems = ctf2_member(fc, "member-classes");
     if (!mems)
         return 0;
     if (!json_object_is_type(mems, json_type_array))
-        return jerr(c, "`member-classes` is not an array");
+        return ctf2_jerr(c, "`member-classes` is not an array");
     for (size_t i = 0; i < json_object_array_length(mems); i++) {
         json_object *mc = json_object_array_get_idx(mems, i);
-        const char *name = get_str(mc, "name");
+        const char *name = ctf2_get_str(mc, "name");
         if (!name)
-            return jerr(c, "structure member without a name");
+            return ctf2_jerr(c, "structure member without a name");
         ctf_type *ft;
-        TG_TRY(field_class(c, member(mc, "field-class"), &ft));
-        const char *nm = dup_str(c, name);
+        TG_TRY(ctf2_field_class(c, ctf2_member(mc, "field-class"), &ft));
+        const char *nm = ctf2_dup_str(c, name);
         if (!nm)
             return TG_ERR_NOMEM;
         TG_TRY(field_add(c, t, nm, ft));
@@ -430,28 +409,28 @@ static int struct_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
 
 static int variant_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
 {
-    t->ref = location_path(c, member(fc, "selector-field-location"));
+    t->ref = location_path(c, ctf2_member(fc, "selector-field-location"));
     if (!t->ref)
         return TG_ERR_FORMAT;
-    json_object *opts = member(fc, "options");
+    json_object *opts = ctf2_member(fc, "options");
     if (!opts || !json_object_is_type(opts, json_type_array) ||
         json_object_array_length(opts) == 0)
-        return jerr(c, "variant without options");
+        return ctf2_jerr(c, "variant without options");
     for (size_t i = 0; i < json_object_array_length(opts); i++) {
         json_object *o = json_object_array_get_idx(opts, i);
-        const char *name = get_str(o, "name");
+        const char *name = ctf2_get_str(o, "name");
         char gen[32];
         if (!name) {
             snprintf(gen, sizeof gen, "option%zu", i);
             name = gen;
         }
         ctf_type *ft;
-        TG_TRY(field_class(c, member(o, "field-class"), &ft));
-        const char *nm = dup_str(c, name);
+        TG_TRY(ctf2_field_class(c, ctf2_member(o, "field-class"), &ft));
+        const char *nm = ctf2_dup_str(c, name);
         if (!nm)
             return TG_ERR_NOMEM;
         TG_TRY(field_add(c, t, nm, ft));
-        TG_TRY(option_ranges(c, member(o, "selector-field-ranges"), t, (uint32_t)i));
+        TG_TRY(option_ranges(c, ctf2_member(o, "selector-field-ranges"), t, (uint32_t)i));
     }
     return 0;
 }
@@ -461,17 +440,17 @@ static int sized_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool dynamic)
 {
     if (dynamic) {
         t->kind = CTF_T_SEQUENCE;
-        t->ref = location_path(c, member(fc, "length-field-location"));
+        t->ref = location_path(c, ctf2_member(fc, "length-field-location"));
         if (!t->ref)
             return TG_ERR_FORMAT;
         return 0;
     }
     t->kind = CTF_T_ARRAY;
     uint64_t len = 0;
-    int rc = get_uint(c, fc, "length", &len);
+    int rc = ctf2_get_uint(c, fc, "length", &len);
     TG_TRY(rc);
     if (!rc || len > CTF_MAX_ARRAY_LEN)
-        return jerr(c, "static length missing or above %u", CTF_MAX_ARRAY_LEN);
+        return ctf2_jerr(c, "static length missing or above %u", CTF_MAX_ARRAY_LEN);
     t->length = len;
     return 0;
 }
@@ -489,10 +468,10 @@ static ctf_type *byte_type(ctf2_ctx *c, bool text)
     return b;
 }
 
-static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
+int ctf2_field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
 {
     if (!fc)
-        return jerr(c, "missing field class");
+        return ctf2_jerr(c, "missing field class");
     if (json_object_is_type(fc, json_type_string)) {
         const char *name = json_object_get_string(fc);
         for (size_t i = c->n_alias; i-- > 0;)
@@ -500,13 +479,13 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
                 *out = ctf_type_copy(c->m->arena, c->aliases[i].type);
                 return *out ? 0 : tg_err(c->err, TG_ERR_NOMEM, "out of memory");
             }
-        return jerr(c, "unknown field class alias `%.60s`", name);
+        return ctf2_jerr(c, "unknown field class alias `%.60s`", name);
     }
-    const char *ty = get_str(fc, "type");
+    const char *ty = ctf2_get_str(fc, "type");
     if (!ty)
-        return jerr(c, "field class without a type");
+        return ctf2_jerr(c, "field class without a type");
     if (++c->depth > CTF_MAX_NESTING)
-        return jerr(c, "field classes nested deeper than %d", CTF_MAX_NESTING);
+        return ctf2_jerr(c, "field classes nested deeper than %d", CTF_MAX_NESTING);
     ctf_type *t = type_new(c, CTF_T_INT);
     if (!t)
         return TG_ERR_NOMEM;
@@ -531,12 +510,12 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
         t->kind = CTF_T_FLOAT;
         rc = int_class(c, fc, t, false);
         if (rc >= 0 && t->size != 32 && t->size != 64)
-            rc = jerr(c, "floating point number of %u bits (32 or 64 expected)", t->size);
+            rc = ctf2_jerr(c, "floating point number of %u bits (32 or 64 expected)", t->size);
         t->exp_dig = t->size == 32 ? 8 : 11;
         t->mant_dig = t->size == 32 ? 24 : 53;
-    } else if (strstr(ty, "string") && get_str(fc, "encoding") &&
-               strcmp(get_str(fc, "encoding"), "utf-8")) {
-        rc = jerr(c, "string encoding `%.20s` is not read (only utf-8)", get_str(fc, "encoding"));
+    } else if (strstr(ty, "string") && ctf2_get_str(fc, "encoding") &&
+               strcmp(ctf2_get_str(fc, "encoding"), "utf-8")) {
+        rc = ctf2_jerr(c, "string encoding `%.20s` is not read (only utf-8)", ctf2_get_str(fc, "encoding"));
     } else if (!strcmp(ty, "null-terminated-string")) {
         t->kind = CTF_T_STRING;
         t->align = 8;
@@ -552,7 +531,7 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
     } else if (!strcmp(ty, "static-length-array") || !strcmp(ty, "dynamic-length-array")) {
         rc = sized_class(c, fc, t, ty[0] == 'd');
         if (rc >= 0)
-            rc = field_class(c, member(fc, "element-field-class"), &t->elem);
+            rc = ctf2_field_class(c, ctf2_member(fc, "element-field-class"), &t->elem);
     } else if (!strcmp(ty, "structure")) {
         t->kind = CTF_T_STRUCT;
         rc = struct_class(c, fc, t);
@@ -560,9 +539,9 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
         t->kind = CTF_T_VARIANT;
         rc = variant_class(c, fc, t);
     } else if (!strcmp(ty, "optional")) {
-        rc = jerr(c, "optional field classes are not supported");
+        rc = ctf2_jerr(c, "optional field classes are not supported");
     } else {
-        rc = jerr(c, "unknown field class type `%.60s`", ty);
+        rc = ctf2_jerr(c, "unknown field class type `%.60s`", ty);
     }
     c->depth--;
     if (rc < 0)
@@ -572,246 +551,17 @@ static int field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
 }
 
 /* A scope's field class: a structure (or absent). */
-static int scope_class(ctf2_ctx *c, json_object *frag, const char *key, ctf_scope_id scope,
-                       ctf_type **out)
+int ctf2_scope_class(ctf2_ctx *c, json_object *frag, const char *key, ctf_scope_id scope,
+                     ctf_type **out)
 {
     *out = NULL;
-    json_object *fc = member(frag, key);
+    json_object *fc = ctf2_member(frag, key);
     if (!fc)
         return 0;
     c->scope = scope;
-    TG_TRY(field_class(c, fc, out));
+    TG_TRY(ctf2_field_class(c, fc, out));
     if ((*out)->kind != CTF_T_STRUCT)
-        return jerr(c, "`%s` is not a structure", key);
+        return ctf2_jerr(c, "`%s` is not a structure", key);
     return 0;
 }
 
-/* ---- fragments ----------------------------------------------------------------------------- */
-
-static int frag_trace_class(ctf2_ctx *c, json_object *f)
-{
-    ctf_meta *m = c->m;
-    TG_TRY(get_uuid(c, f, "uuid", m->uuid, &m->has_uuid));
-    TG_TRY(scope_class(c, f, "packet-header-field-class", CTF_SCOPE_PACKET_HEADER,
-                       &m->packet_header));
-    json_object *env = member(f, "environment");
-    if (env && json_object_is_type(env, json_type_object)) {
-        json_object_object_foreach(env, key, val)
-        {
-            ctf_env e = {.key = dup_str(c, key)};
-            if (!e.key)
-                return TG_ERR_NOMEM;
-            if (json_object_is_type(val, json_type_int)) {
-                e.is_int = true;
-                e.i = json_object_get_int64(val);
-            } else if (json_object_is_type(val, json_type_string)) {
-                if (!(e.s = dup_str(c, json_object_get_string(val))))
-                    return TG_ERR_NOMEM;
-            } else {
-                continue;
-            }
-            if (tg_grow(&m->env, &m->cap_env, m->n_env + 1, sizeof *m->env) < 0)
-                return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-            m->env[m->n_env++] = e;
-        }
-    }
-    return 0;
-}
-
-static int frag_clock_class(ctf2_ctx *c, json_object *f)
-{
-    ctf_meta *m = c->m;
-    ctf_clock *k = tg_arena_alloc(m->arena, sizeof *k);
-    if (!k)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    const char *id = get_str(f, "id"), *name = get_str(f, "name");
-    if (!id && !name)
-        return jerr(c, "clock class without an id or a name");
-    if (!(k->name = dup_str(c, id ? id : name)))
-        return TG_ERR_NOMEM;
-    const char *desc = get_str(f, "description");
-    if (desc && !(k->description = dup_str(c, desc)))
-        return TG_ERR_NOMEM;
-    int rc = get_uint(c, f, "frequency", &k->freq);
-    TG_TRY(rc);
-    if (!rc || k->freq == 0)
-        return jerr(c, "clock class `%.60s` without a frequency", k->name);
-    TG_TRY(get_uint(c, f, "precision", &k->precision));
-    TG_TRY(get_uuid(c, f, "uuid", k->uuid, &k->has_uuid));
-    json_object *off = member(f, "offset-from-origin");
-    if (off) {
-        TG_TRY(get_int(c, off, "seconds", &k->offset_s));
-        TG_TRY(get_uint(c, off, "cycles", &k->offset));
-    }
-    k->line = c->frag;
-    for (size_t i = 0; i < m->n_clocks; i++)
-        if (!strcmp(m->clocks[i]->name, k->name))
-            return jerr(c, "duplicate clock class `%.60s`", k->name);
-    if (tg_grow(&m->clocks, &m->cap_clocks, m->n_clocks + 1, sizeof *m->clocks) < 0)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    m->clocks[m->n_clocks++] = k;
-    return 0;
-}
-
-static int frag_stream_class(ctf2_ctx *c, json_object *f)
-{
-    ctf_meta *m = c->m;
-    ctf_stream_decl *s = tg_arena_alloc(m->arena, sizeof *s);
-    if (!s)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    TG_TRY(get_uint(c, f, "id", &s->id));
-    s->has_id = true;
-    s->line = c->frag;
-    const char *ck = get_str(f, "default-clock-class-id");
-    if (!ck)
-        ck = get_str(f, "default-clock-class-name");
-    if (ck) {
-        for (size_t i = 0; i < m->n_clocks; i++)
-            if (!strcmp(m->clocks[i]->name, ck))
-                s->clock = m->clocks[i];
-        if (!s->clock)
-            return jerr(c, "unknown default clock class `%.60s`", ck);
-    }
-    for (size_t i = 0; i < m->n_streams; i++)
-        if (m->streams[i]->id == s->id)
-            return jerr(c, "duplicate data stream class id %llu", (unsigned long long)s->id);
-    c->stream = s;
-    TG_TRY(scope_class(c, f, "packet-context-field-class", CTF_SCOPE_PACKET_CONTEXT,
-                       &s->packet_context));
-    TG_TRY(scope_class(c, f, "event-record-header-field-class", CTF_SCOPE_EVENT_HEADER,
-                       &s->event_header));
-    TG_TRY(scope_class(c, f, "event-record-common-context-field-class",
-                       CTF_SCOPE_STREAM_CONTEXT, &s->event_context));
-    if (tg_grow(&m->streams, &m->cap_streams, m->n_streams + 1, sizeof *m->streams) < 0)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    m->streams[m->n_streams++] = s;
-    return 0;
-}
-
-static int frag_event_class(ctf2_ctx *c, json_object *f)
-{
-    ctf_meta *m = c->m;
-    ctf_event_decl *e = tg_arena_alloc(m->arena, sizeof *e);
-    if (!e)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    TG_TRY(get_uint(c, f, "id", &e->id));
-    TG_TRY(get_uint(c, f, "data-stream-class-id", &e->stream_id));
-    e->has_id = e->has_stream_id = true;
-    e->line = c->frag;
-    const char *name = get_str(f, "name");
-    if (!(e->name = dup_str(c, name ? name : "")))
-        return TG_ERR_NOMEM;
-    c->stream = ctf_meta_stream(m, e->stream_id);
-    if (!c->stream)
-        return jerr(c, "event record class `%.60s` names unknown data stream class %llu",
-                    e->name, (unsigned long long)e->stream_id);
-    TG_TRY(scope_class(c, f, "specific-context-field-class", CTF_SCOPE_EVENT_CONTEXT,
-                       &e->context));
-    TG_TRY(scope_class(c, f, "payload-field-class", CTF_SCOPE_PAYLOAD, &e->fields));
-    if (tg_grow(&m->events, &m->cap_events, m->n_events + 1, sizeof *m->events) < 0)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    m->events[m->n_events++] = e;
-    return 0;
-}
-
-static int frag_alias(ctf2_ctx *c, json_object *f)
-{
-    const char *name = get_str(f, "name");
-    if (!name)
-        return jerr(c, "field class alias without a name");
-    ctf_type *t;
-    c->scope = CTF_SCOPE_PAYLOAD;
-    c->stream = NULL;
-    TG_TRY(field_class(c, member(f, "field-class"), &t));
-    if (tg_grow(&c->aliases, &c->cap_alias, c->n_alias + 1, sizeof *c->aliases) < 0)
-        return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
-    c->aliases[c->n_alias].name = dup_str(c, name);
-    c->aliases[c->n_alias++].type = t;
-    return c->aliases[c->n_alias - 1].name ? 0 : TG_ERR_NOMEM;
-}
-
-static int fragment(ctf2_ctx *c, json_object *f)
-{
-    const char *ty = get_str(f, "type");
-    if (!ty)
-        return jerr(c, "fragment is not an object with a `type`");
-    if (c->frag == 1) {
-        int64_t version = 0;
-        if (strcmp(ty, "preamble") || get_int(c, f, "version", &version) <= 0 || version != 2)
-            return jerr(c, "the first fragment is not a CTF 2 preamble (version 2)");
-        json_object *ext = member(f, "extensions");
-        if (ext && json_object_is_type(ext, json_type_object) &&
-            json_object_object_length(ext) > 0)
-            return jerr(c, "the preamble requires extensions this reader does not know");
-        return get_uuid(c, f, "uuid", c->m->uuid, &c->m->has_uuid) < 0 ? TG_ERR_FORMAT : 0;
-    }
-    if (!strcmp(ty, "trace-class"))
-        return frag_trace_class(c, f);
-    if (!strcmp(ty, "clock-class"))
-        return frag_clock_class(c, f);
-    if (!strcmp(ty, "data-stream-class"))
-        return frag_stream_class(c, f);
-    if (!strcmp(ty, "event-record-class"))
-        return frag_event_class(c, f);
-    if (!strcmp(ty, "field-class-alias"))
-        return frag_alias(c, f);
-    if (!strcmp(ty, "preamble"))
-        return jerr(c, "a second preamble");
-    return jerr(c, "unknown fragment type `%.60s`", ty);
-}
-
-bool ctf2_is_metadata(const char *text, size_t len)
-{
-    return len > 0 && (unsigned char)text[0] == 0x1e;
-}
-
-int ctf2_parse(const char *text, size_t len, ctf_meta *m, tg_error **err)
-{
-    ctf2_ctx c = {.m = m, .err = err};
-    m->ctf2 = true;
-    m->major = 2;
-    m->minor = 0;
-    m->has_major = m->has_minor = m->has_byte_order = true;
-    json_tokener *tok = json_tokener_new_ex(CTF_MAX_NESTING * 2);
-    if (!tok)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    int rc = 0;
-    size_t i = 0;
-    while (rc >= 0 && i < len) {
-        if ((unsigned char)text[i] != 0x1e) {
-            rc = tg_err(err, TG_ERR_FORMAT, "%s: byte %zu: expected a record separator (0x1e)",
-                        m->path, i);
-            break;
-        }
-        size_t start = ++i;
-        while (i < len && (unsigned char)text[i] != 0x1e)
-            i++;
-        size_t n = i - start;
-        c.frag++;
-        if (n > CTF2_MAX_FRAGMENT) {
-            rc = jerr(&c, "fragment of %zu bytes is too large", n);
-            break;
-        }
-        json_tokener_reset(tok);
-        json_object *f = json_tokener_parse_ex(tok, text + start, (int)n);
-        enum json_tokener_error je = json_tokener_get_error(tok);
-        size_t used = json_tokener_get_parse_end(tok);
-        while (f && used < n && (text[start + used] == ' ' || text[start + used] == '\n' ||
-                                 text[start + used] == '\r' || text[start + used] == '\t'))
-            used++;
-        if (!f || je != json_tokener_success || used != n) {
-            rc = tg_err(err, TG_ERR_FORMAT, "%s: metadata fragment %d (byte %zu): invalid JSON: %s",
-                        m->path, c.frag, start,
-                        f ? "text after the value" : json_tokener_error_desc(je));
-            json_object_put(f);
-            break;
-        }
-        rc = fragment(&c, f);
-        json_object_put(f);
-    }
-    json_tokener_free(tok);
-    free(c.aliases);
-    if (rc >= 0 && c.frag == 0)
-        rc = tg_err(err, TG_ERR_FORMAT, "%s: empty CTF 2 metadata", m->path);
-    return rc < 0 ? rc : 0;
-}
