@@ -278,17 +278,9 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     int idx = t->stack_count - 1;
     if (idx < 0 || idx >= t->cap)
         return feed(p, ev);
-    uf_frame *f = &t->frames[idx];
-    uint64_t delta = f->valid ? ts - f->total : 0;
-    f->valid = false;
-    f->total = delta;
-    if (f->child > delta)
-        f->child = delta;
-    if (idx > 0)
-        f[-1].child += delta;
-    t->stack_count = idx;
-    if (t->user_stack_count > 0)
-        t->user_stack_count--;
+    uf_frame_pop(t, idx, ts);
+    const uf_frame *f = &t->frames[idx];
+    uint64_t delta = f->total; /* the popped frame's time */
     t->last_time = ts;
     t->last_was_perf = false;
     if (t->display_depth > 0)

@@ -134,6 +134,24 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
 uint8_t uf_fixup_kind(const char *name);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
+
+/* Ends frame idx (the top) of t at time ts: its total and self time, its parent's child
+ * time, as uftrace's fstack does on an exit.  Inline: report calls it once per exit. */
+static inline void uf_frame_pop(uf_task *t, int idx, uint64_t ts)
+{
+    uf_frame *f = &t->frames[idx];
+    uint64_t delta = f->valid ? ts - f->total : 0;
+    f->valid = false;
+    f->total = delta;
+    if (f->child > delta)
+        f->child = delta;
+    if (idx > 0)
+        f[-1].child += delta;
+    t->stack_count = idx;
+    if (t->user_stack_count > 0)
+        t->user_stack_count--;
+}
+
 /* uf_consume for the common record - an entry or exit of a thread in its steady state, in
  * a frame already allocated - inlined; anything else goes to uf_consume. */
 static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
@@ -164,16 +182,7 @@ static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
         t->user_stack_count++;
         return;
     }
-    uint64_t delta = f->valid ? (uint64_t)r->time - f->total : 0;
-    f->valid = false;
-    f->total = delta;
-    if (f->child > delta)
-        f->child = delta;
-    if (idx > 0)
-        f[-1].child += delta;
-    t->stack_count = idx;
-    if (t->user_stack_count > 0)
-        t->user_stack_count--;
+    uf_frame_pop(t, idx, (uint64_t)r->time);
 }
 
 /* fstack_update: the display depth after printing an entry / an exit. */
