@@ -9,6 +9,7 @@
 #include "compat/uftrace/uftrace_fstack.h"
 /* layer exception (TG_LAYER_EXCEPTIONS) until it reads through core's cursor */
 #include "core/format_api.h"
+#include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
@@ -16,71 +17,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct row {
-    char *name;
-    uint64_t total, self, calls;
-};
-
-struct table {
-    struct row **rows;  /* each row allocated on its own: caches keep pointers to rows */
-    size_t n, cap;
-    size_t *slots; /* row index + 1; 0 empty */
-    size_t n_slots;
-};
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    while (*s)
-        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h;
-}
-
-static struct row *row_get(struct table *tb, const char *name)
-{
-    if ((tb->n + 1) * 2 > tb->n_slots) {
-        size_t ns = tb->n_slots ? tb->n_slots * 2 : 256;
-        size_t *sl = calloc(ns, sizeof *sl);
-        if (!sl)
-            return NULL;
-        for (size_t i = 0; i < tb->n; i++) {
-            size_t j = hash_str(tb->rows[i]->name) & (ns - 1);
-            while (sl[j])
-                j = (j + 1) & (ns - 1);
-            sl[j] = i + 1;
-        }
-        free(tb->slots);
-        tb->slots = sl;
-        tb->n_slots = ns;
-    }
-    size_t j = hash_str(name) & (tb->n_slots - 1);
-    while (tb->slots[j]) {
-        struct row *r = tb->rows[tb->slots[j] - 1];
-        if (strcmp(r->name, name) == 0)
-            return r;
-        j = (j + 1) & (tb->n_slots - 1);
-    }
-    if (tb->n == tb->cap) {
-        size_t nc = tb->cap ? tb->cap * 2 : 64;
-        struct row **nr = realloc(tb->rows, nc * sizeof *nr);
-        if (!nr)
-            return NULL;
-        tb->rows = nr;
-        tb->cap = nc;
-    }
-    struct row *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
-    r->name = strdup(name);
-    if (!r->name) {
-        free(r);
-        return NULL;
-    }
-    tb->rows[tb->n] = r;
-    tb->slots[j] = ++tb->n;
-    return r;
-}
 
 /* A small cache from symbol pointer to row: names repeat millions of times. */
 struct rep {
@@ -142,7 +78,7 @@ static struct row *row_for(struct rep *p, const char *name, uint64_t addr)
         tmp[n] = 0;
         key = tmp;
     }
-    struct row *r = row_get(&p->tb, key);
+    struct row *r = uf_row_get(&p->tb, key);
     if (r) {
         p->cache[h].name = name;
         p->cache[h].addr = addr;
@@ -175,14 +111,6 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
     r->self += f->total - f->child;
     r->calls++;
     return 0;
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-    const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
-    if (x->total != y->total)
-        return x->total > y->total ? -1 : 1;
-    return strcmp(x->name, y->name);
 }
 
 /* One record through uftrace's report rules (build_function_tree). */
@@ -351,26 +279,6 @@ static void rep_free(struct rep *p)
     free(p->tb.slots);
     uf_state_free(&p->st);
     free(p);
-}
-
-static void print_table(struct table *tb, tg_buf *out)
-{
-    if (tb->n > 1)
-        qsort(tb->rows, tb->n, sizeof *tb->rows, cmp_rows);
-    tg_buf_puts(out, "  Total time   Self time       Calls  Function\n");
-    tg_buf_puts(out, "  ==========  ==========  ==========  ====================\n");
-    for (size_t i = 0; i < tb->n; i++) {
-        const struct row *r = tb->rows[i];
-        tg_buf_puts(out, "  ");
-        uf_put_time(out, r->total);
-        tg_buf_puts(out, "  ");
-        uf_put_time(out, r->self);
-        tg_buf_puts(out, "  ");
-        tg_buf_u64_pad(out, r->calls, 10, ' ');
-        tg_buf_puts(out, "  ");
-        tg_buf_puts(out, r->name);
-        tg_buf_putc(out, '\n');
-    }
 }
 
 /* ---- the per-thread path ------------------------------------------------------------------
@@ -743,7 +651,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
         if (rc >= 0 && nw == 2) { /* sum the second table into the first */
             for (size_t i = 0; i < w[1].rep->tb.n && rc >= 0; i++) {
                 const struct row *src = w[1].rep->tb.rows[i];
-                struct row *dst = row_get(&w[0].rep->tb, src->name);
+                struct row *dst = uf_row_get(&w[0].rep->tb, src->name);
                 if (!dst) {
                     rc = TG_ERR_NOMEM;
                     break;
@@ -754,7 +662,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
             }
         }
         if (rc >= 0)
-            print_table(&w[0].rep->tb, out);
+            uf_rows_print(&w[0].rep->tb, out);
         for (size_t i = 0; i < nw; i++) {
             if (w[i].errors)
                 tg_err_append(&errors, w[i].errors);
@@ -798,7 +706,7 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     if (rc == TG_ERR_NOMEM)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc >= 0)
-        print_table(&p->tb, out);
+        uf_rows_print(&p->tb, out);
     rep_free(p);
     return rc < 0 ? rc : 0;
 }
