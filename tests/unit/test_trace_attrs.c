@@ -159,6 +159,33 @@ static void test_xray(struct tg_test_counts *tc)
     }
 }
 
+/* LTTng 0.x: the cycle counter in ns and one wall-time reading (the block header's start
+ * time at its first cycle count); values as make-fixtures.py writes them. */
+static void test_lttng0(struct tg_test_counts *tc)
+{
+    tg_set *set = open_one(TG_TEST_DATA "/lttng0/lost-be");
+    CHECK(tc, set != NULL);
+    if (set) {
+        const tg_trace *t = tg_set_trace(set, 0);
+        const tg_clock_info *c = tg_trace_clock(t);
+        CHECK(tc, c->origin == TG_CLOCK_CYCLES && !c->raw_cycles && c->offset_ns == 0);
+        CHECK(tc, c->frequency_hz == 1993051000u);
+        /* 1262715366.408819 s minus the ns of cycle count 0x2b54a2003b7a at 1.993051 GHz */
+        CHECK(tc, c->sync_origin == TG_CLOCK_REALTIME && c->sync_offset_ns == 1262691462105732200ll);
+        CHECK(tc, tg_trace_host(t)->word_bits == 64 && tg_trace_host(t)->byte_order == 2);
+        CHECK_STR(tc, tg_trace_tracer(t)->name, "ltt");
+        tg_close(set);
+    }
+    set = open_one(TG_TEST_DATA "/lttng0/smp8");
+    CHECK(tc, set != NULL);
+    if (set) {
+        const tg_trace *t = tg_set_trace(set, 0);
+        CHECK(tc, tg_trace_clock(t)->frequency_hz == 2500000000u);
+        CHECK(tc, tg_trace_host(t)->word_bits == 32 && tg_trace_host(t)->byte_order == 1);
+        tg_close(set);
+    }
+}
+
 /* The corpus's mixed recording: three tracers, two ways of counting the monotonic clock. */
 static void test_mixed(struct tg_test_counts *tc)
 {
@@ -191,6 +218,7 @@ int main(void)
     test_ctf(&tc);
     test_ftrace(&tc);
     test_xray(&tc);
+    test_lttng0(&tc);
     test_mixed(&tc);
     test_names(&tc);
     return tg_test_done(&tc);

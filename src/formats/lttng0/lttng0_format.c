@@ -308,6 +308,30 @@ static int list_tracefiles(tg_trace *t, lt0_trace *lt, const char *path, tg_erro
     return rc;
 }
 
+/* The typed attributes from the first metadata block's header.  Event times are the cycle
+ * counter turned into ns (start_freq / freq_scale ticks a second), counted from the counter's
+ * zero; start_time is the wall time (gettimeofday) of the block's first cycle count, so the
+ * trace carries one realtime reading: realtime = event time + sync_offset_ns. */
+static int set_attributes(tg_trace *t, const lt0_trace *lt)
+{
+    const lt0_header *h = &lt->hdr;
+    int64_t wall = (int64_t)(h->start_sec * 1000000000ull + h->start_usec * 1000ull);
+    tg_clock_info c = {.name = "tsc", .origin = TG_CLOCK_CYCLES,
+                       .frequency_hz = h->freq_scale ? h->start_freq / h->freq_scale : h->start_freq,
+                       .sync_origin = TG_CLOCK_REALTIME, .sync_offset_ns = wall - lt->start_ns};
+    TG_TRY(tg_trace_set_clock_info(t, &c));
+    tg_host_info host = {.word_bits = h->arch_size == 4 || h->arch_size == 8 ? h->arch_size * 8 : 0,
+                         .byte_order = h->big_endian ? 2 : 1};
+    TG_TRY(tg_trace_set_host(t, &host));
+    TG_TRY(tg_trace_set_tracer(t, "ltt", NULL));
+    TG_TRY(tg_trace_add_env_int(t, "start_freq", (int64_t)h->start_freq));
+    TG_TRY(tg_trace_add_env_int(t, "freq_scale", h->freq_scale));
+    TG_TRY(tg_trace_add_env_int(t, "start_time_sec", (int64_t)h->start_sec));
+    TG_TRY(tg_trace_add_env_int(t, "start_time_usec", (int64_t)h->start_usec));
+    TG_TRY(tg_trace_add_env_int(t, "alignment", h->alignment));
+    return 0;
+}
+
 static int lt0_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
 {
     (void)opts;
@@ -342,8 +366,7 @@ static int lt0_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     char ver[16];
     snprintf(ver, sizeof ver, "%u.%u", lt->hdr.major, lt->hdr.minor);
     tg_trace_set_version(t, ver);
-    int64_t wall = (int64_t)(lt->hdr.start_sec * 1000000000ull + lt->hdr.start_usec * 1000ull);
-    tg_trace_set_clock(t, "tsc", wall - lt->start_ns);
+    TG_TRY(set_attributes(t, lt));
 
     TG_TRY(lt0_metadata_read(t, lt, err));
     for (size_t i = 0; i < lt->n_markers; i++) {
