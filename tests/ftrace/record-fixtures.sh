@@ -22,6 +22,10 @@ if [ ! -w $T/tracing_on ]; then
     mount -t tracefs nodev $T 2>/dev/null || true
 fi
 [ -w $T/tracing_on ] || { echo "SKIP: tracefs is not writable at $T"; exit 77; }
+# the same tracefs is shared by everything on this machine (timeline/mixed-live records
+# through it too, and ctest runs tests side by side): one recording at a time
+exec 9>/tmp/traceglot-tracefs.lock
+flock -w 600 9 || { echo "SKIP: tracefs busy (lock /tmp/traceglot-tracefs.lock)"; exit 77; }
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'echo 0 > $T/events/enable; echo 1408 > $T/buffer_size_kb; echo 1 > $T/tracing_on; rm -rf "$tmp"' EXIT
