@@ -163,6 +163,12 @@ typedef struct tg_clock_info {
      * origin clock plus sync_offset_ns is the time on it. */
     tg_clock_origin sync_origin;
     int64_t sync_offset_ns;
+    /* A CTF clock class as the metadata gives it (after babeltrace2's normalisation of the
+     * cycles below one second): offset_ns = offset_seconds * 1e9 + ns(offset_cycles);
+     * precision in cycles.  0 where the format does not say. */
+    int64_t offset_seconds;
+    uint64_t offset_cycles;
+    uint64_t precision;
 } tg_clock_info;
 
 typedef struct tg_host_info {

@@ -3,10 +3,17 @@
  * Every type is written inline at its use, with all its attributes spelled out (size,
  * alignment, signedness, byte order, base, encoding), so the metadata needs no typealias
  * and says exactly what the encoder wrote.  Arrays and sequences use C declarators after
- * the member name: "integer {...} name[4][_name_length]" (outer dimension first). */
+ * the member name: "integer {...} name[4][_name_length]" (outer dimension first).
+ *
+ * Variant tags and sequence lengths are written relative ("tag", not "event.fields.tag"):
+ * babeltrace2's TSDL parser takes one identifier as a variant's tag, and a scope keyword
+ * ("event", "stream") cannot start it.  A relative name is looked up from the field
+ * outwards, and the readers' absolute paths (CTF 2 field locations) name fields of the same
+ * scope. */
 #include "writers/ctf_writer.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static void indent_to(tg_buf *b, int n) { tg_buf_pad(b, ' ', 4 * n); }
 
@@ -36,6 +43,22 @@ static void put_int(tg_buf *b, const tg_field_type *t)
 }
 
 static void put_type(tg_buf *b, const tg_field_type *t, int indent);
+
+/* ref without its scope prefix ("event.fields.x.len" -> "x.len") */
+static const char *relative_ref(const char *ref)
+{
+    static const char *const scopes[] = {"trace.packet.header.", "stream.packet.context.",
+                                         "stream.event.header.", "stream.event.context.",
+                                         "event.context.", "event.fields."};
+    if (!ref)
+        return "";
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++) {
+        size_t n = strlen(scopes[i]);
+        if (strncmp(ref, scopes[i], n) == 0)
+            return ref + n;
+    }
+    return ref;
+}
 
 static void put_enum(tg_buf *b, const tg_field_type *t, int indent)
 {
@@ -107,7 +130,7 @@ static void put_type(tg_buf *b, const tg_field_type *t, int indent)
         cw_tsdl_struct(b, t, indent);
         break;
     case TG_FT_VARIANT:
-        tg_buf_printf(b, "variant <%s> ", t->ref ? t->ref : "");
+        tg_buf_printf(b, "variant <%s> ", relative_ref(t->ref));
         put_members(b, t, indent);
         break;
     case TG_FT_ARRAY:
@@ -130,6 +153,6 @@ void cw_tsdl_member(tg_buf *b, const tg_field_type *t, const char *decl_name, in
         if (d->kind == TG_FT_ARRAY)
             tg_buf_printf(b, "[%" PRIu64 "]", d->length);
         else
-            tg_buf_printf(b, "[%s]", d->ref ? d->ref : "");
+            tg_buf_printf(b, "[%s]", relative_ref(d->ref));
     }
 }

@@ -1,14 +1,19 @@
 /* ctf_write.c - the CTF 1.8 converter: traceglot convert --to ctf -o DIR PATH...
  *
- * One pass over the merged, filtered events.  Each input stream becomes one output stream
+ * One pass over the merged, filtered events.  Each input trace becomes one output trace
+ * (DIR itself for one input trace, DIR/NAME for several, named after their paths) with the
+ * input's environment and clock class, and its events at their times on that clock, so
+ * that babeltrace2 puts the output traces on its timeline as it puts the inputs (and
+ * --begin/--end bound each trace by its own clock, as babeltrace2's do).  Each input stream
+ * becomes one output stream
  * file of bounded packets; each event class becomes a CTF event class whose fields are
  * written with the class's declared schema (CTF input: the same types, so babeltrace2 prints
  * the same) or with types derived from its values (every other format).  The layout follows
  * LTTng's: a packet header (magic, trace uuid, stream id), a packet context with begin/end
  * timestamps, sizes, a sequence number and the running count of discarded events (lost
  * records close the packet so the count lands between packets), then events with a header
- * (class id, timestamp in ns of a 1 GHz clock whose origin is the input's).  The metadata
- * is written last, when every class and every enumeration label has been seen.
+ * (class id, timestamp as a value of the trace's clock).  The metadata (ctf_metadata.c) is
+ * written last, when every class and every enumeration label has been seen.
  *
  * Memory: one packet buffer per stream (packets close at CW_PACKET_BYTES), the class and
  * stream tables; nothing grows with the number of events. */
@@ -21,31 +26,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CW_PACKET_BYTES (256u * 1024u)
 #define CW_MAGIC 0xC1FC1FC1u
 
-typedef struct cw_sclass {
-    uint32_t id;
-    const tg_field_type *pctx; /* packet context members after the writer's own */
-    const tg_field_type *sctx; /* stream event context */
-    int derived;               /* sctx is the writer's pid/tid; pctx its cpu_id */
-    uint32_t next_event_id;
-} cw_sclass;
-
-typedef struct cw_class {
-    const tg_event_class *in;
-    cw_sclass *sc;
-    uint32_t id;
-    const tg_field_type *ectx, *payload;
-    int derived, func;
-    uint64_t shape; /* derived: the payload's shape, see shape_of */
-} cw_class;
-
 typedef struct cw_stream {
     tg_stream *in;
+    cw_otrace *tr;
     cw_sclass *sc;
     uint32_t instance;
     int fd;
@@ -63,20 +54,13 @@ typedef struct cw_stream {
 
 typedef struct cw_writer {
     const char *dir;
-    uint8_t uuid[16];
-    int has_clock;
-    char clock_name[64];
-    cw_sclass **sclasses;
-    size_t n_sclasses, cap_sclasses;
+    cw_otrace *traces;         /* one per input trace */
+    size_t n_traces;
     cw_class **classes;
     size_t n_classes, cap_classes;
     cw_stream **streams;
     size_t n_streams, cap_streams;
     cw_stream *last_stream;
-    int64_t first_ts, last_ts; /* of the first and the last event written */
-    int any_event;
-    cw_sclass *derived_sc;
-    const tg_field_type *derived_pctx, *derived_sctx;
     cw_derived *derived;
     tg_value *vals;            /* one scope's top-level values */
     size_t cap_vals;
@@ -97,24 +81,25 @@ static const tg_field_type pid_ctx = {.kind = TG_FT_STRUCT, .align = 8, .members
 
 /* ---- tables ------------------------------------------------------------------------------- */
 
-static cw_sclass *add_sclass(cw_writer *w, const tg_field_type *pctx, const tg_field_type *sctx,
+static cw_sclass *add_sclass(cw_otrace *tr, const tg_field_type *pctx, const tg_field_type *sctx,
                              int derived)
 {
-    for (size_t i = 0; i < w->n_sclasses; i++) {
-        cw_sclass *sc = w->sclasses[i];
+    for (size_t i = 0; i < tr->n_sclasses; i++) {
+        cw_sclass *sc = tr->sclasses[i];
         if (sc->pctx == pctx && sc->sctx == sctx && sc->derived == derived)
             return sc;
     }
     cw_sclass *sc = calloc(1, sizeof *sc);
-    if (!sc || tg_grow(&w->sclasses, &w->cap_sclasses, w->n_sclasses + 1, sizeof *w->sclasses) < 0) {
+    if (!sc || tg_grow(&tr->sclasses, &tr->cap_sclasses, tr->n_sclasses + 1, sizeof *tr->sclasses) < 0) {
         free(sc);
         return NULL;
     }
-    sc->id = (uint32_t)w->n_sclasses;
+    sc->tr = tr;
+    sc->id = (uint32_t)tr->n_sclasses;
     sc->pctx = pctx;
     sc->sctx = sctx;
     sc->derived = derived;
-    w->sclasses[w->n_sclasses++] = sc;
+    tr->sclasses[tr->n_sclasses++] = sc;
     return sc;
 }
 
@@ -200,7 +185,8 @@ static int declared(const tg_event_class *in)
            tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
 }
 
-static cw_class *new_class(cw_writer *w, const tg_event *ev, uint64_t shape, tg_error **err)
+static cw_class *new_class(cw_writer *w, cw_otrace *tr, const tg_event *ev, uint64_t shape,
+                           tg_error **err)
 {
     const tg_event_class *in = tg_event_class_of(ev);
     cw_class *c = calloc(1, sizeof *c);
@@ -215,7 +201,7 @@ static cw_class *new_class(cw_writer *w, const tg_event *ev, uint64_t shape, tg_
     if (declared(in)) {
         c->payload = tg_event_class_schema(in, TG_SCOPE_PAYLOAD);
         c->ectx = tg_event_class_schema(in, TG_SCOPE_EVENT_CONTEXT);
-        c->sc = add_sclass(w, tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT),
+        c->sc = add_sclass(tr, tg_event_class_schema(in, TG_SCOPE_PACKET_CONTEXT),
                            tg_event_class_schema(in, TG_SCOPE_STREAM_CONTEXT), 0);
     } else {
         c->derived = 1;
@@ -225,9 +211,9 @@ static cw_class *new_class(cw_writer *w, const tg_event *ev, uint64_t shape, tg_
             if (!c->payload)
                 return NULL;
         }
-        if (!w->derived_sc)
-            w->derived_sc = add_sclass(w, w->derived_pctx, &pid_ctx, 1);
-        c->sc = w->derived_sc;
+        if (!tr->derived_sc)
+            tr->derived_sc = add_sclass(tr, tr->derived_pctx, &pid_ctx, 1);
+        c->sc = tr->derived_sc;
     }
     if (!c->sc) {
         tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -255,7 +241,7 @@ static cw_class *class_of(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
     for (size_t i = 0; i < w->n_classes; i++)
         if (w->classes[i]->in == in && w->classes[i]->shape == shape)
             return w->classes[i];
-    return new_class(w, ev, shape, err);
+    return new_class(w, s->tr, ev, shape, err);
 }
 
 static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
@@ -274,12 +260,17 @@ static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
     s->in = in;
     s->fd = -1;
     /* the input's stream order, which readers use to order events with equal times */
-    size_t index = 0;
-    for (size_t t = 0; t < tg_set_trace_count(w->set); t++) {
-        const tg_trace *tr = tg_set_trace(w->set, t);
-        for (size_t i = 0; i < tg_trace_stream_count(tr); i++, index++)
-            if (tg_trace_stream(tr, i) == in)
-                s->instance = (uint32_t)index;
+    const tg_trace *tin = tg_stream_trace(in);
+    for (size_t t = 0; t < w->n_traces; t++)
+        if (w->traces[t].in == tin)
+            s->tr = &w->traces[t];
+    for (size_t i = 0; i < tg_trace_stream_count(tin); i++)
+        if (tg_trace_stream(tin, i) == in)
+            s->instance = (uint32_t)i;
+    if (!s->tr) {
+        free(s);
+        tg_err(err, TG_ERR_FORMAT, "stream %s: of no trace of the set", tg_stream_name(in));
+        return NULL;
     }
     snprintf(s->fname, sizeof s->fname, "stream_%u", s->instance);
     w->streams[w->n_streams++] = s;
@@ -297,23 +288,28 @@ enum { OFF_CONTENT_NC = 32, OFF_PSIZE_NC = 40, OFF_DISC_NC = 56 };
  * ended.  (babeltrace2 orders packet beginnings among events by these times.) */
 static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
 {
+    (void)w;
     cw_pack *p = &s->pkt;
-    int64_t begin = s->seq ? s->ts_end : w->first_ts;
+    const cw_otrace *tr = s->tr;
+    int64_t begin = s->seq ? s->ts_end : tr->first_ts;
     if (begin > ts)
         begin = ts;
+    uint64_t begin_value = 0;
+    if (tr->has_clock)
+        TG_TRY(cw_clock_cycles(&tr->clock, begin, &begin_value, err));
     cw_pack_reset(p);
     int rc = cw_pack_uint(p, CW_MAGIC, 32, 0);
-    rc |= cw_pack_bytes(p, w->uuid, 16);
+    rc |= cw_pack_bytes(p, tr->uuid, 16);
     rc |= cw_pack_uint(p, s->sc->id, 32, 0);
     rc |= cw_pack_uint(p, s->instance, 64, 0);
-    if (w->has_clock) {
-        rc |= cw_pack_uint(p, (uint64_t)begin, 64, 0); /* timestamp_begin */
-        rc |= cw_pack_uint(p, 0, 64, 0);            /* timestamp_end */
+    if (tr->has_clock) {
+        rc |= cw_pack_uint(p, begin_value, 64, 0); /* timestamp_begin */
+        rc |= cw_pack_uint(p, 0, 64, 0);           /* timestamp_end */
     }
     rc |= cw_pack_zeros(p, 8 * 4); /* content_size, packet_size, packet_seq_num, discarded */
     if (rc < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    cw_pack_patch64(p, (w->has_clock ? 64 : 48), s->seq, 0);
+    cw_pack_patch64(p, (tr->has_clock ? 64 : 48), s->seq, 0);
     if (s->pctx_len && cw_pack_bytes(p, s->pctx_bytes, s->pctx_len) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     s->open = 1;
@@ -323,17 +319,28 @@ static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
     return 0;
 }
 
-static int close_packet(cw_writer *w, cw_stream *s, tg_error **err)
+/* The output trace's directory exists (a subdirectory is made with its first file). */
+static int dir_ready(const cw_otrace *tr, tg_error **err)
+{
+    if (mkdir(tr->dir, 0755) < 0 && errno != EEXIST)
+        return tg_err(err, TG_ERR_IO, "%s: cannot create: %s", tr->dir, strerror(errno));
+    return 0;
+}
+
+static int close_packet(cw_stream *s, tg_error **err)
 {
     if (!s->open)
         return 0;
+    const cw_otrace *tr = s->tr;
     cw_pack *p = &s->pkt;
     uint64_t content = p->bits;
     if (cw_pack_align(p, 8) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     uint64_t size = p->bits;
-    if (w->has_clock) {
-        cw_pack_patch64(p, OFF_TS_END, (uint64_t)s->ts_end, 0);
+    if (tr->has_clock) {
+        uint64_t end_value;
+        TG_TRY(cw_clock_cycles(&tr->clock, s->ts_end, &end_value, err));
+        cw_pack_patch64(p, OFF_TS_END, end_value, 0);
         cw_pack_patch64(p, OFF_CONTENT, content, 0);
         cw_pack_patch64(p, OFF_PSIZE, size, 0);
         cw_pack_patch64(p, OFF_DISC, s->discarded, 0);
@@ -343,7 +350,8 @@ static int close_packet(cw_writer *w, cw_stream *s, tg_error **err)
         cw_pack_patch64(p, OFF_DISC_NC, s->discarded, 0);
     }
     if (s->fd < 0) {
-        s->fd = tg_dir_file_create(w->dir, s->fname, err);
+        TG_TRY(dir_ready(tr, err));
+        s->fd = tg_dir_file_create(tr->dir, s->fname, err);
         if (s->fd < 0)
             return s->fd;
     }
@@ -379,7 +387,7 @@ static int packet_members(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
     size_t len = (size_t)((sp->bits + 7) / 8);
     if (s->open && len == s->pctx_len && memcmp(sp->buf, s->pctx_bytes, len) == 0)
         return 0;
-    TG_TRY(close_packet(w, s, err));
+    TG_TRY(close_packet(s, err));
     uint8_t *copy = realloc(s->pctx_bytes, len ? len : 1);
     if (!copy)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -390,12 +398,12 @@ static int packet_members(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
 }
 
 static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_event *ev,
-                        tg_error **err)
+                        uint64_t clock_value, tg_error **err)
 {
     cw_pack *p = &s->pkt;
     cw_lengths lens = {.n = 0};
     if (cw_pack_align(p, 8) < 0 || cw_pack_uint(p, c->id, 32, 0) < 0 ||
-        (w->has_clock && cw_pack_uint(p, (uint64_t)tg_event_time_ns(ev), 64, 0) < 0))
+        (s->tr->has_clock && cw_pack_uint(p, clock_value, 64, 0) < 0))
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     size_t n = 0;
     if (s->sc->derived) {
@@ -437,9 +445,9 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
     if (tg_event_kind_of(ev) == TG_KIND_LOST) {
         /* the loss is reported at the end of the packet before it: that packet ends at
          * the time the input gives the loss */
-        if (s->open && tg_event_time_ns(ev) > s->ts_end)
-            s->ts_end = tg_event_time_ns(ev);
-        TG_TRY(close_packet(w, s, err));
+        if (s->open && tg_event_trace_time_ns(ev) > s->ts_end)
+            s->ts_end = tg_event_trace_time_ns(ev);
+        TG_TRY(close_packet(s, err));
         s->discarded += tg_event_lost_count(ev);
         return 0;
     }
@@ -453,22 +461,26 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
         return tg_err(err, TG_ERR_UNSUPPORTED,
                       "stream %s: events of two stream classes in one stream", tg_stream_name(s->in));
     }
-    int64_t ts = tg_event_time_ns(ev);
-    if (!w->any_event) {
-        w->first_ts = ts;
-        w->any_event = 1;
+    cw_otrace *tr = s->tr;
+    int64_t ts = tg_event_trace_time_ns(ev);
+    uint64_t value = 0;
+    if (tr->has_clock)
+        TG_TRY(cw_clock_cycles(&tr->clock, ts, &value, err));
+    if (!tr->any_event) {
+        tr->first_ts = ts;
+        tr->any_event = 1;
     }
-    w->last_ts = ts;
+    tr->last_ts = ts;
     TG_TRY(packet_members(w, s, ev, err));
     if (!s->open)
         TG_TRY(open_packet(w, s, ts, err));
     uint64_t mark = s->pkt.bits;
-    int rc = encode_event(w, s, c, ev, err);
+    int rc = encode_event(w, s, c, ev, value, err);
     if (rc >= 0 && s->pkt.bits / 8 > CW_PACKET_BYTES && s->n_events) {
         cw_pack_truncate(&s->pkt, mark);
-        TG_TRY(close_packet(w, s, err));
+        TG_TRY(close_packet(s, err));
         TG_TRY(open_packet(w, s, ts, err));
-        rc = encode_event(w, s, c, ev, err);
+        rc = encode_event(w, s, c, ev, value, err);
     }
     if (rc < 0)
         return tg_err_wrap(err, "%s at %lld ns", tg_event_name(ev), (long long)ts);
@@ -477,111 +489,7 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
     return 0;
 }
 
-/* ---- metadata ---------------------------------------------------------------------------- */
-
-static void put_uuid(tg_buf *b, const uint8_t *u)
-{
-    for (int i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            tg_buf_putc(b, '-');
-        tg_buf_printf(b, "%02x", u[i]);
-    }
-}
-
-static void put_struct_members(tg_buf *b, const tg_field_type *st)
-{
-    for (size_t i = 0; st && i < st->n_members; i++) {
-        tg_buf_puts(b, "        ");
-        cw_tsdl_member(b, st->members[i].type, st->members[i].decl_name, 2);
-        tg_buf_puts(b, ";\n");
-    }
-}
-
-static int write_metadata(cw_writer *w, tg_error **err)
-{
-    tg_buf *b = tg_buf_new();
-    if (!b)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    tg_buf_puts(b, "/* CTF 1.8 */\n\n"
-                   "/* written by traceglot " TG_VERSION_STRING " */\n\n"
-                   "trace {\n    major = 1;\n    minor = 8;\n    uuid = \"");
-    put_uuid(b, w->uuid);
-    tg_buf_puts(b, "\";\n    byte_order = le;\n    packet.header := struct {\n"
-                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 16; } magic;\n"
-                   "        integer { size = 8; align = 8; signed = false; byte_order = le; base = 16; } uuid[16];\n"
-                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } stream_id;\n"
-                   "        integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; } stream_instance_id;\n"
-                   "    } align(8);\n};\n\n");
-    const char *u64 = "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; }";
-    char clk[256] = "";
-    if (w->has_clock) {
-        tg_buf_printf(b, "clock {\n    name = \"%s\";\n    uuid = \"", w->clock_name);
-        put_uuid(b, w->uuid);
-        tg_buf_printf(b, "\";\n    freq = 1000000000;\n    precision = 1;\n    offset_s = 0;\n"
-                         "    offset = 0;\n    absolute = false;\n};\n\n");
-        snprintf(clk, sizeof clk,
-                 "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; "
-                 "map = clock.%s.value; }", w->clock_name);
-    }
-    for (size_t i = 0; i < w->n_sclasses; i++) {
-        const cw_sclass *sc = w->sclasses[i];
-        tg_buf_printf(b, "stream {\n    id = %u;\n    packet.context := struct {\n", sc->id);
-        if (w->has_clock)
-            tg_buf_printf(b, "        %s timestamp_begin;\n        %s timestamp_end;\n", clk, clk);
-        tg_buf_printf(b, "        %s content_size;\n        %s packet_size;\n"
-                         "        %s packet_seq_num;\n        %s events_discarded;\n", u64, u64, u64, u64);
-        put_struct_members(b, sc->pctx);
-        tg_buf_puts(b, "    } align(8);\n    event.header := struct {\n"
-                       "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } id;\n");
-        if (w->has_clock)
-            tg_buf_printf(b, "        %s timestamp;\n", clk);
-        tg_buf_puts(b, "    } align(8);\n");
-        if (sc->sctx) {
-            tg_buf_puts(b, "    event.context := ");
-            cw_tsdl_struct(b, sc->sctx, 1);
-            tg_buf_puts(b, ";\n");
-        }
-        tg_buf_puts(b, "};\n\n");
-    }
-    for (size_t i = 0; i < w->n_classes; i++) {
-        const cw_class *c = w->classes[i];
-        tg_buf_puts(b, "event {\n    name = ");
-        cw_tsdl_quoted(b, tg_event_class_name(c->in));
-        tg_buf_printf(b, ";\n    id = %u;\n    stream_id = %u;\n", c->id, c->sc->id);
-        if (c->ectx) {
-            tg_buf_puts(b, "    context := ");
-            cw_tsdl_struct(b, c->ectx, 1);
-            tg_buf_puts(b, ";\n");
-        }
-        if (c->payload) {
-            tg_buf_puts(b, "    fields := ");
-            cw_tsdl_struct(b, c->payload, 1);
-            tg_buf_puts(b, ";\n");
-        }
-        tg_buf_puts(b, "};\n\n");
-    }
-    int rc = tg_dir_file_put(w->dir, "metadata", tg_buf_data(b), tg_buf_len(b), err);
-    tg_buf_free(b);
-    return rc;
-}
-
 /* ---- the converter ------------------------------------------------------------------------ */
-
-static void clock_identifier(char *out, size_t size, const char *name)
-{
-    size_t k = 0;
-    if (!name || !*name)
-        name = "clock";
-    if (name[0] >= '0' && name[0] <= '9')
-        out[k++] = '_';
-    for (; *name && k + 1 < size; name++) {
-        char c = *name;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-}
 
 static void writer_free(cw_writer *w)
 {
@@ -595,11 +503,16 @@ static void writer_free(cw_writer *w)
     }
     for (size_t i = 0; i < w->n_classes; i++)
         free(w->classes[i]);
-    for (size_t i = 0; i < w->n_sclasses; i++)
-        free(w->sclasses[i]);
+    for (size_t t = 0; t < w->n_traces; t++) {
+        cw_otrace *tr = &w->traces[t];
+        for (size_t i = 0; i < tr->n_sclasses; i++)
+            free(tr->sclasses[i]);
+        free(tr->sclasses);
+        free(tr->dir);
+    }
+    free(w->traces);
     free(w->streams);
     free(w->classes);
-    free(w->sclasses);
     free(w->vals);
     free(w->pay);
     cw_pack_free(&w->scratch);
@@ -615,46 +528,96 @@ static int finish(cw_writer *w, tg_error **err)
         /* records lost after the last event: an empty packet carries their count */
         if (!s->open && s->discarded != s->written_discarded)
             TG_TRY(open_packet(w, s, s->ts_end, err));
-        if (s->open && s->ts_end < w->last_ts)
-            s->ts_end = w->last_ts; /* and the last packets end with the last event */
-        TG_TRY(close_packet(w, s, err));
+        if (s->open && s->ts_end < s->tr->last_ts)
+            s->ts_end = s->tr->last_ts; /* and the last packets end with the last event */
+        TG_TRY(close_packet(s, err));
         if (s->fd >= 0 && close(s->fd) < 0) {
             s->fd = -1;
-            return tg_err(err, TG_ERR_IO, "%s/%s: close failed", w->dir, s->fname);
+            return tg_err(err, TG_ERR_IO, "%s/%s: close failed", s->tr->dir, s->fname);
         }
         s->fd = -1;
     }
-    return write_metadata(w, err);
+    /* every trace with streams written has its metadata; with none at all, the first */
+    int any = 0;
+    for (size_t t = 0; t < w->n_traces; t++)
+        any |= w->traces[t].n_sclasses > 0;
+    for (size_t t = 0; t < w->n_traces; t++) {
+        cw_otrace *tr = &w->traces[t];
+        if (tr->n_sclasses || (!any && t == 0)) {
+            TG_TRY(dir_ready(tr, err));
+            TG_TRY(cw_write_metadata(tr, w->classes, w->n_classes, err));
+        }
+    }
+    return 0;
+}
+
+/* The output trace of input trace t: a fresh uuid, the input's clock, and its directory:
+ * the target itself for one input trace, else a subdirectory named after t's path (made
+ * when its first file is written). */
+static int otrace_init(cw_writer *w, size_t index, tg_error **err)
+{
+    cw_otrace *tr = &w->traces[index];
+    const tg_trace *t = tg_set_trace(w->set, index);
+    tr->in = t;
+    if (getrandom(tr->uuid, sizeof tr->uuid, 0) != (ssize_t)sizeof tr->uuid)
+        for (int i = 0; i < 16; i++)
+            tr->uuid[i] = (uint8_t)(i * 37 + 11 + index);
+    tr->uuid[6] = (uint8_t)((tr->uuid[6] & 0x0f) | 0x40);
+    tr->uuid[8] = (uint8_t)((tr->uuid[8] & 0x3f) | 0x80);
+    const char *ck = tg_trace_clock(t)->name;
+    tr->has_clock = ck != NULL && strcmp(ck, "unknown") != 0;
+    cw_clock_of(&tr->clock, t);
+    /* derived streams carry their cpu when every stream of the trace has one */
+    int all_cpu = 1;
+    for (size_t i = 0; i < tg_trace_stream_count(t); i++)
+        all_cpu &= tg_stream_cpu(tg_trace_stream(t, i)) >= 0;
+    tr->derived_pctx = tg_trace_stream_count(t) && all_cpu ? &cpu_ctx : NULL;
+    char name[256];
+    const char *path = tg_trace_path(t), *base = path ? path : "";
+    size_t len = strlen(base);
+    while (len > 1 && base[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && base[start - 1] != '/')
+        start--;
+    if (len - start == 0 || len - start >= 200 || (len - start <= 2 && base[start] == '.'))
+        snprintf(name, sizeof name, "trace%zu", index);
+    else
+        snprintf(name, sizeof name, "%.*s", (int)(len - start), base + start);
+    for (size_t i = 0; i < index; i++)
+        if (strcmp(strrchr(w->traces[i].dir, '/') + 1, name) == 0) {
+            size_t n = strlen(name);
+            snprintf(name + n, sizeof name - n, "-%zu", index);
+            break;
+        }
+    size_t need = strlen(w->dir) + 1 + strlen(name) + 1;
+    tr->dir = malloc(need);
+    if (!tr->dir)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (w->n_traces == 1)
+        memcpy(tr->dir, w->dir, strlen(w->dir) + 1);
+    else
+        snprintf(tr->dir, need, "%s/%s", w->dir, name);
+    return 0;
 }
 
 static int convert_ctf(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
                        tg_error **err)
 {
+    (void)opts;
     cw_writer w = {.dir = dir, .set = set};
+    int rc = 0;
     w.derived = cw_derived_new();
-    if (!w.derived)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (getrandom(w.uuid, sizeof w.uuid, 0) != (ssize_t)sizeof w.uuid)
-        for (int i = 0; i < 16; i++)
-            w.uuid[i] = (uint8_t)(i * 37 + 11);
-    w.uuid[6] = (uint8_t)((w.uuid[6] & 0x0f) | 0x40);
-    w.uuid[8] = (uint8_t)((w.uuid[8] & 0x3f) | 0x80);
-    const char *ck = tg_set_trace_count(set) ? tg_trace_clock_name(tg_set_trace(set, 0)) : NULL;
-    w.has_clock = ck != NULL && strcmp(ck, "unknown") != 0;
-    clock_identifier(w.clock_name, sizeof w.clock_name, ck);
-    /* derived streams carry their cpu when every stream of the set has one */
-    int all_cpu = 1, any = 0;
-    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
-        tg_trace *tr = tg_set_trace(set, t);
-        for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
-            any = 1;
-            all_cpu &= tg_stream_cpu(tg_trace_stream(tr, i)) >= 0;
-        }
-    }
-    w.derived_pctx = any && all_cpu ? &cpu_ctx : NULL;
+    w.n_traces = tg_set_trace_count(set);
+    w.traces = calloc(w.n_traces ? w.n_traces : 1, sizeof *w.traces);
+    if (!w.derived || !w.traces)
+        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+    for (size_t t = 0; rc >= 0 && t < w.n_traces; t++)
+        rc = otrace_init(&w, t, err);
+    /* each output trace keeps its own clock: bounds too are on each trace's clock */
+    tg_iter_use_trace_clocks(it);
     const tg_event *ev;
-    int rc;
-    while ((rc = tg_iter_next(it, &ev)) > 0)
+    while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
         if ((rc = write_event(&w, ev, err)) < 0)
             break;
     if (rc >= 0)

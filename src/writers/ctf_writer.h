@@ -3,8 +3,12 @@
  *   ctf_pack.c     a growable bit buffer: aligned little/big-endian integers of any size
  *   ctf_encode.c   tg_values encoded by a tg_field_type (the class's schema or a derived one)
  *   ctf_derive.c   a schema derived from the values of formats that declare no types
- *   ctf_tsdl.c     the TSDL metadata text for the classes and streams written
- *   ctf_write.c    the converter: classes, streams, packets, files
+ *   ctf_tsdl.c     field types as TSDL
+ *   ctf_clock.c    an output trace's clock: the input's clock class, times as its cycles
+ *   ctf_metadata.c an output trace's metadata: trace block, env, clock, stream and event
+ *                  classes
+ *   ctf_write.c    the converter: one output trace per input trace; classes, streams,
+ *                  packets, files
  *
  * The writer sees only the public event model: the field schema that CTF input declares
  * (tg_event_class_schema) is written back type for type, so babeltrace2 prints the same;
@@ -67,6 +71,26 @@ const tg_field_type *cw_derive_struct(cw_derived *d, const tg_value *vals, size_
 int cw_derived_enum_label(cw_derived *d, const tg_field_type *t, const char *label,
                           uint64_t v);
 
+/* ---- clock --------------------------------------------------------------------------------- */
+
+/* The clock of one output trace: the input trace's clock class, as its format gave it. */
+typedef struct cw_clock {
+    char name[64];           /* a TSDL identifier (map = clock.NAME.value) */
+    const char *description; /* NULL: none */
+    uint64_t freq, precision;
+    int64_t offset_s;
+    uint64_t offset_cycles;  /* below one second of cycles */
+    int64_t base_ns;         /* offset_s * 1e9 + ns(offset_cycles), as babeltrace2 computes */
+    uint8_t uuid[16];
+} cw_clock;
+
+/* The clock class of trace t (its uuid, or one named after its clock domain). */
+void cw_clock_of(cw_clock *c, const tg_trace *t);
+/* The clock value whose time is ns (ns on the trace's clock), as babeltrace2 converts
+ * values back to ns; a negative status with *err set for a time before the clock's
+ * origin. */
+int cw_clock_cycles(const cw_clock *c, int64_t ns, uint64_t *cycles, tg_error **err);
+
 /* ---- metadata ---------------------------------------------------------------------------- */
 
 /* Appends the TSDL declaration of member name with type t (no trailing ';'). */
@@ -75,5 +99,46 @@ void cw_tsdl_member(tg_buf *b, const tg_field_type *t, const char *decl_name, in
 void cw_tsdl_struct(tg_buf *b, const tg_field_type *st, int indent);
 /* Appends s as a TSDL string literal. */
 void cw_tsdl_quoted(tg_buf *b, const char *s);
+
+/* One stream class of an output trace: packet and event contexts. */
+typedef struct cw_sclass {
+    const struct cw_otrace *tr;
+    uint32_t id;
+    const tg_field_type *pctx; /* packet context members after the writer's own */
+    const tg_field_type *sctx; /* stream event context */
+    int derived;               /* sctx is the writer's pid/tid; pctx its cpu_id */
+    uint32_t next_event_id;
+} cw_sclass;
+
+/* One event class written: an input class (and, for derived types, one payload shape). */
+typedef struct cw_class {
+    const tg_event_class *in;
+    cw_sclass *sc;
+    uint32_t id;
+    const tg_field_type *ectx, *payload;
+    int derived, func;
+    uint64_t shape; /* derived: the payload's shape, see shape_of */
+} cw_class;
+
+/* One output trace (one per input trace): its directory, uuid, clock and classes. */
+typedef struct cw_otrace {
+    const tg_trace *in;
+    char *dir;
+    uint8_t uuid[16];
+    int has_clock;
+    cw_clock clock;
+    int64_t first_ts, last_ts; /* ns on the trace's clock, of its first and last event */
+    int any_event;
+    cw_sclass **sclasses;
+    size_t n_sclasses, cap_sclasses;
+    cw_sclass *derived_sc;
+    const tg_field_type *derived_pctx;
+} cw_otrace;
+
+/* Writes tr's metadata file: classes[0..n) are every class written (of every trace). */
+int cw_write_metadata(const cw_otrace *tr, cw_class *const *classes, size_t n_classes,
+                      tg_error **err);
+/* Appends the TSDL env block of trace t. */
+void cw_tsdl_env(tg_buf *b, const tg_trace *t);
 
 #endif

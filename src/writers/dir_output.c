@@ -4,9 +4,8 @@
  * writes into a fresh temporary directory beside the target ("DIR.tmp-XXXXXX", on the same
  * file system) and the whole directory is renamed to DIR only when everything was written
  * and the input had no damage.  On any failure the files written so far are removed and the
- * error says what went wrong; DIR is never touched.  The output directories are flat (CTF
- * metadata + stream files; uftrace info, task.txt, maps, symbols, per-thread data), so the
- * clean-up removes the temporary directory's entries and then the directory. */
+ * error says what went wrong; DIR is never touched.  The clean-up removes the temporary
+ * directory's tree (CTF output of several traces has one subdirectory per trace). */
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
@@ -60,17 +59,23 @@ int tg_dir_file_put(const char *dir, const char *name, const void *p, size_t n,
     return rc;
 }
 
-/* Removes the temporary directory and the files in it (it holds no subdirectories). */
-static void remove_tree(const char *dir)
+/* Removes the temporary directory and everything in it, its subdirectories too (never
+ * following links: a link is removed, not what it names). */
+static void remove_tree(const char *dir, int depth)
 {
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
         char path[PATH_MAX];
+        struct stat st;
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+            if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+                continue;
+            if (depth < 8 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(path, depth + 1);
+            else
                 unlink(path);
         }
         closedir(d);
@@ -127,7 +132,7 @@ int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_opt
     if (rc >= 0 && rename(tmp, dir) < 0)
         rc = tg_err(err, TG_ERR_IO, "%s: cannot rename %s to it: %s", dir, tmp, strerror(errno));
     if (rc < 0) {
-        remove_tree(tmp);
+        remove_tree(tmp, 0);
         tg_err_wrap(err, "%s: nothing written", dir);
     }
     return rc < 0 ? rc : 0;
