@@ -271,32 +271,46 @@ def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
         p.flush()
         cpus.append(b''.join(p.pages))
 
+    write_dat(os.path.join(out, name + '-v6.dat'), e, ls, hp, formats['header_event'],
+              [fmts[n] for n in names], [], ksyms, printk, cmdlines, cpus)
+
+
+def write_dat(path, e, ls, header_page, header_event, ftrace_fmts, systems, ksyms, printk,
+              cmdlines, cpus):
+    """A file-version-6 trace.dat: the headers, ftrace's own formats, other event systems
+    ([(system, [format text])]), kallsyms, printk formats, saved cmdlines (text), a
+    TRACECLOCK option and one flyrecord of pages per cpu (bytes)."""
     u16, u32, u64 = (lambda v: struct.pack(e + 'H', v)), (lambda v: struct.pack(e + 'I', v)), \
         (lambda v: struct.pack(e + 'Q', v))
     b = b'\x17\x08\x44tracing' + b'6\0'
     b += bytes([0 if e == '<' else 1, ls]) + u32(PAGE)
-    hp_b, he_b = hp.encode(), formats['header_event'].encode()
+    hp_b, he_b = header_page.encode(), header_event.encode()
     b += b'header_page\0' + u64(len(hp_b)) + hp_b
     b += b'header_event\0' + u64(len(he_b)) + he_b
-    b += u32(len(names))                     # ftrace's own formats
-    for n in names:
-        fb = fmts[n].encode()
+    b += u32(len(ftrace_fmts))               # ftrace's own formats
+    for text in ftrace_fmts:
+        fb = text.encode()
         b += u64(len(fb)) + fb
-    b += u32(0)                              # no other event systems
+    b += u32(len(systems))                   # the other event systems
+    for system, texts in systems:
+        b += system.encode() + b'\0' + u32(len(texts))
+        for text in texts:
+            fb = text.encode()
+            b += u64(len(fb)) + fb
     kb = ksyms.encode()
     b += u32(len(kb)) + kb
     pb = printk.encode()
     b += u32(len(pb)) + pb
     cb = cmdlines.encode()
     b += u64(len(cb)) + cb
-    b += u32(ncpu)
+    b += u32(len(cpus))
     b += b'options  \0'
     clock = b'[local] global counter uptime perf mono mono_raw boot\n\0'
     b += u16(4) + u32(len(clock)) + clock     # TRACECLOCK
     b += u16(0)
     b += b'flyrecord\0'
     table_at = len(b)
-    data_at = (table_at + 16 * ncpu + PAGE - 1) // PAGE * PAGE
+    data_at = (table_at + 16 * len(cpus) + PAGE - 1) // PAGE * PAGE
     table, at = b'', data_at
     for c in cpus:
         table += u64(at) + u64(len(c))
@@ -305,7 +319,7 @@ def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
     b += b'\0' * (data_at - len(b))
     for c in cpus:
         b += c
-    with open(os.path.join(out, name + '-v6.dat'), 'wb') as f:
+    with open(path, 'wb') as f:
         f.write(b)
 
 

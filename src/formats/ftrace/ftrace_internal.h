@@ -152,6 +152,7 @@ typedef struct ft_file {
     size_t n_printk;
     ft_comm *comms;    /* sorted by pid; mutable (plugins register comms) */
     size_t n_comms, cap_comms;
+    bool comms_looked_up;  /* a non-zero pid was looked up (see ft_comm_register) */
     bool comm_cache_valid; /* the last lookup (see ft_comm_of) */
     int comm_cache_pid;
     const char *comm_cache;

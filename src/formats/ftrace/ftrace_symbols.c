@@ -241,9 +241,14 @@ const char *ft_find_printk(const ft_file *f, uint64_t addr)
  * saved_cmdlines may name one pid twice.  libtraceevent keeps every line (newest first among
  * equal pids, after a stable sort by pid) and finds a pid with a plain binary search, so
  * which name a duplicated pid gets depends on where the search lands: the same array and the
- * same search are used here. */
+ * same search are used here.
+ * The sort happens at the first lookup of a non-zero pid (pid 0 is "<idle>" without one).
+ * Until then a name the sched plugin registers joins the list like a saved cmdline, newest
+ * first, even for a pid already listed (pid 0 included: it shifts where searches land);
+ * after it only a pid not yet known is added, at its place in the order.  So the name a task
+ * shows depends on whether the idle task's records came first (tests/ftrace/
+ * build-comm-fixtures.py holds both cases). */
 
-/* glibc bsearch's probing: the first element with this pid that the halving meets */
 static long comm_find(const ft_file *f, int pid)
 {
     size_t l = 0, u = f->n_comms;
@@ -261,6 +266,7 @@ static long comm_find(const ft_file *f, int pid)
 
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
 {
+    ft_file *mf = (ft_file *)f; /* the lookup state and a one-entry cache change */
     const char *c = "<...>";
     if (f->comm_cache_valid && f->comm_cache_pid == pid) {
         *len = f->comm_cache_len;
@@ -269,13 +275,13 @@ const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
     if (pid == 0) {
         c = "<idle>";
     } else {
+        mf->comms_looked_up = true;
         long i = comm_find(f, pid);
         if (i >= 0)
             c = f->comms[i].comm;
     }
     *len = strlen(c);
-    /* a one-entry cache: consecutive events mostly come from one task */
-    ft_file *mf = (ft_file *)f;
+    /* consecutive events mostly come from one task */
     mf->comm_cache_valid = true;
     mf->comm_cache_pid = pid;
     mf->comm_cache = c;
@@ -290,15 +296,18 @@ static int comm_reserve(ft_file *f)
     return tg_grow(&f->comms, &f->cap_comms, f->n_comms + 1, sizeof *f->comms) != 0 ? -1 : 0;
 }
 
-/* A name learnt while printing (the sched plugin): only for a pid not known yet. */
+/* A name learnt while printing (the sched plugin): before the first lookup, always, in
+ * front of the pid's other names; after it, only for a pid not known yet. */
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
 {
-    if (pid == 0 || comm_find(f, pid) >= 0 || comm_reserve(f) < 0)
+    if (f->comms_looked_up && (pid == 0 || comm_find(f, pid) >= 0))
+        return;
+    if (comm_reserve(f) < 0)
         return;
     const char *s = tg_arena_strndup(&f->trace->arena, comm, len);
     if (!s)
         return;
-    size_t i = 0, u = f->n_comms; /* insert before the first greater pid */
+    size_t i = 0, u = f->n_comms; /* before the first entry of this pid or a greater one */
     while (i < u) {
         size_t m = (i + u) / 2;
         if (f->comms[m].pid < pid)
