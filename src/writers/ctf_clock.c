@@ -10,7 +10,8 @@
  *
  * A clock without a uuid in its input gets one made from its clock domain ("ORIGIN@HOST"):
  * babeltrace2 puts traces on one timeline only when their clocks share a uuid, and traces
- * of one domain do share their clock. */
+ * of one domain do share their clock.  A clock of no known domain (unknown clock or host)
+ * gets the trace's own uuid: it shares its timeline with no other trace. */
 #include "writers/ctf_writer.h"
 #include "core/error_internal.h"
 
@@ -58,7 +59,7 @@ static void uuid_of_name(uint8_t *u, const char *name)
     u[8] = (uint8_t)((u[8] & 0x3f) | 0x80);
 }
 
-void cw_clock_of(cw_clock *c, const tg_trace *t)
+void cw_clock_of(cw_clock *c, const tg_trace *t, const uint8_t *trace_uuid)
 {
     const tg_clock_info *in = tg_trace_clock(t);
     memset(c, 0, sizeof *c);
@@ -82,10 +83,14 @@ void cw_clock_of(cw_clock *c, const tg_trace *t)
         c->offset_cycles = (uint64_t)((unsigned __int128)rem * c->freq / NS_PER_S);
     }
     c->base_ns = (int64_t)((uint64_t)c->offset_s * NS_PER_S + cycles_ns(c->freq, c->offset_cycles));
+    const char *domain = tg_trace_clock_domain(t);
+    size_t n = domain ? strlen(domain) : 0;
     if (in->has_uuid)
         memcpy(c->uuid, in->uuid, sizeof c->uuid);
+    else if (n > 2 && strchr(domain, '@') && strcmp(domain + n - 2, "@?") != 0)
+        uuid_of_name(c->uuid, domain);
     else
-        uuid_of_name(c->uuid, tg_trace_clock_domain(t));
+        memcpy(c->uuid, trace_uuid, sizeof c->uuid);
 }
 
 int cw_clock_cycles(const cw_clock *c, int64_t ns, uint64_t *cycles, tg_error **err)

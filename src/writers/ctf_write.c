@@ -566,7 +566,7 @@ static int otrace_init(cw_writer *w, size_t index, tg_error **err)
     tr->uuid[8] = (uint8_t)((tr->uuid[8] & 0x3f) | 0x80);
     const char *ck = tg_trace_clock(t)->name;
     tr->has_clock = ck != NULL && strcmp(ck, "unknown") != 0;
-    cw_clock_of(&tr->clock, t);
+    cw_clock_of(&tr->clock, t, tr->uuid);
     /* derived streams carry their cpu when every stream of the trace has one */
     int all_cpu = 1;
     for (size_t i = 0; i < tg_trace_stream_count(t); i++)

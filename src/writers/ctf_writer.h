@@ -84,8 +84,9 @@ typedef struct cw_clock {
     uint8_t uuid[16];
 } cw_clock;
 
-/* The clock class of trace t (its uuid, or one named after its clock domain). */
-void cw_clock_of(cw_clock *c, const tg_trace *t);
+/* The clock class of trace t (its uuid, one named after its clock domain, or else
+ * trace_uuid). */
+void cw_clock_of(cw_clock *c, const tg_trace *t, const uint8_t *trace_uuid);
 /* The clock value whose time is ns (ns on the trace's clock), as babeltrace2 converts
  * values back to ns; a negative status with *err set for a time before the clock's
  * origin. */
