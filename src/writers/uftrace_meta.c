@@ -22,6 +22,8 @@
 
 enum {
     FEAT_TASK_SESSION = 1 << 1,
+    FEAT_ARGUMENT = 1 << 3,
+    FEAT_RETVAL = 1 << 4,
     FEAT_SYM_REL_ADDR = 1 << 5,
     FEAT_MAX_STACK = 1 << 6,
     FEAT_PERF_EVENT = 1 << 8,
@@ -47,9 +49,13 @@ static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
     put_le(b, 40, 2);  /* header size */
     put_le(b, 1, 1);   /* ELFDATA2LSB */
     put_le(b, 2, 1);   /* ELFCLASS64 */
-    put_le(b, FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK | (w->n_perf ? FEAT_PERF_EVENT : 0), 8);
-    put_le(b, 0x3bff, 8); /* exe, build id, exit, cmdline, cpu, mem, os, task, usage, load,
-                           * record date, pattern type, version */
+    int args = uw_args_any(w, 0), rets = uw_args_any(w, 1);
+    put_le(b, FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK |
+                  (w->n_perf ? FEAT_PERF_EVENT : 0) | (args ? FEAT_ARGUMENT : 0) |
+                  (rets ? FEAT_RETVAL : 0), 8);
+    /* exe, build id, exit, cmdline, cpu, mem, os, task, usage, load, (argument specs,)
+     * record date, pattern type, version */
+    put_le(b, 0x3bff | (args || rets ? 1 << 10 : 0), 8);
     put_le(b, 1024, 2); /* max stack */
     put_le(b, 0, 6);
     tg_buf_printf(b, "exename:%s\n", exe_name());
@@ -79,8 +85,10 @@ static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
                    "usageinfo:maxrss=0\n"
                    "usageinfo:pagefault=0 / 0 (major / minor)\n"
                    "usageinfo:iops=0 / 0 (read / write)\n"
-                   "loadinfo:0.00 / 0.00 / 0.00\n"
-                   "record_date:Thu Jan  1 00:00:00 1970\n"
+                   "loadinfo:0.00 / 0.00 / 0.00\n");
+    if (args || rets)
+        uw_args_info(w, b);
+    tg_buf_puts(b, "record_date:Thu Jan  1 00:00:00 1970\n"
                    "elapsed_time:");
     put_time(b, w->last_ns - w->first_ns);
     tg_buf_puts(b, " sec\npattern_type:regex\n"
@@ -120,7 +128,7 @@ static int write_syms(const uw_writer *w, tg_buf *b, tg_error **err)
     tg_buf_printf(b, "# symbols: %zu\n# path name: %s\n", w->n_funcs + 1, exe_name());
     for (size_t i = 0; i < w->n_funcs; i++)
         tg_buf_printf(b, "%016llx T %s\n", (unsigned long long)(UW_FIRST + UW_STEP * i),
-                      w->funcs[i]);
+                      w->funcs[i].name);
     tg_buf_printf(b, "%016llx ? __sym_end\n",
                   (unsigned long long)(UW_FIRST + UW_STEP * w->n_funcs));
     const char *base = strrchr(exe_name(), '/');

@@ -17,12 +17,13 @@
 #include "core/grow.h"
 #include "core/consumer.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { REC_ENTRY = 0, REC_EXIT = 1, REC_LOST = 2, REC_EVENT = 3, REC_MAGIC = 5 };
+enum { REC_ENTRY = 0, REC_EXIT = 1, REC_LOST = 2, REC_EVENT = 3, REC_MORE = 4, REC_MAGIC = 5 };
 enum { EV_SCHED_IN = 200001, EV_SCHED_OUT = 200002, EV_SCHED_OUT_PREEMPT = 200007 };
 
 #define FUNC_CACHE 1024
@@ -72,22 +73,12 @@ static int thread_of(uw_writer *w, const tg_event *ev, uw_thread **out, tg_error
 /* The function's address in the written module (functions are added to the table at first
  * sight, found by input address, then name); a function without a name keeps its own
  * address, which uftrace shows as <addr> as the input's tools do. */
-static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, tg_error **err)
+/* The index of the function named name, added at first sight. */
+static int func_index(uw_writer *w, const char *name, size_t *out, tg_error **err)
 {
-    uint64_t addr = tg_event_func_addr(ev);
-    const char *name = tg_event_func_name(ev);
-    size_t slot = (size_t)((addr >> 2) ^ (addr >> 12)) % FUNC_CACHE;
-    if (w->cache_addr[slot] == addr && w->cache_index[slot]) {
-        *out = UW_BASE + UW_FIRST + UW_STEP * (w->cache_index[slot] - 1);
-        return 0;
-    }
-    if (!name) {
-        *out = addr & 0xffffffffffffull;
-        return 0;
-    }
     size_t i;
     for (i = 0; i < w->n_funcs; i++)
-        if (strcmp(w->funcs[i], name) == 0)
+        if (strcmp(w->funcs[i].name, name) == 0)
             break;
     if (i == w->n_funcs) {
         char *copy = strdup(name);
@@ -95,11 +86,34 @@ static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, tg_erro
             free(copy);
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         }
-        w->funcs[w->n_funcs++] = copy;
+        w->funcs[w->n_funcs++] = (uw_func){.name = copy};
     }
+    *out = i;
+    return 0;
+}
+
+static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, size_t *func,
+                        tg_error **err)
+{
+    uint64_t addr = tg_event_func_addr(ev);
+    const char *name = tg_event_func_name(ev);
+    size_t slot = (size_t)((addr >> 2) ^ (addr >> 12)) % FUNC_CACHE;
+    if (w->cache_addr[slot] == addr && w->cache_index[slot]) {
+        *out = UW_BASE + UW_FIRST + UW_STEP * (w->cache_index[slot] - 1);
+        *func = w->cache_index[slot] - 1;
+        return 0;
+    }
+    *func = SIZE_MAX;
+    if (!name) {
+        *out = addr & 0xffffffffffffull;
+        return 0;
+    }
+    size_t i;
+    TG_TRY(func_index(w, name, &i, err));
     w->cache_addr[slot] = addr;
     w->cache_index[slot] = i + 1;
     *out = UW_BASE + UW_FIRST + UW_STEP * i;
+    *func = i;
     return 0;
 }
 
@@ -159,7 +173,7 @@ size_t *uw_thread_order(const uw_writer *w)
 static void put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, uint64_t addr)
 {
     uint64_t w0 = (uint64_t)ns;
-    uint64_t w1 = (uint64_t)(type & 3) | ((uint64_t)REC_MAGIC << 3) |
+    uint64_t w1 = (uint64_t)(type & 7) | ((uint64_t)REC_MAGIC << 3) |
                   ((uint64_t)(depth & 0x3ff) << 6) | ((addr & 0xffffffffffffull) << 16);
     uint8_t rec[16];
     for (int i = 0; i < 8; i++) {
@@ -273,6 +287,41 @@ static int write_perf(uw_writer *w, const tg_event *ev, tg_event_kind kind, tg_e
     return 1;
 }
 
+/* The function record of ev, with its arguments (entry) or return value (exit) after it
+ * when the input has them. */
+static int put_call(uw_writer *w, uw_thread *t, const tg_event *ev, int64_t ns, int is_exit,
+                    unsigned depth, uint64_t addr, size_t func, tg_error **err)
+{
+    tg_scope scope = is_exit ? TG_SCOPE_RETURN : TG_SCOPE_PAYLOAD;
+    size_t n = func != SIZE_MAX ? tg_event_field_count(ev, scope) : 0;
+    int more = 0;
+    if (n) {
+        if (tg_grow(&w->vals, &w->cap_vals, n, sizeof *w->vals) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            tg_value *v = &w->vals[k];
+            if (tg_event_field(ev, scope, i, v) < 0 ||
+                !(is_exit || (v->name && strncmp(v->name, "arg", 3) == 0)))
+                continue;
+            /* a pointer to a function points to it in the written module */
+            if ((v->flags & (TG_VALF_POINTER | TG_VALF_SYMBOLIC)) ==
+                    (TG_VALF_POINTER | TG_VALF_SYMBOLIC) && v->label) {
+                size_t to;
+                TG_TRY(func_index(w, v->label, &to, err));
+                v->v.u = UW_BASE + UW_FIRST + UW_STEP * to;
+            }
+            k++;
+        }
+        tg_buf_reset(w->payload);
+        more = k == n && uw_args_payload(&w->funcs[func], is_exit, w->vals, k, w->payload) > 0;
+    }
+    put_record(t, ns, (is_exit ? REC_EXIT : REC_ENTRY) | (more ? REC_MORE : 0), depth, addr);
+    if (more)
+        tg_buf_put(t->out, tg_buf_data(w->payload), tg_buf_len(w->payload));
+    return 0;
+}
+
 static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
 {
     tg_event_kind kind = tg_event_kind_of(ev);
@@ -297,21 +346,22 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     w->any = 1;
     int depth = tg_event_depth(ev);
     uint64_t addr;
+    size_t f;
     switch (kind) {
     case TG_KIND_FUNC_ENTRY:
-        TG_TRY(func_address(w, ev, &addr, err));
+        TG_TRY(func_address(w, ev, &addr, &f, err));
         if (depth < 0)
             depth = t->open;
         t->open = depth + 1;
-        put_record(t, ns, REC_ENTRY, (unsigned)depth, addr);
+        TG_TRY(put_call(w, t, ev, ns, 0, (unsigned)depth, addr, f, err));
         break;
     case TG_KIND_FUNC_EXIT:
     case TG_KIND_FUNC_TAIL_EXIT:
-        TG_TRY(func_address(w, ev, &addr, err));
+        TG_TRY(func_address(w, ev, &addr, &f, err));
         if (depth < 0)
             depth = t->open > 0 ? t->open - 1 : 0;
         t->open = depth;
-        put_record(t, ns, REC_EXIT, (unsigned)depth, addr);
+        TG_TRY(put_call(w, t, ev, ns, 1, (unsigned)depth, addr, f, err));
         break;
     case TG_KIND_LOST:
         put_record(t, ns, REC_LOST, (unsigned)t->open, tg_event_lost_count(ev));
@@ -335,8 +385,13 @@ static void writer_free(uw_writer *w)
         tg_buf_free(w->threads[i].out);
         close(w->threads[i].fd);
     }
-    for (size_t i = 0; i < w->n_funcs; i++)
-        free(w->funcs[i]);
+    for (size_t i = 0; i < w->n_funcs; i++) {
+        free(w->funcs[i].name);
+        free(w->funcs[i].args);
+        free(w->funcs[i].ret);
+    }
+    free(w->vals);
+    tg_buf_free(w->payload);
     free(w->funcs);
     free(w->threads);
     free(w->before);
@@ -356,7 +411,10 @@ static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, con
     uw_writer w = {.dir = dir, .set = set};
     w.cache_addr = calloc(FUNC_CACHE, sizeof *w.cache_addr);
     w.cache_index = calloc(FUNC_CACHE, sizeof *w.cache_index);
-    int rc = w.cache_addr && w.cache_index ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    w.payload = tg_buf_new();
+    int rc = w.cache_addr && w.cache_index && w.payload
+                 ? 0
+                 : tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
     while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
         rc = write_event(&w, ev, err);

@@ -1,5 +1,6 @@
 /* uftrace_writer.h - the uftrace data-directory writer's state, shared by the record writer
- * (uftrace_write.c) and the writer of the directory's text files (uftrace_meta.c). */
+ * (uftrace_write.c), the argument writer (uftrace_args.c) and the writer of the directory's
+ * text files (uftrace_meta.c). */
 #ifndef TG_UFTRACE_WRITER_H
 #define TG_UFTRACE_WRITER_H
 
@@ -30,13 +31,21 @@ typedef struct uw_perf {
     tg_buf *out;
 } uw_perf;
 
+/* A function of the written module, with the specs of its arguments and return value
+ * ("arg1/d32,arg2/s", "retval/d32"; NULL: none written). */
+typedef struct uw_func {
+    char *name;
+    char *args, *ret;
+    unsigned no_spec; /* bit 0: arguments, bit 1: return value cannot be written */
+} uw_func;
+
 typedef struct uw_writer {
     const char *dir;
     tg_set *set;
     uw_thread *threads;
     size_t n_threads, cap_threads;
     uw_thread *last;
-    char **funcs;      /* names by function index */
+    uw_func *funcs;    /* by function index */
     size_t n_funcs, cap_funcs;
     uint64_t *cache_addr; /* input address -> index + 1, direct-mapped */
     size_t *cache_index;
@@ -50,10 +59,21 @@ typedef struct uw_writer {
     int64_t prev_ns;
     int *before, *after;
     size_t n_ties, cap_before, cap_after;
+    tg_buf *payload;   /* one record's argument values */
+    tg_value *vals;
+    size_t cap_vals;
 } uw_writer;
 
 /* The order of threads for info's task list (indexes into w->threads); caller frees. */
 size_t *uw_thread_order(const uw_writer *w);
+
+/* Appends to out the payload of vals[0..n) (arguments, or the return value) by f's spec,
+ * made from these values at the first call: 1 when written, 0 when they cannot be. */
+int uw_args_payload(uw_func *f, int is_ret, const tg_value *vals, size_t n, tg_buf *out);
+/* Whether any function has argument (is_ret 0) or return value (1) specs. */
+int uw_args_any(const uw_writer *w, int is_ret);
+/* Appends info's argspec lines. */
+void uw_args_info(const uw_writer *w, tg_buf *b);
 
 /* Writes info, task.txt, the session map and the symbol file. */
 int uw_write_meta(const uw_writer *w, tg_error **err);

@@ -381,7 +381,17 @@ static int dat_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out
 {
     if (i >= dat_field_count(ev, scope))
         return TG_ERR_USAGE;
-    return uft_args_field(ev->auxp, is_ret(ev), ev->data, ev->size, i, out);
+    int rc = uft_args_field(ev->auxp, is_ret(ev), ev->data, ev->size, i, out);
+    /* a pointer to a function is labelled with its name, as uftrace prints it (&name) */
+    if (rc >= 0 && (out->flags & TG_VALF_POINTER) && out->v.u) {
+        struct uft_dat *s = ev->stream->priv;
+        const tg_symbol *sym = uft_resolve(s->d, s->t, s->tid, ev->ts, out->v.u, NULL);
+        if (sym) {
+            out->label = sym->name;
+            out->flags |= TG_VALF_SYMBOLIC;
+        }
+    }
+    return rc;
 }
 
 static void dat_destroy(tg_stream *st)
