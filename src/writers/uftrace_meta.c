@@ -7,8 +7,10 @@
  *   sid-*.map     the session's one module, mapped at UW_BASE
  *   NAME.sym      the module's functions, nm-style, relative to the module base
  *
- * Only what the event model knows is written; the rest gets neutral values, so uftrace info
- * shows "unknown" rather than made-up system facts. */
+ * Only what the event model knows is written (the program's path and command line, the
+ * host's name and kernel, from the first input trace's attributes); the rest gets neutral
+ * values, so uftrace info shows "unknown" rather than made-up system facts.  The functions
+ * live in one module of the writer's own (UW_EXE), whatever program the input ran. */
 #include "writers/uftrace_writer.h"
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
@@ -37,6 +39,13 @@ static void put_le(tg_buf *b, uint64_t v, int n)
         tg_buf_putc(b, (char)(uint8_t)(v >> (8 * i)));
 }
 
+/* s up to its first newline, then a newline (info is one key:value per line) */
+static void put_line(tg_buf *b, const char *s)
+{
+    tg_buf_put(b, s, strcspn(s, "\n"));
+    tg_buf_putc(b, '\n');
+}
+
 static void put_time(tg_buf *b, int64_t ns)
 {
     tg_buf_printf(b, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
@@ -58,18 +67,26 @@ static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
     put_le(b, 0x3bff | (args || rets ? 1 << 10 : 0), 8);
     put_le(b, 1024, 2); /* max stack */
     put_le(b, 0, 6);
-    tg_buf_printf(b, "exename:%s\n", exe_name());
+    /* what the first input trace says about the program and its host */
+    const tg_trace *in = tg_set_trace_count(w->set) ? tg_set_trace(w->set, 0) : NULL;
+    const tg_host_info *host = in ? tg_trace_host(in) : NULL;
+    const tg_process_info *proc = in ? tg_trace_process(in) : NULL;
+    tg_buf_puts(b, "exename:");
+    put_line(b, proc && proc->executable ? proc->executable : exe_name());
     tg_buf_puts(b, "build_id:0000000000000000000000000000000000000000\n"
                    "exit_status:0\n"
-                   "cmdline:traceglot convert --to uftrace\n"
-                   "cpuinfo:lines=2\n"
+                   "cmdline:");
+    put_line(b, proc && proc->cmdline ? proc->cmdline : "traceglot convert --to uftrace");
+    tg_buf_puts(b, "cpuinfo:lines=2\n"
                    "cpuinfo:nr_cpus=1 / 1 (online/possible)\n"
                    "cpuinfo:desc=unknown\n"
                    "meminfo:0.0 / 0.0 GB (free / total)\n"
                    "osinfo:lines=3\n"
-                   "osinfo:kernel=unknown\n"
-                   "osinfo:hostname=unknown\n"
-                   "osinfo:distro=\"unknown\"\n"
+                   "osinfo:kernel=");
+    put_line(b, host && host->kernel ? host->kernel : "unknown");
+    tg_buf_puts(b, "osinfo:hostname=");
+    put_line(b, host && host->hostname ? host->hostname : "unknown");
+    tg_buf_puts(b, "osinfo:distro=\"unknown\"\n"
                    "taskinfo:lines=2\n");
     tg_buf_printf(b, "taskinfo:nr_tid=%zu\ntaskinfo:tids=", w->n_threads);
     size_t *order = uw_thread_order(w);
