@@ -1,5 +1,5 @@
 #!/bin/bash
-# ctf-from-others.sh - uftrace, ftrace and XRay corpus traces converted to CTF: babeltrace2
+# ctf-from-others.sh - uftrace, ftrace, XRay and LTTng 0.x corpus traces converted to CTF: babeltrace2
 # reads every one and prints one line per event with the names and times `traceglot cat`
 # shows (lost records become discarded-event counts, not lines); traceglot reads it back
 # with the same events.
@@ -10,8 +10,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 inputs=()
 for d in "$root"/gen/uftrace/*.data "$root"/uftrace/*.data "$root"/mixed/app.uftrace.data \
-         "$root"/gen/ftrace/*.dat "$root"/ftrace/*.dat "$root"/ftrace-func/*.dat "$root"/mixed/kernel.dat; do
-    [ -e "$d" ] && inputs+=("$d")
+         "$root"/gen/ftrace/*.dat "$root"/ftrace/*.dat "$root"/ftrace-func/*.dat "$root"/mixed/kernel.dat \
+         "$root"/lttng0/*/; do
+    [ -e "$d" ] && inputs+=("${d%/}")
 done
 map="$root/gen/xray/xray-app-visible"
 for x in "$root"/gen/xray/*.xray; do

@@ -9,7 +9,7 @@
 root=${TG_CORPUS:-/work/shared/corpus}
 command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
 traces=()
-for t in "$root"/ctf/babeltrace/succeed/*/ "$root"/gen/ctf/*/ "$root"/ctf/ctf2/*/; do
+for t in "$root"/ctf/babeltrace/succeed/*/ "$root"/gen/ctf/*/ "$root"/mixed/ust/ "$root"/ctf/ctf2/*/; do
     [ -d "$t" ] && traces+=("${t%/}")
 done
 [ ${#traces[@]} -gt 0 ] || { echo "SKIP: no CTF traces in $root"; exit 77; }
