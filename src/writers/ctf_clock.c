@@ -28,22 +28,6 @@ static uint64_t cycles_ns(uint64_t freq, uint64_t x)
     return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
 }
 
-static void identifier(char *out, size_t size, const char *name)
-{
-    size_t k = 0;
-    if (!name || !*name)
-        name = "clock";
-    if (name[0] >= '0' && name[0] <= '9')
-        out[k++] = '_';
-    for (; *name && k + 1 < size; name++) {
-        char c = *name;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-}
-
 /* A name-based uuid (RFC 4122 version 5 layout, FNV-1a instead of SHA-1: it only has to be
  * the same for the same domain). */
 static void uuid_of_name(uint8_t *u, const char *name)
@@ -63,7 +47,7 @@ void cw_clock_of(cw_clock *c, const tg_trace *t, const uint8_t *trace_uuid)
 {
     const tg_clock_info *in = tg_trace_clock(t);
     memset(c, 0, sizeof *c);
-    identifier(c->name, sizeof c->name, in->name);
+    cw_tsdl_identifier(c->name, sizeof c->name, in->name);
     c->description = in->description;
     /* times in raw counter ticks are written as they are, as traceglot shows them */
     c->freq = in->frequency_hz && !in->raw_cycles ? in->frequency_hz : NS_PER_S;

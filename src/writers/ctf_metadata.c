@@ -30,40 +30,6 @@ static void put_uuid(tg_buf *b, const uint8_t *u)
 
 /* ---- env ---------------------------------------------------------------------------------- */
 
-static int is_keyword(const char *s)
-{
-    static const char *const kw[] = {
-        "align",  "callsite", "const",    "char",     "clock",    "double",   "enum",
-        "env",    "event",    "floating_point",       "float",    "integer",  "int",
-        "long",   "short",    "signed",   "stream",   "string",   "struct",   "trace",
-        "typealias", "typedef", "unsigned", "variant", "void",    "_Bool",    "_Complex",
-        "_Imaginary"};
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (strcmp(s, kw[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* key as a TSDL identifier: other characters become '_' ("osinfo:hostname" ->
- * "osinfo_hostname"), a leading digit or a keyword gets a '_' */
-static void env_identifier(char *out, size_t size, const char *key)
-{
-    size_t k = 0;
-    if ((key[0] >= '0' && key[0] <= '9') || !key[0])
-        out[k++] = '_';
-    for (; *key && k + 2 < size; key++) {
-        char c = *key;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-    if (is_keyword(out) && k + 1 < size) {
-        out[k++] = '_';
-        out[k] = 0;
-    }
-}
-
 typedef struct env_out {
     tg_buf *b;
     char (*keys)[64]; /* written so far */
@@ -83,7 +49,7 @@ static int env_has(const env_out *e, const char *key)
 static void env_put(env_out *e, const char *key, const char *str, int is_int, int64_t i)
 {
     char id[64];
-    env_identifier(id, sizeof id, key);
+    cw_tsdl_identifier(id, sizeof id, key);
     if (env_has(e, id))
         return;
     if (e->n == e->cap) {

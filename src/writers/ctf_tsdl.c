@@ -17,6 +17,40 @@
 
 static void indent_to(tg_buf *b, int n) { tg_buf_pad(b, ' ', 4 * n); }
 
+static int is_keyword(const char *s)
+{
+    static const char *const kw[] = {
+        "align",  "callsite", "const",    "char",     "clock",    "double",   "enum",
+        "env",    "event",    "floating_point",       "float",    "integer",  "int",
+        "long",   "short",    "signed",   "stream",   "string",   "struct",   "trace",
+        "typealias", "typedef", "unsigned", "variant", "void",    "_Bool",    "_Complex",
+        "_Imaginary"};
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (strcmp(s, kw[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void cw_tsdl_identifier(char *out, size_t size, const char *name)
+{
+    size_t k = 0;
+    if (!name)
+        name = "";
+    if ((name[0] >= '0' && name[0] <= '9') || !name[0])
+        out[k++] = '_';
+    for (; *name && k + 2 < size; name++) {
+        char c = *name;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = 0;
+    if (is_keyword(out) && k + 1 < size) {
+        out[k++] = '_';
+        out[k] = 0;
+    }
+}
+
 void cw_tsdl_quoted(tg_buf *b, const char *s)
 {
     tg_buf_putc(b, '"');

@@ -98,6 +98,9 @@ int cw_clock_cycles(const cw_clock *c, int64_t ns, uint64_t *cycles, tg_error **
 void cw_tsdl_member(tg_buf *b, const tg_field_type *t, const char *decl_name, int indent);
 /* Appends a struct's body "struct { ... } align(N)". */
 void cw_tsdl_struct(tg_buf *b, const tg_field_type *st, int indent);
+/* name as a TSDL identifier (size >= 4): other characters become '_' ("osinfo:hostname" ->
+ * "osinfo_hostname"); a leading digit, an empty name or a keyword gets a '_'. */
+void cw_tsdl_identifier(char *out, size_t size, const char *name);
 /* Appends s as a TSDL string literal. */
 void cw_tsdl_quoted(tg_buf *b, const char *s);
 
