@@ -450,6 +450,11 @@ void tg_iter_use_trace_clocks(tg_iter *it);
 /* 1 with *ev set (valid until the next call), 0 at the end.  Damage found in a stream is
  * recorded (tg_iter_errors) and that stream skips past it or stops; the others go on. */
 int tg_iter_next(tg_iter *it, const tg_event **ev);
+/* Up to max next events at once: evs[0..n) are the events tg_iter_next would give one after
+ * the other, all valid until the next call on the iterator.  Returns n (at least 1 before
+ * the end), 0 at the end.  Streams that decode runs of records at once (uftrace's TID.dat)
+ * give long batches; others may give short ones.  May be mixed with tg_iter_next. */
+int tg_iter_next_batch(tg_iter *it, const tg_event **evs, size_t max);
 /* The errors met so far (a list: see tg_error_next), or NULL. */
 const tg_error *tg_iter_errors(const tg_iter *it);
 void tg_iter_free(tg_iter *it);
@@ -462,7 +467,25 @@ void tg_iter_free(tg_iter *it);
 typedef struct tg_stream_iter tg_stream_iter;
 tg_stream_iter *tg_stream_iter_new(tg_stream *s);
 int tg_stream_iter_next(tg_stream_iter *it, const tg_event **ev, tg_error **err);
+/* Up to max next events at once (as tg_iter_next_batch): n, 0 at the end, or a negative
+ * status for damage (call again to go on).  Damage goes to *err, or, when err is NULL, into
+ * the iterator's own list (tg_stream_iter_errors).  A stream is dropped after 64 errors in a
+ * row, as in the merge. */
+int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t max,
+                              tg_error **err);
+const tg_error *tg_stream_iter_errors(const tg_stream_iter *it);
+tg_stream *tg_stream_iter_stream(const tg_stream_iter *it);
 void tg_stream_iter_free(tg_stream_iter *it);
+
+/* Runs fn over each of streams[0..n), each through its own tg_stream_iter, on up to
+ * `workers` threads (worker 0 is the caller's thread; fn gets the worker's number, so it can
+ * keep one accumulator per worker and sum them after).  For analyses whose result is a sum
+ * over streams.  Returns 0; fn's first negative status (the other workers stop taking
+ * streams); or TG_ERR_FORMAT with the streams' damage in *err (in stream order) after every
+ * stream was read. */
+typedef int (*tg_stream_fn)(void *ctx, unsigned worker, tg_stream_iter *it);
+int tg_streams_run(tg_stream *const *streams, size_t n, unsigned workers, tg_stream_fn fn,
+                   void *ctx, tg_error **err);
 
 /* ---- printing, converting, analysing ------------------------------------------------------- */
 

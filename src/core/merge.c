@@ -1,51 +1,61 @@
-/* merge.c - the iterator: a k-way merge of every stream of every trace by timestamp.
+/* merge.c - the set's cursor (tg_iter): every stream of every trace merged by timestamp.
  *
- * Each stream keeps one decoded event header in a slot; a binary min-heap of slots ordered
- * by (time on the shared timeline, stream number) yields the next event.  Equal times keep stream order, and each
- * stream's own order is kept, as babeltrace's muxer and trace-cmd do.  The event handed out
- * stays valid until the next call, when its stream is advanced.  Memory: one slot per
- * stream, whatever the number of events.
+ * Each stream is a source (cursor_source.h: read-ahead batches, the damage policy).  The
+ * source being read is kept out of a binary min-heap of the others, ordered by (time of
+ * their next event, stream number): threads and CPUs run in long bursts, so after each event
+ * one comparison with the heap's top says whether the same stream is still ahead of the
+ * runner-up, and the heap is touched only when the lead changes.  Equal times keep stream
+ * order, and each stream's own order is kept, as babeltrace's muxer and trace-cmd do.  An
+ * event handed out stays valid until the next call.  Memory: one source per stream,
+ * whatever the number of events.
  *
- * Damage: when a stream's next fails, the error is kept in the iterator's list and the
- * stream is asked again (it resumes past the damage); after too many errors in a row it is
- * dropped, so a hopeless stream cannot hang the merge. */
+ * Damage: each error is kept in the iterator's list (the first TG_MAX_KEPT_ERRORS of them)
+ * and the stream is asked again; the source closes a stream after too many in a row. */
+#include "core/cursor_source.h"
 #include "core/filter_internal.h"
 #include "core/set_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
-#define TG_MAX_ERRORS_IN_A_ROW 64
 #define TG_MAX_KEPT_ERRORS 100
-
-struct tg_slot {
-    tg_stream *stream;
-    tg_event ev;
-    int64_t key;           /* the event's time on the shared timeline (+ its trace's shift) */
-};
 
 struct tg_iter {
     tg_set *set;
     const tg_filter *filter;
-    struct tg_slot *slots;
-    size_t *heap;          /* slot indices */
+    struct tg_source *src;
+    size_t n_src;
+    size_t *heap;          /* the sources other than cur that have an event */
     size_t n_heap;
-    size_t last;           /* slot handed out last, to advance on the next call */
-    int have_last;
-    int primed;
-    int done;
+    size_t cur;            /* the source read now: ahead of every source in the heap */
+    int64_t lim_ts;        /* the runner-up's next event (time, stream number): the current */
+    size_t lim_idx;        /* source stays ahead while its events come before it */
+    bool have_cur, handed, primed, done;
+    bool checks;           /* bounds or a filter to apply */
+    bool has_begin, has_end;
+    bool own_times;        /* order by the traces' own clocks, not the shared timeline */
     int64_t begin_ns, end_ns;
-    int has_begin, has_end;
-    int own_times;         /* order by the traces' own clocks, not the shared timeline */
     tg_error *errors;
     size_t n_errors;
 };
 
-static int slot_less(const tg_iter *it, size_t a, size_t b)
+static void keep_error(void *ctx, tg_error *e)
 {
-    const struct tg_slot *x = &it->slots[a], *y = &it->slots[b];
-    if (x->key != y->key)
-        return x->key < y->key;
-    return x->stream->index < y->stream->index;
+    tg_iter *it = ctx;
+    if (it->n_errors++ < TG_MAX_KEPT_ERRORS)
+        tg_err_append(&it->errors, e);
+    else
+        tg_error_free(e);
+}
+
+/* a's next event comes before b's */
+static inline bool src_less(const tg_iter *it, size_t a, size_t b)
+{
+    const tg_event *x = &it->src[a].buf[it->src[a].pos], *y = &it->src[b].buf[it->src[b].pos];
+    int64_t kx = x->ts + it->src[a].shift, ky = y->ts + it->src[b].shift;
+    if (kx != ky)
+        return kx < ky;
+    return it->src[a].s->index < it->src[b].s->index;
 }
 
 static void sift_down(tg_iter *it, size_t i)
@@ -53,9 +63,9 @@ static void sift_down(tg_iter *it, size_t i)
     size_t n = it->n_heap;
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && slot_less(it, it->heap[l], it->heap[m]))
+        if (l < n && src_less(it, it->heap[l], it->heap[m]))
             m = l;
-        if (r < n && slot_less(it, it->heap[r], it->heap[m]))
+        if (r < n && src_less(it, it->heap[r], it->heap[m]))
             m = r;
         if (m == i)
             return;
@@ -70,7 +80,7 @@ static void sift_up(tg_iter *it, size_t i)
 {
     while (i) {
         size_t p = (i - 1) / 2;
-        if (!slot_less(it, it->heap[i], it->heap[p]))
+        if (!src_less(it, it->heap[i], it->heap[p]))
             return;
         size_t t = it->heap[i];
         it->heap[i] = it->heap[p];
@@ -79,71 +89,26 @@ static void sift_up(tg_iter *it, size_t i)
     }
 }
 
-static void keep_error(tg_iter *it, tg_error *e)
-{
-    if (it->n_errors++ < TG_MAX_KEPT_ERRORS)
-        tg_err_append(&it->errors, e);
-    else
-        tg_error_free(e);
-}
-
-/* Reads the slot's next event: 1 (ready), 0 (stream ended or dropped). */
-static int advance(tg_iter *it, size_t slot)
-{
-    struct tg_slot *s = &it->slots[slot];
-    for (int tries = 0; tries < TG_MAX_ERRORS_IN_A_ROW; tries++) {
-        tg_error *e = NULL;
-        tg_event *ev = &s->ev;
-        ev->cls = NULL;
-        ev->stream = s->stream;
-        ev->cpu = s->stream->cpu;
-        ev->tid = s->stream->tid;
-        ev->pid = -1;
-        ev->depth = -1;
-        ev->addr = ev->lost = 0;
-        int rc = s->stream->ops->next(s->stream, ev, &e);
-        if (rc > 0) {
-            ev->stream = s->stream;
-            s->key = it->own_times ? ev->ts : ev->ts + s->stream->shift_ns;
-            return 1;
-        }
-        if (rc == 0) {
-            tg_error_free(e);
-            return 0;
-        }
-        if (!e)
-            tg_err(&e, (tg_status)rc, "%s: stream %s: read error", s->stream->trace->path,
-                   s->stream->name);
-        keep_error(it, e);
-    }
-    tg_error *e = NULL;
-    tg_err(&e, TG_ERR_FORMAT, "%s: stream %s: too many errors in a row, stream abandoned",
-           s->stream->trace->path, s->stream->name);
-    keep_error(it, e);
-    return 0;
-}
-
 tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
 {
     tg_iter *it = calloc(1, sizeof *it);
     size_t n = set->n_streams;
     if (it) {
-        it->slots = calloc(n ? n : 1, sizeof *it->slots);
+        it->src = calloc(n ? n : 1, sizeof *it->src);
         it->heap = calloc(n ? n : 1, sizeof *it->heap);
     }
-    if (!it || !it->slots || !it->heap) {
+    if (!it || !it->src || !it->heap) {
         tg_iter_free(it);
         tg_err(err, TG_ERR_NOMEM, "out of memory");
         return NULL;
     }
     it->set = set;
     it->filter = f;
-    size_t k = 0;
     for (size_t t = 0; t < set->n_traces; t++) {
         for (size_t s = 0; s < set->traces[t]->n_streams; s++) {
-            tg_stream *st = set->traces[t]->streams[s];
-            it->slots[k++].stream = st;
-            if (st->ops->rewind && st->ops->rewind(st, err) < 0) {
+            if (it->n_src == n)
+                break;
+            if (tg_source_init(&it->src[it->n_src++], set->traces[t]->streams[s], err) < 0) {
                 tg_iter_free(it);
                 return NULL;
             }
@@ -152,64 +117,164 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     return it;
 }
 
-void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = 1; }
+void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = true; }
+
+static inline void set_limit(tg_iter *it)
+{
+    if (it->n_heap) {
+        const struct tg_source *r = &it->src[it->heap[0]];
+        it->lim_ts = r->buf[r->pos].ts + r->shift;
+        it->lim_idx = r->s->index;
+    } else {
+        it->lim_ts = INT64_MAX;
+        it->lim_idx = SIZE_MAX;
+    }
+}
 
 static void prime(tg_iter *it)
 {
-    for (size_t i = 0; i < it->set->n_streams; i++) {
-        if (advance(it, i)) {
+    for (size_t i = 0; i < it->n_src; i++) {
+        it->src[i].shift = it->own_times ? 0 : it->src[i].s->shift_ns;
+        if (tg_source_head(&it->src[i], keep_error, it)) {
             it->heap[it->n_heap++] = i;
             sift_up(it, it->n_heap - 1);
         }
     }
-    it->primed = 1;
+    it->primed = true;
+    if (it->n_heap) {
+        it->cur = it->heap[0];
+        it->have_cur = true;
+        it->heap[0] = it->heap[--it->n_heap];
+        if (it->n_heap)
+            sift_down(it, 0);
+    }
+    set_limit(it);
     const tg_filter *f = it->filter;
-    int64_t first = it->n_heap ? it->slots[it->heap[0]].key : 0;
+    int64_t first = it->have_cur ? it->src[it->cur].buf[it->src[it->cur].pos].ts +
+                                       it->src[it->cur].shift
+                                 : 0;
     if (f && f->begin.set) {
-        it->has_begin = 1;
+        it->has_begin = true;
         it->begin_ns = f->begin.relative ? first + f->begin.ns : f->begin.ns;
     }
     if (f && f->end.set) {
-        it->has_end = 1;
+        it->has_end = true;
         it->end_ns = f->end.relative ? first + f->end.ns : f->end.ns;
     }
+    it->checks = it->has_begin || it->has_end ||
+                 (f && (f->n_globs || f->n_tids || f->n_cpus));
+}
+
+/* Moves past the event handed out last: the current source's next event, or the
+ * runner-up's when that one comes first now.  false at the end of every stream. */
+static inline bool step(tg_iter *it)
+{
+    struct tg_source *c = &it->src[it->cur];
+    c->pos++;
+    if (tg_source_head(c, keep_error, it)) {
+        if (it->n_heap && src_less(it, it->heap[0], it->cur)) {
+            size_t t = it->heap[0];
+            it->heap[0] = it->cur;
+            sift_down(it, 0);
+            it->cur = t;
+            set_limit(it);
+        }
+        return true;
+    }
+    if (!it->n_heap) {
+        it->have_cur = false;
+        return false;
+    }
+    it->cur = it->heap[0];
+    it->heap[0] = it->heap[--it->n_heap];
+    if (it->n_heap)
+        sift_down(it, 0);
+    set_limit(it);
+    return true;
+}
+
+/* The general case of next_event: the first call, a change of stream, a refill, bounds and
+ * filters. */
+static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
+{
+    if (it->done)
+        return NULL;
+    if (!it->primed)
+        prime(it);
+    for (;;) {
+        if (it->handed) {
+            struct tg_source *c = &it->src[it->cur];
+            if (stop_at_refill && c->pos + 1 >= c->n)
+                return NULL;
+            it->handed = false;
+            if (!step(it)) {
+                it->done = true;
+                return NULL;
+            }
+        } else if (!it->have_cur) {
+            it->done = true;
+            return NULL;
+        }
+        const struct tg_source *c = &it->src[it->cur];
+        const tg_event *ev = &c->buf[c->pos];
+        it->handed = true;
+        if (!it->checks)
+            return ev;
+        int64_t key = ev->ts + c->shift;
+        if (it->has_end && key > it->end_ns) {
+            it->done = true;
+            return NULL;
+        }
+        if (it->has_begin && key < it->begin_ns)
+            continue;
+        if (it->filter && !tg_filter_match(it->filter, ev))
+            continue;
+        return ev;
+    }
+}
+
+/* The next event that passes the bounds and the filter, handed out; NULL at the end.
+ * stop_at_refill: return NULL instead of reading the current stream ahead (a batch must not
+ * overwrite the events it already holds).  The usual case - the current stream has its next
+ * event read ahead and it still comes before the runner-up's - costs one comparison. */
+static inline const tg_event *next_event(tg_iter *it, bool stop_at_refill)
+{
+    if (it->handed && !it->checks) {
+        struct tg_source *c = &it->src[it->cur];
+        size_t pos = c->pos + 1;
+        if (pos < c->n) {
+            const tg_event *ev = &c->buf[pos];
+            int64_t key = ev->ts + c->shift;
+            if (key < it->lim_ts || (key == it->lim_ts && c->s->index < it->lim_idx)) {
+                c->pos = pos;
+                return ev;
+            }
+        }
+    }
+    return next_event_slow(it, stop_at_refill);
 }
 
 int tg_iter_next(tg_iter *it, const tg_event **out)
 {
-    if (it->done)
+    const tg_event *ev = next_event(it, false);
+    if (!ev)
         return 0;
-    if (!it->primed)
-        prime(it);
-    for (;;) {
-        if (it->have_last) {
-            it->have_last = 0;
-            if (advance(it, it->heap[0])) {
-                sift_down(it, 0);
-            } else {
-                it->heap[0] = it->heap[--it->n_heap];
-                if (it->n_heap)
-                    sift_down(it, 0);
-            }
-        }
-        if (!it->n_heap) {
-            it->done = 1;
-            return 0;
-        }
-        const struct tg_slot *top = &it->slots[it->heap[0]];
-        const tg_event *ev = &top->ev;
-        it->have_last = 1;
-        if (it->has_end && top->key > it->end_ns) {
-            it->done = 1;
-            return 0;
-        }
-        if (it->has_begin && top->key < it->begin_ns)
-            continue;
-        if (!tg_filter_match(it->filter, ev))
-            continue;
-        *out = ev;
-        return 1;
-    }
+    *out = ev;
+    return 1;
+}
+
+int tg_iter_next_batch(tg_iter *it, const tg_event **evs, size_t max)
+{
+    size_t n = 0;
+    const tg_event *ev;
+    if (max == 0)
+        return 0;
+    if (!(ev = next_event(it, false)))
+        return 0;
+    evs[n++] = ev;
+    while (n < max && (ev = next_event(it, true)))
+        evs[n++] = ev;
+    return (int)n;
 }
 
 const tg_error *tg_iter_errors(const tg_iter *it) { return it->errors; }
@@ -219,7 +284,9 @@ void tg_iter_free(tg_iter *it)
     if (!it)
         return;
     tg_error_free(it->errors);
-    free(it->slots);
+    for (size_t i = 0; it->src && i < it->n_src; i++)
+        tg_source_free(&it->src[i]);
+    free(it->src);
     free(it->heap);
     free(it);
 }

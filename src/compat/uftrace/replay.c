@@ -296,145 +296,12 @@ static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
     }
 }
 
-/* ---- the merge ------------------------------------------------------------------------
- * The set's iterator (a heap over every stream) serves filtered reads.  Without filters, on
- * uftrace data, the replay merges the streams itself: threads run in long bursts, so after
- * picking the earliest stream it keeps taking from it while it stays ahead of the runner-up,
- * which costs one comparison per event instead of a heap update.  Same order: time, then
- * stream position. */
-
-struct mrg {
-    tg_iter *it;                 /* the set's iterator, when the fast merge is not used */
-    tg_stream **ss;              /* the streams, read straight through their next() */
-    tg_event *evs;               /* one event slot per stream */
-    const tg_event **cur;        /* each stream's current event, NULL at its end */
-    size_t n;
-    size_t last;                 /* stream handed out last (n: none) */
-    int64_t lim_ts;              /* the runner-up: beat it to stay on the same stream */
-    size_t lim_idx;
-    tg_error *errors;
-    bool primed;
-};
-
-/* The stream's next event into its slot; damage is kept and the stream asked again (a
- * stream failing 64 times in a row is dropped), as the set's iterator does. */
-static inline void mrg_advance(struct mrg *m, size_t i)
-{
-    tg_stream *s = m->ss[i];
-    tg_event *ev = &m->evs[i];
-    for (int tries = 0; tries < 64; tries++) {
-        tg_error *e = NULL;
-        int rc = s->ops->next(s, ev, &e);
-        if (rc > 0) {
-            m->cur[i] = ev;
-            return;
-        }
-        if (rc == 0)
-            break;
-        if (e)
-            tg_err_append(&m->errors, e);
-    }
-    m->cur[i] = NULL;
-}
-
-static int mrg_next(struct mrg *m, const tg_event **ev)
-{
-    if (m->it)
-        return tg_iter_next(m->it, ev);
-    if (!m->primed) {
-        for (size_t i = 0; i < m->n; i++)
-            mrg_advance(m, i);
-        m->primed = true;
-        m->last = m->n;
-    } else if (m->last < m->n) {
-        size_t l = m->last;
-        mrg_advance(m, l);
-        const tg_event *c = m->cur[l];
-        if (c && (c->ts < m->lim_ts || (c->ts == m->lim_ts && l < m->lim_idx))) {
-            *ev = c;
-            return 1;
-        }
-    }
-    size_t best = m->n, second = m->n;
-    for (size_t i = 0; i < m->n; i++) {
-        const tg_event *c = m->cur[i];
-        if (!c)
-            continue;
-        if (best == m->n || c->ts < m->cur[best]->ts) {
-            second = best;
-            best = i;
-        } else if (second == m->n || c->ts < m->cur[second]->ts) {
-            second = i;
-        }
-    }
-    m->last = best;
-    if (best == m->n)
-        return 0;
-    m->lim_ts = second < m->n ? m->cur[second]->ts : INT64_MAX;
-    m->lim_idx = second < m->n ? second : m->n;
-    *ev = m->cur[best];
-    return 1;
-}
-
-static bool mrg_fast_ok(tg_set *set, const tg_options *opts)
-{
-    static const char *const filters[] = {"begin", "end", "events", "tid", "cpu", NULL};
-    for (size_t i = 0; opts && filters[i]; i++)
-        if (tg_options_get(opts, filters[i]))
-            return false;
-    for (size_t i = 0; i < tg_set_trace_count(set); i++)
-        if (strcmp(tg_trace_format(tg_set_trace(set, i)), "uftrace") != 0)
-            return false;
-    return true;
-}
-
-static int mrg_init(struct mrg *m, tg_set *set, tg_iter *it, const tg_options *opts)
-{
-    memset(m, 0, sizeof *m);
-    size_t n = 0;
-    for (size_t t = 0; t < tg_set_trace_count(set); t++)
-        n += tg_trace_stream_count(tg_set_trace(set, t));
-    if (!mrg_fast_ok(set, opts) || n == 0 || n > 256) {
-        m->it = it;
-        return 0;
-    }
-    m->ss = calloc(n, sizeof *m->ss);
-    m->evs = calloc(n, sizeof *m->evs);
-    m->cur = calloc(n, sizeof *m->cur);
-    if (!m->ss || !m->evs || !m->cur)
-        return TG_ERR_NOMEM;
-    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
-        tg_trace *tr = tg_set_trace(set, t);
-        for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
-            tg_stream *s = tg_trace_stream(tr, i);
-            tg_event *ev = &m->evs[m->n];
-            ev->stream = s; /* the header defaults the iterators set, once per slot */
-            ev->cpu = s->cpu;
-            ev->tid = s->tid;
-            ev->pid = -1;
-            ev->depth = -1;
-            if (s->ops->rewind && s->ops->rewind(s, NULL) < 0)
-                return TG_ERR_IO;
-            m->ss[m->n++] = s;
-        }
-    }
-    return 0;
-}
-
-static void mrg_free(struct mrg *m)
-{
-    free(m->ss);
-    free(m->evs);
-    free(m->cur);
-    tg_error_free(m->errors);
-}
-
 /* uftrace's fstack_skip: events of threads outside any function are consumed silently
  * (they would not be shown); returns the next record to look at, or 0 at the end / error. */
-static int peek_next(struct rp *p, struct mrg *it, const tg_event **ev, uf_rec *n)
+static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
 {
     for (;;) {
-        int rc = mrg_next(it, ev);
+        int rc = tg_iter_next(it, ev);
         if (rc <= 0)
             return rc;
         uf_rec_from_event(*ev, n);
@@ -568,14 +435,8 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         goto done;
     }
-    struct mrg m;
-    if (mrg_init(&m, set, it, opts) < 0) {
-        mrg_free(&m);
-        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-        goto done;
-    }
     const tg_event *ev;
-    rc = mrg_next(&m, &ev);
+    rc = tg_iter_next(it, &ev);
     if (rc > 0)
         put_header(&p);
     while (rc > 0) {
@@ -586,7 +447,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             /* an event of no thread (uftrace's extern.dat): shown in the thread of the
              * record before it, as uftrace does */
             if (!p.st.last_task) {
-                rc = mrg_next(&m, &ev);
+                rc = tg_iter_next(it, &ev);
                 continue;
             }
             r.tid = p.st.last_task->tid;
@@ -599,7 +460,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         }
         uf_consume_fast(&p.st, t, &r);
         if (r.type == UF_EVENT && t->user_stack_count == 0) {
-            rc = mrg_next(&m, &ev);
+            rc = tg_iter_next(it, &ev);
             continue;
         }
         if (r.type != UF_LOST && r.time) {
@@ -628,7 +489,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 else
                     tg_buf_puts(out, "/* LOST some records!! */\n");
             }
-            rc = mrg_next(&m, &ev);
+            rc = tg_iter_next(it, &ev);
             continue;
         }
         t->timestamp_last = t->timestamp;
@@ -641,16 +502,16 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             bool folded = false, ret_more = false;
             rc = 0;
             if (!(t->entry_flags & (UF_FL_EXEC | UF_FL_LONGJMP)) && uf_frame_at(&p.st, t, idx)) {
-                rc = peek_next(&p, &m, &ev, &n);
+                rc = peek_next(&p, it, &ev, &n);
                 if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
                     tg_buf_reset(p.ret);
                     ret_more = ev->size && tg_event_render(ev, p.ret) > 0;
                     uf_consume_fast(&p.st, t, &n);
                     folded = true;
-                    rc = mrg_next(&m, &ev);
+                    rc = tg_iter_next(it, &ev);
                 }
             } else {
-                rc = mrg_next(&m, &ev);
+                rc = tg_iter_next(it, &ev);
             }
             uf_frame *f = uf_frame_at(&p.st, t, idx);
             put_fields(&p, t, f, folded);
@@ -687,7 +548,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 lb_put(&p, " */\n", 4);
                 lb_end(&p);
             }
-            rc = mrg_next(&m, &ev);
+            rc = tg_iter_next(it, &ev);
             continue;
         }
         /* an event: sched-out may fold with the sched-in that follows */
@@ -698,17 +559,17 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         if (id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT) {
             uf_rec n;
             bool can_merge = uf_frame_at(&p.st, t, t->stack_count - 1) != NULL;
-            rc = can_merge ? peek_next(&p, &m, &ev, &n) : mrg_next(&m, &ev);
+            rc = can_merge ? peek_next(&p, it, &ev, &n) : tg_iter_next(it, &ev);
             if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
                 n.addr == UF_SCHED_IN) {
                 uf_consume(&p.st, t, &n);
                 text = id == UF_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
                 text_len = strlen(text);
                 id = UF_SCHED_IN;
-                rc = mrg_next(&m, &ev);
+                rc = tg_iter_next(it, &ev);
             }
         } else {
-            rc = mrg_next(&m, &ev);
+            rc = tg_iter_next(it, &ev);
         }
         uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
         if (f) {
@@ -726,15 +587,6 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
     lb_flush(&p);
     if (rc >= 0)
         print_remaining(&p, set);
-    if (m.errors && rc >= 0) {
-        /* damage met by the fast merge: the readable events were printed; now the errors */
-        if (err && !*err) {
-            *err = m.errors;
-            m.errors = NULL;
-        }
-        rc = TG_ERR_FORMAT;
-    }
-    mrg_free(&m);
 done:
     free(p.lb);
     uf_state_free(&p.st);

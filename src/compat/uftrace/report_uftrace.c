@@ -11,10 +11,11 @@
 #include "core/format_api.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
-#include "core/error_internal.h"
 #include "core/consumer.h"
+#include "core/cursor.h"
+#include "core/error_internal.h"
+#include "core/grow.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,20 +301,10 @@ struct task_job {
     size_t n_side;
 };
 
-struct pool {
+struct run {                /* what the per-stream callback shares (read-only) */
     struct task_job *jobs;
     size_t n_jobs;
-    size_t next;            /* next job index (guarded by mu) */
-    pthread_mutex_t mu;
-    int64_t last_perf_time;
-};
-
-struct worker {
-    struct pool *pool;
-    struct rep *rep;
-    tg_error *errors;
-    int rc;
-    pthread_t th;
+    struct rep *rep[2];     /* one accumulator per worker */
 };
 
 /* One thread's records, read straight through its stream's next() (the report's own loop:
@@ -322,7 +313,6 @@ struct worker {
 /* The job's own cache of address -> name/row/special kind: one stream means one trace, so no
  * trace check; direct-mapped, filled from the report's cache after a record took feed_fast. */
 #define JOB_CACHE 256
-#define JOB_BATCH 128 /* events asked of the reader at once (next_batch) */
 struct job_fn {
     uint64_t addr;         /* ~0: empty */
     const char *name;
@@ -359,62 +349,39 @@ static inline uf_task *job_task(struct rep *p, int tid)
     return t;
 }
 
-/* One thread's records, read straight through its stream's next() (the report's own loop:
- * uftrace data only, whose reader fills every header field it uses), merged with the
- * thread's perf events.  Damage is collected and the stream resumes, as the iterators do.
- * The common record (an entry or exit of a known, non-special address, in an allocated
- * frame) is handled inline with the rules of feed_fast; everything else goes there. */
-static void run_job(struct worker *w, struct task_job *j)
+/* One thread's records, read through the one-stream cursor in batches, merged with the
+ * thread's perf events; damage is kept by the cursor (tg_streams_run returns it).  The
+ * common record (an entry or exit of a known, non-special address, in an allocated frame) is
+ * handled inline with the rules of feed_fast; everything else goes there. */
+static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
 {
-    struct rep *p = w->rep;
-    tg_stream *s = j->s;
-    if (s->ops->rewind && s->ops->rewind(s, NULL) < 0)
-        return;
-    struct job_fn *jc = malloc(JOB_CACHE * sizeof *jc);
-    tg_event *evs = calloc(JOB_BATCH, sizeof *evs);
-    if (!jc || !evs) {
-        w->rc = TG_ERR_NOMEM;
-        goto out;
-    }
+    struct run *run = ctx;
+    struct rep *p = run->rep[worker];
+    tg_stream *s = tg_stream_iter_stream(it);
+    struct task_job *j = run->jobs;
+    while (j->s != s)
+        j++;
+    struct job_fn jc[JOB_CACHE];
+    const tg_event *evs;
     for (size_t i = 0; i < JOB_CACHE; i++)
         jc[i].addr = ~(uint64_t)0;
-    for (size_t i = 0; i < JOB_BATCH; i++) {
-        evs[i].stream = s;
-        evs[i].cpu = s->cpu;
-        evs[i].tid = s->tid;
-        evs[i].pid = -1;
-        evs[i].depth = -1;
-    }
-    int (*next)(tg_stream *, tg_event *, tg_error **) = s->ops->next;
-    size_t (*next_batch)(tg_stream *, tg_event *, size_t) = s->ops->next_batch;
     const tg_event_class *c_entry = NULL, *c_exit = NULL;
     uf_task *t = job_task(p, j->tid);
     size_t k = 0;
     int64_t side_ts = j->n_side ? j->side[0].ev.ts : INT64_MAX;
-    int errors_in_a_row = 0;
+    int rc = 0;
     for (;;) {
-        size_t n = next_batch ? next_batch(s, evs, JOB_BATCH) : 0;
-        if (n == 0) {
-            tg_error *e = NULL;
-            int rc = next(s, &evs[0], &e);
-            if (rc == 0)
-                break;
-            if (rc < 0) {
-                if (e)
-                    tg_err_append(&w->errors, e);
-                if (++errors_in_a_row >= 64)
-                    break;
-                continue;
-            }
-            n = 1;
-        }
-        errors_in_a_row = 0;
-        for (size_t i = 0; i < n; i++) {
-            tg_event *ev = &evs[i];
+        int n = tg_stream_iter_next_run(it, &evs, NULL);
+        if (n == 0)
+            break;
+        if (n < 0)
+            continue; /* damage: kept by the cursor, which goes on past it */
+        for (int i = 0; i < n; i++) {
+            const tg_event *ev = &evs[i];
             if (__builtin_expect(side_ts < ev->ts, 0)) {
                 while (k < j->n_side && j->side[k].ev.ts < ev->ts)
-                    if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-                        goto out;
+                    if ((rc = feed(p, &j->side[k++].ev)) < 0)
+                        return rc;
                 side_ts = k < j->n_side ? j->side[k].ev.ts : INT64_MAX;
                 t = job_task(p, j->tid);
             }
@@ -480,8 +447,8 @@ static void run_job(struct worker *w, struct task_job *j)
             }
             /* anything else: the general rules, then learn what they resolved */
             tg_event_kind kind = ev->cls->kind;
-            if ((w->rc = feed_fast(p, ev)) < 0)
-                goto out;
+            if ((rc = feed_fast(p, ev)) < 0)
+                return rc;
             if (kind == TG_KIND_FUNC_ENTRY)
                 c_entry = ev->cls;
             else if (kind == TG_KIND_FUNC_EXIT)
@@ -492,28 +459,9 @@ static void run_job(struct worker *w, struct task_job *j)
         }
     }
     while (k < j->n_side)
-        if ((w->rc = feed(p, &j->side[k++].ev)) < 0)
-            goto out;
-out:
-    free(evs);
-    free(jc);
-}
-
-static void *worker_main(void *arg)
-{
-    struct worker *w = arg;
-    for (;;) {
-        pthread_mutex_lock(&w->pool->mu);
-        size_t i = w->pool->next++;
-        pthread_mutex_unlock(&w->pool->mu);
-        if (i >= w->pool->n_jobs || w->rc < 0)
-            break;
-        run_job(w, &w->pool->jobs[i]);
-    }
-    w->rep->st.last_perf_time = w->pool->last_perf_time;
-    if (w->rc >= 0)
-        w->rc = finish(w->rep);
-    return NULL;
+        if ((rc = feed(p, &j->side[k++].ev)) < 0)
+            return rc;
+    return 0;
 }
 
 static int cmp_side(const void *a, const void *b)
@@ -539,28 +487,32 @@ static bool fast_path_ok(tg_set *set, const tg_options *opts)
 
 static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
 {
-    struct pool pool = {0};
+    struct run run = {0};
     struct side_ev *side = NULL;
     size_t n_side = 0, cap_side = 0;
-    struct worker w[2] = {{0}};
+    tg_stream **streams = NULL;
     tg_error *errors = NULL;
+    int64_t last_perf_time = 0;
     int rc = 0;
     size_t n_streams = 0;
     for (size_t ti = 0; ti < tg_set_trace_count(set); ti++)
         n_streams += tg_trace_stream_count(tg_set_trace(set, ti));
-    pool.jobs = calloc(n_streams ? n_streams : 1, sizeof *pool.jobs);
-    if (!pool.jobs)
+    run.jobs = calloc(n_streams ? n_streams : 1, sizeof *run.jobs);
+    streams = calloc(n_streams ? n_streams : 1, sizeof *streams);
+    if (!run.jobs || !streams) {
+        free(run.jobs);
+        free(streams);
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    pthread_mutex_init(&pool.mu, NULL);
+    }
     /* perf (per-cpu) streams first, their events kept per thread */
     for (size_t ti = 0; ti < tg_set_trace_count(set) && rc >= 0; ti++) {
         tg_trace *tr = tg_set_trace(set, ti);
         for (size_t si = 0; si < tg_trace_stream_count(tr) && rc >= 0; si++) {
             tg_stream *s = tg_trace_stream(tr, si);
             if (tg_stream_tid(s) >= 0) {
-                pool.jobs[pool.n_jobs].s = s;
-                pool.jobs[pool.n_jobs].tid = tg_stream_tid(s);
-                pool.n_jobs++;
+                run.jobs[run.n_jobs].s = s;
+                run.jobs[run.n_jobs].tid = tg_stream_tid(s);
+                streams[run.n_jobs++] = s;
                 continue;
             }
             tg_stream_iter *it = tg_stream_iter_new(s);
@@ -579,20 +531,14 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
                 }
                 if (r == 0)
                     break;
-                if (n_side == cap_side) {
-                    size_t nc = cap_side ? cap_side * 2 : 256;
-                    struct side_ev *ns = realloc(side, nc * sizeof *ns);
-                    if (!ns) {
-                        rc = TG_ERR_NOMEM;
-                        break;
-                    }
-                    side = ns;
-                    cap_side = nc;
+                if (tg_grow(&side, &cap_side, n_side + 1, sizeof *side) < 0) {
+                    rc = TG_ERR_NOMEM;
+                    break;
                 }
                 side[n_side++].ev = *ev;
                 if (ev->cls->id >= 200000u && ev->cls->id < 1000000u &&
-                    ev->ts > pool.last_perf_time)
-                    pool.last_perf_time = ev->ts;
+                    ev->ts > last_perf_time)
+                    last_perf_time = ev->ts;
             }
             tg_stream_iter_free(it);
         }
@@ -601,8 +547,8 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
         if (n_side > 1)
             qsort(side, n_side, sizeof *side, cmp_side);
         /* hand each thread its perf events (stable: grouped by tid, time order kept) */
-        for (size_t i = 0; i < pool.n_jobs; i++) {
-            struct task_job *j = &pool.jobs[i];
+        for (size_t i = 0; i < run.n_jobs; i++) {
+            struct task_job *j = &run.jobs[i];
             size_t first = n_side, cnt = 0;
             for (size_t k = 0; k < n_side; k++)
                 if (side[k].ev.tid == j->tid) {
@@ -610,8 +556,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
                         first = k;
                     cnt++;
                 }
-            /* move this thread's events together at the end of the array is costly; keep a
-             * private copy instead (perf events are few) */
+            /* a private copy per thread (perf events are few) */
             if (cnt) {
                 j->side = malloc(cnt * sizeof *j->side);
                 if (!j->side) {
@@ -624,34 +569,23 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
             }
         }
     }
+    unsigned nw = run.n_jobs > 1 ? 2 : 1;
+    for (unsigned i = 0; i < nw && rc >= 0; i++)
+        if (!(run.rep[i] = rep_new()))
+            rc = TG_ERR_NOMEM;
     if (rc >= 0) {
-        size_t nw = pool.n_jobs > 1 ? 2 : 1;
-        for (size_t i = 0; i < nw; i++) {
-            w[i].pool = &pool;
-            w[i].rep = rep_new();
-            if (!w[i].rep)
-                rc = TG_ERR_NOMEM;
+        /* each thread on its own, on two workers; their tables are summed at the end */
+        rc = tg_streams_run(streams, run.n_jobs, nw, run_job, &run, &errors);
+        if (rc == TG_ERR_FORMAT)
+            rc = 0; /* damage: in errors, reported after the table */
+        for (unsigned i = 0; i < nw && rc >= 0; i++) {
+            run.rep[i]->st.last_perf_time = last_perf_time;
+            rc = finish(run.rep[i]);
         }
-        size_t started = 0;
-        for (size_t i = 0; i < nw && rc >= 0; i++) {
-            if (i == 0 || pthread_create(&w[i].th, NULL, worker_main, &w[i]) != 0)
-                continue;
-            started |= 1u << i;
-        }
-        if (rc >= 0)
-            worker_main(&w[0]);
-        for (size_t i = 1; i < nw; i++)
-            if (started & (1u << i))
-                pthread_join(w[i].th, NULL);
-            else if (rc >= 0 && w[i].rep)
-                worker_main(&w[i]);
-        for (size_t i = 0; i < nw && rc >= 0; i++)
-            if (w[i].rc < 0)
-                rc = w[i].rc;
         if (rc >= 0 && nw == 2) { /* sum the second table into the first */
-            for (size_t i = 0; i < w[1].rep->tb.n && rc >= 0; i++) {
-                const struct row *src = w[1].rep->tb.rows[i];
-                struct row *dst = uf_row_get(&w[0].rep->tb, src->name);
+            for (size_t i = 0; i < run.rep[1]->tb.n && rc >= 0; i++) {
+                const struct row *src = run.rep[1]->tb.rows[i];
+                struct row *dst = uf_row_get(&run.rep[0]->tb, src->name);
                 if (!dst) {
                     rc = TG_ERR_NOMEM;
                     break;
@@ -662,21 +596,22 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
             }
         }
         if (rc >= 0)
-            uf_rows_print(&w[0].rep->tb, out);
-        for (size_t i = 0; i < nw; i++) {
-            if (w[i].errors)
-                tg_err_append(&errors, w[i].errors);
-            rep_free(w[i].rep);
-        }
+            uf_rows_print(&run.rep[0]->tb, out);
     }
-    for (size_t i = 0; i < pool.n_jobs; i++)
-        free(pool.jobs[i].side);
-    free(pool.jobs);
+    for (unsigned i = 0; i < nw; i++)
+        rep_free(run.rep[i]);
+    for (size_t i = 0; i < run.n_jobs; i++)
+        free(run.jobs[i].side);
+    free(run.jobs);
+    free(streams);
     free(side);
-    pthread_mutex_destroy(&pool.mu);
     if (rc == TG_ERR_NOMEM) {
         tg_error_free(errors);
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    if (rc < 0) {
+        tg_error_free(errors);
+        return rc;
     }
     if (errors) {
         if (err && !*err)

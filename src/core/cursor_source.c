@@ -1,0 +1,83 @@
+/* cursor_source.c - one stream's read position with its read-ahead and the damage policy
+ * (see cursor_source.h).  Every reader of events goes through here: the merge, the
+ * one-stream iterator and the parallel stream runner. */
+#include "core/cursor_source.h"
+
+#include <stdlib.h>
+
+/* The per-event defaults a stream's next() may leave untouched. */
+static inline void set_defaults(tg_event *ev, const tg_stream *s)
+{
+    ev->cls = NULL;
+    ev->stream = (tg_stream *)s;
+    ev->cpu = s->cpu;
+    ev->tid = s->tid;
+    ev->pid = -1;
+    ev->depth = -1;
+    ev->addr = ev->lost = 0;
+}
+
+int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
+{
+    *src = (struct tg_source){.s = s};
+    src->cap = s->ops->next_batch ? TG_SOURCE_BATCH : 1;
+    src->buf = calloc(src->cap, sizeof *src->buf);
+    if (!src->buf)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < src->cap; i++)
+        set_defaults(&src->buf[i], s);
+    if (s->ops->rewind && s->ops->rewind(s, err) < 0) {
+        src->done = true;
+        return TG_ERR_IO;
+    }
+    return 0;
+}
+
+void tg_source_free(struct tg_source *src)
+{
+    free(src->buf);
+    src->buf = NULL;
+    src->pos = src->n = 0;
+}
+
+int tg_source_refill(struct tg_source *src, tg_error **err)
+{
+    tg_stream *s = src->s;
+    src->pos = src->n = 0;
+    if (src->done)
+        return 0;
+    if (src->cap > 1) {
+        /* a run of common records at once; the reader fills what next() would, except the
+         * stream and cpu, which the slots keep from init */
+        size_t n = s->ops->next_batch(s, src->buf, src->cap);
+        if (n) {
+            src->n = n;
+            src->errors_in_a_row = 0;
+            return (int)n;
+        }
+    }
+    tg_event *ev = &src->buf[0];
+    set_defaults(ev, s);
+    tg_error *e = NULL;
+    int rc = s->ops->next(s, ev, &e);
+    if (rc > 0) {
+        ev->stream = s;
+        src->n = 1;
+        src->errors_in_a_row = 0;
+        return 1;
+    }
+    if (rc == 0) {
+        tg_error_free(e);
+        src->done = true;
+        return 0;
+    }
+    if (!e)
+        tg_err(&e, (tg_status)rc, "%s: stream %s: read error", s->trace->path, s->name);
+    if (++src->errors_in_a_row >= TG_SOURCE_MAX_ERRORS) {
+        tg_err(&e, TG_ERR_FORMAT, "%s: stream %s: too many errors in a row, stream abandoned",
+               s->trace->path, s->name);
+        src->done = true;
+    }
+    tg_err_append(err, e);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* cursor_source.h - one stream's read position, shared by every cursor (merge.c, the merged
+ * set; stream_iter.c, one stream on its own).
+ *
+ * A source reads its stream ahead in batches when the stream can decode a run of records at
+ * once (the next_batch op), one event at a time through next() otherwise, and applies the
+ * damage policy in this one place: a failed read is handed back with its error, the stream is
+ * asked again on the next read (it resumes past the damage), and after
+ * TG_SOURCE_MAX_ERRORS failures in a row the source is closed, with a last error saying so,
+ * so that a hopeless stream cannot hang a reader.  Memory: TG_SOURCE_BATCH events per
+ * stream, whatever the number of events. */
+#ifndef TG_CURSOR_SOURCE_H
+#define TG_CURSOR_SOURCE_H
+
+#include "core/format_api.h"
+
+#include <stdbool.h>
+
+#define TG_SOURCE_BATCH 128
+#define TG_SOURCE_MAX_ERRORS 64
+
+struct tg_source {
+    tg_stream *s;
+    tg_event *buf;      /* buf[pos..n): events read ahead, not handed out yet */
+    size_t pos, n;
+    size_t cap;         /* TG_SOURCE_BATCH with next_batch, else 1 */
+    int errors_in_a_row;
+    bool done;
+    int64_t shift;      /* added to event times for the merge's order (the shared timeline) */
+};
+
+/* Allocates the read-ahead and rewinds the stream (so a set can be read more than once).
+ * 0, TG_ERR_NOMEM, or the stream's rewind error in *err. */
+int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err);
+void tg_source_free(struct tg_source *src);
+
+/* Refills buf from the stream once the events read ahead are used up: the number of events
+ * now in buf[0..n) (pos reset to 0), 0 at the end (or when the source was closed after too
+ * many errors), or a negative status with *err set (call again to go on past the damage). */
+int tg_source_refill(struct tg_source *src, tg_error **err);
+
+/* The next event not handed out yet, reading ahead when needed; NULL at the end.  Errors met
+ * on the way are passed to keep(ctx, error), which owns them. */
+static inline tg_event *tg_source_head(struct tg_source *src,
+                                       void (*keep)(void *ctx, tg_error *e), void *ctx)
+{
+    while (src->pos >= src->n) {
+        tg_error *e = NULL;
+        int rc = tg_source_refill(src, &e);
+        if (rc > 0)
+            break;
+        if (rc == 0)
+            return NULL;
+        keep(ctx, e);
+    }
+    return &src->buf[src->pos];
+}
+
+/* The errors a one-stream cursor kept (stream_iter.c), handed to the caller. */
+tg_error *tg_stream_iter_take_errors(tg_stream_iter *it);
+
+#endif
