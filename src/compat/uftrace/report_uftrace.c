@@ -376,8 +376,7 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
             break;
         if (n < 0)
             continue; /* damage: kept by the cursor, which goes on past it */
-        for (int i = 0; i < n; i++) {
-            const tg_event *ev = &evs[i];
+        for (const tg_event *ev = evs, *end = evs + n; ev < end; ev++) {
             if (__builtin_expect(side_ts < ev->ts, 0)) {
                 while (k < j->n_side && j->side[k].ev.ts < ev->ts)
                     if ((rc = feed(p, &j->side[k++].ev)) < 0)
