@@ -267,6 +267,12 @@ typedef enum tg_event_kind {
     TG_KIND_TASK_EXEC,
     TG_KIND_SCHED_OUT,  /* the thread was scheduled out (uftrace linux:sched-out) */
     TG_KIND_SCHED_IN,
+    TG_KIND_SCHED_OUT_PREEMPTED, /* scheduled out while still runnable (pre-empted) */
+    TG_KIND_TASK_NAME,  /* a thread was named (uftrace linux:task-name) */
+    TG_KIND_EXTERN,     /* data written into the trace from outside, of no thread (uftrace
+                         * extern.dat: shown in the thread of the record before it) */
+    TG_KIND_STATEDUMP,  /* the state when tracing started, not an event in time (LTTng
+                         * lttng_ust_statedump:*, lttng_statedump_*) */
 } tg_event_kind;
 
 typedef struct tg_event_class tg_event_class;
@@ -486,6 +492,64 @@ void tg_stream_iter_free(tg_stream_iter *it);
 typedef int (*tg_stream_fn)(void *ctx, unsigned worker, tg_stream_iter *it);
 int tg_streams_run(tg_stream *const *streams, size_t n, unsigned workers, tg_stream_fn fn,
                    void *ctx, tg_error **err);
+
+/* ---- call stacks of function traces -------------------------------------------------------- */
+
+/* The one call-stack builder for every function-trace format (uftrace, XRay, LTTng-UST
+ * cyg-profile, ...).  Feed it events in each thread's time order (a tg_iter or a
+ * tg_stream_iter gives them); it keeps one stack per thread, pairs each exit with its entry
+ * and calls on_call once per finished call, with its total and self time.  Irregular traces:
+ * an exit whose function is not on top unwinds to the matching frame (the frames above end
+ * there, flagged NO_EXIT); an exit with no matching entry is reported alone, flagged
+ * NO_ENTRY; a tail exit ends its frame (TAIL); lost records end the thread's open frames at
+ * the lost event (LOST | NO_EXIT); frames still open at tg_callstack_finish end at their
+ * thread's last time (NO_EXIT).  Where tracers differ, the rule is a parameter
+ * (tg_callstack_set_rules).  Memory: threads x deepest stack, no allocation per event. */
+typedef enum tg_call_flags {
+    TG_CALL_NO_EXIT = 1,   /* the exit was never seen: ended by unwinding, lost records, end */
+    TG_CALL_NO_ENTRY = 2,  /* an exit without an entry: entry_ns is unknown (== exit_ns) */
+    TG_CALL_TAIL = 4,      /* ended by a tail exit */
+    TG_CALL_RECURSIVE = 8, /* the same function is lower on the thread's stack */
+    TG_CALL_LOST = 16,     /* ended by lost records (its exit may have been among them) */
+} tg_call_flags;
+
+typedef struct tg_call {
+    int tid, pid;
+    uint64_t addr;
+    const char *name;      /* symbol at entry time, or NULL */
+    int depth;             /* 0 for a thread's outermost frame */
+    int64_t entry_ns, exit_ns; /* in the unit of the times fed (ns, or cycles: feed_at) */
+    int64_t total_ns;      /* exit_ns - entry_ns */
+    int64_t child_ns;      /* total time of the direct children */
+    int64_t self_ns;       /* total_ns - child_ns */
+    unsigned flags;        /* tg_call_flags */
+    tg_trace *trace;
+    const tg_event *exit;  /* the event that ended the call (NULL at finish); valid during
+                            * the callback only */
+} tg_call;
+
+typedef enum tg_stack_rules {
+    TG_STACK_UNWIND = 0,   /* the default, as above */
+    TG_STACK_TOP_ONLY,     /* llvm-xray account: an exit must match the top frame; any other
+                            * exit is reported NO_ENTRY and leaves the stack as it is */
+} tg_stack_rules;
+
+typedef void (*tg_call_fn)(void *ctx, const tg_call *call);
+typedef struct tg_callstack tg_callstack;
+
+tg_callstack *tg_callstack_new(tg_call_fn on_call, void *ctx);
+void tg_callstack_free(tg_callstack *cs);
+/* 0, or TG_ERR_USAGE for an unknown rule.  Set before the first event. */
+int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules);
+/* Feeds one event (events other than function entry/exit and lost records are ignored) at
+ * its own time, or at a time the caller gives in another unit (llvm-xray: cycles).
+ * 0, or TG_ERR_NOMEM. */
+int tg_callstack_feed(tg_callstack *cs, const tg_event *ev);
+int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t time);
+/* Ends every open frame (at each thread's last time) and reports it. */
+void tg_callstack_finish(tg_callstack *cs);
+/* Current depth of a thread's stack (0 when empty or unknown). */
+int tg_callstack_depth(const tg_callstack *cs, int tid);
 
 /* ---- printing, converting, analysing ------------------------------------------------------- */
 

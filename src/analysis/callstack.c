@@ -1,10 +1,11 @@
-/* callstack.c - per-thread call stacks built from function entry/exit events (see
- * callstack.h for the pairing rules).
+/* callstack.c - the one call-stack builder: per-thread call stacks built from function
+ * entry/exit events (the pairing rules and their parameters are in traceglot.h, tg_callstack).
  *
- * Threads are found through a small open-addressing table keyed by tid; each thread's
- * frames live in one growable array, so feeding an event costs no allocation once the
- * deepest stack has been seen.  Memory is bounded by threads x maximum depth. */
-#include "analysis/callstack.h"
+ * Threads are found through a small open-addressing table keyed by tid, with the previous
+ * event's thread remembered (threads come in long runs); each thread's frames live in one
+ * growable array, so feeding an event costs no allocation once the deepest stack has been
+ * seen.  Memory is bounded by threads x maximum depth. */
+#include "traceglot.h"
 #include "core/error_internal.h"
 #include "core/grow.h"
 
@@ -30,6 +31,8 @@ struct tg_thread_stack {
 struct tg_callstack {
     tg_call_fn on_call;
     void *ctx;
+    tg_stack_rules rules;
+    struct tg_thread_stack *last; /* the previous event's thread */
     struct tg_thread_stack *threads;
     size_t n_threads, cap; /* cap is a power of two */
 };
@@ -91,11 +94,22 @@ static int grow_table(tg_callstack *cs)
     return 0;
 }
 
+int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules)
+{
+    if (rules != TG_STACK_UNWIND && rules != TG_STACK_TOP_ONLY)
+        return TG_ERR_USAGE;
+    cs->rules = rules;
+    return 0;
+}
+
 static struct tg_thread_stack *get(tg_callstack *cs, int tid)
 {
+    if (cs->last && cs->last->tid == tid)
+        return cs->last;
     struct tg_thread_stack *t = find(cs, tid);
     if (t)
-        return t;
+        return cs->last = t;
+    cs->last = NULL; /* the table may move */
     if ((cs->n_threads + 1) * 2 > cs->cap && grow_table(cs) < 0)
         return NULL;
     size_t mask = cs->cap - 1;
@@ -105,60 +119,95 @@ static struct tg_thread_stack *get(tg_callstack *cs, int tid)
     t = &cs->threads[i];
     *t = (struct tg_thread_stack){.tid = tid, .pid = -1};
     cs->n_threads++;
-    return t;
+    return cs->last = t;
 }
 
 /* Pops the top frame, ending it at exit_ns, and reports it. */
-static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags)
+static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags,
+                const tg_event *exit)
 {
     struct tg_frame *f = &t->frames[--t->depth];
-    int64_t dur = exit_ns - f->entry_ns;
+    /* unsigned arithmetic: damaged times wrap instead of overflowing */
+    int64_t dur = (int64_t)((uint64_t)exit_ns - (uint64_t)f->entry_ns);
+    for (size_t i = 0; i < t->depth; i++)
+        if (t->frames[i].addr == f->addr) {
+            flags |= TG_CALL_RECURSIVE;
+            break;
+        }
     tg_call call = {
         .tid = t->tid, .pid = t->pid, .addr = f->addr, .name = f->name, .depth = (int)t->depth,
-        .entry_ns = f->entry_ns, .exit_ns = exit_ns, .child_ns = f->child_ns,
-        .flags = flags, .trace = t->trace,
+        .entry_ns = f->entry_ns, .exit_ns = exit_ns, .total_ns = dur, .child_ns = f->child_ns,
+        .self_ns = (int64_t)((uint64_t)dur - (uint64_t)f->child_ns), .flags = flags, .trace = t->trace, .exit = exit,
     };
     if (t->depth)
-        t->frames[t->depth - 1].child_ns += dur;
+        t->frames[t->depth - 1].child_ns =
+            (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + (uint64_t)dur);
     cs->on_call(cs->ctx, &call);
 }
 
-int tg_callstack_feed(tg_callstack *cs, const tg_event *ev)
+static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev,
+                     uint64_t addr, int64_t ts)
+{
+    tg_call call = {
+        .tid = t->tid, .pid = t->pid, .addr = addr, .name = tg_event_func_name(ev),
+        .depth = (int)t->depth, .entry_ns = ts, .exit_ns = ts, .flags = TG_CALL_NO_ENTRY,
+        .trace = t->trace, .exit = ev,
+    };
+    cs->on_call(cs->ctx, &call);
+}
+
+int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
 {
     tg_event_kind kind = tg_event_kind_of(ev);
-    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT && kind != TG_KIND_FUNC_TAIL_EXIT)
+    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
+        kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST)
         return 0;
-    struct tg_thread_stack *t = get(cs, tg_event_tid(ev));
+    int tid = tg_event_tid(ev);
+    if (kind == TG_KIND_LOST && tid < 0)
+        return 0; /* lost records of no one thread (a cpu's buffer): nothing to end */
+    struct tg_thread_stack *t = get(cs, tid);
     if (!t)
         return TG_ERR_NOMEM;
-    int64_t ts = tg_event_time_ns(ev);
-    uint64_t addr = tg_event_func_addr(ev);
     t->last_ns = ts;
     t->trace = tg_event_trace(ev);
     if (tg_event_pid(ev) >= 0)
         t->pid = tg_event_pid(ev);
+    if (kind == TG_KIND_LOST) {
+        while (t->depth)
+            pop(cs, t, ts, TG_CALL_NO_EXIT | TG_CALL_LOST, ev);
+        return 0;
+    }
+    uint64_t addr = tg_event_func_addr(ev);
     if (kind == TG_KIND_FUNC_ENTRY) {
         TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
         t->frames[t->depth++] = (struct tg_frame){addr, tg_event_func_name(ev), ts, 0};
         return 0;
     }
-    /* an exit: find the matching frame from the top */
+    unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
+    if (cs->rules == TG_STACK_TOP_ONLY) {
+        if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
+            no_entry(cs, t, ev, addr, ts);
+        else
+            pop(cs, t, ts, how, ev);
+        return 0;
+    }
+    /* unwind: find the matching frame from the top */
     size_t match = t->depth;
     while (match > 0 && t->frames[match - 1].addr != addr)
         match--;
     if (match == 0) {
-        tg_call call = {
-            .tid = t->tid, .pid = t->pid, .addr = addr, .name = tg_event_func_name(ev),
-            .depth = (int)t->depth, .entry_ns = ts, .exit_ns = ts,
-            .flags = TG_CALL_NO_ENTRY, .trace = t->trace,
-        };
-        cs->on_call(cs->ctx, &call);
+        no_entry(cs, t, ev, addr, ts);
         return 0;
     }
     while (t->depth > match)
-        pop(cs, t, ts, TG_CALL_NO_EXIT);
-    pop(cs, t, ts, kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0);
+        pop(cs, t, ts, TG_CALL_NO_EXIT, ev);
+    pop(cs, t, ts, how, ev);
     return 0;
+}
+
+int tg_callstack_feed(tg_callstack *cs, const tg_event *ev)
+{
+    return tg_callstack_feed_at(cs, ev, tg_event_time_ns(ev));
 }
 
 void tg_callstack_finish(tg_callstack *cs)
@@ -168,7 +217,7 @@ void tg_callstack_finish(tg_callstack *cs)
         if (t->tid == -2)
             continue;
         while (t->depth)
-            pop(cs, t, t->last_ns, TG_CALL_NO_EXIT);
+            pop(cs, t, t->last_ns, TG_CALL_NO_EXIT, NULL);
     }
 }
 

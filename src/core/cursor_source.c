@@ -20,7 +20,7 @@ static inline void set_defaults(tg_event *ev, const tg_stream *s)
 int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
 {
     *src = (struct tg_source){.s = s};
-    src->cap = s->ops->next_batch ? TG_SOURCE_BATCH : 1;
+    src->cap = s->ops->next_batch || s->ops->events_independent ? TG_SOURCE_BATCH : 1;
     src->buf = calloc(src->cap, sizeof *src->buf);
     if (!src->buf)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -35,17 +35,71 @@ int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
 
 void tg_source_free(struct tg_source *src)
 {
+    tg_error_free(src->pending);
+    src->pending = NULL;
     free(src->buf);
     src->buf = NULL;
     src->pos = src->n = 0;
+}
+
+/* Streams whose events stay valid: several next() calls ahead.  A failure after some events
+ * is kept for the next refill, so the damage is reported where it was met. */
+static int read_ahead(struct tg_source *src)
+{
+    tg_stream *s = src->s;
+    size_t k = 0;
+    while (k < src->cap) {
+        tg_event *ev = &src->buf[k];
+        set_defaults(ev, s);
+        tg_error *e = NULL;
+        int rc = s->ops->next(s, ev, &e);
+        if (rc > 0) {
+            ev->stream = s;
+            k++;
+            continue;
+        }
+        if (rc == 0) {
+            tg_error_free(e);
+            src->done = true;
+        } else {
+            src->pending = e;
+            src->pending_rc = rc;
+        }
+        break;
+    }
+    src->n = k;
+    if (k)
+        src->errors_in_a_row = 0;
+    return (int)k;
 }
 
 int tg_source_refill(struct tg_source *src, tg_error **err)
 {
     tg_stream *s = src->s;
     src->pos = src->n = 0;
+    int rc;
+    tg_error *e = NULL;
+    if (src->pending_rc) {
+        rc = src->pending_rc;
+        e = src->pending;
+        src->pending_rc = 0;
+        src->pending = NULL;
+        goto failed;
+    }
     if (src->done)
         return 0;
+    if (src->cap > 1 && !s->ops->next_batch) {
+        int k = read_ahead(src);
+        if (k > 0)
+            return k;
+        if (src->done)
+            return 0;
+        rc = src->pending_rc;
+        e = src->pending;
+        src->pending_rc = 0;
+        src->pending = NULL;
+        goto failed;
+    }
     if (src->cap > 1) {
         /* a run of common records at once; the reader fills what next() would, except the
          * stream and cpu, which the slots keep from init */
@@ -58,8 +112,7 @@ int tg_source_refill(struct tg_source *src, tg_error **err)
     }
     tg_event *ev = &src->buf[0];
     set_defaults(ev, s);
-    tg_error *e = NULL;
-    int rc = s->ops->next(s, ev, &e);
+    rc = s->ops->next(s, ev, &e);
     if (rc > 0) {
         ev->stream = s;
         src->n = 1;
@@ -71,6 +124,7 @@ int tg_source_refill(struct tg_source *src, tg_error **err)
         src->done = true;
         return 0;
     }
+failed:
     if (!e)
         tg_err(&e, (tg_status)rc, "%s: stream %s: read error", s->trace->path, s->name);
     if (++src->errors_in_a_row >= TG_SOURCE_MAX_ERRORS) {

@@ -26,6 +26,8 @@ struct tg_source {
     int errors_in_a_row;
     bool done;
     int64_t shift;      /* added to event times for the merge's order (the shared timeline) */
+    int pending_rc;     /* a read-ahead stopped at damage: reported at the next refill */
+    tg_error *pending;
 };
 
 /* Allocates the read-ahead and rewinds the stream (so a set can be read more than once).

@@ -47,6 +47,10 @@ struct tg_stream_ops {
      * many; 0 when the next event has to be read with next() (the end, damage, or a record
      * this bulk path does not decode).  Lets a reader decode a run of records at once. */
     size_t (*next_batch)(tg_stream *s, tg_event *evs, size_t max);
+    /* Optional promise: an event next() filled stays valid - its payload and its fields -
+     * while next() fills later ones (the payload lives in the mapped file, not in a buffer
+     * the stream reuses).  The cursor then reads such a stream several events ahead. */
+    bool events_independent;
 };
 
 struct tg_stream {

@@ -1,6 +1,6 @@
 /* test_core_merge.c - the k-way merge, damaged streams, filters and the call-stack builder,
  * over a small in-memory format whose streams replay arrays of (time, kind, addr) rows. */
-#include "analysis/callstack.h"
+#include "traceglot.h"
 #include "core/set_internal.h"
 #include "tg_test.h"
 

@@ -552,20 +552,21 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             continue;
         }
         /* an event: sched-out may fold with the sched-in that follows */
-        int depth = r.addr == 2000000u ? 0 : t->display_depth; /* external data: depth 0 */
-        uint64_t id = r.addr;
+        int depth = r.kind == TG_KIND_EXTERN ? 0 : t->display_depth; /* external data: 0 */
+        bool sched_in = r.kind == TG_KIND_SCHED_IN;
         const char *text = tg_buf_data(p.evtext);
         size_t text_len = tg_buf_len(p.evtext);
-        if (id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT) {
+        if (r.kind == TG_KIND_SCHED_OUT || r.kind == TG_KIND_SCHED_OUT_PREEMPTED) {
             uf_rec n;
             bool can_merge = uf_frame_at(&p.st, t, t->stack_count - 1) != NULL;
             rc = can_merge ? peek_next(&p, it, &ev, &n) : tg_iter_next(it, &ev);
             if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
-                n.addr == UF_SCHED_IN) {
+                n.kind == TG_KIND_SCHED_IN) {
                 uf_consume(&p.st, t, &n);
-                text = id == UF_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
+                text = r.kind == TG_KIND_SCHED_OUT ? "linux:schedule"
+                                                   : "linux:schedule (pre-empted)";
                 text_len = strlen(text);
-                id = UF_SCHED_IN;
+                sched_in = true;
                 rc = tg_iter_next(it, &ev);
             }
         } else {
@@ -573,7 +574,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         }
         uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
         if (f) {
-            if (id == UF_SCHED_IN && f->total)
+            if (sched_in && f->total)
                 put_fields(&p, t, f, true);
             else
                 put_fields(&p, t, NULL, false);

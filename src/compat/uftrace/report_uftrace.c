@@ -139,13 +139,15 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
         return account(p, t, name_of(p, ev), r.addr);
     }
     if (r.type == UF_EVENT) {
-        if (r.addr != UF_SCHED_IN)
+        if (r.kind != TG_KIND_SCHED_IN)
             return 0;
         uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
         if (!f)
             return 0;
-        return account(p, t, f->addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
-                                                              : "linux:schedule",
+        /* the frame the sched-out opened (its name says whether it was a pre-emption) */
+        static const char preempted[] = "linux:schedule (pre-empted)";
+        return account(p, t, f->name && !strcmp(f->name, preempted) ? preempted
+                                                                     : "linux:schedule",
                        0);
     }
     /* LOST: close what was open, as uftrace's add_lost_fstack */
@@ -535,8 +537,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
                     break;
                 }
                 side[n_side++].ev = *ev;
-                if (ev->cls->id >= 200000u && ev->cls->id < 1000000u &&
-                    ev->ts > last_perf_time)
+                if (uf_kind_is_perf(ev->cls->kind) && ev->ts > last_perf_time)
                     last_perf_time = ev->ts;
             }
             tg_stream_iter_free(it);

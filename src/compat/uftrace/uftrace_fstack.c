@@ -98,11 +98,6 @@ uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx)
     return &t->frames[idx];
 }
 
-bool uf_is_sched(uint64_t id)
-{
-    return id == UF_SCHED_IN || id == UF_SCHED_OUT || id == UF_SCHED_OUT_PREEMPT;
-}
-
 /* fstack_account_time + fstack_update_stack_count of uftrace, for one consumed record */
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
 {
@@ -116,14 +111,14 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
     }
     if (r.type != UF_LOST) {
         t->last_time = r.time;
-        t->last_was_perf = r.type == UF_EVENT && r.addr >= 200000u && r.addr < 1000000u;
+        t->last_was_perf = r.type == UF_EVENT && uf_kind_is_perf(r.kind);
         if (t->last_was_perf)
             st->last_perf_time = r.time;
     }
     if (r.type == UF_EVENT) {
-        if (!uf_is_sched(r.addr))
+        if (!uf_kind_is_sched(r.kind))
             return;
-        r.type = r.addr == UF_SCHED_IN ? UF_EXIT : UF_ENTRY;
+        r.type = r.kind == TG_KIND_SCHED_IN ? UF_EXIT : UF_ENTRY;
         r.depth = 0;
     }
     if (!t->fstack_set) {
@@ -164,7 +159,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         if (f) {
             f->addr = r.addr;
             f->name = r0->type != UF_EVENT         ? r.name
-                      : r.addr == UF_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
+                      : r.kind == TG_KIND_SCHED_OUT_PREEMPTED ? "linux:schedule (pre-empted)"
                                                        : "linux:schedule";
             f->total = (uint64_t)r.time;
             f->child = 0;

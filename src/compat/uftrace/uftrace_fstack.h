@@ -17,13 +17,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* uftrace's event ids (also the class ids the uftrace reader gives its perf events) */
-#define UF_SCHED_IN 200001u
-#define UF_SCHED_OUT 200002u
-#define UF_SCHED_BOTH 200003u
-#define UF_SCHED_OUT_PREEMPT 200007u
-#define UF_SCHED_BOTH_PREEMPT 200008u
-
 enum uf_rec_type { UF_ENTRY, UF_EXIT, UF_EVENT, UF_LOST };
 
 /* The part of an event the stack rules need, copied so it outlives the iterator's event. */
@@ -32,7 +25,8 @@ typedef struct uf_rec {
     int tid, pid;
     int depth;
     int64_t time;
-    uint64_t addr;       /* function address, event id, or lost count */
+    uint64_t addr;       /* function address, event id (uftrace prints it), or lost count */
+    tg_event_kind kind;
     const char *name;    /* function symbol, NULL when unknown */
     const tg_event_class *cls;
 } uf_rec;
@@ -114,6 +108,7 @@ static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
     r->time = ev->ts;
     r->depth = ev->depth < 0 ? 0 : ev->depth;
     r->name = NULL;
+    r->kind = c->kind;
     switch (c->kind) {
     case TG_KIND_FUNC_ENTRY: r->type = UF_ENTRY; r->addr = ev->addr; break;
     case TG_KIND_FUNC_EXIT:
@@ -123,7 +118,17 @@ static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
     }
     return r->tid >= 0;
 }
-bool uf_is_sched(uint64_t id);
+/* The records uftrace reads from its per-cpu perf data (sched and task events). */
+static inline bool uf_kind_is_perf(tg_event_kind k)
+{
+    return k == TG_KIND_SCHED_IN || k == TG_KIND_SCHED_OUT || k == TG_KIND_SCHED_OUT_PREEMPTED ||
+           k == TG_KIND_TASK_FORK || k == TG_KIND_TASK_EXIT || k == TG_KIND_TASK_NAME;
+}
+/* A context switch, which uftrace shows as the virtual function linux:schedule. */
+static inline bool uf_kind_is_sched(tg_event_kind k)
+{
+    return k == TG_KIND_SCHED_IN || k == TG_KIND_SCHED_OUT || k == TG_KIND_SCHED_OUT_PREEMPTED;
+}
 /* uftrace's consume of one record: time accounting and stack counts. */
 /* The time uftrace takes as a thread's last: its last record's, except that a perf record
  * shares one buffer for all threads, so it reads the last perf record's time (sic). */

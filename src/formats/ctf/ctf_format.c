@@ -140,6 +140,8 @@ static tg_event_kind class_kind(const char *name)
     if (!strcmp(name, "lttng_ust_cyg_profile:func_exit") ||
         !strcmp(name, "lttng_ust_cyg_profile_fast:func_exit"))
         return TG_KIND_FUNC_EXIT;
+    if (!strncmp(name, "lttng_ust_statedump:", 20) || !strncmp(name, "lttng_statedump_", 16))
+        return TG_KIND_STATEDUMP;
     return TG_KIND_GENERIC;
 }
 

@@ -202,6 +202,7 @@ static const struct tg_stream_ops basic_ops = {
     .func_name = xray_event_func_name,
     .destroy = basic_destroy,
     .rewind = basic_rewind,
+    .events_independent = true, /* records decoded from the mapped file alone */
 };
 
 static const struct tg_stream_ops basic_ops_first = {
@@ -211,6 +212,7 @@ static const struct tg_stream_ops basic_ops_first = {
     .func_name = xray_event_func_name,
     .destroy = basic_destroy,
     .rewind = basic_rewind,
+    .events_independent = true, /* records decoded from the mapped file alone */
 };
 
 static int basic_next_first(tg_stream *s, tg_event *ev, tg_error **err)

@@ -425,6 +425,7 @@ static const struct tg_stream_ops fdr_ops = {
     .func_name = xray_event_func_name,
     .destroy = fdr_destroy,
     .rewind = fdr_rewind,
+    .events_independent = true, /* records decoded from the mapped file alone */
 };
 
 int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err)
