@@ -4,10 +4,9 @@
  * Threads are found through a small open-addressing table keyed by tid, with the previous
  * event's thread remembered (threads come in long runs); each thread's frames live in one
  * growable array, so feeding an event costs no allocation once the deepest stack has been
- * seen.  Memory is bounded by threads x maximum depth. */
-#include "traceglot.h"
-#include "core/error_internal.h"
-#include "core/grow.h"
+ * seen.  Symbols are asked of the reader once per (trace, address) in a small direct-mapped
+ * cache.  Memory is bounded by threads x maximum depth. */
+#include "core/consumer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,11 @@ struct tg_callstack {
     tg_call_fn on_call;
     void *ctx;
     tg_stack_rules rules;
+    struct {
+        uint64_t addr;
+        const tg_trace *trace; /* NULL: empty */
+        const char *name;
+    } names[256];
     struct tg_thread_stack *last; /* the previous event's thread */
     struct tg_thread_stack *threads;
     size_t n_threads, cap; /* cap is a power of two */
@@ -145,11 +149,23 @@ static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, un
     cs->on_call(cs->ctx, &call);
 }
 
+static const char *name_of(tg_callstack *cs, const tg_event *ev)
+{
+    uint64_t a = ev->addr;
+    size_t h = (size_t)((a ^ (a >> 8) ^ (a >> 16)) & 255);
+    if (cs->names[h].trace != ev->cls->trace || cs->names[h].addr != a) {
+        cs->names[h].addr = a;
+        cs->names[h].trace = ev->cls->trace;
+        cs->names[h].name = tg_event_func_name(ev);
+    }
+    return cs->names[h].name;
+}
+
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev,
                      uint64_t addr, int64_t ts)
 {
     tg_call call = {
-        .tid = t->tid, .pid = t->pid, .addr = addr, .name = tg_event_func_name(ev),
+        .tid = t->tid, .pid = t->pid, .addr = addr, .name = name_of(cs, ev),
         .depth = (int)t->depth, .entry_ns = ts, .exit_ns = ts, .flags = TG_CALL_NO_ENTRY,
         .trace = t->trace, .exit = ev,
     };
@@ -158,29 +174,30 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
 
 int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
 {
-    tg_event_kind kind = tg_event_kind_of(ev);
+    tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
         kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST)
         return 0;
-    int tid = tg_event_tid(ev);
+    int tid = ev->tid;
     if (kind == TG_KIND_LOST && tid < 0)
         return 0; /* lost records of no one thread (a cpu's buffer): nothing to end */
     struct tg_thread_stack *t = get(cs, tid);
     if (!t)
         return TG_ERR_NOMEM;
     t->last_ns = ts;
-    t->trace = tg_event_trace(ev);
-    if (tg_event_pid(ev) >= 0)
-        t->pid = tg_event_pid(ev);
+    t->trace = ev->cls->trace;
+    if (ev->pid >= 0)
+        t->pid = ev->pid;
     if (kind == TG_KIND_LOST) {
         while (t->depth)
             pop(cs, t, ts, TG_CALL_NO_EXIT | TG_CALL_LOST, ev);
         return 0;
     }
-    uint64_t addr = tg_event_func_addr(ev);
+    uint64_t addr = ev->addr;
     if (kind == TG_KIND_FUNC_ENTRY) {
-        TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
-        t->frames[t->depth++] = (struct tg_frame){addr, tg_event_func_name(ev), ts, 0};
+        if (t->depth == t->cap)
+            TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
+        t->frames[t->depth++] = (struct tg_frame){addr, name_of(cs, ev), ts, 0};
         return 0;
     }
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
@@ -207,7 +224,7 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
 
 int tg_callstack_feed(tg_callstack *cs, const tg_event *ev)
 {
-    return tg_callstack_feed_at(cs, ev, tg_event_time_ns(ev));
+    return tg_callstack_feed_at(cs, ev, ev->ts);
 }
 
 void tg_callstack_finish(tg_callstack *cs)

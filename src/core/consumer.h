@@ -15,11 +15,13 @@
 #define TG_CONSUMER_H
 
 #include "traceglot.h"
+#include "core/cursor.h"
 #include "core/error_internal.h"
 #include "core/event_model.h"
 #include "core/grow.h"
 #include "core/llvm_order.h"
 #include "core/hash.h"
+#include "core/llvm_order.h"
 #include "core/value_text.h"
 
 struct tg_print_style {

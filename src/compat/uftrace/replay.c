@@ -267,7 +267,7 @@ static const char *func_name(struct rp *p, const tg_event *ev)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
-    const void *tr = ev->stream->trace;
+    const void *tr = ev->cls->trace;
     if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != tr) {
         p->names[h].addr = a;
         p->names[h].trace = tr;

@@ -44,7 +44,7 @@ static const char *name_of(struct rep *p, const tg_event *ev)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
-    const void *tr = ev->stream->trace;
+    const void *tr = ev->cls->trace;
     if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != tr) {
         p->names[h].addr = a;
         p->names[h].trace = tr;
@@ -180,9 +180,9 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
         return feed(p, ev);
     uint64_t a = ev->addr;
     size_t h = p->last_h;
-    if (p->names[h].addr != a || !p->names[h].set || p->names[h].trace != ev->stream->trace) {
+    if (p->names[h].addr != a || !p->names[h].set || p->names[h].trace != ev->cls->trace) {
         h = (a ^ (a >> 12)) & 4095;
-        if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
+        if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->cls->trace)
             return feed(p, ev);
         p->last_h = h;
     }
@@ -294,6 +294,7 @@ static void rep_free(struct rep *p)
 
 struct side_ev { /* a perf event kept for its thread: the model's header fields */
     tg_event ev;
+    size_t stream_no;  /* its stream's place in the set: the tie-break of equal times */
 };
 
 struct task_job {
@@ -332,7 +333,7 @@ static void job_learn(struct rep *p, struct job_fn *jc, const tg_event *ev)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
-    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->stream->trace)
+    if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != ev->cls->trace)
         return;
     struct job_fn *c = &jc[job_hash(a)];
     c->addr = a;
@@ -470,7 +471,7 @@ static int cmp_side(const void *a, const void *b)
     const struct side_ev *x = a, *y = b;
     if (x->ev.ts != y->ev.ts)
         return x->ev.ts < y->ev.ts ? -1 : 1;
-    size_t a1 = x->ev.stream->index, b1 = y->ev.stream->index;
+    size_t a1 = x->stream_no, b1 = y->stream_no;
     return a1 < b1 ? -1 : a1 > b1;
 }
 
@@ -494,6 +495,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
     tg_stream **streams = NULL;
     tg_error *errors = NULL;
     int64_t last_perf_time = 0;
+    size_t stream_no = 0;
     int rc = 0;
     size_t n_streams = 0;
     for (size_t ti = 0; ti < tg_set_trace_count(set); ti++)
@@ -508,7 +510,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
     /* perf (per-cpu) streams first, their events kept per thread */
     for (size_t ti = 0; ti < tg_set_trace_count(set) && rc >= 0; ti++) {
         tg_trace *tr = tg_set_trace(set, ti);
-        for (size_t si = 0; si < tg_trace_stream_count(tr) && rc >= 0; si++) {
+        for (size_t si = 0; si < tg_trace_stream_count(tr) && rc >= 0; si++, stream_no++) {
             tg_stream *s = tg_trace_stream(tr, si);
             if (tg_stream_tid(s) >= 0) {
                 run.jobs[run.n_jobs].s = s;
@@ -536,7 +538,8 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
                     rc = TG_ERR_NOMEM;
                     break;
                 }
-                side[n_side++].ev = *ev;
+                side[n_side].ev = *ev;
+                side[n_side++].stream_no = stream_no;
                 if (uf_kind_is_perf(ev->cls->kind) && ev->ts > last_perf_time)
                     last_perf_time = ev->ts;
             }
