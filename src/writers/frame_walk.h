@@ -12,7 +12,6 @@
 #ifndef TG_FRAME_WALK_H
 #define TG_FRAME_WALK_H
 
-#include "analysis/callstack.h"
 #include "traceglot.h"
 #include "writers/frame_names.h"
 #include "writers/id_index.h"
