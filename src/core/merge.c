@@ -117,18 +117,6 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     return it;
 }
 
-static inline void set_limit(tg_iter *it)
-{
-    if (it->n_heap) {
-        const struct tg_source *r = &it->src[it->heap[0]];
-        it->lim_ts = r->buf[r->pos].ts + r->shift;
-        it->lim_idx = r->s->index;
-    } else {
-        it->lim_ts = INT64_MAX;
-        it->lim_idx = SIZE_MAX;
-    }
-}
-
 void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = true; }
 
 static inline void set_limit(tg_iter *it)

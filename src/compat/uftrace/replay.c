@@ -9,8 +9,6 @@
  * elapsed, printed in uftrace's column order; "+name" adds to the default duration,tid.
  * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields". */
 #include "compat/uftrace/uftrace_fstack.h"
-/* layer exception (TG_LAYER_EXCEPTIONS) until it reads through core's cursor */
-#include "core/format_api.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"

@@ -7,8 +7,6 @@
  * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
  * hash table; sorted by total time (descending, then name) once at the end. */
 #include "compat/uftrace/uftrace_fstack.h"
-/* layer exception (TG_LAYER_EXCEPTIONS) until it reads through core's cursor */
-#include "core/format_api.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
