@@ -227,9 +227,9 @@ static void put_u(tg_buf *b, uint64_t v, int n)
  * them; 1 when written, 0 when the event is not one of them or has no cpu. */
 static int write_perf(uw_writer *w, const tg_event *ev, tg_event_kind kind, tg_error **err)
 {
-    const char *name = tg_event_name(ev);
-    int comm = kind == TG_KIND_GENERIC && name && strcmp(name, "linux:task-name") == 0;
-    if (kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT && kind != TG_KIND_TASK_FORK &&
+    int comm = kind == TG_KIND_TASK_NAME;
+    if (kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT &&
+        kind != TG_KIND_SCHED_OUT_PREEMPTED && kind != TG_KIND_TASK_FORK &&
         kind != TG_KIND_TASK_EXIT && !comm)
         return 0;
     int cpu = tg_event_cpu(ev), tid = tg_event_tid(ev), pid = tg_event_pid(ev);
@@ -240,11 +240,11 @@ static int write_perf(uw_writer *w, const tg_event *ev, tg_event_kind kind, tg_e
     uw_perf *p = NULL;
     TG_TRY(perf_of(w, cpu, &p, err));
     uint64_t ns = (uint64_t)tg_event_time_ns(ev);
-    if (kind == TG_KIND_SCHED_IN || kind == TG_KIND_SCHED_OUT) {
-        uint16_t misc = kind == TG_KIND_SCHED_IN ? 0
-                        : name && strstr(name, "pre-empted")
-                            ? PERF_SWITCH_OUT | PERF_SWITCH_OUT_PREEMPT
-                            : PERF_SWITCH_OUT;
+    if (kind == TG_KIND_SCHED_IN || kind == TG_KIND_SCHED_OUT ||
+        kind == TG_KIND_SCHED_OUT_PREEMPTED) {
+        uint16_t misc = kind == TG_KIND_SCHED_IN    ? 0
+                        : kind == TG_KIND_SCHED_OUT ? PERF_SWITCH_OUT
+                                                    : PERF_SWITCH_OUT | PERF_SWITCH_OUT_PREEMPT;
         put_u(p->out, PERF_SWITCH, 4);
         put_u(p->out, misc, 2);
         put_u(p->out, 24, 2);
@@ -330,7 +330,7 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         return rc < 0 ? rc : 0;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
         kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN &&
-        kind != TG_KIND_SCHED_OUT)
+        kind != TG_KIND_SCHED_OUT && kind != TG_KIND_SCHED_OUT_PREEMPTED)
         return 0;
     uw_thread *t = NULL;
     TG_TRY(thread_of(w, ev, &t, err));
@@ -367,11 +367,9 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         put_record(t, ns, REC_LOST, (unsigned)t->open, tg_event_lost_count(ev));
         break;
     default: {
-        /* a pre-emption is a sched-out the model names so (uftrace, trace-cmd) */
-        const char *name = tg_event_name(ev);
-        uint64_t id = kind == TG_KIND_SCHED_IN              ? EV_SCHED_IN
-                      : name && strstr(name, "pre-empted") ? EV_SCHED_OUT_PREEMPT
-                                                           : EV_SCHED_OUT;
+        uint64_t id = kind == TG_KIND_SCHED_IN    ? EV_SCHED_IN
+                      : kind == TG_KIND_SCHED_OUT ? EV_SCHED_OUT
+                                                  : EV_SCHED_OUT_PREEMPT;
         put_record(t, ns, REC_EVENT, (unsigned)t->open, id);
         break;
     }
