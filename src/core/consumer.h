@@ -19,7 +19,6 @@
 #include "core/error_internal.h"
 #include "core/event_model.h"
 #include "core/grow.h"
-#include "core/llvm_order.h"
 #include "core/hash.h"
 #include "core/llvm_order.h"
 #include "core/value_text.h"

@@ -6,7 +6,7 @@
  * uftrace does), only to the self time and the call count.  Frames still open at the end
  * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
  * hash table; sorted by total time (descending, then name) once at the end. */
-#include "compat/uftrace/uftrace_fstack.h"
+#include "analysis/callstack_uftrace.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
@@ -112,7 +112,16 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
     return 0;
 }
 
-/* One record through uftrace's report rules (build_function_tree). */
+static int account_close(void *ctx, uf_task *t, const char *name, uint64_t addr, int64_t ts,
+                         int how)
+{
+    (void)ts;
+    (void)how;
+    return account(ctx, t, name, addr);
+}
+
+/* One record through uftrace's report rules (build_function_tree, in the call-stack
+ * builder's uftrace rules), each ended frame accounted. */
 __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
 {
     uf_rec r;
@@ -120,47 +129,10 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
     uf_task *t = uf_task_get(&p->st, r.tid, r.pid);
     if (!t)
         return TG_ERR_NOMEM;
-    if (r.type == UF_ENTRY)
+    if (r.type == UF_ENTRY || r.type == UF_EXIT)
         r.name = name_of(p, ev);
-    uf_consume(&p->st, t, &r);
-    if (r.type == UF_EVENT && t->user_stack_count == 0)
-        return 0;
-    if (r.type == UF_ENTRY) {
-        uf_entry_fixups(&p->st, t, &r);
-        uf_update_entry(&p->st, t);
-        return 0;
-    }
-    if (r.type == UF_EXIT) {
-        if (!uf_frame_at(&p->st, t, t->stack_count))
-            return 0;
-        uf_update_exit(t);
-        return account(p, t, name_of(p, ev), r.addr);
-    }
-    if (r.type == UF_EVENT) {
-        if (r.kind != TG_KIND_SCHED_IN)
-            return 0;
-        uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-        if (!f)
-            return 0;
-        /* the frame the sched-out opened (its name says whether it was a pre-emption) */
-        static const char preempted[] = "linux:schedule (pre-empted)";
-        return account(p, t, f->name && !strcmp(f->name, preempted) ? preempted
-                                                                     : "linux:schedule",
-                       0);
-    }
-    /* LOST: close what was open, as uftrace's add_lost_fstack */
-    int rc = 0;
-    while (t->stack_count >= t->user_stack_count) {
-        uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-        if (f && f->valid)
-            rc = account(p, t, f->name, f->addr);
-        t->stack_count--;
-        if (rc < 0 || t->stack_count < 0)
-            break;
-    }
-    if (t->stack_count < 0)
-        t->stack_count = 0;
-    return rc;
+    const uf_sink sink = {.close = account_close, .ctx = p};
+    return uf_step(&p->st, t, &r, &sink);
 }
 
 /* The common case of feed() - an entry or exit of a thread in its steady state, in a frame
@@ -235,26 +207,11 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
     return 0;
 }
 
-/* Frames still open at the end: closed at their thread's last record (add_remaining_fstack). */
+/* Frames still open at the end: closed at their thread's last record. */
 static int finish(struct rep *p)
 {
-    int rc = 0;
-    for (size_t i = 0; i < p->st.count && rc >= 0; i++) {
-        uf_task *t = p->st.order[i];
-        uint64_t last = (uint64_t)uf_task_last_time(&p->st, t);
-        while (--t->stack_count >= 0 && rc >= 0) {
-            uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-            if (!f || f->total > last)
-                continue;
-            f->total = last - f->total;
-            if (f->child > f->total)
-                f->total = f->child;
-            if (t->stack_count > 0)
-                f[-1].child += f->total;
-            rc = account(p, t, f->name, f->addr);
-        }
-    }
-    return rc;
+    const uf_sink sink = {.close = account_close, .ctx = p};
+    return uf_finish(&p->st, &sink);
 }
 
 static struct rep *rep_new(void)

@@ -1,11 +1,14 @@
-/* uftrace_fstack.c - the per-thread stack rules of uftrace replay/report (see the header).
+/* callstack_uftrace.c - the per-thread stack rules of uftrace replay/report (see the header).
  *
  * Frames live in one growable array per thread, bounded by uftrace's maximum stack depth;
  * threads are found by tid in an open-addressing table.  Nothing here allocates per event. */
-#include "compat/uftrace/uftrace_fstack.h"
+#include "analysis/callstack_uftrace.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+const char uf_schedule_name[] = "linux:schedule";
+const char uf_schedule_preempted_name[] = "linux:schedule (pre-empted)";
 
 /* uftrace bounds the stack by the recording's max stack (1024 by default); the recorder
  * never writes deeper records, so a larger bound changes nothing but allows --max-stack. */
@@ -158,9 +161,9 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         uf_frame *f = uf_frame_at(st, t, t->stack_count);
         if (f) {
             f->addr = r.addr;
-            f->name = r0->type != UF_EVENT         ? r.name
-                      : r.kind == TG_KIND_SCHED_OUT_PREEMPTED ? "linux:schedule (pre-empted)"
-                                                       : "linux:schedule";
+            f->name = r0->type != UF_EVENT                    ? r.name
+                      : r.kind == TG_KIND_SCHED_OUT_PREEMPTED ? uf_schedule_preempted_name
+                                                              : uf_schedule_name;
             f->total = (uint64_t)r.time;
             f->child = 0;
             f->valid = true;
@@ -302,4 +305,76 @@ int uf_update_exit(uf_task *t)
     else
         t->display_depth = 0;
     return t->display_depth;
+}
+
+int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink)
+{
+    uf_consume(st, t, r);
+    if (r->type == UF_EVENT && t->user_stack_count == 0)
+        return 0;
+    if (r->type == UF_ENTRY) {
+        int idx = t->stack_count - 1;
+        uf_entry_fixups(st, t, r);
+        int rc = sink->open && uf_frame_at(st, t, idx) ? sink->open(sink->ctx, t, idx, r->time) : 0;
+        uf_update_entry(st, t);
+        return rc;
+    }
+    if (r->type == UF_EXIT) {
+        if (!uf_frame_at(st, t, t->stack_count))
+            return 0;
+        uf_update_exit(t);
+        return sink->close(sink->ctx, t, r->name, r->addr, r->time, UF_CLOSE_EXIT);
+    }
+    if (r->type == UF_EVENT) {
+        if (r->kind == TG_KIND_SCHED_OUT || r->kind == TG_KIND_SCHED_OUT_PREEMPTED) {
+            int idx = t->stack_count - 1;
+            return sink->open && uf_frame_at(st, t, idx) ? sink->open(sink->ctx, t, idx, r->time)
+                                                         : 0;
+        }
+        if (r->kind != TG_KIND_SCHED_IN)
+            return 0;
+        uf_frame *f = uf_frame_at(st, t, t->stack_count);
+        if (!f)
+            return 0;
+        /* the frame the sched-out opened (its name says whether it was a pre-emption) */
+        return sink->close(sink->ctx, t,
+                           f->name == uf_schedule_preempted_name ? uf_schedule_preempted_name
+                                                                 : uf_schedule_name,
+                           0, r->time, UF_CLOSE_EXIT);
+    }
+    /* LOST: close what was open, as uftrace's add_lost_fstack */
+    int rc = 0;
+    while (t->stack_count >= t->user_stack_count) {
+        uf_frame *f = uf_frame_at(st, t, t->stack_count);
+        if (f && f->valid)
+            rc = sink->close(sink->ctx, t, f->name, f->addr, r->time, UF_CLOSE_LOST);
+        t->stack_count--;
+        if (rc < 0 || t->stack_count < 0)
+            break;
+    }
+    if (t->stack_count < 0)
+        t->stack_count = 0;
+    return rc;
+}
+
+/* Frames still open at the end: closed at their thread's last record (add_remaining_fstack). */
+int uf_finish(uf_state *st, const uf_sink *sink)
+{
+    int rc = 0;
+    for (size_t i = 0; i < st->count && rc >= 0; i++) {
+        uf_task *t = st->order[i];
+        uint64_t last = (uint64_t)uf_task_last_time(st, t);
+        while (--t->stack_count >= 0 && rc >= 0) {
+            uf_frame *f = uf_frame_at(st, t, t->stack_count);
+            if (!f || f->total > last)
+                continue;
+            f->total = last - f->total;
+            if (f->child > f->total)
+                f->total = f->child;
+            if (t->stack_count > 0)
+                f[-1].child += f->total;
+            rc = sink->close(sink->ctx, t, f->name, f->addr, (int64_t)last, UF_CLOSE_END);
+        }
+    }
+    return rc;
 }

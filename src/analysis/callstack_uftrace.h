@@ -1,4 +1,5 @@
-/* uftrace_fstack.h - uftrace's per-thread function stack, rebuilt from the public events.
+/* callstack_uftrace.h - the call-stack builder's uftrace rules: uftrace's per-thread function
+ * stack, rebuilt from the public events.
  *
  * `uftrace replay` and `uftrace report` do not pair entries and exits by matching addresses:
  * they keep, per thread, a stack count that every record moves (a record's own depth only
@@ -8,8 +9,8 @@
  * module applies exactly them to the event stream, for any format that yields function
  * entry/exit and sched events.  Memory: one small struct per thread and one frame per level
  * of its stack, whatever the number of events. */
-#ifndef TG_UFTRACE_FSTACK_H
-#define TG_UFTRACE_FSTACK_H
+#ifndef TG_CALLSTACK_UFTRACE_H
+#define TG_CALLSTACK_UFTRACE_H
 
 #include "core/consumer.h"
 #include "traceglot.h"
@@ -193,5 +194,32 @@ static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
 /* fstack_update: the display depth after printing an entry / an exit. */
 int uf_update_entry(uf_state *st, uf_task *t);
 int uf_update_exit(uf_task *t);
+
+/* ---- the rules of `uftrace report` (build_function_tree), for any consumer ---------------
+ * uf_step applies them to one record and tells the sink about each frame that opens (an
+ * entry; a sched-out, which opens linux:schedule) and each frame that ends: an exit, a
+ * sched-in, lost records (the frames above the user stack), and, in uf_finish, the frames
+ * still open at each thread's last record.  When close is called the ended frame is
+ * t->frames[t->stack_count], with uftrace's total and child time.  The uftrace report and
+ * the public call-stack builder (tg_callstack with TG_STACK_UFTRACE) are the two sinks; the
+ * report also inlines the steady-state entry and exit (uf_consume_fast, uf_frame_pop). */
+enum { UF_CLOSE_EXIT = 0, UF_CLOSE_LOST = 1, UF_CLOSE_END = 2 };
+
+typedef struct uf_sink {
+    /* optional: frame idx of t opened at time ts (name: linux:schedule for a sched-out) */
+    int (*open)(void *ctx, uf_task *t, int idx, int64_t ts);
+    /* the frame at t->frames[t->stack_count] ended at time ts (how: UF_CLOSE_*); name and
+     * addr are the ones uftrace accounts it under */
+    int (*close)(void *ctx, uf_task *t, const char *name, uint64_t addr, int64_t ts, int how);
+    void *ctx;
+} uf_sink;
+
+extern const char uf_schedule_name[];           /* "linux:schedule" */
+extern const char uf_schedule_preempted_name[]; /* "linux:schedule (pre-empted)" */
+
+/* One record (r->name set for entries and exits).  0, or the sink's negative status. */
+int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink);
+/* Ends the frames still open, thread by thread in first-seen order. */
+int uf_finish(uf_state *st, const uf_sink *sink);
 
 #endif
