@@ -532,6 +532,17 @@ typedef enum tg_stack_rules {
     TG_STACK_UNWIND = 0,   /* the default, as above */
     TG_STACK_TOP_ONLY,     /* llvm-xray account: an exit must match the top frame; any other
                             * exit is reported NO_ENTRY and leaves the stack as it is */
+    TG_STACK_UFTRACE,      /* uftrace's own (what `uftrace report` counts): a thread's stack
+                            * is a count every record moves (a record's depth seeds it, at
+                            * the thread's start and after lost records), a context switch
+                            * is a call of the virtual function linux:schedule (sched-out to
+                            * sched-in), lost records end the frames above the user stack,
+                            * exec and longjmp cut the stack; calls carry uftrace's total and
+                            * self times.  Frames the rules drop without an end are reported
+                            * NO_EXIT, and frames a record implies (a thread that starts
+                            * deep) are opened, so opens and ends always pair */
+    TG_STACK_BY_TRACER,    /* each trace by its tracer's rules: TG_STACK_UFTRACE for uftrace
+                            * data, TG_STACK_UNWIND for the others */
 } tg_stack_rules;
 
 typedef void (*tg_call_fn)(void *ctx, const tg_call *call);
@@ -539,10 +550,14 @@ typedef struct tg_callstack tg_callstack;
 
 tg_callstack *tg_callstack_new(tg_call_fn on_call, void *ctx);
 void tg_callstack_free(tg_callstack *cs);
+/* Optional: on_open is called when a frame opens, with the call's tid, pid, addr, name,
+ * depth and entry_ns set (the rest 0), before any call inside it ends. */
+void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open);
 /* 0, or TG_ERR_USAGE for an unknown rule.  Set before the first event. */
 int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules);
-/* Feeds one event (events other than function entry/exit and lost records are ignored) at
- * its own time, or at a time the caller gives in another unit (llvm-xray: cycles).
+/* Feeds one event at its own time, or at a time the caller gives (the shared timeline, or
+ * llvm-xray's cycles).  Feed every event: the uftrace rules read context switches and every
+ * record's time; the others ignore all but function entries and exits and lost records.
  * 0, or TG_ERR_NOMEM. */
 int tg_callstack_feed(tg_callstack *cs, const tg_event *ev);
 int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t time);

@@ -1,11 +1,18 @@
 /* callstack.c - the one call-stack builder: per-thread call stacks built from function
  * entry/exit events (the pairing rules and their parameters are in traceglot.h, tg_callstack).
  *
+ * Each thread's stack here is what the consumer was told is open.  The address-matching
+ * rules (unwind, top only) work on it directly; the uftrace rules (callstack_uftrace.c, the
+ * same code uftrace's report runs) keep uftrace's own stack counts, and their opens and ends
+ * are mirrored onto it, opening the frames a record implies and ending (NO_EXIT) the frames
+ * the rules drop, so that every consumer sees opens and ends that pair.
+ *
  * Threads are found through a small open-addressing table keyed by tid, with the previous
  * event's thread remembered (threads come in long runs); each thread's frames live in one
  * growable array, so feeding an event costs no allocation once the deepest stack has been
  * seen.  Symbols are asked of the reader once per (trace, address) in a small direct-mapped
  * cache.  Memory is bounded by threads x maximum depth. */
+#include "analysis/callstack_uftrace.h"
 #include "core/consumer.h"
 
 #include <stdlib.h>
@@ -28,9 +35,13 @@ struct tg_thread_stack {
 };
 
 struct tg_callstack {
-    tg_call_fn on_call;
+    tg_call_fn on_call, on_open;
     void *ctx;
     tg_stack_rules rules;
+    uf_state *uf;                 /* the uftrace rules' state, made at their first event */
+    const tg_trace *rules_trace;  /* TG_STACK_BY_TRACER: the last event's trace ... */
+    bool rules_uftrace;           /* ... and whether it follows the uftrace rules */
+    const tg_event *ev;           /* the event being fed */
     struct {
         uint64_t addr;
         const tg_trace *trace; /* NULL: empty */
@@ -58,6 +69,9 @@ void tg_callstack_free(tg_callstack *cs)
     for (size_t i = 0; i < cs->cap; i++)
         free(cs->threads[i].frames);
     free(cs->threads);
+    if (cs->uf)
+        uf_state_free(cs->uf);
+    free(cs->uf);
     free(cs);
 }
 
@@ -100,7 +114,8 @@ static int grow_table(tg_callstack *cs)
 
 int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules)
 {
-    if (rules != TG_STACK_UNWIND && rules != TG_STACK_TOP_ONLY)
+    if (rules != TG_STACK_UNWIND && rules != TG_STACK_TOP_ONLY && rules != TG_STACK_UFTRACE &&
+        rules != TG_STACK_BY_TRACER)
         return TG_ERR_USAGE;
     cs->rules = rules;
     return 0;
@@ -149,6 +164,23 @@ static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, un
     cs->on_call(cs->ctx, &call);
 }
 
+void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open) { cs->on_open = on_open; }
+
+/* Pushes a frame and tells the consumer. */
+static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, const char *name,
+                int64_t entry_ns)
+{
+    if (t->depth == t->cap)
+        TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
+    t->frames[t->depth++] = (struct tg_frame){addr, name, entry_ns, 0};
+    if (cs->on_open) {
+        tg_call call = {.tid = t->tid, .pid = t->pid, .addr = addr, .name = name,
+                        .depth = (int)t->depth - 1, .entry_ns = entry_ns, .trace = t->trace};
+        cs->on_open(cs->ctx, &call);
+    }
+    return 0;
+}
+
 static const char *name_of(tg_callstack *cs, const tg_event *ev)
 {
     uint64_t a = ev->addr;
@@ -172,8 +204,109 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
     cs->on_call(cs->ctx, &call);
 }
 
+/* ---- the uftrace rules, mirrored onto the told stacks ------------------------------------ */
+
+static bool uses_uftrace_rules(tg_callstack *cs, const tg_event *ev)
+{
+    if (cs->rules == TG_STACK_UFTRACE)
+        return true;
+    const tg_trace *tr = ev->cls ? ev->cls->trace : NULL;
+    if (tr != cs->rules_trace) {
+        const char *tracer = tr ? tg_trace_tracer(tr)->name : NULL;
+        cs->rules_trace = tr;
+        cs->rules_uftrace = tracer && strcmp(tracer, "uftrace") == 0;
+    }
+    return cs->rules_uftrace;
+}
+
+/* The told stack of t ends below depth n (frames above end unpaired at ts) and reaches
+ * depth n (frames the uftrace stack implies are opened: their start, else ts). */
+static int mirror_depth(tg_callstack *cs, struct tg_thread_stack *th, uf_task *t, size_t n,
+                        int64_t ts)
+{
+    while (th->depth > n)
+        pop(cs, th, ts, TG_CALL_NO_EXIT, cs->ev);
+    while (th->depth < n) {
+        const uf_frame *f = uf_frame_at(cs->uf, t, (int)th->depth);
+        bool known = f && f->valid && (int64_t)f->total <= ts;
+        TG_TRY(push(cs, th, f ? f->addr : 0, f ? f->name : NULL, known ? (int64_t)f->total : ts));
+    }
+    return 0;
+}
+
+static int uf_opened(void *ctx, uf_task *t, int idx, int64_t ts)
+{
+    tg_callstack *cs = ctx;
+    struct tg_thread_stack *th = get(cs, t->tid);
+    if (!th)
+        return TG_ERR_NOMEM;
+    TG_TRY(mirror_depth(cs, th, t, (size_t)idx, ts));
+    const uf_frame *f = &t->frames[idx];
+    return push(cs, th, f->addr, f->name, ts);
+}
+
+static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int64_t ts, int how)
+{
+    tg_callstack *cs = ctx;
+    struct tg_thread_stack *th = get(cs, t->tid);
+    if (!th)
+        return TG_ERR_NOMEM;
+    int idx = t->stack_count;
+    const uf_frame *f = &t->frames[idx];
+    int64_t total = (int64_t)f->total;
+    TG_TRY(mirror_depth(cs, th, t, (size_t)idx + 1, ts - total));
+    unsigned flags = how == UF_CLOSE_LOST ? TG_CALL_NO_EXIT | TG_CALL_LOST
+                     : how == UF_CLOSE_END ? TG_CALL_NO_EXIT
+                                           : 0;
+    for (int i = 0; i < idx; i++) /* uftrace's recursion: the same address lower down */
+        if (t->frames[i].addr == f->addr) {
+            flags |= TG_CALL_RECURSIVE;
+            break;
+        }
+    th->depth--;
+    tg_call call = {
+        .tid = t->tid, .pid = th->pid, .addr = addr, .name = name, .depth = idx,
+        .entry_ns = ts - total, .exit_ns = ts, .total_ns = total, .child_ns = (int64_t)f->child,
+        .self_ns = (int64_t)(f->total - f->child), .flags = flags, .trace = th->trace,
+        .exit = how == UF_CLOSE_END ? NULL : cs->ev,
+    };
+    cs->on_call(cs->ctx, &call);
+    return 0;
+}
+
+static int feed_uftrace(tg_callstack *cs, const tg_event *ev, int64_t ts)
+{
+    uf_rec r;
+    if (!uf_rec_from_event(ev, &r))
+        return 0; /* no thread (a cpu's lost records): nothing uftrace would count */
+    if (!cs->uf) {
+        cs->uf = malloc(sizeof *cs->uf);
+        if (!cs->uf || uf_state_init(cs->uf) < 0) {
+            free(cs->uf);
+            cs->uf = NULL;
+            return TG_ERR_NOMEM;
+        }
+    }
+    r.time = ts;
+    if (r.type == UF_ENTRY || r.type == UF_EXIT)
+        r.name = name_of(cs, ev);
+    uf_task *t = uf_task_get(cs->uf, r.tid, r.pid);
+    struct tg_thread_stack *th = get(cs, r.tid);
+    if (!t || !th)
+        return TG_ERR_NOMEM;
+    th->last_ns = ts;
+    th->trace = ev->cls->trace;
+    if (ev->pid >= 0)
+        th->pid = ev->pid;
+    cs->ev = ev;
+    const uf_sink sink = {.open = uf_opened, .close = uf_closed, .ctx = cs};
+    return uf_step(cs->uf, t, &r, &sink);
+}
+
 int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
 {
+    if (cs->rules >= TG_STACK_UFTRACE && uses_uftrace_rules(cs, ev))
+        return feed_uftrace(cs, ev, ts);
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
         kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST)
@@ -194,12 +327,8 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
         return 0;
     }
     uint64_t addr = ev->addr;
-    if (kind == TG_KIND_FUNC_ENTRY) {
-        if (t->depth == t->cap)
-            TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
-        t->frames[t->depth++] = (struct tg_frame){addr, name_of(cs, ev), ts, 0};
-        return 0;
-    }
+    if (kind == TG_KIND_FUNC_ENTRY)
+        return push(cs, t, addr, name_of(cs, ev), ts);
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
     if (cs->rules == TG_STACK_TOP_ONLY) {
         if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
@@ -229,6 +358,11 @@ int tg_callstack_feed(tg_callstack *cs, const tg_event *ev)
 
 void tg_callstack_finish(tg_callstack *cs)
 {
+    if (cs->uf) {
+        cs->ev = NULL;
+        const uf_sink sink = {.open = uf_opened, .close = uf_closed, .ctx = cs};
+        uf_finish(cs->uf, &sink);
+    }
     for (size_t i = 0; i < cs->cap; i++) {
         struct tg_thread_stack *t = &cs->threads[i];
         if (t->tid == -2)

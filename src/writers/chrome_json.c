@@ -1,31 +1,21 @@
 /* chrome_json.c - conversion to Chrome Trace Event JSON (chrome://tracing, Perfetto UI).
  *
- * Written as a stream: function entries and exits become "B"/"E" duration events, lost
- * records and every other event become thread-scoped instants "i" with the payload as args.
- * Each process and thread is named once, when first seen, with "M" metadata events; the
- * table of seen threads is the only memory kept, so memory is bounded by the number of
- * threads, not events.  Timestamps are microseconds with nanosecond decimals. */
-#include "core/grow.h"
+ * Written as a stream over the frame walk (the call-stack builder's frames): each frame it
+ * opens becomes a "B" duration event and each frame it ends an "E", so uftrace data shows
+ * linux:schedule as `uftrace dump --chrome` does and frames still open at the end are
+ * ended; lost records and every other event become thread-scoped instants "i" with the
+ * payload as args.  Each process and thread is named once, when first seen, with "M"
+ * metadata events.  Memory is bounded by the number of threads and names, not events.
+ * Timestamps are microseconds with nanosecond decimals. */
 #include "core/consumer.h"
+#include "writers/frame_walk.h"
 
 #include <stdlib.h>
 
-struct seen_ids {
-    int *ids;
-    size_t n, cap;
+struct chrome_writer {
+    tg_frame_walk walk;
+    tg_buf *out, *scratch;
 };
-
-/* 1 when id was not seen before (and is now), 0 when seen, -1 out of memory. */
-static int first_sight(struct seen_ids *s, int id)
-{
-    for (size_t i = 0; i < s->n; i++) /* a trace has few threads; linear is fine */
-        if (s->ids[i] == id)
-            return 0;
-    if (tg_grow(&s->ids, &s->cap, s->n + 1, sizeof *s->ids) < 0)
-        return -1;
-    s->ids[s->n++] = id;
-    return 1;
-}
 
 static void put_ts(tg_buf *out, int64_t ns)
 {
@@ -90,58 +80,83 @@ static void put_args(tg_buf *out, tg_buf *scratch, const tg_event *ev)
     tg_buf_putc(out, '}');
 }
 
+static void put_head(tg_buf *out, const char *ph, const tg_walk_thread *t, const char *name,
+                     int64_t ns)
+{
+    tg_buf_puts(out, ",\n{\"ph\":\"");
+    tg_buf_puts(out, ph);
+    tg_buf_puts(out, "\",\"name\":");
+    put_string(out, name);
+    put_ids(out, t->pid, t->tid);
+    tg_buf_puts(out, ",\"ts\":");
+    put_ts(out, ns);
+}
+
+static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
+{
+    (void)ev;
+    struct chrome_writer *cw = ctx;
+    bool pid_seen = false;
+    for (size_t i = 0; i + 1 < cw->walk.n_threads && !pid_seen; i++) /* few threads */
+        pid_seen = cw->walk.threads[i].pid == t->pid;
+    if (!pid_seen)
+        put_meta(cw->out, "process_name", t->pid, t->tid, "process", t->pid);
+    put_meta(cw->out, "thread_name", t->pid, t->tid, "thread", t->tid);
+    return 0;
+}
+
+static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
+{
+    struct chrome_writer *cw = ctx;
+    put_head(cw->out, "B", t, tg_frame_names_get(&cw->walk.names, name), frame->entry_ns);
+    tg_buf_putc(cw->out, '}');
+    return 0;
+}
+
+static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
+                          const tg_event *ev)
+{
+    struct chrome_writer *cw = ctx;
+    if (!ev)
+        return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
+    put_head(cw->out, "E", t, tg_frame_names_get(&cw->walk.names, name), call->exit_ns);
+    tg_buf_putc(cw->out, '}');
+    return 0;
+}
+
+static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
+{
+    struct chrome_writer *cw = ctx;
+    const char *name = tg_event_name(ev);
+    put_head(cw->out, "i", t, name ? name : "?", tg_event_time_ns(ev));
+    tg_buf_puts(cw->out, ",\"s\":\"t\"");
+    put_args(cw->out, cw->scratch, ev);
+    tg_buf_putc(cw->out, '}');
+    return 0;
+}
+
+static const tg_walk_hooks chrome_hooks = {
+    .thread_new = on_thread_new,
+    .frame_open = on_frame_open,
+    .frame_close = on_frame_close,
+    .other = on_other,
+};
+
 static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
-    struct seen_ids pids = {0}, tids = {0};
-    tg_buf *scratch = tg_buf_new();
-    if (!scratch)
+    (void)set;
+    (void)opts;
+    (void)err;
+    struct chrome_writer cw = {.out = out, .scratch = tg_buf_new()};
+    if (!cw.scratch)
         return TG_ERR_NOMEM;
-    const tg_event *ev;
-    int rc;
     tg_buf_puts(out, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
                      "\"tid\":0,\"args\":{\"name\":\"traceglot\"}}");
-    while ((rc = tg_iter_next(it, &ev)) > 0) {
-        int tid = tg_event_tid(ev), pid = tg_event_pid(ev);
-        if (tid < 0)
-            tid = tg_event_cpu(ev) >= 0 ? tg_event_cpu(ev) : 0;
-        if (pid < 0)
-            pid = tid;
-        if (first_sight(&pids, pid) > 0)
-            put_meta(out, "process_name", pid, tid, "process", pid);
-        if (first_sight(&tids, tid) > 0)
-            put_meta(out, "thread_name", pid, tid, "thread", tid);
-        tg_event_kind kind = tg_event_kind_of(ev);
-        const char *ph = "i";
-        const char *name = tg_event_name(ev);
-        if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT ||
-            kind == TG_KIND_FUNC_TAIL_EXIT) {
-            ph = kind == TG_KIND_FUNC_ENTRY ? "B" : "E";
-            name = tg_event_func_name(ev);
-        }
-        tg_buf_puts(out, ",\n{\"ph\":\"");
-        tg_buf_puts(out, ph);
-        tg_buf_puts(out, "\",\"name\":");
-        if (name) {
-            put_string(out, name);
-        } else {
-            tg_buf_puts(out, "\"0x");
-            tg_buf_hex(out, tg_event_func_addr(ev));
-            tg_buf_putc(out, '"');
-        }
-        put_ids(out, pid, tid);
-        tg_buf_puts(out, ",\"ts\":");
-        put_ts(out, tg_event_time_ns(ev));
-        if (*ph == 'i') {
-            tg_buf_puts(out, ",\"s\":\"t\"");
-            put_args(out, scratch, ev);
-        }
-        tg_buf_putc(out, '}');
-    }
+    int rc = tg_frame_walk_run(&cw.walk, it, &chrome_hooks, &cw);
     tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n");
-    tg_buf_free(scratch);
-    free(pids.ids);
-    free(tids.ids);
+    tg_frame_walk_free(&cw.walk);
+    tg_buf_free(cw.scratch);
     return rc < 0 ? rc : 0;
 }
 

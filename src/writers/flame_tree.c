@@ -69,8 +69,9 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     return 0;
 }
 
-static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name)
+static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
+    (void)frame;
     tg_flame_tree *ft = ctx;
     struct tg_flame_open *o = &ft->open[t->index];
     size_t level = t->depth - 1;
@@ -88,10 +89,9 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
 {
     tg_flame_tree *ft = ctx;
     tg_flame_node *n = &ft->nodes[ft->open[t->index].at[call->depth]];
-    int64_t total = call->exit_ns - call->entry_ns;
-    int64_t self = total - call->child_ns;
-    n->total_ns += total > 0 ? total : 0;
-    n->self_ns += self > 0 ? self : 0;
+    /* the builder's times: for uftrace data, what uftrace report counts */
+    n->total_ns += call->total_ns > 0 ? call->total_ns : 0;
+    n->self_ns += call->self_ns > 0 ? call->self_ns : 0;
     n->calls++;
     return 0;
 }

@@ -17,12 +17,8 @@ void tg_frame_walk_free(tg_frame_walk *w)
     memset(w, 0, sizeof *w);
 }
 
-int64_t tg_frame_walk_func_name(tg_frame_walk *w, const tg_event *ev)
+int64_t tg_frame_walk_addr_name(tg_frame_walk *w, uint64_t addr)
 {
-    const char *name = tg_event_func_name(ev);
-    if (name)
-        return tg_frame_names_intern(&w->names, name, strlen(name));
-    uint64_t addr = tg_event_func_addr(ev);
     char *p = w->hex + sizeof w->hex;
     do
         *--p = "0123456789abcdef"[addr & 15];
@@ -66,22 +62,59 @@ static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev)
     return t;
 }
 
+/* The walk's thread of a frame the builder reports: the event's, or, at the end, the one
+ * with the frame's tid (the builder only has threads the walk saw). */
+static tg_walk_thread *thread_of_call(tg_frame_walk *w, const tg_call *call)
+{
+    tg_walk_thread *t = w->current;
+    if (t && t->tid == call->tid)
+        return t;
+    int added;
+    int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)call->tid, &added);
+    if (i < 0 || added) {
+        w->status = i < 0 ? (int)i : TG_ERR_FORMAT;
+        return NULL;
+    }
+    return &w->threads[i];
+}
+
+/* The builder's callback: a frame opened (an entry, or a frame its rules imply). */
+static void on_open(void *ctx, const tg_call *call)
+{
+    tg_frame_walk *w = ctx;
+    if (w->status < 0)
+        return;
+    tg_walk_thread *t = thread_of_call(w, call);
+    if (!t)
+        return;
+    int64_t name;
+    if (call->name)
+        name = tg_frame_names_intern(&w->names, call->name, strlen(call->name));
+    else
+        name = tg_frame_walk_addr_name(w, call->addr);
+    size_t depth = (size_t)call->depth;
+    if (name < 0 || tg_grow(&t->path, &t->path_cap, depth + 1, sizeof *t->path) < 0) {
+        w->status = TG_ERR_NOMEM;
+        return;
+    }
+    t->path[depth] = (uint32_t)name;
+    t->depth = depth + 1;
+    if (w->hooks->frame_open) {
+        int rc = w->hooks->frame_open(w->ctx, t, call, (uint32_t)name);
+        if (rc < 0)
+            w->status = rc;
+    }
+}
+
 /* The builder's callback: a frame ended. */
 static void on_call(void *ctx, const tg_call *call)
 {
     tg_frame_walk *w = ctx;
     if (w->status < 0 || (call->flags & TG_CALL_NO_ENTRY))
         return;
-    tg_walk_thread *t = w->current;
-    if (!t || t->tid != call->tid) { /* at the end: frames of every thread */
-        int added;
-        int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)call->tid, &added);
-        if (i < 0 || added) { /* a thread the walk never saw cannot have frames */
-            w->status = i < 0 ? (int)i : TG_ERR_FORMAT;
-            return;
-        }
-        t = &w->threads[i];
-    }
+    tg_walk_thread *t = thread_of_call(w, call);
+    if (!t)
+        return;
     if (call->depth < 0 || (size_t)call->depth >= t->depth)
         return; /* cannot happen: every frame the builder holds was opened here */
     t->depth = (size_t)call->depth;
@@ -92,27 +125,6 @@ static void on_call(void *ctx, const tg_call *call)
     }
 }
 
-static int feed_function(tg_frame_walk *w, tg_walk_thread *t, const tg_event *ev)
-{
-    w->current = t;
-    w->current_ev = ev;
-    int rc = tg_callstack_feed(w->cs, ev);
-    if (rc < 0)
-        return rc;
-    if (w->status < 0 || tg_event_kind_of(ev) != TG_KIND_FUNC_ENTRY)
-        return w->status;
-    int64_t name = tg_frame_walk_func_name(w, ev);
-    if (name < 0)
-        return (int)name;
-    size_t depth = (size_t)tg_callstack_depth(w->cs, tg_event_tid(ev));
-    if (depth != t->depth + 1)
-        return TG_ERR_FORMAT; /* the builder and the walk disagree: a thread-key mismatch */
-    if (tg_grow(&t->path, &t->path_cap, depth, sizeof *t->path) < 0)
-        return TG_ERR_NOMEM;
-    t->path[t->depth++] = (uint32_t)name;
-    return w->hooks->frame_open ? w->hooks->frame_open(w->ctx, t, ev, (uint32_t)name) : 0;
-}
-
 int tg_frame_walk_run(tg_frame_walk *w, tg_iter *it, const tg_walk_hooks *hooks, void *ctx)
 {
     w->hooks = hooks;
@@ -120,19 +132,23 @@ int tg_frame_walk_run(tg_frame_walk *w, tg_iter *it, const tg_walk_hooks *hooks,
     w->cs = tg_callstack_new(on_call, w);
     if (!w->cs)
         return TG_ERR_NOMEM;
+    tg_callstack_on_open(w->cs, on_open);
+    tg_callstack_set_rules(w->cs, TG_STACK_BY_TRACER);
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
         tg_walk_thread *t = thread_of(w, ev);
         if (!t)
             return w->status;
+        w->current = t;
+        w->current_ev = ev;
+        /* every event: the uftrace rules read context switches and every record's time */
+        rc = tg_callstack_feed_at(w->cs, ev, tg_event_time_ns(ev));
+        if (rc < 0 || w->status < 0)
+            return rc < 0 ? rc : w->status;
         tg_event_kind kind = tg_event_kind_of(ev);
-        if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT ||
-            kind == TG_KIND_FUNC_TAIL_EXIT)
-            rc = feed_function(w, t, ev);
-        else
-            rc = hooks->other ? hooks->other(ctx, t, ev) : 0;
-        if (rc < 0)
+        if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
+            kind != TG_KIND_FUNC_TAIL_EXIT && hooks->other && (rc = hooks->other(ctx, t, ev)) < 0)
             return rc;
     }
     if (rc < 0)

@@ -1,12 +1,13 @@
 /* frame_walk.h - the one event loop under every viewer writer (Perfetto, folded,
  * speedscope, SVG).
  *
- * It reads the iterator, gives each thread a dense index, feeds function entries and exits
- * to the library's call-stack builder and tells the writer, through hooks, what a viewer
- * needs: a thread seen for the first time, a frame opened (at an entry), a frame closed
- * (each frame the builder ends, with its self and total time; also frames it unwinds and
- * those still open at the end), and every other event.  The pairing rules are the
- * builder's; the walk only remembers, per thread, the interned name of the frame at each
+ * It reads the iterator, gives each thread a dense index, feeds every event to the
+ * library's call-stack builder (each trace by its tracer's rules: uftrace data as uftrace
+ * report counts it, with linux:schedule frames) on the shared timeline, and tells the
+ * writer, through hooks, what a viewer needs: a thread seen for the first time, a frame
+ * opened (each frame the builder opens), a frame closed (each frame the builder ends, with
+ * its self and total time; also frames it unwinds and those still open at the end), and
+ * every other event.  The pairing rules are the builder's; the walk only remembers, per thread, the interned name of the frame at each
  * depth, so writers can name a frame's ancestors (flame graph paths, reopening frames at
  * a split) without keeping a stack of their own. */
 #ifndef TG_FRAME_WALK_H
@@ -28,7 +29,8 @@ typedef struct tg_walk_thread {
 typedef struct tg_walk_hooks {
     /* Each returns 0 or a negative status, which stops the walk. */
     int (*thread_new)(void *ctx, tg_walk_thread *t, const tg_event *ev);
-    int (*frame_open)(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name);
+    /* frame: tid, depth, entry_ns (on the shared timeline), addr, name */
+    int (*frame_open)(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name);
     /* name: the frame's interned name; depth: call->depth; ev: the event that ended it,
      * NULL for frames still open at the end. */
     int (*frame_close)(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
@@ -57,7 +59,7 @@ typedef struct tg_frame_walk {
 int tg_frame_walk_run(tg_frame_walk *w, tg_iter *it, const tg_walk_hooks *hooks, void *ctx);
 void tg_frame_walk_free(tg_frame_walk *w);
 
-/* The interned name of an event's function (its symbol, else "0x<addr>"). */
-int64_t tg_frame_walk_func_name(tg_frame_walk *w, const tg_event *ev);
+/* The interned name of a function known only by its address: "0x<addr>". */
+int64_t tg_frame_walk_addr_name(tg_frame_walk *w, uint64_t addr);
 
 #endif

@@ -380,10 +380,10 @@ static int before_record(struct pf_writer *pf, int64_t ns)
     return cut(pf, ns, pf->err);
 }
 
-static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name)
+static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
     struct pf_writer *pf = ctx;
-    int64_t ns = tg_event_time_ns(ev);
+    int64_t ns = frame->entry_ns;
     int rc = before_record(pf, ns);
     if (rc < 0)
         return rc;

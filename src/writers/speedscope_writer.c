@@ -95,9 +95,9 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     return ss->threads[t->index].events ? 0 : TG_ERR_NOMEM;
 }
 
-static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_event *ev, uint32_t name)
+static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
-    return put_event(ctx, t, 'O', name, tg_event_time_ns(ev));
+    return put_event(ctx, t, 'O', name, frame->entry_ns);
 }
 
 static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
