@@ -309,7 +309,7 @@ int uf_update_exit(uf_task *t)
 
 int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink)
 {
-    uf_consume(st, t, r);
+    uf_consume_fast(st, t, r);
     if (r->type == UF_EVENT && t->user_stack_count == 0)
         return 0;
     if (r->type == UF_ENTRY) {

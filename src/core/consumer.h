@@ -15,7 +15,9 @@
 #define TG_CONSUMER_H
 
 #include "traceglot.h"
+#include "core/buf_inline.h"
 #include "core/cursor.h"
+#include "core/digits.h"
 #include "core/error_internal.h"
 #include "core/event_model.h"
 #include "core/grow.h"

@@ -12,9 +12,19 @@
 
 #include <stdlib.h>
 
+/* A text written once and copied into every event that needs it. */
+struct piece {
+    size_t at, len; /* in chrome_writer.pieces */
+};
+
 struct chrome_writer {
     tg_frame_walk walk;
     tg_buf *out, *scratch;
+    tg_buf *pieces;            /* the JSON of frame names and thread ids, rendered once */
+    struct piece *names;       /* by interned name: "\"name\"" */
+    size_t n_names, names_cap;
+    struct piece *threads;     /* by walk thread index: ",\"pid\":P,\"tid\":T,\"ts\":" */
+    size_t n_threads, threads_cap;
 };
 
 static void put_ts(tg_buf *out, int64_t ns)
@@ -23,9 +33,10 @@ static void put_ts(tg_buf *out, int64_t ns)
         tg_buf_putc(out, '-');
         ns = -ns;
     }
-    tg_buf_u64(out, (uint64_t)ns / 1000);
-    tg_buf_putc(out, '.');
-    tg_buf_u64_pad(out, (uint64_t)ns % 1000, 3, '0');
+    tg_buf_u64_fast(out, (uint64_t)ns / 1000);
+    unsigned frac = (unsigned)((uint64_t)ns % 1000);
+    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10)};
+    tg_buf_put_fast(out, d, 4);
 }
 
 static void put_string(tg_buf *out, const char *s)
@@ -80,16 +91,35 @@ static void put_args(tg_buf *out, tg_buf *scratch, const tg_event *ev)
     tg_buf_putc(out, '}');
 }
 
-static void put_head(tg_buf *out, const char *ph, const tg_walk_thread *t, const char *name,
-                     int64_t ns)
+static void put_piece(struct chrome_writer *cw, struct piece pc)
 {
-    tg_buf_puts(out, ",\n{\"ph\":\"");
-    tg_buf_puts(out, ph);
-    tg_buf_puts(out, "\",\"name\":");
-    put_string(out, name);
-    put_ids(out, t->pid, t->tid);
-    tg_buf_puts(out, ",\"ts\":");
-    put_ts(out, ns);
+    tg_buf_put_fast(cw->out, tg_buf_data(cw->pieces) + pc.at, pc.len);
+}
+
+/* The JSON of interned name `name`, rendered the first time it is written. */
+static int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
+{
+    while (cw->n_names <= name) {
+        if (tg_grow(&cw->names, &cw->names_cap, cw->n_names + 1, sizeof *cw->names) < 0)
+            return TG_ERR_NOMEM;
+        size_t at = tg_buf_len(cw->pieces);
+        put_string(cw->pieces, tg_frame_names_get(&cw->walk.names, cw->n_names));
+        cw->names[cw->n_names++] = (struct piece){at, tg_buf_len(cw->pieces) - at};
+    }
+    *pc = cw->names[name];
+    return 0;
+}
+
+/* {"ph":"<ph>","name":<name>,"pid":P,"tid":T,"ts":<ns> */
+static void put_head(struct chrome_writer *cw, char ph, const tg_walk_thread *t,
+                     struct piece name, int64_t ns)
+{
+    char head[] = ",\n{\"ph\":\"?\",\"name\":";
+    head[9] = ph;
+    tg_buf_put_fast(cw->out, head, sizeof head - 1);
+    put_piece(cw, name);
+    put_piece(cw, cw->threads[t->index]);
+    put_ts(cw->out, ns);
 }
 
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
@@ -102,14 +132,23 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     if (!pid_seen)
         put_meta(cw->out, "process_name", t->pid, t->tid, "process", t->pid);
     put_meta(cw->out, "thread_name", t->pid, t->tid, "thread", t->tid);
+    if (tg_grow(&cw->threads, &cw->threads_cap, t->index + 1, sizeof *cw->threads) < 0)
+        return TG_ERR_NOMEM;
+    size_t at = tg_buf_len(cw->pieces);
+    put_ids(cw->pieces, t->pid, t->tid);
+    tg_buf_puts(cw->pieces, ",\"ts\":");
+    cw->threads[t->index] = (struct piece){at, tg_buf_len(cw->pieces) - at};
+    cw->n_threads = t->index + 1;
     return 0;
 }
 
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
     struct chrome_writer *cw = ctx;
-    put_head(cw->out, "B", t, tg_frame_names_get(&cw->walk.names, name), frame->entry_ns);
-    tg_buf_putc(cw->out, '}');
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, 'B', t, pc, frame->entry_ns);
+    tg_buf_put_fast(cw->out, "}", 1);
     return 0;
 }
 
@@ -119,8 +158,10 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     struct chrome_writer *cw = ctx;
     if (!ev)
         return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
-    put_head(cw->out, "E", t, tg_frame_names_get(&cw->walk.names, name), call->exit_ns);
-    tg_buf_putc(cw->out, '}');
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, 'E', t, pc, call->exit_ns);
+    tg_buf_put_fast(cw->out, "}", 1);
     return 0;
 }
 
@@ -128,8 +169,11 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct chrome_writer *cw = ctx;
     const char *name = tg_event_name(ev);
-    put_head(cw->out, "i", t, name ? name : "?", tg_event_time_ns(ev));
-    tg_buf_puts(cw->out, ",\"s\":\"t\"");
+    TG_BUF_LIT(cw->out, ",\n{\"ph\":\"i\",\"name\":");
+    put_string(cw->out, name ? name : "?");
+    put_piece(cw, cw->threads[t->index]);
+    put_ts(cw->out, tg_event_time_ns(ev));
+    TG_BUF_LIT(cw->out, ",\"s\":\"t\"");
     put_args(cw->out, cw->scratch, ev);
     tg_buf_putc(cw->out, '}');
     return 0;
@@ -148,15 +192,21 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     (void)set;
     (void)opts;
     (void)err;
-    struct chrome_writer cw = {.out = out, .scratch = tg_buf_new()};
-    if (!cw.scratch)
+    struct chrome_writer cw = {.out = out, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
+    if (!cw.scratch || !cw.pieces) {
+        tg_buf_free(cw.scratch);
+        tg_buf_free(cw.pieces);
         return TG_ERR_NOMEM;
+    }
     tg_buf_puts(out, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
                      "\"tid\":0,\"args\":{\"name\":\"traceglot\"}}");
     int rc = tg_frame_walk_run(&cw.walk, it, &chrome_hooks, &cw);
     tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n");
     tg_frame_walk_free(&cw.walk);
     tg_buf_free(cw.scratch);
+    tg_buf_free(cw.pieces);
+    free(cw.names);
+    free(cw.threads);
     return rc < 0 ? rc : 0;
 }
 

@@ -88,10 +88,19 @@ static void on_open(void *ctx, const tg_call *call)
     if (!t)
         return;
     int64_t name;
-    if (call->name)
-        name = tg_frame_names_intern(&w->names, call->name, strlen(call->name));
-    else
+    if (call->name) {
+        /* the reader's symbols are stable pointers: intern each once */
+        size_t h = ((uintptr_t)call->name >> 4) & 255;
+        if (w->recent[h].symbol != call->name) {
+            name = tg_frame_names_intern(&w->names, call->name, strlen(call->name));
+            if (name >= 0)
+                w->recent[h].symbol = call->name, w->recent[h].name = (uint32_t)name;
+        } else {
+            name = w->recent[h].name;
+        }
+    } else {
         name = tg_frame_walk_addr_name(w, call->addr);
+    }
     size_t depth = (size_t)call->depth;
     if (name < 0 || tg_grow(&t->path, &t->path_cap, depth + 1, sizeof *t->path) < 0) {
         w->status = TG_ERR_NOMEM;

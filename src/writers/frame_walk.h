@@ -49,6 +49,10 @@ typedef struct tg_frame_walk {
     void *ctx;
     tg_walk_thread *current; /* the thread of the event being fed */
     const tg_event *current_ev;
+    struct {                 /* symbol pointer -> interned name: symbols repeat */
+        const char *symbol;
+        uint32_t name;
+    } recent[256];
     char hex[24];
     int status;
 } tg_frame_walk;

@@ -448,14 +448,13 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                 rc = TG_ERR_NOMEM;
                 break;
             }
-            const tg_event *ev;
-            int r;
+            const tg_event *run;
             for (;;) {
                 tg_error *e = NULL;
-                r = tg_stream_iter_next(si, &ev, &e);
-                if (r == 0)
+                int n = tg_stream_iter_next_run(si, &run, &e);
+                if (n == 0)
                     break;
-                if (r < 0) {
+                if (n < 0) {
                     /* damage: keep the first error for the caller; the stream iterator
                      * goes on past it (and ends the stream after too many in a row) */
                     if (err && !*err)
@@ -463,19 +462,22 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                     else
                         tg_error_free(e);
                     if (rc == 0)
-                        rc = r;
+                        rc = n;
                     continue;
                 }
-                /* cycles: at 1 GHz the event time in ns is the TSC itself (the reader's
-                 * ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
-                uint64_t tsc;
-                if (ns_is_tsc) {
-                    tsc = (uint64_t)ev->ts;
-                } else {
-                    tg_value v;
-                    tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
+                int ar = 0;
+                for (const tg_event *ev = run; ev < run + n && ar >= 0; ev++) {
+                    /* cycles: at 1 GHz the event time in ns is the TSC itself (the
+                     * reader's ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
+                    uint64_t tsc;
+                    if (ns_is_tsc) {
+                        tsc = (uint64_t)ev->ts;
+                    } else {
+                        tg_value v;
+                        tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
+                    }
+                    ar = account(&a, ev, tsc);
                 }
-                int ar = account(&a, ev, tsc);
                 if (ar < 0) {
                     rc = ar;
                     break;
