@@ -220,15 +220,25 @@ const ft_field *ft_find_field(const ft_event *e, const char *name)
     return NULL;
 }
 
-bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
-                  uint64_t *v)
+static bool field_u64(const ft_event *e, const ft_field *fl, const uint8_t *data, size_t size,
+                      uint64_t *v)
 {
-    const ft_field *fl = ft_find_field(e, name);
     if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
         fl->offset + (size_t)fl->size > size)
         return false;
     *v = ft_read_num(e->file, data + fl->offset, fl->size);
     return true;
+}
+
+bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
+                  uint64_t *v)
+{
+    return field_u64(e, ft_find_field(e, name), data, size, v);
+}
+
+bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v)
+{
+    return field_u64(e, e->kf[kf], data, size, v);
 }
 
 #define FT_MAX_FIELDS 1024
@@ -351,6 +361,12 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
             goto out;
         }
     }
+    static const char *const kf_names[FT_KF_COUNT] = {
+        [FT_KF_PID] = "common_pid", [FT_KF_FUNC] = "func", [FT_KF_DEPTH] = "depth",
+        [FT_KF_CALLTIME] = "calltime", [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
+        [FT_KF_PARENT_IP] = "parent_ip"};
+    for (int k = 0; k < FT_KF_COUNT; k++)
+        ev->kf[k] = ft_find_field(ev, kf_names[k]);
     ev->plugin = ft_plugin_for(system, ev->name);
     ev->is_bprint = strcmp(system, "ftrace") == 0 && strcmp(ev->name, "bprint") == 0;
     if (!f->have_type) {

@@ -70,15 +70,15 @@ static bool put_timed(tg_buf *out, const ft_event *x, const uint8_t *xd, size_t 
                       const ft_event *d, const uint8_t *dd, size_t dn, uint64_t *depth)
 {
     uint64_t rettime, calltime;
-    if (!ft_field_u64(x, xd, xn, "rettime", &rettime) ||
-        !ft_field_u64(x, xd, xn, "calltime", &calltime)) {
+    if (!ft_kf_u64(x, xd, xn, FT_KF_RETTIME, &rettime) ||
+        !ft_kf_u64(x, xd, xn, FT_KF_CALLTIME, &calltime)) {
         tg_buf_putc(out, '!');
         return false;
     }
     uint64_t duration = rettime - calltime;
     put_overhead(out, duration);
     put_duration(out, duration);
-    if (!ft_field_u64(d, dd, dn, "depth", depth)) {
+    if (!ft_kf_u64(d, dd, dn, FT_KF_DEPTH, depth)) {
         tg_buf_putc(out, '!');
         return false;
     }
@@ -108,9 +108,9 @@ static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func,
     if (!x || x->plugin != FT_PLUGIN_FGRAPH_EXIT)
         return false;
     uint64_t npid, nfunc;
-    if (!ft_field_u64(x, next, next_size, "common_pid", &npid) || npid != pid)
+    if (!ft_kf_u64(x, next, next_size, FT_KF_PID, &npid) || npid != pid)
         return false;
-    if (!ft_field_u64(x, next, next_size, "func", &nfunc) || nfunc != func)
+    if (!ft_kf_u64(x, next, next_size, FT_KF_FUNC, &nfunc) || nfunc != func)
         return false;
     *exit_ev = x;
     return true;
@@ -121,7 +121,8 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
 {
     const ft_file *f = e->file;
     uint64_t pid, func, depth;
-    if (!ft_field_u64(e, data, size, "common_pid", &pid) || !ft_field_u64(e, data, size, "func", &func)) {
+    if (!ft_kf_u64(e, data, size, FT_KF_PID, &pid) ||
+        !ft_kf_u64(e, data, size, FT_KF_FUNC, &func)) {
         tg_buf_putc(out, '!');
         return 0;
     }
@@ -137,7 +138,7 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
     } else {
         put_overhead(out, ~0ull);
         tg_buf_puts(out, "           |  ");
-        if (!ft_field_u64(e, data, size, "depth", &depth)) {
+        if (!ft_kf_u64(e, data, size, FT_KF_DEPTH, &depth)) {
             tg_buf_putc(out, '!');
             return 0;
         }
@@ -161,7 +162,8 @@ int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, t
     tg_buf_putc(out, '}');
     if (f->fg_tailprint) {
         /* trace-cmd stops here (no depth either) when the function has no name */
-        const ft_func *fn = ft_field_u64(e, data, size, "func", &func) ? ft_find_func(f, func) : NULL;
+        const ft_func *fn =
+            ft_kf_u64(e, data, size, FT_KF_FUNC, &func) ? ft_find_func(f, func) : NULL;
         if (!fn)
             return 0;
         tg_buf_puts(out, " /* ");

@@ -134,12 +134,12 @@ int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t s
 {
     ft_file *f = e->file;
     uint64_t ip, pip;
-    if (!ft_field_u64(e, data, size, "ip", &ip)) {
+    if (!ft_kf_u64(e, data, size, FT_KF_IP, &ip)) {
         tg_buf_putc(out, '!');
         return 0;
     }
     const ft_func *fn = ft_find_func(f, ip);
-    if (!ft_field_u64(e, data, size, "parent_ip", &pip)) {
+    if (!ft_kf_u64(e, data, size, FT_KF_PARENT_IP, &pip)) {
         tg_buf_putc(out, '!');
         return 0;
     }

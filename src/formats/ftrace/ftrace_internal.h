@@ -41,6 +41,10 @@ typedef struct ft_field {
 struct ft_pf; /* a compiled print fmt (ftrace_pf.h) */
 struct ft_file;
 
+/* The fields the function tracers' printers read on every record, found once per format. */
+enum { FT_KF_PID, FT_KF_FUNC, FT_KF_DEPTH, FT_KF_CALLTIME, FT_KF_RETTIME, FT_KF_IP,
+       FT_KF_PARENT_IP, FT_KF_COUNT };
+
 typedef struct ft_event {
     uint32_t id;
     const char *system, *name;
@@ -55,6 +59,7 @@ typedef struct ft_event {
     bool is_bprint;        /* ftrace:bprint: format from the printk table */
     tg_event_class *cls;
     struct ft_file *file;
+    const struct ft_field *kf[FT_KF_COUNT]; /* FT_KF_* fields (NULL: the format has none) */
 } ft_event;
 
 enum {
@@ -218,6 +223,8 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
 int ft_parse_header_page(ft_file *f, const char *text, size_t len);
 const ft_field *ft_find_field(const ft_event *e, const char *name);
 /* tep_get_field_val: a field of 1, 2, 4 or 8 bytes inside the record, zero-extended */
+/* The FT_KF_* field of the record: false when the format has none or it does not fit. */
+bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v);
 bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
                   uint64_t *v);
 ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
