@@ -7,7 +7,8 @@
 # `traceglot cat --style=trace-cmd` against `trace-cmd report` on each: median of 3 runs with
 # the output sent to /dev/null, peak RSS of both from /usr/bin/time, and one more run of each
 # checking that the outputs are identical byte for byte.  Goal: >= 10x.  One more case times a
-# hand-built function_graph trace.dat of 3.2 million records (leaf folding and blocks).
+# hand-built function_graph trace.dat of 3.2 million records (leaf folding and blocks): median
+# of 5 runs of each.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 TG=${TG:?}
@@ -81,11 +82,11 @@ run_timed() {
     awk -v a="$t0" -v b="$t1" -v k="$kb" 'BEGIN { printf "%.4f %s\n", b - a, k }'
 }
 
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 
-bench() { # NAME FILE [OPTION]
-    local name=$1 file=$2 opt=${3:-} t1=() t2=() m1=0 m2=0 s kb
-    for i in 1 2 3; do
+bench() { # NAME FILE [OPTION]   (RUNS=n in the environment: runs of each, default 3)
+    local name=$1 file=$2 opt=${3:-} t1=() t2=() m1=0 m2=0 s kb runs=${RUNS:-3} i
+    for i in $(seq 1 "$runs"); do
         read -r s kb < <(run_timed /dev/null "$TG" cat --style=trace-cmd $opt "$file")
         t1+=("$s"); [ "$kb" -gt "$m1" ] && m1=$kb
         read -r s kb < <(run_timed /dev/null trace-cmd report $opt "$file")
@@ -94,13 +95,13 @@ bench() { # NAME FILE [OPTION]
     "$TG" cat --style=trace-cmd $opt "$file" >"$out/tg.txt" 2>/dev/null
     trace-cmd report $opt "$file" >"$out/tc.txt" 2>/dev/null
     local a b same
-    a=$(median3 "${t1[@]}")
-    b=$(median3 "${t2[@]}")
+    a=$(median "${t1[@]}")
+    b=$(median "${t2[@]}")
     if cmp -s "$out/tg.txt" "$out/tc.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
+    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" -v k="$runs" 'BEGIN {
         r = (a > 0) ? b / a : 0;
-        printf "%s: traceglot %.3f s, trace-cmd %.3f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s\n",
-               n, a, b, r, m1 / 1024, m2 / 1024, s }'
+        printf "%s: traceglot %.3f s, trace-cmd %.3f s, ratio %.1fx (median of %d), peak RSS %.0f MB / %.0f MB, %s\n",
+               n, a, b, r, k, m1 / 1024, m2 / 1024, s }'
     rm -f "$out/tg.txt" "$out/tc.txt"
 }
 
@@ -113,5 +114,5 @@ if [ "$have_capture" = 1 ]; then
 fi
 if [ -s "$fg" ]; then
     echo "ftrace: $(du -m "$fg" | cut -f1) MB of function_graph records in $fg"
-    bench "ftrace function_graph report v6" "$fg"
+    RUNS=5 bench "ftrace function_graph report v6" "$fg"
 fi
