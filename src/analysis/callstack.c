@@ -7,7 +7,7 @@
  * are mirrored onto it, opening the frames a record implies and ending (NO_EXIT) the frames
  * the rules drop, so that every consumer sees opens and ends that pair.
  *
- * Threads are found through a small open-addressing table keyed by tid, with the previous
+ * Threads are found through core's hash table keyed by tid, with the previous
  * event's thread remembered (threads come in long runs); each thread's frames live in one
  * growable array, so feeding an event costs no allocation once the deepest stack has been
  * seen.  Symbols are asked of the reader once per (trace, address) in a small direct-mapped
@@ -26,7 +26,7 @@ struct tg_frame {
 };
 
 struct tg_thread_stack {
-    int tid; /* -2: empty table slot */
+    int tid;
     int pid;
     struct tg_frame *frames;
     size_t depth, cap;
@@ -48,8 +48,9 @@ struct tg_callstack {
         const char *name;
     } names[256];
     struct tg_thread_stack *last; /* the previous event's thread */
-    struct tg_thread_stack *threads;
-    size_t n_threads, cap; /* cap is a power of two */
+    struct tg_thread_stack *threads; /* in first-seen order */
+    size_t n_threads, threads_cap;
+    tg_hash by_tid;               /* tid -> index in threads */
 };
 
 tg_callstack *tg_callstack_new(tg_call_fn on_call, void *ctx)
@@ -66,9 +67,10 @@ void tg_callstack_free(tg_callstack *cs)
 {
     if (!cs)
         return;
-    for (size_t i = 0; i < cs->cap; i++)
+    for (size_t i = 0; i < cs->n_threads; i++)
         free(cs->threads[i].frames);
     free(cs->threads);
+    tg_hash_free(&cs->by_tid);
     if (cs->uf)
         uf_state_free(cs->uf);
     free(cs->uf);
@@ -77,39 +79,8 @@ void tg_callstack_free(tg_callstack *cs)
 
 static struct tg_thread_stack *find(const tg_callstack *cs, int tid)
 {
-    if (!cs->cap)
-        return NULL;
-    size_t mask = cs->cap - 1;
-    for (size_t i = ((unsigned)tid * 2654435761u) & mask;; i = (i + 1) & mask) {
-        struct tg_thread_stack *t = &cs->threads[i];
-        if (t->tid == tid)
-            return t;
-        if (t->tid == -2)
-            return NULL;
-    }
-}
-
-static int grow_table(tg_callstack *cs)
-{
-    size_t cap = cs->cap ? cs->cap * 2 : 16;
-    struct tg_thread_stack *nt = malloc(cap * sizeof *nt);
-    if (!nt)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        nt[i] = (struct tg_thread_stack){.tid = -2};
-    for (size_t i = 0; i < cs->cap; i++) {
-        struct tg_thread_stack *t = &cs->threads[i];
-        if (t->tid == -2)
-            continue;
-        size_t j = ((unsigned)t->tid * 2654435761u) & (cap - 1);
-        while (nt[j].tid != -2)
-            j = (j + 1) & (cap - 1);
-        nt[j] = *t;
-    }
-    free(cs->threads);
-    cs->threads = nt;
-    cs->cap = cap;
-    return 0;
+    const uint64_t *i = tg_hash_find(&cs->by_tid, (uint32_t)tid);
+    return i ? &cs->threads[*i] : NULL;
 }
 
 int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules)
@@ -128,16 +99,14 @@ static struct tg_thread_stack *get(tg_callstack *cs, int tid)
     struct tg_thread_stack *t = find(cs, tid);
     if (t)
         return cs->last = t;
-    cs->last = NULL; /* the table may move */
-    if ((cs->n_threads + 1) * 2 > cs->cap && grow_table(cs) < 0)
+    cs->last = NULL; /* the array may move */
+    uint64_t *index;
+    if (tg_grow(&cs->threads, &cs->threads_cap, cs->n_threads + 1, sizeof *cs->threads) < 0 ||
+        tg_hash_insert(&cs->by_tid, (uint32_t)tid, &index) < 0)
         return NULL;
-    size_t mask = cs->cap - 1;
-    size_t i = ((unsigned)tid * 2654435761u) & mask;
-    while (cs->threads[i].tid != -2)
-        i = (i + 1) & mask;
-    t = &cs->threads[i];
+    *index = cs->n_threads;
+    t = &cs->threads[cs->n_threads++];
     *t = (struct tg_thread_stack){.tid = tid, .pid = -1};
-    cs->n_threads++;
     return cs->last = t;
 }
 
@@ -363,10 +332,8 @@ void tg_callstack_finish(tg_callstack *cs)
         const uf_sink sink = {.open = uf_opened, .close = uf_closed, .ctx = cs};
         uf_finish(cs->uf, &sink);
     }
-    for (size_t i = 0; i < cs->cap; i++) {
+    for (size_t i = 0; i < cs->n_threads; i++) {
         struct tg_thread_stack *t = &cs->threads[i];
-        if (t->tid == -2)
-            continue;
         while (t->depth)
             pop(cs, t, t->last_ns, TG_CALL_NO_EXIT, NULL);
     }

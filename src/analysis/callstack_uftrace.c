@@ -1,7 +1,7 @@
 /* callstack_uftrace.c - the per-thread stack rules of uftrace replay/report (see the header).
  *
  * Frames live in one growable array per thread, bounded by uftrace's maximum stack depth;
- * threads are found by tid in an open-addressing table.  Nothing here allocates per event. */
+ * threads are found by tid in core's hash table.  Nothing here allocates per event. */
 #include "analysis/callstack_uftrace.h"
 
 #include <stdlib.h>
@@ -18,10 +18,7 @@ int uf_state_init(uf_state *st)
 {
     memset(st, 0, sizeof *st);
     st->max_stack = UF_MAX_STACK;
-    st->cap = 64;
-    st->tasks = calloc(st->cap, sizeof *st->tasks);
-    st->order = calloc(st->cap, sizeof *st->order);
-    return st->tasks && st->order ? 0 : TG_ERR_NOMEM;
+    return 0;
 }
 
 void uf_state_free(uf_state *st)
@@ -30,53 +27,28 @@ void uf_state_free(uf_state *st)
         free(st->order[i]->frames);
         free(st->order[i]);
     }
-    free(st->tasks);
     free(st->order);
+    tg_hash_free(&st->by_tid);
     memset(st, 0, sizeof *st);
 }
 
-static size_t slot_of(size_t cap, int tid) { return ((uint32_t)tid * 2654435761u) & (cap - 1); }
-
 uf_task *uf_task_lookup(uf_state *st, int tid, int pid)
 {
-    size_t i = slot_of(st->cap, tid);
-    while (st->tasks[i]) {
-        if (st->tasks[i]->tid == tid)
-            return st->tasks[i];
-        i = (i + 1) & (st->cap - 1);
-    }
-    if ((st->count + 1) * 2 > st->cap) {
-        size_t ncap = st->cap * 2;
-        uf_task **nt = calloc(ncap, sizeof *nt);
-        uf_task **no = realloc(st->order, ncap * sizeof *no);
-        if (!nt || !no) {
-            free(nt);
-            if (no)
-                st->order = no;
-            return NULL;
-        }
-        st->order = no;
-        for (size_t k = 0; k < st->count; k++) {
-            size_t j = slot_of(ncap, st->order[k]->tid);
-            while (nt[j])
-                j = (j + 1) & (ncap - 1);
-            nt[j] = st->order[k];
-        }
-        free(st->tasks);
-        st->tasks = nt;
-        st->cap = ncap;
-        i = slot_of(st->cap, tid);
-        while (st->tasks[i])
-            i = (i + 1) & (st->cap - 1);
-    }
+    const uint64_t *i = tg_hash_find(&st->by_tid, (uint32_t)tid);
+    if (i)
+        return st->order[*i];
+    uint64_t *index;
     uf_task *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t || tg_grow(&st->order, &st->order_cap, st->count + 1, sizeof *st->order) < 0 ||
+        tg_hash_insert(&st->by_tid, (uint32_t)tid, &index) < 0) {
+        free(t);
         return NULL;
+    }
     t->tid = tid;
     t->pid = pid;
     t->display_depth_set = true;
     t->order = (int)st->count;
-    st->tasks[i] = t;
+    *index = st->count;
     st->order[st->count++] = t;
     return t;
 }

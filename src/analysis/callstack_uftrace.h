@@ -67,9 +67,9 @@ struct uf_fixup_cache {
 typedef struct uf_state {
     uf_task *last_task;           /* the thread of the previous record (usually the next's) */
     struct uf_fixup_cache fixups[256];
-    uf_task **tasks;              /* open-addressing table by tid */
-    size_t cap, count;
+    tg_hash by_tid;               /* tid -> index in order */
     uf_task **order;              /* threads in first-seen order */
+    size_t count, order_cap;
     int max_stack;
     int setjmp_depth, setjmp_count;
     uf_task *last_forker;         /* thread that last entered fork() (the child's parent) */
