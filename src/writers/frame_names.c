@@ -29,10 +29,13 @@ static uint64_t hash_bytes(const char *s, size_t n)
     return h;
 }
 
+/* Names are stored one after the other, each with its NUL: name i's length is where the
+ * next one starts (or the text ends) less one.  Comparing lengths first keeps memcmp inside
+ * the stored name. */
 static int same(const tg_frame_names *t, size_t i, const char *name, size_t len)
 {
-    const char *s = t->text + t->start[i];
-    return memcmp(s, name, len) == 0 && s[len] == '\0';
+    size_t end = i + 1 < t->n ? t->start[i + 1] : t->text_len;
+    return end - t->start[i] == len + 1 && memcmp(t->text + t->start[i], name, len) == 0;
 }
 
 static void place(tg_frame_names *t, size_t index)
