@@ -2,14 +2,17 @@
 # handmade-bt.sh - the CTF 1.8 traces of make-handmade.py (big- and little-endian bit fields of
 # every width at every bit offset behind LTTng-modules' compact event header; clocks at
 # 2.8 GHz, 1.6 GHz, 1 MHz, 33.333 MHz and an odd frequency, with large offsets; metadata
-# babeltrace2 accepts with warnings) printed with --style=babeltrace must equal babeltrace2's
-# text recorded by record-handmade.sh, and the warnings must be on stderr.
+# babeltrace2 accepts with warnings) and of make-strings.py (kernel events whose strings, text
+# arrays and text sequences decode empty: babeltrace2 shows an earlier event's text) printed
+# with --style=babeltrace must equal babeltrace2's text recorded by record-handmade.sh, and the
+# warnings must be on stderr; the native style prints the empty texts as the bytes say.
 here=$(cd "$(dirname "$0")" && pwd)
 exp=$here/../data/ctf/handmade
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$here/make-handmade.py" "$work/t" || exit 1
+python3 "$here/make-strings.py" "$work/t" || exit 1
 export TZ=UTC
 fail=0 pass=0
 for e in "$exp"/*.babeltrace2.txt; do
@@ -25,6 +28,16 @@ for e in "$exp"/*.babeltrace2.txt; do
                 echo "ok   $n: 3 warnings"; pass=$((pass + 1))
             else
                 echo "FAIL $n: $w warnings (3 expected)"; cat "$work/err"; fail=$((fail + 1))
+            fi
+        fi
+        if [ -f "$work/t/$n.empty" ]; then
+            # the native style keeps what the bytes say: every empty text prints ""
+            want=$(cat "$work/t/$n.empty")
+            got=$("$TG" cat "$work/t/$n" | grep -o '=""' | wc -l)
+            if [ "$got" = "$want" ]; then
+                echo "ok   $n: native prints its $want empty texts empty"; pass=$((pass + 1))
+            else
+                echo "FAIL $n: native prints $got empty texts ($want in the bytes)"; fail=$((fail + 1))
             fi
         fi
     else

@@ -1,5 +1,6 @@
 #!/bin/bash
-# record-handmade.sh - writes the traces of make-handmade.py and records babeltrace2's text of
+# record-handmade.sh - writes the traces of make-handmade.py and make-strings.py and records
+# babeltrace2's text of
 # each beside the project (tests/data/ctf/handmade/NAME.babeltrace2.txt, TZ=UTC).  Run it
 # again when make-handmade.py changes; handmade-bt.sh compares traceglot with these files.
 set -eu
@@ -9,6 +10,7 @@ command -v babeltrace2 >/dev/null || { echo "babeltrace2 is not installed" >&2; 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$here/make-handmade.py" "$work"
+python3 "$here/make-strings.py" "$work"
 mkdir -p "$dest"
 export TZ=UTC
 for t in "$work"/*/; do

@@ -1,19 +1,23 @@
-/* ctf_btcompat.c - what babeltrace2 2.0.4 prints for zero-length text sequences.
+/* ctf_btcompat.c - what babeltrace2 2.0.4 prints for text fields that decode empty.
  *
  * babeltrace2 recycles event objects through a per-event-class pool (last in, first out),
- * and decoding a text sequence of length 0 does not clear the recycled string field: the
- * event shows the text of whichever earlier event last used that object.  Which object an
- * event gets depends on babeltrace2's graph: the CTF source hands out batches of up to 15
+ * and decoding a text that is empty (a null-terminated string "", a text array or sequence
+ * of length 0 or whose first byte is NUL) clears the recycled string field without writing
+ * its terminator: the event shows the text of whichever earlier event last used that object
+ * (tests/ctf/make-strings.py shows each case on babeltrace2).  Which object an event gets
+ * depends on babeltrace2's graph: the CTF source hands out batches of up to 15
  * messages per data stream (stream beginning, packet beginning, events, packet end, stream
  * end), the muxer pulls a stream's next batch when its queue is empty and hands batches of
  * up to 15 messages, oldest first, to the text sink, which releases each event after
  * printing it.  This file replays that graph for one trace (as `babeltrace2 TRACE` runs it)
  * over a private reader of each stream, and records, per event, the text babeltrace2 shows
- * for its empty text sequences; ctf_render.c prints those.  The replay runs the first time
- * an empty text sequence is rendered, so only those traces pay for it; it reads the
+ * for its empty texts; ctf_decode.c's print mode prints those.  The replay runs the first
+ * time an empty text is rendered, so only those traces pay for it; it reads the
  * streams as babeltrace2 does, a batch at a time, so its memory is bounded by the number of
  * streams, not of events; the texts of the pending messages wait in one queue of bytes per
- * stream and the objects keep their own buffers, so the replay allocates only as those grow. */
+ * stream and the objects keep their own buffers, so the replay allocates only as those grow.
+ * Texts are told apart by their decode step: the elements of an array of strings share one
+ * object slot here (babeltrace2 has one per element). */
 #include "formats/ctf/ctf_stream.h"
 
 #include <stdlib.h>
@@ -112,17 +116,21 @@ static void on_packet(void *vctx, const ctf_dstream *ds)
     ss->end_ts = ss->end_has_ts ? ctf_clock_ns(ck, d->ts_end) : 0;
 }
 
-static bool prog_has_text_seq(const ctf_prog *p)
+static bool is_text(const ctf_step *st)
+{
+    return st->op == CTF_OP_STRING || st->op == CTF_OP_TEXT_ARRAY ||
+           st->op == CTF_OP_TEXT_SEQUENCE;
+}
+
+static bool prog_has_text(const ctf_prog *p)
 {
     if (!p)
         return false;
     for (uint32_t i = 0; i < p->n; i++)
-        if (p->steps[i].op == CTF_OP_TEXT_SEQUENCE)
+        if (is_text(&p->steps[i]))
             return true;
     return false;
 }
-
-static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count);
 
 static bool open_reader(sim_stream *ss, tg_stream *s)
 {
@@ -145,8 +153,6 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
     }
     ds->packet_hook = on_packet;
     ds->hook_ctx = ss;
-    ds->d.on_text = on_text;
-    ds->d.text_ctx = ss;
     ss->tmp = *s;
     ss->tmp.priv = ds;
     return true;
@@ -160,10 +166,9 @@ static void free_texts(sim_msg *m)
     m->cap_texts = 0;
 }
 
-/* Collects the text sequences the private reader decodes for the event in progress. */
-static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count)
+/* One text of the event in progress, as decoded (len bytes up to the first NUL). */
+static void add_text(sim_stream *ss, const ctf_step *st, const uint8_t *p, uint32_t len)
 {
-    sim_stream *ss = vctx;
     sim_msg *m = &ss->cur;
     if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
         return;
@@ -171,8 +176,6 @@ static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t c
         ss->S->failed = true;
         return;
     }
-    const uint8_t *nul = memchr(p, 0, (size_t)count);
-    uint32_t len = (uint32_t)(nul ? (uint64_t)(nul - p) : count);
     if (len > ss->tb_cap - ss->tb_len) {
         if (tg_grow(&ss->tb, &ss->tb_cap, ss->tb_len + len, 1) < 0) {
             ss->S->failed = true;
@@ -181,13 +184,35 @@ static void on_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t c
     }
     sim_text *tx = &m->texts[m->n_texts++];
     tx->st = st;
-    tx->zero = count == 0;
+    tx->zero = len == 0;
     tx->len = len;
     tx->s = NULL;
     tx->off = ss->tb_len;
     if (len)
         memcpy(ss->tb + ss->tb_len, p, len);
     ss->tb_len += len;
+}
+
+/* Collects the texts of the event just read from the scopes babeltrace2 keeps in the event
+ * object (stream event context, event context, payload), in decoding order. */
+static void collect_texts(sim_stream *ss, const tg_event *ev)
+{
+    static const tg_scope scopes[] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT,
+                                      TG_SCOPE_PAYLOAD};
+    const ctf_event_decl *e = ev->auxp;
+    const ctf_prog *progs[] = {ss->rd->sc->prog_event_context, e->prog_context,
+                               e->prog_fields};
+    for (size_t k = 0; k < 3; k++) {
+        if (!prog_has_text(progs[k]))
+            continue;
+        bool filter;
+        const ctf_tree *t = ctf_scope_tree(ev, scopes[k], &filter);
+        for (uint32_t i = 0; t && i < t->n; i++) {
+            const ctf_node *n = &t->nodes[i];
+            if (is_text(n->st))
+                add_text(ss, n->st, t->base + n->v.str.off, n->v.str.len);
+        }
+    }
 }
 
 /* Reads the stream's next event (with the packet messages before it) or its end. */
@@ -217,6 +242,7 @@ static void produce(sim_stream *ss)
         if (!ev.auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
         const ctf_event_decl *e = ev.auxp;
+        collect_texts(ss, &ev);
         sim_msg m = ss->cur;
         m.type = M_EV;
         m.has_ts = ss->rd->sc->clock != NULL;
@@ -401,15 +427,15 @@ const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
     return NULL;
 }
 
-static bool trace_has_text_seq(const ctf_meta *m)
+static bool trace_has_text(const ctf_meta *m)
 {
     for (size_t i = 0; i < m->n_streams; i++) {
         const ctf_stream_decl *s = m->streams[i];
-        if (prog_has_text_seq(s->prog_event_context))
+        if (prog_has_text(s->prog_event_context))
             return true;
         for (size_t j = 0; j < s->n_events; j++)
-            if (prog_has_text_seq(s->events[j]->prog_context) ||
-                prog_has_text_seq(s->events[j]->prog_fields))
+            if (prog_has_text(s->events[j]->prog_context) ||
+                prog_has_text(s->events[j]->prog_fields))
                 return true;
     }
     return false;
@@ -431,7 +457,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
             continue;
         ctf_trace *ut = u->priv;
         ut->btcompat_done = true;
-        any |= trace_has_text_seq(&ut->meta);
+        any |= trace_has_text(&ut->meta);
         n_ss += u->n_streams;
         n_classes += u->n_classes;
     }

@@ -192,6 +192,20 @@ static inline uint32_t variant_option(const ctf_dec *d, const ctf_step *vs)
     return UINT32_MAX;
 }
 
+/* Print mode, a text that decodes empty (a string "", a text array or sequence of length 0
+ * or starting with NUL): babeltrace2 2.0 shows the text an earlier event left in the
+ * recycled field, which ctf_btcompat.c found, when the babeltrace rendering asks for it
+ * (owner set); otherwise "". */
+__attribute__((noinline)) static void print_empty_text(ctf_dec *d, const ctf_step *st)
+{
+    const ctf_quirk *q;
+    d->empty_text = true;
+    if (d->owner && (q = ctf_quirk_find(d->owner, st)) != NULL)
+        ctf_text_escaped(d->out, q->s, q->len);
+    else
+        ctf_text_escaped(d->out, "", 0);
+}
+
 /* An array or sequence of 8-bit text: one string value. */
 static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *node, int mode)
 {
@@ -201,8 +215,6 @@ static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *no
         return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
                     count, d->bits - d->pos);
     const uint8_t *p = d->buf + d->pos / 8;
-    if (d->on_text && st->op == CTF_OP_TEXT_SEQUENCE)
-        d->on_text(d->text_ctx, st, p, count);
     if (mode == RUN_BUILD) {
         int64_t n = node_new(d, st);
         if (n < 0)
@@ -213,10 +225,8 @@ static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *no
         d->tree->nodes[n].count = (uint32_t)count; /* the length, NUL included */
         *node = (uint32_t)n;
     } else if (mode == RUN_PRINT) {
-        const ctf_quirk *q;
-        if (count == 0 && st->op == CTF_OP_TEXT_SEQUENCE && d->owner &&
-            (q = ctf_quirk_find(d->owner, st)) != NULL)
-            ctf_text_escaped(d->out, q->s, q->len); /* babeltrace2's recycled text */
+        if (count == 0 || p[0] == 0)
+            print_empty_text(d, st);
         else
             ctf_text_escaped(d->out, (const char *)p, (size_t)count);
     }
@@ -341,9 +351,6 @@ static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step
     if (cs->op == CTF_OP_TEXT_SEQUENCE) {
         if ((pos & 7) || len > (d->bits - pos) / 8)
             return 0;
-        d->pos = pos;
-        if (d->on_text)
-            d->on_text(d->text_ctx, cs, d->buf + pos / 8, len);
         d->pos = pos + len * 8;
         return 1;
     }
@@ -598,7 +605,10 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
             d->tree->nodes[n].v.str.len = (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len);
             *node = (uint32_t)n;
         } else if (mode == RUN_PRINT) {
-            ctf_text_escaped(d->out, (const char *)p, (size_t)len);
+            if (len)
+                ctf_text_escaped(d->out, (const char *)p, (size_t)len);
+            else
+                print_empty_text(d, st);
         }
         return 0;
     }

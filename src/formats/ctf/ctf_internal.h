@@ -20,7 +20,7 @@
  *   ctf_stream.c         packets, event headers, clocks, lost events -> tg_event
  *   ctf_value.c          lazily built scope values -> tg_value
  *   ctf_render.c         the babeltrace2 text of an event's scopes (the stream op `render`)
- *   ctf_btcompat.c       babeltrace2's recycled text for empty text sequences
+ *   ctf_btcompat.c       babeltrace2's recycled text for texts that decode empty
  *   ctf_func.c           cyg-profile entry/exit events, symbols from bin_info and ELF files
  *   ctf_format.c         TG_FORMAT(ctf): probe, trace discovery, open, describe
  *
@@ -307,12 +307,11 @@ typedef struct ctf_dec {
     ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
     bool quiet;            /* rebuilding a scope: no clock or meaning updates */
     size_t buf_len;        /* bytes mapped from buf (loads never go past) */
-    /* optional: told about every text sequence decoded (ctf_btcompat.c) */
-    void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint64_t count);
-    void *text_ctx;
-    /* print mode: where the text goes, and the stream whose recycled texts apply */
+    /* print mode: where the text goes, the stream whose recycled texts apply (owner, NULL
+     * for none), and whether a text printed was empty (one babeltrace2 may show recycled) */
     tg_buf *out;
     struct ctf_dstream *owner;
+    bool empty_text;
     int depth;
     /* error reporting */
     const char *file;

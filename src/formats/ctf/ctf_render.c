@@ -15,9 +15,10 @@
 
 #include <string.h>
 
-/* Renders one scope from bit position start if it is visible: 1 printed, 0 not, <0 error. */
+/* Renders one scope from bit position start if it is visible: 1 printed, 0 not, <0 error.
+ * *empty_text (when given) says whether a text of it printed empty. */
 static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t start,
-                     bool first)
+                     bool first, bool *empty_text)
 {
     if (!prog || !prog->n || !prog->steps[0].in_ir)
         return 0;
@@ -25,11 +26,13 @@ static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t 
     d.pos = start;
     d.tree = NULL;
     d.quiet = true;
-    d.on_text = NULL;
     d.owner = ds;
     if (!first)
         TG_BUF_LIT(w, ", ");
+    d.empty_text = false;
     int rc = ctf_run_print(&d, prog, w);
+    if (empty_text)
+        *empty_text = d.empty_text;
     return rc < 0 ? rc : 1;
 }
 
@@ -46,7 +49,8 @@ static bool self_contained(const ctf_prog *p)
 }
 
 /* The stream event context (thread ids, process name in LTTng traces) changes rarely: its
- * text is kept with the bytes it came from and reused while they are the same. */
+ * text is kept with the bytes it came from and reused while they are the same, unless a
+ * text of it is empty (babeltrace2's text for it depends on the events before). */
 static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end, bool first)
 {
     const ctf_prog *prog = ds->sc->prog_event_context;
@@ -55,7 +59,7 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
     uint64_t b0 = start / 8, b1 = (end + 7) / 8;
     size_t nbytes = (size_t)(b1 - b0);
     if (nbytes == 0 || nbytes > sizeof ds->sc_raw || !self_contained(prog))
-        return put_scope(w, ds, prog, start, first);
+        return put_scope(w, ds, prog, start, first, NULL);
     const uint8_t *raw = ds->d.buf + b0;
     if (ds->sc_raw_len == nbytes && ds->sc_raw_shift == (start & 7) &&
         !memcmp(ds->sc_raw, raw, nbytes)) {
@@ -65,13 +69,14 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
         return 1;
     }
     size_t at = w->len;
-    int rc = put_scope(w, ds, prog, start, true);
+    bool empty_text = false;
+    int rc = put_scope(w, ds, prog, start, true, &empty_text);
     if (rc <= 0 || w->failed)
         return rc;
     size_t n = w->len - at;
     tg_buf_reset(ds->sc_text);
     tg_buf_put_fast(ds->sc_text, w->p + at, n);
-    if (ds->sc_text->failed) {
+    if (ds->sc_text->failed || empty_text) {
         ds->sc_raw_len = 0;
     } else {
         memcpy(ds->sc_raw, raw, nbytes);
@@ -107,7 +112,7 @@ int ctf_render(const tg_event *ev, tg_buf *out)
     if (ds->pc_for != ds->pkt_index + 1) {
         tg_buf *pw = ds->pc_text;
         tg_buf_reset(pw);
-        rc = put_scope(pw, ds, ds->sc->prog_packet_context, ds->pc_pos, true);
+        rc = put_scope(pw, ds, ds->sc->prog_packet_context, ds->pc_pos, true, NULL);
         if (pw->failed || rc <= 0)
             tg_buf_reset(pw);
         ds->pc_for = ds->pkt_index + 1;
@@ -120,10 +125,10 @@ int ctf_render(const tg_event *ev, tg_buf *out)
     }
     if ((rc = put_context(w, ds, ev->aux[1], ev->aux[2], first)) > 0)
         first = false;
-    if (rc >= 0 && (rc = put_scope(w, ds, e->prog_context, ev->aux[2], first)) > 0)
+    if (rc >= 0 && (rc = put_scope(w, ds, e->prog_context, ev->aux[2], first, NULL)) > 0)
         first = false;
     if (rc >= 0)
-        rc = put_scope(w, ds, e->prog_fields, ev->aux[3], first);
+        rc = put_scope(w, ds, e->prog_fields, ev->aux[3], first, NULL);
     if (w->failed || rc < 0)
         return 0;
     if (w->len)

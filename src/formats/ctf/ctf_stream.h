@@ -30,7 +30,7 @@ typedef struct ctf_file {
     ctf_stream_decl *sc;
 } ctf_file;
 
-/* What babeltrace2 2.0.4 prints for a zero-length text sequence of one event (see
+/* What babeltrace2 2.0.4 prints for a text of one event that decodes empty (see
  * ctf_btcompat.c). */
 typedef struct ctf_quirk {
     uint64_t serial;
@@ -93,7 +93,7 @@ int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
 /* The babeltrace2 rendering of an event's contexts and payload (ctf_render.c). */
 int ctf_render(const tg_event *ev, tg_buf *out);
 
-/* babeltrace2 compatibility: the value babeltrace2 prints for zero-length text sequences
+/* babeltrace2 compatibility: the text babeltrace2 prints for texts that decode empty
  * (ctf_btcompat.c). */
 int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
 const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st);

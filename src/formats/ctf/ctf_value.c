@@ -61,7 +61,6 @@ const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter)
     ctf_dec d = ds->d;
     d.tree = t;
     d.quiet = true;
-    d.on_text = NULL;
     d.pos = start;
     if (ctf_run(&d, prog) < 0 || !t->n)
         return NULL;
