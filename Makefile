@@ -9,7 +9,7 @@
 #   make bench      time traceglot against the peer tools (bench/run)
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libiberty-dev \
+BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libdw-dev libiberty-dev \
               protobuf-c-compiler libprotobuf-c-dev libjson-c-dev
 TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14 llvm-14 \
              python3 zstd protobuf-compiler chromium $(NODE_DEPS)

@@ -28,6 +28,13 @@ const struct cli_option cli_options[] = {
     {"debug-info-dir", 0, "DIR", CMD_ALL,
      "LTTng-UST function traces: debug files by build id under DIR/.build-id, by debug link "
      "under DIR (default /usr/lib/debug)"},
+    {"debug-info", 0, NULL, CMD_CAT,
+     "babeltrace style: LTTng-UST events with ip and vpid contexts get debug_info { bin, func, "
+     "src } (babeltrace2 --debug-info)"},
+    {"debug-info-target-prefix", 0, "DIR", CMD_CAT,
+     "babeltrace style, --debug-info: look for the traced binaries under DIR"},
+    {"debug-info-full-path", 0, NULL, CMD_CAT,
+     "babeltrace style, --debug-info: full paths of binaries and sources"},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace"},
     {"output", 'o', "FILE", CMD_CONVERT, "write to FILE instead of standard output (a directory for ctf, uftrace)"},
     {"split-size", 0, "SIZE", CMD_CONVERT,

@@ -280,6 +280,8 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     TG_TRY(ctf_func_setup(t, tr, opts));
+    if (ctf_debuginfo_setup(tr, opts) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     return add_streams(t, tr, err);
 }
 
@@ -389,6 +391,7 @@ static void ctf_close(tg_trace *t)
     free(m->clocks);
     free(m->env);
     ctf_func_free(tr);
+    ctf_debuginfo_free(tr);
     free(tr);
     t->priv = NULL;
 }

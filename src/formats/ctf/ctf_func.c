@@ -58,21 +58,6 @@ int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts)
     return 0;
 }
 
-static bool get_uint(const tg_event *ev, tg_scope scope, const char *name, uint64_t *out)
-{
-    size_t n = ctf_field_count(ev, scope);
-    for (size_t i = 0; i < n; i++) {
-        tg_value v;
-        if (ctf_field_get(ev, scope, i, &v) < 0)
-            return false;
-        if (v.name && !strcmp(v.name, name) && (v.type == TG_VAL_UINT || v.type == TG_VAL_SINT)) {
-            *out = v.v.u;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Loads the ELF symbols of path, mapped at base (PIC objects) into st. */
 static void load_elf(tg_trace *t, const char *path, uint64_t base, bool is_pic)
 {
@@ -151,7 +136,7 @@ static void module_event(ctf_trace *tr, const tg_event *ev)
     if (!bin && !bid && !link)
         return;
     uint64_t baddr = 0;
-    if (!get_uint(ev, TG_SCOPE_PAYLOAD, "baddr", &baddr))
+    if (!ctf_field_uint(ev, TG_SCOPE_PAYLOAD, "baddr", &baddr))
         return;
     func_module *m = module_at(tr->func, baddr, true);
     if (!m)
@@ -287,13 +272,13 @@ void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev)
     uint64_t v;
     /* the payload (addr, call_site) is not the function's arguments */
     ev->size = 0;
-    if (get_uint(ev, TG_SCOPE_PAYLOAD, "addr", &v))
+    if (ctf_field_uint(ev, TG_SCOPE_PAYLOAD, "addr", &v))
         ev->addr = v;
-    if (get_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vtid", &v) ||
-        get_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vtid", &v))
+    if (ctf_field_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vtid", &v) ||
+        ctf_field_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vtid", &v))
         ev->tid = (int32_t)v;
-    if (get_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vpid", &v) ||
-        get_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vpid", &v))
+    if (ctf_field_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vpid", &v) ||
+        ctf_field_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vpid", &v))
         ev->pid = (int32_t)v;
     (void)ds;
 }

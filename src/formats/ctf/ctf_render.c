@@ -123,8 +123,15 @@ int ctf_render(const tg_event *ev, tg_buf *out)
         tg_buf_put_fast(w, ds->pc_text->p, ds->pc_text->len);
         first = false;
     }
-    if ((rc = put_context(w, ds, ev->aux[1], ev->aux[2], first)) > 0)
+    if ((rc = put_context(w, ds, ev->aux[1], ev->aux[2], first)) > 0) {
         first = false;
+        if (ctf_debuginfo_applies(ds) && w->len >= 2 && !memcmp(w->p + w->len - 2, " }", 2)) {
+            /* babeltrace2's debug-info filter adds a member at the end of this context */
+            w->len -= 2;
+            ctf_debuginfo_render(ev, w);
+            TG_BUF_LIT(w, " }");
+        }
+    }
     if (rc >= 0 && (rc = put_scope(w, ds, e->prog_context, ev->aux[2], first, NULL)) > 0)
         first = false;
     if (rc >= 0)

@@ -12,12 +12,14 @@
 #include "io/mapped_file.h"
 
 typedef struct ctf_func_info ctf_func_info;
+typedef struct ctf_debug_info ctf_debug_info;
 
 typedef struct ctf_trace {
     ctf_meta meta;
     const char *dir;
     tg_event_class *lost_cls;
     ctf_func_info *func;      /* cyg-profile support (ctf_func.c), NULL when none */
+    ctf_debug_info *dbg;      /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
     tg_trace *trace;
     bool btcompat_done;       /* ctf_btcompat.c ran (it runs on first need) */
 } ctf_trace;
@@ -89,6 +91,10 @@ void ctf_dstream_free(ctf_dstream *ds);
 const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter);
 size_t ctf_field_count(const tg_event *ev, tg_scope scope);
 int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+/* The visible field of that name in the scope (first match), or false; ctf_field_uint: its
+ * value when it is an integer. */
+bool ctf_field_named(const tg_event *ev, tg_scope scope, const char *name, tg_value *out);
+bool ctf_field_uint(const tg_event *ev, tg_scope scope, const char *name, uint64_t *out);
 
 /* The babeltrace2 rendering of an event's contexts and payload (ctf_render.c). */
 int ctf_render(const tg_event *ev, tg_buf *out);
@@ -97,6 +103,14 @@ int ctf_render(const tg_event *ev, tg_buf *out);
  * (ctf_btcompat.c). */
 int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
 const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st);
+
+/* babeltrace2's debug-info filter (ctf_debuginfo.c): option "debug-info" (with
+ * "debug-info-dir", "debug-info-target-prefix", "debug-info-full-path"); whether it adds a
+ * debug_info member to the stream's events; that member's text (", debug_info = {...}"). */
+int ctf_debuginfo_setup(ctf_trace *tr, const tg_options *opts);
+void ctf_debuginfo_free(ctf_trace *tr);
+bool ctf_debuginfo_applies(const ctf_dstream *ds);
+void ctf_debuginfo_render(const tg_event *ev, tg_buf *w);
 
 /* Function traces (ctf_func.c). */
 int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts);

@@ -214,3 +214,21 @@ int ctf_field_get(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
     fill(t, (uint32_t)c, filter, ev->stream->priv, out);
     return 0;
 }
+
+bool ctf_field_named(const tg_event *ev, tg_scope scope, const char *name, tg_value *out)
+{
+    size_t n = ctf_field_count(ev, scope);
+    for (size_t i = 0; i < n; i++)
+        if (ctf_field_get(ev, scope, i, out) == 0 && out->name && !strcmp(out->name, name))
+            return true;
+    return false;
+}
+
+bool ctf_field_uint(const tg_event *ev, tg_scope scope, const char *name, uint64_t *out)
+{
+    tg_value v;
+    if (!ctf_field_named(ev, scope, name, &v) || (v.type != TG_VAL_UINT && v.type != TG_VAL_SINT))
+        return false;
+    *out = v.v.u;
+    return true;
+}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# live-debuginfo.sh - a fresh LTTng-UST recording of tg_fixture_app.c built with -g and
+# -finstrument-functions (tracepoints and cyg-profile entry/exit, the statedump, vpid/vtid/ip
+# contexts), printed by `babeltrace2 --debug-info` and `traceglot cat --style=babeltrace
+# --debug-info`: the two texts must be equal, with the binaries at their paths (the
+# machine's libraries resolve too), with --debug-info-full-path, and once more after the
+# binary's DWARF moved out to DIR/.build-id/NN/REST.debug (strip --strip-debug), read with
+# --debug-info-dir DIR.  SKIP (77) with the reason when a tool is missing.
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in lttng lttng-sessiond babeltrace2 gcc objcopy strip; do
+    command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+done
+cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
+[ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
+work=$(mktemp -d /tmp/tg-ctf-dbgi.XXXXXX)
+started=""
+cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+. "$here/lttng-daemon.sh"
+tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
+gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_dbg" "$here/tg_fixture_app.c" \
+    -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
+s=tgdbgi-$$
+lttng create $s --output="$work/rec" >/dev/null || { echo "SKIP: lttng create failed"; exit 77; }
+lttng enable-event -u 'tg_fixture:*,lttng_ust_cyg_profile*,lttng_ust_statedump:*,lttng_ust_lib:*' >/dev/null
+lttng add-context -u -t vpid -t vtid -t ip >/dev/null
+lttng start >/dev/null
+LD_PRELOAD=$cyg "$work/app_dbg" 2 >/dev/null
+lttng stop >/dev/null
+lttng destroy $s >/dev/null
+[ -d "$work/rec" ] || tg_lttng_lost
+export TZ=UTC
+fail=0
+compare() { # name options...
+    local name=$1
+    shift
+    babeltrace2 --debug-info "$@" "$work/rec" > "$work/bt.txt" 2>/dev/null
+    "$TG" cat --style=babeltrace --debug-info "$@" "$work/rec" > "$work/tg.txt" 2> "$work/err"
+    if [ -s "$work/bt.txt" ] && cmp -s "$work/bt.txt" "$work/tg.txt"; then
+        echo "ok   $name ($(wc -l < "$work/bt.txt") events, $(grep -c 'func = "[^"]' "$work/bt.txt") with a function, $(grep -c 'src = "[^"]' "$work/bt.txt") with a source line)"
+    else
+        echo "FAIL $name"; diff "$work/bt.txt" "$work/tg.txt" | head -6 | cut -c1-400; head -3 "$work/err"
+        fail=1
+    fi
+}
+compare "binaries at their paths"
+compare "full paths" --debug-info-full-path
+bid=$(readelf -n "$work/app_dbg" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | head -1)
+if [ -n "$bid" ]; then
+    mkdir -p "$work/dbg/.build-id/${bid:0:2}"
+    objcopy --only-keep-debug "$work/app_dbg" "$work/dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+    strip --strip-debug "$work/app_dbg"
+    compare "DWARF by build id under --debug-info-dir" --debug-info-dir "$work/dbg"
+    compare "stripped, no debug dir (ELF symbols only)"
+fi
+exit $fail
