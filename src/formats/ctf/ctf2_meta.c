@@ -435,6 +435,38 @@ static int variant_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
     return 0;
 }
 
+/* An optional field class: a variant of two options, `none` (an empty structure) and `some`
+ * (the field), so the decode plan needs nothing new.  `some` is chosen by a boolean
+ * selector that is true (not 0) or an integer selector in the given ranges; `none` takes
+ * every other value (ranges are tried in order: then one that holds all unsigned values,
+ * one that holds all signed ones). */
+static int optional_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
+{
+    t->ref = location_path(c, ctf2_member(fc, "selector-field-location"));
+    if (!t->ref)
+        return TG_ERR_FORMAT;
+    ctf_type *none = type_new(c, CTF_T_STRUCT), *some;
+    if (!none)
+        return TG_ERR_NOMEM;
+    TG_TRY(ctf2_field_class(c, ctf2_member(fc, "field-class"), &some));
+    TG_TRY(field_add(c, t, "none", none));
+    TG_TRY(field_add(c, t, "some", some));
+    json_object *ranges = ctf2_member(fc, "selector-field-ranges");
+    if (ranges)
+        TG_TRY(option_ranges(c, ranges, t, 1));
+    ctf_var_range *v = tg_arena_alloc(c->m->arena, (t->n_ranges + 3) * sizeof *v);
+    if (!v)
+        return TG_ERR_NOMEM;
+    if (t->n_ranges)
+        memcpy(v, t->ranges, t->n_ranges * sizeof *v);
+    if (!ranges) /* a boolean selector: true */
+        v[t->n_ranges++] = (ctf_var_range){.lo = 1, .hi = -1, .option = 1};
+    v[t->n_ranges++] = (ctf_var_range){.lo = 0, .hi = -1, .option = 0};
+    v[t->n_ranges++] = (ctf_var_range){.lo = INT64_MIN, .hi = INT64_MAX, .option = 0};
+    t->ranges = v;
+    return 0;
+}
+
 /* An array, string or BLOB: elements of elem, static (length) or dynamic (location). */
 static int sized_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool dynamic)
 {
@@ -539,7 +571,8 @@ int ctf2_field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
         t->kind = CTF_T_VARIANT;
         rc = variant_class(c, fc, t);
     } else if (!strcmp(ty, "optional")) {
-        rc = ctf2_jerr(c, "optional field classes are not supported");
+        t->kind = CTF_T_VARIANT;
+        rc = optional_class(c, fc, t);
     } else {
         rc = ctf2_jerr(c, "unknown field class type `%.60s`", ty);
     }
