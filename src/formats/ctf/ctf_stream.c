@@ -280,6 +280,16 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
                              d->where ? "field '" : "", d->where ? d->where : "",
                              d->where ? "': " : "", d->msg);
         }
+        if (d->pos == h0) {
+            /* nothing read: the next record would be this one again, forever */
+            ds->done = true;
+            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path,
+                             ds->pkt_off + h0 / 8,
+                             "packet %llu: event '%s' takes no bits (no header, no fields) in "
+                             "a packet with %llu bits of content left",
+                             (unsigned long long)ds->pkt_index, e->name,
+                             (unsigned long long)(d->bits - h0));
+        }
         ds->serial++;
         ev->cls = e->cls;
         ev->ts = ds->sc->clock ? ctf_clock_ns(ds->sc->clock, d->clock_value) : 0;
