@@ -734,3 +734,13 @@ int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value)
     uint64_t ns = (uint64_t)c->offset_s * 1000000000u + cycles_ns(freq, c->offset);
     return (int64_t)(ns + cycles_ns(freq, value));
 }
+
+bool ctf_clock_ns_fits(const ctf_clock *c, uint64_t value)
+{
+    uint64_t freq = c->freq ? c->freq : 1000000000;
+    int64_t base, sum;
+    uint64_t v = cycles_ns(freq, value);
+    return !__builtin_mul_overflow(c->offset_s, (int64_t)1000000000, &base) &&
+           !__builtin_add_overflow(base, (int64_t)cycles_ns(freq, c->offset), &base) &&
+           v <= (uint64_t)INT64_MAX && !__builtin_add_overflow(base, (int64_t)v, &sum);
+}

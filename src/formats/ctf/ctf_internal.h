@@ -368,6 +368,9 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog);
 int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out);
 /* Converts a clock value to ns from the clock's origin the way babeltrace2 does. */
 int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value);
+/* Does that time fit in signed 64-bit ns from the origin?  babeltrace2 stops with an error
+ * at the first one that does not. */
+bool ctf_clock_ns_fits(const ctf_clock *c, uint64_t value);
 ctf_type *ctf_type_copy(tg_arena *a, const ctf_type *t);
 ctf_stream_decl *ctf_meta_stream(const ctf_meta *m, uint64_t id);
 ctf_event_decl *ctf_stream_event(const ctf_stream_decl *s, uint64_t id);

@@ -290,6 +290,15 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
                              (unsigned long long)ds->pkt_index, e->name,
                              (unsigned long long)(d->bits - h0));
         }
+        if (ds->sc->clock && !ctf_clock_ns_fits(ds->sc->clock, d->clock_value)) {
+            ds->done = true;
+            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path,
+                             ds->pkt_off + h0 / 8,
+                             "packet %llu: event '%s': clock value %llu of clock '%s' is past "
+                             "what signed 64-bit ns from the origin hold",
+                             (unsigned long long)ds->pkt_index, e->name,
+                             (unsigned long long)d->clock_value, ds->sc->clock->name);
+        }
         ds->serial++;
         ev->cls = e->cls;
         ev->ts = ds->sc->clock ? ctf_clock_ns(ds->sc->clock, d->clock_value) : 0;
