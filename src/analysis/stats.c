@@ -54,7 +54,10 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
     put_right(out, "last", time_w);
     put_right(out, "rate/s", 14);
     tg_buf_putc(out, '\n');
-    int64_t span = cc.last_ns - cc.first_ns;
+    /* in unsigned arithmetic: damaged or far-apart times may span more than int64_t holds */
+    double span = (double)((uint64_t)cc.last_ns - (uint64_t)cc.first_ns);
+    if (cc.last_ns < cc.first_ns)
+        span = 0;
     for (size_t i = 0; i < cc.n; i++) {
         const tg_class_count *r = &cc.rows[i];
         const char *name = tg_event_class_name(r->cls);
@@ -71,7 +74,7 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
         }
         tg_buf_reset(tmp);
         if (span > 0)
-            tg_buf_printf(tmp, "%.1f", (double)r->count * 1e9 / (double)span);
+            tg_buf_printf(tmp, "%.1f", (double)r->count * 1e9 / span);
         else
             tg_buf_puts(tmp, "-");
         put_right(out, tg_buf_data(tmp), 14);
