@@ -8,7 +8,7 @@
 #   (below, in Python, reading the stream bytes) finds.
 # - The native cat, stats, info and convert work on every CTF 2 trace.
 # SKIP when the corpus is absent.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 dir=$root/ctf/ctf2
 [ -d "$dir" ] || { echo "SKIP: corpus ctf/ctf2 not found ($dir)"; exit 77; }
 export TZ=UTC

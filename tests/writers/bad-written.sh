@@ -2,7 +2,7 @@
 # bad-written.sh - the damaged-input suite over what traceglot writes: CTF and uftrace
 # outputs converted from corpus traces, then truncated and bit-flipped.  Reading them back
 # must never crash or hang; a failure exits non-zero with an error that says where.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 [ -d "$root/uftrace/oslab-ringbuf.data" ] || { echo "SKIP: no corpus at $root"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

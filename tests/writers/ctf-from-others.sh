@@ -3,7 +3,7 @@
 # reads every one and prints one line per event with the names and times `traceglot cat`
 # shows (lost records become discarded-event counts, not lines); traceglot reads it back
 # with the same events.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
 [ -d "$root" ] || { echo "SKIP: no corpus at $root"; exit 77; }
 out=$(mktemp -d)

@@ -6,7 +6,7 @@
 # and traceglot must read back what it wrote (`traceglot cat OUT` = `traceglot cat IN`).
 # CTF 2 traces: babeltrace2 2.0 reads no CTF 2, so the output of a CTF 2 trace that has a
 # CTF 1.8 twin (the same data streams) is compared with babeltrace2 on the twin.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
 traces=()
 for t in "$root"/ctf/babeltrace/succeed/*/ "$root"/gen/ctf/*/ "$root"/mixed/ust/ "$root"/ctf/ctf2/*/; do

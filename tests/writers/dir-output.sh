@@ -2,7 +2,7 @@
 # dir-output.sh - directory outputs are never left half-written: a conversion that fails
 # (damaged input, an existing target, a target that cannot be created) exits non-zero, says
 # why, and leaves neither the target nor its temporary directory behind.
-root=${TG_CORPUS:-/work/shared/corpus}
+root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 src="$root/ctf/babeltrace/succeed/sequence"
 ufs="$root/uftrace/oslab-ringbuf.data"
 [ -d "$src" ] && [ -d "$ufs" ] || { echo "SKIP: corpus traces missing under $root"; exit 77; }
