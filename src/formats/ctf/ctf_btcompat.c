@@ -132,6 +132,8 @@ static bool prog_has_text(const ctf_prog *p)
     return false;
 }
 
+static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint32_t len);
+
 static bool open_reader(sim_stream *ss, tg_stream *s)
 {
     ctf_dstream *real = s->priv;
@@ -153,6 +155,8 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
     }
     ds->packet_hook = on_packet;
     ds->hook_ctx = ss;
+    ds->d.on_text = add_text; /* every text the reader decodes, in decoding order */
+    ds->d.text_ctx = ss;
     ss->tmp = *s;
     ss->tmp.priv = ds;
     return true;
@@ -166,9 +170,11 @@ static void free_texts(sim_msg *m)
     m->cap_texts = 0;
 }
 
-/* One text of the event in progress, as decoded (len bytes up to the first NUL). */
-static void add_text(sim_stream *ss, const ctf_step *st, const uint8_t *p, uint32_t len)
+/* One text of the event in progress, as the private reader decodes it (len bytes up to the
+ * first NUL): the decoder's on_text hook. */
+static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint32_t len)
 {
+    sim_stream *ss = vctx;
     sim_msg *m = &ss->cur;
     if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
         return;
@@ -191,28 +197,6 @@ static void add_text(sim_stream *ss, const ctf_step *st, const uint8_t *p, uint3
     if (len)
         memcpy(ss->tb + ss->tb_len, p, len);
     ss->tb_len += len;
-}
-
-/* Collects the texts of the event just read from the scopes babeltrace2 keeps in the event
- * object (stream event context, event context, payload), in decoding order. */
-static void collect_texts(sim_stream *ss, const tg_event *ev)
-{
-    static const tg_scope scopes[] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT,
-                                      TG_SCOPE_PAYLOAD};
-    const ctf_event_decl *e = ev->auxp;
-    const ctf_prog *progs[] = {ss->rd->sc->prog_event_context, e->prog_context,
-                               e->prog_fields};
-    for (size_t k = 0; k < 3; k++) {
-        if (!prog_has_text(progs[k]))
-            continue;
-        bool filter;
-        const ctf_tree *t = ctf_scope_tree(ev, scopes[k], &filter);
-        for (uint32_t i = 0; t && i < t->n; i++) {
-            const ctf_node *n = &t->nodes[i];
-            if (is_text(n->st))
-                add_text(ss, n->st, t->base + n->v.str.off, n->v.str.len);
-        }
-    }
 }
 
 /* Reads the stream's next event (with the packet messages before it) or its end. */
@@ -242,7 +226,6 @@ static void produce(sim_stream *ss)
         if (!ev.auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
         const ctf_event_decl *e = ev.auxp;
-        collect_texts(ss, &ev);
         sim_msg m = ss->cur;
         m.type = M_EV;
         m.has_ts = ss->rd->sc->clock != NULL;

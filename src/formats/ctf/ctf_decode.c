@@ -206,6 +206,27 @@ __attribute__((noinline)) static void print_empty_text(ctf_dec *d, const ctf_ste
         ctf_text_escaped(d->out, "", 0);
 }
 
+/* With the on_text hook, a fixed-size field is skipped at once only when no text array
+ * lies inside it (steps i .. end of the compiled plan). */
+static inline bool skippable(const ctf_dec *d, const ctf_step *s0, uint32_t i)
+{
+    if (__builtin_expect(!d->on_text, 1))
+        return true;
+    for (uint32_t k = i; k < s0[i].end; k++)
+        if (s0[k].op == CTF_OP_TEXT_ARRAY)
+            return false;
+    return s0[i].op != CTF_OP_TEXT_ARRAY;
+}
+
+/* The on_text hook, for a text of count bytes at p (its length: up to the first NUL). */
+__attribute__((noinline)) static void tell_text(ctf_dec *d, const ctf_step *st, const uint8_t *p,
+                                                uint64_t count)
+{
+    const uint8_t *nul = memchr(p, 0, (size_t)count);
+    uint64_t len = nul ? (uint64_t)(nul - p) : count;
+    d->on_text(d->text_ctx, st, p, (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len));
+}
+
 /* An array or sequence of 8-bit text: one string value. */
 static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *node, int mode)
 {
@@ -215,6 +236,8 @@ static int run_text(ctf_dec *d, const ctf_step *st, uint64_t count, uint32_t *no
         return derr(d, st, "text of %llu bytes runs past the packet content (%llu bits left)",
                     count, d->bits - d->pos);
     const uint8_t *p = d->buf + d->pos / 8;
+    if (d->on_text)
+        tell_text(d, st, p, count);
     if (mode == RUN_BUILD) {
         int64_t n = node_new(d, st);
         if (n < 0)
@@ -273,7 +296,7 @@ __attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf
     if (count > CTF_MAX_ARRAY_LEN)
         return derr(d, st, "array or sequence length %llu exceeds the limit (%llu)", count,
                     CTF_MAX_ARRAY_LEN);
-    if (mode == RUN_SKIP && el->fixed) {
+    if (mode == RUN_SKIP && el->fixed && skippable(d, s0, i + 1)) {
         if (count) {
             uint64_t stride = align_up(el->fixed_bits, el->align);
             if (stride && count > (d->bits - d->pos) / stride + 1)
@@ -341,6 +364,8 @@ static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step
         const uint8_t *nul = off < end ? memchr(d->buf + off, 0, (size_t)(end - off)) : NULL;
         if (!nul)
             return 0;
+        if (d->on_text)
+            tell_text(d, cs, d->buf + off, (uint64_t)(nul - (d->buf + off)));
         d->pos = (off + (uint64_t)(nul - (d->buf + off)) + 1) * 8;
         return 1;
     }
@@ -351,11 +376,13 @@ static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step
     if (cs->op == CTF_OP_TEXT_SEQUENCE) {
         if ((pos & 7) || len > (d->bits - pos) / 8)
             return 0;
+        if (d->on_text)
+            tell_text(d, cs, d->buf + pos / 8, len);
         d->pos = pos + len * 8;
         return 1;
     }
     const ctf_step *el = &s0[j + 1];
-    if (len > CTF_MAX_ARRAY_LEN || !el->fixed)
+    if (len > CTF_MAX_ARRAY_LEN || !el->fixed || !skippable(d, s0, j + 1))
         return 0;
     if (len) {
         uint64_t stride = align_up(el->fixed_bits, el->align);
@@ -397,7 +424,7 @@ static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *v
                 return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)", p,
                             d->bits);
             TG_TRY(read_int(d, cs, p, &v));
-        } else if (cs->fixed) {
+        } else if (cs->fixed && skippable(d, s0, j)) {
             uint64_t p = align_up(d->pos, cs->align);
             if (p > d->bits || cs->fixed_bits > d->bits - p)
                 return derr(d, cs, "field of %llu bits runs past the packet content (%llu bits)",
@@ -454,7 +481,7 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
                 j = cs->end;
                 continue;
             }
-            if (cs->fixed) {
+            if (cs->fixed && skippable(d, s0, j)) {
                 /* skipping a fixed member: no call */
                 uint64_t p = align_up(d->pos, cs->align);
                 if (p > d->bits || cs->fixed_bits > d->bits - p)
@@ -543,7 +570,7 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
         return derr(d, st, "field at bit %llu is past the packet content (%llu bits)", pos,
                     d->bits);
     d->pos = pos;
-    if (mode == RUN_SKIP && st->fixed) {
+    if (mode == RUN_SKIP && st->fixed && skippable(d, s0, i)) {
         if (st->fixed_bits > d->bits - pos)
             return derr(d, st, "field of %llu bits runs past the packet content (%llu bits left)",
                         st->fixed_bits, d->bits - pos);
@@ -597,6 +624,8 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
                         pos, d->bits);
         uint64_t len = (uint64_t)(nul - p);
         d->pos = (off + len + 1) * 8;
+        if (d->on_text)
+            tell_text(d, st, p, len);
         if (mode == RUN_BUILD) {
             int64_t n = node_new(d, st);
             if (n < 0)

@@ -307,6 +307,10 @@ typedef struct ctf_dec {
     ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
     bool quiet;            /* rebuilding a scope: no clock or meaning updates */
     size_t buf_len;        /* bytes mapped from buf (loads never go past) */
+    /* optional: told about every text decoded, len bytes up to its first NUL, in decoding
+     * order (ctf_btcompat.c's replay; skip mode then takes no fixed-size shortcut) */
+    void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint32_t len);
+    void *text_ctx;
     /* print mode: where the text goes, the stream whose recycled texts apply (owner, NULL
      * for none), and whether a text printed was empty (one babeltrace2 may show recycled) */
     tg_buf *out;
