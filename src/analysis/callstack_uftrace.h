@@ -141,6 +141,21 @@ uint8_t uf_fixup_kind(const char *name);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
 
+/* Opens frame idx (the top) of t at time ts for a function entry, as uftrace's fstack does.
+ * Inline: report calls it once per entry. */
+static inline void uf_frame_push(uf_task *t, int idx, uint64_t addr, const char *name,
+                                 uint64_t ts)
+{
+    uf_frame *f = &t->frames[idx];
+    f->addr = addr;
+    f->name = name;
+    f->total = ts;
+    f->child = 0;
+    f->valid = true;
+    t->stack_count = idx + 1;
+    t->user_stack_count++;
+}
+
 /* Ends frame idx (the top) of t at time ts: its total and self time, its parent's child
  * time, as uftrace's fstack does on an exit.  Inline: report calls it once per exit. */
 static inline void uf_frame_pop(uf_task *t, int idx, uint64_t ts)
@@ -177,18 +192,10 @@ static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
     }
     t->last_time = r->time;
     t->last_was_perf = false;
-    uf_frame *f = &t->frames[idx];
-    if (r->type == UF_ENTRY) {
-        f->addr = r->addr;
-        f->name = r->name;
-        f->total = (uint64_t)r->time;
-        f->child = 0;
-        f->valid = true;
-        t->stack_count++;
-        t->user_stack_count++;
-        return;
-    }
-    uf_frame_pop(t, idx, (uint64_t)r->time);
+    if (r->type == UF_ENTRY)
+        uf_frame_push(t, idx, r->addr, r->name, (uint64_t)r->time);
+    else
+        uf_frame_pop(t, idx, (uint64_t)r->time);
 }
 
 /* fstack_update: the display depth after printing an entry / an exit. */

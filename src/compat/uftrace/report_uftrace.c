@@ -162,14 +162,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
         const char *name = p->names[h].name;
         if (idx < 0 || idx >= t->cap || p->names[h].fixup)
             return feed(p, ev);
-        uf_frame *f = &t->frames[idx];
-        f->addr = a;
-        f->name = name;
-        f->total = ts;
-        f->child = 0;
-        f->valid = true;
-        t->stack_count++;
-        t->user_stack_count++;
+        uf_frame_push(t, idx, a, name, ts);
         t->last_time = ts;
         t->last_was_perf = false;
         t->entry_flags = 0;
@@ -349,14 +342,7 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
                 if (ev->cls == c_entry) {
                     int idx = t->stack_count;
                     if (idx >= 0 && idx < t->cap && !c->fixup) {
-                        uf_frame *f = &t->frames[idx];
-                        f->addr = a;
-                        f->name = c->name;
-                        f->total = ts;
-                        f->child = 0;
-                        f->valid = true;
-                        t->stack_count = idx + 1;
-                        t->user_stack_count++;
+                        uf_frame_push(t, idx, a, c->name, ts);
                         t->last_time = ts;
                         t->last_was_perf = false;
                         t->entry_flags = 0;
