@@ -52,6 +52,22 @@ static const char *read_qualifier(const char *p, int *q, bool digits)
     return p;
 }
 
+/* The type a conversion letter with qualifier q gives (both marker syntaxes share them);
+ * false when the letter is not one of a marker's. */
+static bool set_letter_type(char letter, int q, const lt0_sizes *sz, type_spec *t)
+{
+    switch (letter) {
+    case 'c': t->type = LT0_UINT; t->size = 1; return true;
+    case 's': t->type = LT0_STRING; t->size = 0; return true;
+    case 'p': t->type = LT0_PTR; t->size = sz->ptr_size; return true;
+    case 'd': case 'i': t->type = LT0_SINT; break;
+    case 'o': case 'u': case 'x': case 'X': t->type = LT0_UINT; break;
+    default: return false;
+    }
+    t->size = qualifier_size(q, sz);
+    return true;
+}
+
 /* After '#': attributes, size, letter.  The letter may be absent ("#1%d": size only). */
 static const char *parse_trace_type(const char *p, const lt0_sizes *sz, type_spec *t)
 {
@@ -61,19 +77,11 @@ static const char *parse_trace_type(const char *p, const lt0_sizes *sz, type_spe
     }
     int q;
     p = read_qualifier(p, &q, true);
-    switch (*p) {
-    case 'c': t->type = LT0_UINT; t->size = 1; return p + 1;
-    case 's': t->type = LT0_STRING; t->size = 0; return p + 1;
-    case 'p': t->type = LT0_PTR; t->size = sz->ptr_size; return p + 1;
-    case 'd': case 'i': t->type = LT0_SINT; break;
-    case 'o': case 'u': case 'x': case 'X': t->type = LT0_UINT; break;
-    default:
-        if (q)
-            t->size = qualifier_size(q, sz);
-        return p;
-    }
-    t->size = qualifier_size(q, sz);
-    return p + 1;
+    if (set_letter_type(*p, q, sz, t))
+        return p + 1;
+    if (q)
+        t->size = qualifier_size(q, sz);
+    return p;
 }
 
 /* After '%': flags, width, qualifier, letter.  NULL when the letter is not one of a marker's. */
@@ -83,16 +91,7 @@ static const char *parse_c_type(const char *p, const lt0_sizes *sz, type_spec *t
         p++;
     int q;
     p = read_qualifier(p, &q, false);
-    switch (*p) {
-    case 'c': t->type = LT0_UINT; t->size = 1; return p + 1;
-    case 's': t->type = LT0_STRING; t->size = 0; return p + 1;
-    case 'p': t->type = LT0_PTR; t->size = sz->ptr_size; return p + 1;
-    case 'd': case 'i': t->type = LT0_SINT; break;
-    case 'o': case 'u': case 'x': case 'X': t->type = LT0_UINT; break;
-    default: return NULL;
-    }
-    t->size = qualifier_size(q, sz);
-    return p + 1;
+    return set_letter_type(*p, q, sz, t) ? p + 1 : NULL;
 }
 
 int lt0_format_parse(tg_arena *a, const char *format, const lt0_sizes *sz, lt0_field **fields,
