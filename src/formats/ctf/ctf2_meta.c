@@ -249,6 +249,17 @@ static const char *location_path(ctf2_ctx *c, json_object *loc)
     return p;
 }
 
+/* A range [lower, upper] of two integers: true with *lo and *hi set. */
+static bool range_pair(json_object *r, json_object **lo, json_object **hi)
+{
+    if (!r || !json_object_is_type(r, json_type_array) || json_object_array_length(r) != 2)
+        return false;
+    *lo = json_object_array_get_idx(r, 0);
+    *hi = json_object_array_get_idx(r, 1);
+    return *lo && *hi && json_object_is_type(*lo, json_type_int) &&
+           json_object_is_type(*hi, json_type_int);
+}
+
 static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
 {
     int64_t v = 0;
@@ -302,14 +313,8 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
             if (!lab)
                 return TG_ERR_NOMEM;
             for (size_t i = 0; i < json_object_array_length(ranges); i++) {
-                json_object *r = json_object_array_get_idx(ranges, i);
-                json_object *lo = r && json_object_is_type(r, json_type_array) &&
-                                          json_object_array_length(r) == 2
-                                      ? json_object_array_get_idx(r, 0)
-                                      : NULL;
-                json_object *hi = lo ? json_object_array_get_idx(r, 1) : NULL;
-                if (!lo || !hi || !json_object_is_type(lo, json_type_int) ||
-                    !json_object_is_type(hi, json_type_int))
+                json_object *lo, *hi;
+                if (!range_pair(json_object_array_get_idx(ranges, i), &lo, &hi))
                     return ctf2_jerr(c, "mapping `%.60s`: a range is not [lower, upper]", label);
                 ctf_enum_map *m = &t->maps[t->n_maps++];
                 m->label = lab;
@@ -336,14 +341,8 @@ static int option_ranges(ctf2_ctx *c, json_object *ranges, ctf_type *var, uint32
         memcpy(v, var->ranges, var->n_ranges * sizeof *v);
     var->ranges = v;
     for (size_t i = 0; i < n; i++) {
-        json_object *r = json_object_array_get_idx(ranges, i);
-        json_object *lo = r && json_object_is_type(r, json_type_array) &&
-                                  json_object_array_length(r) == 2
-                              ? json_object_array_get_idx(r, 0)
-                              : NULL;
-        json_object *hi = lo ? json_object_array_get_idx(r, 1) : NULL;
-        if (!lo || !hi || !json_object_is_type(lo, json_type_int) ||
-            !json_object_is_type(hi, json_type_int))
+        json_object *lo, *hi;
+        if (!range_pair(json_object_array_get_idx(ranges, i), &lo, &hi))
             return ctf2_jerr(c, "a selector range is not [lower, upper]");
         ctf_var_range *vr = &var->ranges[var->n_ranges++];
         vr->lo = json_object_get_int64(lo);
