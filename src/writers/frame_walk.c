@@ -1,6 +1,7 @@
 /* frame_walk.c - the event loop shared by the viewer writers (see frame_walk.h). */
 #include "writers/frame_walk.h"
 
+#include "core/consumer.h"
 #include "core/grow.h"
 
 #include <stdlib.h>
@@ -28,13 +29,19 @@ int64_t tg_frame_walk_addr_name(tg_frame_walk *w, uint64_t addr)
     return tg_frame_names_intern(&w->names, p, (size_t)(w->hex + sizeof w->hex - p));
 }
 
-static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev)
+static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev, int64_t ns)
 {
     int tid = tg_event_tid(ev), pid = tg_event_pid(ev);
     if (tid < 0)
         tid = tg_event_cpu(ev) >= 0 ? tg_event_cpu(ev) : 0;
     if (pid < 0)
         pid = tid;
+    tg_walk_thread *last = w->current;
+    if (last && last->tid == tid) { /* runs of one thread's events: no lookup */
+        last->stream = tg_event_stream(ev);
+        last->last_ns = ns;
+        return last;
+    }
     int added;
     int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)tid, &added);
     if (i < 0) {
@@ -47,11 +54,11 @@ static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev)
             return NULL;
         }
         w->threads[w->n_threads++] = (tg_walk_thread){
-            .tid = tid, .pid = pid, .index = (size_t)i, .first_ns = tg_event_time_ns(ev)};
+            .tid = tid, .pid = pid, .index = (size_t)i, .first_ns = ns};
     }
     tg_walk_thread *t = &w->threads[i];
     t->stream = tg_event_stream(ev);
-    t->last_ns = tg_event_time_ns(ev);
+    t->last_ns = ns;
     if (added && w->hooks->thread_new) {
         int rc = w->hooks->thread_new(w->ctx, t, ev);
         if (rc < 0) {
@@ -146,16 +153,17 @@ int tg_frame_walk_run(tg_frame_walk *w, tg_iter *it, const tg_walk_hooks *hooks,
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
-        tg_walk_thread *t = thread_of(w, ev);
+        int64_t ns = tg_event_time_ns(ev);
+        tg_walk_thread *t = thread_of(w, ev, ns);
         if (!t)
             return w->status;
         w->current = t;
         w->current_ev = ev;
         /* every event: the uftrace rules read context switches and every record's time */
-        rc = tg_callstack_feed_at(w->cs, ev, tg_event_time_ns(ev));
+        rc = tg_callstack_feed_at(w->cs, ev, ns);
         if (rc < 0 || w->status < 0)
             return rc < 0 ? rc : w->status;
-        tg_event_kind kind = tg_event_kind_of(ev);
+        tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
         if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
             kind != TG_KIND_FUNC_TAIL_EXIT && hooks->other && (rc = hooks->other(ctx, t, ev)) < 0)
             return rc;
