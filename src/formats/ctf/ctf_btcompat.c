@@ -14,8 +14,10 @@
  * for its empty texts; ctf_decode.c's print mode prints those.  The replay runs the first
  * time an empty text is rendered, so only those traces pay for it; it reads the
  * streams as babeltrace2 does, a batch at a time, so its memory is bounded by the number of
- * streams, not of events; the texts of the pending messages wait in one queue of bytes per
- * stream and the objects keep their own buffers, so the replay allocates only as those grow.
+ * streams, not of events.  Texts are not copied: the private readers keep their files
+ * mapped, so a pending message's texts and an object's strings point into the trace's
+ * bytes, and only what an empty text shows is copied; the replay allocates only as its
+ * queues grow, never per event.
  * Texts are told apart by their decode step: the elements of an array of strings share one
  * object slot here (babeltrace2 has one per element). */
 #include "formats/ctf/ctf_stream.h"
@@ -28,14 +30,14 @@
 
 enum { M_SB, M_PB, M_EV, M_PE, M_SE };
 
+/* A text as decoded: at most count bytes at p, ending at the first NUL. */
 typedef struct sim_text {
     const ctf_step *st;
-    bool zero;
-    char *s;       /* object slot: its own buffer of cap bytes */
-    uint32_t len;
-    size_t cap;
-    size_t off;    /* message: where its bytes are in the stream's text queue */
+    const uint8_t *p;
+    uint64_t count;
 } sim_text;
+
+static bool text_empty(const sim_text *t) { return t->count == 0 || t->p[0] == 0; }
 
 typedef struct sim_msg {
     uint8_t type;
@@ -44,9 +46,7 @@ typedef struct sim_msg {
     uint32_t cls;
     uint64_t serial;
     uint32_t obj;           /* the event object it holds once pulled */
-    uint32_t n_texts;
-    size_t cap_texts;
-    sim_text *texts;        /* malloc'ed, until pulled */
+    uint32_t t0, n_texts;   /* its texts: records t0.. of the stream's text queue, until pulled */
 } sim_msg;
 
 struct sim;
@@ -69,9 +69,9 @@ typedef struct sim_stream {
     tg_arena *arena;        /* its trace's: where the recorded texts live */
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
-    sim_msg cur;            /* texts of the event being read */
-    char *tb;               /* text queue: the bytes of the pending messages' texts, in order */
-    size_t tb_len, tb_cap;
+    sim_text *tq;           /* text queue: the pending messages' texts, in order */
+    size_t tq_len, tq_cap;
+    size_t cur_t0;          /* where the texts of the event being read begin in it */
 } sim_stream;
 
 typedef struct sim_obj {
@@ -96,7 +96,6 @@ static void push_msg(sim_stream *ss, sim_msg m)
 {
     if (!GROW(ss->pend, ss->pn, ss->pcap)) {
         ss->S->failed = true;
-        free(m.texts);
         return;
     }
     ss->pend[ss->pn++] = m;
@@ -132,7 +131,7 @@ static bool prog_has_text(const ctf_prog *p)
     return false;
 }
 
-static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint32_t len);
+static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count);
 
 static bool open_reader(sim_stream *ss, tg_stream *s)
 {
@@ -153,6 +152,7 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
         if (!(ds->files[i].path = strdup(real->files[i].path)))
             return false;
     }
+    ds->keep_maps = true; /* the texts point into the mapped files */
     ds->packet_hook = on_packet;
     ds->hook_ctx = ss;
     ds->d.on_text = add_text; /* every text the reader decodes, in decoding order */
@@ -162,41 +162,18 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
     return true;
 }
 
-static void free_texts(sim_msg *m)
-{
-    free(m->texts);
-    m->texts = NULL;
-    m->n_texts = 0;
-    m->cap_texts = 0;
-}
-
-/* One text of the event in progress, as the private reader decodes it (len bytes up to the
- * first NUL): the decoder's on_text hook. */
-static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint32_t len)
+/* One text of the event in progress, as the private reader decodes it: the decoder's
+ * on_text hook. */
+static void add_text(void *vctx, const ctf_step *st, const uint8_t *p, uint64_t count)
 {
     sim_stream *ss = vctx;
-    sim_msg *m = &ss->cur;
-    if (m->n_texts >= BT_MAX_TEXTS || ss->S->failed)
+    if (ss->tq_len - ss->cur_t0 >= BT_MAX_TEXTS || ss->S->failed)
         return;
-    if (tg_grow(&m->texts, &m->cap_texts, (size_t)m->n_texts + 1, sizeof *m->texts) < 0) {
+    if (!GROW(ss->tq, ss->tq_len, ss->tq_cap)) {
         ss->S->failed = true;
         return;
     }
-    if (len > ss->tb_cap - ss->tb_len) {
-        if (tg_grow(&ss->tb, &ss->tb_cap, ss->tb_len + len, 1) < 0) {
-            ss->S->failed = true;
-            return;
-        }
-    }
-    sim_text *tx = &m->texts[m->n_texts++];
-    tx->st = st;
-    tx->zero = len == 0;
-    tx->len = len;
-    tx->s = NULL;
-    tx->off = ss->tb_len;
-    if (len)
-        memcpy(ss->tb + ss->tb_len, p, len);
-    ss->tb_len += len;
+    ss->tq[ss->tq_len++] = (sim_text){.st = st, .p = p, .count = count};
 }
 
 /* Reads the stream's next event (with the packet messages before it) or its end. */
@@ -212,11 +189,11 @@ static void produce(sim_stream *ss)
         memset(&ev, 0, sizeof ev);
         ev.stream = &ss->tmp;
         tg_error *err = NULL;
-        free_texts(&ss->cur);
+        ss->tq_len = ss->cur_t0; /* a lost-event record's texts, or a failed read's */
         int rc = ctf_stream_ops.next(&ss->tmp, &ev, &err);
         tg_error_free(err);
         if (rc <= 0) {
-            free_texts(&ss->cur);
+            ss->tq_len = ss->cur_t0;
             if (ss->in_packet)
                 push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
             push_msg(ss, (sim_msg){.type = M_SE});
@@ -226,16 +203,14 @@ static void produce(sim_stream *ss)
         if (!ev.auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
         const ctf_event_decl *e = ev.auxp;
-        sim_msg m = ss->cur;
-        m.type = M_EV;
-        m.has_ts = ss->rd->sc->clock != NULL;
-        m.ts = ev.ts;
-        m.cls = ss->cls_base + (uint32_t)e->cls->index;
-        m.serial = ss->rd->serial;
-        ss->cur.texts = NULL;
-        ss->cur.n_texts = 0;
-        ss->cur.cap_texts = 0;
-        push_msg(ss, m);
+        push_msg(ss, (sim_msg){.type = M_EV,
+                               .has_ts = ss->rd->sc->clock != NULL,
+                               .ts = ev.ts,
+                               .cls = ss->cls_base + (uint32_t)e->cls->index,
+                               .serial = ss->rd->serial,
+                               .t0 = (uint32_t)ss->cur_t0,
+                               .n_texts = (uint32_t)(ss->tq_len - ss->cur_t0)});
+        ss->cur_t0 = ss->tq_len;
         return;
     }
 }
@@ -261,50 +236,58 @@ static void obj_put(sim *S, uint32_t cls, uint32_t id)
     S->pool[cls][S->pool_n[cls]++] = id;
 }
 
-/* The event takes object `id`: its text sequences replace the object's strings; the empty
- * ones show what the object held. */
-static void obj_decode(sim *S, sim_stream *ss, uint32_t id, sim_msg *m)
+/* The event takes object `id`: its texts replace the object's strings; the empty ones show
+ * what the object held. */
+static void obj_decode(sim *S, sim_stream *ss, uint32_t id, const sim_msg *m)
 {
     sim_obj *o = &S->objs[id];
     for (uint32_t k = 0; k < m->n_texts; k++) {
-        sim_text *tx = &m->texts[k];
+        const sim_text *tx = &ss->tq[m->t0 + k];
         sim_text *slot = NULL;
         for (size_t j = 0; j < o->n; j++)
             if (o->v[j].st == tx->st)
                 slot = &o->v[j];
-        if (!tx->zero) {
+        if (!text_empty(tx)) {
             if (!slot) {
                 if (!GROW(o->v, o->n, o->cap)) {
                     S->failed = true;
                     return;
                 }
                 slot = &o->v[o->n++];
-                memset(slot, 0, sizeof *slot);
-                slot->st = tx->st;
             }
-            if (tg_grow(&slot->s, &slot->cap, tx->len, 1) < 0) {
-                S->failed = true;
-                return;
-            }
-            if (tx->len)
-                memcpy(slot->s, ss->tb + tx->off, tx->len);
-            slot->len = tx->len;
-        } else if (slot && slot->len) {
-            if (!GROW(ss->quirks, ss->n_quirks, ss->cap_quirks)) {
-                S->failed = true;
-                return;
-            }
-            const char *copy = tg_arena_strndup(ss->arena, slot->s, slot->len);
-            if (!copy) {
+            *slot = *tx;
+        } else if (slot) {
+            const uint8_t *nul = memchr(slot->p, 0, (size_t)slot->count);
+            size_t len = nul ? (size_t)(nul - slot->p) : (size_t)slot->count;
+            if (len > UINT32_MAX)
+                len = UINT32_MAX;
+            const char *copy = tg_arena_strndup(ss->arena, (const char *)slot->p, len);
+            if (!copy || !GROW(ss->quirks, ss->n_quirks, ss->cap_quirks)) {
                 S->failed = true;
                 return;
             }
             ss->quirks[ss->n_quirks++] =
-                (ctf_quirk){.serial = m->serial, .st = tx->st, .s = copy, .len = slot->len};
+                (ctf_quirk){.serial = m->serial, .st = tx->st, .s = copy, .len = (uint32_t)len};
         }
     }
 }
 
+/* The text queue keeps only the texts of the messages still pending (texts are queued in
+ * message order, so those pulled are a prefix). */
+static void drop_pulled_texts(sim_stream *ss)
+{
+    size_t kt = ss->cur_t0;
+    for (size_t i = 0; i < ss->pn; i++)
+        if (ss->pend[i].n_texts && ss->pend[i].t0 < kt)
+            kt = ss->pend[i].t0;
+    if (!kt)
+        return;
+    memmove(ss->tq, ss->tq + kt, (ss->tq_len - kt) * sizeof *ss->tq);
+    ss->tq_len -= kt;
+    for (size_t i = 0; i < ss->pn; i++)
+        ss->pend[i].t0 -= ss->pend[i].n_texts ? (uint32_t)kt : 0;
+    ss->cur_t0 -= kt;
+}
 
 /* The muxer asks the stream for its next batch (its queue is empty). */
 static void pull(sim *S, sim_stream *ss)
@@ -323,24 +306,12 @@ static void pull(sim *S, sim_stream *ss)
             if (!S->failed)
                 obj_decode(S, ss, m->obj, m);
         }
-        free_texts(m);
+        m->n_texts = 0;
         ss->q[i] = *m;
     }
     memmove(ss->pend, ss->pend + n, (ss->pn - n) * sizeof *ss->pend);
     ss->pn -= n;
-    /* the text queue keeps only the bytes of the messages still pending */
-    size_t keep = ss->tb_len;
-    for (size_t i = 0; i < ss->pn; i++)
-        for (uint32_t k = 0; k < ss->pend[i].n_texts; k++)
-            if (ss->pend[i].texts[k].off < keep)
-                keep = ss->pend[i].texts[k].off;
-    if (keep) {
-        memmove(ss->tb, ss->tb + keep, ss->tb_len - keep);
-        ss->tb_len -= keep;
-        for (size_t i = 0; i < ss->pn; i++)
-            for (uint32_t k = 0; k < ss->pend[i].n_texts; k++)
-                ss->pend[i].texts[k].off -= keep;
-    }
+    drop_pulled_texts(ss);
     ss->qb = 0;
     ss->qe = n;
 }
@@ -396,14 +367,22 @@ const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
 {
     if (!ds->tr->btcompat_done)
         ctf_btcompat_setup(ds->tr->trace, ds->tr);
-    size_t lo = 0, hi = ds->n_quirks;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (ds->quirks[mid].serial < ds->serial)
-            lo = mid + 1;
-        else
-            hi = mid;
+    /* events come in serial order: the search goes on from the last event's quirks (a
+     * binary search when the stream was read again from an earlier point) */
+    size_t lo = ds->quirk_at, hi = ds->n_quirks;
+    if (lo > hi || (lo && ds->quirks[lo - 1].serial >= ds->serial)) {
+        lo = 0;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (ds->quirks[mid].serial < ds->serial)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
     }
+    while (lo < ds->n_quirks && ds->quirks[lo].serial < ds->serial)
+        lo++;
+    ds->quirk_at = lo;
     for (size_t i = lo; i < ds->n_quirks && ds->quirks[i].serial == ds->serial; i++)
         if (ds->quirks[i].st == st)
             return &ds->quirks[i];
@@ -480,18 +459,12 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
         } else {
             free(ss->quirks);
         }
-        for (size_t j = 0; j < ss->pn; j++)
-            free_texts(&ss->pend[j]);
-        free_texts(&ss->cur);
         free(ss->pend);
-        free(ss->tb);
+        free(ss->tq);
         ctf_dstream_free(ss->rd);
     }
-    for (size_t i = 0; i < S.n_objs; i++) {
-        for (size_t j = 0; j < S.objs[i].n; j++)
-            free(S.objs[i].v[j].s);
+    for (size_t i = 0; i < S.n_objs; i++)
         free(S.objs[i].v);
-    }
     for (size_t c = 0; c < S.n_classes && S.pool; c++)
         free(S.pool[c]);
     free(S.objs);

@@ -32,6 +32,66 @@ static int64_t emit(cbuf *b)
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
+/* Appends the text arrays of fixed step i, which starts `base` bits into the list's step, to
+ * the list `at` (its count first). */
+static void add_text_offsets(const cbuf *b, uint32_t i, uint32_t base, uint32_t *at)
+{
+    const ctf_step *st = &b->v[i];
+    if (st->op == CTF_OP_TEXT_ARRAY) {
+        at[1 + 2 * at[0]] = i;
+        at[2 + 2 * at[0]] = base;
+        at[0]++;
+        return;
+    }
+    if (st->op != CTF_OP_STRUCT)
+        return;
+    for (uint32_t j = i + 1, k = 0; k < st->count; k++, j = b->v[j].end)
+        if (b->v[j].holds_text_array)
+            add_text_offsets(b, j, base + b->v[j].off, at);
+}
+
+/* Step i's subtree just compiled (its children already done): whether it holds a text
+ * array (the decoder's on_text hook must see those) and, for a fixed step, where they lie
+ * when no array is on the way (the hook is then told without walking the subtree). */
+static int find_text_arrays(cbuf *b, uint32_t i)
+{
+    ctf_step *st = &b->v[i];
+    uint32_t n = 0;
+    bool known = st->fixed;
+    switch (st->op) {
+    case CTF_OP_TEXT_ARRAY:
+        n = 1;
+        break;
+    case CTF_OP_STRUCT:
+    case CTF_OP_ARRAY:
+    case CTF_OP_SEQUENCE:
+    case CTF_OP_VARIANT:
+        known &= st->op == CTF_OP_STRUCT;
+        for (uint32_t j = i + 1; j < st->end; j = b->v[j].end) {
+            const ctf_step *c = &b->v[j];
+            if (!c->holds_text_array)
+                continue;
+            if (c->text_at && c->op != CTF_OP_VARIANT)
+                n += c->text_at[0];
+            else
+                known = false, n++;
+        }
+        break;
+    default:
+        break;
+    }
+    st->holds_text_array = n > 0;
+    if (!n || !known)
+        return 0;
+    uint32_t *at = tg_arena_alloc(b->a, (1 + 2 * (size_t)n) * sizeof *at);
+    if (!at)
+        return tg_err(b->err, TG_ERR_NOMEM, "out of memory");
+    at[0] = 0;
+    add_text_offsets(b, i, 0, at);
+    st->text_at = at;
+    return 0;
+}
+
 /* Compiles t; sets fixed/fixed_bits of its step. */
 static int compile_type(cbuf *b, const ctf_type *t, const char *name)
 {
@@ -162,7 +222,7 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
         st->fixed = true;
         st->fixed_bits = (uint32_t)bits;
     }
-    return 0;
+    return find_text_arrays(b, i);
 }
 
 static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf_prog **out,

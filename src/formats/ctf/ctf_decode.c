@@ -206,25 +206,40 @@ __attribute__((noinline)) static void print_empty_text(ctf_dec *d, const ctf_ste
         ctf_text_escaped(d->out, "", 0);
 }
 
-/* With the on_text hook, a fixed-size field is skipped at once only when no text array
- * lies inside it (steps i .. end of the compiled plan). */
+/* With the on_text hook, an element of fixed size is skipped at once only when no text
+ * array lies inside it. */
 static inline bool skippable(const ctf_dec *d, const ctf_step *s0, uint32_t i)
 {
-    if (__builtin_expect(!d->on_text, 1))
-        return true;
-    for (uint32_t k = i; k < s0[i].end; k++)
-        if (s0[k].op == CTF_OP_TEXT_ARRAY)
-            return false;
-    return s0[i].op != CTF_OP_TEXT_ARRAY;
+    return !d->on_text || !s0[i].holds_text_array;
 }
 
-/* The on_text hook, for a text of count bytes at p (its length: up to the first NUL). */
-__attribute__((noinline)) static void tell_text(ctf_dec *d, const ctf_step *st, const uint8_t *p,
-                                                uint64_t count)
+/* With the on_text hook, a field of fixed size is skipped at once when no text array lies
+ * inside it or all of them lie at known offsets (see told_skipping). */
+static inline bool skippable_field(const ctf_dec *d, const ctf_step *s0, uint32_t i)
 {
-    const uint8_t *nul = memchr(p, 0, (size_t)count);
-    uint64_t len = nul ? (uint64_t)(nul - p) : count;
-    d->on_text(d->text_ctx, st, p, (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len));
+    return !d->on_text || !s0[i].holds_text_array || s0[i].text_at;
+}
+
+/* The on_text hook, for a text of at most count bytes at p. */
+__attribute__((noinline)) static void tell_text(ctf_dec *d, const ctf_step *st,
+                                                const uint8_t *p, uint64_t count)
+{
+    d->on_text(d->text_ctx, st, p, count);
+}
+
+/* Field i of fixed size, skipped from bit pos (within the packet content): the on_text hook
+ * hears of the text arrays inside it. */
+static inline void told_skipping(ctf_dec *d, const ctf_step *s0, uint32_t i, uint64_t pos)
+{
+    const uint32_t *at = s0[i].text_at;
+    if (__builtin_expect(!d->on_text, 1) || !at)
+        return;
+    for (uint32_t k = 0; k < at[0]; k++) {
+        const ctf_step *ts = &s0[at[1 + 2 * k]];
+        uint64_t p = pos + at[2 + 2 * k];
+        if (!(p & 7))
+            tell_text(d, ts, d->buf + p / 8, ts->count);
+    }
 }
 
 /* An array or sequence of 8-bit text: one string value. */
@@ -424,12 +439,13 @@ static int skip_variant_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *v
                 return derr(d, cs, "field at bit %llu is past the packet content (%llu bits)", p,
                             d->bits);
             TG_TRY(read_int(d, cs, p, &v));
-        } else if (cs->fixed && skippable(d, s0, j)) {
+        } else if (cs->fixed && skippable_field(d, s0, j)) {
             uint64_t p = align_up(d->pos, cs->align);
             if (p > d->bits || cs->fixed_bits > d->bits - p)
                 return derr(d, cs, "field of %llu bits runs past the packet content (%llu bits)",
                             cs->fixed_bits, d->bits);
             d->pos = p + cs->fixed_bits;
+            told_skipping(d, s0, j, p);
         } else {
             TG_TRY(run_skip(d, s0, j));
         }
@@ -481,7 +497,7 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
                 j = cs->end;
                 continue;
             }
-            if (cs->fixed && skippable(d, s0, j)) {
+            if (cs->fixed && skippable_field(d, s0, j)) {
                 /* skipping a fixed member: no call */
                 uint64_t p = align_up(d->pos, cs->align);
                 if (p > d->bits || cs->fixed_bits > d->bits - p)
@@ -489,6 +505,7 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
                                        "bits)",
                                 cs->fixed_bits, d->bits);
                 d->pos = p + cs->fixed_bits;
+                told_skipping(d, s0, j, p);
                 j = cs->end;
                 continue;
             }
@@ -570,11 +587,12 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
         return derr(d, st, "field at bit %llu is past the packet content (%llu bits)", pos,
                     d->bits);
     d->pos = pos;
-    if (mode == RUN_SKIP && st->fixed && skippable(d, s0, i)) {
+    if (mode == RUN_SKIP && st->fixed && skippable_field(d, s0, i)) {
         if (st->fixed_bits > d->bits - pos)
             return derr(d, st, "field of %llu bits runs past the packet content (%llu bits left)",
                         st->fixed_bits, d->bits - pos);
         d->pos = pos + st->fixed_bits;
+        told_skipping(d, s0, i, pos);
         return 0;
     }
     switch (st->op) {

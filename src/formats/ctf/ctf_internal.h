@@ -243,6 +243,7 @@ typedef struct ctf_step {
     uint32_t end;          /* index one past this step's subtree */
     bool fixed;            /* the subtree always takes fixed_bits bits and has no side effects */
     bool flat;             /* STRUCT: fixed, and every member a number at a known offset */
+    bool holds_text_array; /* the subtree holds a text array (the on_text hook's concern) */
     uint32_t fixed_bits;
     uint32_t off;          /* member of a flat struct: bit offset from the struct's start */
     uint64_t count;        /* STRUCT members, ARRAY length */
@@ -251,7 +252,12 @@ typedef struct ctf_step {
     const char *eq;        /* " name = " or ", name = " (first visible member or not), for
                             * the babeltrace rendering; CTF_EQ_SLACK readable bytes follow */
     uint32_t eq_len;
-    const uint32_t *opt;   /* VARIANT: first step of each option */
+    union {
+        const uint32_t *opt;     /* VARIANT: first step of each option */
+        const uint32_t *text_at; /* fixed, holding text arrays at known offsets from its start:
+                                  * their number n, then n pairs (step index, bit offset);
+                                  * NULL when one lies inside an array */
+    };
 } ctf_step;
 
 typedef struct ctf_prog {
@@ -307,9 +313,9 @@ typedef struct ctf_dec {
     ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
     bool quiet;            /* rebuilding a scope: no clock or meaning updates */
     size_t buf_len;        /* bytes mapped from buf (loads never go past) */
-    /* optional: told about every text decoded, len bytes up to its first NUL, in decoding
-     * order (ctf_btcompat.c's replay; skip mode then takes no fixed-size shortcut) */
-    void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint32_t len);
+    /* optional: told about every text decoded, in decoding order: at most count bytes at p,
+     * ending at the first NUL (ctf_btcompat.c's replay) */
+    void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint64_t count);
     void *text_ctx;
     /* print mode: where the text goes, the stream whose recycled texts apply (owner, NULL
      * for none), and whether a text printed was empty (one babeltrace2 may show recycled) */

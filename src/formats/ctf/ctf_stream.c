@@ -132,6 +132,9 @@ void ctf_dstream_free(ctf_dstream *ds)
         return;
     if (ds->mapped)
         tg_map_close(&ds->map);
+    for (size_t i = 0; i < ds->n_kept_maps; i++)
+        tg_map_close(&ds->kept_maps[i]);
+    free(ds->kept_maps);
     for (int i = 0; i < CTF_N_SCOPES; i++) {
         free(ds->trees[i].nodes);
         free(ds->trees[i].kid);
@@ -160,7 +163,13 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             ds->next_pkt_off = 0;
         }
         if (ds->next_pkt_off >= ds->map.size) {
-            tg_map_close(&ds->map);
+            if (!ds->keep_maps)
+                tg_map_close(&ds->map);
+            else if (tg_grow(&ds->kept_maps, &ds->cap_kept_maps, ds->n_kept_maps + 1,
+                             sizeof *ds->kept_maps) == 0)
+                ds->kept_maps[ds->n_kept_maps++] = ds->map;
+            else
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
             ds->mapped = false;
             ds->cur_file++;
             continue;

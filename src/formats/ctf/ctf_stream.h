@@ -73,7 +73,10 @@ struct ctf_dstream {
     uint8_t sc_raw_shift;     /* start bit within the first byte */
     tg_buf *sc_text;
     ctf_quirk *quirks;        /* sorted by serial */
-    size_t n_quirks;
+    size_t n_quirks, quirk_at; /* quirk_at: where the last lookup stopped */
+    bool keep_maps;           /* files read stay mapped until freed (ctf_btcompat.c) */
+    tg_map *kept_maps;
+    size_t n_kept_maps, cap_kept_maps;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
     void *hook_ctx;
 };
