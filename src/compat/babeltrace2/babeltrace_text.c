@@ -90,33 +90,25 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
 
 /* ---- events ------------------------------------------------------------------------------- */
 
-/* The 9 digits of a nanosecond count below 10^9, two at a time (every event prints two). */
+/* The 9 digits of a nanosecond count below 10^9, two at a time from core's digit pairs, in
+ * 32-bit arithmetic (every event prints two). */
 static inline char *digits9(char *o, uint32_t v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                "31323334353637383940414243444546474849505152535455565758596061"
-                                "62636465666768697071727374757677787980818283848586878889909192"
-                                "93949596979899";
     o[8] = (char)('0' + v % 10);
     v /= 10;
     for (int i = 6; i >= 0; i -= 2) {
         unsigned r = v % 100;
         v /= 100;
-        o[i] = pairs[2 * r];
-        o[i + 1] = pairs[2 * r + 1];
+        o[i] = tg_dec_pairs[2 * r];
+        o[i + 1] = tg_dec_pairs[2 * r + 1];
     }
     return o + 9;
 }
 
 static char *udec(char *o, uint64_t v)
 {
-    char tmp[24], *q = tmp + 24;
-    do {
-        *--q = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    size_t n = (size_t)(tmp + 24 - q);
-    memcpy(o, q, n);
+    size_t n = tg_dec_len(v);
+    tg_dec_write(o + n, v);
     return o + n;
 }
 
