@@ -54,8 +54,16 @@ struct pf_interned {
     Perfetto__Protos__InternedData data;
 };
 
+/* What the writer knows per process (by pid, through process_ids). */
+struct pf_process {
+    int pid;
+    unsigned declared_part; /* the part whose track descriptors name it (0: none) */
+    uint32_t name;          /* interned name + 1; 0: not known */
+};
+
 /* What the writer knows per thread (indexed like the walk's threads). */
 struct pf_thread {
+    uint32_t name;          /* its own interned name + 1 (procname, task-name); 0: none */
     unsigned declared_part; /* the part whose track descriptors name it (0: none) */
     size_t open;            /* slices begun and not ended in the output */
     tg_stream *seq_stream;  /* the stream of seq, the thread's last sequence */
@@ -70,7 +78,9 @@ struct pf_writer {
     struct pf_thread *threads;
     size_t threads_cap;
     tg_frame_walk walk;
-    tg_id_index processes;  /* pids whose track was written */
+    tg_id_index process_ids; /* pid -> index in procs */
+    struct pf_process *procs;
+    size_t procs_cap;
     tg_pf_piece *begins;    /* by interned name: TrackEvent{SLICE_BEGIN, name_iid} */
     size_t begins_cap;
     tg_buf *text;           /* rendered values of the current event */
@@ -97,35 +107,68 @@ static tg_pf_seq *seq_for(struct pf_writer *pf, const tg_walk_thread *t, int64_t
     return seq;
 }
 
-/* ---- tracks ------------------------------------------------------------------------------ */
+/* ---- tracks and their names ---------------------------------------------------------------- */
 
+/* The interned name (+1) in a text field of the event, 0 when it has none. */
+static int64_t name_in_field(struct pf_writer *pf, const tg_event *ev, tg_scope scope,
+                             const char *field)
+{
+    tg_value v;
+    if (tg_event_field_by_name(ev, scope, field, &v) < 0 || v.type != TG_VAL_STRING)
+        return 0;
+    size_t len = strnlen(v.v.str.ptr, v.v.str.len);
+    int64_t id = len ? tg_frame_names_intern(&pf->walk.names, v.v.str.ptr, len) : -1;
+    return id < -1 ? id : id + 1;
+}
+
+static struct pf_process *process_of(struct pf_writer *pf, int pid)
+{
+    int added;
+    int64_t i = tg_id_index_get(&pf->process_ids, (uint32_t)pid, &added);
+    if (i < 0 || (added && tg_grow(&pf->procs, &pf->procs_cap, (size_t)i + 1, sizeof *pf->procs) < 0))
+        return NULL;
+    if (added)
+        pf->procs[i] = (struct pf_process){.pid = pid};
+    return &pf->procs[i];
+}
+
+static int put_process_track(struct pf_writer *pf, tg_pf_seq *seq, const struct pf_process *pr,
+                             int64_t ns)
+{
+    Perfetto__Protos__ProcessDescriptor proc = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+    proc.has_pid = 1;
+    proc.pid = pr->pid;
+    if (pr->name)
+        proc.process_name = (char *)tg_frame_names_get(&pf->walk.names, pr->name - 1);
+    Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+    track.has_uuid = 1;
+    track.uuid = PROCESS_UUID(pr->pid);
+    track.process = &proc;
+    Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    tg_pf_seq_stamp(&pkt, seq, ns);
+    pkt.track_descriptor = &track;
+    return tg_pf_packet_put(&pf->pk, &pkt);
+}
+
+/* The thread's track (and its process's, once per part), with the names known now. */
 static int put_track(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
 {
     tg_pf_seq *seq = seq_for(pf, t, ns);
-    if (!seq)
+    struct pf_process *pr = process_of(pf, t->pid);
+    if (!seq || !pr)
         return TG_ERR_NOMEM;
-    int added;
-    if (tg_id_index_get(&pf->processes, (uint32_t)t->pid, &added) < 0)
-        return TG_ERR_NOMEM;
-    if (added) {
-        Perfetto__Protos__ProcessDescriptor proc = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-        proc.has_pid = 1;
-        proc.pid = t->pid;
-        Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-        track.has_uuid = 1;
-        track.uuid = PROCESS_UUID(t->pid);
-        track.process = &proc;
-        Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-        tg_pf_seq_stamp(&pkt, seq, ns);
-        pkt.track_descriptor = &track;
-        int rc = tg_pf_packet_put(&pf->pk, &pkt);
-        if (rc < 0)
-            return rc;
+    if (pr->declared_part != pf->part) {
+        TG_TRY(put_process_track(pf, seq, pr, ns));
+        pr->declared_part = pf->part;
     }
+    const struct pf_thread *pt = &pf->threads[t->index];
+    uint32_t name = pt->name ? pt->name : pr->name; /* clone gives a thread its creator's */
     Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
     thread.has_pid = thread.has_tid = 1;
     thread.pid = t->pid;
     thread.tid = t->tid;
+    if (name)
+        thread.thread_name = (char *)tg_frame_names_get(&pf->walk.names, name - 1);
     Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
     track.has_uuid = track.has_parent_uuid = 1;
     track.uuid = THREAD_UUID(t->tid);
@@ -137,13 +180,58 @@ static int put_track(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
     return tg_pf_packet_put(&pf->pk, &pkt);
 }
 
+/* A new thread: its process named by the trace's process attribute, the thread by
+ * LTTng's procname context at its first event. */
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct pf_writer *pf = ctx;
     if (tg_grow(&pf->threads, &pf->threads_cap, t->index + 1, sizeof *pf->threads) < 0)
         return TG_ERR_NOMEM;
-    pf->threads[t->index] = (struct pf_thread){0};
+    struct pf_thread *pt = &pf->threads[t->index];
+    *pt = (struct pf_thread){0};
+    struct pf_process *pr = process_of(pf, t->pid);
+    if (!pr)
+        return TG_ERR_NOMEM;
+    const tg_process_info *attr = tg_trace_process(tg_event_trace(ev));
+    if (!pr->name && attr && attr->pid == t->pid && attr->name && attr->name[0]) {
+        int64_t id = tg_frame_names_intern(&pf->walk.names, attr->name, strlen(attr->name));
+        if (id < 0)
+            return (int)id;
+        pr->name = (uint32_t)id + 1;
+    }
+    if (tg_event_tid(ev) != t->tid)
+        return 0; /* an event of no thread (shown on its cpu's): its context names no thread */
+    int64_t name = name_in_field(pf, ev, TG_SCOPE_STREAM_CONTEXT, "procname");
+    if (name == 0)
+        name = name_in_field(pf, ev, TG_SCOPE_EVENT_CONTEXT, "procname");
+    if (name < 0)
+        return (int)name;
+    pt->name = (uint32_t)name;
+    if (!pr->name && t->tid == t->pid)
+        pr->name = pt->name; /* a process is known by its main thread's name */
     return 0;
+}
+
+/* A task-name event (uftrace's COMM records) names its thread, and its process when it is
+ * the main thread; tracks already written in this part are described again. */
+static int on_task_name(struct pf_writer *pf, tg_walk_thread *t, const tg_event *ev)
+{
+    int64_t name = name_in_field(pf, ev, TG_SCOPE_PAYLOAD, "comm");
+    struct pf_process *pr = process_of(pf, t->pid);
+    if (name <= 0 || !pr)
+        return name < 0 ? (int)name : pr ? 0 : TG_ERR_NOMEM;
+    pf->threads[t->index].name = (uint32_t)name;
+    int64_t ns = tg_event_time_ns(ev);
+    if (t->tid == t->pid && pr->name != (uint32_t)name) {
+        pr->name = (uint32_t)name;
+        if (pr->declared_part == pf->part) {
+            tg_pf_seq *seq = seq_for(pf, t, ns);
+            if (!seq)
+                return TG_ERR_NOMEM;
+            TG_TRY(put_process_track(pf, seq, pr, ns));
+        }
+    }
+    return pf->threads[t->index].declared_part == pf->part ? put_track(pf, t, ns) : 0;
 }
 
 /* ---- track events ------------------------------------------------------------------------ */
@@ -285,10 +373,8 @@ static int cut(struct pf_writer *pf, int64_t ns, tg_error **err)
             rc = put_event(pf, &w->threads[i], ns, SLICE_END, UINT32_MAX, 0, NULL);
     if (rc == 0)
         rc = tg_pf_packets_next_part(&pf->pk, ns, err);
-    if (rc == 0) {
+    if (rc == 0)
         pf->part = pf->pk.split.part;
-        tg_id_index_free(&pf->processes);
-    }
     for (size_t i = 0; i < w->n_threads && rc == 0; i++)
         for (size_t k = 0; k < pf->threads[i].open && rc == 0; k++)
             rc = put_event(pf, &w->threads[i], ns, SLICE_BEGIN, w->threads[i].path[k], 0, NULL);
@@ -389,6 +475,8 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
     int rc = before_record(pf, tg_event_time_ns(ev));
     if (rc < 0)
         return rc;
+    if (tg_event_kind_of(ev) == TG_KIND_TASK_NAME && (rc = on_task_name(pf, t, ev)) < 0)
+        return rc;
     if (tg_event_kind_of(ev) == TG_KIND_LOST) {
         if ((rc = add_annotation(pf, names, "lost_count")) < 0)
             return rc;
@@ -451,7 +539,8 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     free(pf.ann.ptrs);
     free(pf.ann.text_at);
     tg_buf_free(pf.text);
-    tg_id_index_free(&pf.processes);
+    tg_id_index_free(&pf.process_ids);
+    free(pf.procs);
     tg_frame_walk_free(&pf.walk);
     return rc;
 }

@@ -14,6 +14,9 @@ that is not traceglot's, and prints what it counted.
                          state, every interned name is defined on its sequence before use,
                          every track is described, and on every track the slices nest and
                          all end
+  perfetto-names TEXT    prints the names protoc's text of a Perfetto file gives its
+                         tracks, one a line: `process PID NAME`, `thread TID NAME` (the
+                         last descriptor of each track)
 Exit 0 when the file is valid, 1 with the reason otherwise."""
 import json
 import re
@@ -147,10 +150,32 @@ def perfetto_alone(path):
     return None
 
 
+def perfetto_names(path):
+    names = {}
+    for pkt in packets(open(path).read()):
+        section, ids, name = None, {}, None
+        for depth, line in pkt:
+            if line in ("process {", "thread {"):
+                section = line[:-2]
+                continue
+            key, _, value = line.partition(": ")
+            if section and key in ("pid", "tid"):
+                ids[key] = value
+            elif section and key in ("process_name", "thread_name"):
+                # protoc escapes bytes in C's way (\303\251): undo that, then UTF-8
+                name = value[1:-1].encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
+        if section and name is not None:
+            names[(section, ids["pid" if section == "process" else "tid"])] = name
+    for (section, ident), name in sorted(names.items()):
+        print("%s %s %s" % (section, ident, name))
+    return None
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     fn = {"speedscope": speedscope, "folded": folded, "svg": svg,
-          "perfetto-counts": perfetto_counts, "perfetto-alone": perfetto_alone, "chrome-counts": chrome_counts}[kind]
+          "perfetto-counts": perfetto_counts, "perfetto-alone": perfetto_alone, "chrome-counts": chrome_counts,
+          "perfetto-names": perfetto_names}[kind]
     try:
         why = fn(path)
     except (ValueError, KeyError, ET.ParseError) as e:
