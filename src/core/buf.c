@@ -58,6 +58,7 @@ int tg_buf_flush(tg_buf *b)
         }
         off += (size_t)n;
     }
+    b->flushed += off;
     b->len = 0;
     return b->failed ? TG_ERR_IO : 0;
 }

@@ -21,7 +21,11 @@ struct tg_buf {
     size_t room_end; /* len + n <= room_end: n bytes fit without a flush or a growth */
     int fd;          /* -1: in-memory */
     int failed;      /* allocation or write failure seen */
+    uint64_t flushed; /* bytes written out to fd so far */
 };
+
+/* Bytes appended since the buffer was made, written out or not (the size of its file). */
+static inline uint64_t tg_buf_total(const tg_buf *b) { return b->flushed + b->len; }
 
 /* Makes room for n more bytes (flushing or growing); the write position, or NULL. */
 char *tg_buf_reserve(tg_buf *b, size_t n);

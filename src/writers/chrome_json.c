@@ -6,9 +6,11 @@
  * ended; lost records and every other event become thread-scoped instants "i" with the
  * payload as args.  Each process and thread is named once, when first seen, with "M"
  * metadata events.  Memory is bounded by the number of threads and names, not events.
+ * --split-size/--split-time write parts that are each a whole JSON file (split_output.h).
  * Timestamps are microseconds with nanosecond decimals. */
 #include "core/consumer.h"
 #include "writers/frame_walk.h"
+#include "writers/split_output.h"
 
 #include <stdlib.h>
 
@@ -19,6 +21,8 @@ struct piece {
 
 struct chrome_writer {
     tg_frame_walk walk;
+    tg_split split;            /* --split-size, --split-time */
+    tg_error **err;
     tg_buf *out, *scratch;
     tg_buf *pieces;            /* the JSON of frame names and thread ids, rendered once */
     struct piece *names;       /* by interned name: "\"name\"" */
@@ -122,16 +126,31 @@ static void put_head(struct chrome_writer *cw, char ph, const tg_walk_thread *t,
     put_ts(cw->out, ns);
 }
 
+/* The "M" events naming thread i, and its process when no thread before it named it. */
+static void put_thread_meta(struct chrome_writer *cw, size_t i)
+{
+    const tg_walk_thread *t = &cw->walk.threads[i];
+    bool pid_seen = false;
+    for (size_t k = 0; k < i && !pid_seen; k++) /* few threads */
+        pid_seen = cw->walk.threads[k].pid == t->pid;
+    if (!pid_seen)
+        put_meta(cw->out, "process_name", t->pid, t->tid, "process", t->pid);
+    put_meta(cw->out, "thread_name", t->pid, t->tid, "thread", t->tid);
+}
+
+static void put_file_head(tg_buf *out)
+{
+    tg_buf_puts(out, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
+                     "\"tid\":0,\"args\":{\"name\":\"traceglot\"}}");
+}
+
+static void put_file_tail(tg_buf *out) { tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n"); }
+
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     (void)ev;
     struct chrome_writer *cw = ctx;
-    bool pid_seen = false;
-    for (size_t i = 0; i + 1 < cw->walk.n_threads && !pid_seen; i++) /* few threads */
-        pid_seen = cw->walk.threads[i].pid == t->pid;
-    if (!pid_seen)
-        put_meta(cw->out, "process_name", t->pid, t->tid, "process", t->pid);
-    put_meta(cw->out, "thread_name", t->pid, t->tid, "thread", t->tid);
+    put_thread_meta(cw, t->index);
     if (tg_grow(&cw->threads, &cw->threads_cap, t->index + 1, sizeof *cw->threads) < 0)
         return TG_ERR_NOMEM;
     size_t at = tg_buf_len(cw->pieces);
@@ -142,9 +161,58 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     return 0;
 }
 
+/* ---- split output: each part a whole JSON file, frames open at a cut ended and begun ---- */
+
+static int split_end_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
+{
+    struct chrome_writer *cw = ctx;
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, 'E', t, pc, ns);
+    tg_buf_put_fast(cw->out, "}", 1);
+    return 0;
+}
+
+static int split_part_end(void *ctx)
+{
+    put_file_tail(((struct chrome_writer *)ctx)->out);
+    return 0;
+}
+
+static int split_part_start(void *ctx)
+{
+    struct chrome_writer *cw = ctx;
+    cw->out = cw->split.out;
+    put_file_head(cw->out);
+    for (size_t i = 0; i < cw->walk.n_threads; i++)
+        put_thread_meta(cw, i);
+    return 0;
+}
+
+static int split_begin_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
+{
+    struct chrome_writer *cw = ctx;
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, 'B', t, pc, ns);
+    tg_buf_put_fast(cw->out, "}", 1);
+    return 0;
+}
+
+static const tg_split_ops chrome_split_ops = {
+    .end_frame = split_end_frame,
+    .part_end = split_part_end,
+    .part_start = split_part_start,
+    .begin_frame = split_begin_frame,
+};
+
+/* ---- the walk's hooks --------------------------------------------------------------------- */
+
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
     struct chrome_writer *cw = ctx;
+    TG_TRY(tg_split_before(&cw->split, &cw->walk, frame->entry_ns, cw->err));
+    TG_TRY(tg_split_begun(&cw->split, t->index));
     struct piece pc;
     TG_TRY(name_piece(cw, name, &pc));
     put_head(cw, 'B', t, pc, frame->entry_ns);
@@ -158,6 +226,8 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     struct chrome_writer *cw = ctx;
     if (!ev)
         return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
+    TG_TRY(tg_split_before(&cw->split, &cw->walk, call->exit_ns, cw->err));
+    tg_split_ended(&cw->split, t->index);
     struct piece pc;
     TG_TRY(name_piece(cw, name, &pc));
     put_head(cw, 'E', t, pc, call->exit_ns);
@@ -168,6 +238,7 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
 static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct chrome_writer *cw = ctx;
+    TG_TRY(tg_split_before(&cw->split, &cw->walk, tg_event_time_ns(ev), cw->err));
     const char *name = tg_event_name(ev);
     TG_BUF_LIT(cw->out, ",\n{\"ph\":\"i\",\"name\":");
     put_string(cw->out, name ? name : "?");
@@ -190,18 +261,18 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
                           tg_error **err)
 {
     (void)set;
-    (void)opts;
-    (void)err;
-    struct chrome_writer cw = {.out = out, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
-    if (!cw.scratch || !cw.pieces) {
-        tg_buf_free(cw.scratch);
-        tg_buf_free(cw.pieces);
-        return TG_ERR_NOMEM;
+    struct chrome_writer cw = {.out = out, .err = err, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
+    int rc = !cw.scratch || !cw.pieces ? TG_ERR_NOMEM : tg_split_open(&cw.split, opts, &chrome_split_ops, &cw, err);
+    if (rc == 0) {
+        if (cw.split.active)
+            cw.out = cw.split.out;
+        put_file_head(cw.out);
+        rc = tg_frame_walk_run(&cw.walk, it, &chrome_hooks, &cw);
+        put_file_tail(cw.out);
     }
-    tg_buf_puts(out, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
-                     "\"tid\":0,\"args\":{\"name\":\"traceglot\"}}");
-    int rc = tg_frame_walk_run(&cw.walk, it, &chrome_hooks, &cw);
-    tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n");
+    int close_rc = tg_split_close(&cw.split, rc < 0 ? NULL : err);
+    if (rc == 0)
+        rc = close_rc;
     tg_frame_walk_free(&cw.walk);
     tg_buf_free(cw.scratch);
     tg_buf_free(cw.pieces);

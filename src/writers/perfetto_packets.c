@@ -36,7 +36,6 @@ int tg_pf_packet_put(tg_pf_packets *pk, const Perfetto__Protos__TracePacket *pkt
     size_t head = 1 + put_varint(pk->pack + 1, size);
     protobuf_c_message_pack(&pkt->base, pk->pack + head);
     tg_buf_put(pk->out, pk->pack, head + size);
-    tg_split_count(&pk->split, head + size);
     return 0;
 }
 
@@ -85,7 +84,6 @@ void tg_pf_slice_put(tg_pf_packets *pk, const tg_pf_seq *seq, uint64_t delta, tg
     n += copy_piece(o + n, pk, track);
     n += copy_piece(o + n, pk, pk->flags);
     pk->out->len += n;
-    tg_split_count(&pk->split, n);
 }
 
 tg_pf_seq *tg_pf_seq_of(tg_pf_packets *pk, tg_stream *stream)
@@ -181,10 +179,11 @@ int tg_pf_seq_first_use(tg_pf_seq *seq, size_t name, uint8_t bit)
     return 1;
 }
 
-int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts, tg_error **err)
+int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts,
+                       const tg_split_ops *split_ops, void *ctx, tg_error **err)
 {
     *pk = (tg_pf_packets){.out = out};
-    TG_TRY(tg_split_open(&pk->split, opts, err));
+    TG_TRY(tg_split_open(&pk->split, opts, split_ops, ctx, err));
     if (pk->split.active)
         pk->out = pk->split.out;
     Perfetto__Protos__TrackEvent end = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -197,13 +196,11 @@ int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts, t
     return tg_pf_piece_pack(pk, &flags.base, &pk->flags);
 }
 
-int tg_pf_packets_next_part(tg_pf_packets *pk, int64_t ns, tg_error **err)
+void tg_pf_packets_part_started(tg_pf_packets *pk)
 {
-    TG_TRY(tg_split_next(&pk->split, ns, err));
     pk->out = pk->split.out;
     for (size_t i = 0; i < pk->n_seqs; i++)
         pk->seqs[i].started = 0;
-    return 0;
 }
 
 int tg_pf_packets_close(tg_pf_packets *pk, tg_error **err)

@@ -53,10 +53,12 @@ typedef struct tg_pf_packets {
     tg_pf_piece end, flags;    /* TrackEvent{SLICE_END}, TracePacket{sequence_flags} */
 } tg_pf_packets;
 
-/* Writes to out, or to the parts --split-size/--split-time ask for (split.active). */
-int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts, tg_error **err);
-/* Ends the current part and starts the next at time ns: every sequence starts again. */
-int tg_pf_packets_next_part(tg_pf_packets *pk, int64_t ns, tg_error **err);
+/* Writes to out, or to the parts --split-size/--split-time ask for (split.active; the
+ * writer's split_ops make the cuts). */
+int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts,
+                       const tg_split_ops *split_ops, void *ctx, tg_error **err);
+/* A new part is open: packets go there, and every sequence starts again. */
+void tg_pf_packets_part_started(tg_pf_packets *pk);
 /* Closes the last part (err NULL: the caller already failed) and frees everything. */
 int tg_pf_packets_close(tg_pf_packets *pk, tg_error **err);
 

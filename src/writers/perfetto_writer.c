@@ -65,7 +65,6 @@ struct pf_process {
 struct pf_thread {
     uint32_t name;          /* its own interned name + 1 (procname, task-name); 0: none */
     unsigned declared_part; /* the part whose track descriptors name it (0: none) */
-    size_t open;            /* slices begun and not ended in the output */
     tg_stream *seq_stream;  /* the stream of seq, the thread's last sequence */
     size_t seq;
     tg_pf_piece track;      /* TrackEvent{track_uuid}, for a thread not its sequence's default */
@@ -74,7 +73,6 @@ struct pf_thread {
 struct pf_writer {
     tg_pf_packets pk;
     unsigned part;          /* 1, or the split's part number */
-    int cutting;
     struct pf_thread *threads;
     size_t threads_cap;
     tg_frame_walk walk;
@@ -363,31 +361,35 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
 
 /* ---- split output: a part ends every slice it began, the next begins them again ---------- */
 
-static int cut(struct pf_writer *pf, int64_t ns, tg_error **err)
+static int split_end_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
 {
-    const tg_frame_walk *w = &pf->walk;
-    int rc = 0;
-    pf->cutting = 1;
-    for (size_t i = 0; i < w->n_threads && rc == 0; i++)
-        for (size_t k = pf->threads[i].open; k-- > 0 && rc == 0;)
-            rc = put_event(pf, &w->threads[i], ns, SLICE_END, UINT32_MAX, 0, NULL);
-    if (rc == 0)
-        rc = tg_pf_packets_next_part(&pf->pk, ns, err);
-    if (rc == 0)
-        pf->part = pf->pk.split.part;
-    for (size_t i = 0; i < w->n_threads && rc == 0; i++)
-        for (size_t k = 0; k < pf->threads[i].open && rc == 0; k++)
-            rc = put_event(pf, &w->threads[i], ns, SLICE_BEGIN, w->threads[i].path[k], 0, NULL);
-    pf->cutting = 0;
-    return rc;
+    (void)name;
+    return put_event(ctx, t, ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
+
+static int split_part_start(void *ctx)
+{
+    struct pf_writer *pf = ctx;
+    tg_pf_packets_part_started(&pf->pk);
+    pf->part = pf->pk.split.part;
+    return 0;
+}
+
+static int split_begin_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
+{
+    return put_event(ctx, t, ns, SLICE_BEGIN, name, 0, NULL);
+}
+
+static const tg_split_ops pf_split_ops = {
+    .end_frame = split_end_frame,
+    .part_start = split_part_start,
+    .begin_frame = split_begin_frame,
+};
 
 /* Moves to the next part first when the current one is full. */
 static int before_record(struct pf_writer *pf, int64_t ns)
 {
-    if (!pf->pk.split.active || pf->cutting || !tg_split_due(&pf->pk.split, ns))
-        return 0;
-    return cut(pf, ns, pf->err);
+    return tg_split_before(&pf->pk.split, &pf->walk, ns, pf->err);
 }
 
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
@@ -397,7 +399,7 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     int rc = before_record(pf, ns);
     if (rc < 0)
         return rc;
-    pf->threads[t->index].open++;
+    TG_TRY(tg_split_begun(&pf->pk.split, t->index));
     return put_event(pf, t, ns, SLICE_BEGIN, name, 0, NULL);
 }
 
@@ -410,7 +412,7 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     int rc = before_record(pf, call->exit_ns);
     if (rc < 0)
         return rc;
-    pf->threads[t->index].open--;
+    tg_split_ended(&pf->pk.split, t->index);
     return put_event(pf, t, call->exit_ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
 
@@ -527,7 +529,7 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     struct pf_writer pf = {.part = 1, .err = err, .text = tg_buf_new()};
     if (!pf.text)
         return TG_ERR_NOMEM;
-    int rc = tg_pf_packets_open(&pf.pk, out, opts, err);
+    int rc = tg_pf_packets_open(&pf.pk, out, opts, &pf_split_ops, &pf, err);
     if (rc == 0)
         rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
     int close_rc = tg_pf_packets_close(&pf.pk, rc < 0 ? NULL : err);

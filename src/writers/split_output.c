@@ -1,7 +1,7 @@
 /* split_output.c - the parts of a split conversion (see split_output.h). */
 #include "writers/split_output.h"
 
-#include "core/error_internal.h"
+#include "core/consumer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,14 +89,14 @@ static int open_part(tg_split *split, int64_t ns, tg_error **err)
     }
     split->fd = fd;
     split->part++;
-    split->part_bytes = 0;
     split->part_start_ns = ns;
     return 0;
 }
 
-int tg_split_open(tg_split *split, const tg_options *opts, tg_error **err)
+int tg_split_open(tg_split *split, const tg_options *opts, const tg_split_ops *ops, void *ctx,
+                  tg_error **err)
 {
-    *split = (tg_split){.fd = -1, .part_start_ns = INT64_MIN};
+    *split = (tg_split){.fd = -1, .part_start_ns = INT64_MIN, .ops = ops, .ctx = ctx};
     const char *size = tg_options_get(opts, "split-size");
     const char *time = tg_options_get(opts, "split-time");
     if (!size && !time)
@@ -114,18 +114,18 @@ int tg_split_open(tg_split *split, const tg_options *opts, tg_error **err)
     return open_part(split, INT64_MIN, err);
 }
 
-int tg_split_due(tg_split *split, int64_t ns)
+/* 1 when the current part holds something and a record at time ns goes to a new part.
+ * The first record of a part starts its time span. */
+static int due(tg_split *split, int64_t ns)
 {
-    if (!split->active)
-        return 0;
     if (split->part_start_ns == INT64_MIN)
         split->part_start_ns = ns;
-    if (!split->part_bytes)
+    uint64_t bytes = tg_buf_total(split->out);
+    if (!bytes)
         return 0;
-    if (split->max_bytes && split->part_bytes >= split->max_bytes)
+    if (split->max_bytes && bytes >= split->max_bytes)
         return 1;
-    return split->max_ns && split->part_start_ns != INT64_MIN &&
-           ns - split->part_start_ns >= split->max_ns;
+    return split->max_ns && ns - split->part_start_ns >= split->max_ns;
 }
 
 static int close_part(tg_split *split, tg_error **err)
@@ -147,13 +147,55 @@ static int close_part(tg_split *split, tg_error **err)
     return rc;
 }
 
-int tg_split_next(tg_split *split, int64_t ns, tg_error **err)
+/* Ends the open frames, the part; opens the next part and begins the frames again. */
+static int cut(tg_split *split, const tg_frame_walk *w, int64_t ns, tg_error **err)
 {
-    int rc = close_part(split, err);
-    return rc < 0 ? rc : open_part(split, ns, err);
+    const tg_split_ops *ops = split->ops;
+    size_t n = w->n_threads < split->open_cap ? w->n_threads : split->open_cap;
+    int rc = 0;
+    split->cutting = 1;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        for (size_t k = split->open[i]; k-- > 0 && rc == 0;)
+            rc = ops->end_frame(split->ctx, &w->threads[i], w->threads[i].path[k], ns);
+    if (rc == 0 && ops->part_end)
+        rc = ops->part_end(split->ctx);
+    if (rc == 0)
+        rc = close_part(split, err);
+    if (rc == 0)
+        rc = open_part(split, ns, err);
+    if (rc == 0 && ops->part_start)
+        rc = ops->part_start(split->ctx);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        for (size_t k = 0; k < split->open[i] && rc == 0; k++)
+            rc = ops->begin_frame(split->ctx, &w->threads[i], w->threads[i].path[k], ns);
+    split->cutting = 0;
+    return rc;
+}
+
+int tg_split_cut_if_due(tg_split *split, const tg_frame_walk *w, int64_t ns, tg_error **err)
+{
+    return due(split, ns) ? cut(split, w, ns, err) : 0;
+}
+
+int tg_split_begun(tg_split *split, size_t thread)
+{
+    if (!split->active)
+        return 0;
+    if (thread >= split->open_cap) {
+        size_t old = split->open_cap;
+        if (tg_grow(&split->open, &split->open_cap, thread + 1, sizeof *split->open) < 0)
+            return TG_ERR_NOMEM;
+        memset(split->open + old, 0, (split->open_cap - old) * sizeof *split->open);
+    }
+    split->open[thread]++;
+    return 0;
 }
 
 int tg_split_close(tg_split *split, tg_error **err)
 {
-    return split->active ? close_part(split, err) : 0;
+    int rc = split->active ? close_part(split, err) : 0;
+    free(split->open);
+    split->open = NULL;
+    split->open_cap = 0;
+    return rc;
 }

@@ -14,6 +14,9 @@ that is not traceglot's, and prints what it counted.
                          state, every interned name is defined on its sequence before use,
                          every track is described, and on every track the slices nest and
                          all end
+  chrome-part FILE       a Chrome JSON file (a part of a split output) read by the json
+                         module: on each thread every "E" ends the innermost open "B" of
+                         the same name; prints the B and E counts and the B left open
   perfetto-names TEXT    prints the names protoc's text of a Perfetto file gives its
                          tracks, one a line: `process PID NAME`, `thread TID NAME` (the
                          last descriptor of each track)
@@ -82,6 +85,21 @@ def perfetto_counts(path):
 def chrome_counts(path):
     events = json.load(open(path))["traceEvents"]
     print("%d %d" % (sum(e["ph"] == "B" for e in events), sum(e["ph"] == "E" for e in events)))
+    return None
+
+
+def chrome_part(path):
+    stacks, b, e = {}, 0, 0
+    for ev in json.load(open(path))["traceEvents"]:
+        stack = stacks.setdefault((ev.get("pid"), ev.get("tid")), [])
+        if ev["ph"] == "B":
+            b += 1
+            stack.append(ev["name"])
+        elif ev["ph"] == "E":
+            e += 1
+            if not stack or stack.pop() != ev["name"]:
+                return "an E of %s does not end the open B on thread %s" % (ev["name"], ev.get("tid"))
+    print("%d %d %d" % (b, e, sum(len(s) for s in stacks.values())))
     return None
 
 
@@ -175,7 +193,7 @@ def main():
     kind, path = sys.argv[1], sys.argv[2]
     fn = {"speedscope": speedscope, "folded": folded, "svg": svg,
           "perfetto-counts": perfetto_counts, "perfetto-alone": perfetto_alone, "chrome-counts": chrome_counts,
-          "perfetto-names": perfetto_names}[kind]
+          "perfetto-names": perfetto_names, "chrome-part": chrome_part}[kind]
     try:
         why = fn(path)
     except (ValueError, KeyError, ET.ParseError) as e:

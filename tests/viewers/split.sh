@@ -1,9 +1,11 @@
 #!/bin/bash
-# split.sh - `convert --to perfetto --split-size/--split-time` writes parts that are each
-# usable alone (check_outputs.py perfetto-alone on protoc's decoding of each part: state
-# cleared per sequence, names interned before use, tracks described, slices closed at the
-# cut and begun again in the next part), and that together hold every slice of the unsplit
-# conversion.  Skips without the corpus, protoc or Perfetto's schema.
+# split.sh - `convert --to perfetto|chrome --split-size/--split-time` writes parts that are
+# each usable alone and together hold every slice of the unsplit conversion.  Perfetto:
+# check_outputs.py perfetto-alone on protoc's decoding of each part (state cleared per
+# sequence, names interned before use, tracks described, slices closed at the cut and begun
+# again in the next part).  Chrome: each part is read by Python's json module and its B/E
+# nest per thread with none left open, but for the last part, which leaves open what the
+# whole conversion leaves open.  Skips without the corpus, protoc or Perfetto's schema.
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 corpus=${TG_CORPUS:-}
@@ -48,6 +50,39 @@ for split in "--split-size 16K" "--split-time 1ms"; do
     else
         echo "FAIL $split: $begins slice begins in the parts, the whole has $whole_begins"
         fail=$((fail + 1))
+    fi
+done
+"$TG" convert --to chrome -o "$tmp/whole.json" "$input" || exit 1
+read -r whole_b whole_e whole_open < <(python3 "$here/check_outputs.py" chrome-part "$tmp/whole.json")
+for split in "--split-size 16K" "--split-time 1ms"; do
+    rm -f "$tmp"/part*
+    # shellcheck disable=SC2086
+    if ! "$TG" convert --to chrome $split -o "$tmp/part.json" "$input"; then
+        echo "FAIL chrome $split: convert failed"; fail=$((fail + 1)); continue
+    fi
+    parts=("$tmp"/part-*.json)
+    if [ -e "$tmp/part.json" ] || [ ${#parts[@]} -lt 2 ]; then
+        echo "FAIL chrome $split: ${#parts[@]} part(s), unsplit name $([ -e "$tmp/part.json" ] && echo written)"
+        fail=$((fail + 1)); continue
+    fi
+    begins=0 n=0
+    for p in "${parts[@]}"; do
+        n=$((n + 1))
+        want_open=0
+        [ $n = ${#parts[@]} ] && want_open=$whole_open
+        if python3 "$here/check_outputs.py" chrome-part "$p" >"$tmp/check" &&
+            read -r b e open <"$tmp/check" && [ "$open" = "$want_open" ]; then
+            echo "ok   chrome $split $(basename "$p"): B $b, E $e, $open left open"; passed=$((passed + 1))
+            begins=$((begins + b))
+        else
+            echo "FAIL chrome $split $(basename "$p"): $(cat "$tmp/check") (open must be $want_open)"
+            fail=$((fail + 1))
+        fi
+    done
+    if [ "$begins" -ge "$whole_b" ]; then
+        echo "ok   chrome $split: ${#parts[@]} parts, $begins B (whole: $whole_b)"; passed=$((passed + 1))
+    else
+        echo "FAIL chrome $split: $begins B in the parts, the whole has $whole_b"; fail=$((fail + 1))
     fi
 done
 "$TG" convert --to perfetto --split-size 10X -o "$tmp/bad.pftrace" "$input" 2>"$tmp/err"
