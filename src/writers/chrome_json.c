@@ -146,6 +146,17 @@ static void put_file_head(tg_buf *out)
 
 static void put_file_tail(tg_buf *out) { tg_buf_puts(out, "\n],\"displayTimeUnit\":\"ns\"}\n"); }
 
+/* A "B" or "E" event of frame `name` on thread t. */
+static int put_frame(struct chrome_writer *cw, char ph, const tg_walk_thread *t, uint32_t name,
+                     int64_t ns)
+{
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, ph, t, pc, ns);
+    tg_buf_put_fast(cw->out, "}", 1);
+    return 0;
+}
+
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     (void)ev;
@@ -165,12 +176,7 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 
 static int split_end_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
 {
-    struct chrome_writer *cw = ctx;
-    struct piece pc;
-    TG_TRY(name_piece(cw, name, &pc));
-    put_head(cw, 'E', t, pc, ns);
-    tg_buf_put_fast(cw->out, "}", 1);
-    return 0;
+    return put_frame(ctx, 'E', t, name, ns);
 }
 
 static int split_part_end(void *ctx)
@@ -191,12 +197,7 @@ static int split_part_start(void *ctx)
 
 static int split_begin_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
 {
-    struct chrome_writer *cw = ctx;
-    struct piece pc;
-    TG_TRY(name_piece(cw, name, &pc));
-    put_head(cw, 'B', t, pc, ns);
-    tg_buf_put_fast(cw->out, "}", 1);
-    return 0;
+    return put_frame(ctx, 'B', t, name, ns);
 }
 
 static const tg_split_ops chrome_split_ops = {
@@ -213,11 +214,7 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     struct chrome_writer *cw = ctx;
     TG_TRY(tg_split_before(&cw->split, &cw->walk, frame->entry_ns, cw->err));
     TG_TRY(tg_split_begun(&cw->split, t->index));
-    struct piece pc;
-    TG_TRY(name_piece(cw, name, &pc));
-    put_head(cw, 'B', t, pc, frame->entry_ns);
-    tg_buf_put_fast(cw->out, "}", 1);
-    return 0;
+    return put_frame(cw, 'B', t, name, frame->entry_ns);
 }
 
 static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
@@ -228,11 +225,7 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
         return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
     TG_TRY(tg_split_before(&cw->split, &cw->walk, call->exit_ns, cw->err));
     tg_split_ended(&cw->split, t->index);
-    struct piece pc;
-    TG_TRY(name_piece(cw, name, &pc));
-    put_head(cw, 'E', t, pc, call->exit_ns);
-    tg_buf_put_fast(cw->out, "}", 1);
-    return 0;
+    return put_frame(cw, 'E', t, name, call->exit_ns);
 }
 
 static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
