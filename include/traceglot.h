@@ -280,6 +280,9 @@ typedef struct tg_event_class tg_event_class;
 const char *tg_event_class_name(const tg_event_class *c);
 uint64_t tg_event_class_id(const tg_event_class *c);
 tg_event_kind tg_event_class_kind(const tg_event_class *c);
+/* Function entries/exits of kernel functions recorded beside a user program's own (uftrace
+ * record -k: kernel-cpuN.dat) rather than the program's. */
+bool tg_event_class_is_kernel(const tg_event_class *c);
 
 /* ---- values -------------------------------------------------------------------------------- */
 

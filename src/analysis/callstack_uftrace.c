@@ -18,6 +18,7 @@ int uf_state_init(uf_state *st)
 {
     memset(st, 0, sizeof *st);
     st->max_stack = UF_MAX_STACK;
+    st->first_time = -1; /* none yet: the largest time, compared unsigned */
     return 0;
 }
 
@@ -77,12 +78,13 @@ uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx)
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
 {
     uf_rec r = *r0;
-    bool user = r.type != UF_EVENT;
-    /* uftrace's first timestamp (for "elapsed"): events outside any function do not count */
-    if ((!st->have_first || (uint64_t)r.time < (uint64_t)st->first_time) &&
-        !(t->stack_count == 0 && !user)) {
+    bool kernel = r.cls->kernel;
+    bool user = r.type != UF_EVENT && !kernel; /* moves the user stack count */
+    /* uftrace's first timestamp (for "elapsed"): events outside any function do not count,
+     * nor kernel functions it skips there */
+    if ((uint64_t)r.time < (uint64_t)st->first_time &&
+        !(t->stack_count == 0 && (r.type == UF_EVENT || (kernel && !st->kernel_full)))) {
         st->first_time = r.time;
-        st->have_first = true;
     }
     if (r.type != UF_LOST) {
         t->last_time = r.time;
@@ -96,6 +98,8 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         r.type = r.kind == TG_KIND_SCHED_IN ? UF_EXIT : UF_ENTRY;
         r.depth = 0;
     }
+    /* a kernel record's depth counts from the user functions running (fstack_account_time) */
+    int kbase = kernel ? t->user_stack_count : 0;
     if (!t->fstack_set) {
         t->stack_count = r.depth + (r.type == UF_EXIT);
         t->fstack_set = true;
@@ -104,9 +108,12 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
             if (parent && parent != t && parent->fork_display_depth) {
                 t->display_depth = parent->fork_display_depth;
                 t->display_depth_set = true;
+                if (kernel)
+                    t->stack_count += t->display_depth;
             }
             t->fork_handled = true;
         }
+        t->stack_count += kbase;
         for (int i = 0; i < t->stack_count; i++) {
             uf_frame *f = uf_frame_at(st, t, i);
             if (f) {
@@ -119,7 +126,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
     if (t->lost_seen) {
         if (r.type == UF_LOST)
             return;
-        t->stack_count = r.depth + (r.type == UF_EXIT);
+        t->stack_count = r.depth + (r.type == UF_EXIT) + kbase;
         t->lost_seen = false;
         for (int i = 0; i <= r.depth; i++) {
             uf_frame *f = uf_frame_at(st, t, i + t->user_stack_count);
@@ -129,6 +136,10 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
             }
         }
     }
+    /* a user record after kernel ones: the kernel's stack is gone (sched events, which
+     * uftrace converts to dummy records, and lost records do not reset it) */
+    if (t->in_kernel && !kernel && r.type != UF_LOST && r0->type != UF_EVENT)
+        t->stack_count = t->user_stack_count;
     if (r.type == UF_ENTRY) {
         uf_frame *f = uf_frame_at(st, t, t->stack_count);
         if (f) {
@@ -172,11 +183,14 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
                 f[-1].child += delta;
         }
     }
-    /* stack counts */
+    /* stack counts, and whether the thread is in the kernel now (fstack's ctx) */
     if (r.type == UF_ENTRY)
         t->stack_count++;
     else if (r.type == UF_EXIT && t->stack_count > 0)
         t->stack_count--;
+    t->in_kernel = kernel;
+    t->steady = t->fstack_set && !t->lost_seen && !kernel;
+    st->has_kernel |= kernel;
     if (user) {
         if (r.type == UF_ENTRY)
             t->user_stack_count++;
@@ -216,7 +230,7 @@ uint8_t uf_fixup_kind(const char *n)
     return 0;
 }
 
-void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
+void uf_entry_fixups_all(uf_state *st, uf_task *t, const uf_rec *r)
 {
     t->entry_flags = 0;
     const char *n = r->name;
@@ -281,8 +295,7 @@ int uf_update_exit(uf_task *t)
 
 int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink)
 {
-    uf_consume_fast(st, t, r);
-    if (r->type == UF_EVENT && t->user_stack_count == 0)
+    if (uf_consume_fast(st, t, r))
         return 0;
     if (r->type == UF_ENTRY) {
         int idx = t->stack_count - 1;

@@ -29,7 +29,7 @@ typedef struct uf_rec {
     uint64_t addr;       /* function address, event id (uftrace prints it), or lost count */
     tg_event_kind kind;
     const char *name;    /* function symbol, NULL when unknown */
-    const tg_event_class *cls;
+    const tg_event_class *cls; /* cls->kernel: a kernel function's entry/exit (record -k) */
 } uf_rec;
 
 typedef struct uf_frame {
@@ -48,6 +48,9 @@ typedef struct uf_task {
     int display_depth;
     int fork_display_depth;
     bool fstack_set, lost_seen, display_depth_set, fork_handled, sched_preempt_seen;
+    bool in_kernel;               /* the last function record was a kernel function's */
+    bool steady;                  /* fstack_set, no lost_seen, not in_kernel: the state in
+                                   * which entries and exits take the inline paths */
     uint8_t entry_flags;          /* UF_FL_* of the entry being handled */
     int64_t timestamp, timestamp_last; /* replay's time fields */
     int64_t last_time;            /* time of the thread's last record */
@@ -73,9 +76,11 @@ typedef struct uf_state {
     int max_stack;
     int setjmp_depth, setjmp_count;
     uf_task *last_forker;         /* thread that last entered fork() (the child's parent) */
-    int64_t first_time;
-    bool have_first;
+    int64_t first_time;           /* uftrace's first record time; -1 (as unsigned: none) */
     int64_t last_perf_time;       /* time of the last perf record read, any thread */
+    bool has_kernel;              /* kernel function records were seen */
+    bool kernel_full;             /* uftrace --kernel-full: kernel functions outside user
+                                   * functions count too (by default they are skipped) */
 } uf_state;
 
 int uf_state_init(uf_state *st);
@@ -139,7 +144,18 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
  * a symbol names. */
 uint8_t uf_fixup_kind(const char *name);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
-void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r);
+void uf_entry_fixups_all(uf_state *st, uf_task *t, const uf_rec *r);
+/* The same, inline for the common entry: a name known not to be special, in a thread whose
+ * display depth is set. */
+static inline void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
+{
+    const struct uf_fixup_cache *c = &st->fixups[((uintptr_t)r->name >> 3) & 255];
+    if (c->name == r->name && !c->kind && t->display_depth_set) {
+        t->entry_flags = 0;
+        return;
+    }
+    uf_entry_fixups_all(st, t, r);
+}
 
 /* Opens frame idx (the top) of t at time ts for a function entry, as uftrace's fstack does.
  * Inline: report calls it once per entry. */
@@ -173,29 +189,43 @@ static inline void uf_frame_pop(uf_task *t, int idx, uint64_t ts)
         t->user_stack_count--;
 }
 
-/* uf_consume for the common record - an entry or exit of a thread in its steady state, in
- * a frame already allocated - inlined; anything else goes to uf_consume. */
-static inline void uf_consume_fast(uf_state *st, uf_task *t, const uf_rec *r)
+/* A kernel function record uftrace skips by default: one outside any user function. */
+static inline bool uf_kernel_skipped(const uf_state *st, const uf_task *t, const uf_rec *r)
 {
-    if (r->type > UF_EXIT || !t->fstack_set || t->lost_seen) {
+    return r->cls->kernel && t->user_stack_count == 0 && !st->kernel_full;
+}
+
+/* Whether uftrace hides a record it has consumed: an event outside any user function, a
+ * kernel function outside them (unless --kernel-full). */
+static inline bool uf_hidden(const uf_state *st, const uf_task *t, const uf_rec *r)
+{
+    return (r->type == UF_EVENT && t->user_stack_count == 0) || uf_kernel_skipped(st, t, r);
+}
+
+/* uf_consume for the common record - a user function's entry or exit in a thread in its
+ * steady state, in a frame already allocated - inlined; anything else goes to uf_consume.
+ * Returns uf_hidden() of the record (always false for the common record). */
+static inline __attribute__((always_inline)) bool uf_consume_fast(uf_state *st, uf_task *t,
+                                                                  const uf_rec *r)
+{
+    if (r->type > UF_EXIT || !t->steady || r->cls->kernel) {
         uf_consume(st, t, r);
-        return;
+        return uf_hidden(st, t, r);
     }
     int idx = r->type == UF_ENTRY ? t->stack_count : t->stack_count - 1;
     if (idx < 0 || idx >= t->cap) {
         uf_consume(st, t, r);
-        return;
+        return false;
     }
-    if ((uint64_t)r->time < (uint64_t)st->first_time || !st->have_first) {
+    if ((uint64_t)r->time < (uint64_t)st->first_time)
         st->first_time = r->time;
-        st->have_first = true;
-    }
     t->last_time = r->time;
     t->last_was_perf = false;
     if (r->type == UF_ENTRY)
         uf_frame_push(t, idx, r->addr, r->name, (uint64_t)r->time);
     else
         uf_frame_pop(t, idx, (uint64_t)r->time);
+    return false;
 }
 
 /* fstack_update: the display depth after printing an entry / an exit. */

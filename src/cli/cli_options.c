@@ -42,6 +42,9 @@ const struct cli_option cli_options[] = {
     {"split-time", 0, "DURATION", CMD_CONVERT,
      "perfetto: a new part every DURATION of trace time (1s, 250ms)"},
     {"output-fields", 'f', "FIELDS", CMD_REPLAY, "columns: time,tid,duration,... (as uftrace -f)"},
+    {"kernel-full", 0, NULL, CMD_REPLAY | CMD_REPORT,
+     "uftrace data recorded with -k: also the kernel functions outside user functions "
+     "(as uftrace --kernel-full)"},
     {"sort", 's', "KEY", CMD_REPORT, "xray: funcid,count,min,med,90p,99p,max,sum,func"},
     {"sortorder", 0, "asc|dsc", CMD_REPORT, "xray: sort order"},
     {0},

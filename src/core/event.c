@@ -71,6 +71,7 @@ int tg_event_render(const tg_event *ev, tg_buf *out)
 const char *tg_event_class_name(const tg_event_class *c) { return c->name; }
 uint64_t tg_event_class_id(const tg_event_class *c) { return c->id; }
 tg_event_kind tg_event_class_kind(const tg_event_class *c) { return c->kind; }
+bool tg_event_class_is_kernel(const tg_event_class *c) { return c->kernel; }
 
 int tg_value_child(const tg_value *v, size_t i, tg_value *out)
 {

@@ -10,6 +10,7 @@
 
 #include "traceglot.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct tg_event_class {
@@ -17,6 +18,8 @@ struct tg_event_class {
     const char *system;    /* ftrace system / CTF provider; may be NULL */
     uint64_t id;
     tg_event_kind kind;
+    bool kernel;           /* function entries/exits of the kernel recorded beside a user
+                            * program's (uftrace record -k): uftrace's rules treat them apart */
     void *fmt_data;        /* the format's compiled layout for this class */
     size_t index;          /* position in its trace's class list */
     tg_trace *trace;

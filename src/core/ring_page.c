@@ -39,11 +39,11 @@ static bool field_line(const char *p, const char *e, const char **name, size_t *
     return *off >= 0 && *size >= 0 && *off < 65536 && *size < 65536;
 }
 
-int tg_rb_layout_parse(tg_rb_layout *l, const char *text, size_t len)
+/* Calls fn for each "field:" line of a format text; stops when it returns true. */
+static bool each_field(const char *text, size_t len, void *ctx,
+                       bool (*fn)(void *ctx, const char *name, size_t n, long off, long size))
 {
     const char *p = text, *end = text + len;
-    int found = 0;
-    l->commit_size = (uint32_t)l->long_size;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -53,22 +53,90 @@ int tg_rb_layout_parse(tg_rb_layout *l, const char *text, size_t len)
         const char *name;
         size_t n;
         long off, size;
-        if (le - q > 6 && memcmp(q, "field:", 6) == 0 && field_line(q + 6, le, &name, &n, &off, &size)) {
-            if (n == 9 && memcmp(name, "timestamp", 9) == 0) {
-                l->ts_off = (uint32_t)off;
-                found |= 1;
-            } else if (n == 6 && memcmp(name, "commit", 6) == 0) {
-                l->commit_off = (uint32_t)off;
-                l->commit_size = (uint32_t)size;
-                found |= 2;
-            } else if (n == 4 && memcmp(name, "data", 4) == 0) {
-                l->data_off = (uint32_t)off;
-                found |= 4;
-            }
+        if (le - q > 6 && memcmp(q, "field:", 6) == 0 &&
+            field_line(q + 6, le, &name, &n, &off, &size) && fn(ctx, name, n, off, size))
+            return true;
+        p = le + 1;
+    }
+    return false;
+}
+
+struct field_want {
+    const char *name;
+    long off, size;
+};
+
+static bool match_field(void *ctx, const char *name, size_t n, long off, long size)
+{
+    struct field_want *w = ctx;
+    if (strlen(w->name) != n || memcmp(name, w->name, n) != 0)
+        return false;
+    w->off = off;
+    w->size = size;
+    return true;
+}
+
+int tg_rb_format_field(const char *text, size_t len, const char *name, uint32_t *off,
+                       uint32_t *size)
+{
+    struct field_want w = {.name = name};
+    if (!each_field(text, len, &w, match_field))
+        return -1;
+    *off = (uint32_t)w.off;
+    *size = (uint32_t)w.size;
+    return 0;
+}
+
+int tg_rb_format_id(const char *text, size_t len, uint32_t *id)
+{
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        if (le - p > 4 && memcmp(p, "ID: ", 4) == 0) {
+            unsigned long v = 0;
+            const char *q = p + 4;
+            if (q == le)
+                return -1;
+            for (; q < le && *q >= '0' && *q <= '9' && v <= 0xffffffffu; q++)
+                v = v * 10 + (unsigned long)(*q - '0');
+            if (q != le || v > 0xffffffffu)
+                return -1;
+            *id = (uint32_t)v;
+            return 0;
         }
         p = le + 1;
     }
-    if (found != 7 || (l->commit_size != 4 && l->commit_size != 8) ||
+    return -1;
+}
+
+struct layout_found {
+    tg_rb_layout *l;
+    int found;
+};
+
+static bool layout_field(void *ctx, const char *name, size_t n, long off, long size)
+{
+    struct layout_found *f = ctx;
+    if (n == 9 && memcmp(name, "timestamp", 9) == 0) {
+        f->l->ts_off = (uint32_t)off;
+        f->found |= 1;
+    } else if (n == 6 && memcmp(name, "commit", 6) == 0) {
+        f->l->commit_off = (uint32_t)off;
+        f->l->commit_size = (uint32_t)size;
+        f->found |= 2;
+    } else if (n == 4 && memcmp(name, "data", 4) == 0) {
+        f->l->data_off = (uint32_t)off;
+        f->found |= 4;
+    }
+    return false;
+}
+
+int tg_rb_layout_parse(tg_rb_layout *l, const char *text, size_t len)
+{
+    struct layout_found f = {.l = l};
+    l->commit_size = (uint32_t)l->long_size;
+    each_field(text, len, &f, layout_field);
+    if (f.found != 7 || (l->commit_size != 4 && l->commit_size != 8) ||
         l->data_off < l->commit_off + l->commit_size || l->ts_off + 8 > l->data_off)
         return -1;
     return 0;

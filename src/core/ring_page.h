@@ -27,6 +27,13 @@ typedef struct tg_rb_layout {
  * not describe a usable page header. */
 int tg_rb_layout_parse(tg_rb_layout *l, const char *text, size_t len);
 
+/* In the text of a tracefs event format file (events/SYSTEM/EVENT/format): the offset and
+ * size of the field called name (0), or -1 when there is none; and the event's "ID:" line
+ * (0, or -1 when missing). */
+int tg_rb_format_field(const char *text, size_t len, const char *name, uint32_t *off,
+                       uint32_t *size);
+int tg_rb_format_id(const char *text, size_t len, uint32_t *id);
+
 typedef struct tg_rb_page {
     const tg_rb_layout *l;
     const uint8_t *data; /* the page's record area */

@@ -8,9 +8,9 @@
 # shared libraries are dropped (only the program's own .sym is kept), then the real uftrace
 # prints the expected outputs from exactly the files that are kept: kernel.replay.txt
 # (uftrace replay), kernel.replay-time.txt (replay -f time,tid,duration) and
-# kernel.replay-full.txt (replay --kernel-full: the kernel calls outside user functions too).
-# `uftrace report` is left out: it counts the exit_group that never returns up to the task's
-# last perf record, a rule not written down anywhere yet.
+# kernel.replay-full.txt (replay --kernel-full: the kernel calls outside user functions too),
+# kernel.report.txt and kernel.report-full.txt (uftrace report, without and with
+# --kernel-full).  tests/ftrace/uftrace-kernel.sh compares traceglot with them.
 #
 # usage: record-uftrace-kernel.sh [OUTDIR]   (default: tests/data/uftrace-kernel)
 # Needs gcc, uftrace and a readable tracefs; exits 77 with the reason otherwise.
@@ -36,6 +36,8 @@ cp -r "$d" "$out/kernel.data"
 uftrace replay -d "$out/kernel.data" > "$out/kernel.replay.txt"
 uftrace replay -f time,tid,duration -d "$out/kernel.data" > "$out/kernel.replay-time.txt"
 uftrace replay --kernel-full -d "$out/kernel.data" > "$out/kernel.replay-full.txt"
+uftrace report -d "$out/kernel.data" > "$out/kernel.report.txt"
+uftrace report --kernel-full -d "$out/kernel.data" > "$out/kernel.report-full.txt"
 grep -q __x64_sys_read "$out/kernel.replay.txt" ||
     { echo "uftrace replay does not show the kernel functions"; exit 1; }
 echo "kernel.data: $(wc -l < "$out/kernel.replay.txt") lines of replay"

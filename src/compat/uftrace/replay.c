@@ -303,7 +303,7 @@ static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
         if (rc <= 0)
             return rc;
         uf_rec_from_event(*ev, n);
-        if (n->type != UF_EVENT)
+        if (n->type != UF_EVENT && !n->cls->kernel)
             return 1;
         if (n->tid < 0) { /* extern data: belongs to the thread read last */
             if (!p->st.last_task)
@@ -314,7 +314,7 @@ static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
         uf_task *nt = uf_task_get(&p->st, n->tid, n->pid);
         if (!nt)
             return TG_ERR_NOMEM;
-        if (nt->user_stack_count != 0)
+        if (n->cls->kernel ? !uf_kernel_skipped(&p->st, nt, n) : nt->user_stack_count != 0)
             return 1;
         uf_consume(&p->st, nt, n);
     }
@@ -332,6 +332,18 @@ static void put_args(struct rp *p, const char *name, const tg_buf *args, bool mo
     size_t n = !name ? 0 : p->lens[h].name == name ? p->lens[h].len : strlen(name);
     if (!name || n == 0 || name[n - 1] != ')')
         lb_put(p, "()", 2);
+}
+
+/* uftrace does not list a task ended in the kernel's exit (sys_exit*, do_syscall_64): with
+ * kernel data, no user function left and such a function at the bottom of its stack. */
+static bool ended_in_sys_exit(struct rp *p, uf_task *t)
+{
+    const uf_frame *f = uf_frame_at(&p->st, t, 0);
+    if (!f)
+        return true;
+    if (!p->st.has_kernel || t->user_stack_count != 0 || !f->name)
+        return false;
+    return strstr(f->name, "sys_exit") || strcmp(f->name, "do_syscall_64") == 0;
 }
 
 static void print_remaining(struct rp *p, tg_set *set)
@@ -369,6 +381,8 @@ static void print_remaining(struct rp *p, tg_set *set)
     for (size_t i = 0; i < k; i++) {
         uf_task *t = list[i];
         int zero = 0;
+        if (ended_in_sys_exit(p, t))
+            continue;
         for (int j = 0; j < t->stack_count; j++) {
             uf_frame *f = uf_frame_at(&p->st, t, j);
             if (f && f->addr != 0)
@@ -391,7 +405,7 @@ static void print_remaining(struct rp *p, tg_set *set)
                     break;
                 zero++;
             }
-            if (zero == t->stack_count)
+            if (zero == t->stack_count || ended_in_sys_exit(p, t))
                 continue;
             tg_buf_printf(p->out, "task: %d\n", t->tid);
             while (t->stack_count-- > 0) {
@@ -433,6 +447,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         goto done;
     }
+    p.st.kernel_full = opts && tg_options_get(opts, "kernel-full");
     const tg_event *ev;
     rc = tg_iter_next(it, &ev);
     if (rc > 0)
@@ -456,8 +471,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
             break;
         }
-        uf_consume_fast(&p.st, t, &r);
-        if (r.type == UF_EVENT && t->user_stack_count == 0) {
+        if (uf_consume_fast(&p.st, t, &r)) { /* uftrace hides it */
             rc = tg_iter_next(it, &ev);
             continue;
         }

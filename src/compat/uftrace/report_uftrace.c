@@ -141,12 +141,12 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
 static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const tg_event *ev)
 {
     tg_event_kind kind = ev->cls->kind;
-    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT)
+    if ((kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || ev->cls->kernel)
         return feed(p, ev);
     uf_task *t = p->st.last_task;
     if (!t || t->tid != ev->tid)
         return feed(p, ev);
-    if (!t->fstack_set || t->lost_seen || !t->display_depth_set)
+    if (!t->steady || !t->display_depth_set)
         return feed(p, ev);
     uint64_t a = ev->addr;
     size_t h = p->last_h;
@@ -207,13 +207,15 @@ static int finish(struct rep *p)
     return uf_finish(&p->st, &sink);
 }
 
-static struct rep *rep_new(void)
+static struct rep *rep_new(const tg_options *opts)
 {
     struct rep *p = calloc(1, sizeof *p);
     if (p && uf_state_init(&p->st) < 0) {
         free(p);
-        p = NULL;
+        return NULL;
     }
+    if (p)
+        p->st.kernel_full = opts && tg_options_get(opts, "kernel-full");
     return p;
 }
 
@@ -295,7 +297,7 @@ static void job_learn(struct rep *p, struct job_fn *jc, const tg_event *ev)
 static inline uf_task *job_task(struct rep *p, int tid)
 {
     uf_task *t = p->st.last_task;
-    if (!t || t->tid != tid || !t->fstack_set || t->lost_seen || !t->display_depth_set)
+    if (!t || t->tid != tid || !t->steady || !t->display_depth_set)
         return NULL;
     return t;
 }
@@ -392,6 +394,8 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
             tg_event_kind kind = ev->cls->kind;
             if ((rc = feed_fast(p, ev)) < 0)
                 return rc;
+            if (ev->cls->kernel)
+                kind = TG_KIND_GENERIC; /* kernel functions always take feed() */
             if (kind == TG_KIND_FUNC_ENTRY)
                 c_entry = ev->cls;
             else if (kind == TG_KIND_FUNC_EXIT)
@@ -428,7 +432,7 @@ static bool fast_path_ok(tg_set *set, const tg_options *opts)
     return true;
 }
 
-static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
+static int report_parallel(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     struct run run = {0};
     struct side_ev *side = NULL;
@@ -515,7 +519,7 @@ static int report_parallel(tg_set *set, tg_buf *out, tg_error **err)
     }
     unsigned nw = run.n_jobs > 1 ? 2 : 1;
     for (unsigned i = 0; i < nw && rc >= 0; i++)
-        if (!(run.rep[i] = rep_new()))
+        if (!(run.rep[i] = rep_new(opts)))
             rc = TG_ERR_NOMEM;
     if (rc >= 0) {
         /* each thread on its own, on two workers; their tables are summed at the end */
@@ -571,8 +575,8 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
                           tg_error **err)
 {
     if (fast_path_ok(set, opts))
-        return report_parallel(set, out, err);
-    struct rep *p = rep_new();
+        return report_parallel(set, opts, out, err);
+    struct rep *p = rep_new(opts);
     if (!p)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     int rc;

@@ -138,6 +138,8 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     if (d->n_tasks == 0)
         return tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
                          "info has no task list (taskinfo:tids): no TID.dat to read");
+    /* uftrace's order for records of equal time: tasks, kernel, perf, external data */
+    TG_TRY(uft_kernel_streams_add(t, d, err));
     TG_TRY(uft_perf_streams_add(t, d, err));
     TG_TRY(uft_extern_stream_add(t, d, err));
     return 0;

@@ -22,6 +22,7 @@ enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 #define UFT_RECORD_MAGIC 5
 
 /* feature bits of the info header */
+#define UFT_FEAT_KERNEL (1u << 2)
 #define UFT_FEAT_ARGUMENT (1u << 3)
 #define UFT_FEAT_RETVAL (1u << 4)
 #define UFT_FEAT_SYM_REL_ADDR (1u << 5)
@@ -181,6 +182,9 @@ struct uft_task *uft_task_find(const struct uft_data *d, int tid);
 const tg_symbol *uft_resolve(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
                              uint64_t addr, struct uft_module **mod_out);
 int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_error **err);
+/* A symbol file as uftrace writes them ("ADDRESS TYPE NAME" lines: NAME.sym, kallsyms)
+ * into syms, sorted; sizes run to the next symbol. */
+int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **err);
 
 /* uftrace_argspec.c */
 int uft_argspec_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len,
@@ -213,5 +217,8 @@ int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *tas
                            tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 int uft_extern_stream_add(tg_trace *t, struct uft_data *d, tg_error **err);
+/* uftrace_kernel.c: `uftrace record -k` data (kernel_header, kernel-cpuN.dat, kallsyms):
+ * one stream per cpu of the kernel's function_graph records of the traced tasks. */
+int uft_kernel_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 
 #endif

@@ -351,7 +351,7 @@ static int cmp_raw(const void *a, const void *b)
  * functions name records, data symbols name pointer arguments (&_IO_stdin_used). */
 static bool is_func_type(char c) { return c != '?'; }
 
-static int load_sym(tg_trace *t, struct uft_module *m, const char *path, tg_error **err)
+int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -383,7 +383,7 @@ static int load_sym(tg_trace *t, struct uft_module *m, const char *path, tg_erro
             raw[n].addr = addr;
             raw[n].type = e[1];
             raw[n].name = e + 3;
-            raw[n].name_len = strcspn(e + 3, "\r");
+            raw[n].name_len = strcspn(e + 3, "\t\r"); /* kallsyms: "\t[module]" follows */
             raw[n].order = n;
             n++;
         }
@@ -406,11 +406,11 @@ static int load_sym(tg_trace *t, struct uft_module *m, const char *path, tg_erro
                 }
             char *name = tg_arena_strndup(&t->arena, raw[i].name, raw[i].name_len);
             const char *shown = name ? uft_demangle(&t->arena, name) : NULL;
-            if (!shown || tg_symtab_add(&m->syms, raw[i].addr, size ? size : 1, shown,
+            if (!shown || tg_symtab_add(syms, raw[i].addr, size ? size : 1, shown,
                                         raw[i].type) < 0)
                 rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         }
-        tg_symtab_sort(&m->syms);
+        tg_symtab_sort(syms);
     }
     free(raw);
     free(text);
@@ -493,7 +493,7 @@ int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_er
     char *path = tg_path_join(d->dir, name);
     int rc = 0;
     if (path && tg_probe_dir_has(d->dir, name)) {
-        rc = load_sym(t, m, path, err);
+        rc = uft_symfile_load(t, &m->syms, path, err);
         m->has_syms = rc >= 0;
     }
     free(path);
