@@ -546,6 +546,10 @@ typedef enum tg_stack_rules {
                             * deep) are opened, so opens and ends always pair */
     TG_STACK_BY_TRACER,    /* each trace by its tracer's rules: TG_STACK_UFTRACE for uftrace
                             * data, TG_STACK_UNWIND for the others */
+    TG_STACK_LLVM_XRAY,    /* `llvm-xray account`'s: TG_STACK_TOP_ONLY on 32-bit function ids
+                            * (addr's low 32 bits), times compared unsigned (cycles), any
+                            * record timed before the first record fed is skipped, and lost
+                            * records change nothing */
 } tg_stack_rules;
 
 typedef void (*tg_call_fn)(void *ctx, const tg_call *call);

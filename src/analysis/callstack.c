@@ -2,7 +2,8 @@
  * entry/exit events (the pairing rules and their parameters are in traceglot.h, tg_callstack).
  *
  * Each thread's stack here is what the consumer was told is open.  The address-matching
- * rules (unwind, top only) work on it directly; the uftrace rules (callstack_uftrace.c, the
+ * rules (unwind, top only, llvm-xray's) work on it directly, top only and llvm-xray's through
+ * the inline step of callstack_inline.h that llvm-xray account runs in its own loop; the uftrace rules (callstack_uftrace.c, the
  * same code uftrace's report runs) keep uftrace's own stack counts, and their opens and ends
  * are mirrored onto it, opening the frames a record implies and ending (NO_EXIT) the frames
  * the rules drop, so that every consumer sees opens and ends that pair.
@@ -12,46 +13,12 @@
  * growable array, so feeding an event costs no allocation once the deepest stack has been
  * seen.  Symbols are asked of the reader once per (trace, address) in a small direct-mapped
  * cache.  Memory is bounded by threads x maximum depth. */
+#include "analysis/callstack_inline.h"
 #include "analysis/callstack_uftrace.h"
 #include "core/consumer.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct tg_frame {
-    uint64_t addr;
-    const char *name;
-    int64_t entry_ns;
-    int64_t child_ns;
-};
-
-struct tg_thread_stack {
-    int tid;
-    int pid;
-    struct tg_frame *frames;
-    size_t depth, cap;
-    int64_t last_ns;
-    tg_trace *trace;
-};
-
-struct tg_callstack {
-    tg_call_fn on_call, on_open;
-    void *ctx;
-    tg_stack_rules rules;
-    uf_state *uf;                 /* the uftrace rules' state, made at their first event */
-    const tg_trace *rules_trace;  /* TG_STACK_BY_TRACER: the last event's trace ... */
-    bool rules_uftrace;           /* ... and whether it follows the uftrace rules */
-    const tg_event *ev;           /* the event being fed */
-    struct {
-        uint64_t addr;
-        const tg_trace *trace; /* NULL: empty */
-        const char *name;
-    } names[256];
-    struct tg_thread_stack *last; /* the previous event's thread */
-    struct tg_thread_stack *threads; /* in first-seen order */
-    size_t n_threads, threads_cap;
-    tg_hash by_tid;               /* tid -> index in threads */
-};
 
 tg_callstack *tg_callstack_new(tg_call_fn on_call, void *ctx)
 {
@@ -86,16 +53,14 @@ static struct tg_thread_stack *find(const tg_callstack *cs, int tid)
 int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules)
 {
     if (rules != TG_STACK_UNWIND && rules != TG_STACK_TOP_ONLY && rules != TG_STACK_UFTRACE &&
-        rules != TG_STACK_BY_TRACER)
+        rules != TG_STACK_BY_TRACER && rules != TG_STACK_LLVM_XRAY)
         return TG_ERR_USAGE;
     cs->rules = rules;
     return 0;
 }
 
-static struct tg_thread_stack *get(tg_callstack *cs, int tid)
+struct tg_thread_stack *tg_callstack_thread_add(tg_callstack *cs, int tid)
 {
-    if (cs->last && cs->last->tid == tid)
-        return cs->last;
     struct tg_thread_stack *t = find(cs, tid);
     if (t)
         return cs->last = t;
@@ -110,11 +75,15 @@ static struct tg_thread_stack *get(tg_callstack *cs, int tid)
     return cs->last = t;
 }
 
-/* Pops the top frame, ending it at exit_ns, and reports it. */
-static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags,
-                const tg_event *exit)
+static struct tg_thread_stack *get(tg_callstack *cs, int tid)
 {
-    struct tg_frame *f = &t->frames[--t->depth];
+    return tg_callstack_thread(cs, tid);
+}
+
+/* Reports frame f of t, popped already (t->depth is its depth), ended at exit_ns. */
+static void report(tg_callstack *cs, const struct tg_thread_stack *t, const struct tg_frame *f,
+                   int64_t exit_ns, unsigned flags, const tg_event *exit)
+{
     /* unsigned arithmetic: damaged times wrap instead of overflowing */
     int64_t dur = (int64_t)((uint64_t)exit_ns - (uint64_t)f->entry_ns);
     for (size_t i = 0; i < t->depth; i++)
@@ -127,13 +96,30 @@ static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, un
         .entry_ns = f->entry_ns, .exit_ns = exit_ns, .total_ns = dur, .child_ns = f->child_ns,
         .self_ns = (int64_t)((uint64_t)dur - (uint64_t)f->child_ns), .flags = flags, .trace = t->trace, .exit = exit,
     };
-    if (t->depth)
-        t->frames[t->depth - 1].child_ns =
-            (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + (uint64_t)dur);
     cs->on_call(cs->ctx, &call);
 }
 
+/* Pops the top frame, ending it at exit_ns, and reports it. */
+static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags,
+                const tg_event *exit)
+{
+    const struct tg_frame *f = &t->frames[--t->depth];
+    if (t->depth)
+        t->frames[t->depth - 1].child_ns = (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns +
+                                                     (uint64_t)exit_ns - (uint64_t)f->entry_ns);
+    report(cs, t, f, exit_ns, flags, exit);
+}
+
 void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open) { cs->on_open = on_open; }
+
+/* Tells the consumer that t's top frame opened. */
+static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t)
+{
+    const struct tg_frame *f = &t->frames[t->depth - 1];
+    tg_call call = {.tid = t->tid, .pid = t->pid, .addr = f->addr, .name = f->name,
+                    .depth = (int)t->depth - 1, .entry_ns = f->entry_ns, .trace = t->trace};
+    cs->on_open(cs->ctx, &call);
+}
 
 /* Pushes a frame and tells the consumer. */
 static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, const char *name,
@@ -142,11 +128,8 @@ static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, cons
     if (t->depth == t->cap)
         TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
     t->frames[t->depth++] = (struct tg_frame){addr, name, entry_ns, 0};
-    if (cs->on_open) {
-        tg_call call = {.tid = t->tid, .pid = t->pid, .addr = addr, .name = name,
-                        .depth = (int)t->depth - 1, .entry_ns = entry_ns, .trace = t->trace};
-        cs->on_open(cs->ctx, &call);
-    }
+    if (cs->on_open)
+        tell_open(cs, t);
     return 0;
 }
 
@@ -272,10 +255,50 @@ static int feed_uftrace(tg_callstack *cs, const tg_event *ev, int64_t ts)
     return uf_step(cs->uf, t, &r, &sink);
 }
 
+/* The top-only rules (TG_STACK_TOP_ONLY, TG_STACK_LLVM_XRAY): the inline step moves the
+ * stack, this keeps the thread's time, trace and pid and tells the consumer. */
+static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
+{
+    tg_step_out out;
+    int step = cs->rules == TG_STACK_TOP_ONLY
+                   ? tg_callstack_step(cs, TG_STACK_TOP_ONLY, ev, ts, &out)
+                   : tg_callstack_step(cs, TG_STACK_LLVM_XRAY, ev, ts, &out);
+    if (step <= TG_STEP_NONE)
+        return step;
+    struct tg_thread_stack *t = out.thread;
+    t->last_ns = ts;
+    t->trace = ev->cls->trace;
+    if (ev->pid >= 0)
+        t->pid = ev->pid;
+    switch ((tg_step)step) {
+    case TG_STEP_OPENED:
+        t->frames[t->depth - 1].name = name_of(cs, ev);
+        if (cs->on_open)
+            tell_open(cs, t);
+        break;
+    case TG_STEP_ENDED:
+        report(cs, t, out.frame, ts, out.flags, ev);
+        break;
+    case TG_STEP_NO_ENTRY:
+        no_entry(cs, t, ev, ev->addr, ts);
+        break;
+    case TG_STEP_LOST:
+        while (t->depth)
+            pop(cs, t, ts, TG_CALL_NO_EXIT | TG_CALL_LOST, ev);
+        break;
+    case TG_STEP_NONE:
+        break;
+    }
+    return 0;
+}
+
 int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
 {
-    if (cs->rules >= TG_STACK_UFTRACE && uses_uftrace_rules(cs, ev))
+    if ((cs->rules == TG_STACK_UFTRACE || cs->rules == TG_STACK_BY_TRACER) &&
+        uses_uftrace_rules(cs, ev))
         return feed_uftrace(cs, ev, ts);
+    if (cs->rules == TG_STACK_TOP_ONLY || cs->rules == TG_STACK_LLVM_XRAY)
+        return feed_top_only(cs, ev, ts);
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
     if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
         kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST)
@@ -299,13 +322,6 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     if (kind == TG_KIND_FUNC_ENTRY)
         return push(cs, t, addr, name_of(cs, ev), ts);
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
-    if (cs->rules == TG_STACK_TOP_ONLY) {
-        if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
-            no_entry(cs, t, ev, addr, ts);
-        else
-            pop(cs, t, ts, how, ev);
-        return 0;
-    }
     /* unwind: find the matching frame from the top */
     size_t match = t->depth;
     while (match > 0 && t->frames[match - 1].addr != addr)

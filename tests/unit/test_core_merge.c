@@ -229,6 +229,52 @@ static void test_callstack(struct tg_test_counts *tc)
     tg_options_free(o);
 }
 
+/* Feeds rows a[0..n) to a builder under rules; the calls in got. */
+static void feed_rows(const struct row *a, size_t n, tg_stack_rules rules, struct calls *got)
+{
+    struct mem_spec spec = {{a}, {n}};
+    tg_options *o = tg_options_new();
+    tg_set *set = open_mem(&spec, o);
+    tg_iter *it = tg_iter_new(set, NULL, NULL);
+    tg_callstack *cs = tg_callstack_new(on_call, got);
+    tg_callstack_set_rules(cs, rules);
+    const tg_event *ev;
+    while (tg_iter_next(it, &ev) > 0)
+        tg_callstack_feed(cs, ev);
+    tg_callstack_finish(cs);
+    tg_callstack_free(cs);
+    tg_iter_free(it);
+    tg_close(set);
+    tg_options_free(o);
+}
+
+static void test_callstack_top_only(struct tg_test_counts *tc)
+{
+    /* as above; under the top-only rules the exit of main (under c) matches nothing */
+    static const struct row a[] = {{0, 1, 1}, {10, 1, 2}, {20, 1, 3}, {30, 2, 3},
+                                   {40, 1, 4}, {50, 2, 1}, {60, 2, 9}, {70, 1, 5}};
+    for (int r = 0; r < 2; r++) {
+        struct calls got = {0};
+        feed_rows(a, 8, r ? TG_STACK_LLVM_XRAY : TG_STACK_TOP_ONLY, &got);
+        CHECK(tc, got.n == 7);
+        CHECK(tc, got.c[0].addr == 3 && got.c[0].total_ns == 10 && got.c[0].depth == 2 &&
+                      got.c[0].flags == 0);
+        CHECK(tc, got.c[1].addr == 1 && got.c[1].flags == TG_CALL_NO_ENTRY);
+        CHECK(tc, got.c[2].addr == 9 && got.c[2].flags == TG_CALL_NO_ENTRY);
+        CHECK(tc, got.c[3].addr == 5 && got.c[3].flags == TG_CALL_NO_EXIT && got.c[3].depth == 3);
+        CHECK(tc, got.c[5].addr == 2 && got.c[5].child_ns == 40 && got.c[5].total_ns == 60);
+        CHECK(tc, got.c[6].addr == 1 && got.c[6].child_ns == 60 && got.c[6].depth == 0);
+    }
+    /* llvm-xray's: a record before the first is skipped, function ids are 32-bit */
+    static const struct row b[] = {{5, 1, 0x100000001ull}, {3, 1, 2}, {8, 2, 1}};
+    struct calls got = {0};
+    feed_rows(b, 3, TG_STACK_LLVM_XRAY, &got);
+    CHECK(tc, got.n == 1 && got.c[0].addr == 1 && got.c[0].total_ns == 3 && got.c[0].flags == 0);
+    got.n = 0;
+    feed_rows(b, 3, TG_STACK_TOP_ONLY, &got);
+    CHECK(tc, got.n == 3 && got.c[0].flags == TG_CALL_NO_ENTRY);
+}
+
 int main(void)
 {
     struct tg_test_counts tc = {0};
@@ -236,5 +282,6 @@ int main(void)
     test_damage(&tc);
     test_filters(&tc);
     test_callstack(&tc);
+    test_callstack_top_only(&tc);
     return tg_test_done(&tc);
 }

@@ -11,28 +11,20 @@
  * std::sort over the order of llvm's hash map of function ids.
  *
  * The XRay reader creates its streams in llvm-xray's load order, so this style reads the
- * XRay traces stream after stream (each stream's next(), as tg_stream_iter would) instead of
- * the merged iterator; the raw TSC is the event's "tsc" payload field.  Other traces go through the merged iterator
- * with nanoseconds as cycles at 1 GHz.  Memory: the stacks plus 8 bytes per finished call. */
-#include "core/error_internal.h"
+ * XRay traces stream after stream (the cursor's runs of each stream) instead of the merged
+ * iterator; the raw TSC is the event's "tsc" payload field.  Other traces go through the
+ * merged iterator with nanoseconds as cycles at 1 GHz.  The stacks are the one call-stack
+ * builder's, under its TG_STACK_LLVM_XRAY rules, stepped in line (callstack_inline.h: the
+ * ended frame handed back in place, no callback per call).  Memory: the stacks plus 8 bytes
+ * per finished call. */
+#include "analysis/callstack_inline.h"
 #include "core/consumer.h"
+#include "core/error_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct frame {
-    int32_t func;
-    uint64_t tsc;
-} frame;
-
-typedef struct tstack {
-    uint32_t tid;
-    int used;
-    frame *f;
-    size_t n, cap;
-} tstack;
 
 typedef struct func_lat {
     int32_t id;
@@ -42,95 +34,25 @@ typedef struct func_lat {
 } func_lat;
 
 typedef struct acct {
-    /* per-thread stacks: open addressing on tid */
-    tstack *stacks;
-    size_t n_stacks, cap_stacks;
-    /* functions: open addressing on id -> index into funcs (+1) */
-    size_t *fslot;
-    size_t cap_fslot;
+    tg_callstack *cs;   /* the builder, under llvm-xray's rules, stepped in line */
+    tg_hash by_id;      /* function id -> index into funcs */
     func_lat *funcs;
     size_t n_funcs, cap_funcs;
-    uint64_t cur_max;
-    uint64_t errors;
-    tstack *last;       /* the stack of the previous record: threads come in long runs */
-    size_t lastf;       /* index + 1 of the function of the previous latency */
+    func_lat *lastf;    /* the function of the previous latency (NULL: none) */
     uint32_t *hist;     /* percentile histogram (allocated for big functions only) */
 } acct;
 
-static size_t mix(uint64_t v)
-{
-    v *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(v >> 20);
-}
-
-static tstack *stack_of(acct *a, uint32_t tid)
-{
-    if (a->last && a->last->tid == tid)
-        return a->last;
-    if ((a->n_stacks + 1) * 2 > a->cap_stacks) {
-        size_t cap = a->cap_stacks ? a->cap_stacks * 2 : 64;
-        tstack *ns = calloc(cap, sizeof *ns);
-        if (!ns)
-            return NULL;
-        for (size_t i = 0; i < a->cap_stacks; i++)
-            if (a->stacks[i].used) {
-                size_t h = mix(a->stacks[i].tid) & (cap - 1);
-                while (ns[h].used)
-                    h = (h + 1) & (cap - 1);
-                ns[h] = a->stacks[i];
-            }
-        free(a->stacks);
-        a->stacks = ns;
-        a->cap_stacks = cap;
-        a->last = NULL;
-    }
-    size_t h = mix(tid) & (a->cap_stacks - 1);
-    while (a->stacks[h].used) {
-        if (a->stacks[h].tid == tid)
-            return a->last = &a->stacks[h];
-        h = (h + 1) & (a->cap_stacks - 1);
-    }
-    a->stacks[h].used = 1;
-    a->stacks[h].tid = tid;
-    a->n_stacks++;
-    return a->last = &a->stacks[h];
-}
-
 static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
 {
-    if ((a->n_funcs + 1) * 2 > a->cap_fslot) {
-        size_t cap = a->cap_fslot ? a->cap_fslot * 2 : 256;
-        size_t *ns = calloc(cap, sizeof *ns);
-        if (!ns)
-            return NULL;
-        for (size_t i = 0; i < a->n_funcs; i++) {
-            size_t h = mix((uint32_t)a->funcs[i].id) & (cap - 1);
-            while (ns[h])
-                h = (h + 1) & (cap - 1);
-            ns[h] = i + 1;
-        }
-        free(a->fslot);
-        a->fslot = ns;
-        a->cap_fslot = cap;
-    }
-    size_t h = mix((uint32_t)id) & (a->cap_fslot - 1);
-    while (a->fslot[h]) {
-        func_lat *f = &a->funcs[a->fslot[h] - 1];
-        if (f->id == id)
-            return f;
-        h = (h + 1) & (a->cap_fslot - 1);
-    }
-    if (a->n_funcs == a->cap_funcs) {
-        size_t cap = a->cap_funcs ? a->cap_funcs * 2 : 64;
-        func_lat *nf = realloc(a->funcs, cap * sizeof *nf);
-        if (!nf)
-            return NULL;
-        a->funcs = nf;
-        a->cap_funcs = cap;
-    }
-    func_lat *f = &a->funcs[a->n_funcs];
-    memset(f, 0, sizeof *f);
-    f->id = id;
+    uint64_t *index = tg_hash_find(&a->by_id, (uint32_t)id);
+    if (index)
+        return &a->funcs[*index];
+    if (tg_grow(&a->funcs, &a->cap_funcs, a->n_funcs + 1, sizeof *a->funcs) < 0 ||
+        tg_hash_insert(&a->by_id, (uint32_t)id, &index) < 0)
+        return NULL;
+    *index = a->n_funcs;
+    func_lat *f = &a->funcs[a->n_funcs++];
+    *f = (func_lat){.id = id};
     /* names as llvm-xray's FuncIdConversionHelper gives them, taken from the event */
     const char *nm = tg_event_func_name(ev);
     f->name = strdup(nm ? nm : "");
@@ -140,75 +62,59 @@ static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
         f->location = strndup(loc.v.str.ptr, loc.v.str.len);
     else
         f->location = strdup("<invalid>:0:0");
-    if (!f->name || !f->location) {
-        free(f->name);
-        free(f->location);
-        return NULL;
-    }
-    a->fslot[h] = ++a->n_funcs;
-    return f;
+    return f->name && f->location ? f : NULL; /* freed with the others on NOMEM */
 }
 
 static int record_latency(acct *a, int32_t id, uint64_t lat, const tg_event *ev)
 {
-    func_lat *f;
-    if (a->lastf && a->funcs[a->lastf - 1].id == id) {
-        f = &a->funcs[a->lastf - 1];
-    } else {
+    func_lat *f = a->lastf;
+    if (!f || f->id != id) {
         f = func_of(a, id, ev);
         if (!f)
             return TG_ERR_NOMEM;
-        a->lastf = (size_t)(f - a->funcs) + 1;
+        a->lastf = f;
     }
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 16;
-        uint64_t *v = realloc(f->v, cap * sizeof *v);
-        if (!v)
-            return TG_ERR_NOMEM;
-        f->v = v;
-        f->cap = cap;
-    }
+    if (f->n == f->cap)
+        TG_TRY(tg_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v));
     f->v[f->n++] = lat;
     return 0;
 }
 
-/* One record; kind as the event model says, tsc in cycles. */
-static int account(acct *a, const tg_event *ev, uint64_t tsc)
+/* Where a record's cycles are. */
+enum tsc_from {
+    TSC_IS_NS,      /* an XRay trace at 1 GHz: the event time in ns is the TSC itself (the
+                     * reader's ns = tsc * 1e9 / frequency) */
+    TSC_FIELD,      /* an XRay trace: the raw "tsc" payload field */
+    TSC_TRACE_NS,   /* another format: nanoseconds on the trace's clock as cycles at 1 GHz */
+};
+
+/* A run of records, each the builder's step under llvm-xray's rules (records before the
+ * first, unmatched exits and other kinds change nothing), and the latency of each ended
+ * call.  The one caller of the per-record code, so that it is compiled into this loop. */
+static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from from)
 {
-    if (a->cur_max == 0)
-        a->cur_max = tsc;
-    if (tsc < a->cur_max) {
-        a->errors++;
-        return 0;
-    }
-    tg_event_kind k = ev->cls ? ev->cls->kind : TG_KIND_GENERIC; /* the model's fields, */
-    if (k != TG_KIND_FUNC_ENTRY && k != TG_KIND_FUNC_EXIT && k != TG_KIND_FUNC_TAIL_EXIT)
-        return 0;
-    tstack *s = stack_of(a, (uint32_t)ev->tid);                    /* read in place */
-    if (!s)
-        return TG_ERR_NOMEM;
-    int32_t id = (int32_t)ev->addr;
-    if (k == TG_KIND_FUNC_ENTRY) {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 32;
-            frame *f = realloc(s->f, cap * sizeof *f);
-            if (!f)
-                return TG_ERR_NOMEM;
-            s->f = f;
-            s->cap = cap;
+    for (const tg_event *ev = run; ev < run + n; ev++) {
+        uint64_t tsc;
+        if (from == TSC_IS_NS) {
+            tsc = (uint64_t)ev->ts;
+        } else if (from == TSC_FIELD) {
+            tg_value v;
+            tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
+        } else {
+            tsc = (uint64_t)tg_event_trace_time_ns(ev);
         }
-        s->f[s->n].func = id;
-        s->f[s->n].tsc = tsc;
-        s->n++;
-        return 0;
+        tg_step_out out;
+        int step = tg_callstack_step(a->cs, TG_STACK_LLVM_XRAY, ev, (int64_t)tsc, &out);
+        if (step != TG_STEP_ENDED) {
+            if (step < 0)
+                return step;
+            continue;
+        }
+        uint64_t entry = (uint64_t)out.frame->entry_ns;
+        uint64_t lat = tsc > entry ? tsc - entry : entry - tsc;
+        TG_TRY(record_latency(a, (int32_t)out.frame->addr, lat, ev));
     }
-    if (s->n == 0 || s->f[s->n - 1].func != id) {
-        a->errors++;
-        return 0;
-    }
-    frame *top = &s->f[--s->n];
-    uint64_t lat = tsc > top->tsc ? tsc - top->tsc : top->tsc - tsc;
-    return record_latency(a, id, lat, ev);
+    return 0;
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
@@ -428,6 +334,10 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                       "--sort takes funcid, count, min, med, 90p, 99p, max, sum or func; "
                       "--sortorder takes asc or dsc");
     acct a = {0};
+    a.cs = tg_callstack_new(NULL, NULL);
+    if (!a.cs)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    tg_callstack_set_rules(a.cs, TG_STACK_LLVM_XRAY);
     int rc = 0;
     uint64_t freq = 0;
     int have_xray = 0, have_other = 0;
@@ -465,19 +375,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                         rc = n;
                     continue;
                 }
-                int ar = 0;
-                for (const tg_event *ev = run; ev < run + n && ar >= 0; ev++) {
-                    /* cycles: at 1 GHz the event time in ns is the TSC itself (the
-                     * reader's ns = tsc * 1e9 / frequency); otherwise the raw "tsc" field */
-                    uint64_t tsc;
-                    if (ns_is_tsc) {
-                        tsc = (uint64_t)ev->ts;
-                    } else {
-                        tg_value v;
-                        tsc = tg_event_field(ev, TG_SCOPE_PAYLOAD, 0, &v) == 0 ? v.v.u : 0;
-                    }
-                    ar = account(&a, ev, tsc);
-                }
+                int ar = account_run(&a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD);
                 if (ar < 0) {
                     rc = ar;
                     break;
@@ -493,7 +391,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
         const tg_event *ev;
         int r;
         while ((r = tg_iter_next(it, &ev)) > 0)
-            if ((rc = account(&a, ev, (uint64_t)tg_event_trace_time_ns(ev))) < 0)
+            if ((rc = account_run(&a, ev, 1, TSC_TRACE_NS)) < 0)
                 break;
         if (r < 0 && rc >= 0)
             rc = r;
@@ -547,16 +445,14 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     free(rows);
     free(order);
     free(hashes);
-    for (size_t i = 0; i < a.cap_stacks; i++)
-        free(a.stacks[i].f);
-    free(a.stacks);
+    tg_callstack_free(a.cs);
     for (size_t i = 0; i < a.n_funcs; i++) {
         free(a.funcs[i].v);
         free(a.funcs[i].name);
         free(a.funcs[i].location);
     }
     free(a.funcs);
-    free(a.fslot);
+    tg_hash_free(&a.by_id);
     free(a.hist);
     if (rc == TG_ERR_NOMEM && err && !*err)
         return TG_ERR_NOMEM;

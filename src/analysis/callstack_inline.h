@@ -1,0 +1,136 @@
+/* callstack_inline.h - the call-stack builder's state and its steady-state step under the
+ * address-matching "top only" rules, in line, for consumers whose whole per-record work is a
+ * few instructions (llvm-xray account: 1.1M records of the bench log).
+ *
+ * tg_callstack_feed (callstack.c) reports every ended frame through a tg_call built for the
+ * on_call callback: the recursion check walks the stack, the call is some 100 bytes, and the
+ * callback is an indirect call.  A consumer that needs only the ended frame (its address,
+ * entry time, child time) instead calls tg_callstack_step with a constant rule: the step is
+ * inlined into its loop, the rule's branches fold away, and the frame is handed back in
+ * place (valid until the next step).  tg_callstack_feed runs the same step for these rules
+ * and builds the tg_call from what it hands back, so there is one body of the rules.
+ *
+ * The step moves the stacks only.  Who feeds through tg_callstack_feed also gets each
+ * thread's last time, trace and pid kept (for the calls it reports and for
+ * tg_callstack_finish), and frames named; a consumer of the step reads names from events. */
+#ifndef TG_CALLSTACK_INLINE_H
+#define TG_CALLSTACK_INLINE_H
+
+#include "core/consumer.h"
+
+#include <stdbool.h>
+
+struct uf_state;
+
+struct tg_frame {
+    uint64_t addr;
+    const char *name; /* NULL when opened by tg_callstack_step */
+    int64_t entry_ns;
+    int64_t child_ns;
+};
+
+struct tg_thread_stack {
+    int tid;
+    int pid;
+    struct tg_frame *frames;
+    size_t depth, cap;
+    int64_t last_ns;
+    tg_trace *trace;
+};
+
+struct tg_callstack {
+    tg_call_fn on_call, on_open;
+    void *ctx;
+    tg_stack_rules rules;
+    struct uf_state *uf;          /* the uftrace rules' state, made at their first event */
+    const tg_trace *rules_trace;  /* TG_STACK_BY_TRACER: the last event's trace ... */
+    bool rules_uftrace;           /* ... and whether it follows the uftrace rules */
+    uint64_t first_time;          /* TG_STACK_LLVM_XRAY: the first record's time (0: none) */
+    const tg_event *ev;           /* the event being fed */
+    struct {
+        uint64_t addr;
+        const tg_trace *trace; /* NULL: empty */
+        const char *name;
+    } names[256];
+    struct tg_thread_stack *last; /* the previous event's thread */
+    struct tg_thread_stack *threads; /* in first-seen order */
+    size_t n_threads, threads_cap;
+    tg_hash by_tid;               /* tid -> index in threads */
+};
+
+/* The thread's stack, added when new; NULL when out of memory (callstack.c). */
+struct tg_thread_stack *tg_callstack_thread_add(tg_callstack *cs, int tid);
+
+static inline struct tg_thread_stack *tg_callstack_thread(tg_callstack *cs, int tid)
+{
+    struct tg_thread_stack *t = cs->last;
+    return t && t->tid == tid ? t : tg_callstack_thread_add(cs, tid);
+}
+
+/* What one step did. */
+typedef enum tg_step {
+    TG_STEP_NONE = 0,  /* not a record of the rules (or skipped by them) */
+    TG_STEP_OPENED,    /* a frame opened: top of *thread */
+    TG_STEP_ENDED,     /* a frame ended: *frame (popped; valid until the next step) */
+    TG_STEP_NO_ENTRY,  /* an exit that does not match the top: stacks unchanged */
+    TG_STEP_LOST,      /* lost records (TG_STACK_TOP_ONLY): the caller ends *thread's frames */
+} tg_step;
+
+typedef struct tg_step_out {
+    struct tg_thread_stack *thread; /* the record's thread (not for TG_STEP_NONE) */
+    const struct tg_frame *frame;   /* TG_STEP_ENDED */
+    unsigned flags;                 /* TG_STEP_ENDED: TG_CALL_TAIL or 0 */
+} tg_step_out;
+
+/* One record at time ts under rules TG_STACK_TOP_ONLY or TG_STACK_LLVM_XRAY (pass a
+ * constant).  A tg_step, or TG_ERR_NOMEM. */
+static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, const tg_event *ev,
+                                    int64_t ts, tg_step_out *out)
+{
+    if (rules == TG_STACK_LLVM_XRAY) {
+        /* llvm-xray's account: a record before the first one (in cycles, unsigned) is an
+         * error that -keep-going skips */
+        if (cs->first_time == 0)
+            cs->first_time = (uint64_t)ts;
+        if ((uint64_t)ts < cs->first_time)
+            return TG_STEP_NONE;
+    }
+    tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    if (kind == TG_KIND_FUNC_ENTRY) {
+        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+        if (!t || (t->depth == t->cap &&
+                   tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames) < 0))
+            return TG_ERR_NOMEM;
+        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
+        t->frames[t->depth++] = (struct tg_frame){addr, NULL, ts, 0};
+        out->thread = t;
+        return TG_STEP_OPENED;
+    }
+    if (kind == TG_KIND_FUNC_EXIT || kind == TG_KIND_FUNC_TAIL_EXIT) {
+        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+        if (!t)
+            return TG_ERR_NOMEM;
+        out->thread = t;
+        /* llvm-xray's function ids are 32-bit */
+        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
+        if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
+            return TG_STEP_NO_ENTRY;
+        const struct tg_frame *f = &t->frames[--t->depth];
+        if (t->depth) /* unsigned: damaged times wrap instead of overflowing */
+            t->frames[t->depth - 1].child_ns = (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns +
+                                                         (uint64_t)ts - (uint64_t)f->entry_ns);
+        out->frame = f;
+        out->flags = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
+        return TG_STEP_ENDED;
+    }
+    if (rules == TG_STACK_TOP_ONLY && kind == TG_KIND_LOST && ev->tid >= 0) {
+        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+        if (!t)
+            return TG_ERR_NOMEM;
+        out->thread = t;
+        return TG_STEP_LOST;
+    }
+    return TG_STEP_NONE;
+}
+
+#endif
