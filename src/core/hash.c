@@ -46,13 +46,8 @@ int tg_hash_reserve(tg_hash *h, size_t n)
     return cap == h->cap ? 0 : rehash(h, cap);
 }
 
-int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value)
+int tg_hash_add(tg_hash *h, uint64_t key, uint64_t **value)
 {
-    uint64_t *found = tg_hash_find(h, key);
-    if (found) {
-        *value = found;
-        return 0;
-    }
     if (2 * (h->n + 1) > h->cap) {
         int rc = tg_hash_reserve(h, h->n + 1);
         if (rc < 0)
@@ -65,6 +60,42 @@ int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value)
     h->used[i >> 6] |= 1ull << (i & 63);
     h->n++;
     *value = &h->slots[i].value;
+    return 0;
+}
+
+int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value)
+{
+    uint64_t *found = tg_hash_find(h, key);
+    if (found) {
+        *value = found;
+        return 0;
+    }
+    int rc = tg_hash_add(h, key, value);
+    return rc < 0 ? rc : 1;
+}
+
+int tg_hash_remove(tg_hash *h, uint64_t key)
+{
+    if (!h->n)
+        return 0;
+    size_t mask = h->cap - 1;
+    size_t hole = tg_hash_slot_of(h, key);
+    for (;; hole = (hole + 1) & mask) {
+        if (!tg_hash_is_used(h, hole))
+            return 0;
+        if (h->slots[hole].key == key)
+            break;
+    }
+    /* shift back each later slot of the run whose home is not between the hole and it */
+    for (size_t j = (hole + 1) & mask; tg_hash_is_used(h, j); j = (j + 1) & mask) {
+        size_t home = tg_hash_slot_of(h, h->slots[j].key);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            h->slots[hole] = h->slots[j];
+            hole = j;
+        }
+    }
+    h->used[hole >> 6] &= ~(1ull << (hole & 63));
+    h->n--;
     return 1;
 }
 

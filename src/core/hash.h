@@ -6,8 +6,14 @@
  * Built for lookups on the per-event path: power-of-two capacity, linear probing over one
  * array of {key, value} slots, load at most one half, the key mixed by a Fibonacci multiply
  * whose high bits pick the slot.  tg_hash_find is inline; inserting grows the table by
- * doubling (tg_grow's rule), so memory follows the number of keys, not of events.  There is
- * no removal (no consumer needs one); tg_hash_clear empties the table and keeps its memory.
+ * doubling (tg_grow's rule), so memory follows the number of keys, not of events.
+ * tg_hash_remove takes a key out (the run after it is shifted back, so lookups stay one probe
+ * run); tg_hash_clear empties the table and keeps its memory.
+ *
+ * Keys that are not integers (names) are kept by the caller in its own records: the table
+ * holds their 64-bit hash (tg_hash_str) and the record's index, and the _by calls confirm a
+ * slot whose hash matches with the caller's eq(ctx, value), so equal hashes of different
+ * names are told apart.
  *
  *     tg_hash h = {0};
  *     uint64_t *row;
@@ -56,11 +62,42 @@ static inline uint64_t *tg_hash_find(const tg_hash *h, uint64_t key)
     return NULL;
 }
 
+/* FNV-1a of a NUL-terminated text: the hash of a name key. */
+static inline uint64_t tg_hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    while (*s)
+        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+    return h;
+}
+
+/* Is the key the caller keeps at row `value` the one looked for (ctx)? */
+typedef int (*tg_hash_eq_fn)(const void *ctx, uint64_t value);
+
+/* The value whose slot holds hash and for which eq(ctx, value) holds, or NULL. */
+static inline uint64_t *tg_hash_find_by(const tg_hash *h, uint64_t hash, tg_hash_eq_fn eq,
+                                        const void *ctx)
+{
+    if (!h->n)
+        return NULL;
+    size_t mask = h->cap - 1;
+    for (size_t i = tg_hash_slot_of(h, hash); tg_hash_is_used(h, i); i = (i + 1) & mask)
+        if (h->slots[i].key == hash && eq(ctx, h->slots[i].value))
+            return &h->slots[i].value;
+    return NULL;
+}
+
+/* Adds a slot for hash without looking for it first (after tg_hash_find_by said it is
+ * absent, or for integer keys known new); *value points at its value, 0.  0 or NOMEM. */
+int tg_hash_add(tg_hash *h, uint64_t hash, uint64_t **value);
+
 /* Finds key or adds it (with value 0); *value points at its value (valid until the next
  * insert).  Returns 1 when added, 0 when found, TG_ERR_NOMEM (table unchanged) otherwise. */
 int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value);
 /* Makes room for n keys without growing on the way (optional). */
 int tg_hash_reserve(tg_hash *h, size_t n);
+/* Takes key out: 1 when it was there, 0 otherwise.  Pointers from find/insert are void. */
+int tg_hash_remove(tg_hash *h, uint64_t key);
 void tg_hash_clear(tg_hash *h);
 void tg_hash_free(tg_hash *h);
 

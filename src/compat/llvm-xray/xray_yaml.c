@@ -235,15 +235,16 @@ static uint64_t field_u(const tg_event *ev, size_t i)
 #define PUT_LIT(out, lit) tg_buf_put((out), (lit), sizeof(lit) - 1)
 
 /* Quoted function names, kept once per name (names are stable per trace: one pointer per
- * function), so quoting rules run once per function, not once per record. */
-struct name_slot {
-    const char *key;
+ * function), so quoting rules run once per function, not once per record: core's hash table
+ * from the name's pointer to its span of quoted text. */
+struct name_span {
     size_t off, len;
 };
 
 typedef struct name_cache {
-    struct name_slot *slot;
-    size_t cap, n;
+    tg_hash by_name;         /* name pointer -> index into spans */
+    struct name_span *spans;
+    size_t n, cap;
     tg_buf *text;
 } name_cache;
 
@@ -251,41 +252,22 @@ static void put_name(name_cache *nc, tg_buf *out, const char *name)
 {
     if (!name)
         name = "";
-    if (nc->text && (nc->n + 1) * 2 > nc->cap) {
-        size_t cap = nc->cap ? nc->cap * 2 : 256;
-        struct name_slot *sl = calloc(cap, sizeof *sl);
-        if (sl) {
-            for (size_t i = 0; i < nc->cap; i++)
-                if (nc->slot[i].key) {
-                    size_t h = ((uintptr_t)nc->slot[i].key >> 4) * 0x9e3779b97f4a7c15ull >> 7 & (cap - 1);
-                    while (sl[h].key)
-                        h = (h + 1) & (cap - 1);
-                    sl[h] = nc->slot[i];
-                }
-            free(nc->slot);
-            nc->slot = sl;
-            nc->cap = cap;
-        }
-    }
-    if (!nc->text || (nc->n + 1) * 2 > nc->cap) {
-        put_scalar(out, name, strlen(name));
+    uint64_t *index = tg_hash_find(&nc->by_name, (uintptr_t)name);
+    if (index) {
+        const struct name_span *sp = &nc->spans[*index];
+        tg_buf_put(out, tg_buf_data(nc->text) + sp->off, sp->len);
         return;
     }
-    size_t h = ((uintptr_t)name >> 4) * 0x9e3779b97f4a7c15ull >> 7 & (nc->cap - 1);
-    while (nc->slot[h].key) {
-        if (nc->slot[h].key == name) {
-            tg_buf_put(out, tg_buf_data(nc->text) + nc->slot[h].off, nc->slot[h].len);
-            return;
-        }
-        h = (h + 1) & (nc->cap - 1);
+    if (!nc->text || tg_grow(&nc->spans, &nc->cap, nc->n + 1, sizeof *nc->spans) < 0 ||
+        tg_hash_add(&nc->by_name, (uintptr_t)name, &index) < 0) {
+        put_scalar(out, name, strlen(name)); /* out of memory: quoted every time */
+        return;
     }
     size_t off = tg_buf_len(nc->text);
     put_scalar(nc->text, name, strlen(name));
-    nc->slot[h].key = name;
-    nc->slot[h].off = off;
-    nc->slot[h].len = tg_buf_len(nc->text) - off;
-    nc->n++;
-    tg_buf_put(out, tg_buf_data(nc->text) + off, nc->slot[h].len);
+    *index = nc->n;
+    nc->spans[nc->n++] = (struct name_span){off, tg_buf_len(nc->text) - off};
+    tg_buf_put(out, tg_buf_data(nc->text) + off, tg_buf_len(nc->text) - off);
 }
 
 /* One record line; returns its TSC.  The class ids are llvm-xray's record kinds (3
@@ -406,7 +388,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     int sort_ties = freq > 1000000000u;
     /* at 1 GHz the event time in ns is the TSC itself (the reader's ns = tsc * 1e9 / f) */
     int ns_is_tsc = freq == 1000000000u;
-    name_cache nc = {NULL, 0, 0, tg_buf_new()};
+    name_cache nc = {.text = tg_buf_new()};
     if (sort_ties && !(g.text = tg_buf_new()))
         return TG_ERR_NOMEM;
     int rc = 0, any = 0;
@@ -424,15 +406,9 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         }
         if (g.n && tg_event_trace_time_ns(ev) != g.ts)
             group_flush(&g, out);
-        if (g.n == g.cap) {
-            size_t cap = g.cap ? g.cap * 2 : 64;
-            struct line *l = realloc(g.lines, cap * sizeof *l);
-            if (!l) {
-                rc = TG_ERR_NOMEM;
-                break;
-            }
-            g.lines = l;
-            g.cap = cap;
+        if (g.n == g.cap && tg_grow(&g.lines, &g.cap, g.n + 1, sizeof *g.lines) < 0) {
+            rc = TG_ERR_NOMEM;
+            break;
         }
         size_t off = tg_buf_len(g.text);
         uint64_t tsc = put_record(g.text, ev, ns_is_tsc, &nc);
@@ -447,7 +423,8 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         tg_buf_free(g.text);
         free(g.lines);
     }
-    free(nc.slot);
+    tg_hash_free(&nc.by_name);
+    free(nc.spans);
     tg_buf_free(nc.text);
     if (!any)
         tg_buf_puts(out, "records:         []\n");

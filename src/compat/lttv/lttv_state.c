@@ -38,57 +38,19 @@ static uint64_t proc_key(uint32_t pid, uint32_t cpu)
     return pid ? pid : ((uint64_t)1 << 32) | cpu;
 }
 
-static size_t slot_of(const lttv_state *st, uint64_t key)
-{
-    size_t mask = st->n_slots - 1;
-    size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & mask;
-    for (;;) {
-        const lttv_process *p = st->slots[i];
-        if (!p || proc_key(p->pid, p->cpu) == key)
-            return i;
-        i = (i + 1) & mask;
-    }
-}
-
 static lttv_process *find_process(lttv_state *st, uint32_t cpu, uint32_t pid)
 {
     if (pid == 0 && cpu == ANY_CPU)
         return NULL; /* pid 0 exists once per cpu */
-    return st->slots[slot_of(st, proc_key(pid, cpu))];
+    const uint64_t *v = tg_hash_find(&st->procs, proc_key(pid, cpu));
+    return v ? (lttv_process *)(uintptr_t)*v : NULL;
 }
 
-static int table_grow(lttv_state *st)
+/* The process in slot i of the table, or NULL (a walk over every process). */
+static lttv_process *process_in_slot(const lttv_state *st, size_t i)
 {
-    size_t n = st->n_slots ? st->n_slots * 2 : 256;
-    lttv_process **old = st->slots;
-    size_t old_n = st->n_slots;
-    st->slots = calloc(n, sizeof *st->slots);
-    if (!st->slots) {
-        st->slots = old;
-        return TG_ERR_NOMEM;
-    }
-    st->n_slots = n;
-    for (size_t i = 0; i < old_n; i++)
-        if (old[i])
-            st->slots[slot_of(st, proc_key(old[i]->pid, old[i]->cpu))] = old[i];
-    free(old);
-    return 0;
-}
-
-static void table_remove(lttv_state *st, lttv_process *p)
-{
-    size_t mask = st->n_slots - 1;
-    size_t i = slot_of(st, proc_key(p->pid, p->cpu));
-    if (st->slots[i] != p)
-        return;
-    st->slots[i] = NULL;
-    st->n_procs--;
-    /* re-place the entries of the run after the hole */
-    for (size_t j = (i + 1) & mask; st->slots[j]; j = (j + 1) & mask) {
-        lttv_process *q = st->slots[j];
-        st->slots[j] = NULL;
-        st->slots[slot_of(st, proc_key(q->pid, q->cpu))] = q;
-    }
+    return tg_hash_is_used(&st->procs, i) ? (lttv_process *)(uintptr_t)st->procs.slots[i].value
+                                          : NULL;
 }
 
 static char *dup_str(lttv_state *st, const char *s, size_t n)
@@ -114,6 +76,8 @@ static void set_str(lttv_state *st, char **dst, const char *s, size_t n)
 
 static void process_free(lttv_process *p)
 {
+    if (!p)
+        return;
     free(p->name);
     free(p->brand);
     free(p->stack);
@@ -138,10 +102,6 @@ static void stack_set(lttv_state *st, lttv_process *p, size_t depth)
 static lttv_process *create_process(lttv_state *st, const lttv_process *parent, uint32_t cpu,
                                     uint32_t pid, uint32_t tgid, const char *name, size_t len)
 {
-    if ((st->n_procs + 1) * 2 > st->n_slots && table_grow(st) < 0) {
-        st->nomem = true;
-        return NULL;
-    }
     lttv_process *p = calloc(1, sizeof *p);
     if (!p) {
         st->nomem = true;
@@ -160,8 +120,13 @@ static lttv_process *create_process(lttv_state *st, const lttv_process *parent, 
     }
     p->stack[0] = (lttv_exec){LTTV_MODE_USER, LTTV_ST_RUN};
     p->stack[1] = (lttv_exec){LTTV_MODE_SYSCALL, LTTV_ST_WAIT_FORK};
-    st->slots[slot_of(st, proc_key(pid, cpu))] = p;
-    st->n_procs++;
+    uint64_t *v;
+    if (tg_hash_insert(&st->procs, proc_key(pid, cpu), &v) < 0) {
+        st->nomem = true;
+        process_free(p);
+        return NULL;
+    }
+    *v = (uintptr_t)p;
     return p;
 }
 
@@ -185,7 +150,8 @@ static int exit_process(lttv_state *st, lttv_process *p)
 {
     if (++p->free_events < 2)
         return 0;
-    table_remove(st, p);
+    if (find_process(st, p->cpu, p->pid) == p)
+        tg_hash_remove(&st->procs, proc_key(p->pid, p->cpu));
     for (size_t i = 0; i < st->n_cpus; i++)
         if (st->running[i] == p)
             st->running[i] = NULL; /* LTTV keeps a dangling pointer; we print pid 0 */
@@ -201,7 +167,7 @@ int lttv_state_init(lttv_state *st, size_t n_cpus)
     if (n_cpus == 0)
         n_cpus = 1;
     st->running = calloc(n_cpus, sizeof *st->running);
-    if (!st->running || table_grow(st) < 0)
+    if (!st->running)
         return TG_ERR_NOMEM;
     st->n_cpus = n_cpus;
     for (size_t i = 0; i < n_cpus; i++)
@@ -219,10 +185,9 @@ static void names_free(lttv_names *t)
 
 void lttv_state_free(lttv_state *st)
 {
-    for (size_t i = 0; i < st->n_slots; i++)
-        if (st->slots[i])
-            process_free(st->slots[i]);
-    free(st->slots);
+    for (size_t i = 0; i < st->procs.cap; i++)
+        process_free(process_in_slot(st, i));
+    tg_hash_free(&st->procs);
     free(st->running);
     names_free(&st->syscalls);
     names_free(&st->softirqs);
@@ -412,8 +377,8 @@ static void on_process_state(lttv_state *st, uint32_t cpu, const tg_event *ev)
 /* End of the state dump: the unknown bottoms become known. */
 static void on_statedump_end(lttv_state *st)
 {
-    for (size_t i = 0; i < st->n_slots; i++) {
-        lttv_process *p = st->slots[i];
+    for (size_t i = 0; i < st->procs.cap; i++) {
+        lttv_process *p = process_in_slot(st, i);
         if (!p || p->stack[0].mode != LTTV_MODE_UNKNOWN)
             continue;
         lttv_exec *b = &p->stack[0];

@@ -12,6 +12,7 @@
 #define TG_LTTV_STATE_H
 
 #include "traceglot.h"
+#include "core/hash.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -58,8 +59,7 @@ typedef struct lttv_names {
 } lttv_names;
 
 typedef struct lttv_state {
-    lttv_process **slots;     /* open-addressing table of processes by (pid, cpu for pid 0) */
-    size_t n_slots, n_procs;
+    tg_hash procs;            /* (pid, cpu for pid 0) -> lttv_process pointer */
     lttv_process **running;   /* per cpu */
     size_t n_cpus;
     lttv_names syscalls, softirqs;

@@ -1,61 +1,43 @@
-/* report_rows.c - the rows of uftrace's report (see report_rows.h): an open-addressing
- * index by name over rows kept in insertion order, and the sorted table printer. */
+/* report_rows.c - the rows of uftrace's report (see report_rows.h): core's hash table by
+ * name over rows kept in insertion order, and the sorted table printer. */
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_str(const char *s)
+struct row_key {
+    const struct table *tb;
+    const char *name;
+};
+
+/* Is the row at index value the one named ctx? */
+static int row_named(const void *ctx, uint64_t value)
 {
-    uint64_t h = 1469598103934665603ull;
-    while (*s)
-        h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h;
+    const struct table *tb = ((const struct row_key *)ctx)->tb;
+    return strcmp(tb->rows[value]->name, ((const struct row_key *)ctx)->name) == 0;
 }
 
 struct row *uf_row_get(struct table *tb, const char *name)
 {
-    if ((tb->n + 1) * 2 > tb->n_slots) {
-        size_t ns = tb->n_slots ? tb->n_slots * 2 : 256;
-        size_t *sl = calloc(ns, sizeof *sl);
-        if (!sl)
-            return NULL;
-        for (size_t i = 0; i < tb->n; i++) {
-            size_t j = hash_str(tb->rows[i]->name) & (ns - 1);
-            while (sl[j])
-                j = (j + 1) & (ns - 1);
-            sl[j] = i + 1;
-        }
-        free(tb->slots);
-        tb->slots = sl;
-        tb->n_slots = ns;
-    }
-    size_t j = hash_str(name) & (tb->n_slots - 1);
-    while (tb->slots[j]) {
-        struct row *r = tb->rows[tb->slots[j] - 1];
-        if (strcmp(r->name, name) == 0)
-            return r;
-        j = (j + 1) & (tb->n_slots - 1);
-    }
-    if (tb->n == tb->cap) {
-        size_t nc = tb->cap ? tb->cap * 2 : 64;
-        struct row **nr = realloc(tb->rows, nc * sizeof *nr);
-        if (!nr)
-            return NULL;
-        tb->rows = nr;
-        tb->cap = nc;
-    }
+    const struct row_key key = {tb, name};
+    uint64_t hash = tg_hash_str(name);
+    uint64_t *index = tg_hash_find_by(&tb->by_name, hash, row_named, &key);
+    if (index)
+        return tb->rows[*index];
+    if (tg_grow(&tb->rows, &tb->cap, tb->n + 1, sizeof *tb->rows) < 0)
+        return NULL;
     struct row *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->name = strdup(name);
-    if (!r->name) {
+    if (!r->name || tg_hash_add(&tb->by_name, hash, &index) < 0) {
+        free(r->name);
         free(r);
         return NULL;
     }
-    tb->rows[tb->n] = r;
-    tb->slots[j] = ++tb->n;
+    *index = tb->n;
+    tb->rows[tb->n++] = r;
     return r;
 }
 

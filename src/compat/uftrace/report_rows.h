@@ -17,8 +17,7 @@ struct row {
 struct table {
     struct row **rows;  /* each row allocated on its own: caches keep pointers to rows */
     size_t n, cap;
-    size_t *slots; /* row index + 1; 0 empty */
-    size_t n_slots;
+    tg_hash by_name;    /* hash of the name -> index into rows */
 };
 
 /* The row of name, made (zeroed) when new; NULL when out of memory. */

@@ -229,7 +229,7 @@ static void rep_free(struct rep *p)
         free(p->tb.rows[i]);
     }
     free(p->tb.rows);
-    free(p->tb.slots);
+    tg_hash_free(&p->tb.by_name);
     uf_state_free(&p->st);
     free(p);
 }

@@ -31,62 +31,27 @@ typedef struct basic_thread {
 typedef struct thread_table {
     basic_thread **v;
     size_t n, cap;
-    size_t *slots; /* open addressing: thread index + 1, 0 empty */
-    size_t n_slots;
+    tg_hash by_id; /* (pid << 32 | tid) -> index into v */
 } thread_table;
-
-static size_t key_hash(uint32_t tid, uint32_t pid)
-{
-    uint64_t k = ((uint64_t)pid << 32) | tid;
-    k *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(k >> 17);
-}
-
-static int table_grow(thread_table *tt)
-{
-    size_t ns = tt->n_slots ? tt->n_slots * 2 : 64;
-    size_t *s = calloc(ns, sizeof *s);
-    if (!s)
-        return TG_ERR_NOMEM;
-    for (size_t i = 0; i < tt->n; i++) {
-        size_t h = key_hash(tt->v[i]->tid, tt->v[i]->pid) & (ns - 1);
-        while (s[h])
-            h = (h + 1) & (ns - 1);
-        s[h] = i + 1;
-    }
-    free(tt->slots);
-    tt->slots = s;
-    tt->n_slots = ns;
-    return 0;
-}
 
 static basic_thread *table_get(thread_table *tt, uint32_t tid, uint32_t pid, xray_file *xf)
 {
-    if ((tt->n + 1) * 2 > tt->n_slots && table_grow(tt) < 0)
+    uint64_t key = (uint64_t)pid << 32 | tid;
+    uint64_t *index = tg_hash_find(&tt->by_id, key);
+    if (index)
+        return tt->v[*index];
+    if (tg_grow(&tt->v, &tt->cap, tt->n + 1, sizeof *tt->v) < 0)
         return NULL;
-    size_t h = key_hash(tid, pid) & (tt->n_slots - 1);
-    while (tt->slots[h]) {
-        basic_thread *t = tt->v[tt->slots[h] - 1];
-        if (t->tid == tid && t->pid == pid)
-            return t;
-        h = (h + 1) & (tt->n_slots - 1);
-    }
-    if (tt->n == tt->cap) {
-        size_t cap = tt->cap ? tt->cap * 2 : 16;
-        basic_thread **v = realloc(tt->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        tt->v = v;
-        tt->cap = cap;
-    }
     basic_thread *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t || tg_hash_add(&tt->by_id, key, &index) < 0) {
+        free(t);
         return NULL;
+    }
     t->tid = tid;
     t->pid = pid;
     t->xf = xf;
+    *index = tt->n;
     tt->v[tt->n++] = t;
-    tt->slots[h] = tt->n;
     return t;
 }
 
@@ -96,14 +61,8 @@ static int add_run(basic_thread *t, uint64_t start, uint64_t end)
         t->runs[t->n_runs - 1].end = end;
         return 0;
     }
-    if (t->n_runs == t->cap_runs) {
-        size_t cap = t->cap_runs ? t->cap_runs * 2 : 4;
-        xray_run *r = realloc(t->runs, cap * sizeof *r);
-        if (!r)
-            return TG_ERR_NOMEM;
-        t->runs = r;
-        t->cap_runs = cap;
-    }
+    if (t->n_runs == t->cap_runs)
+        TG_TRY(tg_grow(&t->runs, &t->cap_runs, t->n_runs + 1, sizeof *t->runs));
     t->runs[t->n_runs].start = start;
     t->runs[t->n_runs].end = end;
     t->n_runs++;
@@ -283,7 +242,7 @@ int xray_basic_open(tg_trace *t, xray_file *xf, tg_error **err)
         }
     }
     free(tt.v);
-    free(tt.slots);
+    tg_hash_free(&tt.by_id);
     if (rc < 0)
         return tg_err(err, rc, "out of memory");
     if (tt.n == 0 && xf->open_errors) {

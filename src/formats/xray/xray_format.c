@@ -154,7 +154,7 @@ static void xray_close(tg_trace *t)
     tg_map_close(&xf->map);
     tg_error_free(xf->open_errors);
     free(xf->imap.funcs);
-    free(xf->unknown);
+    tg_hash_free(&xf->unknown);
     free(xf);
     t->priv = NULL;
 }
@@ -176,37 +176,21 @@ const char *xray_event_func_name(const tg_event *ev)
     int64_t id = (int64_t)ev->addr;
     if (id > 0 && (uint64_t)id < xf->imap.n_funcs && xf->imap.funcs[id].name)
         return xf->imap.funcs[id].name;
-    /* "#ID" for ids outside the map, kept once per id in a small open-addressing table. */
-    if (xf->n_unknown * 2 >= xf->cap_unknown) {
-        size_t cap = xf->cap_unknown ? xf->cap_unknown * 2 : 64;
-        struct xray_unknown_name *nt = calloc(cap, sizeof *nt);
-        if (!nt)
-            return NULL;
-        for (size_t i = 0; i < xf->cap_unknown; i++)
-            if (xf->unknown[i].name) {
-                size_t h = (size_t)((uint64_t)xf->unknown[i].id * 0x9e3779b97f4a7c15ull) & (cap - 1);
-                while (nt[h].name)
-                    h = (h + 1) & (cap - 1);
-                nt[h] = xf->unknown[i];
-            }
-        free(xf->unknown);
-        xf->unknown = nt;
-        xf->cap_unknown = cap;
-    }
-    size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull) & (xf->cap_unknown - 1);
-    while (xf->unknown[h].name) {
-        if (xf->unknown[h].id == id)
-            return xf->unknown[h].name;
-        h = (h + 1) & (xf->cap_unknown - 1);
-    }
+    /* "#ID" for ids outside the map, kept once per id in core's hash table */
+    uint64_t *name;
+    int added = tg_hash_insert(&xf->unknown, (uint64_t)id, &name);
+    if (added < 0)
+        return NULL;
+    if (!added)
+        return (const char *)(uintptr_t)*name;
     char tmp[32];
     snprintf(tmp, sizeof tmp, "#%" PRId64, id);
     char *s = tg_arena_strdup(&t->arena, tmp);
-    if (!s)
+    if (!s) {
+        tg_hash_remove(&xf->unknown, (uint64_t)id);
         return NULL;
-    xf->unknown[h].id = id;
-    xf->unknown[h].name = s;
-    xf->n_unknown++;
+    }
+    *name = (uintptr_t)s;
     return s;
 }
 

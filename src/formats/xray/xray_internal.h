@@ -16,6 +16,8 @@
 #define TG_XRAY_INTERNAL_H
 
 #include "core/format_api.h"
+#include "core/grow.h"
+#include "core/hash.h"
 #include "io/mapped_file.h"
 
 #include <stdbool.h>
@@ -92,11 +94,6 @@ typedef struct xray_run {
     uint64_t start, end;
 } xray_run;
 
-struct xray_unknown_name {
-    int64_t id;
-    const char *name;
-};
-
 /* The trace's private state. */
 typedef struct xray_file {
     tg_map map;
@@ -106,8 +103,7 @@ typedef struct xray_file {
     tg_event_class *cls[XRAY_REC_KINDS];
     uint64_t data_end;        /* end of the records that can be read (truncation) */
     tg_error *open_errors;    /* damage found while indexing, reported by stream 0 */
-    struct xray_unknown_name *unknown; /* "#ID" names of ids outside the map */
-    size_t n_unknown, cap_unknown;
+    tg_hash unknown;          /* "#ID" names of ids outside the map: id -> name pointer */
 } xray_file;
 
 static inline int64_t xray_tsc_to_ns(const xray_file *xf, uint64_t tsc)
