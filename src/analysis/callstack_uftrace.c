@@ -59,17 +59,15 @@ uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx)
     if (idx < 0 || idx >= st->max_stack)
         return NULL;
     {
-        int ncap = t->cap ? t->cap : 32;
-        while (ncap <= idx)
-            ncap *= 2;
-        if (ncap > st->max_stack)
-            ncap = st->max_stack;
-        uf_frame *f = realloc(t->frames, (size_t)ncap * sizeof *f);
-        if (!f)
+        size_t cap = (size_t)t->cap;
+        if (tg_grow(&t->frames, &cap, (size_t)idx + 1, sizeof *t->frames) < 0)
             return NULL;
-        memset(f + t->cap, 0, (size_t)(ncap - t->cap) * sizeof *f);
-        t->frames = f;
-        t->cap = ncap;
+        /* the frames in use stop at max_stack (uftrace's limit, which the inline paths
+         * check against cap) even when the array is longer */
+        if (cap > (size_t)st->max_stack)
+            cap = (size_t)st->max_stack;
+        memset(t->frames + t->cap, 0, (cap - (size_t)t->cap) * sizeof *t->frames);
+        t->cap = (int)cap;
     }
     return &t->frames[idx];
 }

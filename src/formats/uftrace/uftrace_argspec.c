@@ -151,10 +151,8 @@ int uft_enums_parse(tg_trace *t, struct uft_data *d, const char *text, size_t le
         if (!ob || !cb)
             return -1;
         struct uft_enum *en;
-        struct uft_enum *grown = realloc(d->enums, (d->n_enums + 1) * sizeof *d->enums);
-        if (!grown)
+        if (tg_grow(&d->enums, &d->cap_enums, d->n_enums + 1, sizeof *d->enums) < 0)
             return -1;
-        d->enums = grown;
         en = &d->enums[d->n_enums++];
         memset(en, 0, sizeof *en);
         en->name = tg_arena_strndup(&t->arena, ns, (size_t)(ne - ns));

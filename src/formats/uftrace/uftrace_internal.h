@@ -11,6 +11,7 @@
 #define TG_UFTRACE_INTERNAL_H
 
 #include "core/format_api.h"
+#include "core/grow.h"
 #include "io/byte_reader.h"
 #include "io/mapped_file.h"
 
@@ -156,7 +157,7 @@ struct uft_data {
     size_t n_user_args, n_user_rets;         /* how many of them are the user's (-A/-R) */
     bool auto_args;
     struct uft_enum *enums;
-    size_t n_enums;
+    size_t n_enums, cap_enums;
 
     struct uft_user_event *user_events;
     size_t n_user_events;

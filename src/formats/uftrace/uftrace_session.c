@@ -75,14 +75,8 @@ static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char
     for (size_t i = 0; i < d->n_modules; i++)
         if (strlen(d->modules[i]->name) == len && memcmp(d->modules[i]->name, name, len) == 0)
             return d->modules[i];
-    if (d->n_modules == d->cap_modules) {
-        size_t cap = d->cap_modules ? d->cap_modules * 2 : 16;
-        struct uft_module **m = realloc(d->modules, cap * sizeof *m);
-        if (!m)
-            return NULL;
-        d->modules = m;
-        d->cap_modules = cap;
-    }
+    if (tg_grow(&d->modules, &d->cap_modules, d->n_modules + 1, sizeof *d->modules) < 0)
+        return NULL;
     struct uft_module *m = tg_arena_alloc(&t->arena, sizeof *m);
     if (!m)
         return NULL;

@@ -10,6 +10,7 @@
  * a malformed unit ends the walk with what was found so far (the location is then the
  * symbol-table fallback, as llvm-symbolizer's would be). */
 #include "formats/xray/xray_dwarf_line.h"
+#include "core/grow.h"
 
 #include "io/byte_reader.h"
 
@@ -159,14 +160,8 @@ typedef struct unit_files {
 
 static bool add_file(unit_files *f, const char *name)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 32;
-        const char **p = realloc(f->name, cap * sizeof *p);
-        if (!p)
-            return false;
-        f->name = p;
-        f->cap = cap;
-    }
+    if (tg_grow(&f->name, &f->cap, f->n + 1, sizeof *f->name) < 0)
+        return false;
     f->name[f->n++] = name;
     return true;
 }
@@ -252,14 +247,8 @@ typedef struct rowbuf {
 
 static bool push_row(rowbuf *b, uint64_t addr, uint64_t file, uint64_t line, uint64_t col)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        lrow *p = realloc(b->v, cap * sizeof *p);
-        if (!p)
-            return false;
-        b->v = p;
-        b->cap = cap;
-    }
+    if (b->n == b->cap && tg_grow(&b->v, &b->cap, b->n + 1, sizeof *b->v) < 0)
+        return false;
     lrow *r = &b->v[b->n++];
     r->addr = addr;
     r->file = file;

@@ -64,14 +64,8 @@ typedef struct fdr_index {
 
 static xray_block *new_block(fdr_index *ix, uint64_t start)
 {
-    if (ix->n == ix->cap) {
-        size_t cap = ix->cap ? ix->cap * 2 : 64;
-        xray_block *v = realloc(ix->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        ix->v = v;
-        ix->cap = cap;
-    }
+    if (tg_grow(&ix->v, &ix->cap, ix->n + 1, sizeof *ix->v) < 0)
+        return NULL;
     xray_block *b = &ix->v[ix->n++];
     memset(b, 0, sizeof *b);
     b->start = b->end = start;
@@ -87,14 +81,7 @@ static int thread_of(fdr_index *ix, uint64_t pid, int32_t tid, uint32_t *out)
             *out = (uint32_t)i;
             return 0;
         }
-    if (ix->n_th == ix->cap_th) {
-        size_t cap = ix->cap_th ? ix->cap_th * 2 : 16;
-        void *p = realloc(ix->th, cap * sizeof *ix->th);
-        if (!p)
-            return TG_ERR_NOMEM;
-        ix->th = p;
-        ix->cap_th = cap;
-    }
+    TG_TRY(tg_grow(&ix->th, &ix->cap_th, ix->n_th + 1, sizeof *ix->th));
     ix->th[ix->n_th].pid = pid;
     ix->th[ix->n_th].tid = tid;
     *out = (uint32_t)ix->n_th++;

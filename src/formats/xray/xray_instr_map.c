@@ -100,14 +100,7 @@ typedef struct loader {
 
 static int push_reloc(loader *L, uint64_t off, uint64_t value)
 {
-    if (L->n_relocs == L->cap_relocs) {
-        size_t cap = L->cap_relocs ? L->cap_relocs * 2 : 256;
-        reloc_ent *p = realloc(L->relocs, cap * sizeof *p);
-        if (!p)
-            return TG_ERR_NOMEM;
-        L->relocs = p;
-        L->cap_relocs = cap;
-    }
+    TG_TRY(tg_grow(&L->relocs, &L->cap_relocs, L->n_relocs + 1, sizeof *L->relocs));
     L->relocs[L->n_relocs].off = off;
     L->relocs[L->n_relocs].value = value;
     L->n_relocs++;
@@ -190,14 +183,7 @@ static int collect_syms_of(loader *L, Elf_Scn *scn, const GElf_Shdr *sh)
             continue;
         if (!name || s.st_shndx == SHN_UNDEF)
             continue;
-        if (L->n_syms == L->cap_syms) {
-            size_t cap = L->cap_syms ? L->cap_syms * 2 : 1024;
-            sym_ent *p = realloc(L->syms, cap * sizeof *p);
-            if (!p)
-                return TG_ERR_NOMEM;
-            L->syms = p;
-            L->cap_syms = cap;
-        }
+        TG_TRY(tg_grow(&L->syms, &L->cap_syms, L->n_syms + 1, sizeof *L->syms));
         sym_ent *e = &L->syms[L->n_syms];
         e->addr = s.st_value;
         e->size = s.st_size;
