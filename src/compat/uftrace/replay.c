@@ -29,8 +29,6 @@ struct rp {
     uf_state st;
     tg_buf *out;
     struct uf_digits digits;
-    char *lb;           /* the line being built: written with one tg_buf_put */
-    size_t ln, lcap;
     struct {
         const char *name;
         size_t len;
@@ -75,40 +73,27 @@ static int parse_fields(struct rp *p, const char *spec, tg_error **err)
     return 0;
 }
 
-static bool lb_room(struct rp *p, size_t n)
+/* Lines go straight into the output buffer through its inline room check
+ * (core/buf_inline.h): one comparison and a copy per piece, no line buffer of its own. */
+static inline void out_put(struct rp *p, const char *s, size_t n)
 {
-    if (p->ln + n <= p->lcap)
-        return true;
-    if (!p->lcap)
-        n += 65536 + 4096; /* first call: room for a batch of lines */
-    size_t nc = p->lcap ? p->lcap : 4096;
-    while (nc < p->ln + n)
-        nc *= 2;
-    char *nb = realloc(p->lb, nc);
-    if (!nb)
-        return false;
-    p->lb = nb;
-    p->lcap = nc;
-    return true;
-}
-
-static inline void lb_put(struct rp *p, const char *s, size_t n)
-{
-    if (p->ln + n <= p->lcap || lb_room(p, n)) {
-        memcpy(p->lb + p->ln, s, n);
-        p->ln += n;
+    char *o = tg_buf_room(p->out, n);
+    if (o) {
+        memcpy(o, s, n);
+        p->out->len += n;
     }
 }
 
-static inline void lb_pad(struct rp *p, int n)
+static inline void out_pad(struct rp *p, int n)
 {
-    if (n > 0 && (p->ln + (size_t)n <= p->lcap || lb_room(p, (size_t)n))) {
-        memset(p->lb + p->ln, ' ', (size_t)n);
-        p->ln += (size_t)n;
+    char *o = n > 0 ? tg_buf_room(p->out, (size_t)n) : NULL;
+    if (o) {
+        memset(o, ' ', (size_t)n);
+        p->out->len += (size_t)n;
     }
 }
 
-static inline void lb_name(struct rp *p, const char *name, uint64_t addr)
+static inline void out_name(struct rp *p, const char *name, uint64_t addr)
 {
     if (!name) {
         char tmp[24];
@@ -117,10 +102,10 @@ static inline void lb_name(struct rp *p, const char *name, uint64_t addr)
             tmp[n++] = "0123456789abcdef"[addr & 15];
             addr >>= 4;
         } while (addr);
-        lb_put(p, "<", 1);
+        out_put(p, "<", 1);
         while (n)
-            lb_put(p, &tmp[--n], 1);
-        lb_put(p, ">", 1);
+            out_put(p, &tmp[--n], 1);
+        out_put(p, ">", 1);
         return;
     }
     size_t h = ((uintptr_t)name >> 3) & 1023;
@@ -128,31 +113,16 @@ static inline void lb_name(struct rp *p, const char *name, uint64_t addr)
         p->lens[h].name = name;
         p->lens[h].len = strlen(name);
     }
-    lb_put(p, name, p->lens[h].len);
+    out_put(p, name, p->lens[h].len);
 }
 
-/* Lines are handed to the output buffer in batches of about 64 KB. */
-static inline void lb_end(struct rp *p)
-{
-    if (p->ln >= 65536) {
-        tg_buf_put(p->out, p->lb, p->ln);
-        p->ln = 0;
-    }
-}
-
-static void lb_flush(struct rp *p)
-{
-    if (p->ln)
-        tg_buf_put(p->out, p->lb, p->ln);
-    p->ln = 0;
-}
-
-/* The columns of one line, formatted into a local array and written with one tg_buf_put. */
+/* The columns of one line, formatted in place in the output buffer (160 bytes at most). */
 static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool show_time)
 {
-    if (p->ln + 160 > p->lcap && !lb_room(p, 160))
+    char *const line = tg_buf_room(p->out, 160);
+    if (!line)
         return;
-    char *w = p->lb + p->ln;
+    char *w = line;
     for (int i = 0; i < F_COUNT; i++) {
         if (!p->field_on[i])
             continue;
@@ -240,7 +210,7 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
         memcpy(w, " | ", 3);
         w += 3;
     }
-    p->ln = (size_t)(w - p->lb);
+    p->out->len += (size_t)(w - line);
 }
 
 static void put_header(struct rp *p)
@@ -323,15 +293,15 @@ static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
 static void put_args(struct rp *p, const char *name, const tg_buf *args, bool more)
 {
     if (more) {
-        lb_put(p, "(", 1);
-        lb_put(p, tg_buf_data(args), tg_buf_len(args));
-        lb_put(p, ")", 1);
+        out_put(p, "(", 1);
+        out_put(p, tg_buf_data(args), tg_buf_len(args));
+        out_put(p, ")", 1);
         return;
     }
     size_t h = ((uintptr_t)name >> 3) & 1023;
     size_t n = !name ? 0 : p->lens[h].name == name ? p->lens[h].len : strlen(name);
     if (!name || n == 0 || name[n - 1] != ')')
-        lb_put(p, "()", 2);
+        out_put(p, "()", 2);
 }
 
 /* uftrace does not list a task ended in the kernel's exit (sys_exit*, do_syscall_64): with
@@ -477,7 +447,6 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         }
         if (r.type != UF_LOST && r.time) {
             if ((uint64_t)p.prev_time > (uint64_t)r.time) {
-                lb_flush(&p);
                 for (int i = 0; i < F_COUNT; i++)
                     if (p.field_on[i]) {
                         tg_buf_putc(out, ' ');
@@ -494,8 +463,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         if (r.type == UF_LOST) {
             if (t->user_stack_count != 0) {
                 put_fields(&p, t, NULL, false);
-                lb_pad(&p, (t->display_depth + 1) * 2);
-                lb_flush(&p);
+                out_pad(&p, (t->display_depth + 1) * 2);
                 if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
                     tg_buf_printf(out, "/* LOST %d records!! */\n", (int)r.addr);
                 else
@@ -527,20 +495,19 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             }
             uf_frame *f = uf_frame_at(&p.st, t, idx);
             put_fields(&p, t, f, folded);
-            lb_pad(&p, depth * 2);
-            lb_name(&p, r.name, r.addr);
+            out_pad(&p, depth * 2);
+            out_name(&p, r.name, r.addr);
             put_args(&p, r.name, p.args, more);
             if (folded) {
                 if (ret_more) {
-                    lb_put(&p, " = ", 3);
-                    lb_put(&p, tg_buf_data(p.ret), tg_buf_len(p.ret));
+                    out_put(&p, " = ", 3);
+                    out_put(&p, tg_buf_data(p.ret), tg_buf_len(p.ret));
                 }
-                lb_put(&p, ";\n", 2);
+                out_put(&p, ";\n", 2);
             } else {
-                lb_put(&p, " {\n", 3);
+                out_put(&p, " {\n", 3);
                 uf_update_entry(&p.st, t);
             }
-            lb_end(&p);
             continue;
         }
         if (r.type == UF_EXIT) {
@@ -548,17 +515,16 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (f) {
                 int depth = uf_update_exit(t);
                 put_fields(&p, t, f, true);
-                lb_pad(&p, depth * 2);
-                lb_put(&p, "}", 1);
+                out_pad(&p, depth * 2);
+                out_put(&p, "}", 1);
                 if (more) {
-                    lb_put(&p, " = ", 3);
-                    lb_put(&p, tg_buf_data(p.args), tg_buf_len(p.args));
-                    lb_put(&p, ";", 1);
+                    out_put(&p, " = ", 3);
+                    out_put(&p, tg_buf_data(p.args), tg_buf_len(p.args));
+                    out_put(&p, ";", 1);
                 }
-                lb_put(&p, " /* ", 4);
-                lb_name(&p, r.name, r.addr);
-                lb_put(&p, " */\n", 4);
-                lb_end(&p);
+                out_put(&p, " /* ", 4);
+                out_name(&p, r.name, r.addr);
+                out_put(&p, " */\n", 4);
             }
             rc = tg_iter_next(it, &ev);
             continue;
@@ -590,18 +556,15 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 put_fields(&p, t, f, true);
             else
                 put_fields(&p, t, NULL, false);
-            lb_pad(&p, depth * 2);
-            lb_put(&p, "/* ", 3);
-            lb_put(&p, text, text_len);
-            lb_put(&p, " */\n", 4);
-            lb_end(&p);
+            out_pad(&p, depth * 2);
+            out_put(&p, "/* ", 3);
+            out_put(&p, text, text_len);
+            out_put(&p, " */\n", 4);
         }
     }
-    lb_flush(&p);
     if (rc >= 0)
         print_remaining(&p, set);
 done:
-    free(p.lb);
     uf_state_free(&p.st);
     tg_buf_free(p.args);
     tg_buf_free(p.ret);
