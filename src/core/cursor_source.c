@@ -5,18 +5,6 @@
 
 #include <stdlib.h>
 
-/* The per-event defaults a stream's next() may leave untouched. */
-static inline void set_defaults(tg_event *ev, const tg_stream *s)
-{
-    ev->cls = NULL;
-    ev->stream = (tg_stream *)s;
-    ev->cpu = s->cpu;
-    ev->tid = s->tid;
-    ev->pid = -1;
-    ev->depth = -1;
-    ev->addr = ev->lost = 0;
-}
-
 int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
 {
     *src = (struct tg_source){.s = s};
@@ -25,7 +13,7 @@ int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
     if (!src->buf)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < src->cap; i++)
-        set_defaults(&src->buf[i], s);
+        tg_source_set_defaults(&src->buf[i], s);
     if (s->ops->rewind && s->ops->rewind(s, err) < 0) {
         src->done = true;
         return TG_ERR_IO;
@@ -50,7 +38,7 @@ static int read_ahead(struct tg_source *src)
     size_t k = 0;
     while (k < src->cap) {
         tg_event *ev = &src->buf[k];
-        set_defaults(ev, s);
+        tg_source_set_defaults(ev, s);
         tg_error *e = NULL;
         int rc = s->ops->next(s, ev, &e);
         if (rc > 0) {
@@ -111,7 +99,7 @@ int tg_source_refill(struct tg_source *src, tg_error **err)
         }
     }
     tg_event *ev = &src->buf[0];
-    set_defaults(ev, s);
+    tg_source_set_defaults(ev, s);
     rc = s->ops->next(s, ev, &e);
     if (rc > 0) {
         ev->stream = s;
@@ -119,12 +107,19 @@ int tg_source_refill(struct tg_source *src, tg_error **err)
         src->errors_in_a_row = 0;
         return 1;
     }
+failed:
+    return tg_source_read_failed(src, rc, e, err);
+}
+
+int tg_source_read_failed(struct tg_source *src, int rc, tg_error *e, tg_error **err)
+{
+    tg_stream *s = src->s;
+    src->pos = src->n = 0;
     if (rc == 0) {
         tg_error_free(e);
         src->done = true;
         return 0;
     }
-failed:
     if (!e)
         tg_err(&e, (tg_status)rc, "%s: stream %s: read error", s->trace->path, s->name);
     if (++src->errors_in_a_row >= TG_SOURCE_MAX_ERRORS) {

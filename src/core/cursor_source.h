@@ -40,14 +40,48 @@ void tg_source_free(struct tg_source *src);
  * many errors), or a negative status with *err set (call again to go on past the damage). */
 int tg_source_refill(struct tg_source *src, tg_error **err);
 
+/* What a failed or final next() of a stream without read-ahead means (rc <= 0, e its error):
+ * 0 at the end, or a negative status with *err set, the damage policy applied. */
+int tg_source_read_failed(struct tg_source *src, int rc, tg_error *e, tg_error **err);
+
+/* The per-event defaults a stream's next() may leave untouched. */
+static inline void tg_source_set_defaults(tg_event *ev, const tg_stream *s)
+{
+    ev->cls = NULL;
+    ev->stream = (tg_stream *)s;
+    ev->cpu = s->cpu;
+    ev->tid = s->tid;
+    ev->pid = -1;
+    ev->depth = -1;
+    ev->addr = ev->lost = 0;
+}
+
 /* The next event not handed out yet, reading ahead when needed; NULL at the end.  Errors met
- * on the way are passed to keep(ctx, error), which owns them. */
+ * on the way are passed to keep(ctx, error), which owns them.  A stream without read-ahead
+ * (one event at a time: trace-cmd's, CTF's) is read here directly, in line. */
 static inline tg_event *tg_source_head(struct tg_source *src,
                                        void (*keep)(void *ctx, tg_error *e), void *ctx)
 {
     while (src->pos >= src->n) {
         tg_error *e = NULL;
-        int rc = tg_source_refill(src, &e);
+        int rc;
+        if (src->cap == 1 && !src->done) {
+            tg_event *ev = src->buf;
+            tg_stream *s = src->s;
+            tg_source_set_defaults(ev, s);
+            tg_error *why = NULL;
+            rc = s->ops->next(s, ev, &why);
+            if (rc > 0) {
+                ev->stream = s;
+                src->pos = 0;
+                src->n = 1;
+                src->errors_in_a_row = 0;
+                break;
+            }
+            rc = tg_source_read_failed(src, rc, why, &e);
+        } else {
+            rc = tg_source_refill(src, &e);
+        }
         if (rc > 0)
             break;
         if (rc == 0)
