@@ -42,7 +42,7 @@ typedef struct bt_state {
     int64_t cached_sec;
     char cached_hms[16];
     bt_trace_info *infos;
-    size_t n_infos;
+    size_t n_infos, cap_infos;
     const bt_trace_info *last_info;
 } bt_state;
 
@@ -60,11 +60,9 @@ static const bt_trace_info *trace_info(bt_state *st, const tg_trace *t)
     for (size_t i = 0; i < st->n_infos; i++)
         if (st->infos[i].trace == t)
             return st->last_info = &st->infos[i];
-    bt_trace_info *v = realloc(st->infos, (st->n_infos + 1) * sizeof *v);
-    if (!v)
+    if (tg_grow(&st->infos, &st->cap_infos, st->n_infos + 1, sizeof *st->infos) < 0)
         return NULL;
-    st->infos = v;
-    bt_trace_info *in = &v[st->n_infos++];
+    bt_trace_info *in = &st->infos[st->n_infos++];
     memset(in, 0, sizeof *in);
     in->trace = t;
     const char *ck = tg_trace_clock_name(t);
