@@ -40,6 +40,8 @@ struct rp {
         bool set;
     } names[4096];      /* function address -> symbol */
     tg_buf *args, *ret, *evtext;
+    const tg_trace *args_trace; /* the trace args_ok was found for */
+    bool args_ok;
     bool field_on[F_COUNT];
     int n_fields;
     int64_t prev_time;
@@ -245,6 +247,18 @@ static const char *func_name(struct rp *p, const tg_event *ev)
     return p->names[h].name;
 }
 
+/* Whether a function record's rendering is its arguments: uftrace's (an ftrace
+ * function_graph record renders as trace-cmd's line, not arguments). */
+static bool args_rendered(struct rp *p, const tg_event *ev)
+{
+    const tg_trace *tr = ev->cls->trace;
+    if (tr != p->args_trace) {
+        p->args_trace = tr;
+        p->args_ok = strcmp(tg_trace_format(tr), "uftrace") == 0;
+    }
+    return p->args_ok;
+}
+
 /* Captures what printing needs from the iterator's event before it is advanced. */
 static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
 {
@@ -253,7 +267,7 @@ static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
     *more = false;
     if (r->type == UF_ENTRY || r->type == UF_EXIT) {
         r->name = func_name(p, ev);
-        if (ev->size) { /* only records with a payload have arguments to show */
+        if (ev->size && args_rendered(p, ev)) { /* only a payload has arguments to show */
             tg_buf_reset(args);
             *more = tg_event_render(ev, args) > 0;
         }
@@ -485,7 +499,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                 rc = peek_next(&p, it, &ev, &n);
                 if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
                     tg_buf_reset(p.ret);
-                    ret_more = ev->size && tg_event_render(ev, p.ret) > 0;
+                    ret_more = ev->size && args_rendered(&p, ev) && tg_event_render(ev, p.ret) > 0;
                     uf_consume_fast(&p.st, t, &n);
                     folded = true;
                     rc = tg_iter_next(it, &ev);

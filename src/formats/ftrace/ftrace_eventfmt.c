@@ -196,19 +196,6 @@ static int add_by_id(ft_file *f, ft_event *ev)
     return 0;
 }
 
-ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
-{
-    if (!f->by_id_cap)
-        return NULL;
-    size_t h = (id * 2654435761u) & (f->by_id_cap - 1);
-    while (f->by_id[h]) {
-        if (f->by_id[h]->id == id)
-            return f->by_id[h];
-        h = (h + 1) & (f->by_id_cap - 1);
-    }
-    return NULL;
-}
-
 const ft_field *ft_find_field(const ft_event *e, const char *name)
 {
     for (size_t i = 0; i < e->n_fields; i++)
@@ -381,11 +368,22 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
             }
         }
     }
-    ev->cls = tg_trace_add_class(f->trace, ev->name, ev->id, TG_KIND_GENERIC);
+    /* function_graph records are function entries and exits for the call-stack builder
+     * (the stream fills addr from func, and depth).  Not `kernel`: that tells uftrace's
+     * kernel records from the traced program's, and here there is no program's. */
+    tg_event_kind kind = TG_KIND_GENERIC;
+    if (strcmp(system, "ftrace") == 0 && ev->kf[FT_KF_FUNC] && ev->kf[FT_KF_DEPTH]) {
+        if (strcmp(ev->name, "funcgraph_entry") == 0)
+            kind = TG_KIND_FUNC_ENTRY;
+        else if (strcmp(ev->name, "funcgraph_exit") == 0)
+            kind = TG_KIND_FUNC_EXIT;
+    }
+    ev->cls = tg_trace_add_class(f->trace, ev->name, ev->id, kind);
     if (!ev->cls) {
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         goto out;
     }
+    ev->is_func = kind != TG_KIND_GENERIC;
     ev->cls->system = system;
     ev->cls->fmt_data = ev;
     if (add_by_id(f, ev) < 0)

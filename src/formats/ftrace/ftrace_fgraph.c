@@ -177,3 +177,12 @@ int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, t
     }
     return 0;
 }
+
+void ft_func_fields(const ft_event *e, const uint8_t *data, size_t size, tg_event *ev)
+{
+    uint64_t func, depth;
+    if (ft_kf_u64(e, data, size, FT_KF_FUNC, &func))
+        ev->addr = func;
+    if (ft_kf_u64(e, data, size, FT_KF_DEPTH, &depth))
+        ev->depth = depth > INT32_MAX ? INT32_MAX : (int32_t)depth;
+}

@@ -57,6 +57,7 @@ typedef struct ft_event {
     int pf_state;          /* 0 not compiled, 1 compiled, -1 failed to parse */
     int plugin;            /* FT_PLUGIN_* */
     bool is_bprint;        /* ftrace:bprint: format from the printk table */
+    bool is_func;          /* funcgraph_entry/exit: events fill addr and depth */
     tg_event_class *cls;
     struct ft_file *file;
     const struct ft_field *kf[FT_KF_COUNT]; /* FT_KF_* fields (NULL: the format has none) */
@@ -227,7 +228,19 @@ const ft_field *ft_find_field(const ft_event *e, const char *name);
 bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v);
 bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
                   uint64_t *v);
-ft_event *ft_event_by_id(const ft_file *f, uint32_t id);
+/* The event format of a record's common_type (NULL: none); inline, it runs per record. */
+static inline ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
+{
+    if (!f->by_id_cap)
+        return NULL;
+    size_t h = (id * 2654435761u) & (f->by_id_cap - 1);
+    while (f->by_id[h]) {
+        if (f->by_id[h]->id == id)
+            return f->by_id[h];
+        h = (h + 1) & (f->by_id_cap - 1);
+    }
+    return NULL;
+}
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
 /* ftrace_pf_print.c, ftrace_pf_raw.c */
@@ -253,6 +266,9 @@ void ft_function_free(ft_file *f);
 int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
                            size_t size, tg_buf *out);
 int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
+/* A funcgraph record's func and depth as the event's addr and depth (left at their defaults
+ * when the record is too short for them). */
+void ft_func_fields(const ft_event *e, const uint8_t *data, size_t size, tg_event *ev);
 
 /* ftrace_symbols.c */
 const ft_func *ft_find_func(const ft_file *f, uint64_t addr);

@@ -281,6 +281,8 @@ static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
         ft_event *fe = ft_event_by_id(f, id);
         ev->cls = fe ? fe->cls : s->unknown_cls;
         ev->aux[0] = id;
+        if (fe && fe->is_func) /* function_graph: the call-stack builder's address, depth */
+            ft_func_fields(fe, data, length, ev);
         if (f->pid_size && f->pid_off + f->pid_size <= length) {
             uint64_t pid = ft_read_num(f, data + f->pid_off, f->pid_size);
             ev->pid = ev->tid = f->pid_size == 4 ? (int32_t)(uint32_t)pid : (int32_t)pid;
