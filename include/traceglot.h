@@ -26,12 +26,12 @@ extern "C" {
 
 typedef enum tg_status {
     TG_OK = 0,
-    TG_ERR_IO = -1,       /* a file could not be opened, mapped or written */
-    TG_ERR_FORMAT = -2,   /* the bytes do not follow the format (damage, truncation) */
+    TG_ERR_IO = -1,          /* a file could not be opened, mapped or written */
+    TG_ERR_FORMAT = -2,      /* the bytes do not follow the format (damage, truncation) */
     TG_ERR_UNSUPPORTED = -3, /* valid but not something traceglot reads (yet) */
-    TG_ERR_USAGE = -4,    /* bad argument from the caller (unknown style, bad option value) */
+    TG_ERR_USAGE = -4,       /* bad argument from the caller (unknown style, bad option value) */
     TG_ERR_NOMEM = -5,
-    TG_ERR_LIMIT = -6,    /* a size or count read from a file exceeds a safety limit */
+    TG_ERR_LIMIT = -6, /* a size or count read from a file exceeds a safety limit */
 } tg_status;
 
 typedef struct tg_error tg_error;
@@ -51,10 +51,10 @@ void tg_error_free(tg_error *err);
 typedef struct tg_buf tg_buf;
 
 tg_buf *tg_buf_new(void);
-tg_buf *tg_buf_new_fd(int fd);             /* flushes to fd; does not close it */
-void tg_buf_free(tg_buf *b);               /* flushes first when bound to a fd */
-int tg_buf_flush(tg_buf *b);               /* 0, or TG_ERR_IO */
-const char *tg_buf_data(const tg_buf *b);  /* NUL-terminated contents (unbound buffers) */
+tg_buf *tg_buf_new_fd(int fd);            /* flushes to fd; does not close it */
+void tg_buf_free(tg_buf *b);              /* flushes first when bound to a fd */
+int tg_buf_flush(tg_buf *b);              /* 0, or TG_ERR_IO */
+const char *tg_buf_data(const tg_buf *b); /* NUL-terminated contents (unbound buffers) */
 size_t tg_buf_len(const tg_buf *b);
 void tg_buf_reset(tg_buf *b);
 void tg_buf_put(tg_buf *b, const void *p, size_t n);
@@ -65,10 +65,10 @@ void tg_buf_printf(tg_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-void tg_buf_u64(tg_buf *b, uint64_t v);    /* decimal */
-void tg_buf_i64(tg_buf *b, int64_t v);     /* decimal */
+void tg_buf_u64(tg_buf *b, uint64_t v);                          /* decimal */
+void tg_buf_i64(tg_buf *b, int64_t v);                           /* decimal */
 void tg_buf_u64_pad(tg_buf *b, uint64_t v, int width, char pad); /* right-aligned */
-void tg_buf_hex(tg_buf *b, uint64_t v);    /* lower-case hex, no prefix */
+void tg_buf_hex(tg_buf *b, uint64_t v);                          /* lower-case hex, no prefix */
 void tg_buf_pad(tg_buf *b, char c, int n); /* n copies of c (n <= 0: nothing) */
 /* In-place writing, for printers that assemble a line at once: room for n more bytes (NULL
  * when out of memory); tg_buf_commit then says how many of them were written. */
@@ -147,16 +147,16 @@ typedef enum tg_clock_origin {
 const char *tg_clock_origin_name(tg_clock_origin origin);
 
 typedef struct tg_clock_info {
-    const char *name;         /* as the trace names it: "monotonic", "mono", "local", "tsc" */
-    const char *description;  /* the format's description of the clock, or NULL */
+    const char *name;        /* as the trace names it: "monotonic", "mono", "local", "tsc" */
+    const char *description; /* the format's description of the clock, or NULL */
     tg_clock_origin origin;
-    uint64_t frequency_hz;    /* ticks per second of the counter (1000000000 for ns clocks) */
+    uint64_t frequency_hz; /* ticks per second of the counter (1000000000 for ns clocks) */
     /* Event times minus offset_ns are times on the origin clock (an LTTng clock's offset,
      * trace.dat's OFFSET option); 0 when event times count from the origin itself. */
     int64_t offset_ns;
-    bool raw_cycles;          /* event times are raw counter ticks, not ns (ftrace x86-tsc) */
+    bool raw_cycles; /* event times are raw counter ticks, not ns (ftrace x86-tsc) */
     bool has_uuid;
-    uint8_t uuid[16];         /* the format's clock uuid (LTTng: the host's boot id) */
+    uint8_t uuid[16]; /* the format's clock uuid (LTTng: the host's boot id) */
     /* Where the trace recorded a reading of another clock taken together with its own (an
      * LTTng clock's offset and `trace-cmd record --date`: realtime; XRay FDR buffer markers:
      * monotonic), sync_origin names that clock (TG_CLOCK_UNKNOWN: none) and a time on the
@@ -173,24 +173,24 @@ typedef struct tg_clock_info {
 
 typedef struct tg_host_info {
     const char *hostname;
-    const char *kernel;       /* "Linux 6.1.0-13-amd64" */
-    const char *arch;         /* "x86_64", "aarch64" */
-    int word_bits;            /* 32 or 64 */
-    int byte_order;           /* 1 little, 2 big endian (as tg_value.byte_order) */
+    const char *kernel; /* "Linux 6.1.0-13-amd64" */
+    const char *arch;   /* "x86_64", "aarch64" */
+    int word_bits;      /* 32 or 64 */
+    int byte_order;     /* 1 little, 2 big endian (as tg_value.byte_order) */
     uint32_t page_size;
-    const char *boot_id;      /* "xxxxxxxx-xxxx-...": the kernel's boot id, where known */
+    const char *boot_id; /* "xxxxxxxx-xxxx-...": the kernel's boot id, where known */
 } tg_host_info;
 
 typedef struct tg_process_info {
-    int64_t pid;              /* -1 when unknown (or several processes) */
-    const char *name;         /* the command name */
-    const char *executable;   /* path of the executable */
+    int64_t pid;            /* -1 when unknown (or several processes) */
+    const char *name;       /* the command name */
+    const char *executable; /* path of the executable */
     const char *cmdline;
 } tg_process_info;
 
 typedef struct tg_tracer_info {
-    const char *name;         /* "uftrace", "lttng-ust", "trace-cmd", "xray" */
-    const char *version;      /* "0.13", "2.13", "3.1.6" */
+    const char *name;    /* "uftrace", "lttng-ust", "trace-cmd", "xray" */
+    const char *version; /* "0.13", "2.13", "3.1.6" */
 } tg_tracer_info;
 
 /* One key of the format's environment (CTF env block, uftrace info keys, trace.dat
@@ -207,7 +207,7 @@ const tg_host_info *tg_trace_host(const tg_trace *t);
 const tg_process_info *tg_trace_process(const tg_trace *t);
 const tg_tracer_info *tg_trace_tracer(const tg_trace *t);
 size_t tg_trace_env_count(const tg_trace *t);
-const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);        /* NULL past the end */
+const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);             /* NULL past the end */
 const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NULL: absent */
 
 /* ---- one timeline: clock domains and alignment ------------------------------------------- */
@@ -231,17 +231,17 @@ const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NU
  * from PATH - and a trace that would not be aligned is aligned as if it counted the
  * timeline's clock (the user says its clock is that one). */
 typedef enum tg_alignment {
-    TG_ALIGN_OWN = 0,   /* own times: the timeline's clock itself, or alignment is off */
-    TG_ALIGN_EXACT,     /* the timeline's clock on the same host, offsets taken off */
-    TG_ALIGN_MARKER,    /* through the trace's own reading of the timeline's clock */
-    TG_ALIGN_WALL,      /* by wall time (realtime readings) */
-    TG_ALIGN_USER,      /* only by the offset the user gave */
-    TG_ALIGN_NONE,      /* no clock shared with the timeline: own times (a warning says why) */
+    TG_ALIGN_OWN = 0, /* own times: the timeline's clock itself, or alignment is off */
+    TG_ALIGN_EXACT,   /* the timeline's clock on the same host, offsets taken off */
+    TG_ALIGN_MARKER,  /* through the trace's own reading of the timeline's clock */
+    TG_ALIGN_WALL,    /* by wall time (realtime readings) */
+    TG_ALIGN_USER,    /* only by the offset the user gave */
+    TG_ALIGN_NONE,    /* no clock shared with the timeline: own times (a warning says why) */
 } tg_alignment;
 
 const char *tg_alignment_name(tg_alignment a); /* "own", "exact", "marker", "wall", ... */
 tg_alignment tg_trace_alignment(const tg_trace *t);
-int64_t tg_trace_shift_ns(const tg_trace *t);  /* added to the trace's event times */
+int64_t tg_trace_shift_ns(const tg_trace *t); /* added to the trace's event times */
 /* The trace's clock domain: "ORIGIN@HOST" ("monotonic@vm"), "realtime", "unknown". */
 const char *tg_trace_clock_domain(const tg_trace *t);
 /* How the shift was found, or why there is none (one line, for `info` and warnings). */
@@ -258,20 +258,20 @@ tg_trace *tg_stream_trace(const tg_stream *s);
 
 typedef enum tg_event_kind {
     TG_KIND_GENERIC = 0,
-    TG_KIND_FUNC_ENTRY, /* function entry: tg_event_func_addr, tg_event_depth */
-    TG_KIND_FUNC_EXIT,  /* function exit (normal return) */
+    TG_KIND_FUNC_ENTRY,     /* function entry: tg_event_func_addr, tg_event_depth */
+    TG_KIND_FUNC_EXIT,      /* function exit (normal return) */
     TG_KIND_FUNC_TAIL_EXIT, /* exit through a tail call: exits the frame without a return */
-    TG_KIND_LOST,       /* records were lost here: tg_event_lost_count */
+    TG_KIND_LOST,           /* records were lost here: tg_event_lost_count */
     TG_KIND_TASK_FORK,
     TG_KIND_TASK_EXIT,
     TG_KIND_TASK_EXEC,
-    TG_KIND_SCHED_OUT,  /* the thread was scheduled out (uftrace linux:sched-out) */
+    TG_KIND_SCHED_OUT, /* the thread was scheduled out (uftrace linux:sched-out) */
     TG_KIND_SCHED_IN,
     TG_KIND_SCHED_OUT_PREEMPTED, /* scheduled out while still runnable (pre-empted) */
-    TG_KIND_TASK_NAME,  /* a thread was named (uftrace linux:task-name) */
-    TG_KIND_EXTERN,     /* data written into the trace from outside, of no thread (uftrace
+    TG_KIND_TASK_NAME,           /* a thread was named (uftrace linux:task-name) */
+    TG_KIND_EXTERN,              /* data written into the trace from outside, of no thread (uftrace
                          * extern.dat: shown in the thread of the record before it) */
-    TG_KIND_STATEDUMP,  /* the state when tracing started, not an event in time (LTTng
+    TG_KIND_STATEDUMP,           /* the state when tracing started, not an event in time (LTTng
                          * lttng_ust_statedump:*, lttng_statedump_*) */
 } tg_event_kind;
 
@@ -300,31 +300,34 @@ typedef enum tg_value_type {
 } tg_value_type;
 
 typedef enum tg_value_flag {
-    TG_VALF_ENUM = 1,        /* integer with an enumeration mapping: see label */
-    TG_VALF_TEXT = 2,        /* array/sequence of bytes meant as text */
-    TG_VALF_POINTER = 4,     /* integer that is an address */
-    TG_VALF_SYMBOLIC = 8,    /* integer whose label names it (function address, enum) */
+    TG_VALF_ENUM = 1,     /* integer with an enumeration mapping: see label */
+    TG_VALF_TEXT = 2,     /* array/sequence of bytes meant as text */
+    TG_VALF_POINTER = 4,  /* integer that is an address */
+    TG_VALF_SYMBOLIC = 8, /* integer whose label names it (function address, enum) */
 } tg_value_flag;
 
 struct tg_value_ops;
 
 typedef struct tg_value {
     tg_value_type type;
-    const char *name;    /* field name; NULL for array elements */
+    const char *name; /* field name; NULL for array elements */
     union {
         int64_t s;
         uint64_t u;
         double f;
-        struct { const char *ptr; size_t len; } str;
+        struct {
+            const char *ptr;
+            size_t len;
+        } str;
     } v;
-    uint16_t bits;       /* integer or float size in bits (0: unknown) */
-    uint8_t base;        /* display base for integers: 2, 8, 10 or 16 */
-    uint8_t flags;       /* tg_value_flag bits */
-    int8_t byte_order;   /* 0 native/unknown, 1 little, 2 big (as the schema said) */
-    const char *label;   /* enum label(s) or symbol name; NULL when none */
-    const char *fmt;     /* the conversion the trace's schema gives this field, printf-like
+    uint16_t bits;     /* integer or float size in bits (0: unknown) */
+    uint8_t base;      /* display base for integers: 2, 8, 10 or 16 */
+    uint8_t flags;     /* tg_value_flag bits */
+    int8_t byte_order; /* 0 native/unknown, 1 little, 2 big (as the schema said) */
+    const char *label; /* enum label(s) or symbol name; NULL when none */
+    const char *fmt;   /* the conversion the trace's schema gives this field, printf-like
                           * ("%lu", "0x%lX": LTTng 0.x markers); NULL when none */
-    size_t count;        /* elements or members of compound values */
+    size_t count;      /* elements or members of compound values */
     /* private: how to fetch children; set by the format that produced the value */
     const struct tg_value_ops *ops;
     const void *ctx[4];
@@ -339,13 +342,13 @@ typedef struct tg_event tg_event;
 
 /* Which group of fields of an event to read.  Formats fill the scopes they have. */
 typedef enum tg_scope {
-    TG_SCOPE_PAYLOAD = 0,      /* the event's own fields (CTF payload, ftrace fields, args) */
-    TG_SCOPE_PACKET_CONTEXT,   /* CTF packet context */
-    TG_SCOPE_EVENT_HEADER,     /* CTF event header */
-    TG_SCOPE_STREAM_CONTEXT,   /* CTF stream event context */
-    TG_SCOPE_EVENT_CONTEXT,    /* CTF event context */
-    TG_SCOPE_COMMON,           /* ftrace common_* fields */
-    TG_SCOPE_RETURN,           /* function return value(s) on exits */
+    TG_SCOPE_PAYLOAD = 0,    /* the event's own fields (CTF payload, ftrace fields, args) */
+    TG_SCOPE_PACKET_CONTEXT, /* CTF packet context */
+    TG_SCOPE_EVENT_HEADER,   /* CTF event header */
+    TG_SCOPE_STREAM_CONTEXT, /* CTF stream event context */
+    TG_SCOPE_EVENT_CONTEXT,  /* CTF event context */
+    TG_SCOPE_COMMON,         /* ftrace common_* fields */
+    TG_SCOPE_RETURN,         /* function return value(s) on exits */
     TG_SCOPE_COUNT
 } tg_scope;
 
@@ -356,9 +359,9 @@ const char *tg_event_name(const tg_event *ev);
 tg_event_kind tg_event_kind_of(const tg_event *ev);
 tg_stream *tg_event_stream(const tg_event *ev);
 tg_trace *tg_event_trace(const tg_event *ev);
-int tg_event_cpu(const tg_event *ev); /* -1 when unknown */
-int tg_event_pid(const tg_event *ev); /* -1 when unknown */
-int tg_event_tid(const tg_event *ev); /* -1 when unknown */
+int tg_event_cpu(const tg_event *ev);         /* -1 when unknown */
+int tg_event_pid(const tg_event *ev);         /* -1 when unknown */
+int tg_event_tid(const tg_event *ev);         /* -1 when unknown */
 uint64_t tg_event_offset(const tg_event *ev); /* byte offset of the record in its file */
 
 /* Function traces: the function's address, its symbol (NULL when unknown), the call depth
@@ -373,8 +376,7 @@ uint64_t tg_event_lost_count(const tg_event *ev);
 size_t tg_event_field_count(const tg_event *ev, tg_scope scope);
 int tg_event_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
 /* Field by name in a scope; TG_ERR_USAGE when there is none. */
-int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name,
-                           tg_value *out);
+int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name, tg_value *out);
 /* The event rendered the way its own tracer renders it (ftrace's print fmt, a uftrace
  * event's text), appended to out.  1 when written, 0 when the format has no own rendering. */
 int tg_event_render(const tg_event *ev, tg_buf *out);
@@ -412,20 +414,20 @@ typedef struct tg_field_member {
 
 struct tg_field_type {
     tg_field_kind kind;
-    uint16_t bits;       /* integers, enums, floats */
-    uint16_t align;      /* in bits: 1, 8, 16, ... */
+    uint16_t bits;  /* integers, enums, floats */
+    uint16_t align; /* in bits: 1, 8, 16, ... */
     uint8_t is_signed;
-    uint8_t byte_order;  /* 1 little, 2 big */
-    uint8_t base;        /* 2, 8, 10 or 16 */
-    uint8_t encoding;    /* 0 none, 1 UTF-8, 2 ASCII (strings, text arrays' elements) */
+    uint8_t byte_order; /* 1 little, 2 big */
+    uint8_t base;       /* 2, 8, 10 or 16 */
+    uint8_t encoding;   /* 0 none, 1 UTF-8, 2 ASCII (strings, text arrays' elements) */
     uint16_t exp_dig, mant_dig;
     const tg_enum_mapping *mappings;
     size_t n_mappings;
     const tg_field_member *members;
     size_t n_members;
-    const char *ref;     /* sequence length / variant tag: the path as the format wrote it */
+    const char *ref; /* sequence length / variant tag: the path as the format wrote it */
     const tg_field_type *element;
-    uint64_t length;     /* arrays */
+    uint64_t length; /* arrays */
 };
 
 /* The schema of one scope of an event class (a TG_FT_STRUCT), or NULL when the format
@@ -480,8 +482,7 @@ int tg_stream_iter_next(tg_stream_iter *it, const tg_event **ev, tg_error **err)
  * status for damage (call again to go on).  Damage goes to *err, or, when err is NULL, into
  * the iterator's own list (tg_stream_iter_errors).  A stream is dropped after 64 errors in a
  * row, as in the merge. */
-int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t max,
-                              tg_error **err);
+int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t max, tg_error **err);
 const tg_error *tg_stream_iter_errors(const tg_stream_iter *it);
 tg_stream *tg_stream_iter_stream(const tg_stream_iter *it);
 void tg_stream_iter_free(tg_stream_iter *it);
@@ -519,23 +520,23 @@ typedef enum tg_call_flags {
 typedef struct tg_call {
     int tid, pid;
     uint64_t addr;
-    const char *name;      /* symbol at entry time, or NULL */
-    int depth;             /* 0 for a thread's outermost frame */
+    const char *name;          /* symbol at entry time, or NULL */
+    int depth;                 /* 0 for a thread's outermost frame */
     int64_t entry_ns, exit_ns; /* in the unit of the times fed (ns, or cycles: feed_at) */
-    int64_t total_ns;      /* exit_ns - entry_ns */
-    int64_t child_ns;      /* total time of the direct children */
-    int64_t self_ns;       /* total_ns - child_ns */
-    unsigned flags;        /* tg_call_flags */
+    int64_t total_ns;          /* exit_ns - entry_ns */
+    int64_t child_ns;          /* total time of the direct children */
+    int64_t self_ns;           /* total_ns - child_ns */
+    unsigned flags;            /* tg_call_flags */
     tg_trace *trace;
-    const tg_event *exit;  /* the event that ended the call (NULL at finish); valid during
+    const tg_event *exit; /* the event that ended the call (NULL at finish); valid during
                             * the callback only */
 } tg_call;
 
 typedef enum tg_stack_rules {
-    TG_STACK_UNWIND = 0,   /* the default, as above */
-    TG_STACK_TOP_ONLY,     /* llvm-xray account: an exit must match the top frame; any other
+    TG_STACK_UNWIND = 0, /* the default, as above */
+    TG_STACK_TOP_ONLY,   /* llvm-xray account: an exit must match the top frame; any other
                             * exit is reported NO_ENTRY and leaves the stack as it is */
-    TG_STACK_UFTRACE,      /* uftrace's own (what `uftrace report` counts): a thread's stack
+    TG_STACK_UFTRACE,    /* uftrace's own (what `uftrace report` counts): a thread's stack
                             * is a count every record moves (a record's depth seeds it, at
                             * the thread's start and after lost records), a context switch
                             * is a call of the virtual function linux:schedule (sched-out to
@@ -544,9 +545,9 @@ typedef enum tg_stack_rules {
                             * self times.  Frames the rules drop without an end are reported
                             * NO_EXIT, and frames a record implies (a thread that starts
                             * deep) are opened, so opens and ends always pair */
-    TG_STACK_BY_TRACER,    /* each trace by its tracer's rules: TG_STACK_UFTRACE for uftrace
+    TG_STACK_BY_TRACER,  /* each trace by its tracer's rules: TG_STACK_UFTRACE for uftrace
                             * data, TG_STACK_UNWIND for the others */
-    TG_STACK_LLVM_XRAY,    /* `llvm-xray account`'s: TG_STACK_TOP_ONLY on 32-bit function ids
+    TG_STACK_LLVM_XRAY,  /* `llvm-xray account`'s: TG_STACK_TOP_ONLY on 32-bit function ids
                             * (addr's low 32 bits), times compared unsigned (cycles), any
                             * record timed before the first record fed is skipped, and lost
                             * records change nothing */
@@ -585,8 +586,8 @@ int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_option
 const char *tg_print_style_name(size_t i);
 
 /* Converts to another format ("chrome": Chrome Trace Event JSON), streamed into out. */
-int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
-               tg_buf *out, tg_error **err);
+int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts, tg_buf *out,
+               tg_error **err);
 
 /* Converts to a format that is a directory ("ctf": CTF 1.8, "uftrace": a uftrace data
  * directory) written at dir, which must not exist.  The output is written under a temporary
@@ -600,12 +601,10 @@ int tg_convert_writes_dir(const char *to);
 
 /* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
  * account: style "uftrace" or "xray"), per-class statistics and the set's description. */
-int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
-              tg_error **err);
+int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
 int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
               tg_buf *out, tg_error **err);
-int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
-             tg_error **err);
+int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
 
 #ifdef __cplusplus

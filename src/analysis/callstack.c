@@ -92,9 +92,19 @@ static void report(tg_callstack *cs, const struct tg_thread_stack *t, const stru
             break;
         }
     tg_call call = {
-        .tid = t->tid, .pid = t->pid, .addr = f->addr, .name = f->name, .depth = (int)t->depth,
-        .entry_ns = f->entry_ns, .exit_ns = exit_ns, .total_ns = dur, .child_ns = f->child_ns,
-        .self_ns = (int64_t)((uint64_t)dur - (uint64_t)f->child_ns), .flags = flags, .trace = t->trace, .exit = exit,
+        .tid = t->tid,
+        .pid = t->pid,
+        .addr = f->addr,
+        .name = f->name,
+        .depth = (int)t->depth,
+        .entry_ns = f->entry_ns,
+        .exit_ns = exit_ns,
+        .total_ns = dur,
+        .child_ns = f->child_ns,
+        .self_ns = (int64_t)((uint64_t)dur - (uint64_t)f->child_ns),
+        .flags = flags,
+        .trace = t->trace,
+        .exit = exit,
     };
     cs->on_call(cs->ctx, &call);
 }
@@ -116,8 +126,13 @@ void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open) { cs->on_open = 
 static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t)
 {
     const struct tg_frame *f = &t->frames[t->depth - 1];
-    tg_call call = {.tid = t->tid, .pid = t->pid, .addr = f->addr, .name = f->name,
-                    .depth = (int)t->depth - 1, .entry_ns = f->entry_ns, .trace = t->trace};
+    tg_call call = {.tid = t->tid,
+                    .pid = t->pid,
+                    .addr = f->addr,
+                    .name = f->name,
+                    .depth = (int)t->depth - 1,
+                    .entry_ns = f->entry_ns,
+                    .trace = t->trace};
     cs->on_open(cs->ctx, &call);
 }
 
@@ -145,13 +160,20 @@ static const char *name_of(tg_callstack *cs, const tg_event *ev)
     return cs->names[h].name;
 }
 
-static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev,
-                     uint64_t addr, int64_t ts)
+static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
+                     int64_t ts)
 {
     tg_call call = {
-        .tid = t->tid, .pid = t->pid, .addr = addr, .name = name_of(cs, ev),
-        .depth = (int)t->depth, .entry_ns = ts, .exit_ns = ts, .flags = TG_CALL_NO_ENTRY,
-        .trace = t->trace, .exit = ev,
+        .tid = t->tid,
+        .pid = t->pid,
+        .addr = addr,
+        .name = name_of(cs, ev),
+        .depth = (int)t->depth,
+        .entry_ns = ts,
+        .exit_ns = ts,
+        .flags = TG_CALL_NO_ENTRY,
+        .trace = t->trace,
+        .exit = ev,
     };
     cs->on_call(cs->ctx, &call);
 }
@@ -207,7 +229,7 @@ static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int
     const uf_frame *f = &t->frames[idx];
     int64_t total = (int64_t)f->total;
     TG_TRY(mirror_depth(cs, th, t, (size_t)idx + 1, ts - total));
-    unsigned flags = how == UF_CLOSE_LOST ? TG_CALL_NO_EXIT | TG_CALL_LOST
+    unsigned flags = how == UF_CLOSE_LOST  ? TG_CALL_NO_EXIT | TG_CALL_LOST
                      : how == UF_CLOSE_END ? TG_CALL_NO_EXIT
                                            : 0;
     for (int i = 0; i < idx; i++) /* uftrace's recursion: the same address lower down */
@@ -217,9 +239,18 @@ static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int
         }
     th->depth--;
     tg_call call = {
-        .tid = t->tid, .pid = th->pid, .addr = addr, .name = name, .depth = idx,
-        .entry_ns = ts - total, .exit_ns = ts, .total_ns = total, .child_ns = (int64_t)f->child,
-        .self_ns = (int64_t)(f->total - f->child), .flags = flags, .trace = th->trace,
+        .tid = t->tid,
+        .pid = th->pid,
+        .addr = addr,
+        .name = name,
+        .depth = idx,
+        .entry_ns = ts - total,
+        .exit_ns = ts,
+        .total_ns = total,
+        .child_ns = (int64_t)f->child,
+        .self_ns = (int64_t)(f->total - f->child),
+        .flags = flags,
+        .trace = th->trace,
         .exit = how == UF_CLOSE_END ? NULL : cs->ev,
     };
     cs->on_call(cs->ctx, &call);
@@ -276,18 +307,13 @@ static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
         if (cs->on_open)
             tell_open(cs, t);
         break;
-    case TG_STEP_ENDED:
-        report(cs, t, out.frame, ts, out.flags, ev);
-        break;
-    case TG_STEP_NO_ENTRY:
-        no_entry(cs, t, ev, ev->addr, ts);
-        break;
+    case TG_STEP_ENDED: report(cs, t, out.frame, ts, out.flags, ev); break;
+    case TG_STEP_NO_ENTRY: no_entry(cs, t, ev, ev->addr, ts); break;
     case TG_STEP_LOST:
         while (t->depth)
             pop(cs, t, ts, TG_CALL_NO_EXIT | TG_CALL_LOST, ev);
         break;
-    case TG_STEP_NONE:
-        break;
+    case TG_STEP_NONE: break;
     }
     return 0;
 }
@@ -300,8 +326,8 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     if (cs->rules == TG_STACK_TOP_ONLY || cs->rules == TG_STACK_LLVM_XRAY)
         return feed_top_only(cs, ev, ts);
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
-    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
-        kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST)
+    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT && kind != TG_KIND_FUNC_TAIL_EXIT &&
+        kind != TG_KIND_LOST)
         return 0;
     int tid = ev->tid;
     if (kind == TG_KIND_LOST && tid < 0)

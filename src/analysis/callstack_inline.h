@@ -42,20 +42,20 @@ struct tg_callstack {
     tg_call_fn on_call, on_open;
     void *ctx;
     tg_stack_rules rules;
-    struct uf_state *uf;          /* the uftrace rules' state, made at their first event */
-    const tg_trace *rules_trace;  /* TG_STACK_BY_TRACER: the last event's trace ... */
-    bool rules_uftrace;           /* ... and whether it follows the uftrace rules */
-    uint64_t first_time;          /* TG_STACK_LLVM_XRAY: the first record's time (0: none) */
-    const tg_event *ev;           /* the event being fed */
+    struct uf_state *uf;         /* the uftrace rules' state, made at their first event */
+    const tg_trace *rules_trace; /* TG_STACK_BY_TRACER: the last event's trace ... */
+    bool rules_uftrace;          /* ... and whether it follows the uftrace rules */
+    uint64_t first_time;         /* TG_STACK_LLVM_XRAY: the first record's time (0: none) */
+    const tg_event *ev;          /* the event being fed */
     struct {
         uint64_t addr;
         const tg_trace *trace; /* NULL: empty */
         const char *name;
     } names[256];
-    struct tg_thread_stack *last; /* the previous event's thread */
+    struct tg_thread_stack *last;    /* the previous event's thread */
     struct tg_thread_stack *threads; /* in first-seen order */
     size_t n_threads, threads_cap;
-    tg_hash by_tid;               /* tid -> index in threads */
+    tg_hash by_tid; /* tid -> index in threads */
 };
 
 /* The thread's stack, added when new; NULL when out of memory (callstack.c). */
@@ -69,11 +69,11 @@ static inline struct tg_thread_stack *tg_callstack_thread(tg_callstack *cs, int 
 
 /* What one step did. */
 typedef enum tg_step {
-    TG_STEP_NONE = 0,  /* not a record of the rules (or skipped by them) */
-    TG_STEP_OPENED,    /* a frame opened: top of *thread */
-    TG_STEP_ENDED,     /* a frame ended: *frame (popped; valid until the next step) */
-    TG_STEP_NO_ENTRY,  /* an exit that does not match the top: stacks unchanged */
-    TG_STEP_LOST,      /* lost records (TG_STACK_TOP_ONLY): the caller ends *thread's frames */
+    TG_STEP_NONE = 0, /* not a record of the rules (or skipped by them) */
+    TG_STEP_OPENED,   /* a frame opened: top of *thread */
+    TG_STEP_ENDED,    /* a frame ended: *frame (popped; valid until the next step) */
+    TG_STEP_NO_ENTRY, /* an exit that does not match the top: stacks unchanged */
+    TG_STEP_LOST,     /* lost records (TG_STACK_TOP_ONLY): the caller ends *thread's frames */
 } tg_step;
 
 typedef struct tg_step_out {
@@ -117,8 +117,9 @@ static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, cons
             return TG_STEP_NO_ENTRY;
         const struct tg_frame *f = &t->frames[--t->depth];
         if (t->depth) /* unsigned: damaged times wrap instead of overflowing */
-            t->frames[t->depth - 1].child_ns = (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns +
-                                                         (uint64_t)ts - (uint64_t)f->entry_ns);
+            t->frames[t->depth - 1].child_ns =
+                (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + (uint64_t)ts -
+                          (uint64_t)f->entry_ns);
         out->frame = f;
         out->flags = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
         return TG_STEP_ENDED;

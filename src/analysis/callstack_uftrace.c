@@ -212,8 +212,8 @@ static bool name_in(const char *name, const char *const *list)
 
 uint8_t uf_fixup_kind(const char *n)
 {
-    static const char *const execs[] = {"execl", "execlp", "execle", "execv", "execve",
-                                        "execvp", "execvpe", NULL};
+    static const char *const execs[] = {"execl",  "execlp", "execle",  "execv",
+                                        "execve", "execvp", "execvpe", NULL};
     static const char *const setjmps[] = {"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", NULL};
     static const char *const longjmps[] = {"longjmp", "siglongjmp", "__longjmp_chk", NULL};
     static const char *const forks[] = {"fork", "vfork", "daemon", NULL};

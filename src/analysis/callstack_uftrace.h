@@ -26,17 +26,17 @@ typedef struct uf_rec {
     int tid, pid;
     int depth;
     int64_t time;
-    uint64_t addr;       /* function address, event id (uftrace prints it), or lost count */
+    uint64_t addr; /* function address, event id (uftrace prints it), or lost count */
     tg_event_kind kind;
-    const char *name;    /* function symbol, NULL when unknown */
+    const char *name;          /* function symbol, NULL when unknown */
     const tg_event_class *cls; /* cls->kernel: a kernel function's entry/exit (record -k) */
 } uf_rec;
 
 typedef struct uf_frame {
     uint64_t addr;
-    const char *name;    /* symbol at entry (NULL: unknown); sched frames: linux:schedule */
-    uint64_t total;      /* start time while open, duration once exited (unsigned, as in */
-    uint64_t child;      /* uftrace: damaged times wrap instead of overflowing) */
+    const char *name; /* symbol at entry (NULL: unknown); sched frames: linux:schedule */
+    uint64_t total;   /* start time while open, duration once exited (unsigned, as in */
+    uint64_t child;   /* uftrace: damaged times wrap instead of overflowing) */
     bool valid;
 } uf_frame;
 
@@ -48,38 +48,38 @@ typedef struct uf_task {
     int display_depth;
     int fork_display_depth;
     bool fstack_set, lost_seen, display_depth_set, fork_handled, sched_preempt_seen;
-    bool in_kernel;               /* the last function record was a kernel function's */
-    bool steady;                  /* fstack_set, no lost_seen, not in_kernel: the state in
+    bool in_kernel;                    /* the last function record was a kernel function's */
+    bool steady;                       /* fstack_set, no lost_seen, not in_kernel: the state in
                                    * which entries and exits take the inline paths */
-    uint8_t entry_flags;          /* UF_FL_* of the entry being handled */
+    uint8_t entry_flags;               /* UF_FL_* of the entry being handled */
     int64_t timestamp, timestamp_last; /* replay's time fields */
-    int64_t last_time;            /* time of the thread's last record */
-    bool last_was_perf;           /* ...which came from the perf (cpu) data */
+    int64_t last_time;                 /* time of the thread's last record */
+    bool last_was_perf;                /* ...which came from the perf (cpu) data */
     uf_frame *frames;
     int cap;
-    int order;                    /* first-seen order of the thread */
-    char tid_text[16];            /* replay's "[  1234]", made once */
+    int order;         /* first-seen order of the thread */
+    char tid_text[16]; /* replay's "[  1234]", made once */
     uint8_t tid_len;
 } uf_task;
 
 struct uf_fixup_cache {
     const char *name;
-    uint8_t kind;                 /* 0 none, 1 exec, 2 setjmp, 3 longjmp, 4 fork */
+    uint8_t kind; /* 0 none, 1 exec, 2 setjmp, 3 longjmp, 4 fork */
 };
 
 typedef struct uf_state {
-    uf_task *last_task;           /* the thread of the previous record (usually the next's) */
+    uf_task *last_task; /* the thread of the previous record (usually the next's) */
     struct uf_fixup_cache fixups[256];
-    tg_hash by_tid;               /* tid -> index in order */
-    uf_task **order;              /* threads in first-seen order */
+    tg_hash by_tid;  /* tid -> index in order */
+    uf_task **order; /* threads in first-seen order */
     size_t count, order_cap;
     int max_stack;
     int setjmp_depth, setjmp_count;
-    uf_task *last_forker;         /* thread that last entered fork() (the child's parent) */
-    int64_t first_time;           /* uftrace's first record time; -1 (as unsigned: none) */
-    int64_t last_perf_time;       /* time of the last perf record read, any thread */
-    bool has_kernel;              /* kernel function records were seen */
-    bool kernel_full;             /* uftrace --kernel-full: kernel functions outside user
+    uf_task *last_forker;   /* thread that last entered fork() (the child's parent) */
+    int64_t first_time;     /* uftrace's first record time; -1 (as unsigned: none) */
+    int64_t last_perf_time; /* time of the last perf record read, any thread */
+    bool has_kernel;        /* kernel function records were seen */
+    bool kernel_full;       /* uftrace --kernel-full: kernel functions outside user
                                    * functions count too (by default they are skipped) */
 } uf_state;
 
@@ -116,11 +116,23 @@ static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
     r->name = NULL;
     r->kind = c->kind;
     switch (c->kind) {
-    case TG_KIND_FUNC_ENTRY: r->type = UF_ENTRY; r->addr = ev->addr; break;
+    case TG_KIND_FUNC_ENTRY:
+        r->type = UF_ENTRY;
+        r->addr = ev->addr;
+        break;
     case TG_KIND_FUNC_EXIT:
-    case TG_KIND_FUNC_TAIL_EXIT: r->type = UF_EXIT; r->addr = ev->addr; break;
-    case TG_KIND_LOST: r->type = UF_LOST; r->addr = ev->lost; break;
-    default: r->type = UF_EVENT; r->addr = c->id; break;
+    case TG_KIND_FUNC_TAIL_EXIT:
+        r->type = UF_EXIT;
+        r->addr = ev->addr;
+        break;
+    case TG_KIND_LOST:
+        r->type = UF_LOST;
+        r->addr = ev->lost;
+        break;
+    default:
+        r->type = UF_EVENT;
+        r->addr = c->id;
+        break;
     }
     return r->tid >= 0;
 }
@@ -159,8 +171,7 @@ static inline void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
 
 /* Opens frame idx (the top) of t at time ts for a function entry, as uftrace's fstack does.
  * Inline: report calls it once per entry. */
-static inline void uf_frame_push(uf_task *t, int idx, uint64_t addr, const char *name,
-                                 uint64_t ts)
+static inline void uf_frame_push(uf_task *t, int idx, uint64_t addr, const char *name, uint64_t ts)
 {
     uf_frame *f = &t->frames[idx];
     f->addr = addr;

@@ -50,7 +50,8 @@ static void describe_attrs(tg_buf *out, const tg_trace *t)
         tg_buf_printf(out, "tracer:       %s%s%s\n", tr->name, tr->version ? " " : "",
                       tr->version ? tr->version : "");
     const tg_clock_info *c = tg_trace_clock(t);
-    tg_buf_printf(out, "clock:        %s (%s", tg_trace_clock_name(t), tg_clock_origin_name(c->origin));
+    tg_buf_printf(out, "clock:        %s (%s", tg_trace_clock_name(t),
+                  tg_clock_origin_name(c->origin));
     if (c->frequency_hz)
         tg_buf_printf(out, ", %llu Hz", (unsigned long long)c->frequency_hz);
     if (c->raw_cycles)

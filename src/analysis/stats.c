@@ -90,8 +90,7 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
     return rc < 0 ? rc : 0;
 }
 
-int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
-             tg_error **err)
+int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     return tg_sink_run(set, f, opts, out, err, run_stats, NULL);
 }

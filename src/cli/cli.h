@@ -20,12 +20,12 @@ enum cli_command {
 };
 
 struct cli_option {
-    const char *name;   /* long name: also the key in tg_options */
-    char short_name;    /* 0: none */
-    const char *arg;    /* NULL: a flag; else the argument's name for --help */
-    unsigned commands;  /* enum cli_command bits */
+    const char *name;  /* long name: also the key in tg_options */
+    char short_name;   /* 0: none */
+    const char *arg;   /* NULL: a flag; else the argument's name for --help */
+    unsigned commands; /* enum cli_command bits */
     const char *help;
-    int repeatable;     /* given several times: the values joined with newlines */
+    int repeatable; /* given several times: the values joined with newlines */
 };
 
 struct cli_command_info {
@@ -44,7 +44,7 @@ struct cli_args {
     tg_filter *filter;
     char **paths;
     size_t n_paths;
-    int open_exit;      /* cli_open's exit code when it fails (1 input, 2 usage) */
+    int open_exit; /* cli_open's exit code when it fails (1 input, 2 usage) */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);

@@ -32,8 +32,8 @@ void cli_print_command_help(const struct cli_command_info *cmd)
             continue;
         char left[64];
         int n = snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-                         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
-                         o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+                         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+                         o->arg ? " " : "", o->arg ? o->arg : "");
         printf("  %s%*s%s\n", left, n < 28 ? 28 - n : 1, "", o->help);
     }
     printf("\nexample:\n  %s\n", cmd->example);
@@ -47,8 +47,8 @@ static int usage_error(const struct cli_command_info *cmd, const char *what, con
 }
 
 /* Applies one option: filters go to the filter, everything to the option bag. */
-static int apply(const struct cli_command_info *cmd, struct cli_args *a,
-                 const struct cli_option *o, const char *value)
+static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct cli_option *o,
+                 const char *value)
 {
     if (strcmp(o->name, "help") == 0) {
         cli_print_command_help(cmd);

@@ -64,7 +64,8 @@ int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call
 int cli_run_convert(struct cli_args *a)
 {
     if (!tg_options_get(a->opts, "to")) {
-        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, speedscope, svg, ctf, uftrace)\n");
+        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, "
+                        "speedscope, svg, ctf, uftrace)\n");
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");
@@ -79,8 +80,7 @@ int cli_run_convert(struct cli_args *a)
         if (!set)
             return 1;
         tg_error *err = NULL;
-        int rc = tg_convert_dir(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path,
-                                &err);
+        int rc = tg_convert_dir(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path, &err);
         tg_close(set);
         return cli_finish(rc, err);
     }

@@ -81,7 +81,12 @@ const char *tg_buf_data(const tg_buf *b)
     return b->p;
 }
 size_t tg_buf_len(const tg_buf *b) { return b->len; }
-void tg_buf_reset(tg_buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
+void tg_buf_reset(tg_buf *b)
+{
+    b->len = 0;
+    if (b->p)
+        b->p[0] = 0;
+}
 
 /* Makes room for n more bytes plus a NUL; returns the write position or NULL. */
 char *tg_buf_reserve(tg_buf *b, size_t n)
@@ -159,15 +164,14 @@ const char tg_dec_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-const char tg_hex_pairs[513] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+const char tg_hex_pairs[513] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                               "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                               "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                               "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                               "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                               "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                               "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                               "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
 /* Writes the decimal digits of v at the end of tmp[24]; returns the first digit. */
 static char *u64_digits(uint64_t v, char tmp[24]) { return tg_dec_write(tmp + 24, v); }

@@ -18,9 +18,9 @@
 struct tg_buf {
     char *p;
     size_t len, cap;
-    size_t room_end; /* len + n <= room_end: n bytes fit without a flush or a growth */
-    int fd;          /* -1: in-memory */
-    int failed;      /* allocation or write failure seen */
+    size_t room_end;  /* len + n <= room_end: n bytes fit without a flush or a growth */
+    int fd;           /* -1: in-memory */
+    int failed;       /* allocation or write failure seen */
     uint64_t flushed; /* bytes written out to fd so far */
 };
 
@@ -62,7 +62,6 @@ static inline void tg_buf_put_fast(tg_buf *b, const char *s, size_t n)
 }
 
 #define TG_BUF_LIT(b, lit) tg_buf_put_fast((b), (lit), sizeof(lit) - 1)
-
 
 /* Decimal digits of v written in place, two at a time from the last one back; the count
  * comes from the bit length (log10 2 ~ 1233 / 4096) and one comparison. */

@@ -27,14 +27,12 @@
 
 struct tg_print_style {
     const char *name;
-    int (*print)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                 tg_error **err);
+    int (*print)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
 };
 
 struct tg_converter {
     const char *name;
-    int (*convert)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                   tg_error **err);
+    int (*convert)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
     /* formats that are directories (writers/dir_output.c): writes into the fresh directory
      * dir; convert is NULL for them */
     int (*convert_dir)(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
@@ -43,8 +41,7 @@ struct tg_converter {
 
 struct tg_report_style {
     const char *name;
-    int (*report)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                  tg_error **err);
+    int (*report)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
 };
 
 #define TG_PRINT_STYLE(id) const struct tg_print_style tg_print_style_##id

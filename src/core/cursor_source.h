@@ -20,13 +20,13 @@
 
 struct tg_source {
     tg_stream *s;
-    tg_event *buf;      /* buf[pos..n): events read ahead, not handed out yet */
+    tg_event *buf; /* buf[pos..n): events read ahead, not handed out yet */
     size_t pos, n;
-    size_t cap;         /* TG_SOURCE_BATCH with next_batch, else 1 */
+    size_t cap; /* TG_SOURCE_BATCH with next_batch, else 1 */
     int errors_in_a_row;
     bool done;
-    int64_t shift;      /* added to event times for the merge's order (the shared timeline) */
-    int pending_rc;     /* a read-ahead stopped at damage: reported at the next refill */
+    int64_t shift;  /* added to event times for the merge's order (the shared timeline) */
+    int pending_rc; /* a read-ahead stopped at damage: reported at the next refill */
     tg_error *pending;
 };
 
@@ -59,8 +59,8 @@ static inline void tg_source_set_defaults(tg_event *ev, const tg_stream *s)
 /* The next event not handed out yet, reading ahead when needed; NULL at the end.  Errors met
  * on the way are passed to keep(ctx, error), which owns them.  A stream without read-ahead
  * (one event at a time: trace-cmd's, CTF's) is read here directly, in line. */
-static inline tg_event *tg_source_head(struct tg_source *src,
-                                       void (*keep)(void *ctx, tg_error *e), void *ctx)
+static inline tg_event *tg_source_head(struct tg_source *src, void (*keep)(void *ctx, tg_error *e),
+                                       void *ctx)
 {
     while (src->pos >= src->n) {
         tg_error *e = NULL;

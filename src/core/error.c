@@ -14,9 +14,9 @@
 
 struct tg_error {
     tg_status status;
-    char **causes;      /* innermost first */
+    char **causes; /* innermost first */
     size_t n_causes, cap_causes;
-    char *joined;       /* built by tg_error_message */
+    char *joined; /* built by tg_error_message */
     struct tg_error *next;
 };
 
@@ -65,8 +65,8 @@ static int make_error(tg_error **err, tg_status status, char *msg)
     return status;
 }
 
-int tg_err_at(tg_error **err, tg_status status, const char *file, uint64_t offset,
-              const char *fmt, ...)
+int tg_err_at(tg_error **err, tg_status status, const char *file, uint64_t offset, const char *fmt,
+              ...)
 {
     va_list ap;
     va_start(ap, fmt);

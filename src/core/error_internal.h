@@ -22,8 +22,8 @@
 /* Sets *err (when err is not NULL) to a new error "file: offset 0x..: message" and returns
  * status, so that `return tg_err_at(err, TG_ERR_FORMAT, path, off, "...")` reads straight.
  * file may be NULL; offset UINT64_MAX means "no offset". */
-int tg_err_at(tg_error **err, tg_status status, const char *file, uint64_t offset,
-              const char *fmt, ...) TG_PRINTF(5, 6);
+int tg_err_at(tg_error **err, tg_status status, const char *file, uint64_t offset, const char *fmt,
+              ...) TG_PRINTF(5, 6);
 /* Same without file or offset. */
 int tg_err(tg_error **err, tg_status status, const char *fmt, ...) TG_PRINTF(3, 4);
 /* Adds an outer cause ("while reading X") to *err; returns the error's status. */
@@ -35,11 +35,11 @@ void tg_err_append(tg_error **list, tg_error *err);
 
 /* Propagate a negative status: keeps the happy path straight without hiding control flow
  * beyond a return. */
-#define TG_TRY(expr)                                                                            \
-    do {                                                                                        \
-        int tg_try_rc_ = (expr);                                                                \
-        if (tg_try_rc_ < 0)                                                                     \
-            return tg_try_rc_;                                                                  \
+#define TG_TRY(expr)                                                                               \
+    do {                                                                                           \
+        int tg_try_rc_ = (expr);                                                                   \
+        if (tg_try_rc_ < 0)                                                                        \
+            return tg_try_rc_;                                                                     \
     } while (0)
 
 #endif

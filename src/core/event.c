@@ -6,11 +6,17 @@
 
 #include <string.h>
 
-int64_t tg_event_time_ns(const tg_event *ev) { return ev->ts + (ev->stream ? ev->stream->shift_ns : 0); }
+int64_t tg_event_time_ns(const tg_event *ev)
+{
+    return ev->ts + (ev->stream ? ev->stream->shift_ns : 0);
+}
 int64_t tg_event_trace_time_ns(const tg_event *ev) { return ev->ts; }
 const tg_event_class *tg_event_class_of(const tg_event *ev) { return ev->cls; }
 const char *tg_event_name(const tg_event *ev) { return ev->cls ? ev->cls->name : ""; }
-tg_event_kind tg_event_kind_of(const tg_event *ev) { return ev->cls ? ev->cls->kind : TG_KIND_GENERIC; }
+tg_event_kind tg_event_kind_of(const tg_event *ev)
+{
+    return ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+}
 tg_stream *tg_event_stream(const tg_event *ev) { return ev->stream; }
 tg_trace *tg_event_trace(const tg_event *ev) { return ev->stream ? ev->stream->trace : NULL; }
 int tg_event_cpu(const tg_event *ev) { return ev->cpu; }

@@ -14,32 +14,32 @@
 #include <stdint.h>
 
 struct tg_event_class {
-    const char *name;      /* "sched_switch", "lttng_ust_cyg_profile:func_entry", ... */
-    const char *system;    /* ftrace system / CTF provider; may be NULL */
+    const char *name;   /* "sched_switch", "lttng_ust_cyg_profile:func_entry", ... */
+    const char *system; /* ftrace system / CTF provider; may be NULL */
     uint64_t id;
     tg_event_kind kind;
-    bool kernel;           /* function entries/exits of the kernel recorded beside a user
+    bool kernel;    /* function entries/exits of the kernel recorded beside a user
                             * program's (uftrace record -k): uftrace's rules treat them apart */
-    void *fmt_data;        /* the format's compiled layout for this class */
-    size_t index;          /* position in its trace's class list */
+    void *fmt_data; /* the format's compiled layout for this class */
+    size_t index;   /* position in its trace's class list */
     tg_trace *trace;
     /* declared field types per scope (tg_event_class_schema); NULL where not declared */
     const struct tg_field_type *schema[TG_SCOPE_COUNT];
 };
 
 struct tg_event {
-    int64_t ts;                  /* ns on the trace clock */
+    int64_t ts; /* ns on the trace clock */
     const tg_event_class *cls;
     tg_stream *stream;
-    int32_t cpu, pid, tid;       /* -1 when unknown */
-    int32_t depth;               /* function traces; -1 when none */
-    uint64_t addr;               /* function address for entry/exit */
-    uint64_t lost;               /* TG_KIND_LOST: how many */
-    uint64_t offset;             /* byte offset of the record in its file */
-    const uint8_t *data;         /* payload bytes, valid until the stream advances */
+    int32_t cpu, pid, tid; /* -1 when unknown */
+    int32_t depth;         /* function traces; -1 when none */
+    uint64_t addr;         /* function address for entry/exit */
+    uint64_t lost;         /* TG_KIND_LOST: how many */
+    uint64_t offset;       /* byte offset of the record in its file */
+    const uint8_t *data;   /* payload bytes, valid until the stream advances */
     size_t size;
-    uint64_t aux[4];             /* format-private per-event values */
-    const void *auxp;            /* format-private per-event pointer */
+    uint64_t aux[4];  /* format-private per-event values */
+    const void *auxp; /* format-private per-event pointer */
 };
 
 #endif

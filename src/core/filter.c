@@ -102,16 +102,16 @@ int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
     return 0;
 }
 
-static int parse_int_list(const char *list, const char *what, int **out, size_t *n,
-                          size_t *cap, tg_error **err)
+static int parse_int_list(const char *list, const char *what, int **out, size_t *n, size_t *cap,
+                          tg_error **err)
 {
     const char *p = list;
     while (*p) {
         char *end;
         long v = strtol(p, &end, 10);
         if (end == p || (*end && *end != ',') || v < 0 || v > 0x7fffffff)
-            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34",
-                          what, list);
+            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34", what,
+                          list);
         if (tg_grow(out, cap, *n + 1, sizeof **out) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         (*out)[(*n)++] = (int)v;

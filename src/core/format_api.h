@@ -58,7 +58,7 @@ struct tg_stream {
     tg_trace *trace;
     const char *name;
     int cpu, tid;
-    size_t index;   /* position in the set: the merge's tie-break */
+    size_t index;     /* position in the set: the merge's tie-break */
     int64_t shift_ns; /* its trace's shift to the shared timeline (timeline.c) */
     void *priv;
 };
@@ -71,9 +71,9 @@ struct tg_trace {
     const struct tg_format *format;
     tg_set *set;
     const char *path;
-    const char *version;       /* "4", "1.8", "7", ... */
+    const char *version; /* "4", "1.8", "7", ... */
     /* typed attributes (traceglot.h), filled by open() through the setters below */
-    tg_clock_info clock;       /* clock.name NULL: "unknown" */
+    tg_clock_info clock; /* clock.name NULL: "unknown" */
     tg_host_info host;
     tg_process_info process;
     tg_tracer_info tracer;
@@ -83,21 +83,20 @@ struct tg_trace {
     int64_t shift_ns;
     tg_alignment alignment;
     const char *domain, *alignment_note;
-    tg_arena arena;            /* strings and small objects living as long as the trace */
-    tg_symtab symbols;         /* the trace-wide symbol table (kallsyms, ELF, ...) */
+    tg_arena arena;    /* strings and small objects living as long as the trace */
+    tg_symtab symbols; /* the trace-wide symbol table (kallsyms, ELF, ...) */
     tg_event_class **classes;
     size_t n_classes, cap_classes;
     tg_stream **streams;
     size_t n_streams, cap_streams;
-    void *priv;                /* the format's own state */
+    void *priv;                        /* the format's own state */
     struct tg_trace_warning *warnings; /* what the reader accepted with a warning, in order */
     size_t n_warnings;
 };
 
 /* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
  * copied into the trace's arena. */
-tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
-                                   tg_event_kind kind);
+tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind kind);
 tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
                                int cpu, int tid, void *priv);
 void tg_trace_set_version(tg_trace *t, const char *version);
@@ -129,7 +128,7 @@ tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char
 typedef struct tg_probe_input {
     const char *path;
     bool is_dir;
-    const uint8_t *head;   /* first bytes of the file (files only) */
+    const uint8_t *head; /* first bytes of the file (files only) */
     size_t head_len;
 } tg_probe_input;
 

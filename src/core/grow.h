@@ -16,6 +16,7 @@ static inline int tg_grow_room(void **arr, size_t *cap, size_t need, size_t elem
     return need <= *cap ? 0 : tg_grow_array(arr, cap, need, elem_size);
 }
 
-#define tg_grow(arrp, capp, need, elem_size) tg_grow_room((void **)(arrp), (capp), (need), (elem_size))
+#define tg_grow(arrp, capp, need, elem_size)                                                       \
+    tg_grow_room((void **)(arrp), (capp), (need), (elem_size))
 
 #endif

@@ -34,10 +34,10 @@ typedef struct tg_hash_slot {
 } tg_hash_slot;
 
 typedef struct tg_hash {
-    tg_hash_slot *slots;   /* cap slots; a slot is used when its bit in used[] is set */
-    uint64_t *used;        /* cap / 64 words (at least one) */
-    size_t cap, n;         /* cap is 0 or a power of two >= 64 */
-    unsigned shift;        /* 64 - log2(cap) */
+    tg_hash_slot *slots; /* cap slots; a slot is used when its bit in used[] is set */
+    uint64_t *used;      /* cap / 64 words (at least one) */
+    size_t cap, n;       /* cap is 0 or a power of two >= 64 */
+    unsigned shift;      /* 64 - log2(cap) */
 } tg_hash;
 
 static inline size_t tg_hash_slot_of(const tg_hash *h, uint64_t key)

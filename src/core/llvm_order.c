@@ -67,10 +67,7 @@ typedef struct sorter {
     void *ctx;
 } sorter;
 
-static int less(const sorter *s, size_t x, size_t y)
-{
-    return s->fn(s->ctx, x, y);
-}
+static int less(const sorter *s, size_t x, size_t y) { return s->fn(s->ctx, x, y); }
 
 static void swap_at(size_t *a, size_t i, size_t j)
 {
@@ -127,8 +124,7 @@ static void heap_sort(const sorter *s, size_t *a, size_t len)
     }
 }
 
-static void median_to_first(const sorter *s, size_t *a, size_t result, size_t x, size_t y,
-                            size_t z)
+static void median_to_first(const sorter *s, size_t *a, size_t result, size_t x, size_t y, size_t z)
 {
     if (less(s, a[x], a[y])) {
         if (less(s, a[y], a[z]))
@@ -221,4 +217,3 @@ void tg_std_sort(size_t *a, size_t n, tg_less_fn fn, void *ctx)
         insertion_sort(s, a, 0, n);
     }
 }
-

@@ -25,15 +25,15 @@ struct tg_iter {
     const tg_filter *filter;
     struct tg_source *src;
     size_t n_src;
-    size_t *heap;          /* the sources other than cur that have an event */
+    size_t *heap; /* the sources other than cur that have an event */
     size_t n_heap;
-    size_t cur;            /* the source read now: ahead of every source in the heap */
-    int64_t lim_ts;        /* the runner-up's next event (time, stream number): the current */
-    size_t lim_idx;        /* source stays ahead while its events come before it */
+    size_t cur;     /* the source read now: ahead of every source in the heap */
+    int64_t lim_ts; /* the runner-up's next event (time, stream number): the current */
+    size_t lim_idx; /* source stays ahead while its events come before it */
     bool have_cur, handed, primed, done;
-    bool checks;           /* bounds or a filter to apply */
+    bool checks; /* bounds or a filter to apply */
     bool has_begin, has_end;
-    bool own_times;        /* order by the traces' own clocks, not the shared timeline */
+    bool own_times; /* order by the traces' own clocks, not the shared timeline */
     int64_t begin_ns, end_ns;
     tg_error *errors;
     size_t n_errors;
@@ -150,9 +150,8 @@ static void prime(tg_iter *it)
     }
     set_limit(it);
     const tg_filter *f = it->filter;
-    int64_t first = it->have_cur ? it->src[it->cur].buf[it->src[it->cur].pos].ts +
-                                       it->src[it->cur].shift
-                                 : 0;
+    int64_t first =
+        it->have_cur ? it->src[it->cur].buf[it->src[it->cur].pos].ts + it->src[it->cur].shift : 0;
     if (f && f->begin.set) {
         it->has_begin = true;
         it->begin_ns = f->begin.relative ? first + f->begin.ns : f->begin.ns;
@@ -161,8 +160,7 @@ static void prime(tg_iter *it)
         it->has_end = true;
         it->end_ns = f->end.relative ? first + f->end.ns : f->end.ns;
     }
-    it->checks = it->has_begin || it->has_end ||
-                 (f && (f->n_globs || f->n_tids || f->n_cpus));
+    it->checks = it->has_begin || it->has_end || (f && (f->n_globs || f->n_tids || f->n_cpus));
 }
 
 /* Moves past the event handed out last: the current source's next event, or the

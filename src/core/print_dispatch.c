@@ -60,8 +60,8 @@ const char *tg_print_style_name(size_t i)
     return NULL;
 }
 
-int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
-               tg_buf *out, tg_error **err)
+int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts, tg_buf *out,
+               tg_error **err)
 {
     for (size_t i = 0; tg_converter_list[i]; i++)
         if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert)

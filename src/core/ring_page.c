@@ -11,8 +11,8 @@
 enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
 
 /* "field: TYPE NAME; offset:N; size:N; ..." -> name, offset, size */
-static bool field_line(const char *p, const char *e, const char **name, size_t *nlen,
-                       long *off, long *size)
+static bool field_line(const char *p, const char *e, const char **name, size_t *nlen, long *off,
+                       long *size)
 {
     const char *semi = memchr(p, ';', (size_t)(e - p));
     if (!semi)
@@ -154,8 +154,8 @@ static uint64_t rd64(const tg_rb_layout *l, const uint8_t *p)
 
 int tg_rb_page_load(tg_rb_page *p, const tg_rb_layout *l, const uint8_t *page, size_t *commit_out)
 {
-    uint64_t commit = l->commit_size == 8 ? rd64(l, page + l->commit_off)
-                                          : rd32(l, page + l->commit_off);
+    uint64_t commit =
+        l->commit_size == 8 ? rd64(l, page + l->commit_off) : rd32(l, page + l->commit_off);
     size_t size = (size_t)(commit & ((1u << 27) - 1));
     size_t room = l->page_size - l->data_off;
     p->l = l;
@@ -172,7 +172,8 @@ int tg_rb_page_load(tg_rb_page *p, const tg_rb_layout *l, const uint8_t *page, s
         p->lost = -1;
         if ((commit & (1u << 30)) && (l->long_size == 4 || l->long_size == 8) &&
             size + (size_t)l->long_size <= room)
-            p->lost = (int64_t)(l->long_size == 8 ? rd64(l, p->data + size) : rd32(l, p->data + size));
+            p->lost =
+                (int64_t)(l->long_size == 8 ? rd64(l, p->data + size) : rd32(l, p->data + size));
     }
     p->commit = size;
     return size ? 1 : 0;
@@ -234,9 +235,7 @@ int tg_rb_page_next(tg_rb_page *p, tg_rb_record *r)
             length = length >= 4 ? ((length - 4 + 3) & ~(size_t)3) : 0;
             q += 4;
             break;
-        default:
-            length = (size_t)type_len * 4;
-            break;
+        default: length = (size_t)type_len * 4; break;
         }
         if (length > p->commit - q) {
             r->len = length;

@@ -18,7 +18,7 @@
 typedef struct tg_rb_layout {
     uint32_t page_size;
     uint32_t ts_off, commit_off, commit_size, data_off;
-    int long_size;   /* of the traced kernel: the size of a stored missed-events count */
+    int long_size; /* of the traced kernel: the size of a stored missed-events count */
     bool big_endian;
 } tg_rb_layout;
 
@@ -51,15 +51,15 @@ typedef struct tg_rb_record {
     uint64_t ts;
     const uint8_t *data;
     size_t len;
-    size_t pos;          /* offset of the record header in the record area */
+    size_t pos; /* offset of the record header in the record area */
 } tg_rb_record;
 
 enum {
-    TG_RB_END = 0,          /* no more records in the page */
+    TG_RB_END = 0, /* no more records in the page */
     TG_RB_RECORD = 1,
-    TG_RB_BAD_HEADER = -1,  /* a record header runs past the commit */
-    TG_RB_BAD_EXTEND = -2,  /* a time extend runs past the commit */
-    TG_RB_BAD_LENGTH = -3,  /* a record runs past the commit (r->len: its length) */
+    TG_RB_BAD_HEADER = -1, /* a record header runs past the commit */
+    TG_RB_BAD_EXTEND = -2, /* a time extend runs past the commit */
+    TG_RB_BAD_LENGTH = -3, /* a record runs past the commit (r->len: its length) */
 };
 
 /* The next data record (time extends, absolute stamps and padding are applied and skipped).

@@ -7,9 +7,9 @@
 struct tg_set {
     tg_trace **traces;
     size_t n_traces, cap_traces;
-    size_t n_streams;          /* streams numbered across the set, for the merge */
+    size_t n_streams; /* streams numbered across the set, for the merge */
     const tg_options *opts;
-    tg_error *warnings;        /* from the alignment (timeline.c) */
+    tg_error *warnings; /* from the alignment (timeline.c) */
 };
 
 /* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each

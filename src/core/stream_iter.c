@@ -15,7 +15,7 @@
 
 struct tg_stream_iter {
     struct tg_source src;
-    bool handed;           /* buf[pos] was handed out */
+    bool handed; /* buf[pos] was handed out */
     tg_error *errors;
     size_t n_errors;
 };
@@ -74,8 +74,7 @@ int tg_stream_iter_next(tg_stream_iter *it, const tg_event **ev, tg_error **err)
     return 1;
 }
 
-int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t max,
-                              tg_error **err)
+int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t max, tg_error **err)
 {
     if (max == 0)
         return 0;
@@ -88,7 +87,7 @@ int tg_stream_iter_next_batch(tg_stream_iter *it, const tg_event **evs, size_t m
         n = max;
     for (size_t i = 0; i < n; i++)
         evs[i] = &s->buf[s->pos + i];
-    s->pos += n - 1;   /* the last one is the handed-out event */
+    s->pos += n - 1; /* the last one is the handed-out event */
     it->handed = true;
     return (int)n;
 }
@@ -101,7 +100,7 @@ int tg_stream_iter_next_run(tg_stream_iter *it, const tg_event **first, tg_error
     struct tg_source *s = &it->src;
     size_t n = s->n - s->pos;
     *first = &s->buf[s->pos];
-    s->pos += n - 1;   /* the last one is the handed-out event */
+    s->pos += n - 1; /* the last one is the handed-out event */
     it->handed = true;
     return (int)n;
 }

@@ -21,8 +21,8 @@ struct run {
     tg_stream_fn fn;
     void *ctx;
     atomic_size_t next;
-    atomic_int failed;        /* first negative status of fn (0: none) */
-    tg_error **errors;        /* per stream */
+    atomic_int failed; /* first negative status of fn (0: none) */
+    tg_error **errors; /* per stream */
 };
 
 struct worker {

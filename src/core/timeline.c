@@ -76,7 +76,8 @@ static bool reach(const tg_set *set, const tg_trace *t, tg_clock_origin x, int64
     return false;
 }
 
-static const char *dup_printf(tg_trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *dup_printf(tg_trace *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static const char *dup_printf(tg_trace *t, const char *fmt, ...)
 {
     char buf[768];
@@ -113,7 +114,8 @@ typedef struct user_offset {
 static bool path_under(const char *path, const char *dir)
 {
     size_t n = strlen(dir);
-    return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/' || (n && dir[n - 1] == '/'));
+    return strncmp(path, dir, n) == 0 &&
+           (path[n] == 0 || path[n] == '/' || (n && dir[n - 1] == '/'));
 }
 
 /* Does the trace come from user path p (the path itself or a trace found under it)? */
@@ -126,8 +128,7 @@ static bool trace_from(const tg_trace *t, const char *p)
 }
 
 /* Parses "PATH=+DURATION" lines into offs (at most cap). */
-static int parse_offsets(const char *spec, user_offset *offs, size_t cap, size_t *n,
-                         tg_error **err)
+static int parse_offsets(const char *spec, user_offset *offs, size_t cap, size_t *n, tg_error **err)
 {
     *n = 0;
     for (const char *line = spec; line && *line;) {
@@ -145,14 +146,16 @@ static int parse_offsets(const char *spec, user_offset *offs, size_t cap, size_t
             (eq[1] != '+' && eq[1] != '-'))
             return tg_err(err, TG_ERR_USAGE,
                           "bad clock offset '%.*s': expected PATH=+DURATION or PATH=-DURATION "
-                          "(DURATION like 1.5ms, 20us, 3s, 250ns)", (int)len, line);
+                          "(DURATION like 1.5ms, 20us, 3s, 250ns)",
+                          (int)len, line);
         memcpy(dur, eq + 2, dlen - 1);
         dur[dlen - 1] = 0;
         int64_t ns;
         if (tg_time_parse(dur, &ns) < 0)
             return tg_err(err, TG_ERR_USAGE,
                           "bad clock offset duration '%.*s' in '%.*s': expected 1.5ms, 20us, "
-                          "3s, 250ns ...", (int)dlen, eq + 1, (int)len, line);
+                          "3s, 250ns ...",
+                          (int)dlen, eq + 1, (int)len, line);
         if (*n == cap)
             return tg_err(err, TG_ERR_USAGE, "more than %zu clock offsets", cap);
         user_offset *o = &offs[(*n)++];
@@ -186,7 +189,8 @@ static bool meet(tg_set *set, tg_trace *t, const tg_trace *r, enum mode mode, in
             int64_t dt, dr;
             const tg_trace *vt, *vr;
             bool both_count_it = tc->origin == x && rc->origin == x;
-            if ((x == TG_CLOCK_REALTIME && !both_count_it) || (!is_global(x) && hm == HOST_DIFFERENT))
+            if ((x == TG_CLOCK_REALTIME && !both_count_it) ||
+                (!is_global(x) && hm == HOST_DIFFERENT))
                 continue; /* the wall clock through a reading is the last resort, below */
             if (!reach(set, t, x, &dt, &vt) || !reach(set, r, x, &dr, &vr) || vt || vr)
                 continue;
@@ -195,8 +199,8 @@ static bool meet(tg_set *set, tg_trace *t, const tg_trace *r, enum mode mode, in
             if (is_global(x))
                 assumed = "";
             *kind = same ? TG_ALIGN_EXACT : TG_ALIGN_MARKER;
-            *note = same ? dup_printf(t, "same %s clock as %s%s", tg_clock_origin_name(x),
-                                      r->path, assumed)
+            *note = same ? dup_printf(t, "same %s clock as %s%s", tg_clock_origin_name(x), r->path,
+                                      assumed)
                          : dup_printf(t, "through a recorded reading of the %s clock, to %s%s",
                                       tg_clock_origin_name(x), r->path, assumed);
             return true;
@@ -221,29 +225,34 @@ static bool meet(tg_set *set, tg_trace *t, const tg_trace *r, enum mode mode, in
     }
     /* why not */
     if (tc->origin == TG_CLOCK_LOCAL)
-        *note = dup_printf(t, "its clock '%s' is the kernel's per-CPU scheduler clock, not "
-                              "CLOCK_MONOTONIC nor related to any other: own times kept (record "
-                              "with trace-cmd -C mono, or align it with --clock-offset %s=+0)",
+        *note = dup_printf(t,
+                           "its clock '%s' is the kernel's per-CPU scheduler clock, not "
+                           "CLOCK_MONOTONIC nor related to any other: own times kept (record "
+                           "with trace-cmd -C mono, or align it with --clock-offset %s=+0)",
                            tg_trace_clock_name(t), t->path);
     else if (!shiftable(t) && tc->origin != TG_CLOCK_UNKNOWN)
         *note = dup_printf(t, "its times are raw counts at %llu Hz: own times kept",
                            (unsigned long long)tc->frequency_hz);
     else if (tc->origin == TG_CLOCK_UNKNOWN)
-        *note = dup_printf(t, "its clock '%s' is not one traceglot knows: own times kept "
-                              "(give --clock-offset %s=+DURATION to place it)",
+        *note = dup_printf(t,
+                           "its clock '%s' is not one traceglot knows: own times kept "
+                           "(give --clock-offset %s=+DURATION to place it)",
                            tg_trace_clock_name(t), t->path);
     else if (mode == MODE_REALTIME)
-        *note = dup_printf(t, "no wall-clock reading relates its %s clock to real time: own "
-                              "times kept", tg_clock_origin_name(tc->origin));
+        *note = dup_printf(t,
+                           "no wall-clock reading relates its %s clock to real time: own "
+                           "times kept",
+                           tg_clock_origin_name(tc->origin));
     else if (hm == HOST_DIFFERENT)
-        *note = dup_printf(t, "recorded on host %s, the timeline (%s) on %s: clocks since boot "
-                              "of different hosts are unrelated and no wall-clock reading "
-                              "relates them: own times kept",
+        *note = dup_printf(t,
+                           "recorded on host %s, the timeline (%s) on %s: clocks since boot "
+                           "of different hosts are unrelated and no wall-clock reading "
+                           "relates them: own times kept",
                            host_name(t), r->path, host_name(r));
     else
-        *note = dup_printf(t, "its %s clock shares no clock with %s (%s): own times kept",
-                           tg_clock_origin_name(tc->origin), r->path,
-                           tg_clock_origin_name(rc->origin));
+        *note =
+            dup_printf(t, "its %s clock shares no clock with %s (%s): own times kept",
+                       tg_clock_origin_name(tc->origin), r->path, tg_clock_origin_name(rc->origin));
     return false;
 }
 
@@ -265,7 +274,8 @@ int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err)
     else if (m && strcmp(m, "realtime") == 0)
         mode = MODE_REALTIME;
     else if (m && strcmp(m, "auto") != 0)
-        return tg_err(err, TG_ERR_USAGE, "bad clock alignment '%s': expected auto, none or realtime", m);
+        return tg_err(err, TG_ERR_USAGE,
+                      "bad clock alignment '%s': expected auto, none or realtime", m);
     user_offset offs[16];
     size_t n_offs = 0;
     const char *spec = opts ? tg_options_get(opts, "clock-offset") : NULL;
@@ -292,15 +302,18 @@ int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err)
         tg_alignment kind = TG_ALIGN_OWN;
         const char *note = NULL;
         if (mode == MODE_NONE || (t == ref && mode == MODE_AUTO)) {
-            note = mode == MODE_NONE ? "alignment off (--clock-align=none): own times"
-                   : set->n_traces > 1 ? "the timeline's clock: own times" : "own times";
+            note = mode == MODE_NONE   ? "alignment off (--clock-align=none): own times"
+                   : set->n_traces > 1 ? "the timeline's clock: own times"
+                                       : "own times";
         } else if (!meet(set, t, ref, mode, &shift, &kind, &note)) {
             kind = TG_ALIGN_NONE;
             if (user && mode == MODE_AUTO) { /* the user says it counts the timeline's clock */
                 kind = TG_ALIGN_USER;
                 shift = ref->clock.offset_ns - t->clock.offset_ns;
-                note = dup_printf(t, "as the user said (--clock-offset): taken to count the "
-                                     "clock of %s; %s", ref->path, note);
+                note = dup_printf(t,
+                                  "as the user said (--clock-offset): taken to count the "
+                                  "clock of %s; %s",
+                                  ref->path, note);
             } else if (user) {
                 kind = TG_ALIGN_USER;
                 note = dup_printf(t, "only by the user's offset; %s", note);
@@ -309,7 +322,8 @@ int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err)
         if (user) {
             shift += user_ns;
             if (kind != TG_ALIGN_USER)
-                note = dup_printf(t, "%s, plus the user's offset %+lld ns", note, (long long)user_ns);
+                note =
+                    dup_printf(t, "%s, plus the user's offset %+lld ns", note, (long long)user_ns);
         }
         t->shift_ns = shift;
         t->alignment = kind;
@@ -346,5 +360,8 @@ const char *tg_alignment_name(tg_alignment a)
 tg_alignment tg_trace_alignment(const tg_trace *t) { return t->alignment; }
 int64_t tg_trace_shift_ns(const tg_trace *t) { return t->shift_ns; }
 const char *tg_trace_clock_domain(const tg_trace *t) { return t->domain ? t->domain : "unknown"; }
-const char *tg_trace_alignment_note(const tg_trace *t) { return t->alignment_note ? t->alignment_note : ""; }
+const char *tg_trace_alignment_note(const tg_trace *t)
+{
+    return t->alignment_note ? t->alignment_note : "";
+}
 const tg_error *tg_set_warnings(const tg_set *set) { return set->warnings; }

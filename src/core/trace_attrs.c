@@ -95,13 +95,20 @@ tg_clock_origin tg_clock_origin_of_name(const char *name)
         const char *name;
         tg_clock_origin origin;
     } names[] = {
-        {"mono", TG_CLOCK_MONOTONIC},         {"monotonic", TG_CLOCK_MONOTONIC},
-        {"mono_raw", TG_CLOCK_MONOTONIC_RAW}, {"monotonic_raw", TG_CLOCK_MONOTONIC_RAW},
-        {"boot", TG_CLOCK_BOOT},              {"boottime", TG_CLOCK_BOOT},
-        {"monotonic_boot", TG_CLOCK_BOOT},    {"realtime", TG_CLOCK_REALTIME},
-        {"tai", TG_CLOCK_TAI},                {"x86-tsc", TG_CLOCK_CYCLES},
-        {"tsc", TG_CLOCK_CYCLES},             {"local", TG_CLOCK_LOCAL},
-        {"global", TG_CLOCK_LOCAL},           {"perf", TG_CLOCK_LOCAL},
+        {"mono", TG_CLOCK_MONOTONIC},
+        {"monotonic", TG_CLOCK_MONOTONIC},
+        {"mono_raw", TG_CLOCK_MONOTONIC_RAW},
+        {"monotonic_raw", TG_CLOCK_MONOTONIC_RAW},
+        {"boot", TG_CLOCK_BOOT},
+        {"boottime", TG_CLOCK_BOOT},
+        {"monotonic_boot", TG_CLOCK_BOOT},
+        {"realtime", TG_CLOCK_REALTIME},
+        {"tai", TG_CLOCK_TAI},
+        {"x86-tsc", TG_CLOCK_CYCLES},
+        {"tsc", TG_CLOCK_CYCLES},
+        {"local", TG_CLOCK_LOCAL},
+        {"global", TG_CLOCK_LOCAL},
+        {"perf", TG_CLOCK_LOCAL},
     };
     if (!name)
         return TG_CLOCK_UNKNOWN;
@@ -126,14 +133,20 @@ const char *tg_clock_origin_name(tg_clock_origin origin)
     return "unknown";
 }
 
-const char *tg_trace_clock_name(const tg_trace *t) { return t->clock.name ? t->clock.name : "unknown"; }
+const char *tg_trace_clock_name(const tg_trace *t)
+{
+    return t->clock.name ? t->clock.name : "unknown";
+}
 int64_t tg_trace_clock_offset_ns(const tg_trace *t) { return t->clock.offset_ns; }
 const tg_clock_info *tg_trace_clock(const tg_trace *t) { return &t->clock; }
 const tg_host_info *tg_trace_host(const tg_trace *t) { return &t->host; }
 const tg_process_info *tg_trace_process(const tg_trace *t) { return &t->process; }
 const tg_tracer_info *tg_trace_tracer(const tg_trace *t) { return &t->tracer; }
 size_t tg_trace_env_count(const tg_trace *t) { return t->n_env; }
-const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i) { return i < t->n_env ? &t->env[i] : NULL; }
+const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i)
+{
+    return i < t->n_env ? &t->env[i] : NULL;
+}
 
 const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key)
 {

@@ -173,8 +173,7 @@ void tg_close(tg_set *set)
     free(set);
 }
 
-tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id,
-                                   tg_event_kind kind)
+tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind kind)
 {
     if (tg_grow(&t->classes, &t->cap_classes, t->n_classes + 1, sizeof *t->classes) < 0)
         return NULL;
@@ -248,12 +247,18 @@ void tg_trace_set_version(tg_trace *t, const char *version)
 }
 
 size_t tg_set_trace_count(const tg_set *set) { return set->n_traces; }
-tg_trace *tg_set_trace(const tg_set *set, size_t i) { return i < set->n_traces ? set->traces[i] : NULL; }
+tg_trace *tg_set_trace(const tg_set *set, size_t i)
+{
+    return i < set->n_traces ? set->traces[i] : NULL;
+}
 const char *tg_trace_path(const tg_trace *t) { return t->path; }
 const char *tg_trace_format(const tg_trace *t) { return t->format->name; }
 const char *tg_trace_version(const tg_trace *t) { return t->version ? t->version : "unknown"; }
 size_t tg_trace_stream_count(const tg_trace *t) { return t->n_streams; }
-tg_stream *tg_trace_stream(const tg_trace *t, size_t i) { return i < t->n_streams ? t->streams[i] : NULL; }
+tg_stream *tg_trace_stream(const tg_trace *t, size_t i)
+{
+    return i < t->n_streams ? t->streams[i] : NULL;
+}
 
 int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
 {

@@ -43,8 +43,7 @@ void tg_text_json_escaped(tg_buf *b, const char *s, size_t n)
     tg_buf_put(b, s + run, n - run);
 }
 
-static void children(tg_buf *b, const tg_value *v, const char *open, const char *close,
-                     int named)
+static void children(tg_buf *b, const tg_value *v, const char *open, const char *close, int named)
 {
     tg_buf_puts(b, open);
     for (size_t i = 0; i < v->count; i++) {
@@ -65,9 +64,7 @@ static void children(tg_buf *b, const tg_value *v, const char *open, const char 
 void tg_text_value(tg_buf *b, const tg_value *v)
 {
     switch (v->type) {
-    case TG_VAL_SINT:
-        tg_buf_i64(b, v->v.s);
-        break;
+    case TG_VAL_SINT: tg_buf_i64(b, v->v.s); break;
     case TG_VAL_UINT:
         if (v->base == 16 || (v->flags & TG_VALF_POINTER)) {
             tg_buf_puts(b, "0x");
@@ -76,27 +73,17 @@ void tg_text_value(tg_buf *b, const tg_value *v)
             tg_buf_u64(b, v->v.u);
         }
         break;
-    case TG_VAL_FLOAT:
-        tg_buf_printf(b, "%g", v->v.f);
-        break;
-    case TG_VAL_STRING:
-        quoted(b, v->v.str.ptr, v->v.str.len);
-        break;
+    case TG_VAL_FLOAT: tg_buf_printf(b, "%g", v->v.f); break;
+    case TG_VAL_STRING: quoted(b, v->v.str.ptr, v->v.str.len); break;
     case TG_VAL_BYTES:
         for (size_t i = 0; i < v->v.str.len; i++)
             tg_buf_printf(b, "%s%02x", i ? " " : "", (unsigned char)v->v.str.ptr[i]);
         break;
     case TG_VAL_ARRAY:
-    case TG_VAL_SEQUENCE:
-        children(b, v, "[", "]", 0);
-        break;
+    case TG_VAL_SEQUENCE: children(b, v, "[", "]", 0); break;
     case TG_VAL_STRUCT:
-    case TG_VAL_VARIANT:
-        children(b, v, "{", "}", 1);
-        break;
-    default:
-        tg_buf_puts(b, "?");
-        break;
+    case TG_VAL_VARIANT: children(b, v, "{", "}", 1); break;
+    default: tg_buf_puts(b, "?"); break;
     }
     if (v->label && (v->type == TG_VAL_SINT || v->type == TG_VAL_UINT)) {
         tg_buf_puts(b, " <");

@@ -12,8 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint16_t tg_le16(const uint8_t *p) { return (uint16_t)(p[0] | ((unsigned)p[1] << 8)); }
-static inline uint16_t tg_be16(const uint8_t *p) { return (uint16_t)(((unsigned)p[0] << 8) | p[1]); }
+static inline uint16_t tg_le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | ((unsigned)p[1] << 8));
+}
+static inline uint16_t tg_be16(const uint8_t *p)
+{
+    return (uint16_t)(((unsigned)p[0] << 8) | p[1]);
+}
 static inline uint32_t tg_le32(const uint8_t *p)
 {
     uint32_t v;

@@ -14,7 +14,7 @@
 typedef struct tg_map {
     const uint8_t *data;
     size_t size;
-    void *base_;    /* private: what munmap needs */
+    void *base_; /* private: what munmap needs */
     size_t maplen_;
 } tg_map;
 
@@ -24,8 +24,7 @@ void tg_map_close(tg_map *m);
 
 /* Reads the file into a malloc'ed NUL-terminated buffer (*len excludes the NUL).  Refuses
  * files larger than max_size with TG_ERR_LIMIT. */
-int tg_read_text_file(const char *path, size_t max_size, char **out, size_t *len,
-                      tg_error **err);
+int tg_read_text_file(const char *path, size_t max_size, char **out, size_t *len, tg_error **err);
 
 /* path joined with name, into the arena-free malloc'ed string the caller frees. */
 char *tg_path_join(const char *dir, const char *name);

@@ -21,13 +21,13 @@ struct piece {
 
 struct chrome_writer {
     tg_frame_walk walk;
-    tg_split split;            /* --split-size, --split-time */
+    tg_split split; /* --split-size, --split-time */
     tg_error **err;
     tg_buf *out, *scratch;
-    tg_buf *pieces;            /* the JSON of frame names and thread ids, rendered once */
-    struct piece *names;       /* by interned name: "\"name\"" */
+    tg_buf *pieces;      /* the JSON of frame names and thread ids, rendered once */
+    struct piece *names; /* by interned name: "\"name\"" */
     size_t n_names, names_cap;
-    struct piece *threads;     /* by walk thread index: ",\"pid\":P,\"tid\":T,\"ts\":" */
+    struct piece *threads; /* by walk thread index: ",\"pid\":P,\"tid\":T,\"ts\":" */
     size_t n_threads, threads_cap;
 };
 
@@ -39,7 +39,8 @@ static void put_ts(tg_buf *out, int64_t ns)
     }
     tg_buf_u64_fast(out, (uint64_t)ns / 1000);
     unsigned frac = (unsigned)((uint64_t)ns % 1000);
-    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10)};
+    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+                 (char)('0' + frac % 10)};
     tg_buf_put_fast(out, d, 4);
 }
 
@@ -58,8 +59,7 @@ static void put_ids(tg_buf *out, int pid, int tid)
     tg_buf_i64(out, tid);
 }
 
-static void put_meta(tg_buf *out, const char *what, int pid, int tid, const char *label,
-                     int id)
+static void put_meta(tg_buf *out, const char *what, int pid, int tid, const char *label, int id)
 {
     tg_buf_puts(out, ",\n{\"ph\":\"M\",\"name\":\"");
     tg_buf_puts(out, what);
@@ -115,8 +115,8 @@ static int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
 }
 
 /* {"ph":"<ph>","name":<name>,"pid":P,"tid":T,"ts":<ns> */
-static void put_head(struct chrome_writer *cw, char ph, const tg_walk_thread *t,
-                     struct piece name, int64_t ns)
+static void put_head(struct chrome_writer *cw, char ph, const tg_walk_thread *t, struct piece name,
+                     int64_t ns)
 {
     char head[] = ",\n{\"ph\":\"?\",\"name\":";
     head[9] = ph;
@@ -254,8 +254,11 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
                           tg_error **err)
 {
     (void)set;
-    struct chrome_writer cw = {.out = out, .err = err, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
-    int rc = !cw.scratch || !cw.pieces ? TG_ERR_NOMEM : tg_split_open(&cw.split, opts, &chrome_split_ops, &cw, err);
+    struct chrome_writer cw = {
+        .out = out, .err = err, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
+    int rc = !cw.scratch || !cw.pieces
+                 ? TG_ERR_NOMEM
+                 : tg_split_open(&cw.split, opts, &chrome_split_ops, &cw, err);
     if (rc == 0) {
         if (cw.split.active)
             cw.out = cw.split.out;

@@ -67,8 +67,8 @@ static char *decl_name(cw_derived *d, const char *name, const char *suffix)
     s[0] = '_';
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_';
+        int ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         s[i + 1] = ok ? c : '_';
     }
     memcpy(s + 1 + n, suffix, m + 1);
@@ -89,8 +89,8 @@ static cw_dtype *new_type(cw_derived *d, tg_field_kind kind)
 
 static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, tg_error **err);
 
-static const tg_field_type *derive_members(cw_derived *d, const tg_value *vals, size_t n,
-                                           int depth, tg_error **err)
+static const tg_field_type *derive_members(cw_derived *d, const tg_value *vals, size_t n, int depth,
+                                           tg_error **err)
 {
     cw_dtype *st = new_type(d, TG_FT_STRUCT);
     tg_field_member *m = keep(d, calloc(2 * n + 1, sizeof *m));
@@ -203,7 +203,8 @@ static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, 
         /* a value the reader could not type: an empty structure keeps its name */
         return derive_members(d, NULL, 0, depth, err);
     case TG_VAL_VARIANT:
-        tg_err(err, TG_ERR_UNSUPPORTED, "field %s: variant values without a declared type are not written to CTF",
+        tg_err(err, TG_ERR_UNSUPPORTED,
+               "field %s: variant values without a declared type are not written to CTF",
                v->name ? v->name : "?");
         return NULL;
     }
@@ -211,14 +212,12 @@ static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, 
     return NULL;
 }
 
-const tg_field_type *cw_derive_struct(cw_derived *d, const tg_value *vals, size_t n,
-                                      tg_error **err)
+const tg_field_type *cw_derive_struct(cw_derived *d, const tg_value *vals, size_t n, tg_error **err)
 {
     return derive_members(d, vals, n, 0, err);
 }
 
-int cw_derived_enum_label(cw_derived *d, const tg_field_type *ft, const char *label,
-                          uint64_t v)
+int cw_derived_enum_label(cw_derived *d, const tg_field_type *ft, const char *label, uint64_t v)
 {
     cw_dtype *t = (cw_dtype *)ft;
     const char *p = label;
@@ -236,8 +235,7 @@ int cw_derived_enum_label(cw_derived *d, const tg_field_type *ft, const char *la
                     return TG_ERR_NOMEM;
                 d->enums[d->n_enums++] = t;
             }
-            if (!copy ||
-                tg_grow(&t->maps, &t->cap_maps, t->t.n_mappings + 1, sizeof *t->maps) < 0)
+            if (!copy || tg_grow(&t->maps, &t->cap_maps, t->t.n_mappings + 1, sizeof *t->maps) < 0)
                 return TG_ERR_NOMEM;
             t->maps[t->t.n_mappings].label = copy;
             t->maps[t->t.n_mappings].lo = (int64_t)v;

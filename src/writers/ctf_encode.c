@@ -59,8 +59,7 @@ static unsigned type_align(const tg_field_type *t)
 {
     unsigned a = t->align ? t->align : 1;
     switch (t->kind) {
-    case TG_FT_STRING:
-        return a > 8 ? a : 8;
+    case TG_FT_STRING: return a > 8 ? a : 8;
     case TG_FT_STRUCT:
         for (size_t i = 0; i < t->n_members; i++) {
             unsigned m = type_align(t->members[i].type);
@@ -68,13 +67,10 @@ static unsigned type_align(const tg_field_type *t)
                 a = m;
         }
         return a;
-    case TG_FT_VARIANT:
-        return 1;
+    case TG_FT_VARIANT: return 1;
     case TG_FT_ARRAY:
-    case TG_FT_SEQUENCE:
-        return type_align(t->element);
-    default:
-        return a;
+    case TG_FT_SEQUENCE: return type_align(t->element);
+    default: return a;
     }
 }
 
@@ -162,8 +158,8 @@ static int encode_string(cw_pack *p, const tg_field_type *t, const tg_value *v, 
     return 0;
 }
 
-static int encode_variant(cw_pack *p, const tg_field_type *t, const tg_value *v,
-                          cw_lengths *lens, tg_error **err)
+static int encode_variant(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_lengths *lens,
+                          tg_error **err)
 {
     tg_value c;
     if (v->type != TG_VAL_VARIANT || v->count != 1)
@@ -176,8 +172,8 @@ static int encode_variant(cw_pack *p, const tg_field_type *t, const tg_value *v,
                   v->name ? v->name : "(element)", c.name ? c.name : "(unnamed)");
 }
 
-static int encode_struct(cw_pack *p, const tg_field_type *t, const tg_value *v,
-                         cw_lengths *lens, tg_error **err)
+static int encode_struct(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_lengths *lens,
+                         tg_error **err)
 {
     if (v->type == TG_VAL_NONE && t->n_members == 0)
         return 0; /* an untyped value: written as an empty structure */
@@ -199,16 +195,11 @@ static int encode(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_leng
     uint64_t len;
     switch (t->kind) {
     case TG_FT_INT:
-    case TG_FT_ENUM:
-        return encode_int(p, t, v, err);
-    case TG_FT_FLOAT:
-        return encode_float(p, t, v, err);
-    case TG_FT_STRING:
-        return encode_string(p, t, v, err);
-    case TG_FT_STRUCT:
-        return encode_struct(p, t, v, lens, err);
-    case TG_FT_VARIANT:
-        return encode_variant(p, t, v, lens, err);
+    case TG_FT_ENUM: return encode_int(p, t, v, err);
+    case TG_FT_FLOAT: return encode_float(p, t, v, err);
+    case TG_FT_STRING: return encode_string(p, t, v, err);
+    case TG_FT_STRUCT: return encode_struct(p, t, v, lens, err);
+    case TG_FT_VARIANT: return encode_variant(p, t, v, lens, err);
     case TG_FT_ARRAY:
         if (is_text(t))
             return encode_text(p, t, v, t->length, err);

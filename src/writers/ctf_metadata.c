@@ -111,7 +111,8 @@ void cw_tsdl_env(tg_buf *b, const tg_trace *t)
         const char *sp = strchr(h->kernel, ' ');
         if (sp) {
             char sys[64];
-            size_t n = (size_t)(sp - h->kernel) < sizeof sys ? (size_t)(sp - h->kernel) : sizeof sys - 1;
+            size_t n =
+                (size_t)(sp - h->kernel) < sizeof sys ? (size_t)(sp - h->kernel) : sizeof sys - 1;
             memcpy(sys, h->kernel, n);
             sys[n] = 0;
             env_put(&e, "sysname", sys, 0, 0);
@@ -142,8 +143,9 @@ static void put_clock(tg_buf *b, const cw_clock *c)
         cw_tsdl_quoted(b, c->description);
         tg_buf_puts(b, ";\n");
     }
-    tg_buf_printf(b, "    freq = %" PRIu64 ";\n    precision = %" PRIu64 ";\n"
-                     "    offset_s = %" PRId64 ";\n    offset = %" PRIu64 ";\n};\n\n",
+    tg_buf_printf(b,
+                  "    freq = %" PRIu64 ";\n    precision = %" PRIu64 ";\n"
+                  "    offset_s = %" PRId64 ";\n    offset = %" PRIu64 ";\n};\n\n",
                   c->freq, c->precision, c->offset_s, c->offset_cycles);
 }
 
@@ -160,20 +162,25 @@ static void put_struct_members(tg_buf *b, const tg_field_type *st)
 
 static void put_stream_class(tg_buf *b, const cw_otrace *tr, const cw_sclass *sc)
 {
-    const char *u64 = "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; }";
+    const char *u64 =
+        "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; }";
     char clk[256] = "";
     if (tr->has_clock)
         snprintf(clk, sizeof clk,
                  "integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; "
-                 "map = clock.%s.value; }", tr->clock.name);
+                 "map = clock.%s.value; }",
+                 tr->clock.name);
     tg_buf_printf(b, "stream {\n    id = %u;\n    packet.context := struct {\n", sc->id);
     if (tr->has_clock)
         tg_buf_printf(b, "        %s timestamp_begin;\n        %s timestamp_end;\n", clk, clk);
-    tg_buf_printf(b, "        %s content_size;\n        %s packet_size;\n"
-                     "        %s packet_seq_num;\n        %s events_discarded;\n", u64, u64, u64, u64);
+    tg_buf_printf(b,
+                  "        %s content_size;\n        %s packet_size;\n"
+                  "        %s packet_seq_num;\n        %s events_discarded;\n",
+                  u64, u64, u64, u64);
     put_struct_members(b, sc->pctx);
     tg_buf_puts(b, "    } align(8);\n    event.header := struct {\n"
-                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } id;\n");
+                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base "
+                   "= 10; } id;\n");
     if (tr->has_clock)
         tg_buf_printf(b, "        %s timestamp;\n", clk);
     tg_buf_puts(b, "    } align(8);\n");
@@ -214,10 +221,14 @@ int cw_write_metadata(const cw_otrace *tr, cw_class *const *classes, size_t n_cl
                    "trace {\n    major = 1;\n    minor = 8;\n    uuid = \"");
     put_uuid(b, tr->uuid);
     tg_buf_puts(b, "\";\n    byte_order = le;\n    packet.header := struct {\n"
-                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 16; } magic;\n"
-                   "        integer { size = 8; align = 8; signed = false; byte_order = le; base = 16; } uuid[16];\n"
-                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base = 10; } stream_id;\n"
-                   "        integer { size = 64; align = 8; signed = false; byte_order = le; base = 10; } stream_instance_id;\n"
+                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base "
+                   "= 16; } magic;\n"
+                   "        integer { size = 8; align = 8; signed = false; byte_order = le; base = "
+                   "16; } uuid[16];\n"
+                   "        integer { size = 32; align = 8; signed = false; byte_order = le; base "
+                   "= 10; } stream_id;\n"
+                   "        integer { size = 64; align = 8; signed = false; byte_order = le; base "
+                   "= 10; } stream_instance_id;\n"
                    "    } align(8);\n};\n\n");
     cw_tsdl_env(b, tr->in);
     if (tr->has_clock)

@@ -52,7 +52,8 @@ int cw_pack_uint(cw_pack *p, uint64_t v, unsigned bits, int big_endian)
     }
     for (unsigned i = 0; i < bits; i++) {
         uint64_t pos = p->bits + i;
-        unsigned bit = big_endian ? (unsigned)((v >> (bits - 1 - i)) & 1) : (unsigned)((v >> i) & 1);
+        unsigned bit =
+            big_endian ? (unsigned)((v >> (bits - 1 - i)) & 1) : (unsigned)((v >> i) & 1);
         if (bit)
             p->buf[pos / 8] |= (uint8_t)(big_endian ? 0x80u >> (pos & 7) : 1u << (pos & 7));
     }
@@ -103,7 +104,4 @@ void cw_pack_truncate(cw_pack *p, uint64_t bits)
     p->bits = bits;
 }
 
-void cw_pack_reset(cw_pack *p)
-{
-    cw_pack_truncate(p, 0);
-}
+void cw_pack_reset(cw_pack *p) { cw_pack_truncate(p, 0); }

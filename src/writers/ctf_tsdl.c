@@ -20,11 +20,10 @@ static void indent_to(tg_buf *b, int n) { tg_buf_pad(b, ' ', 4 * n); }
 static int is_keyword(const char *s)
 {
     static const char *const kw[] = {
-        "align",  "callsite", "const",    "char",     "clock",    "double",   "enum",
-        "env",    "event",    "floating_point",       "float",    "integer",  "int",
-        "long",   "short",    "signed",   "stream",   "string",   "struct",   "trace",
-        "typealias", "typedef", "unsigned", "variant", "void",    "_Bool",    "_Complex",
-        "_Imaginary"};
+        "align",   "callsite", "const",          "char",   "clock",   "double",   "enum",
+        "env",     "event",    "floating_point", "float",  "integer", "int",      "long",
+        "short",   "signed",   "stream",         "string", "struct",  "trace",    "typealias",
+        "typedef", "unsigned", "variant",        "void",   "_Bool",   "_Complex", "_Imaginary"};
     for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
         if (strcmp(s, kw[i]) == 0)
             return 1;
@@ -40,8 +39,8 @@ void cw_tsdl_identifier(char *out, size_t size, const char *name)
         out[k++] = '_';
     for (; *name && k + 2 < size; name++) {
         char c = *name;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_';
+        int ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         out[k++] = ok ? c : '_';
     }
     out[k] = 0;
@@ -83,7 +82,7 @@ static const char *relative_ref(const char *ref)
 {
     static const char *const scopes[] = {"trace.packet.header.", "stream.packet.context.",
                                          "stream.event.header.", "stream.event.context.",
-                                         "event.context.", "event.fields."};
+                                         "event.context.",       "event.fields."};
     if (!ref)
         return "";
     for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++) {
@@ -142,9 +141,7 @@ void cw_tsdl_struct(tg_buf *b, const tg_field_type *st, int indent)
 static void put_type(tg_buf *b, const tg_field_type *t, int indent)
 {
     switch (t->kind) {
-    case TG_FT_INT:
-        put_int(b, t);
-        break;
+    case TG_FT_INT: put_int(b, t); break;
     case TG_FT_ENUM:
         if (t->n_mappings)
             put_enum(b, t, indent);
@@ -152,17 +149,16 @@ static void put_type(tg_buf *b, const tg_field_type *t, int indent)
             put_int(b, t);
         break;
     case TG_FT_FLOAT:
-        tg_buf_printf(b, "floating_point { exp_dig = %u; mant_dig = %u; align = %u; "
-                         "byte_order = %s; }",
+        tg_buf_printf(b,
+                      "floating_point { exp_dig = %u; mant_dig = %u; align = %u; "
+                      "byte_order = %s; }",
                       t->exp_dig, t->mant_dig, t->align ? t->align : 1,
                       t->byte_order == 2 ? "be" : "le");
         break;
     case TG_FT_STRING:
         tg_buf_puts(b, t->encoding == 2 ? "string { encoding = ASCII; }" : "string");
         break;
-    case TG_FT_STRUCT:
-        cw_tsdl_struct(b, t, indent);
-        break;
+    case TG_FT_STRUCT: cw_tsdl_struct(b, t, indent); break;
     case TG_FT_VARIANT:
         tg_buf_printf(b, "variant <%s> ", relative_ref(t->ref));
         put_members(b, t, indent);

@@ -42,19 +42,19 @@ typedef struct cw_stream {
     int fd;
     char fname[32];
     cw_pack pkt;
-    int open;                  /* a packet is being filled */
-    size_t n_events;           /* in the open packet */
+    int open;        /* a packet is being filled */
+    size_t n_events; /* in the open packet */
     int64_t ts_begin, ts_end;
     uint64_t discarded, seq;
     uint64_t written_discarded; /* as the last packet written said */
-    uint8_t *pctx_bytes;       /* the open packet's own context members, encoded */
+    uint8_t *pctx_bytes;        /* the open packet's own context members, encoded */
     size_t pctx_len;
     const cw_class *last_cls;
 } cw_stream;
 
 typedef struct cw_writer {
     const char *dir;
-    cw_otrace *traces;         /* one per input trace */
+    cw_otrace *traces; /* one per input trace */
     size_t n_traces;
     cw_class **classes;
     size_t n_classes, cap_classes;
@@ -62,9 +62,9 @@ typedef struct cw_writer {
     size_t n_streams, cap_streams;
     cw_stream *last_stream;
     cw_derived *derived;
-    tg_value *vals;            /* one scope's top-level values */
+    tg_value *vals; /* one scope's top-level values */
     size_t cap_vals;
-    tg_value *pay;             /* derived classes: the payload's values (func, args, ret) */
+    tg_value *pay; /* derived classes: the payload's values (func, args, ret) */
     size_t n_pay, cap_pay;
     cw_pack scratch;
     tg_set *set;
@@ -72,12 +72,16 @@ typedef struct cw_writer {
 
 /* ---- the writer's own fixed types ---------------------------------------------------------- */
 
-static const tg_field_type u32_le = {.kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10};
-static const tg_field_type s32_le = {.kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10, .is_signed = 1};
+static const tg_field_type u32_le = {
+    .kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10};
+static const tg_field_type s32_le = {
+    .kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10, .is_signed = 1};
 static const tg_field_member cpu_member[] = {{"cpu_id", "cpu_id", &u32_le}};
-static const tg_field_type cpu_ctx = {.kind = TG_FT_STRUCT, .align = 8, .members = cpu_member, .n_members = 1};
+static const tg_field_type cpu_ctx = {
+    .kind = TG_FT_STRUCT, .align = 8, .members = cpu_member, .n_members = 1};
 static const tg_field_member pid_members[] = {{"pid", "_pid", &s32_le}, {"tid", "_tid", &s32_le}};
-static const tg_field_type pid_ctx = {.kind = TG_FT_STRUCT, .align = 8, .members = pid_members, .n_members = 2};
+static const tg_field_type pid_ctx = {
+    .kind = TG_FT_STRUCT, .align = 8, .members = pid_members, .n_members = 2};
 
 /* ---- tables ------------------------------------------------------------------------------- */
 
@@ -90,7 +94,8 @@ static cw_sclass *add_sclass(cw_otrace *tr, const tg_field_type *pctx, const tg_
             return sc;
     }
     cw_sclass *sc = calloc(1, sizeof *sc);
-    if (!sc || tg_grow(&tr->sclasses, &tr->cap_sclasses, tr->n_sclasses + 1, sizeof *tr->sclasses) < 0) {
+    if (!sc ||
+        tg_grow(&tr->sclasses, &tr->cap_sclasses, tr->n_sclasses + 1, sizeof *tr->sclasses) < 0) {
         free(sc);
         return NULL;
     }
@@ -154,8 +159,8 @@ static int derived_values(cw_writer *w, const tg_event *ev, int func, tg_error *
             return tg_err(err, TG_ERR_FORMAT, "%s: field %zu unreadable", tg_event_name(ev), i);
     for (size_t i = 0; i < nr; i++, n++)
         if (tg_event_field(ev, TG_SCOPE_RETURN, i, &w->pay[n]) < 0)
-            return tg_err(err, TG_ERR_FORMAT, "%s: return value %zu unreadable",
-                          tg_event_name(ev), i);
+            return tg_err(err, TG_ERR_FORMAT, "%s: return value %zu unreadable", tg_event_name(ev),
+                          i);
     w->n_pay = n;
     return 0;
 }
@@ -373,7 +378,8 @@ static int packet_members(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
         return 0;
     size_t n = 0;
     if (s->sc->derived) {
-        tg_value v = {.type = TG_VAL_UINT, .name = "cpu_id",
+        tg_value v = {.type = TG_VAL_UINT,
+                      .name = "cpu_id",
                       .v.u = (uint64_t)(tg_stream_cpu(s->in) < 0 ? 0 : tg_stream_cpu(s->in))};
         if (tg_grow(&w->vals, &w->cap_vals, 1, sizeof *w->vals) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -459,7 +465,8 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
         s->sc = c->sc;
     } else if (s->sc != c->sc) {
         return tg_err(err, TG_ERR_UNSUPPORTED,
-                      "stream %s: events of two stream classes in one stream", tg_stream_name(s->in));
+                      "stream %s: events of two stream classes in one stream",
+                      tg_stream_name(s->in));
     }
     cw_otrace *tr = s->tr;
     int64_t ts = tg_event_trace_time_ns(ev);

@@ -31,7 +31,7 @@ typedef struct cw_pack {
 int cw_pack_align(cw_pack *p, unsigned align_bits);
 int cw_pack_uint(cw_pack *p, uint64_t v, unsigned bits, int big_endian);
 int cw_pack_bytes(cw_pack *p, const void *src, size_t n); /* at a byte boundary */
-int cw_pack_zeros(cw_pack *p, size_t n);                   /* n zero bytes */
+int cw_pack_zeros(cw_pack *p, size_t n);                  /* n zero bytes */
 void cw_pack_free(cw_pack *p);
 /* Empties the buffer (zeroing what was used) for the next packet. */
 void cw_pack_reset(cw_pack *p);
@@ -68,8 +68,7 @@ void cw_derived_free(cw_derived *d);
 const tg_field_type *cw_derive_struct(cw_derived *d, const tg_value *vals, size_t n,
                                       tg_error **err);
 /* Records that enum type t (from cw_derive_struct) maps label to v. */
-int cw_derived_enum_label(cw_derived *d, const tg_field_type *t, const char *label,
-                          uint64_t v);
+int cw_derived_enum_label(cw_derived *d, const tg_field_type *t, const char *label, uint64_t v);
 
 /* ---- clock --------------------------------------------------------------------------------- */
 
@@ -79,8 +78,8 @@ typedef struct cw_clock {
     const char *description; /* NULL: none */
     uint64_t freq, precision;
     int64_t offset_s;
-    uint64_t offset_cycles;  /* below one second of cycles */
-    int64_t base_ns;         /* offset_s * 1e9 + ns(offset_cycles), as babeltrace2 computes */
+    uint64_t offset_cycles; /* below one second of cycles */
+    int64_t base_ns;        /* offset_s * 1e9 + ns(offset_cycles), as babeltrace2 computes */
     uint8_t uuid[16];
 } cw_clock;
 

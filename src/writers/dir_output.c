@@ -47,8 +47,7 @@ int tg_dir_file_write(int fd, const char *name, const void *p, size_t n, tg_erro
     return 0;
 }
 
-int tg_dir_file_put(const char *dir, const char *name, const void *p, size_t n,
-                    tg_error **err)
+int tg_dir_file_put(const char *dir, const char *name, const void *p, size_t n, tg_error **err)
 {
     int fd = tg_dir_file_create(dir, name, err);
     if (fd < 0)

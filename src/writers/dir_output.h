@@ -10,7 +10,6 @@ int tg_dir_file_create(const char *dir, const char *name, tg_error **err);
 /* Writes all n bytes of p to fd; `name` is the file, for the message on failure. */
 int tg_dir_file_write(int fd, const char *name, const void *p, size_t n, tg_error **err);
 /* Creates dir/name holding the n bytes of p. */
-int tg_dir_file_put(const char *dir, const char *name, const void *p, size_t n,
-                    tg_error **err);
+int tg_dir_file_put(const char *dir, const char *name, const void *p, size_t n, tg_error **err);
 
 #endif

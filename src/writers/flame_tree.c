@@ -38,9 +38,11 @@ static uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name)
         return node;
     if (tg_grow(&ft->nodes, &ft->cap, ft->n + 1, sizeof *ft->nodes) < 0)
         return TG_FLAME_NONE;
-    ft->nodes[node] = (tg_flame_node){
-        .parent = parent, .name = name, .first_child = TG_FLAME_NONE,
-        .next_sibling = TG_FLAME_NONE, .last_child = TG_FLAME_NONE};
+    ft->nodes[node] = (tg_flame_node){.parent = parent,
+                                      .name = name,
+                                      .first_child = TG_FLAME_NONE,
+                                      .next_sibling = TG_FLAME_NONE,
+                                      .last_child = TG_FLAME_NONE};
     ft->n++;
     tg_flame_node *p = &ft->nodes[parent];
     if (p->last_child == TG_FLAME_NONE)
@@ -108,8 +110,10 @@ int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it)
     int64_t root_name = tg_frame_names_intern(&ft->walk.names, "all", 3);
     if (root_name < 0 || tg_grow(&ft->nodes, &ft->cap, 1, sizeof *ft->nodes) < 0)
         return TG_ERR_NOMEM;
-    ft->nodes[0] = (tg_flame_node){.parent = TG_FLAME_NONE, .name = (uint32_t)root_name,
-                                   .first_child = TG_FLAME_NONE, .next_sibling = TG_FLAME_NONE,
+    ft->nodes[0] = (tg_flame_node){.parent = TG_FLAME_NONE,
+                                   .name = (uint32_t)root_name,
+                                   .first_child = TG_FLAME_NONE,
+                                   .next_sibling = TG_FLAME_NONE,
                                    .last_child = TG_FLAME_NONE};
     ft->n = 1;
     int rc = tg_frame_walk_run(&ft->walk, it, &flame_hooks, ft);

@@ -13,19 +13,19 @@
 #define TG_FLAME_NONE UINT32_MAX
 
 typedef struct tg_flame_node {
-    uint32_t parent, name;           /* name: index in the walk's name table */
+    uint32_t parent, name;                          /* name: index in the walk's name table */
     uint32_t first_child, next_sibling, last_child; /* TG_FLAME_NONE when none */
     int64_t self_ns, total_ns;
     uint64_t calls;
 } tg_flame_node;
 
 typedef struct tg_flame_tree {
-    tg_frame_walk walk;              /* names and threads */
+    tg_frame_walk walk; /* names and threads */
     tg_flame_node *nodes;
     size_t n, cap;
     /* private */
-    tg_id_index children;            /* (parent, name) -> node */
-    struct tg_flame_open *open;      /* per thread: node of the frame at each depth */
+    tg_id_index children;       /* (parent, name) -> node */
+    struct tg_flame_open *open; /* per thread: node of the frame at each depth */
     size_t n_open, open_cap;
 } tg_flame_tree;
 

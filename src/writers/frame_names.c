@@ -71,8 +71,7 @@ int64_t tg_frame_names_intern(tg_frame_names *t, const char *name, size_t len)
             if (same(t, t->slots[i] - 1, name, len))
                 return t->slots[i] - 1;
     }
-    if (t->n >= UINT32_MAX - 1 ||
-        tg_grow(&t->text, &t->text_cap, t->text_len + len + 1, 1) < 0 ||
+    if (t->n >= UINT32_MAX - 1 || tg_grow(&t->text, &t->text_cap, t->text_len + len + 1, 1) < 0 ||
         tg_grow(&t->start, &t->start_cap, t->n + 1, sizeof *t->start) < 0)
         return TG_ERR_NOMEM;
     memcpy(t->text + t->text_len, name, len);

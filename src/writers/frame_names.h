@@ -11,11 +11,11 @@
 #include <stdint.h>
 
 typedef struct tg_frame_names {
-    char *text;          /* every name, NUL-terminated, one after the other */
+    char *text; /* every name, NUL-terminated, one after the other */
     size_t text_len, text_cap;
-    size_t *start;       /* name i begins at text + start[i] */
+    size_t *start; /* name i begins at text + start[i] */
     size_t n, start_cap;
-    uint32_t *slots;     /* open addressing: name index + 1, 0 empty; a power of two */
+    uint32_t *slots; /* open addressing: name index + 1, 0 empty; a power of two */
     size_t n_slots;
 } tg_frame_names;
 

@@ -53,8 +53,8 @@ static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev, int64_t n
             w->status = TG_ERR_NOMEM;
             return NULL;
         }
-        w->threads[w->n_threads++] = (tg_walk_thread){
-            .tid = tid, .pid = pid, .index = (size_t)i, .first_ns = ns};
+        w->threads[w->n_threads++] =
+            (tg_walk_thread){.tid = tid, .pid = pid, .index = (size_t)i, .first_ns = ns};
     }
     tg_walk_thread *t = &w->threads[i];
     t->stream = tg_event_stream(ev);

@@ -18,11 +18,11 @@
 #include "writers/id_index.h"
 
 typedef struct tg_walk_thread {
-    int tid, pid;        /* as viewers show them: tid falls back to the cpu, pid to tid */
-    size_t index;        /* dense: 0 for the first thread seen */
-    uint32_t *path;      /* interned name of the open frame at each depth */
+    int tid, pid;   /* as viewers show them: tid falls back to the cpu, pid to tid */
+    size_t index;   /* dense: 0 for the first thread seen */
+    uint32_t *path; /* interned name of the open frame at each depth */
     size_t depth, path_cap;
-    tg_stream *stream;   /* the stream the thread was last seen on */
+    tg_stream *stream; /* the stream the thread was last seen on */
     int64_t first_ns, last_ns;
 } tg_walk_thread;
 
@@ -49,7 +49,7 @@ typedef struct tg_frame_walk {
     void *ctx;
     tg_walk_thread *current; /* the thread of the event being fed */
     const tg_event *current_ev;
-    struct {                 /* symbol pointer -> interned name: symbols repeat */
+    struct { /* symbol pointer -> interned name: symbols repeat */
         const char *symbol;
         uint32_t name;
     } recent[256];

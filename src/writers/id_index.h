@@ -10,7 +10,7 @@
 
 typedef struct tg_id_index {
     uint64_t *keys;
-    uint32_t *values; /* index + 1; 0 marks an empty slot */
+    uint32_t *values;  /* index + 1; 0 marks an empty slot */
     size_t n, n_slots; /* n_slots: a power of two */
 } tg_id_index;
 

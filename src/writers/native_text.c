@@ -66,8 +66,7 @@ static int print_native(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf
             tg_buf_u64(out, tg_event_lost_count(ev));
             first = 0;
             break;
-        default:
-            break;
+        default: break;
         }
         put_fields(out, ev, TG_SCOPE_PAYLOAD, &first);
         put_fields(out, ev, TG_SCOPE_RETURN, &first);

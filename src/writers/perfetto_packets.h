@@ -25,32 +25,32 @@ enum {
 };
 
 typedef struct tg_pf_piece {
-    uint32_t at;               /* in tg_pf_packets.pieces */
-    uint8_t len;               /* 0: not packed yet */
+    uint32_t at; /* in tg_pf_packets.pieces */
+    uint8_t len; /* 0: not packed yet */
 } tg_pf_piece;
 
 /* One packet sequence: the packets of one source stream. */
 typedef struct tg_pf_seq {
-    uint32_t id;               /* trusted_packet_sequence_id, from 1 */
-    tg_pf_piece head;          /* TracePacket{trusted_packet_sequence_id} */
-    int started;               /* its first packet is in the current part */
-    int64_t last_ns;           /* the incremental clock's value */
+    uint32_t id;      /* trusted_packet_sequence_id, from 1 */
+    tg_pf_piece head; /* TracePacket{trusted_packet_sequence_id} */
+    int started;      /* its first packet is in the current part */
+    int64_t last_ns;  /* the incremental clock's value */
     uint64_t default_track;
-    uint8_t *sent;             /* per interned name: bits the writer chooses (tg_pf_seq_first_use) */
+    uint8_t *sent; /* per interned name: bits the writer chooses (tg_pf_seq_first_use) */
     size_t sent_cap;
 } tg_pf_seq;
 
 typedef struct tg_pf_packets {
-    tg_buf *out;               /* the file, or the current part */
+    tg_buf *out; /* the file, or the current part */
     tg_split split;
-    tg_id_index seq_ids;       /* stream pointer -> index in seqs */
+    tg_id_index seq_ids; /* stream pointer -> index in seqs */
     tg_pf_seq *seqs;
     size_t n_seqs, seqs_cap;
-    uint8_t *pack;             /* one packed packet, reused */
+    uint8_t *pack; /* one packed packet, reused */
     size_t pack_cap;
-    uint8_t *pieces;           /* the bytes of every piece */
+    uint8_t *pieces; /* the bytes of every piece */
     size_t pieces_len, pieces_cap;
-    tg_pf_piece end, flags;    /* TrackEvent{SLICE_END}, TracePacket{sequence_flags} */
+    tg_pf_piece end, flags; /* TrackEvent{SLICE_END}, TracePacket{sequence_flags} */
 } tg_pf_packets;
 
 /* Writes to out, or to the parts --split-size/--split-time ask for (split.active; the

@@ -29,7 +29,7 @@
 #include <string.h>
 
 enum {
-    SENT_EVENT_NAME = 1,     /* bits of tg_pf_seq.sent[name] */
+    SENT_EVENT_NAME = 1, /* bits of tg_pf_seq.sent[name] */
     SENT_ANNOTATION_NAME = 2,
     MAX_INTERNED_PER_PACKET = 1 + 64,
 };
@@ -42,7 +42,7 @@ struct pf_annotations {
     Perfetto__Protos__DebugAnnotation **ptrs;
     size_t n, cap;
     size_t ptrs_cap;
-    size_t *text_at;        /* string values: offset in the text buffer, or SIZE_MAX */
+    size_t *text_at; /* string values: offset in the text buffer, or SIZE_MAX */
     size_t text_cap;
 };
 
@@ -67,21 +67,21 @@ struct pf_thread {
     unsigned declared_part; /* the part whose track descriptors name it (0: none) */
     tg_stream *seq_stream;  /* the stream of seq, the thread's last sequence */
     size_t seq;
-    tg_pf_piece track;      /* TrackEvent{track_uuid}, for a thread not its sequence's default */
+    tg_pf_piece track; /* TrackEvent{track_uuid}, for a thread not its sequence's default */
 };
 
 struct pf_writer {
     tg_pf_packets pk;
-    unsigned part;          /* 1, or the split's part number */
+    unsigned part; /* 1, or the split's part number */
     struct pf_thread *threads;
     size_t threads_cap;
     tg_frame_walk walk;
     tg_id_index process_ids; /* pid -> index in procs */
     struct pf_process *procs;
     size_t procs_cap;
-    tg_pf_piece *begins;    /* by interned name: TrackEvent{SLICE_BEGIN, name_iid} */
+    tg_pf_piece *begins; /* by interned name: TrackEvent{SLICE_BEGIN, name_iid} */
     size_t begins_cap;
-    tg_buf *text;           /* rendered values of the current event */
+    tg_buf *text; /* rendered values of the current event */
     struct pf_annotations ann;
     struct pf_interned interned;
     tg_error **err;
@@ -123,7 +123,8 @@ static struct pf_process *process_of(struct pf_writer *pf, int pid)
 {
     int added;
     int64_t i = tg_id_index_get(&pf->process_ids, (uint32_t)pid, &added);
-    if (i < 0 || (added && tg_grow(&pf->procs, &pf->procs_cap, (size_t)i + 1, sizeof *pf->procs) < 0))
+    if (i < 0 ||
+        (added && tg_grow(&pf->procs, &pf->procs_cap, (size_t)i + 1, sizeof *pf->procs) < 0))
         return NULL;
     if (added)
         pf->procs[i] = (struct pf_process){.pid = pid};
@@ -288,7 +289,8 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
                      const uint32_t *ann_names)
 {
     struct pf_thread *pt = &pf->threads[t->index];
-    if (pt->declared_part == pf->part && type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT) {
+    if (pt->declared_part == pf->part &&
+        type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT) {
         int rc = put_slice(pf, t, ns, type, name);
         if (rc <= 0)
             return rc;
@@ -334,8 +336,10 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
         if (rc < 0)
             return rc;
         if (rc) {
-            Perfetto__Protos__DebugAnnotationName *an = &in->ann_names[in->data.n_debug_annotation_names];
-            *an = (Perfetto__Protos__DebugAnnotationName)PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
+            Perfetto__Protos__DebugAnnotationName *an =
+                &in->ann_names[in->data.n_debug_annotation_names];
+            *an = (Perfetto__Protos__DebugAnnotationName)
+                PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
             an->has_iid = 1;
             an->iid = (uint64_t)ann_names[i] + 1;
             an->name = (char *)tg_frame_names_get(&pf->walk.names, ann_names[i]);

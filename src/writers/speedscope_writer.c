@@ -30,11 +30,11 @@ struct ss_chunk {
 };
 
 struct ss_thread {
-    tg_buf *events;          /* not yet spooled */
+    tg_buf *events; /* not yet spooled */
     struct ss_chunk *chunks;
     size_t n_chunks, chunks_cap;
     int64_t last_ns;
-    int any;                 /* an event was written (for the commas) */
+    int any; /* an event was written (for the commas) */
 };
 
 struct ss_writer {
@@ -89,8 +89,8 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
         ss->base_ns = tg_event_time_ns(ev);
     if (tg_grow(&ss->threads, &ss->threads_cap, t->index + 1, sizeof *ss->threads) < 0)
         return TG_ERR_NOMEM;
-    ss->threads[t->index] = (struct ss_thread){.events = tg_buf_new(),
-                                               .last_ns = tg_event_time_ns(ev)};
+    ss->threads[t->index] =
+        (struct ss_thread){.events = tg_buf_new(), .last_ns = tg_event_time_ns(ev)};
     ss->n_threads = t->index + 1;
     return ss->threads[t->index].events ? 0 : TG_ERR_NOMEM;
 }

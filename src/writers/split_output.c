@@ -19,9 +19,21 @@ static int parse_size(const char *s, uint64_t *out)
         return -1;
     double mult = 1;
     switch (*end) {
-    case 'k': case 'K': mult = 1024.0; end++; break;
-    case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+    case 'k':
+    case 'K':
+        mult = 1024.0;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        mult = 1024.0 * 1024;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        mult = 1024.0 * 1024 * 1024;
+        end++;
+        break;
     }
     if (*end == 'i')
         end++;
@@ -102,11 +114,11 @@ int tg_split_open(tg_split *split, const tg_options *opts, const tg_split_ops *o
     if (!size && !time)
         return 0;
     if (size && parse_size(size, &split->max_bytes) < 0)
-        return tg_err(err, TG_ERR_USAGE, "--split-size %s: expected a size such as 100M, 1G or 65536",
-                      size);
+        return tg_err(err, TG_ERR_USAGE,
+                      "--split-size %s: expected a size such as 100M, 1G or 65536", size);
     if (time && parse_duration(time, &split->max_ns) < 0)
-        return tg_err(err, TG_ERR_USAGE, "--split-time %s: expected a duration such as 1s, 250ms or 20us",
-                      time);
+        return tg_err(err, TG_ERR_USAGE,
+                      "--split-time %s: expected a duration such as 1s, 250ms or 20us", time);
     split->path = tg_options_get(opts, "output");
     if (!split->path || strcmp(split->path, "-") == 0)
         return tg_err(err, TG_ERR_USAGE, "a split output needs -o FILE to name its parts");

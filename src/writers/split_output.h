@@ -19,25 +19,25 @@
 /* What a writer does at a cut; each returns 0 or a negative status. */
 typedef struct tg_split_ops {
     int (*end_frame)(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns); /* innermost first */
-    int (*part_end)(void *ctx);       /* the part's last bytes, before its file is closed */
-    int (*part_start)(void *ctx);     /* the next part is open (split.out, split.part) */
+    int (*part_end)(void *ctx);   /* the part's last bytes, before its file is closed */
+    int (*part_start)(void *ctx); /* the next part is open (split.out, split.part) */
     int (*begin_frame)(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns);
 } tg_split_ops;
 
 typedef struct tg_split {
-    int active;            /* 0: no splitting asked for; the writer uses its given buffer */
-    uint64_t max_bytes;    /* 0: no size limit */
-    int64_t max_ns;        /* 0: no time limit */
-    const char *path;      /* the -o path the part names derive from */
-    unsigned part;         /* number of the current part, from 1 */
+    int active;         /* 0: no splitting asked for; the writer uses its given buffer */
+    uint64_t max_bytes; /* 0: no size limit */
+    int64_t max_ns;     /* 0: no time limit */
+    const char *path;   /* the -o path the part names derive from */
+    unsigned part;      /* number of the current part, from 1 */
     int64_t part_start_ns;
     int fd;
-    tg_buf *out;           /* the current part */
+    tg_buf *out; /* the current part */
     /* private */
     const tg_split_ops *ops;
     void *ctx;
     int cutting;
-    size_t *open;          /* per walk thread: frames begun in the output and not ended */
+    size_t *open; /* per walk thread: frames begun in the output and not ended */
     size_t open_cap;
 } tg_split;
 

@@ -53,8 +53,8 @@ static void put_color(tg_buf *out, const char *name)
     uint32_t h = 2166136261u;
     for (const char *p = name; *p; p++)
         h = (h ^ (unsigned char)*p) * 16777619u;
-    tg_buf_printf(out, "rgb(%u,%u,%u)", 205 + (h & 0xff) * 50 / 255,
-                  (h >> 8 & 0xff) * 230 / 255, (h >> 16 & 0xff) * 55 / 255);
+    tg_buf_printf(out, "rgb(%u,%u,%u)", 205 + (h & 0xff) * 50 / 255, (h >> 8 & 0xff) * 230 / 255,
+                  (h >> 16 & 0xff) * 55 / 255);
 }
 
 static void put_label(tg_buf *out, const char *name, double width)
@@ -81,7 +81,8 @@ static const char script[] =
     "const total = Number(document.documentElement.dataset.total);\n"
     "function label(g, w) {\n"
     "  const name = g.dataset.n, t = g.querySelector('text'), fit = Math.floor(w / CH);\n"
-    "  t.textContent = w < 3 * CH ? '' : fit >= name.length ? name : name.slice(0, fit - 2) + '..';\n"
+    "  t.textContent = w < 3 * CH ? '' : fit >= name.length ? name : name.slice(0, fit - 2) + "
+    "'..';\n"
     "}\n"
     "function place(g, x, w) {\n"
     "  const r = g.querySelector('rect');\n"
@@ -107,7 +108,8 @@ static const char script[] =
     "  }\n"
     "  document.getElementById('unzoom').style.display = '';\n"
     "}\n"
-    "function unzoom() { zoom(frames[0]); document.getElementById('unzoom').style.display = 'none'; }\n"
+    "function unzoom() { zoom(frames[0]); document.getElementById('unzoom').style.display = "
+    "'none'; }\n"
     "function search(term) {\n"
     "  let hit = 0; const seen = [];\n"
     "  for (const f of frames) {\n"
@@ -188,10 +190,11 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
                   "(self time, ",
                   WIDTH / 2);
     put_time(out, total);
-    tg_buf_printf(out, ")</text>\n<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" "
-                       "style=\"display:none\">Reset zoom</text>\n"
-                       "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n"
-                       "<text id=\"matched\" x=\"%d\" y=\"%d\"></text>\n",
+    tg_buf_printf(out,
+                  ")</text>\n<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" "
+                  "style=\"display:none\">Reset zoom</text>\n"
+                  "<text id=\"search\" class=\"button\" x=\"%d\" y=\"24\">Search</text>\n"
+                  "<text id=\"matched\" x=\"%d\" y=\"%d\"></text>\n",
                   SIDE, WIDTH - SIDE - 60, WIDTH - SIDE - 160, height - 8);
     for (uint32_t i = 0; i != TG_FLAME_NONE; i = tg_flame_tree_next(ft, i)) {
         double w = (double)weight[i] * scale;
@@ -207,8 +210,9 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
         put_xml(out, name);
         tg_buf_puts(out, " (");
         put_time(out, weight[i]);
-        tg_buf_printf(out, ", %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-                           "height=\"%d\" rx=\"2\" fill=\"",
+        tg_buf_printf(out,
+                      ", %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+                      "height=\"%d\" rx=\"2\" fill=\"",
                       100.0 * (double)weight[i] / (double)total, fx, fy, w, FRAME_H - 1);
         put_color(out, name);
         tg_buf_printf(out, "\"/><text x=\"%.1f\" y=\"%d\">", fx + 3, fy + FRAME_H - 4);

@@ -28,8 +28,7 @@ static int item_spec(const tg_value *v, char *out, size_t size)
     unsigned bits = v->bits;
     int ok_bits = bits == 8 || bits == 16 || bits == 32 || bits == 64;
     switch (v->type) {
-    case TG_VAL_STRING:
-        return snprintf(out, size, "%s/s", name) < (int)size ? 0 : -1;
+    case TG_VAL_STRING: return snprintf(out, size, "%s/s", name) < (int)size ? 0 : -1;
     case TG_VAL_FLOAT:
         if (bits != 32 && bits != 64)
             return -1;
@@ -44,11 +43,13 @@ static int item_spec(const tg_value *v, char *out, size_t size)
         if (v->flags & TG_VALF_POINTER)
             return bits == 64 && snprintf(out, size, "%s/p", name) < (int)size ? 0 : -1;
         return snprintf(out, size, "%s/%c%u", name,
-                        v->base == 16 ? 'x' : v->base == 8 ? 'o' : 'u', bits) < (int)size
+                        v->base == 16  ? 'x'
+                        : v->base == 8 ? 'o'
+                                       : 'u',
+                        bits) < (int)size
                    ? 0
                    : -1;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 

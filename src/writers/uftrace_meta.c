@@ -54,14 +54,16 @@ static void put_time(tg_buf *b, int64_t ns)
 static int write_info(const uw_writer *w, tg_buf *b, tg_error **err)
 {
     tg_buf_put(b, "Ftrace!\0", 8);
-    put_le(b, 4, 4);   /* file version */
-    put_le(b, 40, 2);  /* header size */
-    put_le(b, 1, 1);   /* ELFDATA2LSB */
-    put_le(b, 2, 1);   /* ELFCLASS64 */
+    put_le(b, 4, 4);  /* file version */
+    put_le(b, 40, 2); /* header size */
+    put_le(b, 1, 1);  /* ELFDATA2LSB */
+    put_le(b, 2, 1);  /* ELFCLASS64 */
     int args = uw_args_any(w, 0), rets = uw_args_any(w, 1);
-    put_le(b, FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK |
-                  (w->n_perf ? FEAT_PERF_EVENT : 0) | (args ? FEAT_ARGUMENT : 0) |
-                  (rets ? FEAT_RETVAL : 0), 8);
+    put_le(b,
+           FEAT_TASK_SESSION | FEAT_SYM_REL_ADDR | FEAT_MAX_STACK |
+               (w->n_perf ? FEAT_PERF_EVENT : 0) | (args ? FEAT_ARGUMENT : 0) |
+               (rets ? FEAT_RETVAL : 0),
+           8);
     /* exe, build id, exit, cmdline, cpu, mem, os, task, usage, load, (argument specs,)
      * record date, pattern type, version */
     put_le(b, 0x3bff | (args || rets ? 1 << 10 : 0), 8);
@@ -136,7 +138,8 @@ static int write_map(const uw_writer *w, tg_buf *b, tg_error **err)
     end = (end + 0xfff) & ~0xfffull;
     tg_buf_printf(b, "%012llx-%012llx r-xp 00000000 00:00 0                          %s\n",
                   (unsigned long long)UW_BASE, (unsigned long long)end, exe_name());
-    tg_buf_puts(b, "7ffff0000000-7ffff0021000 rw-p 00000000 00:00 0                          [stack]\n");
+    tg_buf_puts(
+        b, "7ffff0000000-7ffff0021000 rw-p 00000000 00:00 0                          [stack]\n");
     return tg_dir_file_put(w->dir, "sid-" UW_SID ".map", tg_buf_data(b), tg_buf_len(b), err);
 }
 

@@ -306,7 +306,8 @@ static int put_call(uw_writer *w, uw_thread *t, const tg_event *ev, int64_t ns, 
                 continue;
             /* a pointer to a function points to it in the written module */
             if ((v->flags & (TG_VALF_POINTER | TG_VALF_SYMBOLIC)) ==
-                    (TG_VALF_POINTER | TG_VALF_SYMBOLIC) && v->label) {
+                    (TG_VALF_POINTER | TG_VALF_SYMBOLIC) &&
+                v->label) {
                 size_t to;
                 TG_TRY(func_index(w, v->label, &to, err));
                 v->v.u = UW_BASE + UW_FIRST + UW_STEP * to;
@@ -328,9 +329,9 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     int rc = write_perf(w, ev, kind, err);
     if (rc != 0)
         return rc < 0 ? rc : 0;
-    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT &&
-        kind != TG_KIND_FUNC_TAIL_EXIT && kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN &&
-        kind != TG_KIND_SCHED_OUT && kind != TG_KIND_SCHED_OUT_PREEMPTED)
+    if (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT && kind != TG_KIND_FUNC_TAIL_EXIT &&
+        kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT &&
+        kind != TG_KIND_SCHED_OUT_PREEMPTED)
         return 0;
     uw_thread *t = NULL;
     TG_TRY(thread_of(w, ev, &t, err));
@@ -410,9 +411,8 @@ static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, con
     w.cache_addr = calloc(FUNC_CACHE, sizeof *w.cache_addr);
     w.cache_index = calloc(FUNC_CACHE, sizeof *w.cache_index);
     w.payload = tg_buf_new();
-    int rc = w.cache_addr && w.cache_index && w.payload
-                 ? 0
-                 : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    int rc =
+        w.cache_addr && w.cache_index && w.payload ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
     while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
         rc = write_event(&w, ev, err);

@@ -17,8 +17,8 @@
 typedef struct uw_thread {
     int tid, pid;
     int fd;
-    tg_buf *out;       /* TID.dat, flushed as it fills */
-    int open;          /* frames open, for inputs without recorded depths */
+    tg_buf *out; /* TID.dat, flushed as it fills */
+    int open;    /* frames open, for inputs without recorded depths */
     int64_t first_ns;
     uint64_t n_records;
 } uw_thread;
@@ -45,7 +45,7 @@ typedef struct uw_writer {
     uw_thread *threads;
     size_t n_threads, cap_threads;
     uw_thread *last;
-    uw_func *funcs;    /* by function index */
+    uw_func *funcs; /* by function index */
     size_t n_funcs, cap_funcs;
     uint64_t *cache_addr; /* input address -> index + 1, direct-mapped */
     size_t *cache_index;
@@ -59,7 +59,7 @@ typedef struct uw_writer {
     int64_t prev_ns;
     int *before, *after;
     size_t n_ties, cap_before, cap_after;
-    tg_buf *payload;   /* one record's argument values */
+    tg_buf *payload; /* one record's argument values */
     tg_value *vals;
     size_t cap_vals;
 } uw_writer;

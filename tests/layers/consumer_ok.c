@@ -3,7 +3,4 @@
 #include "core/consumer.h"
 
 int64_t probe_time(const tg_event *ev);
-int64_t probe_time(const tg_event *ev)
-{
-    return ev->ts + (int64_t)ev->cls->id;
-}
+int64_t probe_time(const tg_event *ev) { return ev->ts + (int64_t)ev->cls->id; }

@@ -9,10 +9,7 @@
 
 static const char *const names[] = {"main", "work", "leaf", "main"};
 
-static int same_name(const void *ctx, uint64_t value)
-{
-    return strcmp(names[value], ctx) == 0;
-}
+static int same_name(const void *ctx, uint64_t value) { return strcmp(names[value], ctx) == 0; }
 
 int main(void)
 {
@@ -26,8 +23,14 @@ int main(void)
     /* 100000 keys: small integers and 16-byte-aligned addresses, through several doublings */
     int ok = 1;
     for (uint64_t k = 1; k <= 50000; k++) {
-        if (tg_hash_insert(&h, k, &v) != 1) ok = 0; else *v = k * 3;
-        if (tg_hash_insert(&h, 0x7f0000000000ull + 16 * k, &v) != 1) ok = 0; else *v = k;
+        if (tg_hash_insert(&h, k, &v) != 1)
+            ok = 0;
+        else
+            *v = k * 3;
+        if (tg_hash_insert(&h, 0x7f0000000000ull + 16 * k, &v) != 1)
+            ok = 0;
+        else
+            *v = k;
     }
     CHECK(&tc, ok);
     CHECK(&tc, h.n == 100001);
@@ -35,7 +38,8 @@ int main(void)
     ok = 1;
     for (uint64_t k = 1; k <= 50000; k++) {
         uint64_t *a = tg_hash_find(&h, k), *b = tg_hash_find(&h, 0x7f0000000000ull + 16 * k);
-        if (!a || *a != k * 3 || !b || *b != k) ok = 0;
+        if (!a || *a != k * 3 || !b || *b != k)
+            ok = 0;
     }
     CHECK(&tc, ok);
     CHECK(&tc, tg_hash_find(&h, 50001) == NULL);
@@ -43,12 +47,14 @@ int main(void)
     /* removal: every other small key out, the rest (and the runs they sat in) still found */
     ok = 1;
     for (uint64_t k = 2; k <= 50000; k += 2)
-        if (tg_hash_remove(&h, k) != 1) ok = 0;
+        if (tg_hash_remove(&h, k) != 1)
+            ok = 0;
     CHECK(&tc, ok && tg_hash_remove(&h, 2) == 0 && h.n == 75001);
     ok = 1;
     for (uint64_t k = 1; k <= 50000; k++) {
         uint64_t *a = tg_hash_find(&h, k), *b = tg_hash_find(&h, 0x7f0000000000ull + 16 * k);
-        if ((k % 2 == 0) != !a || (a && *a != k * 3) || !b || *b != k) ok = 0;
+        if ((k % 2 == 0) != !a || (a && *a != k * 3) || !b || *b != k)
+            ok = 0;
     }
     CHECK(&tc, ok);
     tg_hash_clear(&h);

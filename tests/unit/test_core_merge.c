@@ -8,7 +8,7 @@
 
 struct row {
     int64_t ts;
-    int kind;      /* tg_event_kind, or -1: the stream reports damage here */
+    int kind; /* tg_event_kind, or -1: the stream reports damage here */
     uint64_t addr;
 };
 
@@ -200,7 +200,7 @@ static void on_call(void *ctx, const tg_call *call)
 static void test_callstack(struct tg_test_counts *tc)
 {
     /* main(1){ a(2){ b(3) }  c(4) -- exit of a missing -- } ; exit of 9 without entry */
-    static const struct row a[] = {{0, 1, 1}, {10, 1, 2}, {20, 1, 3}, {30, 2, 3},
+    static const struct row a[] = {{0, 1, 1},  {10, 1, 2}, {20, 1, 3}, {30, 2, 3},
                                    {40, 1, 4}, {50, 2, 1}, {60, 2, 9}, {70, 1, 5}};
     struct mem_spec spec = {{a}, {8}};
     tg_options *o = tg_options_new();
@@ -251,7 +251,7 @@ static void feed_rows(const struct row *a, size_t n, tg_stack_rules rules, struc
 static void test_callstack_top_only(struct tg_test_counts *tc)
 {
     /* as above; under the top-only rules the exit of main (under c) matches nothing */
-    static const struct row a[] = {{0, 1, 1}, {10, 1, 2}, {20, 1, 3}, {30, 2, 3},
+    static const struct row a[] = {{0, 1, 1},  {10, 1, 2}, {20, 1, 3}, {30, 2, 3},
                                    {40, 1, 4}, {50, 2, 1}, {60, 2, 9}, {70, 1, 5}};
     for (int r = 0; r < 2; r++) {
         struct calls got = {0};

@@ -8,11 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char header_page[] =
-    "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-    "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+                                  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+                                  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+                                  "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
 
 typedef struct page_builder {
     uint8_t page[4096];
@@ -52,22 +51,22 @@ static void test_records(struct tg_test_counts *tc)
     tg_rb_layout l = {4096, 0, 8, 8, 16, 8, false};
     page_builder b;
     memset(&b, 0, sizeof b);
-    hdr(&b, 2, 10);          /* 8 bytes of data, delta 10 */
+    hdr(&b, 2, 10); /* 8 bytes of data, delta 10 */
     put32(&b, 0x11111111);
     put32(&b, 0x22222222);
-    hdr(&b, 30, 5);          /* time extend: (1 << 27) + 5 */
+    hdr(&b, 30, 5); /* time extend: (1 << 27) + 5 */
     put32(&b, 1);
-    hdr(&b, 0, 3);           /* length word: 9 bytes -> 8 of data (+4 for the word) rounds up */
+    hdr(&b, 0, 3); /* length word: 9 bytes -> 8 of data (+4 for the word) rounds up */
     put32(&b, 4 + 9);
     put32(&b, 0x33333333);
     put32(&b, 0x44444444);
     put32(&b, 0x55555555);
-    hdr(&b, 29, 0);          /* padding: 8 bytes counted from its length word */
+    hdr(&b, 29, 0); /* padding: 8 bytes counted from its length word */
     put32(&b, 8);
     put32(&b, 0);
-    hdr(&b, 31, 7);          /* absolute timestamp (2 << 27) + 7 */
+    hdr(&b, 31, 7); /* absolute timestamp (2 << 27) + 7 */
     put32(&b, 2);
-    hdr(&b, 1, 1);           /* 4 bytes of data */
+    hdr(&b, 1, 1); /* 4 bytes of data */
     put32(&b, 0x66666666);
     finish(&b, 1000, 0);
 
@@ -129,16 +128,16 @@ static void test_big_endian(struct tg_test_counts *tc)
     tg_rb_layout l = {4096, 0, 8, 4, 12, 4, true};
     uint8_t page[4096];
     memset(page, 0, sizeof page);
-    page[7] = 100;                        /* timestamp 100 */
-    page[11] = 8;                         /* commit 8 */
-    page[12] = (uint8_t)(1u << 3);        /* type_len 1 in the top 5 bits, delta 2 */
+    page[7] = 100;                 /* timestamp 100 */
+    page[11] = 8;                  /* commit 8 */
+    page[12] = (uint8_t)(1u << 3); /* type_len 1 in the top 5 bits, delta 2 */
     page[15] = 2;
-    page[19] = 9;                         /* the record's word */
+    page[19] = 9; /* the record's word */
     tg_rb_page p;
     tg_rb_record r;
     CHECK(tc, tg_rb_page_load(&p, &l, page, NULL) == 1);
-    CHECK(tc, tg_rb_page_next(&p, &r) == TG_RB_RECORD && r.ts == 102 && r.len == 4 &&
-                  r.data[3] == 9);
+    CHECK(tc,
+          tg_rb_page_next(&p, &r) == TG_RB_RECORD && r.ts == 102 && r.len == 4 && r.data[3] == 9);
 }
 
 int main(void)

@@ -154,7 +154,8 @@ static void test_xray(struct tg_test_counts *tc)
     CHECK(tc, set != NULL);
     if (set) {
         const tg_clock_info *c = tg_trace_clock(tg_set_trace(set, 0));
-        CHECK(tc, c->origin == TG_CLOCK_CYCLES && c->sync_origin == TG_CLOCK_UNKNOWN); /* no markers */
+        CHECK(tc,
+              c->origin == TG_CLOCK_CYCLES && c->sync_origin == TG_CLOCK_UNKNOWN); /* no markers */
         tg_close(set);
     }
 }
@@ -171,7 +172,8 @@ static void test_lttng0(struct tg_test_counts *tc)
         CHECK(tc, c->origin == TG_CLOCK_CYCLES && !c->raw_cycles && c->offset_ns == 0);
         CHECK(tc, c->frequency_hz == 1993051000u);
         /* 1262715366.408819 s minus the ns of cycle count 0x2b54a2003b7a at 1.993051 GHz */
-        CHECK(tc, c->sync_origin == TG_CLOCK_REALTIME && c->sync_offset_ns == 1262691462105732200ll);
+        CHECK(tc,
+              c->sync_origin == TG_CLOCK_REALTIME && c->sync_offset_ns == 1262691462105732200ll);
         CHECK(tc, tg_trace_host(t)->word_bits == 64 && tg_trace_host(t)->byte_order == 2);
         CHECK_STR(tc, tg_trace_tracer(t)->name, "ltt");
         tg_close(set);

@@ -143,7 +143,8 @@ static void test_truncated(struct tg_test_counts *tc, const char *dir)
     fwrite(buf, 1, n - 7, o); /* the last record is cut */
     fclose(o);
     tg_error *errs = NULL;
-    size_t got = count_merged(tmp, &errs); /* errs: only tested for NULL (freed with the iterator) */
+    size_t got =
+        count_merged(tmp, &errs); /* errs: only tested for NULL (freed with the iterator) */
     CHECK(tc, got > 10);          /* what came before is delivered */
     CHECK(tc, errs != NULL);      /* and the damage is reported */
     remove(tmp);

@@ -10,26 +10,26 @@ struct tg_test_counts {
     int passed, failed;
 };
 
-#define CHECK(tc, cond)                                                                        \
-    do {                                                                                       \
-        if (cond) {                                                                            \
-            (tc)->passed++;                                                                    \
-        } else {                                                                               \
-            (tc)->failed++;                                                                    \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                                      \
+#define CHECK(tc, cond)                                                                            \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            (tc)->passed++;                                                                        \
+        } else {                                                                                   \
+            (tc)->failed++;                                                                        \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR(tc, got, want)                                                               \
-    do {                                                                                       \
-        const char *g_ = (got), *w_ = (want);                                                  \
-        if (g_ && strcmp(g_, w_) == 0) {                                                       \
-            (tc)->passed++;                                                                    \
-        } else {                                                                               \
-            (tc)->failed++;                                                                    \
-            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__,            \
-                    g_ ? g_ : "(null)", w_);                                                   \
-        }                                                                                      \
+#define CHECK_STR(tc, got, want)                                                                   \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        if (g_ && strcmp(g_, w_) == 0) {                                                           \
+            (tc)->passed++;                                                                        \
+        } else {                                                                                   \
+            (tc)->failed++;                                                                        \
+            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__,                \
+                    g_ ? g_ : "(null)", w_);                                                       \
+        }                                                                                          \
     } while (0)
 
 static inline int tg_test_done(const struct tg_test_counts *tc)

@@ -31,7 +31,7 @@ typedef struct bt_trace_info {
     const tg_trace *trace;
     bool has_clock;
     char hostname[256], procname[256], vpid[32];
-    char dom[600];     /* "host:proc:(vpid) " as printed before the event name */
+    char dom[600]; /* "host:proc:(vpid) " as printed before the event name */
     size_t dom_len;
 } bt_trace_info;
 
@@ -128,8 +128,8 @@ static char *put_time(bt_state *st, char *o, int64_t ts)
             struct tm tm;
             if (!localtime_r(&tt, &tm))
                 memset(&tm, 0, sizeof tm);
-            snprintf(st->cached_hms, sizeof st->cached_hms, "%02d:%02d:%02d", tm.tm_hour,
-                     tm.tm_min, tm.tm_sec);
+            snprintf(st->cached_hms, sizeof st->cached_hms, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
+                     tm.tm_sec);
             st->cached_sec = s;
         }
         size_t n = strlen(st->cached_hms);
@@ -161,8 +161,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
                             tg_error **err)
 {
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
-    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0,
-                   .cached_sec = -1};
+    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0, .cached_sec = -1};
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {

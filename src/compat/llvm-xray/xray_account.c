@@ -34,12 +34,12 @@ typedef struct func_lat {
 } func_lat;
 
 typedef struct acct {
-    tg_callstack *cs;   /* the builder, under llvm-xray's rules, stepped in line */
-    tg_hash by_id;      /* function id -> index into funcs */
+    tg_callstack *cs; /* the builder, under llvm-xray's rules, stepped in line */
+    tg_hash by_id;    /* function id -> index into funcs */
     func_lat *funcs;
     size_t n_funcs, cap_funcs;
-    func_lat *lastf;    /* the function of the previous latency (NULL: none) */
-    uint32_t *hist;     /* percentile histogram (allocated for big functions only) */
+    func_lat *lastf; /* the function of the previous latency (NULL: none) */
+    uint32_t *hist;  /* percentile histogram (allocated for big functions only) */
 } acct;
 
 static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
@@ -82,10 +82,10 @@ static int record_latency(acct *a, int32_t id, uint64_t lat, const tg_event *ev)
 
 /* Where a record's cycles are. */
 enum tsc_from {
-    TSC_IS_NS,      /* an XRay trace at 1 GHz: the event time in ns is the TSC itself (the
+    TSC_IS_NS,    /* an XRay trace at 1 GHz: the event time in ns is the TSC itself (the
                      * reader's ns = tsc * 1e9 / frequency) */
-    TSC_FIELD,      /* an XRay trace: the raw "tsc" payload field */
-    TSC_TRACE_NS,   /* another format: nanoseconds on the trace's clock as cycles at 1 GHz */
+    TSC_FIELD,    /* an XRay trace: the raw "tsc" payload field */
+    TSC_TRACE_NS, /* another format: nanoseconds on the trace's clock as cycles at 1 GHz */
 };
 
 /* A run of records, each the builder's step under llvm-xray's rules (records before the
@@ -274,7 +274,7 @@ static int row_less(void *ctx, size_t x, size_t y)
 static int parse_sort(const tg_options *opts, enum sort_key *key, int *asc)
 {
     static const char *const names[] = {"funcid", "count", "min", "med", "90p",
-                                        "99p", "max", "sum", "func"};
+                                        "99p",    "max",   "sum", "func"};
     const char *k = opts ? tg_options_get(opts, "sort") : NULL;
     const char *o = opts ? tg_options_get(opts, "sortorder") : NULL;
     *key = K_FUNCID;
@@ -299,10 +299,7 @@ static int parse_sort(const tg_options *opts, enum sort_key *key, int *asc)
     return 0;
 }
 
-static uint64_t trace_freq(tg_trace *t)
-{
-    return tg_trace_clock(t)->frequency_hz;
-}
+static uint64_t trace_freq(tg_trace *t) { return tg_trace_clock(t)->frequency_hz; }
 
 static int is_xray(const tg_trace *t)
 {
@@ -313,9 +310,9 @@ static int is_xray(const tg_trace *t)
 static void put_row(tg_buf *out, const row *r)
 {
     char tmp[256];
-    int n = snprintf(tmp, sizeof tmp, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  ",
-                     r->id, (unsigned long long)r->count, r->min, r->med, r->p90, r->p99,
-                     r->max, r->sum);
+    int n =
+        snprintf(tmp, sizeof tmp, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  ", r->id,
+                 (unsigned long long)r->count, r->min, r->med, r->p90, r->p99, r->max, r->sum);
     if (n > 0)
         tg_buf_put(out, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
     tg_buf_puts(out, r->location);

@@ -115,13 +115,16 @@ static enum quoting needs_quotes(const char *s, size_t n)
         if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
             continue;
         switch (c) {
-        case '_': case '-': case '^': case '.': case ',': case ' ': case 0x9:
-            continue;
-        case 0xA: case 0xD:
-            q = Q_SINGLE;
-            continue;
-        case 0x7F:
-            return Q_DOUBLE;
+        case '_':
+        case '-':
+        case '^':
+        case '.':
+        case ',':
+        case ' ':
+        case 0x9: continue;
+        case 0xA:
+        case 0xD: q = Q_SINGLE; continue;
+        case 0x7F: return Q_DOUBLE;
         default:
             if (c <= 0x1F || (c & 0x80))
                 return Q_DOUBLE;
@@ -159,8 +162,7 @@ static void put_escaped(tg_buf *out, const unsigned char *s, size_t n)
         case 12: tg_buf_puts(out, "\\f"); continue;
         case 13: tg_buf_puts(out, "\\r"); continue;
         case 27: tg_buf_puts(out, "\\e"); continue;
-        default:
-            break;
+        default: break;
         }
         if (c < 0x20) {
             tg_buf_puts(out, "\\x");
@@ -170,9 +172,16 @@ static void put_escaped(tg_buf *out, const unsigned char *s, size_t n)
         } else {
             /* a UTF-8 sequence: decode it; invalid bytes become U+FFFD as \uFFFD */
             unsigned cp = 0, len = 0;
-            if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
-            else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
-            else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
+            if ((c & 0xE0) == 0xC0) {
+                cp = c & 0x1F;
+                len = 2;
+            } else if ((c & 0xF0) == 0xE0) {
+                cp = c & 0x0F;
+                len = 3;
+            } else if ((c & 0xF8) == 0xF0) {
+                cp = c & 0x07;
+                len = 4;
+            }
             int ok = len != 0 && i + len <= n;
             for (unsigned k = 1; ok && k < len; k++) {
                 if ((s[i + k] & 0xC0) != 0x80)
@@ -202,9 +211,7 @@ static void put_escaped(tg_buf *out, const unsigned char *s, size_t n)
 static void put_scalar(tg_buf *out, const char *s, size_t n)
 {
     switch (needs_quotes(s, n)) {
-    case Q_NONE:
-        tg_buf_put(out, s, n);
-        break;
+    case Q_NONE: tg_buf_put(out, s, n); break;
     case Q_SINGLE:
         tg_buf_putc(out, '\'');
         for (size_t i = 0; i < n; i++) {
@@ -242,7 +249,7 @@ struct name_span {
 };
 
 typedef struct name_cache {
-    tg_hash by_name;         /* name pointer -> index into spans */
+    tg_hash by_name; /* name pointer -> index into spans */
     struct name_span *spans;
     size_t n, cap;
     tg_buf *text;
@@ -324,7 +331,10 @@ static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_
 /* A run of records with one time stamp, kept until the time changes (frequency > 1 GHz). */
 typedef struct group {
     tg_buf *text;
-    struct line { uint64_t tsc; size_t off, len; } *lines;
+    struct line {
+        uint64_t tsc;
+        size_t off, len;
+    } * lines;
     size_t n, cap;
     int64_t ts;
 } group;

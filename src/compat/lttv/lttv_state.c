@@ -263,8 +263,7 @@ static bool get_uint(const tg_event *ev, const char *name, uint64_t *v)
 static bool get_str(const tg_event *ev, const char *name, const char **s, size_t *n)
 {
     tg_value val;
-    if (tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, name, &val) < 0 ||
-        val.type != TG_VAL_STRING)
+    if (tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, name, &val) < 0 || val.type != TG_VAL_STRING)
         return false;
     *s = val.v.str.ptr;
     *n = val.v.str.len;

@@ -45,22 +45,22 @@ typedef struct lttv_exec {
 typedef struct lttv_process {
     uint32_t pid, tgid, ppid;
     uint32_t cpu;
-    char *name, *brand;       /* never NULL ("" when unnamed) */
+    char *name, *brand; /* never NULL ("" when unnamed) */
     bool kernel_thread;
-    int free_events;          /* schedule-out dead and process_free both seen: freed */
-    lttv_exec *stack;         /* execution modes, bottom first; never empty */
+    int free_events;  /* schedule-out dead and process_free both seen: freed */
+    lttv_exec *stack; /* execution modes, bottom first; never empty */
     size_t depth, cap;
 } lttv_process;
 
 typedef struct lttv_names {
     char **names;
     size_t n;
-    const char *prefix;       /* default name: "<prefix> <id>" */
+    const char *prefix; /* default name: "<prefix> <id>" */
 } lttv_names;
 
 typedef struct lttv_state {
-    tg_hash procs;            /* (pid, cpu for pid 0) -> lttv_process pointer */
-    lttv_process **running;   /* per cpu */
+    tg_hash procs;          /* (pid, cpu for pid 0) -> lttv_process pointer */
+    lttv_process **running; /* per cpu */
     size_t n_cpus;
     lttv_names syscalls, softirqs;
     bool nomem;

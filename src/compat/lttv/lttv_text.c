@@ -78,9 +78,7 @@ static void put_field(tg_buf *out, lttv_state *st, const char *channel, const tg
         tg_buf_put(out, v->v.str.ptr, strnlen(v->v.str.ptr, v->v.str.len));
         tg_buf_putc(out, '"');
         return;
-    case TG_VAL_SINT:
-        put_conv(out, v->fmt, 0, v->v.s, true);
-        return;
+    case TG_VAL_SINT: put_conv(out, v->fmt, 0, v->v.s, true); return;
     case TG_VAL_UINT:
         if (v->flags & TG_VALF_POINTER) {
             tg_buf_puts(out, "0x");
@@ -89,8 +87,7 @@ static void put_field(tg_buf *out, lttv_state *st, const char *channel, const tg
         }
         put_conv(out, v->fmt, v->v.u, 0, false);
         break;
-    default:
-        return;
+    default: return;
     }
     /* system call and soft irq ids of the kernel channel are followed by their names */
     if (strcmp(channel, "kernel") != 0)
@@ -118,8 +115,7 @@ static size_t channel_len(const char *stream)
     return us ? (size_t)(us - stream) : strlen(stream);
 }
 
-static int print_lttv(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                      tg_error **err)
+static int print_lttv(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     const char *prefix = opts ? tg_options_get(opts, "path-prefix") : NULL;
     size_t n_cpus = 1;

@@ -23,7 +23,7 @@
  * the time (": name: " padded to 20 columns of name), ready to copy. */
 typedef struct comm_slot {
     const tg_event_class *cls;
-    long index; /* -1: the class has no common_comm */
+    long index;             /* -1: the class has no common_comm */
     unsigned char tail_len; /* 0: too long, built per event */
     char tail[95];
 } comm_slot;
@@ -263,7 +263,7 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         int pid = tg_event_pid(ev);
         if (pid < 0) {
             *w++ = '-';
-            w = put_u64_left(w, (uint64_t)-(int64_t)pid, 4);
+            w = put_u64_left(w, (uint64_t) - (int64_t)pid, 4);
         } else {
             w = put_u64_left(w, (uint64_t)pid, 5);
         }

@@ -21,7 +21,7 @@ enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_COUNT };
 static const struct {
     const char *name, *header;
 } field_table[F_COUNT] = {
-    {"duration", " DURATION "}, {"tid", "   TID  "},          {"addr", "   ADDRESS  "},
+    {"duration", " DURATION "},     {"tid", "   TID  "},     {"addr", "   ADDRESS  "},
     {"time", "     TIMESTAMP    "}, {"delta", " TIMEDELTA"}, {"elapsed", "  ELAPSED "},
 };
 
@@ -32,13 +32,13 @@ struct rp {
     struct {
         const char *name;
         size_t len;
-    } lens[1024];       /* symbol -> its length (names repeat on every line) */
+    } lens[1024]; /* symbol -> its length (names repeat on every line) */
     struct {
         uint64_t addr;
         const void *trace;
         const char *name;
         bool set;
-    } names[4096];      /* function address -> symbol */
+    } names[4096]; /* function address -> symbol */
     tg_buf *args, *ret, *evtext;
     const tg_trace *args_trace; /* the trace args_ok was found for */
     bool args_ok;
@@ -66,8 +66,10 @@ static int parse_fields(struct rp *p, const char *spec, tg_error **err)
                 found = true;
             }
         if (!found)
-            return tg_err(err, TG_ERR_USAGE, "unknown replay field '%.*s' (known: duration, "
-                          "tid, addr, time, delta, elapsed, none)", (int)n, s);
+            return tg_err(err, TG_ERR_USAGE,
+                          "unknown replay field '%.*s' (known: duration, "
+                          "tid, addr, time, delta, elapsed, none)",
+                          (int)n, s);
         s += n;
         if (*s == ',')
             s++;
@@ -130,9 +132,7 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             continue;
         *w++ = ' ';
         switch (i) {
-        case F_DURATION:
-            w = uf_fmt_time(w, f && show_time ? f->total : 0, &p->digits);
-            break;
+        case F_DURATION: w = uf_fmt_time(w, f && show_time ? f->total : 0, &p->digits); break;
         case F_TID: {
             if (t->tid_len) {
                 memcpy(w, t->tid_text, sizeof t->tid_text); /* fixed size: no rep movs */
@@ -197,11 +197,9 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
             break;
         }
         case F_DELTA:
-            w = uf_fmt_time(w,
-                            t->timestamp_last
-                                ? (uint64_t)t->timestamp - (uint64_t)t->timestamp_last
-                                : 0,
-                            &p->digits);
+            w = uf_fmt_time(
+                w, t->timestamp_last ? (uint64_t)t->timestamp - (uint64_t)t->timestamp_last : 0,
+                &p->digits);
             break;
         case F_ELAPSED:
             w = uf_fmt_time(w, (uint64_t)t->timestamp - (uint64_t)p->st.first_time, &p->digits);
@@ -555,8 +553,8 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
                 n.kind == TG_KIND_SCHED_IN) {
                 uf_consume(&p.st, t, &n);
-                text = r.kind == TG_KIND_SCHED_OUT ? "linux:schedule"
-                                                   : "linux:schedule (pre-empted)";
+                text =
+                    r.kind == TG_KIND_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
                 text_len = strlen(text);
                 sched_in = true;
                 rc = tg_iter_next(it, &ev);
@@ -586,8 +584,7 @@ done:
     return rc < 0 ? rc : 0;
 }
 
-int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
-              tg_error **err)
+int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     return tg_sink_run(set, f, opts, out, err, replay_run, NULL);
 }

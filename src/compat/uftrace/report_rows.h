@@ -15,9 +15,9 @@ struct row {
 };
 
 struct table {
-    struct row **rows;  /* each row allocated on its own: caches keep pointers to rows */
+    struct row **rows; /* each row allocated on its own: caches keep pointers to rows */
     size_t n, cap;
-    tg_hash by_name;    /* hash of the name -> index into rows */
+    tg_hash by_name; /* hash of the name -> index into rows */
 };
 
 /* The row of name, made (zeroed) when new; NULL when out of memory. */

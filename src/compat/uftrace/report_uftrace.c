@@ -26,15 +26,15 @@ struct rep {
         uint64_t addr;
         struct row *row;
     } cache[1024];
-    struct {                      /* function address -> its name, per trace */
+    struct { /* function address -> its name, per trace */
         uint64_t addr;
         const void *trace;
         const char *name;
-        struct row *row;          /* the row of exits at this address (NULL: not yet) */
+        struct row *row; /* the row of exits at this address (NULL: not yet) */
         bool set;
-        uint8_t fixup;            /* uf_fixup_kind of the name */
+        uint8_t fixup; /* uf_fixup_kind of the name */
     } names[4096];
-    size_t last_h;                /* slot of the previous record's address */
+    size_t last_h; /* slot of the previous record's address */
 };
 
 /* The symbol of a function entry/exit, asked of the reader once per address. */
@@ -223,8 +223,7 @@ static void rep_free(struct rep *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->tb.n; i++)
-    {
+    for (size_t i = 0; i < p->tb.n; i++) {
         free(p->tb.rows[i]->name);
         free(p->tb.rows[i]);
     }
@@ -244,7 +243,7 @@ static void rep_free(struct rep *p)
 
 struct side_ev { /* a perf event kept for its thread: the model's header fields */
     tg_event ev;
-    size_t stream_no;  /* its stream's place in the set: the tie-break of equal times */
+    size_t stream_no; /* its stream's place in the set: the tie-break of equal times */
 };
 
 struct task_job {
@@ -254,10 +253,10 @@ struct task_job {
     size_t n_side;
 };
 
-struct run {                /* what the per-stream callback shares (read-only) */
+struct run { /* what the per-stream callback shares (read-only) */
     struct task_job *jobs;
     size_t n_jobs;
-    struct rep *rep[2];     /* one accumulator per worker */
+    struct rep *rep[2]; /* one accumulator per worker */
 };
 
 /* One thread's records, read straight through its stream's next() (the report's own loop:
@@ -267,16 +266,13 @@ struct run {                /* what the per-stream callback shares (read-only) *
  * trace check; direct-mapped, filled from the report's cache after a record took feed_fast. */
 #define JOB_CACHE 256
 struct job_fn {
-    uint64_t addr;         /* ~0: empty */
+    uint64_t addr; /* ~0: empty */
     const char *name;
-    struct row *row;       /* NULL until the first exit */
+    struct row *row; /* NULL until the first exit */
     uint8_t fixup;
 };
 
-static inline size_t job_hash(uint64_t a)
-{
-    return (size_t)((a ^ (a >> 8)) & (JOB_CACHE - 1));
-}
+static inline size_t job_hash(uint64_t a) { return (size_t)((a ^ (a >> 8)) & (JOB_CACHE - 1)); }
 
 /* After a record went through feed_fast: remember its address if the report's cache has it. */
 static void job_learn(struct rep *p, struct job_fn *jc, const tg_event *ev)

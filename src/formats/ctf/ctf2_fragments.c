@@ -16,7 +16,7 @@ static int frag_trace_class(ctf2_ctx *c, json_object *f)
     ctf_meta *m = c->m;
     TG_TRY(ctf2_get_uuid(c, f, "uuid", m->uuid, &m->has_uuid));
     TG_TRY(ctf2_scope_class(c, f, "packet-header-field-class", CTF_SCOPE_PACKET_HEADER,
-                       &m->packet_header));
+                            &m->packet_header));
     json_object *env = ctf2_member(f, "environment");
     if (env && json_object_is_type(env, json_type_object)) {
         json_object_object_foreach(env, key, val)
@@ -100,11 +100,11 @@ static int frag_stream_class(ctf2_ctx *c, json_object *f)
             return ctf2_jerr(c, "duplicate data stream class id %llu", (unsigned long long)s->id);
     c->stream = s;
     TG_TRY(ctf2_scope_class(c, f, "packet-context-field-class", CTF_SCOPE_PACKET_CONTEXT,
-                       &s->packet_context));
+                            &s->packet_context));
     TG_TRY(ctf2_scope_class(c, f, "event-record-header-field-class", CTF_SCOPE_EVENT_HEADER,
-                       &s->event_header));
+                            &s->event_header));
     TG_TRY(ctf2_scope_class(c, f, "event-record-common-context-field-class",
-                       CTF_SCOPE_STREAM_CONTEXT, &s->event_context));
+                            CTF_SCOPE_STREAM_CONTEXT, &s->event_context));
     if (tg_grow(&m->streams, &m->cap_streams, m->n_streams + 1, sizeof *m->streams) < 0)
         return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
     m->streams[m->n_streams++] = s;
@@ -127,9 +127,9 @@ static int frag_event_class(ctf2_ctx *c, json_object *f)
     c->stream = ctf_meta_stream(m, e->stream_id);
     if (!c->stream)
         return ctf2_jerr(c, "event record class `%.60s` names unknown data stream class %llu",
-                    e->name, (unsigned long long)e->stream_id);
+                         e->name, (unsigned long long)e->stream_id);
     TG_TRY(ctf2_scope_class(c, f, "specific-context-field-class", CTF_SCOPE_EVENT_CONTEXT,
-                       &e->context));
+                            &e->context));
     TG_TRY(ctf2_scope_class(c, f, "payload-field-class", CTF_SCOPE_PAYLOAD, &e->fields));
     if (tg_grow(&m->events, &m->cap_events, m->n_events + 1, sizeof *m->events) < 0)
         return tg_err(c->err, TG_ERR_NOMEM, "out of memory");
@@ -163,8 +163,7 @@ static int fragment(ctf2_ctx *c, json_object *f)
         if (strcmp(ty, "preamble") || ctf2_get_int(c, f, "version", &version) <= 0 || version != 2)
             return ctf2_jerr(c, "the first fragment is not a CTF 2 preamble (version 2)");
         json_object *ext = ctf2_member(f, "extensions");
-        if (ext && json_object_is_type(ext, json_type_object) &&
-            json_object_object_length(ext) > 0)
+        if (ext && json_object_is_type(ext, json_type_object) && json_object_object_length(ext) > 0)
             return ctf2_jerr(c, "the preamble requires extensions this reader does not know");
         return ctf2_get_uuid(c, f, "uuid", c->m->uuid, &c->m->has_uuid) < 0 ? TG_ERR_FORMAT : 0;
     }
@@ -219,8 +218,9 @@ int ctf2_parse(const char *text, size_t len, ctf_meta *m, tg_error **err)
         json_object *f = json_tokener_parse_ex(tok, text + start, (int)n);
         enum json_tokener_error je = json_tokener_get_error(tok);
         size_t used = json_tokener_get_parse_end(tok);
-        while (f && used < n && (text[start + used] == ' ' || text[start + used] == '\n' ||
-                                 text[start + used] == '\r' || text[start + used] == '\t'))
+        while (f && used < n &&
+               (text[start + used] == ' ' || text[start + used] == '\n' ||
+                text[start + used] == '\r' || text[start + used] == '\t'))
             used++;
         if (!f || je != json_tokener_success || used != n) {
             rc = tg_err(err, TG_ERR_FORMAT, "%s: metadata fragment %d (byte %zu): invalid JSON: %s",

@@ -22,10 +22,10 @@ typedef struct ctf2_alias {
 typedef struct ctf2_ctx {
     ctf_meta *m;
     tg_error **err;
-    int frag;                 /* fragment number (1-based), for messages */
+    int frag; /* fragment number (1-based), for messages */
     ctf2_alias *aliases;
     size_t n_alias, cap_alias;
-    ctf_stream_decl *stream;  /* the data stream class being read (its default clock) */
+    ctf_stream_decl *stream; /* the data stream class being read (its default clock) */
     ctf_scope_id scope;
     int depth;
 } ctf2_ctx;

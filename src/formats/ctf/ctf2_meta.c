@@ -28,8 +28,7 @@ int ctf2_jerr(ctf2_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return tg_err(c->err, TG_ERR_FORMAT, "%s: metadata fragment %d: %s", c->m->path, c->frag,
-                  msg);
+    return tg_err(c->err, TG_ERR_FORMAT, "%s: metadata fragment %d: %s", c->m->path, c->frag, msg);
 }
 
 /* ---- JSON accessors ------------------------------------------------------------------------ */
@@ -37,8 +36,7 @@ int ctf2_jerr(ctf2_ctx *c, const char *fmt, ...)
 json_object *ctf2_member(json_object *o, const char *key)
 {
     json_object *v = NULL;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, key, &v))
+    if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
         return NULL;
     return v;
 }
@@ -146,9 +144,8 @@ static int apply_roles(ctf2_ctx *c, json_object *fc, ctf_type *t)
         return ctf2_jerr(c, "`roles` is not an array");
     for (size_t i = 0; i < json_object_array_length(roles); i++) {
         json_object *r = json_object_array_get_idx(roles, i);
-        const char *name = r && json_object_is_type(r, json_type_string)
-                               ? json_object_get_string(r)
-                               : NULL;
+        const char *name =
+            r && json_object_is_type(r, json_type_string) ? json_object_get_string(r) : NULL;
         if (!name)
             return ctf2_jerr(c, "a role is not a string");
         bool ts = !strcmp(name, "default-clock-timestamp") ||
@@ -156,10 +153,9 @@ static int apply_roles(ctf2_ctx *c, json_object *fc, ctf_type *t)
         if (ts) {
             if (!c->stream || !c->stream->clock)
                 return ctf2_jerr(c, "role `%s` in a data stream class without a default clock",
-                            name);
+                                 name);
             t->clock = c->stream->clock;
-            if (!strcmp(name, "default-clock-timestamp") &&
-                c->scope == CTF_SCOPE_PACKET_CONTEXT)
+            if (!strcmp(name, "default-clock-timestamp") && c->scope == CTF_SCOPE_PACKET_CONTEXT)
                 t->meaning = CTF_M_TS_BEGIN;
         }
         for (size_t k = 0; k < sizeof role_meanings / sizeof role_meanings[0]; k++)
@@ -168,7 +164,6 @@ static int apply_roles(ctf2_ctx *c, json_object *fc, ctf_type *t)
     }
     return 0;
 }
-
 
 /* A field location as the TSDL path the resolver reads: "stream.event.header.id" for an
  * absolute location, "len" for a relative one. */
@@ -318,10 +313,10 @@ static int int_class(ctf2_ctx *c, json_object *fc, ctf_type *t, bool varlen)
                     return ctf2_jerr(c, "mapping `%.60s`: a range is not [lower, upper]", label);
                 ctf_enum_map *m = &t->maps[t->n_maps++];
                 m->label = lab;
-                m->lo = t->is_signed ? json_object_get_int64(lo)
-                                     : (int64_t)json_object_get_uint64(lo);
-                m->hi = t->is_signed ? json_object_get_int64(hi)
-                                     : (int64_t)json_object_get_uint64(hi);
+                m->lo =
+                    t->is_signed ? json_object_get_int64(lo) : (int64_t)json_object_get_uint64(lo);
+                m->hi =
+                    t->is_signed ? json_object_get_int64(hi) : (int64_t)json_object_get_uint64(hi);
             }
         }
     }
@@ -412,8 +407,7 @@ static int variant_class(ctf2_ctx *c, json_object *fc, ctf_type *t)
     if (!t->ref)
         return TG_ERR_FORMAT;
     json_object *opts = ctf2_member(fc, "options");
-    if (!opts || !json_object_is_type(opts, json_type_array) ||
-        json_object_array_length(opts) == 0)
+    if (!opts || !json_object_is_type(opts, json_type_array) || json_object_array_length(opts) == 0)
         return ctf2_jerr(c, "variant without options");
     for (size_t i = 0; i < json_object_array_length(opts); i++) {
         json_object *o = json_object_array_get_idx(opts, i);
@@ -522,9 +516,8 @@ int ctf2_field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
         return TG_ERR_NOMEM;
     int rc = 0;
     if (!strcmp(ty, "fixed-length-unsigned-integer") ||
-        !strcmp(ty, "fixed-length-unsigned-enumeration") ||
-        !strcmp(ty, "fixed-length-bit-array") || !strcmp(ty, "fixed-length-bit-map") ||
-        !strcmp(ty, "fixed-length-boolean")) {
+        !strcmp(ty, "fixed-length-unsigned-enumeration") || !strcmp(ty, "fixed-length-bit-array") ||
+        !strcmp(ty, "fixed-length-bit-map") || !strcmp(ty, "fixed-length-boolean")) {
         rc = int_class(c, fc, t, false);
     } else if (!strcmp(ty, "fixed-length-signed-integer") ||
                !strcmp(ty, "fixed-length-signed-enumeration")) {
@@ -546,7 +539,8 @@ int ctf2_field_class(ctf2_ctx *c, json_object *fc, ctf_type **out)
         t->mant_dig = t->size == 32 ? 24 : 53;
     } else if (strstr(ty, "string") && ctf2_get_str(fc, "encoding") &&
                strcmp(ctf2_get_str(fc, "encoding"), "utf-8")) {
-        rc = ctf2_jerr(c, "string encoding `%.20s` is not read (only utf-8)", ctf2_get_str(fc, "encoding"));
+        rc = ctf2_jerr(c, "string encoding `%.20s` is not read (only utf-8)",
+                       ctf2_get_str(fc, "encoding"));
     } else if (!strcmp(ty, "null-terminated-string")) {
         t->kind = CTF_T_STRING;
         t->align = 8;
@@ -596,4 +590,3 @@ int ctf2_scope_class(ctf2_ctx *c, json_object *frag, const char *key, ctf_scope_
         return ctf2_jerr(c, "`%s` is not a structure", key);
     return 0;
 }
-

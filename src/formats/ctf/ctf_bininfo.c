@@ -48,10 +48,7 @@ struct ctf_bin {
     bool elf_only;
 };
 
-static char *dup_str(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
+static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
 
 /* "%#" PRIx64 as glib prints it: "0x1f", but "0" for zero. */
 static void put_hex(char *out, size_t n, const char *prefix, uint64_t v)
@@ -112,15 +109,9 @@ void ctf_bin_free(ctf_bin *b)
     free(b);
 }
 
-bool ctf_bin_has(const ctf_bin *b, uint64_t addr)
-{
-    return addr >= b->low && addr < b->high;
-}
+bool ctf_bin_has(const ctf_bin *b, uint64_t addr) { return addr >= b->low && addr < b->high; }
 
-const char *ctf_bin_path(const ctf_bin *b)
-{
-    return b->elf_path;
-}
+const char *ctf_bin_path(const ctf_bin *b) { return b->elf_path; }
 
 static bool open_elf(ctf_bin *b)
 {

@@ -28,7 +28,7 @@ static inline void load9(const ctf_dec *d, uint64_t off, uint8_t out[16])
 
 /* Any field, any byte order, also near the end of the mapped bytes. */
 __attribute__((noinline, unused)) static uint64_t read_bits_slow(const ctf_dec *d, uint64_t pos,
-                                                                   unsigned size, bool be)
+                                                                 unsigned size, bool be)
 {
     uint64_t off = pos >> 3;
     unsigned sh = (unsigned)(pos & 7);
@@ -89,7 +89,6 @@ __attribute__((noinline, unused)) static uint64_t read_bits_slow(const ctf_dec *
         hi |= (uint64_t)b[8] >> (8 - sh);
     return (hi >> (64 - size)) & mask;
 }
-
 
 /* The common cases inline (9 bytes mapped: little endian at any bit, big endian whole
  * standard sizes), the rest out of line. */

@@ -45,8 +45,8 @@ typedef struct sim_msg {
     int64_t ts;
     uint32_t cls;
     uint64_t serial;
-    uint32_t obj;           /* the event object it holds once pulled */
-    uint32_t t0, n_texts;   /* its texts: records t0.. of the stream's text queue, until pulled */
+    uint32_t obj;         /* the event object it holds once pulled */
+    uint32_t t0, n_texts; /* its texts: records t0.. of the stream's text queue, until pulled */
 } sim_msg;
 
 struct sim;
@@ -65,13 +65,13 @@ typedef struct sim_stream {
     bool started, exhausted, ended;
     bool in_packet, end_has_ts;
     int64_t end_ts;
-    uint32_t cls_base;      /* class numbers of its trace start here */
-    tg_arena *arena;        /* its trace's: where the recorded texts live */
+    uint32_t cls_base; /* class numbers of its trace start here */
+    tg_arena *arena;   /* its trace's: where the recorded texts live */
     ctf_quirk *quirks;
     size_t n_quirks, cap_quirks;
-    sim_text *tq;           /* text queue: the pending messages' texts, in order */
+    sim_text *tq; /* text queue: the pending messages' texts, in order */
     size_t tq_len, tq_cap;
-    size_t cur_t0;          /* where the texts of the event being read begin in it */
+    size_t cur_t0; /* where the texts of the event being read begin in it */
 } sim_stream;
 
 typedef struct sim_obj {
@@ -109,7 +109,8 @@ static void on_packet(void *vctx, const ctf_dstream *ds)
     if (ss->in_packet)
         push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
     bool hb = ck && (d->seen & (1u << CTF_M_TS_BEGIN));
-    push_msg(ss, (sim_msg){.type = M_PB, .has_ts = hb, .ts = hb ? ctf_clock_ns(ck, d->ts_begin) : 0});
+    push_msg(ss,
+             (sim_msg){.type = M_PB, .has_ts = hb, .ts = hb ? ctf_clock_ns(ck, d->ts_begin) : 0});
     ss->in_packet = true;
     ss->end_has_ts = ck && (d->seen & (1u << CTF_M_TS_END));
     ss->end_ts = ss->end_has_ts ? ctf_clock_ns(ck, d->ts_end) : 0;
@@ -117,8 +118,7 @@ static void on_packet(void *vctx, const ctf_dstream *ds)
 
 static bool is_text(const ctf_step *st)
 {
-    return st->op == CTF_OP_STRING || st->op == CTF_OP_TEXT_ARRAY ||
-           st->op == CTF_OP_TEXT_SEQUENCE;
+    return st->op == CTF_OP_STRING || st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE;
 }
 
 static bool prog_has_text(const ctf_prog *p)

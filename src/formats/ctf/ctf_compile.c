@@ -59,9 +59,7 @@ static int find_text_arrays(cbuf *b, uint32_t i)
     uint32_t n = 0;
     bool known = st->fixed;
     switch (st->op) {
-    case CTF_OP_TEXT_ARRAY:
-        n = 1;
-        break;
+    case CTF_OP_TEXT_ARRAY: n = 1; break;
     case CTF_OP_STRUCT:
     case CTF_OP_ARRAY:
     case CTF_OP_SEQUENCE:
@@ -77,8 +75,7 @@ static int find_text_arrays(cbuf *b, uint32_t i)
                 known = false, n++;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     st->holds_text_array = n > 0;
     if (!n || !known)
@@ -133,9 +130,7 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
         fixed = true;
         bits = t->size;
         break;
-    case CTF_T_STRING:
-        st->op = CTF_OP_STRING;
-        break;
+    case CTF_T_STRING: st->op = CTF_OP_STRING; break;
     case CTF_T_STRUCT: {
         st->op = CTF_OP_STRUCT;
         st->count = t->n_fields;
@@ -254,16 +249,16 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
 
 int ctf_compile(ctf_meta *m, tg_error **err)
 {
-    TG_TRY(compile_scope(m, m->packet_header, CTF_SCOPE_PACKET_HEADER, &m->prog_packet_header,
-                         err));
+    TG_TRY(
+        compile_scope(m, m->packet_header, CTF_SCOPE_PACKET_HEADER, &m->prog_packet_header, err));
     for (size_t i = 0; i < m->n_streams; i++) {
         ctf_stream_decl *s = m->streams[i];
         TG_TRY(compile_scope(m, s->packet_context, CTF_SCOPE_PACKET_CONTEXT,
                              &s->prog_packet_context, err));
-        TG_TRY(compile_scope(m, s->event_header, CTF_SCOPE_EVENT_HEADER, &s->prog_event_header,
+        TG_TRY(
+            compile_scope(m, s->event_header, CTF_SCOPE_EVENT_HEADER, &s->prog_event_header, err));
+        TG_TRY(compile_scope(m, s->event_context, CTF_SCOPE_STREAM_CONTEXT, &s->prog_event_context,
                              err));
-        TG_TRY(compile_scope(m, s->event_context, CTF_SCOPE_STREAM_CONTEXT,
-                             &s->prog_event_context, err));
         for (size_t j = 0; j < s->n_events; j++) {
             ctf_event_decl *e = s->events[j];
             TG_TRY(compile_scope(m, e->context, CTF_SCOPE_EVENT_CONTEXT, &e->prog_context, err));

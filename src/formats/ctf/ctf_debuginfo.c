@@ -119,8 +119,7 @@ static bool compatible(const ctf_stream_decl *sc)
         return false;
     const ctf_field *ip = member(ctx, "ip"), *vpid = member(ctx, "vpid");
     return ip && ip->type->kind == CTF_T_INT && !ip->type->is_signed && ip->type->size == 64 &&
-           vpid && vpid->type->kind == CTF_T_INT && vpid->type->is_signed &&
-           vpid->type->size == 32;
+           vpid && vpid->type->kind == CTF_T_INT && vpid->type->is_signed && vpid->type->size == 32;
 }
 
 static dbg_proc *proc_of(ctf_debug_info *di, int64_t vpid)
@@ -315,10 +314,7 @@ static const dbg_text *resolve(ctf_debug_info *di, dbg_proc *p, uint64_t ip)
     return NULL;
 }
 
-bool ctf_debuginfo_applies(const ctf_dstream *ds)
-{
-    return ds->tr->dbg && compatible(ds->sc);
-}
+bool ctf_debuginfo_applies(const ctf_dstream *ds) { return ds->tr->dbg && compatible(ds->sc); }
 
 void ctf_debuginfo_render(const tg_event *ev, tg_buf *w)
 {

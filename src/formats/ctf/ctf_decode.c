@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static int derr(ctf_dec *d, const ctf_step *st, const char *fmt, uint64_t a, uint64_t b)
 {
     d->where = st ? st->name : NULL;
@@ -65,8 +64,8 @@ static int64_t node_new(ctf_dec *d, const ctf_step *st)
     ctf_tree *t = d->tree;
     if (t->n == t->cap) {
         if (t->cap >= CTF_MAX_NODES_PER_SCOPE)
-            return derr(d, st, "more than %llu values in one scope%.0llu",
-                        CTF_MAX_NODES_PER_SCOPE, 0);
+            return derr(d, st, "more than %llu values in one scope%.0llu", CTF_MAX_NODES_PER_SCOPE,
+                        0);
         if (tg_grow(&t->nodes, &t->cap, (size_t)t->n + 1, sizeof *t->nodes) < 0)
             return TG_ERR_NOMEM;
     }
@@ -83,8 +82,7 @@ static int64_t kids_reserve(ctf_dec *d, const ctf_step *st, uint64_t count)
 {
     ctf_tree *t = d->tree;
     if (count > CTF_MAX_NODES_PER_SCOPE || t->n_kid + count > CTF_MAX_NODES_PER_SCOPE)
-        return derr(d, st, "more than %llu values in one scope%.0llu", CTF_MAX_NODES_PER_SCOPE,
-                    0);
+        return derr(d, st, "more than %llu values in one scope%.0llu", CTF_MAX_NODES_PER_SCOPE, 0);
     uint32_t need = t->n_kid + (uint32_t)count;
     if (tg_grow(&t->kid, &t->cap_kid, need, sizeof *t->kid) < 0)
         return TG_ERR_NOMEM;
@@ -129,15 +127,15 @@ __attribute__((always_inline)) static inline int read_int(ctf_dec *d, const ctf_
 static int read_vlint(ctf_dec *d, const ctf_step *st, uint64_t pos, uint64_t *out)
 {
     if (pos & 7)
-        return derr(d, st, "variable-length integer at bit %llu is not byte-aligned%.0llu", pos,
-                    0);
+        return derr(d, st, "variable-length integer at bit %llu is not byte-aligned%.0llu", pos, 0);
     uint64_t off = pos / 8, end = d->bits / 8, v = 0;
     unsigned shift = 0;
     uint8_t b;
     do {
         if (off >= end)
-            return derr(d, st, "variable-length integer at bit %llu runs past the packet "
-                               "content (%llu bits)",
+            return derr(d, st,
+                        "variable-length integer at bit %llu runs past the packet "
+                        "content (%llu bits)",
                         pos, d->bits);
         if (shift >= 70)
             return derr(d, st, "variable-length integer at bit %llu is wider than 64 bits%.0llu",
@@ -166,8 +164,8 @@ static int run_build(ctf_dec *d, const ctf_step *s0, uint32_t i, uint32_t *node)
 static int run_print(ctf_dec *d, const ctf_step *s0, uint32_t i);
 
 /* One step in the given mode (resolved at compile time). */
-__attribute__((always_inline)) static inline int run_in(ctf_dec *d, const ctf_step *s0,
-                                                        uint32_t i, uint32_t *node, int mode)
+__attribute__((always_inline)) static inline int run_in(ctf_dec *d, const ctf_step *s0, uint32_t i,
+                                                        uint32_t *node, int mode)
 {
     if (mode == RUN_BUILD)
         return run_build(d, s0, i, node);
@@ -221,8 +219,8 @@ static inline bool skippable_field(const ctf_dec *d, const ctf_step *s0, uint32_
 }
 
 /* The on_text hook, for a text of at most count bytes at p. */
-__attribute__((noinline)) static void tell_text(ctf_dec *d, const ctf_step *st,
-                                                const uint8_t *p, uint64_t count)
+__attribute__((noinline)) static void tell_text(ctf_dec *d, const ctf_step *st, const uint8_t *p,
+                                                uint64_t count)
 {
     d->on_text(d->text_ctx, st, p, count);
 }
@@ -302,8 +300,7 @@ static int print_int_array(ctf_dec *d, const ctf_step *st, const ctf_step *el, u
 
 __attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf_step *s0,
                                                            const ctf_step *st, uint32_t i,
-                                                           uint64_t count, uint32_t *node,
-                                                           int mode)
+                                                           uint64_t count, uint32_t *node, int mode)
 {
     const ctf_step *el = &s0[i + 1];
     if (st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE)
@@ -315,13 +312,15 @@ __attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf
         if (count) {
             uint64_t stride = align_up(el->fixed_bits, el->align);
             if (stride && count > (d->bits - d->pos) / stride + 1)
-                return derr(d, st, "array of %llu elements runs past the packet content (%llu "
-                                   "bits left)",
+                return derr(d, st,
+                            "array of %llu elements runs past the packet content (%llu "
+                            "bits left)",
                             count, d->bits - d->pos);
             uint64_t total = (count - 1) * stride + el->fixed_bits;
             if (total > d->bits - d->pos)
-                return derr(d, st, "array of %llu elements runs past the packet content (%llu "
-                                   "bits left)",
+                return derr(d, st,
+                            "array of %llu elements runs past the packet content (%llu "
+                            "bits left)",
                             count, d->bits - d->pos);
             d->pos += total;
         }
@@ -368,8 +367,7 @@ __attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf
 
 /* Skip mode, a string, sequence or text sequence member (of fixed-size elements): done here
  * without the calls when every check passes (1); 0 leaves it to the step, which reports. */
-static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step *cs,
-                                  uint32_t j)
+static inline int skip_var_member(ctf_dec *d, const ctf_step *s0, const ctf_step *cs, uint32_t j)
 {
     uint64_t pos = align_up(d->pos, cs->align);
     if (pos > d->bits)
@@ -479,9 +477,8 @@ static int print_flat_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *st,
 }
 
 /* One struct's members: the loop of the step below. */
-__attribute__((always_inline)) static inline int run_members(ctf_dec *d, const ctf_step *s0,
-                                                             const ctf_step *st, uint32_t i,
-                                                             int64_t kids, int mode)
+__attribute__((always_inline)) static inline int
+run_members(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i, int64_t kids, int mode)
 {
     uint32_t j = i + 1;
     for (uint64_t k = 0; k < st->count; k++) {
@@ -501,8 +498,9 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
                 /* skipping a fixed member: no call */
                 uint64_t p = align_up(d->pos, cs->align);
                 if (p > d->bits || cs->fixed_bits > d->bits - p)
-                    return derr(d, cs, "field of %llu bits runs past the packet content (%llu "
-                                       "bits)",
+                    return derr(d, cs,
+                                "field of %llu bits runs past the packet content (%llu "
+                                "bits)",
                                 cs->fixed_bits, d->bits);
                 d->pos = p + cs->fixed_bits;
                 told_skipping(d, s0, j, p);
@@ -537,8 +535,9 @@ __attribute__((always_inline)) static inline int run_members(ctf_dec *d, const c
                 /* a plain integer member: inline */
                 uint64_t p = align_up(d->pos, cs->align);
                 if (p > d->bits || cs->size > d->bits - p)
-                    return derr(d, cs, "integer of %llu bits runs past the packet content "
-                                       "(%llu bits)",
+                    return derr(d, cs,
+                                "integer of %llu bits runs past the packet content "
+                                "(%llu bits)",
                                 cs->size, d->bits);
                 d->pos = p + cs->size;
                 uint64_t v = read_bits(d, p, cs->size, cs->big_endian);
@@ -578,8 +577,8 @@ __attribute__((always_inline)) static inline int int_value(ctf_dec *d, const ctf
 }
 
 /* The interpreter: step i of s0 in the given mode. */
-__attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step *s0,
-                                                      uint32_t i, uint32_t *node, int mode)
+__attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step *s0, uint32_t i,
+                                                      uint32_t *node, int mode)
 {
     const ctf_step *st = &s0[i];
     uint64_t pos = align_up(d->pos, st->align);
@@ -637,8 +636,9 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
         const uint8_t *p = d->buf + off;
         const uint8_t *nul = off < end ? memchr(p, 0, (size_t)(end - off)) : NULL;
         if (!nul)
-            return derr(d, st, "string at bit %llu has no terminating NUL before the packet "
-                               "content ends (%llu bits)",
+            return derr(d, st,
+                        "string at bit %llu has no terminating NUL before the packet "
+                        "content ends (%llu bits)",
                         pos, d->bits);
         uint64_t len = (uint64_t)(nul - p);
         d->pos = (off + len + 1) * 8;
@@ -685,8 +685,7 @@ __attribute__((always_inline)) static inline int step(ctf_dec *d, const ctf_step
         return 0;
     }
     case CTF_OP_ARRAY:
-    case CTF_OP_TEXT_ARRAY:
-        return run_elems(d, s0, st, i, st->count, node, mode);
+    case CTF_OP_TEXT_ARRAY: return run_elems(d, s0, st, i, st->count, node, mode);
     case CTF_OP_SEQUENCE:
     case CTF_OP_TEXT_SEQUENCE: {
         uint64_t len = st->reg >= 0 ? d->regs[st->reg] : 0;

@@ -181,9 +181,9 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
         /* gather the files of the same stream instance */
         size_t cnt = 0;
         for (size_t j = i; j < nf; j++)
-            if (!used[j] && (j == i || (files[i].has_instance && files[j].has_instance &&
-                                        files[j].sc == files[i].sc &&
-                                        files[j].instance == files[i].instance)))
+            if (!used[j] &&
+                (j == i || (files[i].has_instance && files[j].has_instance &&
+                            files[j].sc == files[i].sc && files[j].instance == files[i].instance)))
                 cnt++;
         ctf_dstream *ds = calloc(1, sizeof *ds);
         ctf_file *grp = calloc(cnt, sizeof *grp);
@@ -211,8 +211,7 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
         ds->n_files = cnt;
         ds->d.regs = regs;
         const char *name = strrchr(grp[0].path, '/');
-        if (!tg_trace_add_stream(t, &ctf_stream_ops, name ? name + 1 : grp[0].path, -1, -1,
-                                 ds)) {
+        if (!tg_trace_add_stream(t, &ctf_stream_ops, name ? name + 1 : grp[0].path, -1, -1, ds)) {
             ctf_dstream_free(ds);
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         }
@@ -360,8 +359,8 @@ static int ctf_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     }
     for (size_t i = 0; i < m->n_clocks; i++) {
         const ctf_clock *c = m->clocks[i];
-        tg_buf_printf(out, "clock %s: freq %llu Hz, offset %lld s + %llu cycles%s%s%s\n",
-                      c->name, (unsigned long long)c->freq, (long long)c->offset_s,
+        tg_buf_printf(out, "clock %s: freq %llu Hz, offset %lld s + %llu cycles%s%s%s\n", c->name,
+                      (unsigned long long)c->freq, (long long)c->offset_s,
                       (unsigned long long)c->offset, c->absolute ? ", absolute" : "",
                       c->description ? ", " : "", c->description ? c->description : "");
     }

@@ -27,7 +27,7 @@ typedef struct func_module {
     uint64_t baddr;
     bool is_pic;
     char *path;
-    char *debug_link;        /* file name of the separate debug file, or NULL */
+    char *debug_link; /* file name of the separate debug file, or NULL */
     uint8_t build_id[64];
     size_t build_id_len;
 } func_module;
@@ -35,7 +35,7 @@ typedef struct func_module {
 struct ctf_func_info {
     bool symbols_loaded;
     bool any;
-    char *debug_dir;         /* --debug-info-dir, or NULL */
+    char *debug_dir; /* --debug-info-dir, or NULL */
     func_module *mods;
     size_t n_mods, cap_mods;
 };
@@ -127,12 +127,12 @@ static char *str_value(const tg_value *v)
 static void module_event(ctf_trace *tr, const tg_event *ev)
 {
     const char *name = ev->cls->name;
-    bool bin = !strcmp(name, "lttng_ust_statedump:bin_info") ||
-               !strcmp(name, "lttng_ust_dl:dlopen");
-    bool bid = !strcmp(name, "lttng_ust_statedump:build_id") ||
-               !strcmp(name, "lttng_ust_dl:build_id");
-    bool link = !strcmp(name, "lttng_ust_statedump:debug_link") ||
-                !strcmp(name, "lttng_ust_dl:debug_link");
+    bool bin =
+        !strcmp(name, "lttng_ust_statedump:bin_info") || !strcmp(name, "lttng_ust_dl:dlopen");
+    bool bid =
+        !strcmp(name, "lttng_ust_statedump:build_id") || !strcmp(name, "lttng_ust_dl:build_id");
+    bool link =
+        !strcmp(name, "lttng_ust_statedump:debug_link") || !strcmp(name, "lttng_ust_dl:debug_link");
     if (!bin && !bid && !link)
         return;
     uint64_t baddr = 0;

@@ -100,17 +100,17 @@ typedef struct ctf_var_range {
 
 typedef struct ctf_type {
     ctf_kind kind;
-    unsigned align;           /* bits */
-    int line;                 /* metadata line of the declaration */
+    unsigned align; /* bits */
+    int line;       /* metadata line of the declaration */
     /* integer, enum container */
-    unsigned size;            /* bits */
+    unsigned size; /* bits */
     bool is_signed;
-    bool varlen;              /* CTF 2 variable-length integer (LEB128), value up to 64 bits */
+    bool varlen; /* CTF 2 variable-length integer (LEB128), value up to 64 bits */
     bool big_endian;
-    bool bo_explicit;         /* byte_order given on the type (not native) */
+    bool bo_explicit; /* byte_order given on the type (not native) */
     uint8_t base;
-    uint8_t encoding;         /* 0 none, 1 UTF8, 2 ASCII */
-    const char *map_name;     /* "clock.NAME.value" as written */
+    uint8_t encoding;     /* 0 none, 1 UTF8, 2 ASCII */
+    const char *map_name; /* "clock.NAME.value" as written */
     struct ctf_clock *clock;
     /* floating point */
     unsigned exp_dig, mant_dig;
@@ -123,16 +123,16 @@ typedef struct ctf_type {
     /* variant tag / sequence length path as written, and what it resolved to */
     const char *ref;
     struct ctf_type *ref_target;
-    ctf_var_range *ranges;    /* variant: tag value ranges -> option */
+    ctf_var_range *ranges; /* variant: tag value ranges -> option */
     size_t n_ranges;
     /* array, sequence */
     struct ctf_type *elem;
     uint64_t length;
     /* resolve results */
-    int reg;                  /* >= 0: value is kept in this register (referenced) */
+    int reg; /* >= 0: value is kept in this register (referenced) */
     ctf_meaning meaning;
-    bool in_ir;               /* visible to users (babeltrace's trace IR) */
-    bool is_text;             /* array/sequence of 8-bit encoded integers: a string */
+    bool in_ir;                         /* visible to users (babeltrace's trace IR) */
+    bool is_text;                       /* array/sequence of 8-bit encoded integers: a string */
     const struct tg_field_type *schema; /* its public field type, once made (ctf_schema.c) */
 } ctf_type;
 
@@ -144,7 +144,7 @@ typedef struct ctf_clock {
     uint64_t freq;
     uint64_t precision;
     int64_t offset_s;
-    uint64_t offset;          /* cycles, < freq after normalisation */
+    uint64_t offset; /* cycles, < freq after normalisation */
     bool absolute;
     int line;
 } ctf_clock;
@@ -177,17 +177,17 @@ typedef struct ctf_stream_decl {
     ctf_type *packet_context, *event_header, *event_context;
     ctf_event_decl **events;
     size_t n_events, cap_events;
-    ctf_clock *clock;         /* the default clock (first mapped int found) */
+    ctf_clock *clock; /* the default clock (first mapped int found) */
     int line;
     struct ctf_prog *prog_packet_context, *prog_event_header, *prog_event_context;
-    ctf_event_decl **by_id;   /* dense lookup when ids are small */
+    ctf_event_decl **by_id; /* dense lookup when ids are small */
     size_t n_by_id;
 } ctf_stream_decl;
 
 typedef struct ctf_meta {
     tg_arena *arena;
-    tg_trace *trace;          /* where warnings go (NULL: none kept) */
-    const char *path;         /* metadata file, for messages */
+    tg_trace *trace;  /* where warnings go (NULL: none kept) */
+    const char *path; /* metadata file, for messages */
     unsigned major, minor;
     bool has_major, has_minor;
     bool big_endian;
@@ -206,7 +206,7 @@ typedef struct ctf_meta {
     unsigned n_regs;
     struct ctf_prog *prog_packet_header;
     bool packetized;
-    bool ctf2;                /* CTF 2 metadata: roles, not member names, give meanings */
+    bool ctf2; /* CTF 2 metadata: roles, not member names, give meanings */
 } ctf_meta;
 
 /* Does mapping m of enumeration ty hold value v (compared as the container's sign says)? */
@@ -226,9 +226,9 @@ typedef enum ctf_op {
     CTF_OP_VARIANT,
     CTF_OP_ARRAY,
     CTF_OP_SEQUENCE,
-    CTF_OP_TEXT_ARRAY,   /* array of 8-bit text: one string value */
+    CTF_OP_TEXT_ARRAY, /* array of 8-bit text: one string value */
     CTF_OP_TEXT_SEQUENCE,
-    CTF_OP_VLINT,        /* variable-length integer (LEB128, byte-aligned) */
+    CTF_OP_VLINT, /* variable-length integer (LEB128, byte-aligned) */
 } ctf_op;
 
 #define CTF_EQ_SLACK 16
@@ -236,7 +236,7 @@ typedef enum ctf_op {
 typedef struct ctf_step {
     uint8_t op;
     uint8_t meaning;
-    uint8_t size;          /* int/float bits (1..64) */
+    uint8_t size; /* int/float bits (1..64) */
     bool is_signed, big_endian, clock, in_ir;
     uint32_t align;        /* bits */
     int32_t reg;           /* INT: store into; SEQUENCE/VARIANT: read from */
@@ -245,11 +245,11 @@ typedef struct ctf_step {
     bool flat;             /* STRUCT: fixed, and every member a number at a known offset */
     bool holds_text_array; /* the subtree holds a text array (the on_text hook's concern) */
     uint32_t fixed_bits;
-    uint32_t off;          /* member of a flat struct: bit offset from the struct's start */
-    uint64_t count;        /* STRUCT members, ARRAY length */
+    uint32_t off;   /* member of a flat struct: bit offset from the struct's start */
+    uint64_t count; /* STRUCT members, ARRAY length */
     const ctf_type *type;
-    const char *name;      /* display name (NULL for elements) */
-    const char *eq;        /* " name = " or ", name = " (first visible member or not), for
+    const char *name; /* display name (NULL for elements) */
+    const char *eq;   /* " name = " or ", name = " (first visible member or not), for
                             * the babeltrace rendering; CTF_EQ_SLACK readable bytes follow */
     uint32_t eq_len;
     union {
@@ -271,15 +271,15 @@ typedef struct ctf_prog {
 /* One decoded value of a built scope (a tree kept as an array). */
 typedef struct ctf_node {
     const ctf_step *st;
-    uint32_t kids;         /* compound: index of its first child slot in kid[] */
-    uint32_t count;        /* compound: number of children; VARIANT: 1 */
-    uint32_t option;       /* VARIANT: selected option */
+    uint32_t kids;   /* compound: index of its first child slot in kid[] */
+    uint32_t count;  /* compound: number of children; VARIANT: 1 */
+    uint32_t option; /* VARIANT: selected option */
     union {
         uint64_t u;
         int64_t s;
         double f;
         struct {
-            uint64_t off;  /* byte offset in the packet */
+            uint64_t off; /* byte offset in the packet */
             uint32_t len;
         } str;
     } v;
@@ -289,30 +289,30 @@ typedef struct ctf_tree {
     ctf_node *nodes;
     uint32_t n;
     size_t cap;
-    uint32_t *kid;         /* child node indices */
+    uint32_t *kid; /* child node indices */
     uint32_t n_kid;
     size_t cap_kid;
-    uint64_t built_for;    /* event serial the tree belongs to (0: none) */
-    const uint8_t *base;   /* packet bytes the string offsets refer to */
+    uint64_t built_for;  /* event serial the tree belongs to (0: none) */
+    const uint8_t *base; /* packet bytes the string offsets refer to */
 } ctf_tree;
 
 /* Decoder state of one data stream: the bits of the current packet and what the special
  * fields said. */
 typedef struct ctf_dec {
-    const uint8_t *buf;    /* packet start */
-    uint64_t bits;         /* decodable bits (content size) */
-    uint64_t pos;          /* current bit position */
+    const uint8_t *buf; /* packet start */
+    uint64_t bits;      /* decodable bits (content size) */
+    uint64_t pos;       /* current bit position */
     uint64_t *regs;
     uint64_t clock_value;
     bool clock_seen;
     /* values of special fields, last seen */
     uint64_t magic, stream_id, stream_instance_id, content_size, packet_size, ts_begin, ts_end,
         discarded, seq_num, event_id;
-    uint32_t seen;         /* bit (1 << meaning) set when the field was decoded */
+    uint32_t seen; /* bit (1 << meaning) set when the field was decoded */
     const uint8_t *uuid;
-    ctf_tree *tree;        /* build mode: where nodes go; NULL: skip mode */
-    bool quiet;            /* rebuilding a scope: no clock or meaning updates */
-    size_t buf_len;        /* bytes mapped from buf (loads never go past) */
+    ctf_tree *tree; /* build mode: where nodes go; NULL: skip mode */
+    bool quiet;     /* rebuilding a scope: no clock or meaning updates */
+    size_t buf_len; /* bytes mapped from buf (loads never go past) */
     /* optional: told about every text decoded, in decoding order: at most count bytes at p,
      * ending at the first NUL (ctf_btcompat.c's replay) */
     void (*on_text)(void *ctx, const ctf_step *st, const uint8_t *p, uint64_t count);
@@ -325,24 +325,23 @@ typedef struct ctf_dec {
     int depth;
     /* error reporting */
     const char *file;
-    uint64_t file_off;     /* packet start in the file */
-    const char *where;     /* failing field name */
+    uint64_t file_off; /* packet start in the file */
+    const char *where; /* failing field name */
     char msg[160];
 } ctf_dec;
 
 /* ---- pass entry points ---------------------------------------------------------------------- */
 
 /* Reads the metadata file into TSDL text (malloc'ed, NUL-terminated). */
-int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized,
-                      tg_error **err);
+int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized, tg_error **err);
 
 typedef enum ctf_tok_kind {
     CTF_TK_EOF,
     CTF_TK_IDENT,
-    CTF_TK_INT,      /* text holds the digits; value parsed by the parser */
-    CTF_TK_STRING,   /* text unescaped */
+    CTF_TK_INT,    /* text holds the digits; value parsed by the parser */
+    CTF_TK_STRING, /* text unescaped */
     CTF_TK_CHAR,
-    CTF_TK_PUNCT,    /* text: { } [ ] ( ) ; , : := = . ... < > * + - */
+    CTF_TK_PUNCT, /* text: { } [ ] ( ) ; , : := = . ... < > * + - */
 } ctf_tok_kind;
 
 typedef struct ctf_token {
@@ -390,6 +389,5 @@ const char *ctf_env_string(const ctf_meta *m, const char *key);
 int ctf_attrs_fill(tg_trace *t, const ctf_meta *m);
 /* Hangs the public field schema (ctf_schema.c) of each scope on the classes of s. */
 int ctf_schema_attach(ctf_meta *m, const ctf_stream_decl *s, tg_error **err);
-
 
 #endif

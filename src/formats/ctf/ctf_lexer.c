@@ -59,7 +59,10 @@ static long unescape(const char *p, const char *end, char *dst)
         case 'f': dst[n++] = '\f'; break;
         case 'v': dst[n++] = '\v'; break;
         case 'e': dst[n++] = 27; break;
-        case '\\': case '\'': case '"': case '?': dst[n++] = c; break;
+        case '\\':
+        case '\'':
+        case '"':
+        case '?': dst[n++] = c; break;
         case 'x': {
             int v = 0, k = 0;
             while (p < end && k < 2 && hexval(*p) >= 0)
@@ -173,8 +176,8 @@ int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, cons
                 return tg_err(err, TG_ERR_NOMEM, "out of memory");
             if (t.ival_overflow) {
                 char msg[96];
-                snprintf(msg, sizeof msg, "integer constant %.40s%s is out of range",
-                         t.text, t.len > 40 ? "..." : "");
+                snprintf(msg, sizeof msg, "integer constant %.40s%s is out of range", t.text,
+                         t.len > 40 ? "..." : "");
                 return lex_error(err, path, line, msg);
             }
         } else if (c == '"' || c == '\'') {
@@ -192,7 +195,8 @@ int ctf_lex(const char *text, size_t len, tg_arena *arena, ctf_tokens *out, cons
             long n = unescape(s, p, dst);
             if (n < 0 || memchr(dst, 0, (size_t)n)) {
                 char msg[120];
-                snprintf(msg, sizeof msg, "invalid escape sequence or NUL byte in literal \"%.60s\"",
+                snprintf(msg, sizeof msg,
+                         "invalid escape sequence or NUL byte in literal \"%.60s\"",
                          tg_arena_strndup(arena, s, (size_t)(p - s)));
                 return lex_error(err, path, line, msg);
             }

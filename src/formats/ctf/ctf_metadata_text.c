@@ -15,8 +15,7 @@
 #define CTF_META_MAGIC 0x75D11D57u
 #define CTF_META_HEADER 37
 
-int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized,
-                      tg_error **err)
+int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized, tg_error **err)
 {
     tg_map m;
     TG_TRY(tg_map_open(&m, path, err));
@@ -51,9 +50,8 @@ int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetiz
             uint8_t comp = 0, enc = 0, csum, major, minor;
             if (!tg_read_u32(&r, &magic) || !tg_read_bytes(&r, &uuid, 16) ||
                 !tg_read_u32(&r, &checksum) || !tg_read_u32(&r, &content_bits) ||
-                !tg_read_u32(&r, &packet_bits) || !tg_read_u8(&r, &comp) ||
-                !tg_read_u8(&r, &enc) || !tg_read_u8(&r, &csum) || !tg_read_u8(&r, &major) ||
-                !tg_read_u8(&r, &minor)) {
+                !tg_read_u32(&r, &packet_bits) || !tg_read_u8(&r, &comp) || !tg_read_u8(&r, &enc) ||
+                !tg_read_u8(&r, &csum) || !tg_read_u8(&r, &major) || !tg_read_u8(&r, &minor)) {
                 free(out);
                 tg_map_close(&m);
                 return tg_err_at(err, TG_ERR_FORMAT, path, off,

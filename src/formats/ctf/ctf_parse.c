@@ -84,7 +84,7 @@ int ctf_parse_value(parser *p, pvalue *v)
         return v->s ? 0 : TG_ERR_NOMEM;
     }
     return ctf_perr(p, t->line, "syntax error: unexpected '%.40s' where a value was expected",
-                t->text);
+                    t->text);
 }
 
 int ctf_value_bool(parser *p, const pvalue *v, bool *out)
@@ -167,11 +167,11 @@ static int parse_uuid(parser *p, const pvalue *v, uint8_t out[16])
     return 0;
 }
 
-#define PUSH(arr, n, cap, item)                                                                 \
-    do {                                                                                        \
-        if (tg_grow(&(arr), &(cap), (n) + 1, sizeof *(arr)) < 0)                                \
-            return tg_err(p->err, TG_ERR_NOMEM, "out of memory");                               \
-        (arr)[(n)++] = (item);                                                                  \
+#define PUSH(arr, n, cap, item)                                                                    \
+    do {                                                                                           \
+        if (tg_grow(&(arr), &(cap), (n) + 1, sizeof *(arr)) < 0)                                   \
+            return tg_err(p->err, TG_ERR_NOMEM, "out of memory");                                  \
+        (arr)[(n)++] = (item);                                                                     \
     } while (0)
 
 static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int line)
@@ -225,14 +225,14 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
             TG_TRY(ctf_value_uint(p, &v, key, &u));
             if (u != 1)
                 return ctf_perr(p, v.line, "invalid trace `major` attribute %llu: expecting 1",
-                            (unsigned long long)u);
+                                (unsigned long long)u);
             m->major = 1;
             m->has_major = true;
         } else if (!strcmp(key, "minor")) {
             TG_TRY(ctf_value_uint(p, &v, key, &u));
             if (u != 8)
                 return ctf_perr(p, v.line, "invalid trace `minor` attribute %llu: expecting 8",
-                            (unsigned long long)u);
+                                (unsigned long long)u);
             m->minor = 8;
             m->has_minor = true;
         } else if (!strcmp(key, "uuid")) {
@@ -305,8 +305,7 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
         }
         break;
     }
-    default:
-        break;
+    default: break;
     }
     return 0;
 }
@@ -345,16 +344,16 @@ static int parse_block(parser *p, block_kind bk)
             break;
         if (t->kind == CTF_TK_EOF)
             return ctf_perr(p, t->line, "syntax error: unexpected end of metadata in the %s block",
-                        kw->text);
+                            kw->text);
         int scoped = ctf_parse_scoped_name(p, t);
         TG_TRY(scoped);
         if (scoped)
             continue;
         if (t->kind != CTF_TK_IDENT)
             return ctf_perr(p, t->line, "syntax error: unexpected '%.40s' in the %s block", t->text,
-                        kw->text);
-        if (bk != B_ENV && (is_ident(t, "struct") || is_ident(t, "variant") ||
-                            is_ident(t, "enum")) &&
+                            kw->text);
+        if (bk != B_ENV &&
+            (is_ident(t, "struct") || is_ident(t, "variant") || is_ident(t, "enum")) &&
             !is_punct(peek2(p), "=") && !is_punct(peek2(p), ":=")) {
             ctf_type *dummy;
             TG_TRY(ctf_parse_type_spec(p, &dummy));
@@ -433,7 +432,8 @@ int ctf_parse(const ctf_tokens *toks, ctf_meta *meta, tg_error **err)
             if (rc >= 0)
                 rc = expect(&p, ";");
         } else {
-            rc = ctf_perr(&p, t->line, "syntax error: unexpected '%.40s' at the top level", t->text);
+            rc =
+                ctf_perr(&p, t->line, "syntax error: unexpected '%.40s' at the top level", t->text);
         }
     }
     free(p.aliases);

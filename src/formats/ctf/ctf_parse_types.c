@@ -106,7 +106,7 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
         const ctf_token *k = next(p);
         if (k->kind != CTF_TK_IDENT)
             return ctf_perr(p, k->line, "syntax error: expected an attribute name, got '%.40s'",
-                        k->text);
+                            k->text);
         TG_TRY(expect(p, "="));
         pvalue v;
         TG_TRY(ctf_parse_value(p, &v));
@@ -116,14 +116,14 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
             TG_TRY(ctf_value_uint(p, &v, "size", &u));
             if (u < 1 || u > 64)
                 return ctf_perr(p, v.line, "integer size %llu is not in 1..64",
-                            (unsigned long long)u);
+                                (unsigned long long)u);
             t->size = (unsigned)u;
             has_size = true;
         } else if (!strcmp(k->text, "align")) {
             TG_TRY(ctf_value_uint(p, &v, "align", &u));
             if (u < 1 || u > (1u << 20) || (u & (u - 1)))
                 return ctf_perr(p, v.line, "alignment %llu is not a power of two",
-                            (unsigned long long)u);
+                                (unsigned long long)u);
             t->align = (unsigned)u;
             has_align = true;
         } else if (!strcmp(k->text, "signed")) {
@@ -164,7 +164,7 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
                 t->encoding = 2;
             else
                 return ctf_perr(p, v.line, "invalid encoding '%s' (expected none, UTF8 or ASCII)",
-                            v.s);
+                                v.s);
         } else if (!strcmp(k->text, "map") && kind == CTF_T_INT) {
             if (v.kind != PV_IDENT)
                 return ctf_perr(p, v.line, "invalid map (expected clock.NAME.value)");
@@ -193,9 +193,9 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
         t->size = t->exp_dig + t->mant_dig;
         if (!((t->exp_dig == 8 && t->mant_dig == 24) || (t->exp_dig == 11 && t->mant_dig == 53)))
             return ctf_perr(p, line,
-                        "floating point with exp_dig=%u mant_dig=%u is not supported "
-                        "(only 32 and 64-bit IEEE 754)",
-                        t->exp_dig, t->mant_dig);
+                            "floating point with exp_dig=%u mant_dig=%u is not supported "
+                            "(only 32 and 64-bit IEEE 754)",
+                            t->exp_dig, t->mant_dig);
         if (!has_align)
             t->align = t->size % 8 ? 1 : 8;
     }
@@ -282,7 +282,7 @@ static int parse_enum(parser *p, ctf_type **out)
         const ctf_token *lt = next(p);
         if (lt->kind != CTF_TK_IDENT && lt->kind != CTF_TK_STRING)
             return ctf_perr(p, lt->line, "syntax error: expected an enumerator label, got '%.40s'",
-                        lt->text);
+                            lt->text);
         int64_t lo = next_val, hi = next_val;
         if (accept(p, "=")) {
             pvalue v;
@@ -341,7 +341,8 @@ static int parse_path_until(parser *p, const char *close, const char **out)
     while (!is_punct(peek(p), close)) {
         const ctf_token *t = next(p);
         if (t->kind == CTF_TK_EOF || (t->kind != CTF_TK_IDENT && !is_punct(t, ".")))
-            return ctf_perr(p, t->line, "syntax error: unexpected '%.40s' in a field path", t->text);
+            return ctf_perr(p, t->line, "syntax error: unexpected '%.40s' in a field path",
+                            t->text);
         size_t l = strlen(t->text);
         if (n + l + 1 >= sizeof buf)
             return ctf_perr(p, t->line, "field path too long");
@@ -408,7 +409,8 @@ static int parse_compound(parser *p, ctf_kind kind, ctf_type **out)
         uint64_t u = 0;
         TG_TRY(ctf_value_uint(p, &v, "align", &u));
         if (u < 1 || u > (1u << 20) || (u & (u - 1)))
-            return ctf_perr(p, v.line, "alignment %llu is not a power of two", (unsigned long long)u);
+            return ctf_perr(p, v.line, "alignment %llu is not a power of two",
+                            (unsigned long long)u);
         TG_TRY(expect(p, ")"));
         if (u > t->align)
             t->align = (unsigned)u;
@@ -447,8 +449,7 @@ int ctf_parse_type_spec(parser *p, ctf_type **out)
                 TG_TRY(ctf_parse_value(p, &v));
                 TG_TRY(expect(p, ";"));
                 if (k->kind != CTF_TK_IDENT || strcmp(k->text, "encoding"))
-                    ctf_pwarn(p, k->line, "unknown attribute '%.40s' in string (ignored)",
-                              k->text);
+                    ctf_pwarn(p, k->line, "unknown attribute '%.40s' in string (ignored)", k->text);
             }
         }
         *out = s;
@@ -483,7 +484,7 @@ static int parse_declarator(parser *p, ctf_type *base, const char **name, ctf_ty
             d->len = n->ival;
             if (d->len > CTF_MAX_ARRAY_LEN)
                 return ctf_perr(p, n->line, "array length %llu exceeds the limit",
-                            (unsigned long long)d->len);
+                                (unsigned long long)d->len);
             TG_TRY(expect(p, "]"));
         } else {
             d->seq = true;
@@ -513,7 +514,7 @@ static int parse_struct_body(parser *p, ctf_type *st)
             return 0;
         if (t->kind == CTF_TK_EOF)
             return ctf_perr(p, t->line, "syntax error: unexpected end of metadata in a %s",
-                        st->kind == CTF_T_STRUCT ? "struct" : "variant");
+                            st->kind == CTF_T_STRUCT ? "struct" : "variant");
         int scoped = ctf_parse_scoped_name(p, t);
         TG_TRY(scoped);
         if (scoped)
@@ -555,7 +556,7 @@ int ctf_parse_typealias(parser *p)
         const ctf_token *k = next(p);
         if (k->kind != CTF_TK_IDENT && !is_punct(k, "*"))
             return ctf_perr(p, k->line, "syntax error: unexpected '%.40s' in a typealias name",
-                        k->text);
+                            k->text);
         size_t l = strlen(k->text);
         if (n + l + 2 >= sizeof buf)
             return ctf_perr(p, k->line, "typealias name too long");
@@ -597,4 +598,3 @@ int ctf_parse_typedef(parser *p)
     }
     return expect(p, ";");
 }
-

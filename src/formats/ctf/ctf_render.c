@@ -17,8 +17,8 @@
 
 /* Renders one scope from bit position start if it is visible: 1 printed, 0 not, <0 error.
  * *empty_text (when given) says whether a text of it printed empty. */
-static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t start,
-                     bool first, bool *empty_text)
+static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t start, bool first,
+                     bool *empty_text)
 {
     if (!prog || !prog->n || !prog->steps[0].in_ir)
         return 0;

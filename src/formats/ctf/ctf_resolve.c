@@ -77,8 +77,7 @@ static int finish_type(rctx *r, ctf_type *t, int depth)
                 return rerr(r, t->line, "integer mapped to unknown clock '%s'", buf);
         }
         return 0;
-    case CTF_T_STRING:
-        return 0;
+    case CTF_T_STRING: return 0;
     case CTF_T_STRUCT:
     case CTF_T_VARIANT:
         for (size_t i = 0; i < t->n_fields; i++) {
@@ -118,11 +117,8 @@ static void set_meaning(ctf_type *t, const char *name, const char *want, ctf_mea
             set_meaning(t->fields[i].type, t->fields[i].name, want, mn);
         break;
     case CTF_T_ARRAY:
-    case CTF_T_SEQUENCE:
-        set_meaning(t->elem, NULL, want, mn);
-        break;
-    default:
-        break;
+    case CTF_T_SEQUENCE: set_meaning(t->elem, NULL, want, mn); break;
+    default: break;
     }
 }
 
@@ -283,10 +279,8 @@ static int resolve_refs(rctx *r, ctf_type *t)
             len->reg = (int)r->m->n_regs++;
         return resolve_refs(r, t->elem);
     }
-    case CTF_T_ARRAY:
-        return resolve_refs(r, t->elem);
-    default:
-        return 0;
+    case CTF_T_ARRAY: return resolve_refs(r, t->elem);
+    default: return 0;
     }
 }
 
@@ -344,9 +338,7 @@ static void update_in_ir(ctf_type *t)
         if (t->in_ir && t->ref_target)
             t->ref_target->in_ir = true;
         break;
-    default:
-        t->in_ir = true;
-        break;
+    default: t->in_ir = true; break;
     }
 }
 

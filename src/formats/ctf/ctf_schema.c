@@ -128,10 +128,9 @@ int ctf_schema_attach(ctf_meta *m, const ctf_stream_decl *s, tg_error **err)
         tg_event_class *cls = e->cls;
         cls->schema[TG_SCOPE_PACKET_CONTEXT] = pctx;
         cls->schema[TG_SCOPE_STREAM_CONTEXT] = sctx;
-        TG_TRY(convert_scope(m->arena, e->context, &cls->schema[TG_SCOPE_EVENT_CONTEXT],
-                             e->name, err));
-        TG_TRY(convert_scope(m->arena, e->fields, &cls->schema[TG_SCOPE_PAYLOAD], e->name,
+        TG_TRY(convert_scope(m->arena, e->context, &cls->schema[TG_SCOPE_EVENT_CONTEXT], e->name,
                              err));
+        TG_TRY(convert_scope(m->arena, e->fields, &cls->schema[TG_SCOPE_PAYLOAD], e->name, err));
     }
     return 0;
 }

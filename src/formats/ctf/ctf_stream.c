@@ -16,9 +16,9 @@
 
 /* Decodes the packet at off: header and context, sizes checked.  On success d->bits is the
  * content size, d->pos the first event, *sc the stream class, *packet_bits the size. */
-static int packet_open(ctf_trace *tr, ctf_dec *d, const tg_map *map, uint64_t off,
-                       const char *path, ctf_stream_decl **sc, uint64_t *pc_pos,
-                       uint64_t *packet_bits, tg_error **err)
+static int packet_open(ctf_trace *tr, ctf_dec *d, const tg_map *map, uint64_t off, const char *path,
+                       ctf_stream_decl **sc, uint64_t *pc_pos, uint64_t *packet_bits,
+                       tg_error **err)
 {
     ctf_meta *m = &tr->meta;
     d->buf = map->data + off;
@@ -90,8 +90,7 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
     tg_map map;
     TG_TRY(tg_map_open(&map, f->path, err));
     uint64_t regs_small[64];
-    uint64_t *regs = tr->meta.n_regs <= 64 ? regs_small
-                                           : calloc(tr->meta.n_regs, sizeof *regs);
+    uint64_t *regs = tr->meta.n_regs <= 64 ? regs_small : calloc(tr->meta.n_regs, sizeof *regs);
     if (!regs) {
         tg_map_close(&map);
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -177,8 +176,8 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         ds->pkt_off = ds->next_pkt_off;
         ctf_stream_decl *sc = NULL;
         uint64_t pbits = 0;
-        TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos,
-                           &pbits, err));
+        TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos, &pbits,
+                           err));
         if (sc != ds->sc)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, ds->pkt_off,
                              "packet of stream class %llu in a stream of class %llu",
@@ -292,8 +291,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         if (d->pos == h0) {
             /* nothing read: the next record would be this one again, forever */
             ds->done = true;
-            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path,
-                             ds->pkt_off + h0 / 8,
+            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path, ds->pkt_off + h0 / 8,
                              "packet %llu: event '%s' takes no bits (no header, no fields) in "
                              "a packet with %llu bits of content left",
                              (unsigned long long)ds->pkt_index, e->name,
@@ -301,8 +299,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         }
         if (ds->sc->clock && !ctf_clock_ns_fits(ds->sc->clock, d->clock_value)) {
             ds->done = true;
-            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path,
-                             ds->pkt_off + h0 / 8,
+            return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path, ds->pkt_off + h0 / 8,
                              "packet %llu: event '%s': clock value %llu of clock '%s' is past "
                              "what signed 64-bit ns from the origin hold",
                              (unsigned long long)ds->pkt_index, e->name,

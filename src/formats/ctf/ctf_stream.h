@@ -18,10 +18,10 @@ typedef struct ctf_trace {
     ctf_meta meta;
     const char *dir;
     tg_event_class *lost_cls;
-    ctf_func_info *func;      /* cyg-profile support (ctf_func.c), NULL when none */
-    ctf_debug_info *dbg;      /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
+    ctf_func_info *func; /* cyg-profile support (ctf_func.c), NULL when none */
+    ctf_debug_info *dbg; /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
     tg_trace *trace;
-    bool btcompat_done;       /* ctf_btcompat.c ran (it runs on first need) */
+    bool btcompat_done; /* ctf_btcompat.c ran (it runs on first need) */
 } ctf_trace;
 
 typedef struct ctf_file {
@@ -52,7 +52,7 @@ struct ctf_dstream {
     tg_map map;
     bool mapped, in_packet, done;
     uint64_t pkt_off, next_pkt_off, pkt_index;
-    uint64_t pc_pos;          /* bit where the packet context starts */
+    uint64_t pc_pos; /* bit where the packet context starts */
     ctf_dec d;
     uint64_t serial;
     ctf_tree trees[CTF_N_SCOPES];
@@ -63,18 +63,18 @@ struct ctf_dstream {
     int64_t lost_ts;
     int64_t last_ts;
     unsigned label_slot;
-    tg_buf *rbuf;             /* rendering scratch (ctf_render.c) */
-    tg_buf *pc_text;          /* the packet context rendered once per packet */
-    uint64_t pc_for;          /* pkt_index + 1 the text belongs to (0: none) */
+    tg_buf *rbuf;    /* rendering scratch (ctf_render.c) */
+    tg_buf *pc_text; /* the packet context rendered once per packet */
+    uint64_t pc_for; /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
     /* the stream event context's text, reused while its bytes do not change (ctf_render.c) */
     uint8_t sc_raw[128];
-    uint32_t sc_raw_len;      /* bytes in sc_raw; 0: nothing cached */
-    uint8_t sc_raw_shift;     /* start bit within the first byte */
+    uint32_t sc_raw_len;  /* bytes in sc_raw; 0: nothing cached */
+    uint8_t sc_raw_shift; /* start bit within the first byte */
     tg_buf *sc_text;
-    ctf_quirk *quirks;        /* sorted by serial */
+    ctf_quirk *quirks;         /* sorted by serial */
     size_t n_quirks, quirk_at; /* quirk_at: where the last lookup stopped */
-    bool keep_maps;           /* files read stay mapped until freed (ctf_btcompat.c) */
+    bool keep_maps;            /* files read stay mapped until freed (ctf_btcompat.c) */
     tg_map *kept_maps;
     size_t n_kept_maps, cap_kept_maps;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */

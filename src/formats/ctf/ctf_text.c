@@ -147,8 +147,8 @@ static int digits6(double a, int e, uint64_t *out)
     if (k >= -44 && k <= 44) {
         /* one or two correctly rounded operations by exact powers of ten: the error is far
          * below the margin kept around the tie */
-        double m = k > 22    ? a * 1e22 * p10d[k - 22]
-                   : k >= 0  ? a * p10d[k]
+        double m = k > 22     ? a * 1e22 * p10d[k - 22]
+                   : k >= 0   ? a * p10d[k]
                    : k >= -22 ? a / p10d[-k]
                               : a / 1e22 / p10d[-k - 22];
         if (m < 2e6) {

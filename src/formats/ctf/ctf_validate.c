@@ -57,13 +57,11 @@ int ctf_validate(ctf_meta *m, tg_error **err)
         return verr(m, err, 1, "missing `byte_order` attribute in the trace block", NULL);
     const ctf_type *ph = m->packet_header;
     const ctf_type *t;
-    if ((t = root_member(ph, "magic")) &&
-        (t->kind != CTF_T_INT || t->size != 32 || t->is_signed))
+    if ((t = root_member(ph, "magic")) && (t->kind != CTF_T_INT || t->size != 32 || t->is_signed))
         return verr(m, err, t->line, "packet header field is not a 32-bit unsigned integer",
                     "magic");
-    if ((t = root_member(ph, "uuid")) &&
-        (t->kind != CTF_T_ARRAY || t->length != 16 || t->elem->kind != CTF_T_INT ||
-         t->elem->size != 8))
+    if ((t = root_member(ph, "uuid")) && (t->kind != CTF_T_ARRAY || t->length != 16 ||
+                                          t->elem->kind != CTF_T_INT || t->elem->size != 8))
         return verr(m, err, t->line, "packet header field is not an array of 16 bytes", "uuid");
     for (size_t i = 0; i < m->n_streams; i++) {
         ctf_stream_decl *s = m->streams[i];

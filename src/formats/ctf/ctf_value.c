@@ -47,8 +47,7 @@ const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter)
         prog = e->prog_fields;
         start = ev->aux[3];
         break;
-    default:
-        return NULL;
+    default: return NULL;
     }
     if (!prog || !prog->n)
         return NULL;
@@ -160,18 +159,10 @@ static void fill(const ctf_tree *t, uint32_t node, bool filter, ctf_dstream *ds,
         if (st->op != CTF_OP_STRING)
             out->flags |= TG_VALF_TEXT;
         return;
-    case CTF_OP_STRUCT:
-        out->type = TG_VAL_STRUCT;
-        break;
-    case CTF_OP_ARRAY:
-        out->type = TG_VAL_ARRAY;
-        break;
-    case CTF_OP_SEQUENCE:
-        out->type = TG_VAL_SEQUENCE;
-        break;
-    case CTF_OP_VARIANT:
-        out->type = TG_VAL_VARIANT;
-        break;
+    case CTF_OP_STRUCT: out->type = TG_VAL_STRUCT; break;
+    case CTF_OP_ARRAY: out->type = TG_VAL_ARRAY; break;
+    case CTF_OP_SEQUENCE: out->type = TG_VAL_SEQUENCE; break;
+    case CTF_OP_VARIANT: out->type = TG_VAL_VARIANT; break;
     }
     out->count = visible_count(t, node, filter);
     out->ops = &ctf_value_ops;

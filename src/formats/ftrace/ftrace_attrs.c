@@ -34,8 +34,10 @@ static bool token(const char *s, int i, char *out, size_t cap)
 int ft_attrs_fill(ft_file *f, const char *clock)
 {
     tg_trace *t = f->trace;
-    tg_clock_info c = {.name = clock, .origin = tg_clock_origin_of_name(clock),
-                       .frequency_hz = 1000000000u, .offset_ns = f->ts_offset};
+    tg_clock_info c = {.name = clock,
+                       .origin = tg_clock_origin_of_name(clock),
+                       .frequency_hz = 1000000000u,
+                       .offset_ns = f->ts_offset};
     if (c.origin == TG_CLOCK_CYCLES || strcmp(clock, "counter") == 0) {
         c.raw_cycles = !f->have_tsc2nsec;
         c.frequency_hz = 0;

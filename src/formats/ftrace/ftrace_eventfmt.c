@@ -17,16 +17,11 @@
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size)
 {
     switch (size) {
-    case 1:
-        return p[0];
-    case 2:
-        return f->big_endian ? tg_be16(p) : tg_le16(p);
-    case 4:
-        return f->big_endian ? tg_be32(p) : tg_le32(p);
-    case 8:
-        return f->big_endian ? tg_be64(p) : tg_le64(p);
-    default:
-        return 0;
+    case 1: return p[0];
+    case 2: return f->big_endian ? tg_be16(p) : tg_le16(p);
+    case 4: return f->big_endian ? tg_be32(p) : tg_le32(p);
+    case 8: return f->big_endian ? tg_be64(p) : tg_le64(p);
+    default: return 0;
     }
 }
 
@@ -48,7 +43,8 @@ static bool find_num(const char *p, const char *e, const char *key, long *out)
     const char *c = p + kl - 1;
     while (c < e && (c = memchr(c, ':', (size_t)(e - c))) != NULL) {
         const char *q = c - (kl - 1);
-        if (memcmp(q, key, kl - 1) == 0 && (q == p || q[-1] == '\t' || q[-1] == ' ' || q[-1] == ';')) {
+        if (memcmp(q, key, kl - 1) == 0 &&
+            (q == p || q[-1] == '\t' || q[-1] == ' ' || q[-1] == ';')) {
             q += kl;
             char *end;
             long v = strtol(q, &end, 10);
@@ -230,8 +226,8 @@ bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint
 
 #define FT_MAX_FIELDS 1024
 
-int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,
-                    uint64_t file_off, tg_error **err)
+int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len, uint64_t file_off,
+                    tg_error **err)
 {
     tg_arena *a = &f->trace->arena;
     const char *p = text, *end = text + len;
@@ -349,8 +345,8 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
         }
     }
     static const char *const kf_names[FT_KF_COUNT] = {
-        [FT_KF_PID] = "common_pid", [FT_KF_FUNC] = "func", [FT_KF_DEPTH] = "depth",
-        [FT_KF_CALLTIME] = "calltime", [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
+        [FT_KF_PID] = "common_pid",     [FT_KF_FUNC] = "func",       [FT_KF_DEPTH] = "depth",
+        [FT_KF_CALLTIME] = "calltime",  [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
         [FT_KF_PARENT_IP] = "parent_ip"};
     for (int k = 0; k < FT_KF_COUNT; k++)
         ev->kf[k] = ft_find_field(ev, kf_names[k]);

@@ -98,13 +98,14 @@ static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *t
 }
 
 /* get_return_for_leaf: is the next record this call's exit? */
-static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func,
-                         const uint8_t *next, size_t next_size, const ft_event **exit_ev)
+static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func, const uint8_t *next,
+                         size_t next_size, const ft_event **exit_ev)
 {
     const ft_file *f = entry->file;
     if (!f->type_size || f->type_off + f->type_size > next_size)
         return false;
-    const ft_event *x = ft_event_by_id(f, (uint32_t)ft_read_num(f, next + f->type_off, f->type_size));
+    const ft_event *x =
+        ft_event_by_id(f, (uint32_t)ft_read_num(f, next + f->type_off, f->type_size));
     if (!x || x->plugin != FT_PLUGIN_FGRAPH_EXIT)
         return false;
     uint64_t npid, nfunc;
@@ -116,8 +117,8 @@ static bool is_leaf_exit(const ft_event *entry, uint64_t pid, uint64_t func,
     return true;
 }
 
-int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
-                           size_t size, tg_buf *out)
+int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+                           tg_buf *out)
 {
     const ft_file *f = e->file;
     uint64_t pid, func, depth;

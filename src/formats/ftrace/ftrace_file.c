@@ -193,8 +193,7 @@ static int read_section(ft_file *f, uint64_t off, uint16_t want, blob *out, tg_e
     memset(out, 0, sizeof *out);
     if (off > f->map.size || f->map.size - off < 16)
         return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
-                         "section %u header past the end of the file (0x%zx)", want,
-                         f->map.size);
+                         "section %u header past the end of the file (0x%zx)", want, f->map.size);
     tg_reader r;
     tg_reader_init(&r, f->map.data + off, f->map.size - off, off, f->big_endian);
     uint16_t id, flags;
@@ -205,8 +204,8 @@ static int read_section(ft_file *f, uint64_t off, uint16_t want, blob *out, tg_e
     tg_read_u32(&r, &desc);
     tg_read_u64(&r, &size);
     if (id != want)
-        return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
-                         "expected section id %u, found %u", want, id);
+        return tg_err_at(err, TG_ERR_FORMAT, f->path, off, "expected section id %u, found %u", want,
+                         id);
     if (!tg_reader_has(&r, size))
         return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
                          "section %u size %llu runs past the end of the file", id,
@@ -277,7 +276,8 @@ static int read_options_v7(ft_file *f, uint64_t off, v7_refs *refs, tg_error **e
         if (next && next >= f->map.size)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
                              "next options section offset 0x%llx past the end of the file "
-                             "(0x%zx)", (unsigned long long)next, f->map.size);
+                             "(0x%zx)",
+                             (unsigned long long)next, f->map.size);
         off = next;
     }
     return 0;
@@ -285,8 +285,7 @@ static int read_options_v7(ft_file *f, uint64_t off, v7_refs *refs, tg_error **e
 
 typedef int (*section_reader)(ft_file *f, tg_reader *r, tg_error **err);
 
-static int read_v7_section(ft_file *f, uint64_t off, uint16_t id, section_reader fn,
-                           tg_error **err)
+static int read_v7_section(ft_file *f, uint64_t off, uint16_t id, section_reader fn, tg_error **err)
 {
     if (!off)
         return 0;
@@ -676,14 +675,15 @@ static int ftrace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     for (size_t i = 0; i < f->n_buffers; i++) {
         const ft_buffer *b = &f->buffers[i];
         tg_buf_printf(out, "buffer \"%s\": %s, clock %s, page size %u, %zu cpus%s\n", b->name,
-                      b->latency ? "latency" : "flyrecord", b->clock && b->clock[0] ? b->clock : "-",
-                      b->page_size, b->n_cpus, b->compressed ? ", compressed" : "");
+                      b->latency ? "latency" : "flyrecord",
+                      b->clock && b->clock[0] ? b->clock : "-", b->page_size, b->n_cpus,
+                      b->compressed ? ", compressed" : "");
     }
     for (size_t i = 0; i < f->n_sections; i++) {
         const ft_section *s = &f->sections[i];
-        tg_buf_printf(out, "section %u \"%s\" at 0x%llx, %llu bytes%s\n", s->id,
-                      section_desc(f, s), (unsigned long long)s->offset,
-                      (unsigned long long)s->size, s->flags & 1 ? ", compressed" : "");
+        tg_buf_printf(out, "section %u \"%s\" at 0x%llx, %llu bytes%s\n", s->id, section_desc(f, s),
+                      (unsigned long long)s->offset, (unsigned long long)s->size,
+                      s->flags & 1 ? ", compressed" : "");
     }
     (void)err;
     return 0;
@@ -696,4 +696,3 @@ TG_FORMAT(ftrace) = {
     .describe = ftrace_describe,
     .close = ftrace_close,
 };
-

@@ -129,8 +129,7 @@ static void put_func(const ft_file *f, tg_buf *out, const ft_func *fn, uint64_t 
     }
 }
 
-int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
-                       tg_buf *out)
+int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out)
 {
     ft_file *f = e->file;
     uint64_t ip, pip;

@@ -24,11 +24,11 @@
 enum {
     FT_F_SIGNED = 1,
     FT_F_ARRAY = 2,
-    FT_F_DYNAMIC = 4,   /* __data_loc: u32 (len << 16 | offset) */
-    FT_F_RELATIVE = 8,  /* __rel_loc: offset relative to the end of the field */
-    FT_F_STRING = 16,   /* char/u8/s8 array */
-    FT_F_POINTER = 32,  /* type ends in '*' */
-    FT_F_LONG = 64,     /* type mentions "long" */
+    FT_F_DYNAMIC = 4,  /* __data_loc: u32 (len << 16 | offset) */
+    FT_F_RELATIVE = 8, /* __rel_loc: offset relative to the end of the field */
+    FT_F_STRING = 16,  /* char/u8/s8 array */
+    FT_F_POINTER = 32, /* type ends in '*' */
+    FT_F_LONG = 64,    /* type mentions "long" */
 };
 
 typedef struct ft_field {
@@ -42,15 +42,23 @@ struct ft_pf; /* a compiled print fmt (ftrace_pf.h) */
 struct ft_file;
 
 /* The fields the function tracers' printers read on every record, found once per format. */
-enum { FT_KF_PID, FT_KF_FUNC, FT_KF_DEPTH, FT_KF_CALLTIME, FT_KF_RETTIME, FT_KF_IP,
-       FT_KF_PARENT_IP, FT_KF_COUNT };
+enum {
+    FT_KF_PID,
+    FT_KF_FUNC,
+    FT_KF_DEPTH,
+    FT_KF_CALLTIME,
+    FT_KF_RETTIME,
+    FT_KF_IP,
+    FT_KF_PARENT_IP,
+    FT_KF_COUNT
+};
 
 typedef struct ft_event {
     uint32_t id;
     const char *system, *name;
-    ft_field *common;      /* common_* fields */
+    ft_field *common; /* common_* fields */
     size_t n_common;
-    ft_field *fields;      /* the event's own fields */
+    ft_field *fields; /* the event's own fields */
     size_t n_fields;
     const char *print_fmt; /* source text after "print fmt: " (NULL when absent) */
     struct ft_pf *pf;      /* compiled lazily on first render (NULL: not yet) */
@@ -106,14 +114,14 @@ typedef struct ft_cpu_data {
 } ft_cpu_data;
 
 typedef struct ft_buffer {
-    const char *name;  /* "" for the top instance */
+    const char *name; /* "" for the top instance */
     const char *clock;
     uint32_t page_size;
     uint64_t section_offset;
     ft_cpu_data *cpus;
     size_t n_cpus;
     bool compressed;
-    bool latency;      /* BUFFER_TEXT: latency text, no pages */
+    bool latency; /* BUFFER_TEXT: latency text, no pages */
 } ft_buffer;
 
 typedef struct ft_section {
@@ -146,17 +154,17 @@ typedef struct ft_file {
     ft_event **events;
     size_t n_events, cap_events;
     ft_event **by_id;
-    size_t by_id_cap; /* power of two */
+    size_t by_id_cap;             /* power of two */
     uint32_t type_off, type_size; /* common_type */
     uint32_t pid_off, pid_size;   /* common_pid */
     bool have_type;
 
-    ft_func *funcs; /* sorted like libtraceevent's func map, + a sentinel */
+    ft_func *funcs;      /* sorted like libtraceevent's func map, + a sentinel */
     void *kallsyms_text; /* the decompressed kallsyms the names point into (v7), or NULL */
     size_t n_funcs;
     ft_printk *printk; /* sorted by addr */
     size_t n_printk;
-    ft_comm *comms;    /* sorted by pid; mutable (plugins register comms) */
+    ft_comm *comms; /* sorted by pid; mutable (plugins register comms) */
     size_t n_comms, cap_comms;
     bool comms_looked_up;  /* a non-zero pid was looked up (see ft_comm_register) */
     bool comm_cache_valid; /* the last lookup (see ft_comm_of) */
@@ -164,7 +172,7 @@ typedef struct ft_file {
     const char *comm_cache;
     size_t comm_cache_len;
 
-    int cpus;          /* cpu count of the file */
+    int cpus; /* cpu count of the file */
     ft_buffer *buffers;
     size_t n_buffers, cap_buffers;
     ft_section *sections;
@@ -173,7 +181,7 @@ typedef struct ft_file {
     const char *uname, *tc_version, *trace_clock, *date, *offset_str;
     const char **cpustat;
     size_t n_cpustat;
-    int64_t ts_offset;  /* OFFSET option, added to every timestamp */
+    int64_t ts_offset; /* OFFSET option, added to every timestamp */
     uint32_t tsc_mult, tsc_shift;
     uint64_t tsc_offset;
     bool have_tsc2nsec;
@@ -185,7 +193,7 @@ typedef struct ft_file {
     bool fg_tailprint, fg_depth; /* trace-cmd's fgraph options (ftrace_fgraph.c) */
     struct ft_fn_chain *fn_chains;
     size_t n_fn_chains, cap_fn_chains;
-    char *strings;      /* v7 STRINGS section contents (heap) */
+    char *strings; /* v7 STRINGS section contents (heap) */
     size_t strings_len, strings_cap;
 } ft_file;
 
@@ -199,12 +207,30 @@ void ft_clamp_cpu(ft_file *f, ft_cpu_data *cd);
 
 /* ftrace_options.c */
 enum {
-    OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
-    OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
-    OPT_PROCMAPS = 10, OPT_TRACEID = 11, OPT_TIME_SHIFT = 12, OPT_GUEST = 13,
-    OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS = 17,
-    OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19, OPT_PRINTK = 20, OPT_CMDLINES = 21,
-    OPT_BUFFER_TEXT = 22, OPT_MAX_KNOWN = 22,
+    OPT_DONE = 0,
+    OPT_DATE = 1,
+    OPT_CPUSTAT = 2,
+    OPT_BUFFER = 3,
+    OPT_TRACECLOCK = 4,
+    OPT_UNAME = 5,
+    OPT_HOOK = 6,
+    OPT_OFFSET = 7,
+    OPT_CPUCOUNT = 8,
+    OPT_VERSION = 9,
+    OPT_PROCMAPS = 10,
+    OPT_TRACEID = 11,
+    OPT_TIME_SHIFT = 12,
+    OPT_GUEST = 13,
+    OPT_TSC2NSEC = 14,
+    OPT_STRINGS = 15,
+    OPT_HEADER_INFO = 16,
+    OPT_FTRACE_EVENTS = 17,
+    OPT_EVENT_FORMATS = 18,
+    OPT_KALLSYMS = 19,
+    OPT_PRINTK = 20,
+    OPT_CMDLINES = 21,
+    OPT_BUFFER_TEXT = 22,
+    OPT_MAX_KNOWN = 22,
 };
 
 /* Offsets of the v7 metadata sections, from options 16..21. */
@@ -219,8 +245,8 @@ int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint6
 int ft_read_options_v6(ft_file *f, tg_reader *r, tg_error **err);
 
 /* ftrace_eventfmt.c */
-int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len,
-                    uint64_t file_off, tg_error **err);
+int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len, uint64_t file_off,
+                    tg_error **err);
 int ft_parse_header_page(ft_file *f, const char *text, size_t len);
 const ft_field *ft_find_field(const ft_event *e, const char *name);
 /* tep_get_field_val: a field of 1, 2, 4 or 8 bytes inside the record, zero-extended */
@@ -244,8 +270,7 @@ static inline ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
 /* ftrace_pf_print.c, ftrace_pf_raw.c */
-int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
-              tg_buf *out);
+int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out);
 void ft_pf_free(struct ft_pf *pf); /* ftrace_pf_compile.c */
 /* Raw field printing, trace-cmd report -R. */
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
@@ -258,13 +283,12 @@ int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
 
 /* ftrace_function.c: trace-cmd's function plugin */
 void ft_function_options(ft_file *f, const char *list); /* "function:parent=1,..." or NULL */
-int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size,
-                       tg_buf *out);
+int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t size, tg_buf *out);
 void ft_function_free(ft_file *f);
 
 /* ftrace_fgraph.c: trace-cmd's function_graph output */
-int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
-                           size_t size, tg_buf *out);
+int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+                           tg_buf *out);
 int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
 /* A funcgraph record's func and depth as the event's addr and depth (left at their defaults
  * when the record is too short for them). */

@@ -57,14 +57,14 @@ static int note_option(ft_file *f, const char *name)
 }
 
 static const char *const option_names[] = {
-    "DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME", "HOOK", "OFFSET", "CPUCOUNT",
-    "VERSION", "PROCMAPS", "TRACEID", "TIME_SHIFT", "GUEST", "TSC2NSEC", "STRINGS",
-    "HEADER_INFO", "FTRACE_EVENTS", "EVENT_FORMATS", "KALLSYMS", "PRINTK", "CMDLINES",
-    "BUFFER_TEXT",
+    "DONE",          "DATE",     "CPUSTAT",  "BUFFER",   "TRACECLOCK",  "UNAME",
+    "HOOK",          "OFFSET",   "CPUCOUNT", "VERSION",  "PROCMAPS",    "TRACEID",
+    "TIME_SHIFT",    "GUEST",    "TSC2NSEC", "STRINGS",  "HEADER_INFO", "FTRACE_EVENTS",
+    "EVENT_FORMATS", "KALLSYMS", "PRINTK",   "CMDLINES", "BUFFER_TEXT",
 };
 
-static int parse_buffer_option(ft_file *f, const uint8_t *p, uint32_t n, uint64_t at,
-                               bool text, tg_error **err)
+static int parse_buffer_option(ft_file *f, const uint8_t *p, uint32_t n, uint64_t at, bool text,
+                               tg_error **err)
 {
     tg_reader r;
     tg_reader_init(&r, p, n, at, f->big_endian);
@@ -135,7 +135,7 @@ static int parse_buffer_option(ft_file *f, const uint8_t *p, uint32_t n, uint64_
 }
 
 int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint64_t at,
-                        v7_refs *refs, tg_error **err)
+                    v7_refs *refs, tg_error **err)
 {
     if (id <= OPT_MAX_KNOWN && id != OPT_DONE && note_option(f, option_names[id]) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -157,19 +157,11 @@ int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint6
         f->cpustat = ns;
         break;
     }
-    case OPT_BUFFER:
-        return parse_buffer_option(f, p, n, at, false, err);
-    case OPT_BUFFER_TEXT:
-        return parse_buffer_option(f, p, n, at, true, err);
-    case OPT_TRACECLOCK:
-        f->trace_clock = opt_str(f, p, n);
-        break;
-    case OPT_UNAME:
-        f->uname = opt_str(f, p, n);
-        break;
-    case OPT_VERSION:
-        f->tc_version = opt_str(f, p, n);
-        break;
+    case OPT_BUFFER: return parse_buffer_option(f, p, n, at, false, err);
+    case OPT_BUFFER_TEXT: return parse_buffer_option(f, p, n, at, true, err);
+    case OPT_TRACECLOCK: f->trace_clock = opt_str(f, p, n); break;
+    case OPT_UNAME: f->uname = opt_str(f, p, n); break;
+    case OPT_VERSION: f->tc_version = opt_str(f, p, n); break;
     case OPT_OFFSET: {
         f->offset_str = opt_str(f, p, n);
         long long v = 0;
@@ -201,8 +193,12 @@ int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint6
         if (ft_append_strings(f, p, n) != 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         break;
-    case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS: case OPT_KALLSYMS:
-    case OPT_PRINTK: case OPT_CMDLINES:
+    case OPT_HEADER_INFO:
+    case OPT_FTRACE_EVENTS:
+    case OPT_EVENT_FORMATS:
+    case OPT_KALLSYMS:
+    case OPT_PRINTK:
+    case OPT_CMDLINES:
         if (!refs)
             break; /* v6 does not have them */
         if (!tg_read_u64(&r, &refs->off[id]))
@@ -212,7 +208,10 @@ int ft_parse_option(ft_file *f, uint16_t id, const uint8_t *p, uint32_t n, uint6
                              "option %s: section offset 0x%llx past the end of the file (0x%zx)",
                              option_names[id], (unsigned long long)refs->off[id], f->map.size);
         break;
-    case OPT_HOOK: case OPT_PROCMAPS: case OPT_TIME_SHIFT: case OPT_GUEST:
+    case OPT_HOOK:
+    case OPT_PROCMAPS:
+    case OPT_TIME_SHIFT:
+    case OPT_GUEST:
         break; /* kept by trace-cmd for multi-trace sessions; nothing to show for one file */
     default:
         return tg_err_at(err, TG_ERR_FORMAT, f->path, at > 6 ? at - 6 : at,
@@ -238,4 +237,3 @@ int ft_read_options_v6(ft_file *f, tg_reader *r, tg_error **err)
         TG_TRY(ft_parse_option(f, id, p, n, at + 6, NULL, err));
     }
 }
-

@@ -25,8 +25,26 @@
 /* ---- expression trees and compiled items ------------------------------------------------ */
 
 enum {
-    N_NUM, N_ATOM, N_FIELD, N_CAST, N_BIN, N_UN, N_COND, N_GETSTR, N_DYNARR, N_DYNLEN,
-    N_SYM, N_FLAGS, N_HEX, N_HEXSTR, N_ARRAY, N_INDEX, N_BITMASK, N_BSTR, N_NONE, N_NULL,
+    N_NUM,
+    N_ATOM,
+    N_FIELD,
+    N_CAST,
+    N_BIN,
+    N_UN,
+    N_COND,
+    N_GETSTR,
+    N_DYNARR,
+    N_DYNLEN,
+    N_SYM,
+    N_FLAGS,
+    N_HEX,
+    N_HEXSTR,
+    N_ARRAY,
+    N_INDEX,
+    N_BITMASK,
+    N_BSTR,
+    N_NONE,
+    N_NULL,
 };
 
 typedef struct ft_sym {
@@ -37,8 +55,8 @@ typedef struct ft_sym {
 typedef struct ft_node {
     int kind, op, prio;
     char opstr[3];
-    uint64_t num;       /* N_NUM; N_CAST: mask (0 = none) */
-    const char *str;    /* N_ATOM text, N_FLAGS delimiter, N_BSTR string */
+    uint64_t num;    /* N_NUM; N_CAST: mask (0 = none) */
+    const char *str; /* N_ATOM text, N_FLAGS delimiter, N_BSTR string */
     const ft_field *field;
     struct ft_node *a, *b, *c;
     ft_sym *syms;
@@ -49,19 +67,19 @@ enum { IT_TEXT, IT_DIGIT, IT_PTR, IT_STR };
 
 typedef struct pf_item {
     int type;
-    char *text;       /* IT_TEXT: the literal; others: the printf conversion */
+    char *text; /* IT_TEXT: the literal; others: the printf conversion */
     size_t text_len;
     int ls;
-    char pch;         /* IT_PTR: the letter after 'p' (0 none) */
-    char pch2;        /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
+    char pch;  /* IT_PTR: the letter after 'p' (0 none) */
+    char pch2; /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
     ft_node *arg, *len_arg;
-    int fast;         /* 0: printf; 'd','u','x' with ls: formatted directly */
-    bool direct;      /* the argument is a plain field or a constant index into an array
+    int fast;    /* 0: printf; 'd','u','x' with ls: formatted directly */
+    bool direct; /* the argument is a plain field or a constant index into an array
                          field: read at d_off, d_size (d_idx: eval's bounds check) */
     uint32_t d_size;
     uint64_t d_off, d_idx;
-    int width;        /* fast path: minimum width */
-    bool zero;        /* fast path: pad with zeros */
+    int width; /* fast path: minimum width */
+    bool zero; /* fast path: pad with zeros */
 } pf_item;
 
 struct ft_pf {
@@ -183,7 +201,7 @@ static inline bool dyn_loc(const rctx *r, const ft_field *fl, size_t *off, size_
 /* The fast conversions ("%d", "%08lx", "%llu" ...): the digit count is known first, so the
  * padding and the digits are written straight into the sink, last digit first. */
 static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, const pf_item *it,
-                                                               int plen, uint64_t val)
+                                                                int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
         uint64_t v = val;
@@ -195,8 +213,10 @@ static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, co
         }
         bool neg = false;
         if (it->fast == 'd') {
-            int64_t sv = it->ls == -2 ? (int8_t)v : it->ls == -1 ? (int16_t)v
-                       : it->ls == 0 ? (int32_t)v : (int64_t)v;
+            int64_t sv = it->ls == -2   ? (int8_t)v
+                         : it->ls == -1 ? (int16_t)v
+                         : it->ls == 0  ? (int32_t)v
+                                        : (int64_t)v;
             neg = sv < 0;
             v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
         }

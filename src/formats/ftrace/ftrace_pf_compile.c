@@ -44,30 +44,36 @@ static int pointer_ext(const char *f)
 {
     int ret = 0, index, loop;
     switch (*f) {
-    case 'F': case 'S': case 'f': case 's':
-        return 1;
-    case 'M': case 'm':
-        return (f[1] == 'R' || f[1] == 'F') ? 2 : 1;
-    case 'I': case 'i':
+    case 'F':
+    case 'S':
+    case 'f':
+    case 's': return 1;
+    case 'M':
+    case 'm': return (f[1] == 'R' || f[1] == 'F') ? 2 : 1;
+    case 'I':
+    case 'i':
         index = 2;
         loop = 1;
         switch (f[1]) {
         case 'S':
             while (loop) {
                 switch (f[index]) {
-                case 'p': case 'f': case 's':
+                case 'p':
+                case 'f':
+                case 's':
                     ret++;
                     index++;
                     break;
-                default:
-                    loop = 0;
-                    break;
+                default: loop = 0; break;
                 }
             }
             /* fall through */
         case '4':
             switch (f[index]) {
-            case 'h': case 'n': case 'l': case 'b':
+            case 'h':
+            case 'n':
+            case 'l':
+            case 'b':
                 ret++;
                 index++;
                 break;
@@ -95,8 +101,7 @@ static int pointer_ext(const char *f)
             ret++;
         ret++;
         break;
-    default:
-        break;
+    default: break;
     }
     return ret;
 }
@@ -198,7 +203,10 @@ int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
                     while (*q == 'l' || *q == 'h' || *q == 'L' || *q == 'z')
                         q++;
                     if (q == it->text + it->text_len - 1 && !len_arg)
-                        it->fast = (ch == 'd' || ch == 'i') ? 'd' : ch == 'u' ? 'u' : ch == 'x' ? 'x' : 0;
+                        it->fast = (ch == 'd' || ch == 'i') ? 'd'
+                                   : ch == 'u'              ? 'u'
+                                   : ch == 'x'              ? 'x'
+                                                            : 0;
                     if (it->fast && ls < -2)
                         it->fast = 0;
                     if (ls > 2 || ls < -2)

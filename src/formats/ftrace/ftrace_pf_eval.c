@@ -15,17 +15,15 @@ uint64_t ft_pf_eval(const rctx *r, const ft_node *n)
         return 0;
     switch (n->kind) {
     case N_NUM:
-    case N_ATOM:
-        return n->num;
-    case N_FIELD:
-        return read_field(r, n->field);
+    case N_ATOM: return n->num;
+    case N_FIELD: return read_field(r, n->field);
     case N_CAST: {
         uint64_t v = ft_pf_eval(r, n->a);
         return n->num ? v & n->num : v;
     }
     case N_BIN: {
         const char *op = n->opstr;
-        if (op[0] == '[' ) {
+        if (op[0] == '[') {
             uint64_t idx = ft_pf_eval(r, n->b);
             const ft_node *base = n->a, *typearg = NULL;
             while (base && base->kind == N_CAST) {
@@ -37,8 +35,8 @@ uint64_t ft_pf_eval(const rctx *r, const ft_node *n)
             if (base && base->kind == N_DYNARR && base->field) {
                 if (base->field->offset + (size_t)base->field->size > r->size)
                     return 0;
-                off = (size_t)(ft_read_num(r->f, r->data + base->field->offset,
-                                           base->field->size) & 0xffff);
+                off = (size_t)(ft_read_num(r->f, r->data + base->field->offset, base->field->size) &
+                               0xffff);
                 if (base->field->elem_size)
                     esize = base->field->elem_size;
                 off += (size_t)idx;
@@ -70,14 +68,10 @@ uint64_t ft_pf_eval(const rctx *r, const ft_node *n)
         /* unsigned long long throughout, as libtraceevent evaluates */
         uint64_t a = ft_pf_eval(r, n->a), b = ft_pf_eval(r, n->b);
         switch (op[0]) {
-        case '!':
-            return op[1] == '=' ? a != b : !b;
-        case '~':
-            return ~b;
-        case '|':
-            return op[1] ? (a || b) : (a | b);
-        case '&':
-            return op[1] ? (a && b) : (a & b);
+        case '!': return op[1] == '=' ? a != b : !b;
+        case '~': return ~b;
+        case '|': return op[1] ? (a || b) : (a | b);
+        case '&': return op[1] ? (a && b) : (a & b);
         case '<':
             if (op[1] == '<')
                 return a << (b & 63); /* x86 takes the count modulo 64 */
@@ -86,20 +80,13 @@ uint64_t ft_pf_eval(const rctx *r, const ft_node *n)
             if (op[1] == '>')
                 return a >> (b & 63);
             return op[1] == '=' ? a >= b : a > b;
-        case '=':
-            return a == b;
-        case '-':
-            return a - b;
-        case '+':
-            return a + b;
-        case '*':
-            return a * b;
-        case '/':
-            return b ? a / b : 0;
-        case '%':
-            return b ? a % b : 0;
-        case '^':
-            return a ^ b;
+        case '=': return a == b;
+        case '-': return a - b;
+        case '+': return a + b;
+        case '*': return a * b;
+        case '/': return b ? a / b : 0;
+        case '%': return b ? a % b : 0;
+        case '^': return a ^ b;
         }
         return 0;
     }
@@ -107,7 +94,6 @@ uint64_t ft_pf_eval(const rctx *r, const ft_node *n)
         if (!n->field || n->field->offset + (size_t)n->field->size > r->size)
             return 0;
         return ft_read_num(r->f, r->data + n->field->offset, n->field->size) >> 16 & 0xffff;
-    default:
-        return 0;
+    default: return 0;
     }
 }

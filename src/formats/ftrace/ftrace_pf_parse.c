@@ -93,7 +93,6 @@ static ft_node *new_node(pctx *c, int kind)
     return n;
 }
 
-
 static uint64_t flag_value_of(ft_node *n, bool *ok);
 
 /* A string literal token's contents (escapes kept as libtraceevent keeps them). */
@@ -172,9 +171,10 @@ static const struct {
     const char *name;
     uint64_t value;
 } known_flags[] = {
-    {"HI_SOFTIRQ", 0}, {"TIMER_SOFTIRQ", 1}, {"NET_TX_SOFTIRQ", 2}, {"NET_RX_SOFTIRQ", 3},
-    {"BLOCK_SOFTIRQ", 4}, {"IRQ_POLL_SOFTIRQ", 5}, {"TASKLET_SOFTIRQ", 6}, {"SCHED_SOFTIRQ", 7},
-    {"HRTIMER_SOFTIRQ", 8}, {"RCU_SOFTIRQ", 9}, {"HRTIMER_NORESTART", 0}, {"HRTIMER_RESTART", 1},
+    {"HI_SOFTIRQ", 0},      {"TIMER_SOFTIRQ", 1},     {"NET_TX_SOFTIRQ", 2},
+    {"NET_RX_SOFTIRQ", 3},  {"BLOCK_SOFTIRQ", 4},     {"IRQ_POLL_SOFTIRQ", 5},
+    {"TASKLET_SOFTIRQ", 6}, {"SCHED_SOFTIRQ", 7},     {"HRTIMER_SOFTIRQ", 8},
+    {"RCU_SOFTIRQ", 9},     {"HRTIMER_NORESTART", 0}, {"HRTIMER_RESTART", 1},
 };
 
 enum { K_END, K_ITEM, K_STR, K_OP, K_DELIM };
@@ -183,7 +183,8 @@ static int tok_kind(const lexer *lx)
 {
     switch (lx->type) {
     case T_END: return K_END;
-    case T_IDENT: case T_NUM: return K_ITEM;
+    case T_IDENT:
+    case T_NUM: return K_ITEM;
     case T_STR: return K_STR;
     default:
         if (lx->len == 1 && (lx->tok[0] == '(' || lx->tok[0] == ')' || lx->tok[0] == ','))
@@ -196,10 +197,15 @@ static int op_prio(const char *op)
 {
     if (!op[1]) {
         switch (op[0]) {
-        case '~': case '!': return 4;
-        case '*': case '/': case '%': return 6;
-        case '+': case '-': return 7;
-        case '<': case '>': return 9;
+        case '~':
+        case '!': return 4;
+        case '*':
+        case '/':
+        case '%': return 6;
+        case '+':
+        case '-': return 7;
+        case '<':
+        case '>': return 9;
         case '&': return 11;
         case '^': return 12;
         case '|': return 13;
@@ -342,8 +348,9 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
         if (c->fail || !expect_k(c, K_DELIM, ","))
             return;
         if (c->lx.type == T_STR || c->lx.type == T_IDENT || c->lx.type == T_NUM) {
-            n->str = c->lx.type == T_STR ? tok_string(c)
-                                         : (char *)tg_arena_strndup(&c->pf->arena, c->lx.tok, c->lx.len);
+            n->str = c->lx.type == T_STR
+                         ? tok_string(c)
+                         : (char *)tg_arena_strndup(&c->pf->arena, c->lx.tok, c->lx.len);
             lex_next(&c->lx);
         }
         if (tok_kind(&c->lx) == K_DELIM && is_tok(&c->lx, ","))
@@ -395,7 +402,8 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
             if (rec) {
                 char nm[64];
                 size_t k = 0;
-                for (const char *q = rec + 5; (isalnum((unsigned char)*q) || *q == '_') && k < 63; q++)
+                for (const char *q = rec + 5; (isalnum((unsigned char)*q) || *q == '_') && k < 63;
+                     q++)
                     nm[k++] = *q;
                 nm[k] = 0;
                 fl = ft_find_field(c->ev, nm);
@@ -532,15 +540,14 @@ static void p_item(pctx *c, ft_node *n)
         n->prio = 0;
         p_op(c, n);
         return;
-    default:
-        c->fail = true;
+    default: c->fail = true;
     }
 }
 
 static bool is_binop(const char *s)
 {
-    static const char *const ops[] = {">>", "<<", "&", "|", "&&", "||", "-", "+", "*", "^",
-                                      "/", "%", "<", ">", "<=", ">=", "==", "!="};
+    static const char *const ops[] = {">>", "<<", "&", "|", "&&", "||", "-",  "+",  "*",
+                                      "^",  "/",  "%", "<", ">",  "<=", ">=", "==", "!="};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (!strcmp(s, ops[i]))
             return true;
@@ -715,7 +722,6 @@ static uint64_t flag_value_of(ft_node *n, bool *ok)
             return known_flags[i].value;
     return UINT64_MAX;
 }
-
 
 /* The print fmt of e: "format" (one or more adjacent string literals), then the arguments. */
 int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt_out, ft_node **argv,

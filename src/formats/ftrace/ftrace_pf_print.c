@@ -50,9 +50,7 @@ void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t va
     }
     if (n > 0)
         sk_put(out, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-
 }
-
 
 /* print_str_to_seq: the string through the conversion (width, precision, '-'). */
 /* strip: the string ends the event's text, where trace-cmd drops one trailing newline */
@@ -115,16 +113,13 @@ static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int pl
     put_str(out, it, plen, str, str_size, r->strip_nl);
 }
 
-void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen,
-                          const ft_node *n)
+void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen, const ft_node *n)
 {
     if (!n)
         return;
     switch (n->kind) {
     case N_ATOM:
-    case N_BSTR:
-        put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl);
-        return;
+    case N_BSTR: put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl); return;
     case N_FIELD: {
         const ft_field *fl = n->field;
         if (!(fl->flags & FT_F_ARRAY) && fl->size == (uint32_t)r->f->long_size) {
@@ -259,8 +254,7 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
         if (n->opstr[0] == '?' && n->b)
             ft_pf_print_str_arg(r, out, it, plen, ft_pf_eval(r, n->a) ? n->b->a : n->b->b);
         return;
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -288,10 +282,12 @@ void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int ple
         return;
     }
     switch (it->pch) {
-    case 'F': case 'f': case 'S': case 's':
-        print_function(r, out, it->pch, ft_pf_eval(r, a));
-        return;
-    case 'M': case 'm': {
+    case 'F':
+    case 'f':
+    case 'S':
+    case 's': print_function(r, out, it->pch, ft_pf_eval(r, a)); return;
+    case 'M':
+    case 'm': {
         if (!a || a->kind != N_FIELD) {
             sk_printf(out, "ARG TYPE NOT FIELD BUT %d", a ? 1 : 0);
             return;
@@ -311,7 +307,8 @@ void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int ple
         }
         return;
     }
-    case 'I': case 'i':
+    case 'I':
+    case 'i':
         if (it->pch2 == '4' && a && a->kind == N_FIELD && a->field->size >= 4 &&
             a->field->offset + 4 <= r->size) {
             const uint8_t *b = r->data + a->field->offset;
@@ -346,7 +343,6 @@ static uint64_t read_direct(const rctx *r, const pf_item *it)
     return ft_read_num(r->f, p, it->d_size);
 }
 
-
 static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
 {
     rctx last = *r0;
@@ -357,8 +353,8 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
         int plen = it->len_arg ? (int)ft_pf_eval(r, it->len_arg) : -1;
         switch (it->type) {
         case IT_TEXT: {
-            size_t n = it->text_len -
-                       (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
+            size_t n =
+                it->text_len - (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
             if (n <= FT_PF_TEXT_PAD && sizeof out->b - out->n >= FT_PF_TEXT_PAD) {
                 memcpy(out->b + out->n, it->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
                 out->n += n;
@@ -370,12 +366,8 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
         case IT_DIGIT:
             ft_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : ft_pf_eval(r, it->arg));
             break;
-        case IT_PTR:
-            ft_pf_print_pointer(r, out, it, plen);
-            break;
-        case IT_STR:
-            ft_pf_print_str_arg(r, out, it, plen, it->arg);
-            break;
+        case IT_PTR: ft_pf_print_pointer(r, out, it, plen); break;
+        case IT_STR: ft_pf_print_str_arg(r, out, it, plen, it->arg); break;
         }
     }
 }
@@ -438,22 +430,22 @@ static void render_bprint(const rctx *r, ft_sink *out)
                 break;
             }
             switch (ch) {
-            case '%':
-                done = true;
-                continue;
-            case 'l':
-                ls++;
-                continue;
-            case 'L':
-                ls = 2;
-                continue;
+            case '%': done = true; continue;
+            case 'l': ls++; continue;
+            case 'L': ls = 2; continue;
             case '.':
-            case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-            case '8': case '9':
-                continue;
-            case 'z': case 'Z':
-                ls = 1;
-                continue;
+            case '0':
+            case '1':
+            case '2':
+            case '3':
+            case '4':
+            case '5':
+            case '6':
+            case '7':
+            case '8':
+            case '9': continue;
+            case 'z':
+            case 'Z': ls = 1; continue;
             case 'p':
                 ls = 1;
                 if (isalnum((unsigned char)p[1])) {
@@ -467,7 +459,12 @@ static void render_bprint(const rctx *r, ft_sink *out)
                         is_str = true;
                 }
                 /* fall through */
-            case 'd': case 'u': case 'i': case 'x': case 'X': case 'o':
+            case 'd':
+            case 'u':
+            case 'i':
+            case 'x':
+            case 'X':
+            case 'o':
                 vsize = ls == 0 ? 4 : ls == 1 ? (size_t)r->f->long_size : ls == 2 ? 8 : (size_t)ls;
                 /* fall through */
             case '*':
@@ -495,7 +492,7 @@ static void render_bprint(const rctx *r, ft_sink *out)
                 done = true;
                 continue;
             case 's':
-            string: {
+            string : {
                 ft_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
                 if (!n)
                     goto out;
@@ -510,9 +507,7 @@ static void render_bprint(const rctx *r, ft_sink *out)
                 done = true;
                 continue;
             }
-            default:
-                done = true;
-                continue;
+            default: done = true; continue;
             }
         }
     }
@@ -556,8 +551,7 @@ static void render_info(const ft_event *e, const tg_event *ev, const uint8_t *da
 /* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
  * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
  * it (rctx.strip_nl), so the text goes straight into out. */
-int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
-              tg_buf *out)
+int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out)
 {
     ft_sink o;
     o.out = out;

@@ -60,14 +60,9 @@ static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
                 sk_i64(out, (int32_t)v);
             }
             break;
-        case 2:
-            sk_printf(out, "%2d", (short)v);
-            break;
-        case 1:
-            sk_printf(out, "%1d", (signed char)v);
-            break;
-        default:
-            sk_i64(out, (int64_t)v);
+        case 2: sk_printf(out, "%2d", (short)v); break;
+        case 1: sk_printf(out, "%1d", (signed char)v); break;
+        default: sk_i64(out, (int64_t)v);
         }
     } else if (fl->flags & FT_F_LONG) {
         ft_pf_put_hex0x(out, v);
@@ -100,8 +95,8 @@ void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_si
                     const pf_item *it = &pf->items[k];
                     size_t nk = k + 1 < pf->n ? k + 1 : 0;
                     if (it->type == IT_TEXT) {
-                        has_0x = it->text_len >= 2 &&
-                                 memcmp(it->text + it->text_len - 2, "0x", 2) == 0;
+                        has_0x =
+                            it->text_len >= 2 && memcmp(it->text + it->text_len - 2, "0x", 2) == 0;
                         k = nk;
                         continue;
                     }
@@ -130,7 +125,6 @@ void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_si
             raw_default(&r, fl, out);
     }
 }
-
 
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {

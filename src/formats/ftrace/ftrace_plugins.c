@@ -36,8 +36,12 @@ int ft_plugin_for(const char *system, const char *name)
     } else if (strcmp(system, "syscalls") == 0 && strcmp(name, "sys_enter_futex") == 0) {
         return FT_PLUGIN_FUTEX;
     } else if (strcmp(system, "kmem") == 0) {
-        static const char *const k[] = {"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
-                                        "kmem_cache_alloc_node", "kmem_cache_free"};
+        static const char *const k[] = {"kfree",
+                                        "kmalloc",
+                                        "kmalloc_node",
+                                        "kmem_cache_alloc",
+                                        "kmem_cache_alloc_node",
+                                        "kmem_cache_free"};
         for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
             if (strcmp(name, k[i]) == 0)
                 return FT_PLUGIN_KMEM_CALLSITE;
@@ -335,27 +339,16 @@ int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
                      tg_buf *out)
 {
     switch (e->plugin) {
-    case FT_PLUGIN_FUNCTION:
-        return ft_function_render(e, ev->cpu, data, size, out);
-    case FT_PLUGIN_FGRAPH_ENTRY:
-        return ft_fgraph_entry_render(e, ev, data, size, out);
-    case FT_PLUGIN_FGRAPH_EXIT:
-        return ft_fgraph_exit_render(e, data, size, out);
-    case FT_PLUGIN_SCHED_SWITCH:
-        return sched_switch(e, data, size, out);
-    case FT_PLUGIN_SCHED_WAKEUP:
-        return sched_wakeup(e, data, size, out);
-    case FT_PLUGIN_HRTIMER_EXPIRE:
-        return hrtimer(e, data, size, false, out);
-    case FT_PLUGIN_HRTIMER_START:
-        return hrtimer(e, data, size, true, out);
-    case FT_PLUGIN_KMEM_CALLSITE:
-        return kmem_callsite(e, data, size, out);
-    case FT_PLUGIN_TLB_FLUSH:
-        return tlb_flush(e, data, size, out);
-    case FT_PLUGIN_FUTEX:
-        return futex(e, data, size, out);
-    default:
-        return 1;
+    case FT_PLUGIN_FUNCTION: return ft_function_render(e, ev->cpu, data, size, out);
+    case FT_PLUGIN_FGRAPH_ENTRY: return ft_fgraph_entry_render(e, ev, data, size, out);
+    case FT_PLUGIN_FGRAPH_EXIT: return ft_fgraph_exit_render(e, data, size, out);
+    case FT_PLUGIN_SCHED_SWITCH: return sched_switch(e, data, size, out);
+    case FT_PLUGIN_SCHED_WAKEUP: return sched_wakeup(e, data, size, out);
+    case FT_PLUGIN_HRTIMER_EXPIRE: return hrtimer(e, data, size, false, out);
+    case FT_PLUGIN_HRTIMER_START: return hrtimer(e, data, size, true, out);
+    case FT_PLUGIN_KMEM_CALLSITE: return kmem_callsite(e, data, size, out);
+    case FT_PLUGIN_TLB_FLUSH: return tlb_flush(e, data, size, out);
+    case FT_PLUGIN_FUTEX: return futex(e, data, size, out);
+    default: return 1;
     }
 }

@@ -20,7 +20,6 @@
 
 #define FT_MAX_CHUNK (256u << 20)
 
-
 typedef struct ft_stream {
     ft_file *f;
     const ft_buffer *b;
@@ -33,15 +32,15 @@ typedef struct ft_stream {
     size_t page_pos;       /* next page in the window */
     /* compressed data */
     uint32_t chunk_idx;
-    size_t chunk_pos;      /* offset of the next chunk header in the cpu data */
+    size_t chunk_pos; /* offset of the next chunk header in the cpu data */
     uint8_t *chunk;
     size_t chunk_cap;
-    void *zctx;            /* zstd context reused from chunk to chunk */
+    void *zctx; /* zstd context reused from chunk to chunk */
     /* the current page, decoded by core's ring-buffer page decoder */
     tg_rb_layout layout;
     tg_rb_page pg;
     size_t page_index;
-    uint64_t page_off;     /* file offset of the page (chunk offset when compressed) */
+    uint64_t page_off; /* file offset of the page (chunk offset when compressed) */
     bool have_page, ended, trunc_reported;
     /* the last record handed out (the merge holds it until it is printed); the next record
      * is to be dropped (trace-cmd's function_graph folds it into a leaf's line) */
@@ -54,7 +53,10 @@ typedef struct ft_stream {
     tg_event_class *unknown_cls;
 } ft_stream;
 
-static uint32_t rd32(const ft_file *f, const uint8_t *p) { return f->big_endian ? tg_be32(p) : tg_le32(p); }
+static uint32_t rd32(const ft_file *f, const uint8_t *p)
+{
+    return f->big_endian ? tg_be32(p) : tg_le32(p);
+}
 
 /* Loads the next chunk of compressed data into the window: 1, 0 at the end, <0 damage. */
 static int load_chunk(ft_stream *s, tg_error **err)
@@ -91,7 +93,8 @@ static int load_chunk(ft_stream *s, tg_error **err)
     if (ft_decompress_with(f->comp_kind, s->zctx, base + at + 8, cs, s->chunk, us) < 0)
         return tg_err_at(err, TG_ERR_FORMAT, f->path, cd->offset + at,
                          "cpu %d: compressed chunk %u (%u bytes) does not decompress to %u "
-                         "bytes with %s", cd->cpu, s->chunk_idx - 1, cs, us, f->compression);
+                         "bytes with %s",
+                         cd->cpu, s->chunk_idx - 1, cs, us, f->compression);
     s->win = s->chunk;
     s->win_len = us;
     s->win_file_off = cd->offset + at;
@@ -115,7 +118,8 @@ static int load_page(ft_stream *s, tg_error **err)
                 s->trunc_reported = true;
                 return tg_err_at(err, TG_ERR_FORMAT, f->path, s->win_file_off + s->page_pos,
                                  "cpu %d: data ends in the middle of a page (the file is "
-                                 "truncated)", s->cd->cpu);
+                                 "truncated)",
+                                 s->cd->cpu);
             }
             return 0;
         }
@@ -127,9 +131,8 @@ static int load_page(ft_stream *s, tg_error **err)
         int rc = tg_rb_page_load(&s->pg, &s->layout, pg, &commit);
         if (rc < 0)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, off,
-                             "cpu %d page %zu: commit %zu runs past the page end (%zu)",
-                             s->cd->cpu, s->page_index, commit,
-                             (size_t)(s->page_size - s->layout.data_off));
+                             "cpu %d page %zu: commit %zu runs past the page end (%zu)", s->cd->cpu,
+                             s->page_index, commit, (size_t)(s->page_size - s->layout.data_off));
         if (rc == 0)
             continue;
         s->page_off = off;
@@ -259,12 +262,12 @@ static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
         uint64_t at = s->page_off + s->layout.data_off + rec.pos;
         if (rc == TG_RB_BAD_HEADER)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
-                             "cpu %d page %zu: event header runs past the commit (%zu)",
-                             s->cd->cpu, s->page_index, s->pg.commit);
+                             "cpu %d page %zu: event header runs past the commit (%zu)", s->cd->cpu,
+                             s->page_index, s->pg.commit);
         if (rc == TG_RB_BAD_EXTEND)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
-                             "cpu %d page %zu: time extend runs past the commit (%zu)",
-                             s->cd->cpu, s->page_index, s->pg.commit);
+                             "cpu %d page %zu: time extend runs past the commit (%zu)", s->cd->cpu,
+                             s->page_index, s->pg.commit);
         if (rc == TG_RB_BAD_LENGTH)
             return tg_err_at(err, TG_ERR_FORMAT, f->path, at,
                              "cpu %d page %zu: event length %zu runs past the page commit (%zu)",
@@ -277,7 +280,8 @@ static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
         ev->offset = at;
         ev->cpu = s->cd->cpu;
         uint32_t id = f->type_size && f->type_off + f->type_size <= length
-                          ? (uint32_t)ft_read_num(f, data + f->type_off, f->type_size) : 0;
+                          ? (uint32_t)ft_read_num(f, data + f->type_off, f->type_size)
+                          : 0;
         ft_event *fe = ft_event_by_id(f, id);
         ev->cls = fe ? fe->cls : s->unknown_cls;
         ev->aux[0] = id;
@@ -303,10 +307,7 @@ static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
 
 /* ---- fields ------------------------------------------------------------------------------ */
 
-static const ft_event *event_of(const tg_event *ev)
-{
-    return ev->cls ? ev->cls->fmt_data : NULL;
-}
+static const ft_event *event_of(const tg_event *ev) { return ev->cls ? ev->cls->fmt_data : NULL; }
 
 static size_t ring_field_count(const tg_event *ev, tg_scope scope)
 {
@@ -353,8 +354,8 @@ static void field_value(const ft_file *f, const ft_field *fl, const uint8_t *d, 
         }
         return;
     }
-    if (fl->offset + (size_t)fl->size > n || (fl->size != 1 && fl->size != 2 && fl->size != 4 &&
-                                              fl->size != 8)) {
+    if (fl->offset + (size_t)fl->size > n ||
+        (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)) {
         out->type = TG_VAL_NONE;
         return;
     }
@@ -437,8 +438,8 @@ static const struct tg_stream_ops ring_ops = {
     .destroy = ring_destroy,
 };
 
-static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd,
-                      tg_event_class *lost, tg_event_class *unknown, tg_error **err)
+static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_event_class *lost,
+                      tg_event_class *unknown, tg_error **err)
 {
     ft_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -464,8 +465,8 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd,
     if (f->hp_data_off >= b->page_size) {
         free(s);
         return tg_err_at(err, TG_ERR_FORMAT, f->path, TG_NO_OFFSET,
-                         "page header (%u bytes) does not fit a page of %u bytes",
-                         f->hp_data_off, b->page_size);
+                         "page header (%u bytes) does not fit a page of %u bytes", f->hp_data_off,
+                         b->page_size);
     }
     char name[96];
     if (b->name && b->name[0])
@@ -497,8 +498,8 @@ static void prefault(const ft_file *f, const ft_cpu_data *cd)
 int ft_add_streams(ft_file *f, tg_error **err)
 {
     tg_event_class *lost = tg_trace_add_class(f->trace, "lost", UINT32_MAX + 1ull, TG_KIND_LOST);
-    tg_event_class *unknown = tg_trace_add_class(f->trace, "unknown", UINT32_MAX + 2ull,
-                                                 TG_KIND_GENERIC);
+    tg_event_class *unknown =
+        tg_trace_add_class(f->trace, "unknown", UINT32_MAX + 2ull, TG_KIND_GENERIC);
     if (!lost || !unknown)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < f->n_buffers; i++) {

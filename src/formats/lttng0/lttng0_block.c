@@ -124,7 +124,8 @@ int lt0_blocks_index(lt0_tracefile *tf, tg_error **err)
             rc = tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off + 52,
                            "block %zu: lost size %u leaves no room for the header in a block of %u",
                            index, b.data_size, b.sb_size);
-        } else if (h.minor >= 5 && (b.data_size < LT0_BLOCK_HEADER_SIZE || b.data_size > b.sb_size)) {
+        } else if (h.minor >= 5 &&
+                   (b.data_size < LT0_BLOCK_HEADER_SIZE || b.data_size > b.sb_size)) {
             rc = tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off + 52,
                            "block %zu: data size %u is outside the header and block sizes (68..%u)",
                            index, b.data_size, b.sb_size);

@@ -50,8 +50,8 @@ void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf
 }
 
 /* Skips the rest of the block after damage at block offset pos and returns the error. */
-static int block_damage(lt0_cursor *c, size_t pos, tg_error **err, const char *fmt,
-                        unsigned a, unsigned b)
+static int block_damage(lt0_cursor *c, size_t pos, tg_error **err, const char *fmt, unsigned a,
+                        unsigned b)
 {
     const lt0_block *blk = &c->tf->blocks[c->block];
     if (blk->cut) { /* the block index reports the cut; nothing more to read here */
@@ -128,14 +128,16 @@ static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
         if (id >= LT0_ID_SIZE_TSC) {
             size_t need = id == LT0_ID_ONLY ? 2 : 4;
             if (pos + need > end)
-                return block_damage(c, pos, err, "extended event header runs past the data end (%u > %u)",
+                return block_damage(c, pos, err,
+                                    "extended event header runs past the data end (%u > %u)",
                                     (unsigned)(pos + need), (unsigned)end);
             unsigned xid = rd16(blk + pos, be);
             if (id != LT0_ID_ONLY) {
                 size = rd16(blk + pos + 2, be);
                 if (size == 0xFFFF) {
                     if (pos + 8 > end)
-                        return block_damage(c, pos, err, "event size runs past the data end (%u > %u)",
+                        return block_damage(c, pos, err,
+                                            "event size runs past the data end (%u > %u)",
                                             (unsigned)(pos + 8), (unsigned)end);
                     size = rd32(blk + pos + 4, be);
                     need += 4;
@@ -146,7 +148,8 @@ static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
                 if (hal)
                     pos += pad_to(pos, hal < 8 ? hal : 8);
                 if (pos + 8 > end)
-                    return block_damage(c, pos, err, "event cycle count runs past the data end (%u > %u)",
+                    return block_damage(c, pos, err,
+                                        "event cycle count runs past the data end (%u > %u)",
                                         (unsigned)(pos + 8), (unsigned)end);
                 c->tsc = rd64(blk + pos, be);
                 pos += 8;
@@ -172,8 +175,8 @@ static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
                                     "event id %u has no marker in this channel (%u markers)", id,
                                     (unsigned)ch->n_ids);
             if (!m->format)
-                return block_damage(c, head, err, "event id %u: its marker has no format (%u)",
-                                    id, 0);
+                return block_damage(c, head, err, "event id %u: its marker has no format (%u)", id,
+                                    0);
             if (!m->has_string && m->largest_align <= 1) /* most events: a fixed size */
                 n = pos <= end && m->fixed_size <= end - pos ? (long)m->fixed_size : -1;
             else if (pos <= end)
@@ -184,8 +187,9 @@ static int cursor_step(lt0_cursor *c, lt0_raw *r, tg_error **err)
                                     (unsigned)end);
             size = (uint32_t)n;
         } else if (pos > end || size > end - pos) {
-            return block_damage(c, head, err, "event payload of %u bytes runs past the data end (%u)",
-                                size, (unsigned)end);
+            return block_damage(c, head, err,
+                                "event payload of %u bytes runs past the data end (%u)", size,
+                                (unsigned)end);
         }
         c->pos = pos + size;
         if (!m) {

@@ -102,8 +102,8 @@ static void marker_compile(tg_trace *t, lt0_tracefile *tf, size_t off, lt0_marke
     const char *why = NULL;
     if (lt0_format_parse(&t->arena, m->format, &m->sizes, &m->fields, &m->n_fields, &why) < 0) {
         tg_err_at(&tf->damage, TG_ERR_FORMAT, tf->path, off,
-                  "marker %s.%s: format \"%s\" does not parse: %s", m->channel, m->name,
-                  m->format, why);
+                  "marker %s.%s: format \"%s\" does not parse: %s", m->channel, m->name, m->format,
+                  why);
         m->format = NULL;
         m->n_fields = 0;
         return;
@@ -179,8 +179,8 @@ static int metadata_event(tg_trace *t, lt0_trace *lt, lt0_tracefile *tf, const l
         return TG_ERR_NOMEM;
     d->id = (uint16_t)v[0];
     d->have_id = true;
-    d->sizes = (lt0_sizes){(uint8_t)v[1], (uint8_t)v[2], (uint8_t)v[3], (uint8_t)v[4],
-                           (uint8_t)v[5]};
+    d->sizes =
+        (lt0_sizes){(uint8_t)v[1], (uint8_t)v[2], (uint8_t)v[3], (uint8_t)v[4], (uint8_t)v[5]};
     TG_TRY(channel_map(c, d->id, d));
     marker_compile(t, tf, r->off, d);
     return 0;
@@ -316,9 +316,12 @@ static int set_attributes(tg_trace *t, const lt0_trace *lt)
 {
     const lt0_header *h = &lt->hdr;
     int64_t wall = (int64_t)(h->start_sec * 1000000000ull + h->start_usec * 1000ull);
-    tg_clock_info c = {.name = "tsc", .origin = TG_CLOCK_CYCLES,
-                       .frequency_hz = h->freq_scale ? h->start_freq / h->freq_scale : h->start_freq,
-                       .sync_origin = TG_CLOCK_REALTIME, .sync_offset_ns = wall - lt->start_ns};
+    tg_clock_info c = {.name = "tsc",
+                       .origin = TG_CLOCK_CYCLES,
+                       .frequency_hz =
+                           h->freq_scale ? h->start_freq / h->freq_scale : h->start_freq,
+                       .sync_origin = TG_CLOCK_REALTIME,
+                       .sync_offset_ns = wall - lt->start_ns};
     TG_TRY(tg_trace_set_clock_info(t, &c));
     tg_host_info host = {.word_bits = h->arch_size == 4 || h->arch_size == 8 ? h->arch_size * 8 : 0,
                          .byte_order = h->big_endian ? 2 : 1};
@@ -346,7 +349,8 @@ static int lt0_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         TG_TRY(tg_map_open(&tf->map, tf->path, err));
         tg_error *first = NULL;
         if (lt0_blocks_index(tf, &first) < 0) {
-            if (tg_error_status(first) == TG_ERR_NOMEM || (!meta && strcmp(tf->chan->name, "metadata") == 0)) {
+            if (tg_error_status(first) == TG_ERR_NOMEM ||
+                (!meta && strcmp(tf->chan->name, "metadata") == 0)) {
                 tg_err_append(err, first);
                 return tg_err_wrap(err, "%s: not a readable LTTng 0.x tracefile", tf->name);
             }
@@ -376,8 +380,8 @@ static int lt0_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         size_t chan_index = 0;
         while (chan_index < lt->n_chans && strcmp(lt->chans[chan_index]->name, m->channel))
             chan_index++;
-        m->cls = tg_trace_add_class(t, m->name, ((uint64_t)chan_index << 16) | m->id,
-                                    TG_KIND_GENERIC);
+        m->cls =
+            tg_trace_add_class(t, m->name, ((uint64_t)chan_index << 16) | m->id, TG_KIND_GENERIC);
         if (!m->cls)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         m->cls->system = m->channel;
@@ -398,8 +402,8 @@ static int lt0_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     (void)err;
     const lt0_trace *lt = t->priv;
     const lt0_header *h = &lt->hdr;
-    tg_buf_printf(out, "LTTng 0.x trace format %u.%u, %s-endian, %u-byte pointers, %s\n",
-                  h->major, h->minor, h->big_endian ? "big" : "little", h->arch_size,
+    tg_buf_printf(out, "LTTng 0.x trace format %u.%u, %s-endian, %u-byte pointers, %s\n", h->major,
+                  h->minor, h->big_endian ? "big" : "little", h->arch_size,
                   h->alignment ? "aligned" : "packed");
     tg_buf_printf(out, "start time: %llu.%06llu (cycle count %llu)\n",
                   (unsigned long long)h->start_sec, (unsigned long long)h->start_usec,
@@ -409,8 +413,8 @@ static int lt0_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     size_t n_markers = 0;
     for (size_t i = 0; i < lt->n_markers; i++)
         n_markers += lt->markers[i]->have_id;
-    tg_buf_printf(out, "markers: %zu in %zu channels\ntracefiles: %zu\n", n_markers,
-                  lt->n_chans, lt->n_files);
+    tg_buf_printf(out, "markers: %zu in %zu channels\ntracefiles: %zu\n", n_markers, lt->n_chans,
+                  lt->n_files);
     for (size_t i = 0; i < lt->n_files; i++) {
         const lt0_tracefile *tf = &lt->files[i];
         uint32_t lost = tf->n_blocks ? tf->blocks[tf->n_blocks - 1].events_lost : 0;

@@ -20,13 +20,13 @@
 
 #define LT0_MAGIC 0x00D6B7EDu
 #define LT0_BLOCK_HEADER_SIZE 68u
-#define LT0_TSC_BITS 27u             /* low TSC bits in the compact event header word */
+#define LT0_TSC_BITS 27u /* low TSC bits in the compact event header word */
 #define LT0_TSC_MASK ((1u << LT0_TSC_BITS) - 1u)
-#define LT0_ID_SIZE_TSC 29u          /* header word ids with extended fields after them */
+#define LT0_ID_SIZE_TSC 29u /* header word ids with extended fields after them */
 #define LT0_ID_SIZE 30u
 #define LT0_ID_ONLY 31u
-#define LT0_MAX_FIELDS 64u           /* fields of one marker format (real ones have < 20) */
-#define LT0_MAX_MARKERS 65536u       /* event ids are 16-bit */
+#define LT0_MAX_FIELDS 64u     /* fields of one marker format (real ones have < 20) */
+#define LT0_MAX_MARKERS 65536u /* event ids are 16-bit */
 
 /* ---- marker formats ------------------------------------------------------------------- */
 
@@ -34,11 +34,11 @@ typedef enum lt0_type { LT0_SINT = 1, LT0_UINT, LT0_PTR, LT0_STRING } lt0_type;
 
 typedef struct lt0_field {
     const char *name;
-    const char *conv;   /* the C conversion as the marker wrote it: "%lu", "0x%lX", "%p" */
-    uint8_t type;       /* lt0_type */
-    uint8_t size;       /* bytes (1, 2, 4, 8); 0 for strings */
-    uint8_t align;      /* bytes the field is aligned to (1: packed) */
-    bool net_order;     /* "#n": network byte order */
+    const char *conv; /* the C conversion as the marker wrote it: "%lu", "0x%lX", "%p" */
+    uint8_t type;     /* lt0_type */
+    uint8_t size;     /* bytes (1, 2, 4, 8); 0 for strings */
+    uint8_t align;    /* bytes the field is aligned to (1: packed) */
+    bool net_order;   /* "#n": network byte order */
 } lt0_field;
 
 typedef struct lt0_sizes {
@@ -53,7 +53,7 @@ typedef struct lt0_marker {
     lt0_field *fields;
     size_t n_fields;
     size_t largest_align;
-    size_t fixed_size;  /* payload bytes without alignment, when no strings */
+    size_t fixed_size; /* payload bytes without alignment, when no strings */
     bool has_string;
     tg_event_class *cls;
 } lt0_marker;
@@ -84,11 +84,11 @@ long lt0_field_offset(const lt0_marker *m, size_t i, const uint8_t *data, size_t
 /* ---- blocks ----------------------------------------------------------------------------- */
 
 typedef struct lt0_block {
-    size_t off;            /* in the file */
+    size_t off; /* in the file */
     uint32_t sb_size, data_size;
     uint64_t begin_tsc, end_tsc;
     uint32_t events_lost, subbuf_corrupt;
-    bool cut;              /* the file ends inside it: its partial last event is not damage */
+    bool cut; /* the file ends inside it: its partial last event is not damage */
 } lt0_block;
 
 typedef struct lt0_header {
@@ -101,20 +101,20 @@ typedef struct lt0_header {
 typedef struct lt0_channel lt0_channel;
 
 typedef struct lt0_tracefile {
-    const char *name;      /* "kernel_0" */
+    const char *name; /* "kernel_0" */
     const char *path;
     int cpu;
     lt0_channel *chan;
     tg_map map;
     lt0_header hdr;
-    lt0_block *blocks;     /* sorted by begin cycle count */
+    lt0_block *blocks; /* sorted by begin cycle count */
     size_t n_blocks;
-    tg_error *damage;      /* damage found at open (a list), delivered after the events */
+    tg_error *damage; /* damage found at open (a list), delivered after the events */
 } lt0_tracefile;
 
 struct lt0_channel {
     const char *name;
-    lt0_marker **by_id;    /* event id -> marker (NULL: none) */
+    lt0_marker **by_id; /* event id -> marker (NULL: none) */
     size_t n_ids;
 };
 
@@ -123,11 +123,11 @@ typedef struct lt0_trace {
     size_t n_files;
     lt0_channel **chans;
     size_t n_chans, cap_chans;
-    lt0_marker **markers;  /* every marker, in declaration order */
+    lt0_marker **markers; /* every marker, in declaration order */
     size_t n_markers, cap_markers;
-    lt0_header hdr;        /* of the metadata's first block: the trace's clock */
+    lt0_header hdr; /* of the metadata's first block: the trace's clock */
     uint64_t start_tsc;
-    int64_t start_ns;      /* start_tsc on the trace clock, as LTTV computes it */
+    int64_t start_ns;        /* start_tsc on the trace clock, as LTTV computes it */
     double ns_per_cycle_num; /* 1e9 * freq_scale */
     tg_event_class *lost_cls;
 } lt0_trace;
@@ -143,10 +143,10 @@ int lt0_header_parse(const uint8_t *p, size_t n, lt0_header *h, const char **why
 typedef struct lt0_cursor {
     const lt0_trace *lt;
     const lt0_tracefile *tf;
-    size_t block;          /* index in tf->blocks */
-    size_t pos, end;       /* offsets in the block: next event, end of data */
-    uint64_t tsc;          /* full cycle count of the last event */
-    uint32_t lost_seen;    /* events_lost of the previous block */
+    size_t block;                /* index in tf->blocks */
+    size_t pos, end;             /* offsets in the block: next event, end of data */
+    uint64_t tsc;                /* full cycle count of the last event */
+    uint32_t lost_seen;          /* events_lost of the previous block */
     const tg_error *damage_next; /* the next open-time error to deliver at the end */
     bool in_block, damage_started;
 } lt0_cursor;
@@ -154,12 +154,12 @@ typedef struct lt0_cursor {
 typedef struct lt0_raw {
     const lt0_marker *m;
     uint64_t tsc;
-    size_t off;            /* of the event header, in the file */
-    size_t data_off;       /* of the payload, in the block */
+    size_t off;      /* of the event header, in the file */
+    size_t data_off; /* of the payload, in the block */
     const uint8_t *data;
     size_t size;
     uint16_t id;
-    uint64_t lost;         /* for lost-event records (m == NULL) */
+    uint64_t lost; /* for lost-event records (m == NULL) */
 } lt0_raw;
 
 void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf);

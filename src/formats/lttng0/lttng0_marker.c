@@ -23,7 +23,8 @@ static uint8_t qualifier_size(int q, const lt0_sizes *sz)
     switch (q) {
     case 'L': return 8;
     case 'l': return sz->long_size;
-    case 'z': case 'Z': return sz->size_t_size;
+    case 'z':
+    case 'Z': return sz->size_t_size;
     case 't': return sz->ptr_size;
     case 'h': return 2;
     case 'H': return 1; /* "hh" */
@@ -57,11 +58,24 @@ static const char *read_qualifier(const char *p, int *q, bool digits)
 static bool set_letter_type(char letter, int q, const lt0_sizes *sz, type_spec *t)
 {
     switch (letter) {
-    case 'c': t->type = LT0_UINT; t->size = 1; return true;
-    case 's': t->type = LT0_STRING; t->size = 0; return true;
-    case 'p': t->type = LT0_PTR; t->size = sz->ptr_size; return true;
-    case 'd': case 'i': t->type = LT0_SINT; break;
-    case 'o': case 'u': case 'x': case 'X': t->type = LT0_UINT; break;
+    case 'c':
+        t->type = LT0_UINT;
+        t->size = 1;
+        return true;
+    case 's':
+        t->type = LT0_STRING;
+        t->size = 0;
+        return true;
+    case 'p':
+        t->type = LT0_PTR;
+        t->size = sz->ptr_size;
+        return true;
+    case 'd':
+    case 'i': t->type = LT0_SINT; break;
+    case 'o':
+    case 'u':
+    case 'x':
+    case 'X': t->type = LT0_UINT; break;
     default: return false;
     }
     t->size = qualifier_size(q, sz);
@@ -170,8 +184,7 @@ int lt0_format_parse(tg_arena *a, const char *format, const lt0_sizes *sz, lt0_f
             f->size = 0;
         }
         f->net_order = tt.net;
-        if (f->type != LT0_STRING && f->size != 1 && f->size != 2 && f->size != 4 &&
-            f->size != 8) {
+        if (f->type != LT0_STRING && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
             *why = "an integer size that is not 1, 2, 4 or 8 bytes";
             return TG_ERR_FORMAT;
         }

@@ -58,7 +58,10 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
         /* 'o' (octal) is refused by uftrace 0.13 ("unsupported argument type") */
         case 's': a->fmt = UFT_ARG_STR; break;
         case 'S': a->fmt = UFT_ARG_STDSTR; break;
-        case 'c': a->fmt = UFT_ARG_CHAR; a->size = 1; break;
+        case 'c':
+            a->fmt = UFT_ARG_CHAR;
+            a->size = 1;
+            break;
         case 'f': a->fmt = UFT_ARG_FLOAT; break;
         case 'p': a->fmt = UFT_ARG_PTR; break;
         case 'e':
@@ -211,13 +214,10 @@ int uft_enums_parse(tg_trace *t, struct uft_data *d, const char *text, size_t le
 
 /* ---- rules from the info file ------------------------------------------------------------ */
 
-static bool has_regex_chars(const char *s)
-{
-    return strpbrk(s, ".?*+-^$|()[]{}\\") != NULL;
-}
+static bool has_regex_chars(const char *s) { return strpbrk(s, ".?*+-^$|()[]{}\\") != NULL; }
 
-static int read_rule_list(tg_trace *t, struct uft_data *d, const char *v, size_t n,
-                          bool regex_mode, struct uft_spec_rule **out, size_t *n_out)
+static int read_rule_list(tg_trace *t, struct uft_data *d, const char *v, size_t n, bool regex_mode,
+                          struct uft_spec_rule **out, size_t *n_out)
 {
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
@@ -278,8 +278,7 @@ int uft_rules_read(tg_trace *t, struct uft_data *d, tg_error **err)
             uft_enums_parse(t, d, v, n);
     }
     if (rc < 0)
-        return tg_err(err, TG_ERR_NOMEM, "%s/info: out of memory reading argument specs",
-                      d->dir);
+        return tg_err(err, TG_ERR_NOMEM, "%s/info: out of memory reading argument specs", d->dir);
     /* user rules first, the automatic lists after them */
     struct uft_spec_rule *all_a = tg_arena_alloc(&t->arena, (nra + naa + 1) * sizeof *all_a);
     struct uft_spec_rule *all_r = tg_arena_alloc(&t->arena, (nrr + nar + 1) * sizeof *all_r);
@@ -369,8 +368,8 @@ static uint16_t rd16(const uint8_t *p, bool be) { return be ? tg_be16(p) : tg_le
 
 static size_t align(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-long uft_payload_size(const struct uft_argspec *spec, bool is_ret, const uint8_t *p,
-                      size_t avail, bool big_endian)
+long uft_payload_size(const struct uft_argspec *spec, bool is_ret, const uint8_t *p, size_t avail,
+                      bool big_endian)
 {
     size_t pos = 0;
     size_t n = is_ret ? (spec->has_ret ? 1 : 0) : spec->n_args;
@@ -477,8 +476,8 @@ static void put_escaped(tg_buf *out, const uint8_t *s, size_t n)
 }
 
 void uft_args_render(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
-                     const struct uft_module *mod, const struct uft_argspec *spec,
-                     bool is_ret, const uint8_t *p, size_t len, tg_buf *out)
+                     const struct uft_module *mod, const struct uft_argspec *spec, bool is_ret,
+                     const uint8_t *p, size_t len, tg_buf *out)
 {
     (void)mod;
     size_t n = uft_args_count(spec, is_ret);
@@ -609,11 +608,12 @@ int uft_args_field(const struct uft_argspec *spec, bool is_ret, const uint8_t *p
             size = slen + 2;
         }
         if (k == i) {
-            static const char *const names[] = {"arg1", "arg2", "arg3", "arg4", "arg5", "arg6",
-                                                "arg7", "arg8", "arg9"};
+            static const char *const names[] = {"arg1", "arg2", "arg3", "arg4", "arg5",
+                                                "arg6", "arg7", "arg8", "arg9"};
             memset(out, 0, sizeof *out);
-            out->name = is_ret ? "retval"
-                        : (a->idx >= 1 && a->idx <= 9) ? names[a->idx - 1] : "arg";
+            out->name = is_ret                         ? "retval"
+                        : (a->idx >= 1 && a->idx <= 9) ? names[a->idx - 1]
+                                                       : "arg";
             out->base = 10;
             if (str) {
                 out->type = TG_VAL_STRING;

@@ -77,8 +77,8 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d)
     char host[256], kernel[256], exe[1024], cmd[1024], ver[256], clock[32];
     const char *cmdline = info_str(d, "cmdline", cmd, sizeof cmd);
     clock_of_cmdline(cmdline, clock, sizeof clock);
-    tg_clock_info ck = {.name = clock, .origin = tg_clock_origin_of_name(clock),
-                        .frequency_hz = 1000000000u};
+    tg_clock_info ck = {
+        .name = clock, .origin = tg_clock_origin_of_name(clock), .frequency_hz = 1000000000u};
     TG_TRY(tg_trace_set_clock_info(t, &ck));
 
     /* "v0.13 ( x86_64 dwarf python3 ... )": the version, then the build's architecture */

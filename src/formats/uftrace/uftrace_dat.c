@@ -37,8 +37,8 @@ struct uft_dat {
     tg_map map;
     int tid, pid;
     size_t pos;
-    size_t released;     /* bytes before this were given back with MADV_DONTNEED */
-    size_t fast_end;     /* records before this were checked in bulk: common ones (see scan_run) */
+    size_t released; /* bytes before this were given back with MADV_DONTNEED */
+    size_t fast_end; /* records before this were checked in bulk: common ones (see scan_run) */
     bool stopped;
     struct uft_sym_cache cache[UFT_CACHE_SIZE];
 };
@@ -108,8 +108,7 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
         char what[32];
         snprintf(what, sizeof what, "%zu", size - pos);
         return dat_stop(s, err, TG_ERR_FORMAT, pos,
-                        "truncated record: %s bytes left, expected a 16-byte record header",
-                        what);
+                        "truncated record: %s bytes left, expected a 16-byte record header", what);
     }
     const uint8_t *p = base + pos;
     uint64_t time = d->big_endian ? tg_be64(p) : tg_le64(p);
@@ -149,8 +148,8 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
                                 "was found in info or .dbg",
                                 what);
             }
-            long n = uft_payload_size(spec, type == UFT_EXIT, p + 16, size - pos - 16,
-                                      d->big_endian);
+            long n =
+                uft_payload_size(spec, type == UFT_EXIT, p + 16, size - pos - 16, d->big_endian);
             if (n < 0)
                 return dat_stop(s, err, TG_ERR_FORMAT, pos + 16,
                                 "truncated record: argument data of %s runs past the end of "
@@ -309,59 +308,60 @@ static int dat_render(const tg_event *ev, tg_buf *out)
         }
         switch (ev->addr) {
         case UFT_EV_BUILTIN + 1:
-            tg_buf_printf(out, "read:proc/statm (vmsize=%" PRIu64 "KB vmrss=%" PRIu64
-                               "KB shared=%" PRIu64 "KB)", v[0], v[1], v[2]);
+            tg_buf_printf(out,
+                          "read:proc/statm (vmsize=%" PRIu64 "KB vmrss=%" PRIu64
+                          "KB shared=%" PRIu64 "KB)",
+                          v[0], v[1], v[2]);
             break;
         case UFT_EV_BUILTIN + 2:
-            tg_buf_printf(out, "read:page-fault (major=%" PRIu64 " minor=%" PRIu64 ")", v[0],
-                          v[1]);
+            tg_buf_printf(out, "read:page-fault (major=%" PRIu64 " minor=%" PRIu64 ")", v[0], v[1]);
             break;
         case UFT_EV_BUILTIN + 3:
-            tg_buf_printf(out, "diff:proc/statm (vmsize=%+" PRId64 "KB vmrss=%+" PRId64
-                               "KB shared=%+" PRId64 "KB)", sv[0], sv[1], sv[2]);
+            tg_buf_printf(out,
+                          "diff:proc/statm (vmsize=%+" PRId64 "KB vmrss=%+" PRId64
+                          "KB shared=%+" PRId64 "KB)",
+                          sv[0], sv[1], sv[2]);
             break;
         case UFT_EV_BUILTIN + 4:
-            tg_buf_printf(out, "diff:page-fault (major=%+" PRId64 " minor=%+" PRId64 ")",
-                          sv[0], sv[1]);
+            tg_buf_printf(out, "diff:page-fault (major=%+" PRId64 " minor=%+" PRId64 ")", sv[0],
+                          sv[1]);
             break;
         case UFT_EV_BUILTIN + 5:
-            tg_buf_printf(out, "read:pmu-cycle (cycle=%" PRIu64 " instructions=%" PRIu64 ")",
-                          v[0], v[1]);
+            tg_buf_printf(out, "read:pmu-cycle (cycle=%" PRIu64 " instructions=%" PRIu64 ")", v[0],
+                          v[1]);
             break;
         case UFT_EV_BUILTIN + 6:
-            tg_buf_printf(out, "diff:pmu-cycle (cycle=%+" PRId64 " instructions=%+" PRId64
-                               " IPC=%.2f)", sv[0], sv[1],
-                          sv[0] ? (double)sv[1] / (double)sv[0] : 0.0);
+            tg_buf_printf(out,
+                          "diff:pmu-cycle (cycle=%+" PRId64 " instructions=%+" PRId64 " IPC=%.2f)",
+                          sv[0], sv[1], sv[0] ? (double)sv[1] / (double)sv[0] : 0.0);
             break;
         case UFT_EV_BUILTIN + 7:
             tg_buf_printf(out, "read:pmu-cache (refers=%" PRIu64 " misses=%" PRIu64 ")", v[0],
                           v[1]);
             break;
         case UFT_EV_BUILTIN + 8:
-            tg_buf_printf(out, "diff:pmu-cache (refers=%+" PRId64 " misses=%+" PRId64
-                               " hit=%" PRId64 "%%)", sv[0], sv[1],
-                          sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
+            tg_buf_printf(
+                out, "diff:pmu-cache (refers=%+" PRId64 " misses=%+" PRId64 " hit=%" PRId64 "%%)",
+                sv[0], sv[1], sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
             break;
         case UFT_EV_BUILTIN + 9:
-            tg_buf_printf(out, "read:pmu-branch (branch=%" PRIu64 " misses=%" PRIu64 ")",
-                          v[0], v[1]);
+            tg_buf_printf(out, "read:pmu-branch (branch=%" PRIu64 " misses=%" PRIu64 ")", v[0],
+                          v[1]);
             break;
         case UFT_EV_BUILTIN + 10:
-            tg_buf_printf(out, "diff:pmu-branch (branch=%+" PRId64 " misses=%+" PRId64
-                               " predict=%" PRId64 "%%)", sv[0], sv[1],
-                          sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
+            tg_buf_printf(out,
+                          "diff:pmu-branch (branch=%+" PRId64 " misses=%+" PRId64
+                          " predict=%" PRId64 "%%)",
+                          sv[0], sv[1], sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
             break;
-        default:
-            tg_buf_printf(out, "user_event:%u", (unsigned)ev->addr);
-            break;
+        default: tg_buf_printf(out, "user_event:%u", (unsigned)ev->addr); break;
         }
         return 1;
     }
     if (!ev->auxp || !ev->size)
         return 0;
     const struct uft_sym_cache *c = lookup(s, ev->addr, ev->ts, false);
-    uft_args_render(d, s->t, s->tid, ev->ts, c->mod, ev->auxp, is_ret(ev), ev->data, ev->size,
-                    out);
+    uft_args_render(d, s->t, s->tid, ev->ts, c->mod, ev->auxp, is_ret(ev), ev->data, ev->size, out);
     return 1;
 }
 
@@ -501,8 +501,7 @@ static const struct tg_stream_ops uft_missing_ops = {
     .destroy = missing_destroy,
 };
 
-int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task,
-                           tg_error **err)
+int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err)
 {
     char name[32];
     snprintf(name, sizeof name, "%d.dat", task->tid);

@@ -60,8 +60,8 @@ static const char *uft_simplify(tg_arena *a, const char *in)
         if (in[i] == '(' && !(i >= 8 && strncmp(in + i - 8, "operator", 8) == 0)) {
             size_t e = skip_parens(in, i);
             size_t k = e;
-            while (k && (starts(in + k, " const") || starts(in + k, " volatile") ||
-                         in[k] == '&' || starts(in + k, " &"))) {
+            while (k && (starts(in + k, " const") || starts(in + k, " volatile") || in[k] == '&' ||
+                         starts(in + k, " &"))) {
                 if (starts(in + k, " const"))
                     k += 6;
                 else if (starts(in + k, " volatile"))
@@ -84,11 +84,10 @@ static const char *uft_simplify(tg_arena *a, const char *in)
  * or 0 when it is a word (new, delete, a conversion). */
 static size_t op_symbol_len(const char *s)
 {
-    static const char *const ops[] = {"<<=", ">>=", "<=>", "->*", "<<", ">>", "<=", ">=", "==",
-                                      "!=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
-                                      "%=", "&=", "|=", "^=", "->", "()", "[]", "<", ">", "+",
-                                      "-", "*", "/", "%", "^", "&", "|", "~", "!", "=", ",",
-                                      NULL};
+    static const char *const ops[] = {
+        "<<=", ">>=", "<=>", "->*", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
+        "+=",  "-=",  "*=",  "/=",  "%=", "&=", "|=", "^=", "->", "()", "[]", "<",  ">",  "+",
+        "-",   "*",   "/",   "%",   "^",  "&",  "|",  "~",  "!",  "=",  ",",  NULL};
     for (size_t i = 0; ops[i]; i++)
         if (starts(s, ops[i]))
             return strlen(ops[i]);

@@ -114,8 +114,9 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     d->cls_event = add_class(t, "uftrace:event", 3, TG_KIND_GENERIC, &ok);
     d->cls_sched_in = add_class(t, "linux:sched-in", UFT_EV_SCHED_IN, TG_KIND_SCHED_IN, &ok);
     d->cls_sched_out = add_class(t, "linux:sched-out", UFT_EV_SCHED_OUT, TG_KIND_SCHED_OUT, &ok);
-    d->cls_sched_out_preempt = add_class(t, "linux:sched-out (pre-empted)",
-                                         UFT_EV_SCHED_OUT_PREEMPT, TG_KIND_SCHED_OUT_PREEMPTED, &ok);
+    d->cls_sched_out_preempt =
+        add_class(t, "linux:sched-out (pre-empted)", UFT_EV_SCHED_OUT_PREEMPT,
+                  TG_KIND_SCHED_OUT_PREEMPTED, &ok);
     d->cls_task_new = add_class(t, "linux:task-new", UFT_EV_TASK_NEW, TG_KIND_TASK_FORK, &ok);
     d->cls_task_exit = add_class(t, "linux:task-exit", UFT_EV_TASK_EXIT, TG_KIND_TASK_EXIT, &ok);
     d->cls_task_name = add_class(t, "linux:task-name", UFT_EV_TASK_NAME, TG_KIND_TASK_NAME, &ok);

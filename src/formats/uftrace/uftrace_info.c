@@ -61,8 +61,8 @@ int uft_info_read(tg_trace *t, struct uft_data *d, tg_error **err)
     d->version = version;
     d->header_size = hsize;
     if (version < 3 || version > 4) {
-        rc = tg_err_at(err, TG_ERR_UNSUPPORTED, path, 8,
-                       "file version %u: expected 3 or 4", version);
+        rc = tg_err_at(err, TG_ERR_UNSUPPORTED, path, 8, "file version %u: expected 3 or 4",
+                       version);
         goto fail;
     }
     if (hsize < 40 || hsize > len) {

@@ -47,14 +47,24 @@ enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 /* ---- argument specs ("arg1/d32", "retval/s", "arg2/e:flags") --------------------------- */
 
 enum uft_argfmt {
-    UFT_ARG_AUTO, UFT_ARG_SINT, UFT_ARG_UINT, UFT_ARG_HEX, UFT_ARG_OCT, UFT_ARG_STR,
-    UFT_ARG_STDSTR, UFT_ARG_CHAR, UFT_ARG_FLOAT, UFT_ARG_PTR, UFT_ARG_ENUM, UFT_ARG_INTPTR,
+    UFT_ARG_AUTO,
+    UFT_ARG_SINT,
+    UFT_ARG_UINT,
+    UFT_ARG_HEX,
+    UFT_ARG_OCT,
+    UFT_ARG_STR,
+    UFT_ARG_STDSTR,
+    UFT_ARG_CHAR,
+    UFT_ARG_FLOAT,
+    UFT_ARG_PTR,
+    UFT_ARG_ENUM,
+    UFT_ARG_INTPTR,
 };
 
 struct uft_arg {
-    uint8_t fmt;          /* enum uft_argfmt */
-    uint8_t size;         /* bytes of the value in the record (strings: see payload) */
-    int16_t idx;          /* 1.. for arguments, 0 for the return value */
+    uint8_t fmt;  /* enum uft_argfmt */
+    uint8_t size; /* bytes of the value in the record (strings: see payload) */
+    int16_t idx;  /* 1.. for arguments, 0 for the return value */
     const char *enum_name;
 };
 
@@ -77,9 +87,9 @@ struct uft_enum {
 
 /* one name -> spec rule of the info file's argspec/retspec/argauto/retauto lines */
 struct uft_spec_rule {
-    const char *pattern;  /* function name, or a regex when the pattern type is regex */
+    const char *pattern; /* function name, or a regex when the pattern type is regex */
     bool is_regex;
-    void *regex;          /* regex_t, compiled once */
+    void *regex; /* regex_t, compiled once */
     struct uft_argspec spec;
 };
 
@@ -91,10 +101,10 @@ struct uft_dbg_func {
 };
 
 struct uft_module {
-    const char *name;     /* basename, also the .sym / .dbg file stem */
-    tg_symtab syms;       /* relative addresses */
+    const char *name; /* basename, also the .sym / .dbg file stem */
+    tg_symtab syms;   /* relative addresses */
     bool loaded, has_syms;
-    struct uft_dbg_func *dbg;  /* sorted by offset */
+    struct uft_dbg_func *dbg; /* sorted by offset */
     size_t n_dbg;
 };
 
@@ -128,7 +138,7 @@ struct uft_task {
 
 struct uft_user_event {
     uint64_t id;
-    const char *name;     /* "provider:event" */
+    const char *name; /* "provider:event" */
 };
 
 struct uft_data {
@@ -140,7 +150,7 @@ struct uft_data {
     uint64_t feat_mask, info_mask;
     uint16_t max_stack;
     bool big_endian;
-    char *info_text;      /* key:value text (heap) */
+    char *info_text; /* key:value text (heap) */
     size_t info_len;
 
     struct uft_session *sessions;
@@ -153,8 +163,8 @@ struct uft_data {
     size_t n_modules, cap_modules;
 
     struct uft_spec_rule *rules_args, *rules_rets;
-    size_t n_rules_args, n_rules_rets;       /* all rules: the user's, then automatic */
-    size_t n_user_args, n_user_rets;         /* how many of them are the user's (-A/-R) */
+    size_t n_rules_args, n_rules_rets; /* all rules: the user's, then automatic */
+    size_t n_user_args, n_user_rets;   /* how many of them are the user's (-A/-R) */
     bool auto_args;
     struct uft_enum *enums;
     size_t n_enums, cap_enums;
@@ -180,8 +190,8 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d);
 int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err);
 struct uft_task *uft_task_find(const struct uft_data *d, int tid);
 /* Symbol of addr for a task at time ts (NULL when unknown); *mod_out gets its module. */
-const tg_symbol *uft_resolve(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
-                             uint64_t addr, struct uft_module **mod_out);
+const tg_symbol *uft_resolve(struct uft_data *d, tg_trace *t, int tid, int64_t ts, uint64_t addr,
+                             struct uft_module **mod_out);
 int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_error **err);
 /* A symbol file as uftrace writes them ("ADDRESS TYPE NAME" lines: NAME.sym, kallsyms)
  * into syms, sorted; sizes run to the next symbol. */
@@ -197,12 +207,12 @@ const struct uft_argspec *uft_spec_for(struct uft_data *d, const struct uft_modu
                                        const tg_symbol *sym, bool want_ret);
 /* Bytes the payload of a record occupies after its 16-byte header, or -1 when it does not
  * fit in the avail bytes. */
-long uft_payload_size(const struct uft_argspec *spec, bool is_ret, const uint8_t *p,
-                      size_t avail, bool big_endian);
+long uft_payload_size(const struct uft_argspec *spec, bool is_ret, const uint8_t *p, size_t avail,
+                      bool big_endian);
 /* uftrace's text for the arguments ("4, 0x7ffe64d835e8") or the return value ("20"). */
 void uft_args_render(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
-                     const struct uft_module *mod, const struct uft_argspec *spec,
-                     bool is_ret, const uint8_t *p, size_t len, tg_buf *out);
+                     const struct uft_module *mod, const struct uft_argspec *spec, bool is_ret,
+                     const uint8_t *p, size_t len, tg_buf *out);
 size_t uft_args_count(const struct uft_argspec *spec, bool is_ret);
 int uft_args_field(const struct uft_argspec *spec, bool is_ret, const uint8_t *p, size_t len,
                    size_t i, tg_value *out);
@@ -211,11 +221,9 @@ int uft_args_field(const struct uft_argspec *spec, bool is_ret, const uint8_t *p
 const char *uft_demangle(tg_arena *a, const char *name);
 
 /* streams */
-int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task,
-                       tg_error **err);
+int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
 /* A task listed in info whose TID.dat is missing: a stream that reports it once. */
-int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task,
-                           tg_error **err);
+int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 int uft_extern_stream_add(tg_trace *t, struct uft_data *d, tg_error **err);
 /* uftrace_kernel.c: `uftrace record -k` data (kernel_header, kernel-cpuN.dat, kallsyms):

@@ -30,7 +30,7 @@ struct kfmt {
     uint32_t min_len[2];
 };
 
-struct kshared {          /* what every cpu's stream reads (in the trace arena) */
+struct kshared { /* what every cpu's stream reads (in the trace arena) */
     struct uft_data *d;
     tg_rb_layout layout;
     struct kfmt f;
@@ -42,11 +42,11 @@ struct kcpu {
     char *path;
     tg_map map;
     int cpu;
-    size_t page_off;      /* file offset of the page being read */
+    size_t page_off; /* file offset of the page being read */
     tg_rb_page page;
     bool loaded, truncated, stopped;
-    int64_t lost;         /* missed events to report before the next record (0: none) */
-    tg_event held;        /* the record after a lost event, handed out next */
+    int64_t lost;  /* missed events to report before the next record (0: none) */
+    tg_event held; /* the record after a lost event, handed out next */
     bool have_held;
 };
 
@@ -72,8 +72,8 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
     return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-static int field_of(const char *text, size_t len, const char *name, uint32_t *off,
-                    uint32_t *size, uint32_t want_min, uint32_t want_max)
+static int field_of(const char *text, size_t len, const char *name, uint32_t *off, uint32_t *size,
+                    uint32_t want_min, uint32_t want_max)
 {
     if (tg_rb_format_field(text, len, name, off, size) < 0)
         return -1;
@@ -81,8 +81,8 @@ static int field_of(const char *text, size_t len, const char *name, uint32_t *of
 }
 
 /* One funcgraph event format: its id and the offsets of the fields uftrace reads. */
-static int read_event_fmt(struct kfmt *f, int which, const char *text, size_t len,
-                          const char *path, size_t at, tg_error **err)
+static int read_event_fmt(struct kfmt *f, int which, const char *text, size_t len, const char *path,
+                          size_t at, tg_error **err)
 {
     uint32_t id, off, size;
     if (tg_rb_format_id(text, len, &id) < 0)
@@ -143,8 +143,8 @@ static int read_header(struct uft_data *d, struct kshared *k, tg_error **err)
     }
     if (page_size < 64 || page_size > (1L << 24) || (long_size != 4 && long_size != 8)) {
         rc = tg_err_at(err, TG_ERR_FORMAT, path, 0,
-                       "PAGE_SIZE %ld or LONG_SIZE %ld out of range (64..16M, 4 or 8)",
-                       page_size, long_size);
+                       "PAGE_SIZE %ld or LONG_SIZE %ld out of range (64..16M, 4 or 8)", page_size,
+                       long_size);
         goto out;
     }
     k->layout.page_size = (uint32_t)page_size;
@@ -155,11 +155,10 @@ static int read_header(struct uft_data *d, struct kshared *k, tg_error **err)
         size_t at = (size_t)(p - text);
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *colon = nl ? memchr(p, ':', (size_t)(nl - p)) : NULL;
-        const char *c2 = colon && colon + 1 < nl ? memchr(colon + 1, ':', (size_t)(nl - colon - 1))
-                                                 : NULL;
+        const char *c2 =
+            colon && colon + 1 < nl ? memchr(colon + 1, ':', (size_t)(nl - colon - 1)) : NULL;
         if (!c2 || (size_t)(colon - p) != 7 || memcmp(p, "TRACEFS", 7) != 0) {
-            rc = tg_err_at(err, TG_ERR_FORMAT, path, at,
-                           "expected \"TRACEFS: PATH: LENGTH\"");
+            rc = tg_err_at(err, TG_ERR_FORMAT, path, at, "expected \"TRACEFS: PATH: LENGTH\"");
             break;
         }
         char *e;
@@ -188,10 +187,10 @@ static int read_header(struct uft_data *d, struct kshared *k, tg_error **err)
         p = body + n;
     }
     if (rc >= 0 && seen != 7)
-        rc = tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
-                       "missing %s", !(seen & 1) ? "events/header_page"
-                                     : !(seen & 2) ? "the funcgraph_entry format"
-                                                   : "the funcgraph_exit format");
+        rc = tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET, "missing %s",
+                       !(seen & 1)   ? "events/header_page"
+                       : !(seen & 2) ? "the funcgraph_entry format"
+                                     : "the funcgraph_exit format");
     if (rc >= 0 && k->f.entry_id == k->f.exit_id)
         rc = tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
                        "funcgraph_entry and funcgraph_exit have the same ID %u", k->f.entry_id);
@@ -278,8 +277,8 @@ static int next_record(struct kcpu *s, tg_event *ev, tg_error **err)
             s->stopped = true;
             return tg_err_at(err, TG_ERR_FORMAT, s->path, at,
                              "the file ends inside this record (its page at 0x%zx has %zu of "
-                             "%u bytes)", s->page_off, s->map.size - s->page_off,
-                             l->page_size);
+                             "%u bytes)",
+                             s->page_off, s->map.size - s->page_off, l->page_size);
         }
         if (rc == TG_RB_BAD_LENGTH)
             return tg_err_at(err, TG_ERR_FORMAT, s->path, at,
@@ -294,10 +293,9 @@ static int next_record(struct kcpu *s, tg_event *ev, tg_error **err)
         if (which < 0)
             continue; /* another event: uftrace does not show it as a function */
         if (r.len < k->f.min_len[which])
-            return tg_err_at(err, TG_ERR_FORMAT, s->path, at,
-                             "%s record of %zu bytes: its fields need %u",
-                             which ? "funcgraph_exit" : "funcgraph_entry", r.len,
-                             k->f.min_len[which]);
+            return tg_err_at(
+                err, TG_ERR_FORMAT, s->path, at, "%s record of %zu bytes: its fields need %u",
+                which ? "funcgraph_exit" : "funcgraph_entry", r.len, k->f.min_len[which]);
         int tid = (int32_t)rd(l, r.data + k->f.pid_off, 4);
         const struct uft_task *tk = uft_task_find(k->d, tid);
         if (!tk || !tk->has_dat)
@@ -376,10 +374,9 @@ int uft_kernel_streams_add(tg_trace *t, struct uft_data *d, tg_error **err)
     memset(k, 0, sizeof *k);
     k->d = d;
     TG_TRY(read_header(d, k, err));
-    k->cls_entry = tg_trace_add_class(t, "ftrace:funcgraph_entry", k->f.entry_id,
-                                      TG_KIND_FUNC_ENTRY);
-    k->cls_exit = tg_trace_add_class(t, "ftrace:funcgraph_exit", k->f.exit_id,
-                                     TG_KIND_FUNC_EXIT);
+    k->cls_entry =
+        tg_trace_add_class(t, "ftrace:funcgraph_entry", k->f.entry_id, TG_KIND_FUNC_ENTRY);
+    k->cls_exit = tg_trace_add_class(t, "ftrace:funcgraph_exit", k->f.exit_id, TG_KIND_FUNC_EXIT);
     if (!k->cls_entry || !k->cls_exit)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     k->cls_entry->kernel = k->cls_exit->kernel = true;

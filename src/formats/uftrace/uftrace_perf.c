@@ -85,8 +85,7 @@ static int perf_decode(const struct uft_data *d, const tg_map *m, const char *pa
         r->comm_len = strnlen(r->comm, len - 8 - 16);
         r->time = U64(len - 8);
         break;
-    default:
-        break;
+    default: break;
     }
 #undef U32
 #undef U64
@@ -94,8 +93,7 @@ static int perf_decode(const struct uft_data *d, const tg_map *m, const char *pa
     return 1;
 short_rec:
     return tg_err_at(err, TG_ERR_FORMAT, path, at,
-                     "perf record type %u of %u bytes is too short for its fields", r->type,
-                     rsize);
+                     "perf record type %u of %u bytes is too short for its fields", r->type, rsize);
 }
 
 static int perf_next(tg_stream *st, tg_event *ev, tg_error **err)
@@ -115,7 +113,7 @@ static int perf_next(tg_stream *st, tg_event *ev, tg_error **err)
         const tg_event_class *cls;
         switch (r.type) {
         case PERF_RECORD_SWITCH:
-            cls = !(r.misc & PERF_MISC_SWITCH_OUT)            ? d->cls_sched_in
+            cls = !(r.misc & PERF_MISC_SWITCH_OUT)          ? d->cls_sched_in
                   : (r.misc & PERF_MISC_SWITCH_OUT_PREEMPT) ? d->cls_sched_out_preempt
                                                             : d->cls_sched_out;
             break;

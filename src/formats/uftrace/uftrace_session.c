@@ -69,8 +69,7 @@ static const char *base_name(const char *path, size_t len, size_t *blen)
     return b;
 }
 
-static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char *name,
-                                     size_t len)
+static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char *name, size_t len)
 {
     for (size_t i = 0; i < d->n_modules; i++)
         if (strlen(d->modules[i]->name) == len && memcmp(d->modules[i]->name, name, len) == 0)
@@ -145,8 +144,7 @@ static int read_map(tg_trace *t, struct uft_data *d, struct uft_session *s, tg_e
             }
         } else if (line[0]) {
             rc = tg_err_at(err, TG_ERR_FORMAT, path, (uint64_t)(line - text),
-                           "line %zu: expected \"START-END PERMS OFFSET DEV INODE PATH\"",
-                           lineno);
+                           "line %zu: expected \"START-END PERMS OFFSET DEV INODE PATH\"", lineno);
             free(text);
             free(path);
             return rc;
@@ -400,8 +398,7 @@ int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **
                 }
             char *name = tg_arena_strndup(&t->arena, raw[i].name, raw[i].name_len);
             const char *shown = name ? uft_demangle(&t->arena, name) : NULL;
-            if (!shown || tg_symtab_add(syms, raw[i].addr, size ? size : 1, shown,
-                                        raw[i].type) < 0)
+            if (!shown || tg_symtab_add(syms, raw[i].addr, size ? size : 1, shown, raw[i].type) < 0)
                 rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         }
         tg_symtab_sort(syms);
@@ -531,8 +528,8 @@ static const struct uft_session *session_for(const struct uft_data *d, int tid, 
     return s ? s : (d->n_sessions ? &d->sessions[0] : NULL);
 }
 
-const tg_symbol *uft_resolve(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
-                             uint64_t addr, struct uft_module **mod_out)
+const tg_symbol *uft_resolve(struct uft_data *d, tg_trace *t, int tid, int64_t ts, uint64_t addr,
+                             struct uft_module **mod_out)
 {
     const struct uft_session *s = session_for(d, tid, ts);
     if (mod_out)

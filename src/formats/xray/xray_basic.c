@@ -233,8 +233,8 @@ int xray_basic_open(tg_trace *t, xray_file *xf, tg_error **err)
         }
         char name[48];
         snprintf(name, sizeof name, "tid %" PRIu32, bt->tid);
-        tg_stream *s = tg_trace_add_stream(t, i == 0 ? &basic_ops_first : &basic_ops, name,
-                                           -1, (int)bt->tid, bt);
+        tg_stream *s = tg_trace_add_stream(t, i == 0 ? &basic_ops_first : &basic_ops, name, -1,
+                                           (int)bt->tid, bt);
         if (!s) {
             free(bt->runs);
             free(bt);

@@ -195,8 +195,11 @@ static void llvm_spelling(char *d, const char *mangled)
     replace_all(d, "decltype(nullptr)", "std::nullptr_t");
     replace_all(d, "operator<< <", "operator<<<");
     replace_all(d, "operator< <", "operator<<");
-    static const struct { const char *abbr, *full, *name; } ab[] = {
-        {"Ss", "std::basic_string<char, std::char_traits<char>, std::allocator<char> >", "std::string"},
+    static const struct {
+        const char *abbr, *full, *name;
+    } ab[] = {
+        {"Ss", "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+         "std::string"},
         {"Si", "std::basic_istream<char, std::char_traits<char> >", "std::istream"},
         {"So", "std::basic_ostream<char, std::char_traits<char> >", "std::ostream"},
         {"Sd", "std::basic_iostream<char, std::char_traits<char> >", "std::iostream"},

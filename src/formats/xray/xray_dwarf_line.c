@@ -73,11 +73,25 @@ static const char *str_at(sect s, uint64_t off)
 }
 
 enum {
-    DW_FORM_block2 = 0x03, DW_FORM_block4 = 0x04, DW_FORM_data2 = 0x05, DW_FORM_data4 = 0x06,
-    DW_FORM_data8 = 0x07, DW_FORM_string = 0x08, DW_FORM_block = 0x09, DW_FORM_block1 = 0x0a,
-    DW_FORM_data1 = 0x0b, DW_FORM_sdata = 0x0d, DW_FORM_strp = 0x0e, DW_FORM_udata = 0x0f,
-    DW_FORM_data16 = 0x1e, DW_FORM_line_strp = 0x1f, DW_FORM_strx = 0x1a, DW_FORM_strx1 = 0x25,
-    DW_FORM_strx2 = 0x26, DW_FORM_strx3 = 0x27, DW_FORM_strx4 = 0x28,
+    DW_FORM_block2 = 0x03,
+    DW_FORM_block4 = 0x04,
+    DW_FORM_data2 = 0x05,
+    DW_FORM_data4 = 0x06,
+    DW_FORM_data8 = 0x07,
+    DW_FORM_string = 0x08,
+    DW_FORM_block = 0x09,
+    DW_FORM_block1 = 0x0a,
+    DW_FORM_data1 = 0x0b,
+    DW_FORM_sdata = 0x0d,
+    DW_FORM_strp = 0x0e,
+    DW_FORM_udata = 0x0f,
+    DW_FORM_data16 = 0x1e,
+    DW_FORM_line_strp = 0x1f,
+    DW_FORM_strx = 0x1a,
+    DW_FORM_strx1 = 0x25,
+    DW_FORM_strx2 = 0x26,
+    DW_FORM_strx3 = 0x27,
+    DW_FORM_strx4 = 0x28,
 };
 enum { DW_LNCT_path = 1 };
 
@@ -108,8 +122,7 @@ static bool read_form(tg_reader *r, uint64_t form, bool dwarf64, sect str, sect 
         }
         *s = str_at(form == DW_FORM_strp ? str : line_str, v);
         return true;
-    case DW_FORM_udata:
-        return uleb(r, u);
+    case DW_FORM_udata: return uleb(r, u);
     case DW_FORM_sdata: {
         int64_t sv;
         return sleb(r, &sv);
@@ -126,30 +139,22 @@ static bool read_form(tg_reader *r, uint64_t form, bool dwarf64, sect str, sect 
             return false;
         *u = b16;
         return true;
-    case DW_FORM_strx3:
-        return tg_reader_skip(r, 3);
+    case DW_FORM_strx3: return tg_reader_skip(r, 3);
     case DW_FORM_data4:
     case DW_FORM_strx4:
         if (!tg_read_u32(r, &b32))
             return false;
         *u = b32;
         return true;
-    case DW_FORM_data8:
-        return tg_read_u64(r, u);
-    case DW_FORM_data16:
-        return tg_reader_skip(r, 16);
-    case DW_FORM_strx:
-        return uleb(r, u);
+    case DW_FORM_data8: return tg_read_u64(r, u);
+    case DW_FORM_data16: return tg_reader_skip(r, 16);
+    case DW_FORM_strx: return uleb(r, u);
     case DW_FORM_block:
         return uleb(r, &v) && v <= tg_reader_left(r) && tg_reader_skip(r, (size_t)v);
-    case DW_FORM_block1:
-        return tg_read_u8(r, &b8) && tg_reader_skip(r, b8);
-    case DW_FORM_block2:
-        return tg_read_u16(r, &b16) && tg_reader_skip(r, b16);
-    case DW_FORM_block4:
-        return tg_read_u32(r, &b32) && tg_reader_skip(r, b32);
-    default:
-        return false;
+    case DW_FORM_block1: return tg_read_u8(r, &b8) && tg_reader_skip(r, b8);
+    case DW_FORM_block2: return tg_read_u16(r, &b16) && tg_reader_skip(r, b16);
+    case DW_FORM_block4: return tg_read_u32(r, &b32) && tg_reader_skip(r, b32);
+    default: return false;
     }
 }
 

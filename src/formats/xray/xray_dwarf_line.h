@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 typedef struct xray_line {
-    const char *file;  /* the file's last path component (points into the sections), or NULL */
+    const char *file; /* the file's last path component (points into the sections), or NULL */
     uint32_t line;
     uint16_t column;
 } xray_line;

@@ -58,7 +58,10 @@ typedef struct fdr_index {
     xray_block *v;
     size_t n, cap;
     /* (pid, tid) -> thread number, linear: threads are few */
-    struct { uint64_t pid; int32_t tid; } *th;
+    struct {
+        uint64_t pid;
+        int32_t tid;
+    } * th;
     size_t n_th, cap_th;
 } fdr_index;
 
@@ -134,13 +137,15 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
             if (p >= size) {
                 if (p > off)
                     note(xf, t->path, off,
-                         "%" PRIu64 " bytes after the last buffer hold no BufferExtents record%.0" PRIu64,
+                         "%" PRIu64
+                         " bytes after the last buffer hold no BufferExtents record%.0" PRIu64,
                          p - off, 0);
                 break;
             }
             if (p + XRAY_FDR_META > size) {
-                note(xf, t->path, p, "truncated BufferExtents record (%" PRIu64 " of %" PRIu64 " bytes)",
-                     size - p, XRAY_FDR_META);
+                note(xf, t->path, p,
+                     "truncated BufferExtents record (%" PRIu64 " of %" PRIu64 " bytes)", size - p,
+                     XRAY_FDR_META);
                 break;
             }
             uint64_t ext = tg_le64(d + p + 1);
@@ -148,7 +153,8 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
             region_end = off + ext;
             if (ext > size - off) {
                 note(xf, t->path, p,
-                     "buffer extents of %" PRIu64 " bytes run past the end of the file (%" PRIu64 " bytes left)",
+                     "buffer extents of %" PRIu64 " bytes run past the end of the file (%" PRIu64
+                     " bytes left)",
                      ext, size - off);
                 region_end = size;
             }
@@ -187,7 +193,8 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
             unsigned kind = p[0] >> 1;
             note(xf, t->path, off,
                  kind >= MK_END ? "unknown metadata record kind %" PRIu64 "%.0" PRIu64
-                                : "invalid payload size in metadata record kind %" PRIu64 "%.0" PRIu64,
+                                : "invalid payload size in metadata record kind %" PRIu64
+                                  "%.0" PRIu64,
                  kind, 0);
             if (ver >= 3) {
                 if (cur)
@@ -203,7 +210,8 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
         }
         if (rs > limit - off) {
             note(xf, t->path, off,
-                 "record of %" PRIu64 " bytes runs past the end of its buffer (%" PRIu64 " bytes left)",
+                 "record of %" PRIu64 " bytes runs past the end of its buffer (%" PRIu64
+                 " bytes left)",
                  rs, limit - off);
             if (cur)
                 cur->end = off;
@@ -326,12 +334,8 @@ static int fdr_next(tg_stream *s, tg_event *ev, tg_error **err)
             fs->cpu = tg_le16(p + 1);
             fs->base_tsc = tg_le64(p + 3);
             break;
-        case MK_TSC_WRAP:
-            fs->base_tsc = tg_le64(p + 1);
-            break;
-        case MK_PID:
-            fs->pid = (uint64_t)(int64_t)(int32_t)tg_le32(p + 1);
-            break;
+        case MK_TSC_WRAP: fs->base_tsc = tg_le64(p + 1); break;
+        case MK_PID: fs->pid = (uint64_t)(int64_t)(int32_t)tg_le32(p + 1); break;
         case MK_CUSTOM:
         case MK_TYPED: {
             if (fs->ignoring)
@@ -367,8 +371,7 @@ static int fdr_next(tg_stream *s, tg_event *ev, tg_error **err)
             ev->aux[XRAY_AUX_NARGS] = 0;
             return 1;
         }
-        default:
-            break; /* walltime, extents, stray call arguments */
+        default: break; /* walltime, extents, stray call arguments */
         }
     }
     if (fs->report_open_errors && xf->open_errors) {
@@ -436,7 +439,10 @@ int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err)
     /* llvm-xray's expander is one per thread: the last function id and typed-event type of
      * a block carry into the thread's next block (custom events and the "type" word). */
     if (rc == 0 && ix.n) {
-        struct { int64_t func; uint16_t type; } *st = calloc(ix.n_th ? ix.n_th : 1, sizeof *st);
+        struct {
+            int64_t func;
+            uint16_t type;
+        } *st = calloc(ix.n_th ? ix.n_th : 1, sizeof *st);
         if (!st)
             rc = TG_ERR_NOMEM;
         for (size_t i = 0; st && i < ix.n; i++) {

@@ -78,13 +78,13 @@ static int xray_probe(const tg_probe_input *in)
 }
 
 static const char *const xray_kind_names[XRAY_REC_KINDS] = {
-    "function-enter", "function-exit", "function-tail-exit",
-    "function-enter-arg", "custom-event", "typed-event",
+    "function-enter",     "function-exit", "function-tail-exit",
+    "function-enter-arg", "custom-event",  "typed-event",
 };
 
 static const tg_event_kind xray_kind_map[XRAY_REC_KINDS] = {
     TG_KIND_FUNC_ENTRY, TG_KIND_FUNC_EXIT, TG_KIND_FUNC_TAIL_EXIT,
-    TG_KIND_FUNC_ENTRY, TG_KIND_GENERIC, TG_KIND_GENERIC,
+    TG_KIND_FUNC_ENTRY, TG_KIND_GENERIC,   TG_KIND_GENERIC,
 };
 
 static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
@@ -256,7 +256,8 @@ int xray_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
         out->ctx[0] = ev->data;
         /* basic logs: 32-byte argument records, value at +16; FDR: 16-byte CallArgument
          * metadata records, value at +1. */
-        out->ctx[1] = (const void *)(uintptr_t)(xf->hdr.type == 0 ? XRAY_BASIC_RECORD : XRAY_FDR_META);
+        out->ctx[1] =
+            (const void *)(uintptr_t)(xf->hdr.type == 0 ? XRAY_BASIC_RECORD : XRAY_FDR_META);
         out->ctx[2] = (const void *)(uintptr_t)(xf->hdr.type == 0 ? 16u : 1u);
         break;
     }

@@ -32,8 +32,8 @@ typedef struct reloc_ent {
 
 typedef struct sym_ent {
     uint64_t addr, size;
-    const char *name;   /* in the ELF string table (valid while the Elf is open) */
-    const char *file;   /* STT_FILE name for local symbols, else NULL */
+    const char *name; /* in the ELF string table (valid while the Elf is open) */
+    const char *file; /* STT_FILE name for local symbols, else NULL */
     size_t order;
 } sym_ent;
 
@@ -436,7 +436,8 @@ int xray_instr_map_load(xray_instr_map *map, const char *bin, tg_arena *arena, t
         return tg_err(err, TG_ERR_UNSUPPORTED, "libelf: %s", elf_errmsg(-1));
     int fd = open(bin, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return tg_err_at(err, TG_ERR_IO, bin, TG_NO_OFFSET, "cannot open the instrumentation map binary");
+        return tg_err_at(err, TG_ERR_IO, bin, TG_NO_OFFSET,
+                         "cannot open the instrumentation map binary");
     loader L = {.bin = bin};
     L.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     int rc;

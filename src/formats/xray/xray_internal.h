@@ -40,7 +40,7 @@ enum { XRAY_AUX_TSC = 0, XRAY_AUX_KIND = 1, XRAY_AUX_TYPE = 2, XRAY_AUX_NARGS = 
 /* The 32-byte file header. */
 typedef struct xray_header {
     uint16_t version;
-    uint16_t type;          /* 0 basic ("naive"), 1 FDR */
+    uint16_t type; /* 0 basic ("naive"), 1 FDR */
     bool constant_tsc, nonstop_tsc;
     uint64_t cycle_frequency;
     uint64_t fdr_buffer_size; /* FDR v1: the fixed size of a thread buffer */
@@ -54,14 +54,14 @@ typedef struct xray_header {
 /* The instrumentation map: function id -> address -> symbol. */
 typedef struct xray_func {
     uint64_t addr;
-    const char *name;      /* llvm-xray's SymbolOrNumber text */
-    const char *location;  /* llvm-xray's FileLineAndColumn text */
+    const char *name;           /* llvm-xray's SymbolOrNumber text */
+    const char *location;       /* llvm-xray's FileLineAndColumn text */
     const char *dwarf_location; /* from the line table, when there is one */
 } xray_func;
 
 typedef struct xray_instr_map {
-    xray_func *funcs;  /* index = function id; funcs[0] unused */
-    size_t n_funcs;    /* highest id + 1 */
+    xray_func *funcs; /* index = function id; funcs[0] unused */
+    size_t n_funcs;   /* highest id + 1 */
 } xray_instr_map;
 
 /* Loads BIN's xray_instr_map section and names from its symbol table into map (memory
@@ -76,17 +76,17 @@ char *xray_demangle(const char *name);
 
 /* One FDR block: a thread buffer (NewBuffer .. end of its extents). */
 typedef struct xray_block {
-    uint64_t start, end;    /* file offsets: first record after BufferExtents, end */
-    uint64_t pid;           /* from its PID record (v3+), the tid (v2), 0 (v1) */
+    uint64_t start, end; /* file offsets: first record after BufferExtents, end */
+    uint64_t pid;        /* from its PID record (v3+), the tid (v2), 0 (v1) */
     int32_t tid;
     bool has_wall;
     uint64_t wall_sec;
     uint32_t wall_nsec;
-    int64_t sticky_func;    /* function id llvm-xray's expander carries into the block */
-    uint16_t sticky_type;   /* record "type" word carried likewise (from typed events) */
-    int64_t last_func;      /* the block's last function id, -1 when none */
-    int32_t last_type;      /* the block's last typed-event type, -1 when none */
-    uint32_t thread;        /* index of its (pid, tid) thread, in first-appearance order */
+    int64_t sticky_func;  /* function id llvm-xray's expander carries into the block */
+    uint16_t sticky_type; /* record "type" word carried likewise (from typed events) */
+    int64_t last_func;    /* the block's last function id, -1 when none */
+    int32_t last_type;    /* the block's last typed-event type, -1 when none */
+    uint32_t thread;      /* index of its (pid, tid) thread, in first-appearance order */
 } xray_block;
 
 /* One run of a basic log: consecutive records of the same thread. */
@@ -101,9 +101,9 @@ typedef struct xray_file {
     xray_instr_map imap;
     bool have_imap;
     tg_event_class *cls[XRAY_REC_KINDS];
-    uint64_t data_end;        /* end of the records that can be read (truncation) */
-    tg_error *open_errors;    /* damage found while indexing, reported by stream 0 */
-    tg_hash unknown;          /* "#ID" names of ids outside the map: id -> name pointer */
+    uint64_t data_end;     /* end of the records that can be read (truncation) */
+    tg_error *open_errors; /* damage found while indexing, reported by stream 0 */
+    tg_hash unknown;       /* "#ID" names of ids outside the map: id -> name pointer */
 } xray_file;
 
 static inline int64_t xray_tsc_to_ns(const xray_file *xf, uint64_t tsc)
