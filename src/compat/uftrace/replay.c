@@ -257,6 +257,14 @@ static bool args_rendered(struct rp *p, const tg_event *ev)
     return p->args_ok;
 }
 
+/* A function record's arguments or return value into buf, when it shows them (out of the
+ * hot loop: few records have a payload). */
+__attribute__((noinline)) static bool render_payload(struct rp *p, const tg_event *ev, tg_buf *buf)
+{
+    tg_buf_reset(buf);
+    return args_rendered(p, ev) && tg_event_render(ev, buf) > 0;
+}
+
 /* Captures what printing needs from the iterator's event before it is advanced. */
 static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
 {
@@ -265,10 +273,8 @@ static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
     *more = false;
     if (r->type == UF_ENTRY || r->type == UF_EXIT) {
         r->name = func_name(p, ev);
-        if (ev->size && args_rendered(p, ev)) { /* only a payload has arguments to show */
-            tg_buf_reset(args);
-            *more = tg_event_render(ev, args) > 0;
-        }
+        if (ev->size) /* only a payload has arguments to show */
+            *more = render_payload(p, ev, args);
     } else if (r->type == UF_EVENT) {
         tg_buf_reset(evtext);
         if (tg_event_render(ev, evtext) <= 0)
@@ -496,8 +502,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (!(t->entry_flags & (UF_FL_EXEC | UF_FL_LONGJMP)) && uf_frame_at(&p.st, t, idx)) {
                 rc = peek_next(&p, it, &ev, &n);
                 if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
-                    tg_buf_reset(p.ret);
-                    ret_more = ev->size && args_rendered(&p, ev) && tg_event_render(ev, p.ret) > 0;
+                    ret_more = ev->size && render_payload(&p, ev, p.ret);
                     uf_consume_fast(&p.st, t, &n);
                     folded = true;
                     rc = tg_iter_next(it, &ev);
