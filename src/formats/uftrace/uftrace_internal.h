@@ -225,6 +225,13 @@ int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, t
 /* A task listed in info whose TID.dat is missing: a stream that reports it once. */
 int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
+/* The per-cpu files PREFIX-cpuN.dat (perf, kernel): the next cpu after `cpu` that has one
+ * (its file name in name), or -1; cpus are probed up to 64 and on while files follow. */
+int uft_cpu_file_next(const struct uft_data *d, const char *prefix, int cpu, char *name,
+                      size_t name_size);
+/* Maps the data directory's file `name`: its path (malloc'ed) in *path. */
+int uft_map_data_file(const struct uft_data *d, const char *name, char **path, tg_map *map,
+                      tg_error **err);
 int uft_extern_stream_add(tg_trace *t, struct uft_data *d, tg_error **err);
 /* uftrace_kernel.c: `uftrace record -k` data (kernel_header, kernel-cpuN.dat, kallsyms):
  * one stream per cpu of the kernel's function_graph records of the traced tasks. */

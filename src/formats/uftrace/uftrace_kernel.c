@@ -388,24 +388,15 @@ int uft_kernel_streams_add(tg_trace *t, struct uft_data *d, tg_error **err)
         if (rc < 0)
             return rc;
     }
-    for (int cpu = 0; cpu < 4096; cpu++) {
-        char name[32];
-        snprintf(name, sizeof name, "kernel-cpu%d.dat", cpu);
-        if (!tg_probe_dir_has(d->dir, name)) {
-            if (cpu >= 64)
-                break;
-            continue;
-        }
+    char name[32];
+    for (int cpu = -1; (cpu = uft_cpu_file_next(d, "kernel", cpu, name, sizeof name)) >= 0;) {
         struct kcpu *s = calloc(1, sizeof *s);
         if (!s)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         s->k = k;
         s->cpu = cpu;
-        s->path = tg_path_join(d->dir, name);
-        int rc = s->path ? tg_map_open(&s->map, s->path, err)
-                         : tg_err(err, TG_ERR_NOMEM, "out of memory");
+        int rc = uft_map_data_file(d, name, &s->path, &s->map, err);
         if (rc < 0) {
-            free(s->path);
             free(s);
             return rc;
         }

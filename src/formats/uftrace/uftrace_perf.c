@@ -211,25 +211,41 @@ static void scan_comms(struct uft_data *d, const struct uft_perf *s)
     }
 }
 
+int uft_cpu_file_next(const struct uft_data *d, const char *prefix, int cpu, char *name,
+                      size_t name_size)
+{
+    while (++cpu < 4096) {
+        snprintf(name, name_size, "%s-cpu%d.dat", prefix, cpu);
+        if (tg_probe_dir_has(d->dir, name))
+            return cpu;
+        if (cpu >= 64)
+            return -1;
+    }
+    return -1;
+}
+
+int uft_map_data_file(const struct uft_data *d, const char *name, char **path, tg_map *map,
+                      tg_error **err)
+{
+    *path = tg_path_join(d->dir, name);
+    int rc = *path ? tg_map_open(map, *path, err) : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (rc < 0) {
+        free(*path);
+        *path = NULL;
+    }
+    return rc;
+}
+
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err)
 {
-    for (int cpu = 0; cpu < 4096; cpu++) {
-        char name[32];
-        snprintf(name, sizeof name, "perf-cpu%d.dat", cpu);
-        if (!tg_probe_dir_has(d->dir, name)) {
-            if (cpu >= 64)
-                break;
-            continue;
-        }
+    char name[32];
+    for (int cpu = -1; (cpu = uft_cpu_file_next(d, "perf", cpu, name, sizeof name)) >= 0;) {
         struct uft_perf *s = calloc(1, sizeof *s);
         if (!s)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         s->d = d;
-        s->path = tg_path_join(d->dir, name);
-        int rc = s->path ? tg_map_open(&s->map, s->path, err)
-                         : tg_err(err, TG_ERR_NOMEM, "out of memory");
+        int rc = uft_map_data_file(d, name, &s->path, &s->map, err);
         if (rc < 0) {
-            free(s->path);
             free(s);
             return rc;
         }
