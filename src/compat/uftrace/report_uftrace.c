@@ -350,17 +350,13 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
                 } else if (ev->cls == c_exit && c->row) {
                     int idx = t->stack_count - 1;
                     if (idx >= 0 && idx < t->cap) {
-                        uf_frame *f = &t->frames[idx];
-                        uint64_t delta = f->valid ? ts - f->total : 0;
-                        f->valid = false;
-                        f->total = delta;
-                        if (f->child > delta)
-                            f->child = delta;
+                        uf_frame_pop(t, idx, ts);
+                        const uf_frame *f = &t->frames[idx];
+                        uint64_t delta = f->total;
                         /* account(): recursion = the same address lower on the stack (the
                          * caller first: the usual case of a recursive call) */
                         bool recursive = false;
                         if (idx > 0) {
-                            f[-1].child += delta;
                             if (f[-1].addr == f->addr)
                                 recursive = true;
                             else
@@ -370,9 +366,6 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
                                         break;
                                     }
                         }
-                        t->stack_count = idx;
-                        if (t->user_stack_count > 0)
-                            t->user_stack_count--;
                         t->last_time = ts;
                         t->last_was_perf = false;
                         if (t->display_depth > 0)
