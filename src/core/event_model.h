@@ -22,6 +22,8 @@ struct tg_event_class {
                             * program's (uftrace record -k): uftrace's rules treat them apart */
     void *fmt_data; /* the format's compiled layout for this class */
     size_t index;   /* position in its trace's class list */
+    size_t number;  /* dense across the set (0, 1, ...): a consumer keeps one row per class
+                       in an array indexed by it, no lookup */
     tg_trace *trace;
     /* declared field types per scope (tg_event_class_schema); NULL where not declared */
     const struct tg_field_type *schema[TG_SCOPE_COUNT];

@@ -63,6 +63,16 @@ int tg_hash_add(tg_hash *h, uint64_t key, uint64_t **value)
     return 0;
 }
 
+int64_t tg_hash_add_index(tg_hash *h, uint64_t key)
+{
+    uint64_t *value;
+    int rc = tg_hash_add(h, key, &value);
+    if (rc < 0)
+        return rc;
+    *value = h->n - 1;
+    return (int64_t)*value;
+}
+
 int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value)
 {
     uint64_t *found = tg_hash_find(h, key);

@@ -71,6 +71,15 @@ static inline uint64_t tg_hash_str(const char *s)
     return h;
 }
 
+/* FNV-1a of len bytes: the hash of a name key that is not NUL-terminated. */
+static inline uint64_t tg_hash_bytes(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+    return h;
+}
+
 /* Is the key the caller keeps at row `value` the one looked for (ctx)? */
 typedef int (*tg_hash_eq_fn)(const void *ctx, uint64_t value);
 
@@ -94,6 +103,18 @@ int tg_hash_add(tg_hash *h, uint64_t hash, uint64_t **value);
 /* Finds key or adds it (with value 0); *value points at its value (valid until the next
  * insert).  Returns 1 when added, 0 when found, TG_ERR_NOMEM (table unchanged) otherwise. */
 int tg_hash_insert(tg_hash *h, uint64_t key, uint64_t **value);
+/* Dense numbers for keys, for a caller that keeps one record per key in an array (threads
+ * seen, sequences, call-tree nodes): the key's number, the table's count of keys when it was
+ * added (0 for the first key, 1 for the next, ...), with *added 1 when it is new; or
+ * TG_ERR_NOMEM.  Only for tables that nothing is removed from. */
+int64_t tg_hash_add_index(tg_hash *h, uint64_t key); /* key known absent */
+static inline int64_t tg_hash_index(tg_hash *h, uint64_t key, int *added)
+{
+    uint64_t *found = tg_hash_find(h, key);
+    *added = !found;
+    return found ? (int64_t)*found : tg_hash_add_index(h, key);
+}
+
 /* Makes room for n keys without growing on the way (optional). */
 int tg_hash_reserve(tg_hash *h, size_t n);
 /* Takes key out: 1 when it was there, 0 otherwise.  Pointers from find/insert are void. */

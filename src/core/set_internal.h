@@ -8,6 +8,7 @@ struct tg_set {
     tg_trace **traces;
     size_t n_traces, cap_traces;
     size_t n_streams; /* streams numbered across the set, for the merge */
+    size_t n_classes; /* event classes numbered across the set (tg_event_class.number) */
     const tg_options *opts;
     tg_error *warnings; /* from the alignment (timeline.c) */
 };

@@ -184,6 +184,7 @@ tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, t
     c->kind = kind;
     c->trace = t;
     c->index = t->n_classes;
+    c->number = t->set->n_classes++;
     t->classes[t->n_classes++] = c;
     return c;
 }

@@ -21,7 +21,7 @@ void tg_flame_tree_free(tg_flame_tree *ft)
         free(ft->open[i].at);
     free(ft->open);
     free(ft->nodes);
-    tg_id_index_free(&ft->children);
+    tg_hash_free(&ft->children);
     tg_frame_walk_free(&ft->walk);
     memset(ft, 0, sizeof *ft);
 }
@@ -30,7 +30,7 @@ void tg_flame_tree_free(tg_flame_tree *ft)
 static uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name)
 {
     int added;
-    int64_t i = tg_id_index_get(&ft->children, (uint64_t)parent << 32 | name, &added);
+    int64_t i = tg_hash_index(&ft->children, (uint64_t)parent << 32 | name, &added);
     if (i < 0)
         return TG_FLAME_NONE;
     uint32_t node = (uint32_t)i + 1; /* node 0 is the root, never anyone's child */

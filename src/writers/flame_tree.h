@@ -24,7 +24,7 @@ typedef struct tg_flame_tree {
     tg_flame_node *nodes;
     size_t n, cap;
     /* private */
-    tg_id_index children;       /* (parent, name) -> node */
+    tg_hash children;           /* (parent, name) -> node */
     struct tg_flame_open *open; /* per thread: node of the frame at each depth */
     size_t n_open, open_cap;
 } tg_flame_tree;

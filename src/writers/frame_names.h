@@ -7,6 +7,8 @@
 #ifndef TG_FRAME_NAMES_H
 #define TG_FRAME_NAMES_H
 
+#include "core/hash.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,8 +17,7 @@ typedef struct tg_frame_names {
     size_t text_len, text_cap;
     size_t *start; /* name i begins at text + start[i] */
     size_t n, start_cap;
-    uint32_t *slots; /* open addressing: name index + 1, 0 empty; a power of two */
-    size_t n_slots;
+    tg_hash index; /* the name's hash (tg_hash_bytes) -> its index */
 } tg_frame_names;
 
 void tg_frame_names_init(tg_frame_names *t);

@@ -12,7 +12,7 @@ void tg_frame_walk_free(tg_frame_walk *w)
     for (size_t i = 0; i < w->n_threads; i++)
         free(w->threads[i].path);
     free(w->threads);
-    tg_id_index_free(&w->thread_ids);
+    tg_hash_free(&w->thread_ids);
     tg_frame_names_free(&w->names);
     tg_callstack_free(w->cs);
     memset(w, 0, sizeof *w);
@@ -43,7 +43,7 @@ static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev, int64_t n
         return last;
     }
     int added;
-    int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)tid, &added);
+    int64_t i = tg_hash_index(&w->thread_ids, (uint32_t)tid, &added);
     if (i < 0) {
         w->status = (int)i;
         return NULL;
@@ -77,7 +77,7 @@ static tg_walk_thread *thread_of_call(tg_frame_walk *w, const tg_call *call)
     if (t && t->tid == call->tid)
         return t;
     int added;
-    int64_t i = tg_id_index_get(&w->thread_ids, (uint32_t)call->tid, &added);
+    int64_t i = tg_hash_index(&w->thread_ids, (uint32_t)call->tid, &added);
     if (i < 0 || added) {
         w->status = i < 0 ? (int)i : TG_ERR_FORMAT;
         return NULL;

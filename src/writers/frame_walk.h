@@ -15,7 +15,7 @@
 
 #include "traceglot.h"
 #include "writers/frame_names.h"
-#include "writers/id_index.h"
+#include "core/hash.h"
 
 typedef struct tg_walk_thread {
     int tid, pid;   /* as viewers show them: tid falls back to the cpu, pid to tid */
@@ -43,7 +43,7 @@ typedef struct tg_frame_walk {
     tg_walk_thread *threads;
     size_t n_threads, threads_cap;
     /* private */
-    tg_id_index thread_ids;
+    tg_hash thread_ids;
     tg_callstack *cs;
     const tg_walk_hooks *hooks;
     void *ctx;

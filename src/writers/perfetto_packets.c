@@ -89,7 +89,7 @@ void tg_pf_slice_put(tg_pf_packets *pk, const tg_pf_seq *seq, uint64_t delta, tg
 tg_pf_seq *tg_pf_seq_of(tg_pf_packets *pk, tg_stream *stream)
 {
     int added;
-    int64_t i = tg_id_index_get(&pk->seq_ids, (uint64_t)(uintptr_t)stream, &added);
+    int64_t i = tg_hash_index(&pk->seq_ids, (uint64_t)(uintptr_t)stream, &added);
     if (i < 0)
         return NULL;
     if (added) {
@@ -211,7 +211,7 @@ int tg_pf_packets_close(tg_pf_packets *pk, tg_error **err)
     free(pk->seqs);
     free(pk->pack);
     free(pk->pieces);
-    tg_id_index_free(&pk->seq_ids);
+    tg_hash_free(&pk->seq_ids);
     *pk = (tg_pf_packets){0};
     return rc;
 }

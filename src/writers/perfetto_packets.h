@@ -13,7 +13,7 @@
 
 #include "perfetto_subset.pb-c.h"
 #include "traceglot.h"
-#include "writers/id_index.h"
+#include "core/hash.h"
 #include "writers/split_output.h"
 
 enum {
@@ -43,7 +43,7 @@ typedef struct tg_pf_seq {
 typedef struct tg_pf_packets {
     tg_buf *out; /* the file, or the current part */
     tg_split split;
-    tg_id_index seq_ids; /* stream pointer -> index in seqs */
+    tg_hash seq_ids; /* stream pointer -> index in seqs */
     tg_pf_seq *seqs;
     size_t n_seqs, seqs_cap;
     uint8_t *pack; /* one packed packet, reused */

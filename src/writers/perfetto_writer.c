@@ -76,7 +76,7 @@ struct pf_writer {
     struct pf_thread *threads;
     size_t threads_cap;
     tg_frame_walk walk;
-    tg_id_index process_ids; /* pid -> index in procs */
+    tg_hash process_ids; /* pid -> index in procs */
     struct pf_process *procs;
     size_t procs_cap;
     tg_pf_piece *begins; /* by interned name: TrackEvent{SLICE_BEGIN, name_iid} */
@@ -122,7 +122,7 @@ static int64_t name_in_field(struct pf_writer *pf, const tg_event *ev, tg_scope 
 static struct pf_process *process_of(struct pf_writer *pf, int pid)
 {
     int added;
-    int64_t i = tg_id_index_get(&pf->process_ids, (uint32_t)pid, &added);
+    int64_t i = tg_hash_index(&pf->process_ids, (uint32_t)pid, &added);
     if (i < 0 ||
         (added && tg_grow(&pf->procs, &pf->procs_cap, (size_t)i + 1, sizeof *pf->procs) < 0))
         return NULL;
@@ -545,7 +545,7 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     free(pf.ann.ptrs);
     free(pf.ann.text_at);
     tg_buf_free(pf.text);
-    tg_id_index_free(&pf.process_ids);
+    tg_hash_free(&pf.process_ids);
     free(pf.procs);
     tg_frame_walk_free(&pf.walk);
     return rc;

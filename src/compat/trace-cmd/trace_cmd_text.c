@@ -12,62 +12,74 @@
  * scope's "common_comm" field (the trace's saved cmdlines as trace-cmd resolves them).
  * Everything is written straight into the output buffer, no printf per event. */
 #include "core/consumer.h"
+#include "core/grow.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
-
-#define COMM_CACHE 512
 
 /* Per event class, found once: where its common_comm field is, and the line's tail after
  * the time (": name: " padded to 20 columns of name), ready to copy. */
 typedef struct comm_slot {
-    const tg_event_class *cls;
     long index;             /* -1: the class has no common_comm */
     unsigned char tail_len; /* 0: too long, built per event */
     char tail[95];
 } comm_slot;
 
 typedef struct tc_state {
-    comm_slot cache[COMM_CACHE];
+    uint32_t *slot_of; /* class number (set-wide) -> index in slots + 1; 0: not yet */
+    size_t slot_of_len, slot_of_cap;
+    comm_slot *slots;
+    size_t n_slots, slots_cap;
     int ns;
 } tc_state;
 
-static comm_slot *class_slot(tc_state *st, const tg_event *ev)
+static void fill_slot(comm_slot *s, const tg_event *ev)
 {
-    const tg_event_class *c = tg_event_class_of(ev);
-    size_t h = ((uintptr_t)c >> 4) % COMM_CACHE;
-    for (size_t k = 0; k < COMM_CACHE; k++) {
-        comm_slot *s = &st->cache[(h + k) % COMM_CACHE];
-        if (s->cls == c)
-            return s;
-        if (!s->cls) {
-            long idx = -1;
-            size_t n = tg_event_field_count(ev, TG_SCOPE_COMMON);
-            for (size_t i = 0; i < n; i++) {
-                tg_value v;
-                if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) == 0 && v.name &&
-                    strcmp(v.name, "common_comm") == 0) {
-                    idx = (long)i;
-                    break;
-                }
-            }
-            s->cls = c;
-            s->index = idx;
-            const char *name = tg_event_name(ev);
-            size_t nl = strlen(name), tl = 2 + nl + 2 + (nl < 20 ? 20 - nl : 0);
-            s->tail_len = 0;
-            if (tl <= sizeof s->tail) {
-                memcpy(s->tail, ": ", 2);
-                memcpy(s->tail + 2, name, nl);
-                memcpy(s->tail + 2 + nl, ": ", 2);
-                memset(s->tail + 4 + nl, ' ', tl - 4 - nl);
-                s->tail_len = (unsigned char)tl;
-            }
-            return s;
+    long idx = -1;
+    size_t n = tg_event_field_count(ev, TG_SCOPE_COMMON);
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) == 0 && v.name &&
+            strcmp(v.name, "common_comm") == 0) {
+            idx = (long)i;
+            break;
         }
     }
-    return NULL;
+    s->index = idx;
+    const char *name = tg_event_name(ev);
+    size_t nl = strlen(name), tl = 2 + nl + 2 + (nl < 20 ? 20 - nl : 0);
+    s->tail_len = 0;
+    if (tl <= sizeof s->tail) {
+        memcpy(s->tail, ": ", 2);
+        memcpy(s->tail + 2, name, nl);
+        memcpy(s->tail + 2 + nl, ": ", 2);
+        memset(s->tail + 4 + nl, ' ', tl - 4 - nl);
+        s->tail_len = (unsigned char)tl;
+    }
+}
+
+/* The event's class's slot (valid until the next call), or NULL when out of memory. */
+static comm_slot *class_slot(tc_state *st, const tg_event *ev)
+{
+    if (!ev->cls)
+        return NULL;
+    size_t number = ev->cls->number;
+    if (number < st->slot_of_len && st->slot_of[number])
+        return &st->slots[st->slot_of[number] - 1];
+    if (number >= st->slot_of_len) {
+        if (tg_grow(&st->slot_of, &st->slot_of_cap, number + 1, sizeof *st->slot_of) < 0)
+            return NULL;
+        memset(st->slot_of + st->slot_of_len, 0,
+               (number + 1 - st->slot_of_len) * sizeof *st->slot_of);
+        st->slot_of_len = number + 1;
+    }
+    if (tg_grow(&st->slots, &st->slots_cap, st->n_slots + 1, sizeof *st->slots) < 0)
+        return NULL;
+    fill_slot(&st->slots[st->n_slots], ev);
+    st->slot_of[number] = (uint32_t)++st->n_slots;
+    return &st->slots[st->n_slots - 1];
 }
 
 /* The line head is written in place at the end of the output buffer: tg_buf_reserve gives
@@ -292,6 +304,8 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         tg_event_render(ev, out);
         tg_buf_putc(out, '\n');
     }
+    free(st.slot_of);
+    free(st.slots);
     (void)err;
     return rc;
 }

@@ -159,35 +159,22 @@ static int parse_field_line(ft_file *f, const char *p, const char *e, ft_field *
     return 0;
 }
 
+/* 0, -1 out of memory, -2 an id past the kernel's 16-bit event types. */
 static int add_by_id(ft_file *f, ft_event *ev)
 {
-    if ((f->n_events + 1) * 2 > f->by_id_cap) {
-        size_t cap = f->by_id_cap ? f->by_id_cap * 2 : 256;
-        ft_event **nt = calloc(cap, sizeof *nt);
-        if (!nt)
+    if (ev->id > UINT16_MAX)
+        return -2;
+    if (ev->id < f->n_by_id && f->by_id[ev->id])
+        return 0; /* the first format with an id wins */
+    if (ev->id >= f->n_by_id) {
+        if (tg_grow(&f->by_id, &f->cap_by_id, (size_t)ev->id + 1, sizeof *f->by_id) != 0)
             return -1;
-        for (size_t i = 0; i < f->by_id_cap; i++) {
-            ft_event *e = f->by_id[i];
-            if (!e)
-                continue;
-            size_t h = (e->id * 2654435761u) & (cap - 1);
-            while (nt[h])
-                h = (h + 1) & (cap - 1);
-            nt[h] = e;
-        }
-        free(f->by_id);
-        f->by_id = nt;
-        f->by_id_cap = cap;
+        memset(f->by_id + f->n_by_id, 0, ((size_t)ev->id + 1 - f->n_by_id) * sizeof *f->by_id);
+        f->n_by_id = (size_t)ev->id + 1;
     }
-    size_t h = (ev->id * 2654435761u) & (f->by_id_cap - 1);
-    while (f->by_id[h]) {
-        if (f->by_id[h]->id == ev->id)
-            return 0; /* the first format with an id wins */
-        h = (h + 1) & (f->by_id_cap - 1);
-    }
-    f->by_id[h] = ev;
     if (tg_grow(&f->events, &f->cap_events, f->n_events + 1, sizeof *f->events) != 0)
         return -1;
+    f->by_id[ev->id] = ev;
     f->events[f->n_events++] = ev;
     return 0;
 }
@@ -382,7 +369,12 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
     ev->is_func = kind != TG_KIND_GENERIC;
     ev->cls->system = system;
     ev->cls->fmt_data = ev;
-    if (add_by_id(f, ev) < 0)
+    int added = add_by_id(f, ev);
+    if (added == -2)
+        rc =
+            tg_err(err, TG_ERR_FORMAT, "event format %s: ID %u is past ftrace's 16-bit event types",
+                   ev->name, (unsigned)ev->id);
+    else if (added < 0)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
 out:
     free(heap[0]);

@@ -150,11 +150,12 @@ typedef struct ft_file {
     /* header_page / header_event */
     uint32_t hp_ts_off, hp_commit_off, hp_commit_size, hp_data_off;
 
-    /* events by id: open-addressed table */
+    /* the event formats, and by id: common_type is the kernel's 16-bit event type, so a
+     * record's format is one load from an array indexed by it (no lookup) */
     ft_event **events;
     size_t n_events, cap_events;
-    ft_event **by_id;
-    size_t by_id_cap;             /* power of two */
+    ft_event **by_id; /* n_by_id entries, NULL where no format has the id */
+    size_t n_by_id, cap_by_id;
     uint32_t type_off, type_size; /* common_type */
     uint32_t pid_off, pid_size;   /* common_pid */
     bool have_type;
@@ -257,15 +258,7 @@ bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const cha
 /* The event format of a record's common_type (NULL: none); inline, it runs per record. */
 static inline ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
 {
-    if (!f->by_id_cap)
-        return NULL;
-    size_t h = (id * 2654435761u) & (f->by_id_cap - 1);
-    while (f->by_id[h]) {
-        if (f->by_id[h]->id == id)
-            return f->by_id[h];
-        h = (h + 1) & (f->by_id_cap - 1);
-    }
-    return NULL;
+    return id < f->n_by_id ? f->by_id[id] : NULL;
 }
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
