@@ -158,6 +158,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         ctf_file *f = &ds->files[ds->cur_file];
         if (!ds->mapped) {
             TG_TRY(tg_map_open(&ds->map, f->path, err));
+            tg_window_init(&ds->win, ds->map.data, ds->map.size, true);
             ds->mapped = true;
             ds->next_pkt_off = 0;
         }
@@ -174,6 +175,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             continue;
         }
         ds->pkt_off = ds->next_pkt_off;
+        tg_window_at(&ds->win, ds->pkt_off);
         ctf_stream_decl *sc = NULL;
         uint64_t pbits = 0;
         TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos, &pbits,

@@ -10,6 +10,7 @@
 
 #include "formats/ctf/ctf_internal.h"
 #include "io/mapped_file.h"
+#include "io/read_window.h"
 
 typedef struct ctf_func_info ctf_func_info;
 typedef struct ctf_debug_info ctf_debug_info;
@@ -50,6 +51,7 @@ struct ctf_dstream {
     ctf_file *files;
     size_t n_files, cur_file;
     tg_map map;
+    tg_window win; /* over map: the file is read once, packet after packet */
     bool mapped, in_packet, done;
     uint64_t pkt_off, next_pkt_off, pkt_index;
     uint64_t pc_pos; /* bit where the packet context starts */

@@ -12,11 +12,11 @@
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
 #include "core/ring_page.h"
+#include "io/read_window.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define FT_MAX_CHUNK (256u << 20)
 
@@ -29,6 +29,7 @@ typedef struct ft_stream {
     const uint8_t *win;
     size_t win_len;
     uint64_t win_file_off; /* file offset of win (chunk: of its compressed bytes) */
+    tg_window reading;     /* uncompressed: win read once, page after page */
     size_t page_pos;       /* next page in the window */
     /* compressed data */
     uint32_t chunk_idx;
@@ -123,6 +124,8 @@ static int load_page(ft_stream *s, tg_error **err)
             }
             return 0;
         }
+        if (!s->b->compressed)
+            tg_window_at(&s->reading, s->page_pos);
         const uint8_t *pg = s->win + s->page_pos;
         uint64_t off = s->win_file_off + (s->b->compressed ? 0 : s->page_pos);
         s->page_index = s->page_pos / s->page_size;
@@ -461,6 +464,7 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_
         s->win = f->map.data + cd->offset;
         s->win_len = (size_t)cd->size;
         s->win_file_off = cd->offset;
+        tg_window_init(&s->reading, s->win, s->win_len, true);
     }
     if (f->hp_data_off >= b->page_size) {
         free(s);
@@ -480,21 +484,6 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_
     return 0;
 }
 
-/* The CPU data is read once, front to back: map its pages in with one call instead of a
- * page fault each (a hint; failure is harmless). */
-static void prefault(const ft_file *f, const ft_cpu_data *cd)
-{
-    if (!cd->size)
-        return;
-    uintptr_t a = (uintptr_t)(f->map.data + cd->offset) & ~(uintptr_t)4095;
-    uintptr_t e = (uintptr_t)(f->map.data + cd->offset + cd->size);
-#ifdef MADV_POPULATE_READ
-    if (madvise((void *)a, e - a, MADV_POPULATE_READ) == 0)
-        return;
-#endif
-    madvise((void *)a, e - a, MADV_WILLNEED);
-}
-
 int ft_add_streams(ft_file *f, tg_error **err)
 {
     tg_event_class *lost = tg_trace_add_class(f->trace, "lost", UINT32_MAX + 1ull, TG_KIND_LOST);
@@ -507,8 +496,6 @@ int ft_add_streams(ft_file *f, tg_error **err)
         if (b->latency)
             continue;
         for (size_t c = 0; c < b->n_cpus; c++) {
-            if (!b->compressed)
-                prefault(f, &b->cpus[c]);
             TG_TRY(add_stream(f, b, &b->cpus[c], lost, unknown, err));
         }
         if (i != 0)

@@ -14,13 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define UFT_CACHE_SIZE 512
-/* Pages of a large .dat already read are handed back to the kernel every this many bytes,
- * so the resident memory of a multi-GB replay stays small (the file is read once, in order). */
-#define UFT_RELEASE_CHUNK (8u << 20)
 
 struct uft_sym_cache {
     uint64_t addr;
@@ -35,22 +30,13 @@ struct uft_dat {
     tg_trace *t;
     char *path;
     tg_map map;
+    tg_window win; /* over map: a thread's file is read once, front to back */
     int tid, pid;
     size_t pos;
-    size_t released; /* bytes before this were given back with MADV_DONTNEED */
     size_t fast_end; /* records before this were checked in bulk: common ones (see scan_run) */
     bool stopped;
     struct uft_sym_cache cache[UFT_CACHE_SIZE];
 };
-
-static void release_read_pages(struct uft_dat *s)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t upto = s->pos / page * page;
-    if (upto > s->released && ((uintptr_t)s->map.data % page) == 0)
-        madvise((void *)(s->map.data + s->released), upto - s->released, MADV_DONTNEED);
-    s->released = upto;
-}
 
 static struct uft_sym_cache *lookup(struct uft_dat *s, uint64_t addr, int64_t ts, bool specs)
 {
@@ -186,8 +172,7 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
         ev->size = payload;
     }
     s->pos = pos + 16 + payload;
-    if (s->pos - s->released >= UFT_RELEASE_CHUNK)
-        release_read_pages(s);
+    tg_window_at(&s->win, s->pos);
     return 1;
 }
 
@@ -201,8 +186,8 @@ static size_t scan_run(struct uft_dat *s)
     size_t pos = s->pos, lim = s->map.size;
     if (s->stopped || s->d->big_endian || pos >= lim)
         return 0;
-    if (lim > s->released + UFT_RELEASE_CHUNK - 1)
-        lim = s->released + UFT_RELEASE_CHUNK - 1;
+    if (lim > s->win.next) /* the slow path moves the window */
+        lim = s->win.next;
     if (lim - pos > (size_t)UFT_RUN_RECORDS * 16)
         lim = pos + (size_t)UFT_RUN_RECORDS * 16;
     const uint8_t *base = s->map.data;
@@ -248,8 +233,8 @@ static size_t dat_next_batch(tg_stream *st, tg_event *evs, size_t max)
     size_t pos = s->pos, lim = s->map.size;
     if (s->stopped || d->big_endian)
         return 0;
-    if (lim > s->released + UFT_RELEASE_CHUNK - 1)
-        lim = s->released + UFT_RELEASE_CHUNK - 1;
+    if (lim > s->win.next) /* the slow path moves the window */
+        lim = s->win.next;
     if (pos + 16 > lim)
         return 0;
     size_t n = (lim - pos) / 16;
@@ -410,7 +395,7 @@ static int dat_rewind(tg_stream *st, tg_error **err)
     (void)err;
     struct uft_dat *s = st->priv;
     s->pos = 0;
-    s->released = 0;
+    tg_window_init(&s->win, s->map.data, s->map.size, true);
     s->fast_end = 0;
     s->stopped = false;
     return 0;
@@ -445,6 +430,7 @@ int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, t
         free(s);
         return rc;
     }
+    tg_window_init(&s->win, s->map.data, s->map.size, true);
     s->d = d;
     s->t = t;
     s->tid = task->tid;

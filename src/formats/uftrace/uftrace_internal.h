@@ -14,6 +14,7 @@
 #include "core/grow.h"
 #include "io/byte_reader.h"
 #include "io/mapped_file.h"
+#include "io/read_window.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,37 @@
+/* read_window.c - the read window's moves (see read_window.h). */
+#include "io/read_window.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populate)
+{
+    *w = (tg_window){.data = data, .size = size, .populate = populate};
+}
+
+static uintptr_t page_floor(uintptr_t a, uintptr_t page) { return a / page * page; }
+
+void tg_window_move(tg_window *w, size_t pos)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)w->data;
+    if (pos > w->size)
+        pos = w->size;
+    /* give back the pages a chunk behind, those wholly inside the region */
+    if (pos > TG_WINDOW_CHUNK) {
+        uintptr_t from = page_floor(start + w->released + page - 1, page);
+        uintptr_t to = page_floor(start + pos - TG_WINDOW_CHUNK, page);
+        if (to > from) {
+            madvise((void *)from, to - from, MADV_DONTNEED);
+            w->released = to - start;
+        }
+    }
+    size_t ahead = w->size - pos < TG_WINDOW_CHUNK ? w->size - pos : TG_WINDOW_CHUNK;
+    if (w->populate && ahead) {
+        uintptr_t from = page_floor(start + pos, page), to = start + pos + ahead;
+#ifdef MADV_POPULATE_READ
+        if (madvise((void *)from, to - from, MADV_POPULATE_READ) != 0)
+#endif
+            madvise((void *)from, to - from, MADV_WILLNEED);
+    }
+    w->next = pos + ahead < w->size ? pos + ahead : SIZE_MAX;
+}
