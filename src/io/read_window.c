@@ -16,6 +16,9 @@ void tg_window_move(tg_window *w, size_t pos)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)w->data;
     if (pos > w->size)
         pos = w->size;
+    if (pos < w->at) /* a jump back: what is behind the new position may be given back */
+        w->released = 0;
+    w->at = pos;
     /* give back the pages a chunk behind, those wholly inside the region */
     if (pos > TG_WINDOW_CHUNK) {
         uintptr_t from = page_floor(start + w->released + page - 1, page);

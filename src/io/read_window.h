@@ -21,6 +21,8 @@
 typedef struct tg_window {
     const uint8_t *data; /* the region, inside a read-only private mapping */
     size_t size;
+    size_t at;       /* the position of the last move; one before it (a jump back, as a
+                        ring buffer's wrap-around makes) moves the window too */
     size_t next;     /* a position at or past this moves the window */
     size_t released; /* the pages wholly before this offset were given back */
     bool populate;   /* map the chunk ahead in at once (a hint; failure is harmless) */
@@ -30,7 +32,7 @@ void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populat
 void tg_window_move(tg_window *w, size_t pos);
 static inline void tg_window_at(tg_window *w, size_t pos)
 {
-    if (pos >= w->next)
+    if (pos >= w->next || pos < w->at)
         tg_window_move(w, pos);
 }
 

@@ -47,6 +47,7 @@ int64_t lt0_tsc_to_ns(const lt0_trace *lt, uint64_t tsc)
 void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf)
 {
     *c = (lt0_cursor){.lt = lt, .tf = tf};
+    tg_window_init(&c->win, tf->map.data, tf->map.size, true);
 }
 
 /* Skips the rest of the block after damage at block offset pos and returns the error. */
@@ -68,6 +69,7 @@ static int block_damage(lt0_cursor *c, size_t pos, tg_error **err, const char *f
 static int start_block(lt0_cursor *c, lt0_raw *r)
 {
     const lt0_block *b = &c->tf->blocks[c->block];
+    tg_window_at(&c->win, b->off);
     c->pos = LT0_BLOCK_HEADER_SIZE;
     c->end = b->data_size;
     c->tsc = b->begin_tsc;

@@ -14,6 +14,7 @@
 #include "core/format_api.h"
 #include "io/byte_reader.h"
 #include "io/mapped_file.h"
+#include "io/read_window.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -149,6 +150,8 @@ typedef struct lt0_cursor {
     uint32_t lost_seen;          /* events_lost of the previous block */
     const tg_error *damage_next; /* the next open-time error to deliver at the end */
     bool in_block, damage_started;
+    tg_window win; /* over tf->map: blocks are read in ring order, which is file order but
+                      for the wrap-around */
 } lt0_cursor;
 
 typedef struct lt0_raw {
