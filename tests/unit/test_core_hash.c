@@ -68,10 +68,24 @@ int main(void)
     CHECK(&tc, *tg_hash_find_by(&h, 42, same_name, names[3]) == 0);
     CHECK(&tc, tg_hash_find_by(&h, 42, same_name, "none") == NULL);
     CHECK(&tc, tg_hash_str("a") != tg_hash_str("b"));
+    CHECK(&tc, tg_hash_bytes("main", 4) == tg_hash_str("main"));
+    CHECK(&tc, tg_hash_bytes("mainx", 4) == tg_hash_str("main"));
     tg_hash_clear(&h);
     CHECK(&tc, h.n == 0 && tg_hash_find(&h, 5) == NULL);
     CHECK(&tc, tg_hash_insert(&h, 5, &v) == 1 && *v == 0);
     tg_hash_free(&h);
     CHECK(&tc, h.cap == 0 && tg_hash_find(&h, 5) == NULL);
+    /* dense numbers: 0, 1, 2, ... in first-seen order, the same number when seen again */
+    int added, dense_ok = 1;
+    for (uint64_t k = 0; k < 1000; k++) {
+        int64_t n = tg_hash_index(&h, 0x7f0000000000ull + 64 * k, &added);
+        dense_ok &= n == (int64_t)k && added;
+    }
+    for (uint64_t k = 0; k < 1000; k += 7) {
+        int64_t n = tg_hash_index(&h, 0x7f0000000000ull + 64 * k, &added);
+        dense_ok &= n == (int64_t)k && !added;
+    }
+    CHECK(&tc, dense_ok && h.n == 1000);
+    tg_hash_free(&h);
     return tg_test_done(&tc);
 }
