@@ -273,6 +273,8 @@ typedef enum tg_event_kind {
                          * extern.dat: shown in the thread of the record before it) */
     TG_KIND_STATEDUMP,           /* the state when tracing started, not an event in time (LTTng
                          * lttng_ust_statedump:*, lttng_statedump_*) */
+    TG_KIND_COUNTER, /* the payload's integer fields are counter samples at this time (uftrace's
+                      * read:* events: -T FUNC@read=proc/statm, page-fault, pmu-*) */
 } tg_event_kind;
 
 typedef struct tg_event_class tg_event_class;
@@ -304,6 +306,7 @@ typedef enum tg_value_flag {
     TG_VALF_TEXT = 2,     /* array/sequence of bytes meant as text */
     TG_VALF_POINTER = 4,  /* integer that is an address */
     TG_VALF_SYMBOLIC = 8, /* integer whose label names it (function address, enum) */
+    TG_VALF_KIB = 16,     /* integer counting KiB, 1024 bytes (uftrace's proc/statm "KB") */
 } tg_value_flag;
 
 struct tg_value_ops;

@@ -10,7 +10,6 @@
  * records before it have been delivered. */
 #include "formats/uftrace/uftrace_internal.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,22 +59,6 @@ static int dat_stop(struct uft_dat *s, tg_error **err, int status, uint64_t off,
 {
     s->stopped = true;
     return tg_err_at(err, (tg_status)status, s->path, off, fmt, arg);
-}
-
-/* uftrace's built-in events (-T func@read=proc/statm, page-fault, pmu-*): read:* events
- * carry the counters at function entry, diff:* events the change at function exit (the
- * recorder subtracts).  The values go to ev->aux[1..3] for the rendering. */
-static void builtin_values(struct uft_dat *s, uint64_t id, const uint8_t *p, size_t len,
-                           tg_event *ev)
-{
-    if (id <= UFT_EV_BUILTIN || id > UFT_EV_BUILTIN + 10)
-        return;
-    for (unsigned i = 0; i < 3; i++) {
-        uint64_t v = 0;
-        if (len >= (i + 1) * 8)
-            v = s->d->big_endian ? tg_be64(p + i * 8) : tg_le64(p + i * 8);
-        ev->aux[1 + i] = v;
-    }
 }
 
 /* Everything but the common record (see dat_next): payloads, events, lost records, big
@@ -150,6 +133,11 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
         for (size_t i = 0; i < d->n_user_events; i++)
             if (d->user_events[i].id == addr)
                 ev->auxp = &d->user_events[i];
+        tg_event_class *builtin = uft_builtin_class(d, addr);
+        if (builtin) {
+            ev->cls = builtin;
+            ev->aux[1] = ev->aux[2] = ev->aux[3] = 0;
+        }
         if (more) {
             if (size - pos - 16 < 2)
                 return dat_stop(s, err, TG_ERR_FORMAT, pos + 16, "%s",
@@ -159,7 +147,8 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
             if (payload > size - pos - 16)
                 return dat_stop(s, err, TG_ERR_FORMAT, pos + 16, "%s",
                                 "truncated record: event data runs past the end of the file");
-            builtin_values(s, addr, p + 18, len, ev);
+            if (builtin)
+                uft_builtin_values(d, p + 18, len, ev);
         }
         break;
     default:
@@ -283,64 +272,14 @@ static int dat_render(const tg_event *ev, tg_buf *out)
 {
     struct uft_dat *s = ev->stream->priv;
     struct uft_data *d = s->d;
+    if (uft_builtin_render(d, ev, out))
+        return 1;
     if (ev->cls == d->cls_event) {
         const struct uft_user_event *ue = ev->auxp;
-        const uint64_t *v = &ev->aux[1];
-        const int64_t *sv = (const int64_t *)&ev->aux[1];
-        if (ue) {
+        if (ue)
             tg_buf_puts(out, ue->name);
-            return 1;
-        }
-        switch (ev->addr) {
-        case UFT_EV_BUILTIN + 1:
-            tg_buf_printf(out,
-                          "read:proc/statm (vmsize=%" PRIu64 "KB vmrss=%" PRIu64
-                          "KB shared=%" PRIu64 "KB)",
-                          v[0], v[1], v[2]);
-            break;
-        case UFT_EV_BUILTIN + 2:
-            tg_buf_printf(out, "read:page-fault (major=%" PRIu64 " minor=%" PRIu64 ")", v[0], v[1]);
-            break;
-        case UFT_EV_BUILTIN + 3:
-            tg_buf_printf(out,
-                          "diff:proc/statm (vmsize=%+" PRId64 "KB vmrss=%+" PRId64
-                          "KB shared=%+" PRId64 "KB)",
-                          sv[0], sv[1], sv[2]);
-            break;
-        case UFT_EV_BUILTIN + 4:
-            tg_buf_printf(out, "diff:page-fault (major=%+" PRId64 " minor=%+" PRId64 ")", sv[0],
-                          sv[1]);
-            break;
-        case UFT_EV_BUILTIN + 5:
-            tg_buf_printf(out, "read:pmu-cycle (cycle=%" PRIu64 " instructions=%" PRIu64 ")", v[0],
-                          v[1]);
-            break;
-        case UFT_EV_BUILTIN + 6:
-            tg_buf_printf(out,
-                          "diff:pmu-cycle (cycle=%+" PRId64 " instructions=%+" PRId64 " IPC=%.2f)",
-                          sv[0], sv[1], sv[0] ? (double)sv[1] / (double)sv[0] : 0.0);
-            break;
-        case UFT_EV_BUILTIN + 7:
-            tg_buf_printf(out, "read:pmu-cache (refers=%" PRIu64 " misses=%" PRIu64 ")", v[0],
-                          v[1]);
-            break;
-        case UFT_EV_BUILTIN + 8:
-            tg_buf_printf(
-                out, "diff:pmu-cache (refers=%+" PRId64 " misses=%+" PRId64 " hit=%" PRId64 "%%)",
-                sv[0], sv[1], sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
-            break;
-        case UFT_EV_BUILTIN + 9:
-            tg_buf_printf(out, "read:pmu-branch (branch=%" PRIu64 " misses=%" PRIu64 ")", v[0],
-                          v[1]);
-            break;
-        case UFT_EV_BUILTIN + 10:
-            tg_buf_printf(out,
-                          "diff:pmu-branch (branch=%+" PRId64 " misses=%+" PRId64
-                          " predict=%" PRId64 "%%)",
-                          sv[0], sv[1], sv[0] ? (sv[0] - sv[1]) * 100 / sv[0] : 0);
-            break;
-        default: tg_buf_printf(out, "user_event:%u", (unsigned)ev->addr); break;
-        }
+        else
+            tg_buf_printf(out, "user_event:%u", (unsigned)ev->addr);
         return 1;
     }
     if (!ev->auxp || !ev->size)
@@ -352,8 +291,10 @@ static int dat_render(const tg_event *ev, tg_buf *out)
 
 static size_t dat_field_count(const tg_event *ev, tg_scope scope)
 {
-    if (!ev->auxp || (ev->cls != ((struct uft_dat *)ev->stream->priv)->d->cls_entry &&
-                      ev->cls != ((struct uft_dat *)ev->stream->priv)->d->cls_exit))
+    const struct uft_data *d = ((struct uft_dat *)ev->stream->priv)->d;
+    if (ev->cls != d->cls_entry && ev->cls != d->cls_exit)
+        return uft_builtin_field_count(d, ev, scope);
+    if (!ev->auxp)
         return 0;
     bool ret = is_ret(ev);
     if ((scope == TG_SCOPE_RETURN) != ret ||
@@ -364,6 +305,9 @@ static size_t dat_field_count(const tg_event *ev, tg_scope scope)
 
 static int dat_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
+    const struct uft_data *d = ((struct uft_dat *)ev->stream->priv)->d;
+    if (ev->cls != d->cls_entry && ev->cls != d->cls_exit)
+        return uft_builtin_field(d, ev, scope, i, out);
     if (i >= dat_field_count(ev, scope))
         return TG_ERR_USAGE;
     int rc = uft_args_field(ev->auxp, is_ret(ev), ev->data, ev->size, i, out);

@@ -121,6 +121,8 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     d->cls_task_exit = add_class(t, "linux:task-exit", UFT_EV_TASK_EXIT, TG_KIND_TASK_EXIT, &ok);
     d->cls_task_name = add_class(t, "linux:task-name", UFT_EV_TASK_NAME, TG_KIND_TASK_NAME, &ok);
     d->cls_extern = add_class(t, "external-data", UFT_EV_EXTERN, TG_KIND_EXTERN, &ok);
+    if (ok)
+        ok = uft_builtin_classes_add(t, d);
     if (!ok)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     /* every symbol file now: a damaged one is reported at open, naming file and line */

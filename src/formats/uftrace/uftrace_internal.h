@@ -33,6 +33,7 @@ enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 
 /* event ids uftrace puts in the address field of EVENT records (and our class ids) */
 #define UFT_EV_BUILTIN 100000u
+#define UFT_N_BUILTIN 10 /* read:* and diff:* events UFT_EV_BUILTIN + 1 .. + 10 */
 #define UFT_EV_PERF 200000u
 #define UFT_EV_SCHED_IN 200001u
 #define UFT_EV_SCHED_OUT 200002u
@@ -176,6 +177,7 @@ struct uft_data {
     tg_event_class *cls_entry, *cls_exit, *cls_lost, *cls_event;
     tg_event_class *cls_sched_in, *cls_sched_out, *cls_sched_out_preempt;
     tg_event_class *cls_task_new, *cls_task_exit, *cls_task_name, *cls_extern;
+    tg_event_class *cls_builtin[UFT_N_BUILTIN]; /* uftrace_builtin.c */
 };
 
 /* uftrace_info.c */
@@ -197,6 +199,17 @@ int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_er
 /* A symbol file as uftrace writes them ("ADDRESS TYPE NAME" lines: NAME.sym, kallsyms)
  * into syms, sorted; sizes run to the next symbol. */
 int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **err);
+
+/* uftrace_builtin.c: the read:* and diff:* events (-T FUNC@read=...).  Classes added at
+ * open (false: out of memory); the class of an event id (NULL when not built in); the values
+ * of a record's payload p (len bytes) into ev->aux[1..3]; its fields and uftrace's text. */
+bool uft_builtin_classes_add(tg_trace *t, struct uft_data *d);
+tg_event_class *uft_builtin_class(const struct uft_data *d, uint64_t id);
+void uft_builtin_values(const struct uft_data *d, const uint8_t *p, size_t len, tg_event *ev);
+size_t uft_builtin_field_count(const struct uft_data *d, const tg_event *ev, tg_scope scope);
+int uft_builtin_field(const struct uft_data *d, const tg_event *ev, tg_scope scope, size_t i,
+                      tg_value *out);
+bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *out);
 
 /* uftrace_argspec.c */
 int uft_argspec_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len,
