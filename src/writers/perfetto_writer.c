@@ -15,6 +15,10 @@
  *   SLICE_END (a frame whose exit the trace never shows gets no end: the UI marks it as
  *   not ended, which is the truth); other events as instants with their payload as debug annotations; lost
  *   records as instants with the count;
+ * - a counter track per thread and field of each counter event (TG_KIND_COUNTER: uftrace's
+ *   read:* records), a TrackDescriptor with a CounterDescriptor (KiB as bytes times 1024)
+ *   whose parent is the thread's track, named "<event> <field>" and described when first
+ *   used in a part; each record's integer fields as TYPE_COUNTER values on those tracks;
  * - event and annotation names interned per sequence: a packet that first uses a name on
  *   its sequence carries it in interned_data.
  * Memory is bounded by streams, threads and distinct names, never by events.  Times are the
@@ -36,6 +40,7 @@ enum {
 
 #define PROCESS_UUID(pid) (0x5000000000000000ull | (uint32_t)(pid))
 #define THREAD_UUID(tid) (0x6000000000000000ull | (uint32_t)(tid))
+#define COUNTER_UUID(i) (0x7000000000000000ull | (uint64_t)(i))
 
 struct pf_annotations {
     Perfetto__Protos__DebugAnnotation *items;
@@ -70,6 +75,11 @@ struct pf_thread {
     tg_pf_piece track; /* TrackEvent{track_uuid}, for a thread not its sequence's default */
 };
 
+/* A counter track: one integer field of one counter class on one thread. */
+struct pf_counter {
+    unsigned declared_part; /* the part whose track descriptors hold it (0: none) */
+};
+
 struct pf_writer {
     tg_pf_packets pk;
     unsigned part; /* 1, or the split's part number */
@@ -79,6 +89,10 @@ struct pf_writer {
     tg_hash process_ids; /* pid -> index in procs */
     struct pf_process *procs;
     size_t procs_cap;
+    tg_hash counter_classes; /* event class pointer -> dense index */
+    tg_hash counter_ids;     /* thread index, class index, field -> index in counters */
+    struct pf_counter *counters;
+    size_t counters_cap;
     tg_pf_piece *begins; /* by interned name: TrackEvent{SLICE_BEGIN, name_iid} */
     size_t begins_cap;
     tg_buf *text; /* rendered values of the current event */
@@ -282,6 +296,17 @@ static int put_slice(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
     return 0;
 }
 
+/* The thread's track described in the current part, once. */
+static int declare_thread(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
+{
+    struct pf_thread *pt = &pf->threads[t->index];
+    if (pt->declared_part == pf->part)
+        return 0;
+    TG_TRY(put_track(pf, t, ns));
+    pt->declared_part = pf->part;
+    return 0;
+}
+
 /* A track event packet on t's sequence: name is an interned name or UINT32_MAX for none;
  * annotations (already filled) are attached when n_ann > 0. */
 static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
@@ -295,12 +320,7 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
         if (rc <= 0)
             return rc;
     }
-    if (pt->declared_part != pf->part) {
-        int rc = put_track(pf, t, ns);
-        if (rc < 0)
-            return rc;
-        pt->declared_part = pf->part;
-    }
+    TG_TRY(declare_thread(pf, t, ns));
     tg_pf_seq *seq = seq_for(pf, t, ns);
     if (!seq)
         return TG_ERR_NOMEM;
@@ -420,6 +440,89 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     return put_event(pf, t, call->exit_ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
 
+/* ---- counter tracks ------------------------------------------------------------------------ */
+
+/* The counter track of field i (value v) of ev's class on thread t, described in the current
+ * part when it is not yet: its index, or a negative status. */
+static int64_t counter_track(struct pf_writer *pf, const tg_walk_thread *t, const tg_event *ev,
+                             size_t i, const tg_value *v, int64_t ns)
+{
+    int added;
+    const tg_event_class *cls = tg_event_class_of(ev);
+    int64_t c = tg_hash_index(&pf->counter_classes, (uint64_t)(uintptr_t)cls, &added);
+    if (c < 0)
+        return c;
+    uint64_t key = (uint64_t)t->index << 40 | (uint64_t)c << 16 | i;
+    int64_t k = tg_hash_index(&pf->counter_ids, key, &added);
+    if (k < 0 ||
+        (added && tg_grow(&pf->counters, &pf->counters_cap, (size_t)k + 1, sizeof *pf->counters)))
+        return TG_ERR_NOMEM;
+    if (added)
+        pf->counters[k] = (struct pf_counter){0};
+    if (pf->counters[k].declared_part == pf->part)
+        return k;
+    TG_TRY(declare_thread(pf, t, ns));
+    tg_pf_seq *seq = seq_for(pf, t, ns);
+    if (!seq)
+        return TG_ERR_NOMEM;
+    Perfetto__Protos__CounterDescriptor counter = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+    if (v->flags & TG_VALF_KIB) {
+        counter.has_unit = counter.has_unit_multiplier = 1;
+        counter.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_SIZE_BYTES;
+        counter.unit_multiplier = 1024;
+    }
+    tg_buf_reset(pf->text);
+    tg_buf_puts(pf->text, tg_event_class_name(cls));
+    tg_buf_putc(pf->text, ' ');
+    tg_buf_puts(pf->text, v->name ? v->name : "?");
+    tg_buf_put(pf->text, "", 1);
+    Perfetto__Protos__TrackDescriptor track = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+    track.has_uuid = track.has_parent_uuid = 1;
+    track.uuid = COUNTER_UUID(k);
+    track.parent_uuid = THREAD_UUID(t->tid);
+    track.name = (char *)tg_buf_data(pf->text);
+    track.counter = &counter;
+    Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    tg_pf_seq_stamp(&pkt, seq, ns);
+    pkt.track_descriptor = &track;
+    TG_TRY(tg_pf_packet_put(&pf->pk, &pkt));
+    pf->counters[k].declared_part = pf->part;
+    return k;
+}
+
+/* A counter event: each integer field a TYPE_COUNTER value on its own track. */
+static int on_counter(struct pf_writer *pf, tg_walk_thread *t, const tg_event *ev)
+{
+    int64_t ns = tg_event_time_ns(ev);
+    size_t n = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
+    for (size_t i = 0; i < n && i < 0x10000; i++) {
+        tg_value v;
+        if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) < 0)
+            break;
+        if ((v.type != TG_VAL_UINT && v.type != TG_VAL_SINT) || v.label)
+            continue; /* texts, enums, symbols: not samples */
+        int64_t k = counter_track(pf, t, ev, i, &v, ns);
+        if (k < 0)
+            return (int)k;
+        tg_pf_seq *seq = seq_for(pf, t, ns);
+        if (!seq)
+            return TG_ERR_NOMEM;
+        Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+        te.has_type = te.has_track_uuid = 1;
+        te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+        te.track_uuid = COUNTER_UUID(k);
+        te.has_counter_value = 1; /* an unsigned value past INT64_MAX is shown as INT64_MAX */
+        te.counter_value = v.type == TG_VAL_UINT && v.v.u > INT64_MAX ? INT64_MAX : v.v.s;
+        Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+        tg_pf_seq_stamp(&pkt, seq, ns);
+        pkt.has_sequence_flags = 1;
+        pkt.sequence_flags = TG_PF_SEQ_NEEDS_STATE;
+        pkt.track_event = &te;
+        TG_TRY(tg_pf_packet_put(&pf->pk, &pkt));
+    }
+    return 0;
+}
+
 /* ---- instants with debug annotations ------------------------------------------------------ */
 
 static int add_annotation(struct pf_writer *pf, uint32_t *names, const char *name)
@@ -481,9 +584,12 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
     int rc = before_record(pf, tg_event_time_ns(ev));
     if (rc < 0)
         return rc;
-    if (tg_event_kind_of(ev) == TG_KIND_TASK_NAME && (rc = on_task_name(pf, t, ev)) < 0)
+    tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    if (kind == TG_KIND_TASK_NAME && (rc = on_task_name(pf, t, ev)) < 0)
         return rc;
-    if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+    if (kind == TG_KIND_COUNTER)
+        return on_counter(pf, t, ev);
+    if (kind == TG_KIND_LOST) {
         if ((rc = add_annotation(pf, names, "lost_count")) < 0)
             return rc;
         a->items[a->n].has_uint_value = 1;
@@ -546,6 +652,9 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     free(pf.ann.text_at);
     tg_buf_free(pf.text);
     tg_hash_free(&pf.process_ids);
+    tg_hash_free(&pf.counter_classes);
+    tg_hash_free(&pf.counter_ids);
+    free(pf.counters);
     free(pf.procs);
     tg_frame_walk_free(&pf.walk);
     return rc;
