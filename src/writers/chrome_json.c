@@ -3,8 +3,9 @@
  * Written as a stream over the frame walk (the call-stack builder's frames): each frame it
  * opens becomes a "B" duration event and each frame it ends an "E", so uftrace data shows
  * linux:schedule as `uftrace dump --chrome` does and frames still open at the end are
- * ended; lost records and every other event become thread-scoped instants "i" with the
- * payload as args.  Each process and thread is named once, when first seen, with "M"
+ * ended; counter events (uftrace's read:* records) become "C" counter events with their
+ * integer fields as numbers; lost records and every other event become thread-scoped
+ * instants "i" with the payload as args.  Each process and thread is named once, when first seen, with "M"
  * metadata events.  Memory is bounded by the number of threads and names, not events.
  * --split-size/--split-time write parts that are each a whole JSON file (split_output.h).
  * Timestamps are microseconds with nanosecond decimals. */
@@ -228,11 +229,45 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     return put_frame(cw, 'E', t, name, call->exit_ns);
 }
 
+/* A counter event (TG_KIND_COUNTER) as a "C" event of its process: its integer fields as
+ * numbers in args, one counter series each (the Trace Event format's counters). */
+static void put_counter(struct chrome_writer *cw, const tg_walk_thread *t, const tg_event *ev)
+{
+    const char *name = tg_event_name(ev);
+    TG_BUF_LIT(cw->out, ",\n{\"ph\":\"C\",\"name\":");
+    put_string(cw->out, name ? name : "?");
+    put_piece(cw, cw->threads[t->index]);
+    put_ts(cw->out, tg_event_time_ns(ev));
+    TG_BUF_LIT(cw->out, ",\"args\":{");
+    size_t n = tg_event_field_count(ev, TG_SCOPE_PAYLOAD), written = 0;
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) < 0)
+            break;
+        if ((v.type != TG_VAL_UINT && v.type != TG_VAL_SINT) || v.label)
+            continue; /* texts, enums, symbols: not samples */
+        if (written++)
+            tg_buf_putc(cw->out, ',');
+        put_string(cw->out, v.name ? v.name : "?");
+        tg_buf_putc(cw->out, ':');
+        if (v.type == TG_VAL_UINT)
+            tg_buf_u64_fast(cw->out, v.v.u);
+        else
+            tg_buf_i64(cw->out, v.v.s);
+    }
+    TG_BUF_LIT(cw->out, "}}");
+}
+
 static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct chrome_writer *cw = ctx;
     TG_TRY(tg_split_before(&cw->split, &cw->walk, tg_event_time_ns(ev), cw->err));
-    const char *name = tg_event_name(ev);
+    const tg_event_class *cls = ev->cls; /* kind and name read once, without calls */
+    if (cls && cls->kind == TG_KIND_COUNTER) {
+        put_counter(cw, t, ev);
+        return 0;
+    }
+    const char *name = cls ? cls->name : "";
     TG_BUF_LIT(cw->out, ",\n{\"ph\":\"i\",\"name\":");
     put_string(cw->out, name ? name : "?");
     put_piece(cw, cw->threads[t->index]);
