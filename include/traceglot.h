@@ -202,6 +202,14 @@ typedef struct tg_env_entry {
     int64_t integer;
 } tg_env_entry;
 
+/* A thread the trace lists apart from its events (uftrace's task.txt): its process, the
+ * process that forked it and its command name, so a thread is named even when no event of
+ * its own names it (a forked child shows its parent's command, as `uftrace info` does). */
+typedef struct tg_task_info {
+    int64_t tid, pid, ppid; /* -1 when unknown */
+    const char *name;       /* command name, NULL when unknown */
+} tg_task_info;
+
 const tg_clock_info *tg_trace_clock(const tg_trace *t);
 const tg_host_info *tg_trace_host(const tg_trace *t);
 const tg_process_info *tg_trace_process(const tg_trace *t);
@@ -209,6 +217,10 @@ const tg_tracer_info *tg_trace_tracer(const tg_trace *t);
 size_t tg_trace_env_count(const tg_trace *t);
 const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);             /* NULL past the end */
 const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NULL: absent */
+size_t tg_trace_task_count(const tg_trace *t);
+const tg_task_info *tg_trace_task(const tg_trace *t, size_t i); /* NULL past the end */
+/* The task listed with this tid (a linear search: once per thread), NULL when none. */
+const tg_task_info *tg_trace_task_find(const tg_trace *t, int64_t tid);
 
 /* ---- one timeline: clock domains and alignment ------------------------------------------- */
 

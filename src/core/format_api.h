@@ -79,6 +79,8 @@ struct tg_trace {
     tg_tracer_info tracer;
     tg_env_entry *env;
     size_t n_env, cap_env;
+    tg_task_info *tasks;
+    size_t n_tasks, cap_tasks;
     /* the shared timeline (timeline.c): event time + shift_ns is the time on it */
     int64_t shift_ns;
     tg_alignment alignment;
@@ -112,6 +114,8 @@ int tg_trace_set_tracer(tg_trace *t, const char *name, const char *version);
 int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_integer,
                      int64_t integer);
 int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
+/* Appends one task (tg_trace_task); its name is copied. */
+int tg_trace_add_task(tg_trace *t, const tg_task_info *task);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);

@@ -1,5 +1,5 @@
-/* trace_attrs.c - a trace's typed attributes: its clock, host, process, tracer and the
- * format's environment.
+/* trace_attrs.c - a trace's typed attributes: its clock, host, process, tracer, the tasks
+ * it lists and the format's environment.
  *
  * A format fills them once, in open(), from what its metadata says (uftrace's info file, a
  * CTF clock and env block, trace.dat options, the XRay header); consumers read them through
@@ -89,6 +89,18 @@ int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value)
     return tg_trace_add_env(t, key, text, true, value);
 }
 
+int tg_trace_add_task(tg_trace *t, const tg_task_info *task)
+{
+    TG_TRY(tg_grow(&t->tasks, &t->cap_tasks, t->n_tasks + 1, sizeof *t->tasks));
+    bool ok = true;
+    tg_task_info k = *task;
+    k.name = dup_or_null(t, task->name, &ok);
+    if (!ok)
+        return TG_ERR_NOMEM;
+    t->tasks[t->n_tasks++] = k;
+    return 0;
+}
+
 tg_clock_origin tg_clock_origin_of_name(const char *name)
 {
     static const struct {
@@ -153,5 +165,19 @@ const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key)
     for (size_t i = 0; i < t->n_env; i++)
         if (strcmp(t->env[i].key, key) == 0)
             return &t->env[i];
+    return NULL;
+}
+
+size_t tg_trace_task_count(const tg_trace *t) { return t->n_tasks; }
+const tg_task_info *tg_trace_task(const tg_trace *t, size_t i)
+{
+    return i < t->n_tasks ? &t->tasks[i] : NULL;
+}
+
+const tg_task_info *tg_trace_task_find(const tg_trace *t, int64_t tid)
+{
+    for (size_t i = 0; i < t->n_tasks; i++)
+        if (t->tasks[i].tid == tid)
+            return &t->tasks[i];
     return NULL;
 }

@@ -36,6 +36,7 @@ static void trace_free(tg_trace *t)
     free(t->streams);
     free(t->classes);
     free(t->env);
+    free(t->tasks);
     tg_symtab_free(&t->symbols);
     tg_arena_free(&t->arena);
     free(t);

@@ -193,8 +193,19 @@ static int put_track(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
     return tg_pf_packet_put(&pf->pk, &pkt);
 }
 
+/* The interned name (+1) of the task the trace lists with tid, 0 when none. */
+static int64_t task_name(struct pf_writer *pf, const tg_event *ev, int64_t tid)
+{
+    const tg_task_info *task = tg_trace_task_find(tg_event_trace(ev), tid);
+    if (!task || !task->name || !task->name[0])
+        return 0;
+    int64_t id = tg_frame_names_intern(&pf->walk.names, task->name, strlen(task->name));
+    return id < 0 ? id : id + 1;
+}
+
 /* A new thread: its process named by the trace's process attribute, the thread by
- * LTTng's procname context at its first event. */
+ * LTTng's procname context at its first event; else both by the tasks the trace lists
+ * (uftrace's task.txt: a forked child by its parent's command). */
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct pf_writer *pf = ctx;
@@ -217,11 +228,19 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     int64_t name = name_in_field(pf, ev, TG_SCOPE_STREAM_CONTEXT, "procname");
     if (name == 0)
         name = name_in_field(pf, ev, TG_SCOPE_EVENT_CONTEXT, "procname");
+    if (name == 0)
+        name = task_name(pf, ev, t->tid);
     if (name < 0)
         return (int)name;
     pt->name = (uint32_t)name;
     if (!pr->name && t->tid == t->pid)
         pr->name = pt->name; /* a process is known by its main thread's name */
+    if (!pr->name) {
+        int64_t main_name = task_name(pf, ev, t->pid);
+        if (main_name < 0)
+            return (int)main_name;
+        pr->name = (uint32_t)main_name;
+    }
     return 0;
 }
 

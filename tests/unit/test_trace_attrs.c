@@ -63,6 +63,19 @@ static void test_uftrace(struct tg_test_counts *tc)
     CHECK(tc, tg_trace_env_count(t) > 10);
     CHECK(tc, tg_trace_env(t, tg_trace_env_count(t)) == NULL);
     tg_close(set);
+    /* the tasks of task.txt: a forked child (FORK pid=31682 ppid=31677) by its parent's
+     * command, as `uftrace info` lists it (forks.info.txt: "31677(forks), 31682(forks)") */
+    set = open_one(TG_TEST_DATA "/uftrace/forks.data");
+    CHECK(tc, set != NULL);
+    if (!set)
+        return;
+    t = tg_set_trace(set, 0);
+    CHECK(tc, tg_trace_task_count(t) == 2 && tg_trace_task(t, 2) == NULL);
+    const tg_task_info *child = tg_trace_task_find(t, 31682);
+    CHECK(tc, child && child->pid == 31682 && child->ppid == 31677);
+    CHECK_STR(tc, child ? child->name : NULL, "forks");
+    CHECK(tc, tg_trace_task_find(t, 1) == NULL);
+    tg_close(set);
 }
 
 static void test_ctf(struct tg_test_counts *tc)

@@ -122,5 +122,10 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d)
         if (d->tasks[i].tid == pr.pid && d->tasks[i].comm[0])
             pr.name = d->tasks[i].comm;
     TG_TRY(tg_trace_set_process(t, &pr));
+    for (size_t i = 0; i < d->n_tasks; i++) {
+        const struct uft_task *tk = &d->tasks[i];
+        tg_task_info task = {tk->tid, tk->pid, tk->ppid, tk->comm[0] ? tk->comm : NULL};
+        TG_TRY(tg_trace_add_task(t, &task));
+    }
     return add_env(t, d);
 }
