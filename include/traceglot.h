@@ -383,6 +383,9 @@ uint64_t tg_event_offset(const tg_event *ev); /* byte offset of the record in it
  * the tracer recorded (-1 when it recorded none). */
 uint64_t tg_event_func_addr(const tg_event *ev);
 const char *tg_event_func_name(const tg_event *ev);
+/* The module holding the function: the executable or shared library path as the tracer
+ * recorded it, "[kernel.kallsyms]" or "[MODULE]" for a kernel function; NULL when unknown. */
+const char *tg_event_func_module(const tg_event *ev);
 int tg_event_depth(const tg_event *ev);
 /* Lost events: how many were lost (0 when unknown). */
 uint64_t tg_event_lost_count(const tg_event *ev);
@@ -536,6 +539,7 @@ typedef struct tg_call {
     int tid, pid;
     uint64_t addr;
     const char *name;          /* symbol at entry time, or NULL */
+    const char *module;        /* its module at entry time (tg_event_func_module), or NULL */
     int depth;                 /* 0 for a thread's outermost frame */
     int64_t entry_ns, exit_ns; /* in the unit of the times fed (ns, or cycles: feed_at) */
     int64_t total_ns;          /* exit_ns - entry_ns */
@@ -574,7 +578,7 @@ typedef struct tg_callstack tg_callstack;
 tg_callstack *tg_callstack_new(tg_call_fn on_call, void *ctx);
 void tg_callstack_free(tg_callstack *cs);
 /* Optional: on_open is called when a frame opens, with the call's tid, pid, addr, name,
- * depth and entry_ns set (the rest 0), before any call inside it ends. */
+ * module, depth and entry_ns set (the rest 0), before any call inside it ends. */
 void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open);
 /* 0, or TG_ERR_USAGE for an unknown rule.  Set before the first event. */
 int tg_callstack_set_rules(tg_callstack *cs, tg_stack_rules rules);

@@ -11,8 +11,9 @@
  * Threads are found through core's hash table keyed by tid, with the previous
  * event's thread remembered (threads come in long runs); each thread's frames live in one
  * growable array, so feeding an event costs no allocation once the deepest stack has been
- * seen.  Symbols are asked of the reader once per (trace, address) in a small direct-mapped
- * cache.  Memory is bounded by threads x maximum depth. */
+ * seen.  Symbols and modules are asked of the reader once per (trace, address) in a small
+ * direct-mapped cache, filled at a frame's open (an entry), so an event that opens nothing
+ * costs no module lookup.  Memory is bounded by threads x maximum depth. */
 #include "analysis/callstack_inline.h"
 #include "analysis/callstack_uftrace.h"
 #include "core/consumer.h"
@@ -96,6 +97,7 @@ static void report(tg_callstack *cs, const struct tg_thread_stack *t, const stru
         .pid = t->pid,
         .addr = f->addr,
         .name = f->name,
+        .module = f->module,
         .depth = (int)t->depth,
         .entry_ns = f->entry_ns,
         .exit_ns = exit_ns,
@@ -130,6 +132,7 @@ static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t)
                     .pid = t->pid,
                     .addr = f->addr,
                     .name = f->name,
+                    .module = f->module,
                     .depth = (int)t->depth - 1,
                     .entry_ns = f->entry_ns,
                     .trace = t->trace};
@@ -138,26 +141,39 @@ static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t)
 
 /* Pushes a frame and tells the consumer. */
 static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, const char *name,
-                int64_t entry_ns)
+                const char *module, int64_t entry_ns)
 {
     if (t->depth == t->cap)
         TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
-    t->frames[t->depth++] = (struct tg_frame){addr, name, entry_ns, 0};
+    t->frames[t->depth++] = (struct tg_frame){addr, name, module, entry_ns, 0};
     if (cs->on_open)
         tell_open(cs, t);
     return 0;
 }
 
+static size_t name_slot(uint64_t a) { return (size_t)((a ^ (a >> 8) ^ (a >> 16)) & 255); }
+
+/* The symbol of ev's function; its module is asked of the reader with it, once per
+ * (trace, address) in the cache, and read back by module_of at the frame's open. */
 static const char *name_of(tg_callstack *cs, const tg_event *ev)
 {
     uint64_t a = ev->addr;
-    size_t h = (size_t)((a ^ (a >> 8) ^ (a >> 16)) & 255);
+    size_t h = name_slot(a);
     if (cs->names[h].trace != ev->cls->trace || cs->names[h].addr != a) {
         cs->names[h].addr = a;
         cs->names[h].trace = ev->cls->trace;
         cs->names[h].name = tg_event_func_name(ev);
+        cs->names[h].module = tg_event_func_module(ev);
     }
     return cs->names[h].name;
+}
+
+/* The module name_of cached for (trace, a), or NULL when the cache no longer has it (a
+ * frame the uftrace rules imply without its entry, its slot since taken by another). */
+static const char *module_of(const tg_callstack *cs, const tg_trace *trace, uint64_t a)
+{
+    size_t h = name_slot(a);
+    return cs->names[h].trace == trace && cs->names[h].addr == a ? cs->names[h].module : NULL;
 }
 
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
@@ -168,6 +184,7 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
         .pid = t->pid,
         .addr = addr,
         .name = name_of(cs, ev),
+        .module = module_of(cs, ev->cls->trace, addr),
         .depth = (int)t->depth,
         .entry_ns = ts,
         .exit_ns = ts,
@@ -193,6 +210,15 @@ static bool uses_uftrace_rules(tg_callstack *cs, const tg_event *ev)
     return cs->rules_uftrace;
 }
 
+/* The module of a frame of the uftrace rules: none for a context switch (its address is
+ * the sched event's class id, not a function's). */
+static const char *uf_module_of(const tg_callstack *cs, const tg_trace *trace, const uf_frame *f)
+{
+    if (f->name == uf_schedule_name || f->name == uf_schedule_preempted_name)
+        return NULL;
+    return module_of(cs, trace, f->addr);
+}
+
 /* The told stack of t ends below depth n (frames above end unpaired at ts) and reaches
  * depth n (frames the uftrace stack implies are opened: their start, else ts). */
 static int mirror_depth(tg_callstack *cs, struct tg_thread_stack *th, uf_task *t, size_t n,
@@ -203,7 +229,9 @@ static int mirror_depth(tg_callstack *cs, struct tg_thread_stack *th, uf_task *t
     while (th->depth < n) {
         const uf_frame *f = uf_frame_at(cs->uf, t, (int)th->depth);
         bool known = f && f->valid && (int64_t)f->total <= ts;
-        TG_TRY(push(cs, th, f ? f->addr : 0, f ? f->name : NULL, known ? (int64_t)f->total : ts));
+        uint64_t addr = f ? f->addr : 0;
+        TG_TRY(push(cs, th, addr, f ? f->name : NULL, f ? uf_module_of(cs, th->trace, f) : NULL,
+                    known ? (int64_t)f->total : ts));
     }
     return 0;
 }
@@ -216,7 +244,7 @@ static int uf_opened(void *ctx, uf_task *t, int idx, int64_t ts)
         return TG_ERR_NOMEM;
     TG_TRY(mirror_depth(cs, th, t, (size_t)idx, ts));
     const uf_frame *f = &t->frames[idx];
-    return push(cs, th, f->addr, f->name, ts);
+    return push(cs, th, f->addr, f->name, uf_module_of(cs, th->trace, f), ts);
 }
 
 static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int64_t ts, int how)
@@ -243,6 +271,7 @@ static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int
         .pid = th->pid,
         .addr = addr,
         .name = name,
+        .module = th->frames[idx].module,
         .depth = idx,
         .entry_ns = ts - total,
         .exit_ns = ts,
@@ -304,6 +333,7 @@ static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
     switch ((tg_step)step) {
     case TG_STEP_OPENED:
         t->frames[t->depth - 1].name = name_of(cs, ev);
+        t->frames[t->depth - 1].module = module_of(cs, ev->cls->trace, ev->addr);
         if (cs->on_open)
             tell_open(cs, t);
         break;
@@ -346,7 +376,7 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     }
     uint64_t addr = ev->addr;
     if (kind == TG_KIND_FUNC_ENTRY)
-        return push(cs, t, addr, name_of(cs, ev), ts);
+        return push(cs, t, addr, name_of(cs, ev), module_of(cs, ev->cls->trace, addr), ts);
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
     /* unwind: find the matching frame from the top */
     size_t match = t->depth;

@@ -24,7 +24,8 @@ struct uf_state;
 
 struct tg_frame {
     uint64_t addr;
-    const char *name; /* NULL when opened by tg_callstack_step */
+    const char *name;   /* NULL when opened by tg_callstack_step */
+    const char *module; /* likewise */
     int64_t entry_ns;
     int64_t child_ns;
 };
@@ -50,8 +51,8 @@ struct tg_callstack {
     struct {
         uint64_t addr;
         const tg_trace *trace; /* NULL: empty */
-        const char *name;
-    } names[256];
+        const char *name, *module;
+    } names[256]; /* (trace, address) -> symbol and module, asked of the reader once */
     struct tg_thread_stack *last;    /* the previous event's thread */
     struct tg_thread_stack *threads; /* in first-seen order */
     size_t n_threads, threads_cap;
@@ -102,7 +103,7 @@ static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, cons
                    tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames) < 0))
             return TG_ERR_NOMEM;
         uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
-        t->frames[t->depth++] = (struct tg_frame){addr, NULL, ts, 0};
+        t->frames[t->depth++] = (struct tg_frame){.addr = addr, .entry_ns = ts};
         out->thread = t;
         return TG_STEP_OPENED;
     }

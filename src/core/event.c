@@ -39,6 +39,12 @@ const char *tg_event_func_name(const tg_event *ev)
     return s ? s->name : NULL;
 }
 
+const char *tg_event_func_module(const tg_event *ev)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    return ops && ops->func_module ? ops->func_module(ev) : NULL;
+}
+
 size_t tg_event_field_count(const tg_event *ev, tg_scope scope)
 {
     const struct tg_stream_ops *ops = ev->stream->ops;

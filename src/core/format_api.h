@@ -37,6 +37,8 @@ struct tg_stream_ops {
     int (*render)(const tg_event *ev, tg_buf *out);
     /* Optional: symbol of ev->addr for function entry/exit events. */
     const char *(*func_name)(const tg_event *ev);
+    /* Optional: module of ev->addr (tg_event_func_module); asked once per frame opened. */
+    const char *(*func_module)(const tg_event *ev);
     /* Optional: release priv. */
     void (*destroy)(tg_stream *s);
     /* Optional: go back to the first event, so a set can be iterated more than once (every

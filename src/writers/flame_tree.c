@@ -73,7 +73,6 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
-    (void)frame;
     tg_flame_tree *ft = ctx;
     struct tg_flame_open *o = &ft->open[t->index];
     size_t level = t->depth - 1;
@@ -83,6 +82,8 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     if (node == TG_FLAME_NONE)
         return TG_ERR_NOMEM;
     o->at[level] = node;
+    if (!ft->nodes[node].module)
+        ft->nodes[node].module = frame->module;
     return 0;
 }
 

@@ -3,7 +3,8 @@
  * Built from the frames the call-stack builder ends (through frame_walk): node 0 is the
  * root ("all"), its children are the threads ("thread-TID"), and below them one node per
  * distinct call path.  Each node adds up the self time (total minus direct children) and
- * the total time of the calls on its path.  Memory is bounded by distinct call paths, not
+ * the total time of the calls on its path, and keeps the module of the function (a name
+ * found in two modules under one parent is one node, of the first one's module).  Memory is bounded by distinct call paths, not
  * by events. */
 #ifndef TG_FLAME_TREE_H
 #define TG_FLAME_TREE_H
@@ -17,6 +18,7 @@ typedef struct tg_flame_node {
     uint32_t first_child, next_sibling, last_child; /* TG_FLAME_NONE when none */
     int64_t self_ns, total_ns;
     uint64_t calls;
+    const char *module; /* of the path's first call (tg_call.module; the set owns it), or NULL */
 } tg_flame_node;
 
 typedef struct tg_flame_tree {

@@ -4,21 +4,23 @@
  * The call tree of flame_tree is drawn the classic way: the root at the bottom, each frame
  * as wide as the self time of its whole subtree (so widths agree with the folded output
  * and with uftrace report's self times), children left to right in first-seen order.
- * Every frame is a <g> with a hover <title> (name, time, share of the whole), a rect and a
- * label; its position in time units and its depth are kept in data attributes so the small
+ * Every frame is a <g> with a hover <title> (name, module, time, share of the whole), a
+ * rect and a label; its position in time units and its depth are kept in data attributes so the small
  * script embedded at the end can zoom (click a frame; "Reset zoom") and search ("Search",
  * or the ?s= parameter of the URL) without anything from the network.  Frames narrower than
- * a tenth of a pixel at full width are left out, as flamegraph.pl does.  Colours come from
- * a hash of the frame's name (the event model does not yet say which module a function
- * lives in), in flamegraph.pl's warm palette. */
+ * a tenth of a pixel at full width are left out, as flamegraph.pl does.  Colours: one hue
+ * family per module (svg_palette.c), and a legend under the frames names the modules drawn
+ * (the first LEGEND_MAX; each frame's module is also its data-m attribute). */
 #include "core/consumer.h"
 #include "writers/flame_tree.h"
+#include "writers/svg_palette.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { WIDTH = 1200, FRAME_H = 16, PAD_TOP = 40, PAD_BOTTOM = 24, SIDE = 10, CHAR_W = 7 };
+enum { LEGEND_MAX = 48, LEGEND_ROW = 16, LEGEND_TEXT_MAX = 40 };
 
 static void put_xml(tg_buf *out, const char *s)
 {
@@ -48,15 +50,6 @@ static void put_time(tg_buf *out, int64_t ns)
     tg_buf_printf(out, u ? "%.3f %s" : "%.0f %s", v, units[u]);
 }
 
-static void put_color(tg_buf *out, const char *name)
-{
-    uint32_t h = 2166136261u;
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    tg_buf_printf(out, "rgb(%u,%u,%u)", 205 + (h & 0xff) * 50 / 255, (h >> 8 & 0xff) * 230 / 255,
-                  (h >> 16 & 0xff) * 55 / 255);
-}
-
 static void put_label(tg_buf *out, const char *name, double width)
 {
     size_t fits = width > 3 * CHAR_W ? (size_t)(width / CHAR_W) : 0;
@@ -70,6 +63,65 @@ static void put_label(tg_buf *out, const char *name, double width)
         cut[keep] = '\0';
         put_xml(out, cut);
         tg_buf_puts(out, "..");
+    }
+}
+
+/* The modules of the frames drawn, in first-drawn order, and where each legend entry goes. */
+typedef struct legend {
+    const char *module[LEGEND_MAX];
+    int x[LEGEND_MAX], row[LEGEND_MAX];
+    size_t n;
+    int rows;
+} legend;
+
+static const char *short_module(const char *module)
+{
+    const char *slash = strrchr(module, '/');
+    return slash && slash[1] ? slash + 1 : module;
+}
+
+static void legend_add(legend *lg, const char *module)
+{
+    if (!module || lg->n == LEGEND_MAX)
+        return;
+    for (size_t i = 0; i < lg->n; i++)
+        if (lg->module[i] == module || strcmp(lg->module[i], module) == 0)
+            return;
+    lg->module[lg->n++] = module;
+}
+
+/* Lays the entries out left to right, a swatch and the module's file name each, wrapping. */
+static void legend_layout(legend *lg)
+{
+    int x = SIDE;
+    lg->rows = lg->n ? 1 : 0;
+    for (size_t i = 0; i < lg->n; i++) {
+        size_t len = strlen(short_module(lg->module[i]));
+        int w = 16 + (int)(len < LEGEND_TEXT_MAX ? len : LEGEND_TEXT_MAX) * CHAR_W + 16;
+        if (x + w > WIDTH - SIDE && x > SIDE) {
+            x = SIDE;
+            lg->rows++;
+        }
+        lg->x[i] = x;
+        lg->row[i] = lg->rows - 1;
+        x += w;
+    }
+}
+
+static void legend_put(const legend *lg, tg_buf *out, int y0)
+{
+    for (size_t i = 0; i < lg->n; i++) {
+        int y = y0 + lg->row[i] * LEGEND_ROW;
+        tg_buf_puts(out, "<g class=\"legend\" data-m=\"");
+        put_xml(out, lg->module[i]);
+        tg_buf_puts(out, "\"><title>");
+        put_xml(out, lg->module[i]);
+        tg_buf_printf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"",
+                      lg->x[i], y);
+        tg_svg_put_family(out, lg->module[i]);
+        tg_buf_printf(out, "\"/><text x=\"%d\" y=\"%d\">", lg->x[i] + 16, y + 10);
+        put_label(out, short_module(lg->module[i]), LEGEND_TEXT_MAX * CHAR_W);
+        tg_buf_puts(out, "</text></g>\n");
     }
 }
 
@@ -173,7 +225,13 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
     }
     int64_t total = weight[0] > 0 ? weight[0] : 1;
     double scale = (double)(WIDTH - 2 * SIDE) / (double)total;
-    int height = PAD_TOP + (max_depth + 1) * FRAME_H + PAD_BOTTOM;
+    legend lg = {.n = 0};
+    for (uint32_t i = 0; i != TG_FLAME_NONE; i = tg_flame_tree_next(ft, i))
+        if ((double)weight[i] * scale >= 0.1)
+            legend_add(&lg, ft->nodes[i].module);
+    legend_layout(&lg);
+    int legend_h = lg.rows ? lg.rows * LEGEND_ROW + 8 : 0;
+    int height = PAD_TOP + (max_depth + 1) * FRAME_H + legend_h + PAD_BOTTOM;
     tg_buf_printf(out,
                   "<?xml version=\"1.0\" standalone=\"no\"?>\n"
                   "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -201,24 +259,34 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
         if (w < 0.1)
             continue;
         const char *name = tg_flame_node_name(ft, &ft->nodes[i]);
+        const char *module = ft->nodes[i].module;
         double fx = SIDE + x[i] * scale;
-        int fy = height - PAD_BOTTOM - (depth[i] + 1) * FRAME_H;
+        int fy = height - PAD_BOTTOM - legend_h - (depth[i] + 1) * FRAME_H;
         tg_buf_printf(out, "<g class=\"f\" data-x=\"%lld\" data-w=\"%lld\" data-d=\"%d\" data-n=\"",
                       (long long)x[i], (long long)weight[i], depth[i]);
         put_xml(out, name);
+        if (module) {
+            tg_buf_puts(out, "\" data-m=\"");
+            put_xml(out, module);
+        }
         tg_buf_puts(out, "\"><title>");
         put_xml(out, name);
+        if (module) {
+            tg_buf_puts(out, " in ");
+            put_xml(out, module);
+        }
         tg_buf_puts(out, " (");
         put_time(out, weight[i]);
         tg_buf_printf(out,
                       ", %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
                       "height=\"%d\" rx=\"2\" fill=\"",
                       100.0 * (double)weight[i] / (double)total, fx, fy, w, FRAME_H - 1);
-        put_color(out, name);
+        tg_svg_put_fill(out, module, name);
         tg_buf_printf(out, "\"/><text x=\"%.1f\" y=\"%d\">", fx + 3, fy + FRAME_H - 4);
         put_label(out, name, w);
         tg_buf_puts(out, "</text></g>\n");
     }
+    legend_put(&lg, out, height - PAD_BOTTOM - legend_h + 8);
     tg_buf_printf(out, script, WIDTH, SIDE, CHAR_W);
     tg_buf_puts(out, "</svg>\n");
     free(weight);

@@ -263,6 +263,15 @@ static const char *dat_func_name(const tg_event *ev)
     return c->sym ? c->sym->name : NULL;
 }
 
+/* The module the sid-*.map (or a DLOP line) gives the address: the PLT entry of a library
+ * call is the calling module's, as `uftrace replay -f module` says. */
+static const char *dat_func_module(const tg_event *ev)
+{
+    struct uft_dat *s = ev->stream->priv;
+    const struct uft_sym_cache *c = lookup(s, ev->addr, ev->ts, false);
+    return c->mod ? c->mod->path : NULL;
+}
+
 static bool is_ret(const tg_event *ev)
 {
     return ev->cls == ((struct uft_dat *)ev->stream->priv)->d->cls_exit;
@@ -353,6 +362,7 @@ static const struct tg_stream_ops uft_dat_ops = {
     .field = dat_field,
     .render = dat_render,
     .func_name = dat_func_name,
+    .func_module = dat_func_module,
     .destroy = dat_destroy,
 };
 

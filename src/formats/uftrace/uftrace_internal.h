@@ -104,6 +104,7 @@ struct uft_dbg_func {
 
 struct uft_module {
     const char *name; /* basename, also the .sym / .dbg file stem */
+    const char *path; /* as the first map line or DLOP line naming it recorded it */
     tg_symtab syms;   /* relative addresses */
     bool loaded, has_syms;
     struct uft_dbg_func *dbg; /* sorted by offset */

@@ -358,9 +358,18 @@ static void kcpu_destroy(tg_stream *st)
     st->priv = NULL;
 }
 
+/* A kernel function's module: the kernel's own image (perf's name for it); kallsyms's
+ * loadable-module column is not kept, so a module's function is named the kernel's too. */
+static const char *kcpu_func_module(const tg_event *ev)
+{
+    tg_trace *t = tg_event_trace(ev);
+    return t && tg_symtab_lookup(&t->symbols, ev->addr) ? "[kernel.kallsyms]" : NULL;
+}
+
 static const struct tg_stream_ops uft_kernel_ops = {
     .next = kcpu_next,
     .rewind = kcpu_rewind,
+    .func_module = kcpu_func_module,
     .destroy = kcpu_destroy,
 };
 

@@ -69,8 +69,12 @@ static const char *base_name(const char *path, size_t len, size_t *blen)
     return b;
 }
 
-static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char *name, size_t len)
+/* The module of a path (plen bytes), by its base name: made at the first path naming it,
+ * which it keeps as its path. */
+static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char *path, size_t plen)
 {
+    size_t len;
+    const char *name = base_name(path, plen, &len);
     for (size_t i = 0; i < d->n_modules; i++)
         if (strlen(d->modules[i]->name) == len && memcmp(d->modules[i]->name, name, len) == 0)
             return d->modules[i];
@@ -80,6 +84,9 @@ static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char
     if (!m)
         return NULL;
     m->name = tg_arena_strndup(&t->arena, name, len);
+    m->path = tg_arena_strndup(&t->arena, path, plen);
+    if (!m->name || !m->path)
+        return NULL;
     tg_symtab_init(&m->syms);
     d->modules[d->n_modules++] = m;
     return m;
@@ -124,10 +131,8 @@ static int read_map(tg_trace *t, struct uft_data *d, struct uft_session *s, tg_e
             const char *p = line + off;
             size_t plen = strcspn(p, " ");
             if (plen && p[0] != '[') {
-                size_t blen;
-                const char *b = base_name(p, plen, &blen);
                 struct uft_map *prev = s->n_maps ? &s->maps[s->n_maps - 1] : NULL;
-                struct uft_module *m = module_get(t, d, b, blen);
+                struct uft_module *m = module_get(t, d, p, plen);
                 if (!m) {
                     free(text);
                     free(path);
@@ -276,13 +281,11 @@ int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err)
             const char *base = field(line, "base", &lb);
             const char *lib = field(line, "libname", &ll);
             if (ts && base && lib) {
-                size_t blen;
-                const char *b = base_name(lib, ll, &blen);
                 struct uft_dlopen *dl = &d->dlopens[d->n_dlopens++];
                 dl->ts = parse_ts(ts);
                 dl->pid = tid ? atoi(tid) : -1;
                 dl->base = strtoull(base, NULL, 16);
-                dl->mod = module_get(t, d, b, blen);
+                dl->mod = module_get(t, d, lib, ll);
                 if (!dl->mod) {
                     rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
                     goto out;
