@@ -90,6 +90,7 @@ enum {
 typedef struct ft_func {
     uint64_t addr;
     const char *name;
+    const char *module; /* kallsyms's "[module]" column, NULL for the kernel's own */
 } ft_func;
 
 typedef struct ft_printk {

@@ -420,6 +420,14 @@ static const char *ring_func_name(const tg_event *ev)
     return fn ? fn->name : NULL;
 }
 
+/* A kernel function's module: kallsyms's "[module]", else the kernel's own image. */
+static const char *ring_func_module(const tg_event *ev)
+{
+    const ft_stream *s = ev->stream->priv;
+    const ft_func *fn = ft_find_func(s->f, ev->addr);
+    return fn ? fn->module ? fn->module : "[kernel.kallsyms]" : NULL;
+}
+
 static void ring_destroy(tg_stream *st)
 {
     ft_stream *s = st->priv;
@@ -438,6 +446,7 @@ static const struct tg_stream_ops ring_ops = {
     .field = ring_field,
     .render = ring_render,
     .func_name = ring_func_name,
+    .func_module = ring_func_module,
     .destroy = ring_destroy,
 };
 

@@ -16,7 +16,7 @@
 
 typedef struct func_tmp {
     uint64_t addr;
-    const char *name;
+    const char *name, *module;
     size_t order;
     char type;
 } func_tmp;
@@ -95,9 +95,14 @@ static int parse_text(ft_file *f, char *text, size_t len)
             if (sp)
                 ne = sp;
             if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a' && n < cap) {
+                /* "\t[module]" to the line's end: the module, ended where the line ends */
+                char *mod = ne < le && *ne == '\t' && ne[1] == '[' && le[-1] == ']' ? ne + 1 : NULL;
+                if (mod)
+                    *le = 0;
                 *ne = 0; /* ends the name: a '\t', ' ' or '\n' (or the copy's extra byte) */
                 funcs[n].addr = addr;
                 funcs[n].name = name;
+                funcs[n].module = mod;
                 types[n] = ch;
                 n++;
             }
@@ -132,11 +137,13 @@ static int parse_text(ft_file *f, char *text, size_t len)
             return -1;
         }
         for (size_t i = 0; i < n; i++)
-            tmp[i] = (func_tmp){funcs[i].addr, funcs[i].name, SIZE_MAX - i, types[i]};
+            tmp[i] =
+                (func_tmp){funcs[i].addr, funcs[i].name, funcs[i].module, SIZE_MAX - i, types[i]};
         qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
         for (size_t i = 0; i < n; i++) {
             funcs[i].addr = tmp[i].addr;
             funcs[i].name = tmp[i].name;
+            funcs[i].module = tmp[i].module;
             types[i] = tmp[i].type;
         }
         free(tmp);
@@ -149,6 +156,7 @@ static int parse_text(ft_file *f, char *text, size_t len)
     /* one kallsyms per file: replace */
     funcs[n].addr = 0;
     funcs[n].name = NULL;
+    funcs[n].module = NULL;
     free(f->funcs);
     f->funcs = funcs;
     f->n_funcs = n;
