@@ -179,12 +179,13 @@ static const char *module_of(const tg_callstack *cs, const tg_trace *trace, uint
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
                      int64_t ts)
 {
+    const char *name = name_of(cs, ev); /* before module_of, which reads what it cached */
     tg_call call = {
         .tid = t->tid,
         .pid = t->pid,
         .addr = addr,
-        .name = name_of(cs, ev),
-        .module = module_of(cs, ev->cls->trace, addr),
+        .name = name,
+        .module = module_of(cs, ev->cls->trace, ev->addr),
         .depth = (int)t->depth,
         .entry_ns = ts,
         .exit_ns = ts,
@@ -375,8 +376,10 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
         return 0;
     }
     uint64_t addr = ev->addr;
-    if (kind == TG_KIND_FUNC_ENTRY)
-        return push(cs, t, addr, name_of(cs, ev), module_of(cs, ev->cls->trace, addr), ts);
+    if (kind == TG_KIND_FUNC_ENTRY) {
+        const char *name = name_of(cs, ev); /* fills the cache module_of reads */
+        return push(cs, t, addr, name, module_of(cs, ev->cls->trace, addr), ts);
+    }
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
     /* unwind: find the matching frame from the top */
     size_t match = t->depth;

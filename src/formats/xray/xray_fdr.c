@@ -413,6 +413,7 @@ static const struct tg_stream_ops fdr_ops = {
     .field_count = xray_field_count,
     .field = xray_field,
     .func_name = xray_event_func_name,
+    .func_module = xray_event_func_module,
     .destroy = fdr_destroy,
     .rewind = fdr_rewind,
     .events_independent = true, /* records decoded from the mapped file alone */

@@ -122,6 +122,7 @@ static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_e
     if (bin && *bin) {
         TG_TRY(xray_instr_map_load(&xf->imap, bin, &t->arena, err));
         xf->have_imap = true;
+        xf->imap_path = tg_arena_strdup(&t->arena, bin);
     }
     if (xf->hdr.type == 0)
         return xray_basic_open(t, xf, err);
@@ -168,6 +169,15 @@ TG_FORMAT(xray) = {
 };
 
 /* ---- function names ------------------------------------------------------------------- */
+
+/* The instrumented binary the map came from, for the functions it lists. */
+const char *xray_event_func_module(const tg_event *ev)
+{
+    const xray_file *xf = ev->stream->trace->priv;
+    int64_t id = (int64_t)ev->addr;
+    return id > 0 && (uint64_t)id < xf->imap.n_funcs && xf->imap.funcs[id].name ? xf->imap_path
+                                                                                : NULL;
+}
 
 const char *xray_event_func_name(const tg_event *ev)
 {

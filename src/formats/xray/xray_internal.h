@@ -100,6 +100,7 @@ typedef struct xray_file {
     xray_header hdr;
     xray_instr_map imap;
     bool have_imap;
+    const char *imap_path; /* the instrumented binary (--instr-map): its functions' module */
     tg_event_class *cls[XRAY_REC_KINDS];
     uint64_t data_end;     /* end of the records that can be read (truncation) */
     tg_error *open_errors; /* damage found while indexing, reported by stream 0 */
@@ -135,5 +136,6 @@ int xray_attrs_fill(tg_trace *t, const xray_file *xf);
 size_t xray_field_count(const tg_event *ev, tg_scope scope);
 int xray_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
 const char *xray_event_func_name(const tg_event *ev);
+const char *xray_event_func_module(const tg_event *ev);
 
 #endif
