@@ -10,7 +10,8 @@
  * debug link (beside the binary, in its .debug folder, under DIR), then at its path (and
  * under DIR by its file name); the ELF symbols (libelf) of what is found are loaded into the
  * trace's symbol table at the module's load address, and function addresses resolve
- * through it. */
+ * through it.  A function's module is the statedump's path of the module whose file gave
+ * its symbol: of the modules found, the one loaded highest at or below the symbol. */
 #include "formats/ctf/ctf_stream.h"
 
 #include <fcntl.h>
@@ -28,6 +29,7 @@ typedef struct func_module {
     bool is_pic;
     char *path;
     char *debug_link; /* file name of the separate debug file, or NULL */
+    bool found;       /* its ELF file was found and its symbols loaded */
     uint8_t build_id[64];
     size_t build_id_len;
 } func_module;
@@ -261,6 +263,7 @@ static void load_symbols(tg_trace *t)
         char *file = find_module_file(fi, m);
         if (file)
             load_elf(t, file, m->baddr, m->is_pic);
+        m->found = file != NULL;
         free(file);
     }
     tg_symtab_sort(&t->symbols);
@@ -283,7 +286,8 @@ void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev)
     (void)ds;
 }
 
-const char *ctf_func_name(const tg_event *ev)
+/* The symbol of ev's function address (the modules' symbols loaded at the first ask). */
+static const tg_symbol *func_symbol(const tg_event *ev)
 {
     tg_trace *t = ev->stream ? ev->stream->trace : NULL;
     if (!t)
@@ -295,8 +299,28 @@ const char *ctf_func_name(const tg_event *ev)
         tr->func->symbols_loaded = true;
         load_symbols(t);
     }
-    const tg_symbol *sym = tg_symtab_lookup(&t->symbols, ev->addr);
+    return tg_symtab_lookup(&t->symbols, ev->addr);
+}
+
+const char *ctf_func_name(const tg_event *ev)
+{
+    const tg_symbol *sym = func_symbol(ev);
     return sym ? sym->name : NULL;
+}
+
+const char *ctf_func_module(const tg_event *ev)
+{
+    const tg_symbol *sym = func_symbol(ev);
+    if (!sym)
+        return NULL;
+    const ctf_func_info *fi = ((ctf_trace *)ev->stream->trace->priv)->func;
+    const func_module *best = NULL;
+    for (size_t i = 0; i < fi->n_mods; i++) {
+        const func_module *m = &fi->mods[i];
+        if (m->found && m->baddr <= sym->addr && (!best || m->baddr > best->baddr))
+            best = m;
+    }
+    return best ? best->path : NULL;
 }
 
 void ctf_func_free(ctf_trace *tr)

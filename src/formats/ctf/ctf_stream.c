@@ -326,6 +326,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
 }
 
 static const char *stream_func_name(const tg_event *ev) { return ctf_func_name(ev); }
+static const char *stream_func_module(const tg_event *ev) { return ctf_func_module(ev); }
 
 const struct tg_stream_ops ctf_stream_ops = {
     .next = stream_next,
@@ -333,5 +334,6 @@ const struct tg_stream_ops ctf_stream_ops = {
     .field = ctf_field_get,
     .render = ctf_render,
     .func_name = stream_func_name,
+    .func_module = stream_func_module,
     .destroy = stream_destroy,
 };

@@ -121,6 +121,7 @@ void ctf_debuginfo_render(const tg_event *ev, tg_buf *w);
 int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts);
 void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev);
 const char *ctf_func_name(const tg_event *ev);
+const char *ctf_func_module(const tg_event *ev); /* the statedump path of its module */
 void ctf_func_free(ctf_trace *tr);
 
 #endif
