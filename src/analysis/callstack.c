@@ -153,27 +153,44 @@ static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, cons
 
 static size_t name_slot(uint64_t a) { return (size_t)((a ^ (a >> 8) ^ (a >> 16)) & 255); }
 
-/* The symbol of ev's function; its module is asked of the reader with it, once per
- * (trace, address) in the cache, and read back by module_of at the frame's open. */
-static const char *name_of(tg_callstack *cs, const tg_event *ev)
+/* A cache miss: the reader is asked for the symbol and the module, once per (trace, address)
+ * while the slot keeps it.  Out of line, so that the hit stays a few instructions. */
+__attribute__((noinline)) static const struct tg_name_slot *
+name_fill(tg_callstack *cs, const tg_event *ev, struct tg_name_slot *s)
 {
-    uint64_t a = ev->addr;
-    size_t h = name_slot(a);
-    if (cs->names[h].trace != ev->cls->trace || cs->names[h].addr != a) {
-        cs->names[h].addr = a;
-        cs->names[h].trace = ev->cls->trace;
-        cs->names[h].name = tg_event_func_name(ev);
-        cs->names[h].module = tg_event_func_module(ev);
-    }
-    return cs->names[h].name;
+    s->addr = ev->addr;
+    s->trace = ev->cls->trace;
+    s->name = tg_event_func_name(ev);
+    s->module = tg_event_func_module(ev);
+    return s;
 }
 
-/* The module name_of cached for (trace, a), or NULL when the cache no longer has it (a
- * frame the uftrace rules imply without its entry, its slot since taken by another). */
-static const char *module_of(const tg_callstack *cs, const tg_trace *trace, uint64_t a)
+/* The cache's slot of ev's function: its symbol, and its module read at the frame's open. */
+static inline const struct tg_name_slot *slot_of(tg_callstack *cs, const tg_event *ev)
+{
+    uint64_t a = ev->addr;
+    struct tg_name_slot *s = &cs->names[name_slot(a)];
+    if (s->trace != ev->cls->trace || s->addr != a)
+        return name_fill(cs, ev, s);
+    return s;
+}
+
+static inline const char *name_of(tg_callstack *cs, const tg_event *ev)
+{
+    return slot_of(cs, ev)->name;
+}
+
+/* The module name_of cached for the symbol name of (trace, a), or NULL when the cache no
+ * longer has it (a frame the uftrace rules imply without its entry, its slot since taken)
+ * or name is not the slot's (a context switch's linux:schedule frame, whose address is a
+ * class id). */
+static inline const char *module_of(const tg_callstack *cs, const tg_trace *trace, uint64_t a,
+                                    const char *name)
 {
     size_t h = name_slot(a);
-    return cs->names[h].trace == trace && cs->names[h].addr == a ? cs->names[h].module : NULL;
+    return cs->names[h].addr == a && cs->names[h].name == name && cs->names[h].trace == trace
+               ? cs->names[h].module
+               : NULL;
 }
 
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
@@ -185,7 +202,7 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
         .pid = t->pid,
         .addr = addr,
         .name = name,
-        .module = module_of(cs, ev->cls->trace, ev->addr),
+        .module = module_of(cs, ev->cls->trace, ev->addr, name),
         .depth = (int)t->depth,
         .entry_ns = ts,
         .exit_ns = ts,
@@ -211,15 +228,6 @@ static bool uses_uftrace_rules(tg_callstack *cs, const tg_event *ev)
     return cs->rules_uftrace;
 }
 
-/* The module of a frame of the uftrace rules: none for a context switch (its address is
- * the sched event's class id, not a function's). */
-static const char *uf_module_of(const tg_callstack *cs, const tg_trace *trace, const uf_frame *f)
-{
-    if (f->name == uf_schedule_name || f->name == uf_schedule_preempted_name)
-        return NULL;
-    return module_of(cs, trace, f->addr);
-}
-
 /* The told stack of t ends below depth n (frames above end unpaired at ts) and reaches
  * depth n (frames the uftrace stack implies are opened: their start, else ts). */
 static int mirror_depth(tg_callstack *cs, struct tg_thread_stack *th, uf_task *t, size_t n,
@@ -231,7 +239,8 @@ static int mirror_depth(tg_callstack *cs, struct tg_thread_stack *th, uf_task *t
         const uf_frame *f = uf_frame_at(cs->uf, t, (int)th->depth);
         bool known = f && f->valid && (int64_t)f->total <= ts;
         uint64_t addr = f ? f->addr : 0;
-        TG_TRY(push(cs, th, addr, f ? f->name : NULL, f ? uf_module_of(cs, th->trace, f) : NULL,
+        TG_TRY(push(cs, th, addr, f ? f->name : NULL,
+                    f ? module_of(cs, th->trace, addr, f->name) : NULL,
                     known ? (int64_t)f->total : ts));
     }
     return 0;
@@ -245,7 +254,8 @@ static int uf_opened(void *ctx, uf_task *t, int idx, int64_t ts)
         return TG_ERR_NOMEM;
     TG_TRY(mirror_depth(cs, th, t, (size_t)idx, ts));
     const uf_frame *f = &t->frames[idx];
-    return push(cs, th, f->addr, f->name, uf_module_of(cs, th->trace, f), ts);
+    /* the entry's frame, or a context switch's (no module: ev_module is NULL) */
+    return push(cs, th, f->addr, f->name, cs->ev_module, ts);
 }
 
 static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int64_t ts, int how)
@@ -301,8 +311,13 @@ static int feed_uftrace(tg_callstack *cs, const tg_event *ev, int64_t ts)
         }
     }
     r.time = ts;
-    if (r.type == UF_ENTRY || r.type == UF_EXIT)
-        r.name = name_of(cs, ev);
+    const char *module = NULL; /* what uf_opened gives the frame an entry opens */
+    if (r.type == UF_ENTRY || r.type == UF_EXIT) {
+        const struct tg_name_slot *ns = slot_of(cs, ev);
+        r.name = ns->name;
+        module = ns->module;
+    }
+    cs->ev_module = module;
     uf_task *t = uf_task_get(cs->uf, r.tid, r.pid);
     struct tg_thread_stack *th = get(cs, r.tid);
     if (!t || !th)
@@ -334,7 +349,8 @@ static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
     switch ((tg_step)step) {
     case TG_STEP_OPENED:
         t->frames[t->depth - 1].name = name_of(cs, ev);
-        t->frames[t->depth - 1].module = module_of(cs, ev->cls->trace, ev->addr);
+        t->frames[t->depth - 1].module =
+            module_of(cs, ev->cls->trace, ev->addr, t->frames[t->depth - 1].name);
         if (cs->on_open)
             tell_open(cs, t);
         break;
@@ -378,7 +394,7 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     uint64_t addr = ev->addr;
     if (kind == TG_KIND_FUNC_ENTRY) {
         const char *name = name_of(cs, ev); /* fills the cache module_of reads */
-        return push(cs, t, addr, name, module_of(cs, ev->cls->trace, addr), ts);
+        return push(cs, t, addr, name, module_of(cs, ev->cls->trace, addr, name), ts);
     }
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
     /* unwind: find the matching frame from the top */

@@ -48,7 +48,8 @@ struct tg_callstack {
     bool rules_uftrace;          /* ... and whether it follows the uftrace rules */
     uint64_t first_time;         /* TG_STACK_LLVM_XRAY: the first record's time (0: none) */
     const tg_event *ev;          /* the event being fed */
-    struct {
+    const char *ev_module;       /* the uftrace rules: the module of the entry being fed */
+    struct tg_name_slot {
         uint64_t addr;
         const tg_trace *trace; /* NULL: empty */
         const char *name, *module;
