@@ -2,7 +2,7 @@
  *
  * The hues are 24 steps of 15 degrees, so two families differ by at least that much; the
  * hash is FNV-1a over the name's bytes, the same on every machine and in every run.  Within
- * a family the saturation runs 50..85% and the lightness 55..75%, both from the frame
+ * a family the saturation runs 50..85% and the lightness 60..78%, both from the frame
  * name's hash, so text stays readable on every frame.  The neutral family has no hue and at
  * most 8% saturation. */
 #include "writers/svg_palette.h"
@@ -24,7 +24,7 @@ void tg_svg_put_fill(tg_buf *out, const char *module, const char *name)
     if (hue < 0)
         tg_buf_printf(out, "hsl(0,%u%%,%u%%)", h % 9, 62 + (h >> 8) % 21);
     else
-        tg_buf_printf(out, "hsl(%d,%u%%,%u%%)", hue, 50 + h % 36, 55 + (h >> 8) % 21);
+        tg_buf_printf(out, "hsl(%d,%u%%,%u%%)", hue, 50 + h % 36, 60 + (h >> 8) % 19);
 }
 
 void tg_svg_put_family(tg_buf *out, const char *module)
