@@ -24,7 +24,7 @@ struct uf_state;
 
 struct tg_frame {
     uint64_t addr;
-    const char *name;   /* NULL when opened by tg_callstack_step */
+    const char *name;   /* left unset by tg_callstack_step (tg_callstack_feed sets them) */
     const char *module; /* likewise */
     int64_t entry_ns;
     int64_t child_ns;
@@ -104,7 +104,10 @@ static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, cons
                    tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames) < 0))
             return TG_ERR_NOMEM;
         uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
-        t->frames[t->depth++] = (struct tg_frame){.addr = addr, .entry_ns = ts};
+        struct tg_frame *f = &t->frames[t->depth++]; /* name and module: the caller's */
+        f->addr = addr;
+        f->entry_ns = ts;
+        f->child_ns = 0;
         out->thread = t;
         return TG_STEP_OPENED;
     }

@@ -26,23 +26,18 @@ void tg_flame_tree_free(tg_flame_tree *ft)
     memset(ft, 0, sizeof *ft);
 }
 
-/* The child of parent named name, added when new; TG_FLAME_NONE when out of memory. */
-static uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name)
+/* A new child node of parent (out of the lookup's line: a call path is new only once). */
+__attribute__((noinline)) static uint32_t
+add_child(tg_flame_tree *ft, uint32_t node, uint32_t parent, uint32_t name, const char *module)
 {
-    int added;
-    int64_t i = tg_hash_index(&ft->children, (uint64_t)parent << 32 | name, &added);
-    if (i < 0)
-        return TG_FLAME_NONE;
-    uint32_t node = (uint32_t)i + 1; /* node 0 is the root, never anyone's child */
-    if (!added)
-        return node;
     if (tg_grow(&ft->nodes, &ft->cap, ft->n + 1, sizeof *ft->nodes) < 0)
         return TG_FLAME_NONE;
     ft->nodes[node] = (tg_flame_node){.parent = parent,
                                       .name = name,
                                       .first_child = TG_FLAME_NONE,
                                       .next_sibling = TG_FLAME_NONE,
-                                      .last_child = TG_FLAME_NONE};
+                                      .last_child = TG_FLAME_NONE,
+                                      .module = module};
     ft->n++;
     tg_flame_node *p = &ft->nodes[parent];
     if (p->last_child == TG_FLAME_NONE)
@@ -51,6 +46,19 @@ static uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name)
         ft->nodes[p->last_child].next_sibling = node;
     p->last_child = node;
     return node;
+}
+
+/* The child of parent named name, added when new (of module); TG_FLAME_NONE when out of
+ * memory. */
+static inline uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t name,
+                                const char *module)
+{
+    int added;
+    int64_t i = tg_hash_index(&ft->children, (uint64_t)parent << 32 | name, &added);
+    if (i < 0)
+        return TG_FLAME_NONE;
+    uint32_t node = (uint32_t)i + 1; /* node 0 is the root, never anyone's child */
+    return added ? add_child(ft, node, parent, name, module) : node;
 }
 
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
@@ -63,7 +71,7 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
         return (int)name;
     if (tg_grow(&ft->open, &ft->open_cap, t->index + 1, sizeof *ft->open) < 0)
         return TG_ERR_NOMEM;
-    uint32_t node = child_of(ft, 0, (uint32_t)name);
+    uint32_t node = child_of(ft, 0, (uint32_t)name, NULL);
     if (node == TG_FLAME_NONE)
         return TG_ERR_NOMEM;
     ft->open[t->index] = (struct tg_flame_open){.thread_node = node};
@@ -78,12 +86,10 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     size_t level = t->depth - 1;
     if (tg_grow(&o->at, &o->cap, level + 1, sizeof *o->at) < 0)
         return TG_ERR_NOMEM;
-    uint32_t node = child_of(ft, level ? o->at[level - 1] : o->thread_node, name);
+    uint32_t node = child_of(ft, level ? o->at[level - 1] : o->thread_node, name, frame->module);
     if (node == TG_FLAME_NONE)
         return TG_ERR_NOMEM;
     o->at[level] = node;
-    if (!ft->nodes[node].module)
-        ft->nodes[node].module = frame->module;
     return 0;
 }
 

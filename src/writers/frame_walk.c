@@ -14,6 +14,7 @@ void tg_frame_walk_free(tg_frame_walk *w)
     free(w->threads);
     tg_hash_free(&w->thread_ids);
     tg_frame_names_free(&w->names);
+    free(w->name_module);
     tg_callstack_free(w->cs);
     memset(w, 0, sizeof *w);
 }
@@ -27,6 +28,23 @@ int64_t tg_frame_walk_addr_name(tg_frame_walk *w, uint64_t addr)
     *--p = 'x';
     *--p = '0';
     return tg_frame_names_intern(&w->names, p, (size_t)(w->hex + sizeof w->hex - p));
+}
+
+/* Keeps module as name's when name has none yet.  0, or TG_ERR_NOMEM. */
+static int keep_module(tg_frame_walk *w, int64_t name, const char *module)
+{
+    size_t i = (size_t)name;
+    if (!module || (i < w->n_name_modules && w->name_module[i]))
+        return 0;
+    if (i >= w->n_name_modules) {
+        if (tg_grow(&w->name_module, &w->name_module_cap, i + 1, sizeof *w->name_module) < 0)
+            return TG_ERR_NOMEM;
+        memset(w->name_module + w->n_name_modules, 0,
+               (i + 1 - w->n_name_modules) * sizeof *w->name_module);
+        w->n_name_modules = i + 1;
+    }
+    w->name_module[i] = module;
+    return 0;
 }
 
 static tg_walk_thread *thread_of(tg_frame_walk *w, const tg_event *ev, int64_t ns)
@@ -100,6 +118,8 @@ static void on_open(void *ctx, const tg_call *call)
         size_t h = ((uintptr_t)call->name >> 4) & 255;
         if (w->recent[h].symbol != call->name) {
             name = tg_frame_names_intern(&w->names, call->name, strlen(call->name));
+            if (name >= 0 && keep_module(w, name, call->module) < 0)
+                name = TG_ERR_NOMEM;
             if (name >= 0)
                 w->recent[h].symbol = call->name, w->recent[h].name = (uint32_t)name;
         } else {
@@ -107,6 +127,8 @@ static void on_open(void *ctx, const tg_call *call)
         }
     } else {
         name = tg_frame_walk_addr_name(w, call->addr);
+        if (name >= 0 && keep_module(w, name, call->module) < 0)
+            name = TG_ERR_NOMEM;
     }
     size_t depth = (size_t)call->depth;
     if (name < 0 || tg_grow(&t->path, &t->path_cap, depth + 1, sizeof *t->path) < 0) {

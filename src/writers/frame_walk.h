@@ -40,6 +40,10 @@ typedef struct tg_walk_hooks {
 
 typedef struct tg_frame_walk {
     tg_frame_names names;
+    /* per interned name: the module of the first frame of that name (tg_call.module; NULL
+     * none, or a name no frame had), kept when the name is first looked up, not per frame */
+    const char **name_module;
+    size_t n_name_modules, name_module_cap;
     tg_walk_thread *threads;
     size_t n_threads, threads_cap;
     /* private */

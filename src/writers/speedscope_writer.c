@@ -6,9 +6,9 @@
  * trace's first event (so that large clock values stay exact in JavaScript's doubles).
  * Opens come from function entries, closes from the frames the call-stack builder ends, so
  * they nest the way speedscope requires, including frames unwound or still open at the end.
- * A frame's `file` is the module holding its function (tg_call.module: the executable,
- * library or kernel), as the schema's file field is meant for; a name seen in two modules
- * is one frame, of the first one's module.
+ * A frame's `file` is the module holding its function (the frame walk keeps each name's
+ * module: the executable, library or kernel), as the schema's file field is meant for; a
+ * name seen in two modules is one frame, of the first one's module.
  *
  * A profile's events must be contiguous in the file while the merged input interleaves
  * threads, so each thread's events are spooled: kept in a small buffer per thread that is
@@ -47,8 +47,6 @@ struct ss_writer {
     FILE *spool;
     off_t spool_len;
     int64_t base_ns;
-    const char **module; /* per interned name: its frame's module (NULL: unknown) */
-    size_t module_cap;
     char copy[SPOOL_CHUNK];
 };
 
@@ -102,17 +100,6 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
-    struct ss_writer *ss = ctx;
-    if (frame->module) {
-        size_t had = ss->module_cap;
-        if (name >= had) {
-            if (tg_grow(&ss->module, &ss->module_cap, (size_t)name + 1, sizeof *ss->module) < 0)
-                return TG_ERR_NOMEM;
-            memset(ss->module + had, 0, (ss->module_cap - had) * sizeof *ss->module);
-        }
-        if (!ss->module[name])
-            ss->module[name] = frame->module;
-    }
     return put_event(ctx, t, 'O', name, frame->entry_ns);
 }
 
@@ -168,9 +155,9 @@ static int put_file(struct ss_writer *ss, tg_set *set, tg_buf *out)
     for (size_t i = 0; i < tg_frame_names_count(&ss->walk.names); i++) {
         tg_buf_puts(out, i ? ",\n{\"name\":" : "\n{\"name\":");
         put_json_string(out, tg_frame_names_get(&ss->walk.names, i));
-        if (i < ss->module_cap && ss->module[i]) {
+        if (i < ss->walk.n_name_modules && ss->walk.name_module[i]) {
             tg_buf_puts(out, ",\"file\":");
-            put_json_string(out, ss->module[i]);
+            put_json_string(out, ss->walk.name_module[i]);
         }
         tg_buf_putc(out, '}');
     }
@@ -206,7 +193,6 @@ static int convert_speedscope(tg_set *set, tg_iter *it, const tg_options *opts, 
         free(ss->threads[i].chunks);
     }
     free(ss->threads);
-    free(ss->module);
     if (ss->spool)
         fclose(ss->spool);
     tg_frame_walk_free(&ss->walk);
