@@ -83,10 +83,10 @@ static struct uft_module *module_get(tg_trace *t, struct uft_data *d, const char
     struct uft_module *m = tg_arena_alloc(&t->arena, sizeof *m);
     if (!m)
         return NULL;
-    m->name = tg_arena_strndup(&t->arena, name, len);
     m->path = tg_arena_strndup(&t->arena, path, plen);
-    if (!m->name || !m->path)
+    if (!m->path)
         return NULL;
+    m->name = m->path + (name - path); /* the base name ends the path */
     tg_symtab_init(&m->syms);
     d->modules[d->n_modules++] = m;
     return m;
