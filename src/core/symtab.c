@@ -2,19 +2,30 @@
 #include "core/symtab.h"
 #include "core/grow.h"
 
-#include <stdlib.h>
+#include "traceglot.h"
 
-void tg_symtab_init(tg_symtab *st)
-{
-    st->syms = NULL;
-    st->n = st->cap = 0;
-    st->sorted = 1;
-}
+#include <stdlib.h>
+#include <string.h>
+
+void tg_symtab_init(tg_symtab *st) { *st = (tg_symtab){.sorted = 1}; }
 
 void tg_symtab_free(tg_symtab *st)
 {
     free(st->syms);
+    free(st->modules);
     tg_symtab_init(st);
+}
+
+int64_t tg_symtab_module_number(tg_symtab *st, const char *name)
+{
+    for (size_t i = st->n_modules; i-- > 0;) /* the last one added is asked again most */
+        if (strcmp(st->modules[i], name) == 0)
+            return (int64_t)i + 1;
+    if (st->n_modules >= UINT32_MAX ||
+        tg_grow(&st->modules, &st->cap_modules, st->n_modules + 1, sizeof *st->modules) < 0)
+        return TG_ERR_NOMEM;
+    st->modules[st->n_modules++] = name;
+    return (int64_t)st->n_modules;
 }
 
 int tg_symtab_add(tg_symtab *st, uint64_t addr, uint64_t size, const char *name, char type)
@@ -24,7 +35,7 @@ int tg_symtab_add(tg_symtab *st, uint64_t addr, uint64_t size, const char *name,
         return rc;
     if (st->n && st->syms[st->n - 1].addr > addr)
         st->sorted = 0;
-    st->syms[st->n++] = (tg_symbol){addr, size, name, type};
+    st->syms[st->n++] = (tg_symbol){addr, size, name, type, 0};
     return 0;
 }
 

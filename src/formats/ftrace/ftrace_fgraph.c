@@ -88,7 +88,7 @@ static bool put_timed(tg_buf *out, const ft_event *x, const uint8_t *xd, size_t 
 
 static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *tail)
 {
-    const ft_func *fn = ft_find_func(f, func);
+    const tg_symbol *fn = ft_find_func(f, func);
     if (fn) {
         tg_buf_puts(out, fn->name);
     } else {
@@ -163,7 +163,7 @@ int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, t
     tg_buf_putc(out, '}');
     if (f->fg_tailprint) {
         /* trace-cmd stops here (no depth either) when the function has no name */
-        const ft_func *fn =
+        const tg_symbol *fn =
             ft_kf_u64(e, data, size, FT_KF_FUNC, &func) ? ft_find_func(f, func) : NULL;
         if (!fn)
             return 0;

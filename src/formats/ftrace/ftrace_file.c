@@ -547,7 +547,6 @@ static void ftrace_close(tg_trace *t)
         ft_pf_free(f->events[i]->pf);
     free(f->events);
     free(f->by_id);
-    free(f->funcs);
     free(f->kallsyms_text);
     free(f->printk);
     free(f->comms);

@@ -113,7 +113,7 @@ static size_t depth_of(ft_file *f, int cpu, const char *parent, const char *func
     return 0;
 }
 
-static void put_func(const ft_file *f, tg_buf *out, const ft_func *fn, uint64_t addr)
+static void put_func(const ft_file *f, tg_buf *out, const tg_symbol *fn, uint64_t addr)
 {
     if (!fn) {
         tg_buf_puts(out, "0x");
@@ -137,12 +137,12 @@ int ft_function_render(const ft_event *e, int cpu, const uint8_t *data, size_t s
         tg_buf_putc(out, '!');
         return 0;
     }
-    const ft_func *fn = ft_find_func(f, ip);
+    const tg_symbol *fn = ft_find_func(f, ip);
     if (!ft_kf_u64(e, data, size, FT_KF_PARENT_IP, &pip)) {
         tg_buf_putc(out, '!');
         return 0;
     }
-    const ft_func *pfn = ft_find_func(f, pip);
+    const tg_symbol *pfn = ft_find_func(f, pip);
     size_t depth = 0;
     if (pfn && f->fn_indent)
         depth = depth_of(f, cpu, pfn->name, fn ? fn->name : NULL);

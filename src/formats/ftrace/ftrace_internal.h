@@ -87,12 +87,6 @@ enum {
 
 /* ---- symbols as libtraceevent looks them up ------------------------------------------- */
 
-typedef struct ft_func {
-    uint64_t addr;
-    const char *name;
-    const char *module; /* kallsyms's "[module]" column, NULL for the kernel's own */
-} ft_func;
-
 typedef struct ft_printk {
     uint64_t addr;
     const char *fmt;
@@ -161,10 +155,8 @@ typedef struct ft_file {
     uint32_t pid_off, pid_size;   /* common_pid */
     bool have_type;
 
-    ft_func *funcs;      /* sorted like libtraceevent's func map, + a sentinel */
     void *kallsyms_text; /* the decompressed kallsyms the names point into (v7), or NULL */
-    size_t n_funcs;
-    ft_printk *printk; /* sorted by addr */
+    ft_printk *printk;   /* sorted by addr */
     size_t n_printk;
     ft_comm *comms; /* sorted by pid; mutable (plugins register comms) */
     size_t n_comms, cap_comms;
@@ -289,7 +281,8 @@ int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, t
 void ft_func_fields(const ft_event *e, const uint8_t *data, size_t size, tg_event *ev);
 
 /* ftrace_symbols.c */
-const ft_func *ft_find_func(const ft_file *f, uint64_t addr);
+/* kallsyms live in the trace's symbol table, in libtraceevent's order (its func map) */
+const tg_symbol *ft_find_func(const ft_file *f, uint64_t addr);
 const char *ft_find_printk(const ft_file *f, uint64_t addr);
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len);
 void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len);

@@ -260,7 +260,7 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
 
 static void print_function(const rctx *r, ft_sink *out, char pch, uint64_t val)
 {
-    const ft_func *fn = ft_find_func(r->f, val);
+    const tg_symbol *fn = ft_find_func(r->f, val);
     if (fn) {
         sk_puts(out, fn->name);
         if (pch == 'F' || pch == 'S') {

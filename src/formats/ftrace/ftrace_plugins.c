@@ -203,7 +203,7 @@ static void func_field(const ft_event *e, const uint8_t *d, size_t n, const char
     uint64_t v;
     if (!field_val(e, d, n, name, &v, NULL))
         return;
-    const ft_func *fn = ft_find_func(e->file, v);
+    const tg_symbol *fn = ft_find_func(e->file, v);
     tg_buf_puts(out, prefix);
     if (fn) {
         /* "%s/0x%llx" of the name and addr - v, the name cut at 127 bytes in all */
@@ -252,7 +252,7 @@ static int kmem_callsite(const ft_event *e, const uint8_t *d, size_t n, tg_buf *
     uint64_t v;
     if (!field_val(e, d, n, "call_site", &v, NULL))
         return 1;
-    const ft_func *fn = ft_find_func(e->file, v);
+    const tg_symbol *fn = ft_find_func(e->file, v);
     if (!fn)
         return 1;
     tg_buf_printf(out, "(%s+0x%x) ", fn->name, (int)(v - fn->addr));

@@ -416,7 +416,7 @@ static int ring_render(const tg_event *ev, tg_buf *out)
 static const char *ring_func_name(const tg_event *ev)
 {
     const ft_stream *s = ev->stream->priv;
-    const ft_func *fn = ft_find_func(s->f, ev->addr);
+    const tg_symbol *fn = ft_find_func(s->f, ev->addr);
     return fn ? fn->name : NULL;
 }
 
@@ -424,8 +424,9 @@ static const char *ring_func_name(const tg_event *ev)
 static const char *ring_func_module(const tg_event *ev)
 {
     const ft_stream *s = ev->stream->priv;
-    const ft_func *fn = ft_find_func(s->f, ev->addr);
-    return fn ? fn->module ? fn->module : "[kernel.kallsyms]" : NULL;
+    const tg_symbol *fn = ft_find_func(s->f, ev->addr);
+    const char *module = fn ? tg_symtab_module(&s->f->trace->symbols, fn) : NULL;
+    return fn ? module ? module : "[kernel.kallsyms]" : NULL;
 }
 
 static void ring_destroy(tg_stream *st)

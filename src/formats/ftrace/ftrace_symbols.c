@@ -1,10 +1,10 @@
 /* ftrace_symbols.c - kallsyms, printk formats and saved cmdlines of a trace.dat file.
  *
  * trace-cmd prints symbols, trace_printk formats and task names the way libtraceevent looks
- * them up, and a byte-identical printer has to find the same entry: the function map is
- * sorted by address with libtraceevent's insertion order kept among equal addresses, and a
- * lookup is the same binary search ("addr lies in [this, next)").  The symbols also go into
- * the trace's shared symbol table for everything else (tg_event_func_name, analyses).
+ * them up, and a byte-identical printer has to find the same entry: the kallsyms are the
+ * trace's one symbol table (what tg_event_func_name and the analyses read too), sorted by
+ * address with libtraceevent's insertion order kept among equal addresses, and a lookup is
+ * libtraceevent's binary search ("addr lies in [this, next)").
  * The comm table is the one piece of mutable state: trace-cmd's sched plugin registers the
  * comm of tasks it sees in sched_switch/sched_wakeup, and later lines show them. */
 #include "formats/ftrace/ftrace_internal.h"
@@ -14,18 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct func_tmp {
-    uint64_t addr;
-    const char *name, *module;
+typedef struct sym_order {
+    tg_symbol sym;
     size_t order;
-    char type;
-} func_tmp;
+} sym_order;
 
-static int func_tmp_cmp(const void *a, const void *b)
+static int sym_order_cmp(const void *a, const void *b)
 {
-    const func_tmp *x = a, *y = b;
-    if (x->addr != y->addr)
-        return x->addr < y->addr ? -1 : 1;
+    const sym_order *x = a, *y = b;
+    if (x->sym.addr != y->sym.addr)
+        return x->sym.addr < y->sym.addr ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -38,8 +36,8 @@ static inline int hexval(int c)
     return d < 6 ? (int)d + 10 : -1;
 }
 
-/* The symbols go straight into the final arrays (sized by the line count, one exact
- * allocation each, no temporary copy): most kallsyms are in address order already. */
+/* The symbols go straight into the trace's symbol table (sized by the line count, one exact
+ * allocation, no temporary copy): most kallsyms are in address order already. */
 static int parse_text(ft_file *f, char *text, size_t len);
 
 int ft_parse_kallsyms(ft_file *f, const char *text_in, size_t len)
@@ -59,19 +57,50 @@ int ft_parse_kallsyms_in_place(ft_file *f, char *text, size_t len)
     return parse_text(f, text, len);
 }
 
-/* text: writable, with a byte after each name to cut it (NUL at its end) */
+/* libtraceevent prepends, so among equal addresses the order is reverse file order: in
+ * address order already, only runs of equal addresses need turning round; else a sort. */
+static int libtraceevent_order(tg_symbol *syms, size_t n)
+{
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = syms[i - 1].addr <= syms[i].addr;
+    if (sorted) {
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            while (j < n && syms[j].addr == syms[i].addr)
+                j++;
+            for (size_t a = i, b = j - 1; a < b; a++, b--) {
+                tg_symbol t = syms[a];
+                syms[a] = syms[b];
+                syms[b] = t;
+            }
+            i = j;
+        }
+        return 0;
+    }
+    sym_order *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = (sym_order){syms[i], SIZE_MAX - i};
+    qsort(tmp, n, sizeof *tmp, sym_order_cmp);
+    for (size_t i = 0; i < n; i++)
+        syms[i] = tmp[i].sym;
+    free(tmp);
+    return 0;
+}
+
+/* text: writable, with a byte after each name to cut it (NUL at its end).  One kallsyms per
+ * file: it replaces what the table held. */
 static int parse_text(ft_file *f, char *text, size_t len)
 {
+    tg_symtab *st = &f->trace->symbols;
     size_t cap = 1, n = 0;
     for (const char *q = text, *e = text + len; (q = memchr(q, '\n', (size_t)(e - q))); q++)
         cap++;
-    ft_func *funcs = malloc((cap + 1) * sizeof *funcs);
-    char *types = malloc(cap);
-    if (!funcs || !types) {
-        free(funcs);
-        free(types);
+    st->n = 0;
+    if (tg_grow(&st->syms, &st->cap, cap, sizeof *st->syms) < 0)
         return -1;
-    }
     char *p = text, *end = text + len;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -97,80 +126,36 @@ static int parse_text(ft_file *f, char *text, size_t len)
             if (ne > name && name[0] != '$' && ch != 'A' && ch != 'a' && n < cap) {
                 /* "\t[module]" to the line's end: the module, ended where the line ends */
                 char *mod = ne < le && *ne == '\t' && ne[1] == '[' && le[-1] == ']' ? ne + 1 : NULL;
-                if (mod)
+                int64_t module = 0;
+                if (mod) {
                     *le = 0;
+                    if ((module = tg_symtab_module_number(st, mod)) < 0)
+                        return -1;
+                }
                 *ne = 0; /* ends the name: a '\t', ' ' or '\n' (or the copy's extra byte) */
-                funcs[n].addr = addr;
-                funcs[n].name = name;
-                funcs[n].module = mod;
-                types[n] = ch;
-                n++;
+                st->syms[n++] = (tg_symbol){addr, 0, name, ch, (uint32_t)module};
             }
         }
         p = le + 1;
     }
-    /* libtraceevent prepends, so among equal addresses the order is reverse file order.
-     * In address order already: only runs of equal addresses need turning round. */
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = funcs[i - 1].addr <= funcs[i].addr;
-    if (sorted) {
-        for (size_t i = 0; i < n;) {
-            size_t j = i + 1;
-            while (j < n && funcs[j].addr == funcs[i].addr)
-                j++;
-            for (size_t a = i, b = j - 1; a < b; a++, b--) {
-                ft_func t = funcs[a];
-                funcs[a] = funcs[b];
-                funcs[b] = t;
-                char c = types[a];
-                types[a] = types[b];
-                types[b] = c;
-            }
-            i = j;
-        }
-    } else {
-        func_tmp *tmp = malloc((n ? n : 1) * sizeof *tmp);
-        if (!tmp) {
-            free(funcs);
-            free(types);
-            return -1;
-        }
-        for (size_t i = 0; i < n; i++)
-            tmp[i] =
-                (func_tmp){funcs[i].addr, funcs[i].name, funcs[i].module, SIZE_MAX - i, types[i]};
-        qsort(tmp, n, sizeof *tmp, func_tmp_cmp);
-        for (size_t i = 0; i < n; i++) {
-            funcs[i].addr = tmp[i].addr;
-            funcs[i].name = tmp[i].name;
-            funcs[i].module = tmp[i].module;
-            types[i] = tmp[i].type;
-        }
-        free(tmp);
-    }
-    tg_symtab *st = &f->trace->symbols;
-    if (tg_grow(&st->syms, &st->cap, st->n + n, sizeof *st->syms) == 0)
-        for (size_t i = 0; i < n; i++) /* ascending: the shared table needs no sort */
-            tg_symtab_add(st, funcs[i].addr, 0, funcs[i].name, types[i]);
-    free(types);
-    /* one kallsyms per file: replace */
-    funcs[n].addr = 0;
-    funcs[n].name = NULL;
-    funcs[n].module = NULL;
-    free(f->funcs);
-    f->funcs = funcs;
-    f->n_funcs = n;
+    if (libtraceevent_order(st->syms, n) < 0)
+        return -1;
+    st->n = n;
+    st->sorted = 1;
     return 0;
 }
 
-const ft_func *ft_find_func(const ft_file *f, uint64_t addr)
+/* libtraceevent's search: addr is a symbol's own, or lies between it and the next (the last
+ * symbol matches only its own address). */
+const tg_symbol *ft_find_func(const ft_file *f, uint64_t addr)
 {
-    size_t l = 0, u = f->n_funcs;
-    const ft_func *m = f->funcs;
+    const tg_symtab *st = &f->trace->symbols;
+    size_t l = 0, u = st->n;
     while (l < u) {
         size_t idx = (l + u) / 2;
-        const ft_func *b = &m[idx];
-        if (addr == b->addr || (addr > b->addr && addr < b[1].addr))
+        const tg_symbol *b = &st->syms[idx];
+        uint64_t next = idx + 1 < st->n ? b[1].addr : 0;
+        if (addr == b->addr || (addr > b->addr && addr < next))
             return b;
         if (addr < b->addr)
             u = idx;
