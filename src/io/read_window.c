@@ -11,6 +11,18 @@ void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populat
 
 static uintptr_t page_floor(uintptr_t a, uintptr_t page) { return a / page * page; }
 
+void tg_window_done(tg_window *w)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)w->data;
+    uintptr_t from = page_floor(start + w->released + page - 1, page);
+    uintptr_t to = page_floor(start + w->size, page);
+    if (to > from)
+        madvise((void *)from, to - from, MADV_DONTNEED);
+    w->released = w->size;
+    w->at = w->size;
+    w->next = SIZE_MAX;
+}
+
 void tg_window_move(tg_window *w, size_t pos)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)w->data;

@@ -30,6 +30,9 @@ typedef struct tg_window {
 
 void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populate);
 void tg_window_move(tg_window *w, size_t pos);
+/* The reader is done with the region (it may still touch it): every page wholly inside it
+ * is given back. */
+void tg_window_done(tg_window *w);
 static inline void tg_window_at(tg_window *w, size_t pos)
 {
     if (pos >= w->next || pos < w->at)

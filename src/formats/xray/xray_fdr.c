@@ -52,6 +52,7 @@ typedef struct fdr_stream {
     int64_t sticky_func;
     uint16_t sticky_type;
     bool report_open_errors;
+    tg_window win; /* over the block: given back once read (blocks are a buffer's size) */
 } fdr_stream;
 
 typedef struct fdr_index {
@@ -128,8 +129,11 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
     uint64_t off = XRAY_HEADER_SIZE;
     uint64_t region_end = ver >= 3 ? off : size;
     xray_block *cur = NULL;
+    tg_window win; /* the walk reads the file once: streams read their blocks again later */
+    tg_window_init(&win, d, size, true);
     while (off < size) {
         if (ver >= 3 && off >= region_end) {
+            tg_window_at(&win, off);
             /* the next BufferExtents record, byte by byte as llvm-xray seeks it */
             uint64_t p = off;
             while (p < size && !((d[p] & 1) && (d[p] >> 1) == MK_EXTENTS))
@@ -252,6 +256,7 @@ static int index_blocks(tg_trace *t, xray_file *xf, fdr_index *ix)
         off += rs;
         cur->end = off;
     }
+    tg_window_done(&win);
     xf->data_end = size;
     for (size_t i = 0; i < ix->n; i++)
         TG_TRY(thread_of(ix, ix->v[i].pid, ix->v[i].tid, &ix->v[i].thread));
@@ -374,6 +379,7 @@ static int fdr_next(tg_stream *s, tg_event *ev, tg_error **err)
         default: break; /* walltime, extents, stray call arguments */
         }
     }
+    tg_window_done(&fs->win);
     if (fs->report_open_errors && xf->open_errors) {
         fs->report_open_errors = false;
         if (err) {
@@ -405,6 +411,7 @@ static int fdr_rewind(tg_stream *s, tg_error **err)
     fs->ignoring = false;
     fs->sticky_func = b->sticky_func;
     fs->sticky_type = b->sticky_type;
+    tg_window_init(&fs->win, fs->xf->map.data + b->start, b->end - b->start, false);
     return 0;
 }
 
@@ -473,6 +480,7 @@ int xray_fdr_open(tg_trace *t, xray_file *xf, tg_error **err)
         fs->sticky_func = b->sticky_func;
         fs->sticky_type = b->sticky_type;
         fs->report_open_errors = i == 0;
+        tg_window_init(&fs->win, xf->map.data + b->start, b->end - b->start, false);
         char name[64];
         snprintf(name, sizeof name, "tid %" PRId32 " buffer@0x%" PRIx64, b->tid, b->start);
         if (!tg_trace_add_stream(t, &fdr_ops, name, -1, b->tid, fs)) {

@@ -94,14 +94,6 @@ static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_e
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     t->priv = xf;
     TG_TRY(tg_map_open(&xf->map, path, err));
-#ifdef MADV_POPULATE_READ
-    /* every byte is read once, front to back: fault the pages in one call, not 4 KB at a
-     * time (a hint only: older kernels refuse it, which changes nothing) */
-    if (xf->map.size > (1u << 20)) {
-        uintptr_t a = (uintptr_t)xf->map.data & ~(uintptr_t)4095;
-        (void)madvise((void *)a, xf->map.size + ((uintptr_t)xf->map.data - a), MADV_POPULATE_READ);
-    }
-#endif
     const char *why = NULL;
     int rc = xray_header_parse(xf->map.data, xf->map.size, &xf->hdr, &why);
     if (rc < 0)
@@ -124,8 +116,19 @@ static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_e
         xf->have_imap = true;
         xf->imap_path = tg_arena_strdup(&t->arena, bin);
     }
-    if (xf->hdr.type == 0)
+    if (xf->hdr.type == 0) {
+#ifdef MADV_POPULATE_READ
+        /* a basic log's threads are read in runs all over the file: fault its pages in one
+         * call, not 4 KB at a time (a hint only: older kernels refuse it).  An FDR log's
+         * index walk and blocks go through read windows instead. */
+        if (xf->map.size > (1u << 20)) {
+            uintptr_t a = (uintptr_t)xf->map.data & ~(uintptr_t)4095;
+            (void)madvise((void *)a, xf->map.size + ((uintptr_t)xf->map.data - a),
+                          MADV_POPULATE_READ);
+        }
+#endif
         return xray_basic_open(t, xf, err);
+    }
     return xray_fdr_open(t, xf, err);
 }
 

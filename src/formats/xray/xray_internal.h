@@ -19,6 +19,7 @@
 #include "core/grow.h"
 #include "core/hash.h"
 #include "io/mapped_file.h"
+#include "io/read_window.h"
 
 #include <stdbool.h>
 #include <stdint.h>
