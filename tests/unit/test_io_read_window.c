@@ -1,6 +1,6 @@
 /* test_io_read_window.c - the read window keeps a file read front to back at about two
- * chunks resident, the data stays right after pages were given back (read again, and after
- * a jump back), and the same walk without the window leaves the whole file resident (so the
+ * chunks resident, the data stays right after pages were given back (read again, after a
+ * jump back, and after tg_window_done gave back the whole region), and the same walk without the window leaves the whole file resident (so the
  * measure, the mapping's Rss in /proc/self/smaps, can tell the two apart). */
 #include "io/mapped_file.h"
 #include "io/read_window.h"
@@ -82,6 +82,12 @@ int main(void)
     peak = 0;
     CHECK(&tc, walk(&m, &w, 4096, &peak));
     CHECK(&tc, peak > 0 && peak <= 5 * chunks_kb);
+    /* done: the region's pages given back, and still readable */
+    tg_window_done(&w);
+    CHECK(&tc, mapping_rss_kb(m.data) >= 0 && mapping_rss_kb(m.data) <= 8);
+    uint64_t v;
+    memcpy(&v, m.data + 4096 * 7, 8);
+    CHECK(&tc, v == 4096 * 7);
     tg_map_close(&m);
 
     /* the same walk without the window keeps the file */
