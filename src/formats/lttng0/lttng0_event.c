@@ -44,10 +44,11 @@ int64_t lt0_tsc_to_ns(const lt0_trace *lt, uint64_t tsc)
     return lt->start_ns - (int64_t)cycles_to_ns(lt, lt->start_tsc - tsc);
 }
 
-void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf)
+void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf, tg_window *win)
 {
-    *c = (lt0_cursor){.lt = lt, .tf = tf};
-    tg_window_init(&c->win, tf->map.data, tf->map.size, true);
+    *c = (lt0_cursor){.lt = lt, .tf = tf, .win = win};
+    if (win)
+        tg_window_init(win, tf->map.data, tf->map.size, false);
 }
 
 /* Skips the rest of the block after damage at block offset pos and returns the error. */
@@ -69,7 +70,8 @@ static int block_damage(lt0_cursor *c, size_t pos, tg_error **err, const char *f
 static int start_block(lt0_cursor *c, lt0_raw *r)
 {
     const lt0_block *b = &c->tf->blocks[c->block];
-    tg_window_at(&c->win, b->off);
+    if (c->win)
+        tg_window_at(c->win, b->off);
     c->pos = LT0_BLOCK_HEADER_SIZE;
     c->end = b->data_size;
     c->tsc = b->begin_tsc;

@@ -223,7 +223,7 @@ int lt0_metadata_read(tg_trace *t, lt0_trace *lt, tg_error **err)
         if (strcmp(tf->chan->name, "metadata") != 0)
             continue;
         lt0_cursor c;
-        lt0_cursor_init(&c, lt, tf);
+        lt0_cursor_init(&c, lt, tf, NULL); /* small, read once at open */
         for (;;) {
             lt0_raw r;
             tg_error *e = NULL;

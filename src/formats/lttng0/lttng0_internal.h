@@ -150,8 +150,9 @@ typedef struct lt0_cursor {
     uint32_t lost_seen;          /* events_lost of the previous block */
     const tg_error *damage_next; /* the next open-time error to deliver at the end */
     bool in_block, damage_started;
-    tg_window win; /* over tf->map: blocks are read in ring order, which is file order but
-                      for the wrap-around */
+    tg_window *win; /* over tf->map, or NULL: blocks are read in ring order, which is file
+                       order but for the wrap-around.  A pointer: a batch copies the cursor
+                       per event */
 } lt0_cursor;
 
 typedef struct lt0_raw {
@@ -165,7 +166,7 @@ typedef struct lt0_raw {
     uint64_t lost; /* for lost-event records (m == NULL) */
 } lt0_raw;
 
-void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf);
+void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf, tg_window *win);
 /* 1 event, 2 lost-event record, 0 end, <0 damage (the cursor skips to the next block). */
 int lt0_cursor_next(lt0_cursor *c, lt0_raw *r, tg_error **err);
 int64_t lt0_tsc_to_ns(const lt0_trace *lt, uint64_t tsc);

@@ -15,6 +15,7 @@
 
 typedef struct lt0_stream {
     lt0_cursor cur;
+    tg_window win;
     const lt0_trace *lt;
     lt0_tracefile *tf;
 } lt0_stream;
@@ -81,7 +82,7 @@ static int lt0_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
     lt0_stream *st = s->priv;
-    lt0_cursor_init(&st->cur, st->lt, st->tf);
+    lt0_cursor_init(&st->cur, st->lt, st->tf, &st->win);
     return 0;
 }
 
@@ -156,7 +157,7 @@ int lt0_stream_add(tg_trace *t, lt0_trace *lt, lt0_tracefile *tf)
         return TG_ERR_NOMEM;
     st->lt = lt;
     st->tf = tf;
-    lt0_cursor_init(&st->cur, lt, tf);
+    lt0_cursor_init(&st->cur, lt, tf, &st->win);
     if (!tg_trace_add_stream(t, &lt0_stream_ops, tf->name, tf->cpu, -1, st)) {
         free(st);
         return TG_ERR_NOMEM;
