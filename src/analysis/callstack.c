@@ -1,12 +1,13 @@
 /* callstack.c - the one call-stack builder: per-thread call stacks built from function
  * entry/exit events (the pairing rules and their parameters are in traceglot.h, tg_callstack).
  *
- * Each thread's stack here is what the consumer was told is open.  The address-matching
- * rules (unwind, top only, llvm-xray's) work on it directly, top only and llvm-xray's through
- * the inline step of callstack_inline.h that llvm-xray account runs in its own loop; the uftrace rules (callstack_uftrace.c, the
- * same code uftrace's report runs) keep uftrace's own stack counts, and their opens and ends
- * are mirrored onto it, opening the frames a record implies and ending (NO_EXIT) the frames
- * the rules drop, so that every consumer sees opens and ends that pair.
+ * Each thread's stack here is what the consumer was told is open.  The address-matching rules
+ * (unwind, top only, llvm-xray's) work on it directly, top only and llvm-xray's through the
+ * inline step of callstack_inline.h that llvm-xray account runs in its own loop; the uftrace
+ * rules (callstack_uftrace.c, the same code uftrace's report runs) keep uftrace's own stack
+ * counts, and their opens and ends are mirrored onto it, opening the frames a record implies
+ * and ending (NO_EXIT) the frames the rules drop, so that every consumer sees opens and ends
+ * that pair.
  *
  * Threads are found through core's hash table keyed by tid, with the previous
  * event's thread remembered (threads come in long runs); each thread's frames live in one

@@ -1,13 +1,13 @@
 /* read_window.h - reading a mapped region front to back with bounded resident memory.
  *
- * Trace files are mapped and decoded in place; a reader that goes through a region once
- * (a thread's uftrace .dat, a CTF stream file, a CPU's ring pages in trace.dat, an LTTng
- * 0.x tracefile, an XRay FDR block) would otherwise end with the whole file resident.  The window keeps about two chunks of the
- * region resident: as the reader moves on it maps the next chunk in with one call
- * (MADV_POPULATE_READ: no page fault per page) and gives back the pages more than a chunk
- * behind (MADV_DONTNEED).  Data given back stays readable: the mapping is private and never
- * written, so a page touched again is read back from the page cache.  The reader calls
- * tg_window_at with its position (the check is one comparison, the work is done once a
+ * Trace files are mapped and decoded in place; a reader that goes through a region once (a
+ * thread's uftrace .dat, a CTF stream file, a CPU's ring pages in trace.dat, an LTTng 0.x
+ * tracefile, an XRay FDR block) would otherwise end with the whole file resident.  The window
+ * keeps about two chunks of the region resident: as the reader moves on it maps the next chunk
+ * in with one call (MADV_POPULATE_READ: no page fault per page) and gives back the pages more
+ * than a chunk behind (MADV_DONTNEED).  Data given back stays readable: the mapping is private
+ * and never written, so a page touched again is read back from the page cache.  The reader
+ * calls tg_window_at with its position (the check is one comparison, the work is done once a
  * chunk), and tg_window_done when it is through with the region. */
 #ifndef TG_READ_WINDOW_H
 #define TG_READ_WINDOW_H

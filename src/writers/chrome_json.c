@@ -2,11 +2,11 @@
  *
  * Written as a stream over the frame walk (the call-stack builder's frames): each frame it
  * opens becomes a "B" duration event and each frame it ends an "E", so uftrace data shows
- * linux:schedule as `uftrace dump --chrome` does and frames still open at the end are
- * ended; counter events (uftrace's read:* records) become "C" counter events with their
- * integer fields as numbers; lost records and every other event become thread-scoped
- * instants "i" with the payload as args.  Each process and thread is named once, when first seen, with "M"
- * metadata events.  Memory is bounded by the number of threads and names, not events.
+ * linux:schedule as `uftrace dump --chrome` does and frames still open at the end are ended;
+ * counter events (uftrace's read:* records) become "C" counter events with their integer fields
+ * as numbers; lost records and every other event become thread-scoped instants "i" with the
+ * payload as args.  Each process and thread is named once, when first seen, with "M" metadata
+ * events.  Memory is bounded by the number of threads and names, not events.
  * --split-size/--split-time write parts that are each a whole JSON file (split_output.h).
  * Timestamps are microseconds with nanosecond decimals. */
 #include "core/consumer.h"

@@ -1,11 +1,11 @@
 /* flame_tree.h - the call tree that flame graphs are drawn from (folded stacks, SVG).
  *
- * Built from the frames the call-stack builder ends (through frame_walk): node 0 is the
- * root ("all"), its children are the threads ("thread-TID"), and below them one node per
- * distinct call path.  Each node adds up the self time (total minus direct children) and
- * the total time of the calls on its path, and keeps the module of the function (a name
- * found in two modules under one parent is one node, of the first one's module).  Memory is bounded by distinct call paths, not
- * by events. */
+ * Built from the frames the call-stack builder ends (through frame_walk): node 0 is the root
+ * ("all"), its children are the threads ("thread-TID"), and below them one node per distinct
+ * call path.  Each node adds up the self time (total minus direct children) and the total time
+ * of the calls on its path, and keeps the module of the function (a name found in two modules
+ * under one parent is one node, of the first one's module).  Memory is bounded by distinct call
+ * paths, not by events. */
 #ifndef TG_FLAME_TREE_H
 #define TG_FLAME_TREE_H
 

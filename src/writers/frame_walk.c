@@ -36,13 +36,8 @@ static int keep_module(tg_frame_walk *w, int64_t name, const char *module)
     size_t i = (size_t)name;
     if (!module || (i < w->n_name_modules && w->name_module[i]))
         return 0;
-    if (i >= w->n_name_modules) {
-        if (tg_grow(&w->name_module, &w->name_module_cap, i + 1, sizeof *w->name_module) < 0)
-            return TG_ERR_NOMEM;
-        memset(w->name_module + w->n_name_modules, 0,
-               (i + 1 - w->n_name_modules) * sizeof *w->name_module);
-        w->n_name_modules = i + 1;
-    }
+    TG_TRY(tg_grow_zeroed(&w->name_module, &w->n_name_modules, &w->name_module_cap, i + 1,
+                          sizeof *w->name_module));
     w->name_module[i] = module;
     return 0;
 }

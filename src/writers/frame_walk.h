@@ -1,15 +1,15 @@
 /* frame_walk.h - the one event loop under every viewer writer (Perfetto, folded,
  * speedscope, SVG).
  *
- * It reads the iterator, gives each thread a dense index, feeds every event to the
- * library's call-stack builder (each trace by its tracer's rules: uftrace data as uftrace
- * report counts it, with linux:schedule frames) on the shared timeline, and tells the
- * writer, through hooks, what a viewer needs: a thread seen for the first time, a frame
- * opened (each frame the builder opens), a frame closed (each frame the builder ends, with
- * its self and total time; also frames it unwinds and those still open at the end), and
- * every other event.  The pairing rules are the builder's; the walk only remembers, per thread, the interned name of the frame at each
- * depth, so writers can name a frame's ancestors (flame graph paths, reopening frames at
- * a split) without keeping a stack of their own. */
+ * It reads the iterator, gives each thread a dense index, feeds every event to the library's
+ * call-stack builder (each trace by its tracer's rules: uftrace data as uftrace report counts
+ * it, with linux:schedule frames) on the shared timeline, and tells the writer, through hooks,
+ * what a viewer needs: a thread seen for the first time, a frame opened (each frame the builder
+ * opens), a frame closed (each frame the builder ends, with its self and total time; also
+ * frames it unwinds and those still open at the end), and every other event.  The pairing rules
+ * are the builder's; the walk only remembers, per thread, the interned name of the frame at
+ * each depth, so writers can name a frame's ancestors (flame graph paths, reopening frames at a
+ * split) without keeping a stack of their own. */
 #ifndef TG_FRAME_WALK_H
 #define TG_FRAME_WALK_H
 

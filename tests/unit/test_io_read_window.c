@@ -1,6 +1,7 @@
 /* test_io_read_window.c - the read window keeps a file read front to back at about two
  * chunks resident, the data stays right after pages were given back (read again, after a
- * jump back, and after tg_window_done gave back the whole region), and the same walk without the window leaves the whole file resident (so the
+ * jump back, and after tg_window_done gave back the whole region), and the same walk
+ * without the window leaves the whole file resident (so the
  * measure, the mapping's Rss in /proc/self/smaps, can tell the two apart). */
 #include "io/mapped_file.h"
 #include "io/read_window.h"

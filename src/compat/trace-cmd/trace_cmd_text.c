@@ -68,14 +68,9 @@ static comm_slot *class_slot(tc_state *st, const tg_event *ev)
     size_t number = ev->cls->number;
     if (number < st->slot_of_len && st->slot_of[number])
         return &st->slots[st->slot_of[number] - 1];
-    if (number >= st->slot_of_len) {
-        if (tg_grow(&st->slot_of, &st->slot_of_cap, number + 1, sizeof *st->slot_of) < 0)
-            return NULL;
-        memset(st->slot_of + st->slot_of_len, 0,
-               (number + 1 - st->slot_of_len) * sizeof *st->slot_of);
-        st->slot_of_len = number + 1;
-    }
-    if (tg_grow(&st->slots, &st->slots_cap, st->n_slots + 1, sizeof *st->slots) < 0)
+    if (tg_grow_zeroed(&st->slot_of, &st->slot_of_len, &st->slot_of_cap, number + 1,
+                       sizeof *st->slot_of) < 0 ||
+        tg_grow(&st->slots, &st->slots_cap, st->n_slots + 1, sizeof *st->slots) < 0)
         return NULL;
     fill_slot(&st->slots[st->n_slots], ev);
     st->slot_of[number] = (uint32_t)++st->n_slots;

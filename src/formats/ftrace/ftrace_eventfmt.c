@@ -166,13 +166,9 @@ static int add_by_id(ft_file *f, ft_event *ev)
         return -2;
     if (ev->id < f->n_by_id && f->by_id[ev->id])
         return 0; /* the first format with an id wins */
-    if (ev->id >= f->n_by_id) {
-        if (tg_grow(&f->by_id, &f->cap_by_id, (size_t)ev->id + 1, sizeof *f->by_id) != 0)
-            return -1;
-        memset(f->by_id + f->n_by_id, 0, ((size_t)ev->id + 1 - f->n_by_id) * sizeof *f->by_id);
-        f->n_by_id = (size_t)ev->id + 1;
-    }
-    if (tg_grow(&f->events, &f->cap_events, f->n_events + 1, sizeof *f->events) != 0)
+    if (tg_grow_zeroed(&f->by_id, &f->n_by_id, &f->cap_by_id, (size_t)ev->id + 1,
+                       sizeof *f->by_id) != 0 ||
+        tg_grow(&f->events, &f->cap_events, f->n_events + 1, sizeof *f->events) != 0)
         return -1;
     f->by_id[ev->id] = ev;
     f->events[f->n_events++] = ev;
