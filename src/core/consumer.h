@@ -22,7 +22,6 @@
 #include "core/event_model.h"
 #include "core/grow.h"
 #include "core/hash.h"
-#include "core/llvm_order.h"
 #include "core/value_text.h"
 
 struct tg_print_style {

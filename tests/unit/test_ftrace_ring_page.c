@@ -1,8 +1,8 @@
-/* test_ftrace_ring_page.c - the shared ring-buffer page decoder (core/ring_page.h) on pages
+/* test_ftrace_ring_page.c - the shared ring-buffer page decoder (common/linux/ring_page.h) on pages
  * built by hand: the header_page layout, every record kind (data with type_len 1..28 and with
  * a length word, padding, time extend, absolute timestamp), the missed-events flags, and
  * damaged pages (commit past the page, a record or extend past the commit). */
-#include "core/ring_page.h"
+#include "common/linux/ring_page.h"
 #include "tg_test.h"
 
 #include <stdint.h>

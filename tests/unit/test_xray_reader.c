@@ -1,9 +1,9 @@
 /* test_xray_reader.c - the XRay reader through the public API, and the LLVM container
- * orders it reproduces (core/llvm_order).  The expected DenseMap order was printed by
+ * orders it reproduces (common/llvm/llvm_order).  The expected DenseMap order was printed by
  * llvm-xray 14 itself (`account -sort=func`, which leaves rows in hash-map order). */
 #include "tg_test.h"
 #include "traceglot.h"
-#include "core/llvm_order.h"
+#include "common/llvm/llvm_order.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -18,6 +18,7 @@
  * ended frame handed back in place, no callback per call).  Memory: the stacks plus 8 bytes
  * per finished call. */
 #include "analysis/callstack_inline.h"
+#include "common/llvm/llvm_order.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"
 

@@ -1,6 +1,6 @@
 /* ctf_schema.c - the TSDL types of an event class as the public field schema.
  *
- * Consumers that write CTF again (src/writers/ctf_*) need each field's declared type: size,
+ * Consumers that write CTF again (src/writers/ctf/) need each field's declared type: size,
  * alignment, signedness, byte order, base, encoding, enum mappings, sequence lengths and
  * variant tags.  This pass copies the resolved ctf_type trees into tg_field_type trees (in
  * the metadata's arena) once per class.  Only the members babeltrace2 shows (in_ir) are kept,

@@ -8,7 +8,7 @@
  * found by id through a small open-addressed table. */
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
-#include "core/ring_page.h"
+#include "common/linux/ring_page.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ftrace_ring.c - ring-buffer pages into events: one stream per CPU per trace instance.
  *
- * A CPU's data is a run of pages of the kernel's ring buffer; core/ring_page.h decodes a page
+ * A CPU's data is a run of pages of the kernel's ring buffer; common/linux/ring_page.h decodes a page
  * (header per header_page, records with type_len/time delta, time extends, absolute stamps,
  * padding, the missed-events flags) - the same decoder uftrace's kernel-cpuN.dat can use.
  * This file finds the pages: uncompressed data is decoded in place in the mapping;
@@ -11,7 +11,7 @@
  * with its file offset; the stream then goes on with the next page or chunk. */
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
-#include "core/ring_page.h"
+#include "common/linux/ring_page.h"
 #include "io/read_window.h"
 
 #include <stdio.h>

@@ -13,7 +13,7 @@
  * flags become a lost event before the next record.  Function names come from the data's
  * copy of /proc/kallsyms, loaded into the trace's symbol table.  Nothing is allocated per
  * record. */
-#include "core/ring_page.h"
+#include "common/linux/ring_page.h"
 #include "formats/uftrace/uftrace_internal.h"
 
 #include <stdio.h>

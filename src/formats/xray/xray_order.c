@@ -5,10 +5,10 @@
  * std::sort under the comparison "seconds < seconds && nanos < nanos" of their wall-clock
  * records.  `llvm-xray account` reads the records in exactly this order, and `llvm-xray
  * convert` stable-sorts them by TSC from it, so equal timestamps and the account's
- * first-record rule depend on it.  The container behaviour itself is in core/llvm_order. */
+ * first-record rule depend on it.  The container behaviour itself is in common/llvm/llvm_order. */
 #include "formats/xray/xray_internal.h"
 
-#include "core/llvm_order.h"
+#include "common/llvm/llvm_order.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
  * host's name and kernel, from the first input trace's attributes); the rest gets neutral
  * values, so uftrace info shows "unknown" rather than made-up system facts.  The functions
  * live in one module of the writer's own (UW_EXE), whatever program the input ran. */
-#include "writers/uftrace_writer.h"
+#include "writers/uftrace/uftrace_writer.h"
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 

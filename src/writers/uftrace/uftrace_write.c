@@ -11,7 +11,7 @@
  * one (uftrace), else the writer's count of open frames per thread.  Sched-out/in events
  * become uftrace's perf event records, lost records a LOST record.  Memory: one output
  * buffer per thread, the function table. */
-#include "writers/uftrace_writer.h"
+#include "writers/uftrace/uftrace_writer.h"
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 #include "core/grow.h"

@@ -1,5 +1,5 @@
 /* split_output.c - the parts of a split conversion (see split_output.h). */
-#include "writers/split_output.h"
+#include "writers/viewers/split_output.h"
 
 #include "core/consumer.h"
 

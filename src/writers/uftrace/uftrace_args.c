@@ -11,7 +11,7 @@
  * (signed d, unsigned u, hex x, octal o, pointer p, float f, string s, with their sizes).
  * A later call whose values do not fit that spec is written without them.  A function name
  * with regex characters gets an anchored, escaped pattern; a plain name matches exactly. */
-#include "writers/uftrace_writer.h"
+#include "writers/uftrace/uftrace_writer.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
 

@@ -9,7 +9,7 @@
  * keys LTTng writes that babeltrace2 and Trace Compass read (hostname, domain, tracer name
  * and version, kernel, process), from the trace's typed attributes, where the input's env
  * does not already have them. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"

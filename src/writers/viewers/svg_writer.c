@@ -12,8 +12,8 @@
  * family per module (svg_palette.c), and a legend under the frames names the modules drawn
  * (the first LEGEND_MAX; each frame's module is also its data-m attribute). */
 #include "core/consumer.h"
-#include "writers/flame_tree.h"
-#include "writers/svg_palette.h"
+#include "writers/viewers/flame_tree.h"
+#include "writers/viewers/svg_palette.h"
 
 #include <stdio.h>
 #include <stdlib.h>

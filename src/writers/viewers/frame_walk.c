@@ -1,5 +1,5 @@
 /* frame_walk.c - the event loop shared by the viewer writers (see frame_walk.h). */
-#include "writers/frame_walk.h"
+#include "writers/viewers/frame_walk.h"
 
 #include "core/consumer.h"
 #include "core/grow.h"

@@ -2,7 +2,7 @@
  *
  * Written from the kernel's description of the format (events/header_page and
  * events/header_event) as trace-cmd's files carry it. */
-#include "core/ring_page.h"
+#include "common/linux/ring_page.h"
 #include "io/byte_reader.h"
 
 #include <stdlib.h>

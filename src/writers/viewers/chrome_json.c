@@ -10,8 +10,8 @@
  * --split-size/--split-time write parts that are each a whole JSON file (split_output.h).
  * Timestamps are microseconds with nanosecond decimals. */
 #include "core/consumer.h"
-#include "writers/frame_walk.h"
-#include "writers/split_output.h"
+#include "writers/viewers/frame_walk.h"
+#include "writers/viewers/split_output.h"
 
 #include <stdlib.h>
 

@@ -26,8 +26,8 @@
 #include "core/consumer.h"
 #include "core/grow.h"
 #include "core/value_text.h"
-#include "writers/frame_walk.h"
-#include "writers/perfetto_packets.h"
+#include "writers/viewers/frame_walk.h"
+#include "writers/viewers/perfetto_packets.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* perfetto_packets.c - the Perfetto writer's packets and sequences (see perfetto_packets.h). */
-#include "writers/perfetto_packets.h"
+#include "writers/viewers/perfetto_packets.h"
 
 #include "core/consumer.h"
 

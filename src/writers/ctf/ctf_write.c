@@ -17,7 +17,7 @@
  *
  * Memory: one packet buffer per stream (packets close at CW_PACKET_BYTES), the class and
  * stream tables; nothing grows with the number of events. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "writers/dir_output.h"
 #include "core/error_internal.h"
 #include "core/grow.h"

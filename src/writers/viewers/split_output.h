@@ -14,7 +14,7 @@
 #define TG_SPLIT_OUTPUT_H
 
 #include "traceglot.h"
-#include "writers/frame_walk.h"
+#include "writers/viewers/frame_walk.h"
 
 /* What a writer does at a cut; each returns 0 or a negative status. */
 typedef struct tg_split_ops {

@@ -5,7 +5,7 @@
  * significant bit (CTF 1.8, "Integers").  The common case - byte-aligned 8/16/32/64-bit
  * fields - is a plain store; the rest goes bit by bit.  The buffer only grows (tg_grow), is
  * zeroed as it grows so that bit fields can be OR-ed in, and is reused packet after packet. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "core/grow.h"
 
 #include <stdlib.h>

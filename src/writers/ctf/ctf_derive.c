@@ -8,7 +8,7 @@
  * sequence preceded by a "_NAME_length" field, the way LTTng declares variable-length
  * fields.  Declared names get a leading '_', which CTF readers drop, so that any field name
  * (even a TSDL keyword) reads back unchanged. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "core/error_internal.h"
 #include "core/grow.h"
 

@@ -5,7 +5,7 @@
  * a family the saturation runs 50..85% and the lightness 60..78%, both from the frame
  * name's hash, so text stays readable on every frame.  The neutral family has no hue and at
  * most 8% saturation. */
-#include "writers/svg_palette.h"
+#include "writers/viewers/svg_palette.h"
 
 static uint32_t fnv1a(const char *s)
 {

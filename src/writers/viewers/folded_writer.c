@@ -6,7 +6,7 @@
  * input of flamegraph.pl, inferno, speedscope and Perfetto's importers.  Paths are written
  * in the call tree's depth-first order (threads in first-seen order). */
 #include "core/consumer.h"
-#include "writers/flame_tree.h"
+#include "writers/viewers/flame_tree.h"
 
 #include "core/grow.h"
 

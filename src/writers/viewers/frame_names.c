@@ -4,7 +4,7 @@
  * maps a name's hash to its index, and a slot whose hash matches is confirmed by comparing
  * bytes.  Interning the same function name once per event costs a hash and one memcmp,
  * never an allocation. */
-#include "writers/frame_names.h"
+#include "writers/viewers/frame_names.h"
 
 #include "core/grow.h"
 #include "traceglot.h"

@@ -16,7 +16,7 @@
  * each thread's chunks in order.  Memory is bounded by threads, chunks and names. */
 #include "core/consumer.h"
 #include "core/value_text.h"
-#include "writers/frame_walk.h"
+#include "writers/viewers/frame_walk.h"
 
 #include "core/grow.h"
 

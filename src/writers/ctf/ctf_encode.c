@@ -6,7 +6,7 @@
  * name), array and sequence elements, text arrays and sequences as bytes padded with NULs.
  * A sequence's length is the value of the integer field its type names, met earlier in the
  * same event (cw_lengths), which is what a CTF reader will read it from. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "core/error_internal.h"
 
 #include <string.h>

@@ -9,7 +9,7 @@
 #ifndef TG_FLAME_TREE_H
 #define TG_FLAME_TREE_H
 
-#include "writers/frame_walk.h"
+#include "writers/viewers/frame_walk.h"
 
 #define TG_FLAME_NONE UINT32_MAX
 

@@ -14,7 +14,7 @@
 #include "perfetto_subset.pb-c.h"
 #include "traceglot.h"
 #include "core/hash.h"
-#include "writers/split_output.h"
+#include "writers/viewers/split_output.h"
 
 enum {
     TG_PF_CLOCK_BOOTTIME = 6,  /* Perfetto's builtin clock that is its default trace time */

@@ -5,7 +5,7 @@
  * 3/4 load; growing re-inserts the old buckets in bucket order.  std::sort: introsort with
  * a median-of-three pivot moved to the front, an unguarded partition, heap sort past
  * 2*floor(log2 n) levels, and a final insertion sort (threshold 16). */
-#include "core/llvm_order.h"
+#include "common/llvm/llvm_order.h"
 #include "traceglot.h"
 
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #define TG_FRAME_WALK_H
 
 #include "traceglot.h"
-#include "writers/frame_names.h"
+#include "writers/viewers/frame_names.h"
 #include "core/hash.h"
 
 typedef struct tg_walk_thread {

@@ -10,7 +10,7 @@
  * ("event", "stream") cannot start it.  A relative name is looked up from the field
  * outwards, and the readers' absolute paths (CTF 2 field locations) name fields of the same
  * scope. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* flame_tree.c - aggregating ended frames into the flame graphs' call tree (see
  * flame_tree.h).  A node's children are found through one table keyed by (parent, name),
  * and kept in first-seen order in a sibling list, so output order is deterministic. */
-#include "writers/flame_tree.h"
+#include "writers/viewers/flame_tree.h"
 
 #include "core/grow.h"
 

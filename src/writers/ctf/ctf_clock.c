@@ -12,7 +12,7 @@
  * babeltrace2 puts traces on one timeline only when their clocks share a uuid, and traces
  * of one domain do share their clock.  A clock of no known domain (unknown clock or host)
  * gets the trace's own uuid: it shares its timeline with no other trace. */
-#include "writers/ctf_writer.h"
+#include "writers/ctf/ctf_writer.h"
 #include "core/error_internal.h"
 
 #include <stdio.h>
