@@ -7,7 +7,7 @@
  * that number is the merge's tie-break. */
 #include "core/set_internal.h"
 #include "core/grow.h"
-#include "io/mapped_file.h"
+#include "core/file_input.h"
 
 #include <dirent.h>
 #include <fcntl.h>

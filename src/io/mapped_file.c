@@ -1,6 +1,5 @@
 /* mapped_file.c - read-only mappings and small whole-file reads (see mapped_file.h). */
 #include "io/mapped_file.h"
-#include "core/error_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,16 +9,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tg_map_open(tg_map *m, const char *path, tg_error **err)
+static int fault(tg_io_fault *why, int status, int sys_errno, const char *what)
+{
+    why->status = status;
+    why->sys_errno = sys_errno;
+    why->what = what;
+    why->size = 0;
+    return status;
+}
+
+int tg_io_map(tg_map *m, const char *path, tg_io_fault *why)
 {
     memset(m, 0, sizeof *m);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open: %s", strerror(errno));
+        return fault(why, TG_ERR_IO, errno, "cannot open");
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "not a regular file");
+        return fault(why, TG_ERR_IO, 0, "not a regular file");
     }
     m->size = (size_t)st.st_size;
     m->data = (const uint8_t *)"";
@@ -28,7 +36,7 @@ int tg_map_open(tg_map *m, const char *path, tg_error **err)
         if (p == MAP_FAILED) {
             int e = errno;
             close(fd);
-            return tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot map: %s", strerror(e));
+            return fault(why, TG_ERR_IO, e, "cannot map");
         }
         m->base_ = p;
         m->maplen_ = m->size;
@@ -45,22 +53,24 @@ void tg_map_close(tg_map *m)
     memset(m, 0, sizeof *m);
 }
 
-int tg_read_text_file(const char *path, size_t max_size, char **out, size_t *len, tg_error **err)
+int tg_io_read_text(const char *path, size_t max_size, char **out, size_t *len, tg_io_fault *why)
 {
     *out = NULL;
     *len = 0;
     tg_map m;
-    TG_TRY(tg_map_open(&m, path, err));
+    int rc = tg_io_map(&m, path, why);
+    if (rc < 0)
+        return rc;
     if (m.size > max_size) {
         tg_map_close(&m);
-        return tg_err_at(err, TG_ERR_LIMIT, path, TG_NO_OFFSET,
-                         "file is %zu bytes, more than the %zu this reader accepts", m.size,
-                         max_size);
+        fault(why, TG_ERR_LIMIT, 0, "too large");
+        why->size = m.size;
+        return TG_ERR_LIMIT;
     }
     char *s = malloc(m.size + 1);
     if (!s) {
         tg_map_close(&m);
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return fault(why, TG_ERR_NOMEM, 0, "out of memory");
     }
     memcpy(s, m.data, m.size);
     s[m.size] = 0;

@@ -3,7 +3,7 @@
  * jump back, and after tg_window_done gave back the whole region), and the same walk
  * without the window leaves the whole file resident (so the
  * measure, the mapping's Rss in /proc/self/smaps, can tell the two apart). */
-#include "io/mapped_file.h"
+#include "core/file_input.h"
 #include "io/read_window.h"
 #include "tg_test.h"
 

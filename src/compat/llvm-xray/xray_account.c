@@ -17,7 +17,7 @@
  * builder's, under its TG_STACK_LLVM_XRAY rules, stepped in line (callstack_inline.h: the
  * ended frame handed back in place, no callback per call).  Memory: the stacks plus 8 bytes
  * per finished call. */
-#include "analysis/callstack_inline.h"
+#include "analysis/callstack.h"
 #include "common/llvm/llvm_order.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"

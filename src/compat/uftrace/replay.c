@@ -8,7 +8,7 @@
  * same way.  Columns come from the "fields" option (-f): duration, tid, addr, time, delta,
  * elapsed, printed in uftrace's column order; "+name" adds to the default duration,tid.
  * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields". */
-#include "analysis/callstack_uftrace.h"
+#include "analysis/callstack.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"

@@ -6,7 +6,7 @@
  * uftrace does), only to the self time and the call count.  Frames still open at the end
  * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
  * hash table; sorted by total time (descending, then name) once at the end. */
-#include "analysis/callstack_uftrace.h"
+#include "analysis/callstack.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"

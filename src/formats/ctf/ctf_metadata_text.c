@@ -7,7 +7,7 @@
  * its sizes are used, so a damaged file gives "offset: what was expected". */
 #include "formats/ctf/ctf_internal.h"
 #include "io/byte_reader.h"
-#include "io/mapped_file.h"
+#include "core/file_input.h"
 
 #include <stdlib.h>
 #include <string.h>

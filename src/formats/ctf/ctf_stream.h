@@ -9,7 +9,7 @@
 #define TG_CTF_STREAM_H
 
 #include "formats/ctf/ctf_internal.h"
-#include "io/mapped_file.h"
+#include "core/file_input.h"
 #include "io/read_window.h"
 
 typedef struct ctf_func_info ctf_func_info;

@@ -13,7 +13,7 @@
 #include "core/format_api.h"
 #include "core/grow.h"
 #include "io/byte_reader.h"
-#include "io/mapped_file.h"
+#include "core/file_input.h"
 #include "io/read_window.h"
 
 #include <stdbool.h>
