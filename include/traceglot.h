@@ -386,6 +386,17 @@ const char *tg_event_func_name(const tg_event *ev);
 /* The module holding the function: the executable or shared library path as the tracer
  * recorded it, "[kernel.kallsyms]" or "[MODULE]" for a kernel function; NULL when unknown. */
 const char *tg_event_func_module(const tg_event *ev);
+/* The symbol holding the function, as the tracer's symbol table gives it: its name, start
+ * and size in bytes (the distance to the next symbol where the table gives none), and
+ * TG_FUNC_PLT for a library call recorded at its PLT entry (uftrace's 'P' symbols). */
+typedef struct tg_func_symbol {
+    const char *name; /* NULL when unknown */
+    uint64_t addr, size;
+    unsigned flags;
+} tg_func_symbol;
+enum { TG_FUNC_PLT = 1 };
+/* 1 with *out filled, 0 when no symbol holds the address (*out zeroed). */
+int tg_event_func_symbol(const tg_event *ev, tg_func_symbol *out);
 int tg_event_depth(const tg_event *ev);
 /* Lost events: how many were lost (0 when unknown). */
 uint64_t tg_event_lost_count(const tg_event *ev);

@@ -43,12 +43,20 @@ const struct cli_option cli_options[] = {
      "perfetto: write FILE-0001.ext, FILE-0002.ext, ... of at most about SIZE each (100M, 1G)"},
     {"split-time", 0, "DURATION", CMD_CONVERT,
      "perfetto: a new part every DURATION of trace time (1s, 250ms)"},
-    {"output-fields", 'f', "FIELDS", CMD_REPLAY, "columns: time,tid,duration,... (as uftrace -f)"},
+    {"output-fields", 'f', "FIELDS", CMD_REPLAY | CMD_REPORT,
+     "columns: replay time,tid,duration,...; report total,self,call,total-avg,...,size (as "
+     "uftrace -f)"},
     {"kernel-full", 0, NULL, CMD_REPLAY | CMD_REPORT,
      "uftrace data recorded with -k: also the kernel functions outside user functions "
      "(as uftrace --kernel-full)"},
-    {"sort", 's', "KEY", CMD_REPORT, "xray: funcid,count,min,med,90p,99p,max,sum,func"},
+    {"sort", 's', "KEY[,KEY]", CMD_REPORT,
+     "uftrace: total,self,call,func,total-avg,...,size; xray: funcid,count,min,med,90p,99p,max,"
+     "sum,func"},
     {"sortorder", 0, "asc|dsc", CMD_REPORT, "xray: sort order"},
+    {"avg-total", 0, NULL, CMD_REPORT, "uftrace: average, min and max of each total time"},
+    {"avg-self", 0, NULL, CMD_REPORT, "uftrace: average, min and max of each self time"},
+    {"task", 0, NULL, CMD_REPORT, "uftrace: one row per thread (uftrace report --task)"},
+    {"threads", 0, NULL, CMD_REPORT, "uftrace: --task, as older uftrace names it"},
     {0},
 };
 

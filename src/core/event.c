@@ -45,6 +45,35 @@ const char *tg_event_func_module(const tg_event *ev)
     return ops && ops->func_module ? ops->func_module(ev) : NULL;
 }
 
+/* A symbol of a table as tg_func_symbol: no size means up to the next symbol. */
+static int symbol_of(const tg_symtab *st, const tg_symbol *s, tg_func_symbol *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s)
+        return 0;
+    out->name = s->name;
+    out->addr = s->addr;
+    out->size = s->size;
+    if (!out->size && st && s + 1 < st->syms + st->n)
+        out->size = s[1].addr - s->addr;
+    out->flags = s->type == 'P' ? TG_FUNC_PLT : 0;
+    return 1;
+}
+
+int tg_event_func_symbol(const tg_event *ev, tg_func_symbol *out)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    if (ops && ops->func_symbol)
+        return ops->func_symbol(ev, out);
+    tg_trace *t = tg_event_trace(ev);
+    if (!t || (ops && ops->func_name)) { /* names of its own, not the table's */
+        memset(out, 0, sizeof *out);
+        out->name = tg_event_func_name(ev);
+        return out->name != NULL;
+    }
+    return symbol_of(&t->symbols, tg_symtab_lookup(&t->symbols, ev->addr), out);
+}
+
 size_t tg_event_field_count(const tg_event *ev, tg_scope scope)
 {
     const struct tg_stream_ops *ops = ev->stream->ops;

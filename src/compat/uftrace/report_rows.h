@@ -1,17 +1,30 @@
 /* report_rows.h - the rows of uftrace's report: one per function name, with total time,
- * self time and calls, found by name and printed sorted as `uftrace report` prints them.
- * Rows are allocated one by one because callers cache pointers to them. */
+ * self time and calls (and, when a column or sort key asks for them, the minimum, maximum
+ * and average of each), found by name and printed sorted as `uftrace report` prints them.
+ * Rows are allocated one by one because callers cache pointers to them.
+ *
+ * The columns (-f/--output-fields), the sort keys (-s/--sort) and the averages modes
+ * (--avg-total, --avg-self) are parsed once into a uf_report_fmt; uf_row_value reads a
+ * column of a row, so another report built on the same rows (report --diff) reuses the
+ * columns, keys and comparisons. */
 #ifndef TG_REPORT_ROWS_H
 #define TG_REPORT_ROWS_H
 
 #include "core/consumer.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct row {
     char *name;
-    uint64_t total, self, calls;
+    uint64_t total, self, calls; /* total: calls made while the function was not already
+                                  * on the thread's stack (recursion counted once) */
+    /* only kept when the format asks for them (uf_report_fmt.stats): */
+    uint64_t total_rec;            /* total time of the recursive calls */
+    uint64_t total_min, total_max; /* over every call, recursive or not */
+    uint64_t self_min, self_max;
+    uint64_t size; /* bytes of the function's symbol (the size column) */
 };
 
 struct table {
@@ -20,9 +33,73 @@ struct table {
     tg_hash by_name; /* hash of the name -> index into rows */
 };
 
-/* The row of name, made (zeroed) when new; NULL when out of memory. */
+/* The columns of uftrace report, in uftrace's column order, and the sort keys (the same
+ * values plus the function's name). */
+enum uf_col {
+    UF_COL_TOTAL,
+    UF_COL_TOTAL_AVG,
+    UF_COL_TOTAL_MIN,
+    UF_COL_TOTAL_MAX,
+    UF_COL_SELF,
+    UF_COL_SELF_AVG,
+    UF_COL_SELF_MIN,
+    UF_COL_SELF_MAX,
+    UF_COL_CALL,
+    UF_COL_SIZE,
+    UF_COL_COUNT,
+    UF_KEY_FUNC = UF_COL_COUNT, /* sort key only */
+};
+
+#define UF_MAX_KEYS 16
+
+struct uf_report_fmt {
+    bool col_on[UF_COL_COUNT]; /* the columns printed, in enum order */
+    uint8_t keys[UF_MAX_KEYS]; /* enum uf_col values, the first deciding */
+    int n_keys;
+    bool stats;      /* min/max/averages needed by a column or key */
+    bool needs_size; /* the size column or key */
+};
+
+/* -f/--output-fields ("output-fields"), -s/--sort ("sort"), --avg-total, --avg-self from
+ * opts, as uftrace report reads them.  TG_ERR_USAGE with uftrace's reason: an unknown sort
+ * key ("invalid sort key: KEY"), an unknown field, --avg-total with --avg-self. */
+int uf_report_fmt_parse(struct uf_report_fmt *f, const tg_options *opts, tg_error **err);
+
+/* The row of name, made (zeroed, minima at their largest) when new; NULL when out of
+ * memory. */
 struct row *uf_row_get(struct table *tb, const char *name);
-/* Sorts the rows by total time (then name) and prints uftrace report's table. */
-void uf_rows_print(struct table *tb, tg_buf *out);
+void uf_table_free(struct table *tb);
+/* Adds the rows of src into dst (the report's workers each keep a table). */
+int uf_table_merge(struct table *dst, const struct table *src);
+
+/* One ended call of a row: total time, self time, whether the function was already on the
+ * stack; with stats, minima and maxima too (a compile-time constant where it is inlined). */
+static inline __attribute__((always_inline)) void
+uf_row_add(struct row *r, uint64_t total, uint64_t self, bool recursive, bool stats)
+{
+    if (!recursive)
+        r->total += total;
+    r->self += self;
+    r->calls++;
+    if (!stats)
+        return;
+    if (recursive)
+        r->total_rec += total;
+    if (total < r->total_min)
+        r->total_min = total;
+    if (total > r->total_max)
+        r->total_max = total;
+    if (self < r->self_min)
+        r->self_min = self;
+    if (self > r->self_max)
+        r->self_max = self;
+}
+
+/* A column's value for a row (averages computed as uftrace does: integer division). */
+uint64_t uf_row_value(const struct row *r, enum uf_col col);
+/* uftrace's order of two rows under the format's keys: <0 when a comes first. */
+int uf_row_cmp(const struct row *a, const struct row *b, const struct uf_report_fmt *f);
+/* Sorts the rows by the format's keys and prints uftrace report's table. */
+void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out);
 
 #endif

@@ -4,10 +4,15 @@
  * call's total and self time to the function's row; a call made while the same function is
  * already on the thread's stack does not add to the total (recursion is counted once, as
  * uftrace does), only to the self time and the call count.  Frames still open at the end
- * are closed at their thread's last record.  Rows are keyed by name in an open-addressing
- * hash table; sorted by total time (descending, then name) once at the end. */
+ * are closed at their thread's last record.  Rows are keyed by name in core's hash table
+ * and sorted once at the end by the -s keys (total time by default), printed with the -f
+ * columns (report_rows.c).  The minima, maxima and averages (--avg-total, --avg-self, -f
+ * total-min, ...) cost nothing unless a column or key asks for them: the inline paths are
+ * compiled twice, with and without them.  The size column reads each function's symbol
+ * and takes the general path.  --task is report_task.c. */
 #include "analysis/callstack.h"
 #include "compat/uftrace/report_rows.h"
+#include "compat/uftrace/report_task.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
 #include "core/cursor.h"
@@ -21,6 +26,7 @@
 struct rep {
     uf_state st;
     struct table tb;
+    const struct uf_report_fmt *fmt;
     struct {
         const char *name;
         uint64_t addr;
@@ -35,6 +41,12 @@ struct rep {
         uint8_t fixup; /* uf_fixup_kind of the name */
     } names[4096];
     size_t last_h; /* slot of the previous record's address */
+    /* the size column: each function's symbol size by address, and per thread (its
+     * uf_task order) the size of the function its last entry or exit named, which uftrace
+     * gives linux:schedule */
+    tg_hash sizes;
+    uint64_t *task_size;
+    size_t task_size_cap;
 };
 
 /* The symbol of a function entry/exit, asked of the reader once per address. */
@@ -105,10 +117,29 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
     struct row *r = row_for(p, name, addr);
     if (!r)
         return TG_ERR_NOMEM;
-    if (!recursive)
-        r->total += f->total;
-    r->self += f->total - f->child;
-    r->calls++;
+    uf_row_add(r, f->total, f->total - f->child, recursive, p->fmt->stats);
+    if (p->fmt->needs_size) {
+        const uint64_t *size = addr ? tg_hash_find(&p->sizes, addr) : NULL;
+        if (size)
+            r->size = *size;
+        else if ((size_t)t->order < p->task_size_cap)
+            r->size = p->task_size[t->order];
+    }
+    return 0;
+}
+
+/* The size column: the record's symbol size, remembered by address and as its thread's
+ * last. */
+static int note_size(struct rep *p, uf_task *t, const tg_event *ev)
+{
+    tg_func_symbol sym;
+    uint64_t size = tg_event_func_symbol(ev, &sym) ? sym.size : 0;
+    uint64_t *slot;
+    if (tg_hash_insert(&p->sizes, ev->addr, &slot) < 0 ||
+        tg_grow(&p->task_size, &p->task_size_cap, (size_t)t->order + 1, sizeof *p->task_size) < 0)
+        return TG_ERR_NOMEM;
+    *slot = size;
+    p->task_size[t->order] = size;
     return 0;
 }
 
@@ -129,8 +160,11 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
     uf_task *t = uf_task_get(&p->st, r.tid, r.pid);
     if (!t)
         return TG_ERR_NOMEM;
-    if (r.type == UF_ENTRY || r.type == UF_EXIT)
+    if (r.type == UF_ENTRY || r.type == UF_EXIT) {
         r.name = name_of(p, ev);
+        if (p->fmt->needs_size && note_size(p, t, ev) < 0)
+            return TG_ERR_NOMEM;
+    }
     const uf_sink sink = {.close = account_close, .ctx = p};
     return uf_step(&p->st, t, &r, &sink);
 }
@@ -138,7 +172,8 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
 /* The common case of feed() - an entry or exit of a thread in its steady state, in a frame
  * already allocated, no special function - with the same rules inlined; anything else
  * takes feed().  About half the report's time is spent here. */
-static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const tg_event *ev)
+static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const tg_event *ev,
+                                                           const bool stats)
 {
     tg_event_kind kind = ev->cls->kind;
     if ((kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || ev->cls->kernel)
@@ -193,10 +228,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
             return TG_ERR_NOMEM;
         p->names[h].row = r;
     }
-    if (!recursive)
-        r->total += delta;
-    r->self += delta - f->child;
-    r->calls++;
+    uf_row_add(r, delta, delta - f->child, recursive, stats);
     return 0;
 }
 
@@ -207,15 +239,17 @@ static int finish(struct rep *p)
     return uf_finish(&p->st, &sink);
 }
 
-static struct rep *rep_new(const tg_options *opts)
+static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *fmt)
 {
     struct rep *p = calloc(1, sizeof *p);
     if (p && uf_state_init(&p->st) < 0) {
         free(p);
         return NULL;
     }
-    if (p)
+    if (p) {
         p->st.kernel_full = opts && tg_options_get(opts, "kernel-full");
+        p->fmt = fmt;
+    }
     return p;
 }
 
@@ -223,13 +257,10 @@ static void rep_free(struct rep *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->tb.n; i++) {
-        free(p->tb.rows[i]->name);
-        free(p->tb.rows[i]);
-    }
-    free(p->tb.rows);
-    tg_hash_free(&p->tb.by_name);
+    uf_table_free(&p->tb);
     uf_state_free(&p->st);
+    tg_hash_free(&p->sizes);
+    free(p->task_size);
     free(p);
 }
 
@@ -302,7 +333,8 @@ static inline uf_task *job_task(struct rep *p, int tid)
  * thread's perf events; damage is kept by the cursor (tg_streams_run returns it).  The
  * common record (an entry or exit of a known, non-special address, in an allocated frame) is
  * handled inline with the rules of feed_fast; everything else goes there. */
-static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
+static inline __attribute__((always_inline)) int run_job_with(void *ctx, unsigned worker,
+                                                              tg_stream_iter *it, const bool stats)
 {
     struct run *run = ctx;
     struct rep *p = run->rep[worker];
@@ -370,18 +402,14 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
                         t->last_was_perf = false;
                         if (t->display_depth > 0)
                             t->display_depth--;
-                        struct row *r = c->row;
-                        if (!recursive)
-                            r->total += delta;
-                        r->self += delta - f->child;
-                        r->calls++;
+                        uf_row_add(c->row, delta, delta - f->child, recursive, stats);
                         continue;
                     }
                 }
             }
             /* anything else: the general rules, then learn what they resolved */
             tg_event_kind kind = ev->cls->kind;
-            if ((rc = feed_fast(p, ev)) < 0)
+            if ((rc = feed_fast(p, ev, stats)) < 0)
                 return rc;
             if (ev->cls->kernel)
                 kind = TG_KIND_GENERIC; /* kernel functions always take feed() */
@@ -400,6 +428,16 @@ static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
     return 0;
 }
 
+static int run_job(void *ctx, unsigned worker, tg_stream_iter *it)
+{
+    return run_job_with(ctx, worker, it, false);
+}
+
+static int run_job_stats(void *ctx, unsigned worker, tg_stream_iter *it)
+{
+    return run_job_with(ctx, worker, it, true);
+}
+
 static int cmp_side(const void *a, const void *b)
 {
     const struct side_ev *x = a, *y = b;
@@ -409,9 +447,11 @@ static int cmp_side(const void *a, const void *b)
     return a1 < b1 ? -1 : a1 > b1;
 }
 
-static bool fast_path_ok(tg_set *set, const tg_options *opts)
+static bool fast_path_ok(tg_set *set, const tg_options *opts, const struct uf_report_fmt *fmt)
 {
     static const char *const filters[] = {"begin", "end", "events", "tid", "cpu", NULL};
+    if (fmt->needs_size)
+        return false;
     for (size_t i = 0; opts && filters[i]; i++)
         if (tg_options_get(opts, filters[i]))
             return false;
@@ -421,7 +461,8 @@ static bool fast_path_ok(tg_set *set, const tg_options *opts)
     return true;
 }
 
-static int report_parallel(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
+static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_report_fmt *fmt,
+                           tg_buf *out, tg_error **err)
 {
     struct run run = {0};
     struct side_ev *side = NULL;
@@ -508,32 +549,22 @@ static int report_parallel(tg_set *set, const tg_options *opts, tg_buf *out, tg_
     }
     unsigned nw = run.n_jobs > 1 ? 2 : 1;
     for (unsigned i = 0; i < nw && rc >= 0; i++)
-        if (!(run.rep[i] = rep_new(opts)))
+        if (!(run.rep[i] = rep_new(opts, fmt)))
             rc = TG_ERR_NOMEM;
     if (rc >= 0) {
         /* each thread on its own, on two workers; their tables are summed at the end */
-        rc = tg_streams_run(streams, run.n_jobs, nw, run_job, &run, &errors);
+        rc = tg_streams_run(streams, run.n_jobs, nw, fmt->stats ? run_job_stats : run_job, &run,
+                            &errors);
         if (rc == TG_ERR_FORMAT)
             rc = 0; /* damage: in errors, reported after the table */
         for (unsigned i = 0; i < nw && rc >= 0; i++) {
             run.rep[i]->st.last_perf_time = last_perf_time;
             rc = finish(run.rep[i]);
         }
-        if (rc >= 0 && nw == 2) { /* sum the second table into the first */
-            for (size_t i = 0; i < run.rep[1]->tb.n && rc >= 0; i++) {
-                const struct row *src = run.rep[1]->tb.rows[i];
-                struct row *dst = uf_row_get(&run.rep[0]->tb, src->name);
-                if (!dst) {
-                    rc = TG_ERR_NOMEM;
-                    break;
-                }
-                dst->total += src->total;
-                dst->self += src->self;
-                dst->calls += src->calls;
-            }
-        }
+        if (rc >= 0 && nw == 2) /* sum the second table into the first */
+            rc = uf_table_merge(&run.rep[0]->tb, &run.rep[1]->tb);
         if (rc >= 0)
-            uf_rows_print(&run.rep[0]->tb, out);
+            uf_rows_print(&run.rep[0]->tb, fmt, out);
     }
     for (unsigned i = 0; i < nw; i++)
         rep_free(run.rep[i]);
@@ -563,22 +594,37 @@ static int report_parallel(tg_set *set, const tg_options *opts, tg_buf *out, tg_
 static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
-    if (fast_path_ok(set, opts))
-        return report_parallel(set, opts, out, err);
-    struct rep *p = rep_new(opts);
+    if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads"))
+        return uf_report_task(set, it, opts, out, err);
+    struct uf_report_fmt fmt;
+    int rc = uf_report_fmt_parse(&fmt, opts, err);
+    if (rc < 0)
+        return rc;
+    if (fast_path_ok(set, opts, &fmt))
+        return report_parallel(set, opts, &fmt, out, err);
+    struct rep *p = rep_new(opts, &fmt);
     if (!p)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    int rc;
     const tg_event *ev;
-    while ((rc = tg_iter_next(it, &ev)) > 0)
-        if ((rc = feed_fast(p, ev)) < 0)
-            break;
+    if (fmt.needs_size) { /* every record asks its symbol: the general path */
+        while ((rc = tg_iter_next(it, &ev)) > 0)
+            if ((rc = feed(p, ev)) < 0)
+                break;
+    } else if (fmt.stats) {
+        while ((rc = tg_iter_next(it, &ev)) > 0)
+            if ((rc = feed_fast(p, ev, true)) < 0)
+                break;
+    } else {
+        while ((rc = tg_iter_next(it, &ev)) > 0)
+            if ((rc = feed_fast(p, ev, false)) < 0)
+                break;
+    }
     if (rc >= 0)
         rc = finish(p);
     if (rc == TG_ERR_NOMEM)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc >= 0)
-        uf_rows_print(&p->tb, out);
+        uf_rows_print(&p->tb, &fmt, out);
     rep_free(p);
     return rc < 0 ? rc : 0;
 }

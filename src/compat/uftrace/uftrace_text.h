@@ -1,7 +1,8 @@
 /* uftrace_text.h - the small text formats uftrace's replay and report share.
  *
  * Durations print as "%3u.%03u <unit>" in the largest unit under 1000 (us, ms, s; then
- * minutes and hours), ten columns wide, blank for zero; unknown symbols as "<hexaddr>".
+ * minutes and hours), ten columns wide, blank for zero, 999.999 at most (as uftrace caps a
+ * damaged duration); unknown symbols as "<hexaddr>".
  * Written straight into a tg_buf, without printf, since replay prints one per line. */
 #ifndef TG_UFTRACE_TEXT_H
 #define TG_UFTRACE_TEXT_H
@@ -34,6 +35,8 @@ static inline void uf_put_time(tg_buf *b, uint64_t ns)
     }
     if (idx == 5)
         idx = 4;
+    if (d > 999) /* uftrace's cap "for some error cases" */
+        d = small = 999;
     tg_buf_u64_pad(b, d, 3, ' ');
     tg_buf_putc(b, '.');
     tg_buf_u64_pad(b, small, 3, '0');
@@ -91,19 +94,10 @@ static inline char *uf_fmt_time(char *p, uint64_t ns, const struct uf_digits *dg
             }
         }
     }
-    if (d < 1000) {
-        memcpy(p, dg->pad[d], 3);
-        p += 3;
-    } else {
-        char tmp[24];
-        int n = 0;
-        do {
-            tmp[n++] = (char)('0' + d % 10);
-            d /= 10;
-        } while (d);
-        while (n)
-            *p++ = tmp[--n];
-    }
+    if (d > 999) /* uftrace's cap "for some error cases" */
+        d = small = 999;
+    memcpy(p, dg->pad[d], 3);
+    p += 3;
     p[0] = '.';
     memcpy(p + 1, dg->zero[small], 3);
     p[4] = ' ';

@@ -272,6 +272,21 @@ static const char *dat_func_module(const tg_event *ev)
     return c->mod ? c->mod->path : NULL;
 }
 
+/* The symbol with uftrace's size (the distance to the next symbol of its .sym file). */
+static int dat_func_symbol(const tg_event *ev, tg_func_symbol *out)
+{
+    struct uft_dat *s = ev->stream->priv;
+    const tg_symbol *sym = lookup(s, ev->addr, ev->ts, false)->sym;
+    memset(out, 0, sizeof *out);
+    if (!sym)
+        return 0;
+    out->name = sym->name;
+    out->addr = sym->addr;
+    out->size = sym->size;
+    out->flags = sym->type == 'P' ? TG_FUNC_PLT : 0;
+    return 1;
+}
+
 static bool is_ret(const tg_event *ev)
 {
     return ev->cls == ((struct uft_dat *)ev->stream->priv)->d->cls_exit;
@@ -363,6 +378,7 @@ static const struct tg_stream_ops uft_dat_ops = {
     .render = dat_render,
     .func_name = dat_func_name,
     .func_module = dat_func_module,
+    .func_symbol = dat_func_symbol,
     .destroy = dat_destroy,
 };
 

@@ -1,0 +1,79 @@
+#!/bin/bash
+# record-options.sh - records what the real uftrace prints with each option traceglot takes
+# (replay, report and graph, the filters and report's columns and sort keys), on every
+# uftrace fixture of the project (tests/data/uftrace, tests/data/uftrace-kernel) and on the
+# corpus's uftrace recordings where the corpus is present.
+#
+# For each data directory NAME it writes tests/data/uftrace-options/NAME/: a `cases` file,
+# one line per check (SLUG, the command, uftrace's options, traceglot's options: the same
+# but where older spellings are checked against the uftrace option they mean), and uftrace's
+# output of each case, SLUG.txt (or SLUG.sha256 with the output's checksum when it is over
+# 24 KB: the corpus's longer replays).  Function names, thread ids and time ranges given to
+# the filters are picked from each recording (options_for below), so every fixture gets
+# them.  The outputs come from uftrace, never from traceglot; golden-options.sh compares.
+#
+# usage: tests/uftrace/record-options.sh [OUTDIR]     (default: tests/data/uftrace-options)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+corpus=${TG_CORPUS:-$root/../shared/corpus}
+command -v uftrace >/dev/null || { echo "record-options: uftrace is not installed" >&2; exit 77; }
+out=${1:-$root/tests/data/uftrace-options}
+
+# The functions uftrace's report lists for a recording, most called first (sort by calls).
+funcs_by_calls() { uftrace report -d "$1" -s call -f none 2>/dev/null | sed 's/^  //'; }
+
+# One case per line: SLUG<TAB>COMMAND<TAB>UFTRACE OPTIONS<TAB>TRACEGLOT OPTIONS
+options_for() { # DATA
+    local d=$1
+    local o
+    for o in "-s self" "-s call,func" "-s func" "-s total-avg" "-s self_max,call" "-s size,func" \
+        "-f all" "-f call,total" "-f +size" "-f none" "-f self-min,self-max" \
+        "--avg-total" "--avg-total -s min" "--avg-self" "--avg-self -s max,func" \
+        "--avg-total -f call" "--task" "--task -s func" "--task -s tid" "--task -s name,self" \
+        "--task -f tid,func" "--task -f none"; do
+        printf '%s\treport\t%s\t%s\n' "report$(slug "$o")" "$o" "$o"
+    done
+    # older uftrace called --task --threads (uftrace 0.13 warns and ignores it)
+    printf '%s\treport\t%s\t%s\n' "report-threads" "--task" "--threads"
+}
+
+slug() { # options -> a file name part
+    local s=${1// /_}
+    s=${s//,/+}
+    s=${s//\//%}
+    s=${s//\~/TO}
+    s=${s//;/SC}
+    s=${s//\*/STAR}
+    s=${s//\^/CARET}
+    s=${s//\$/DOLLAR}
+    s=${s//\\/BS}
+    s=${s//[^A-Za-z0-9_+%.=@-]/X}
+    printf '%s' "${s:+-$s}"
+}
+
+record() { # NAME DATA
+    local name=$1 d=$2 dir=$out/$1
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    options_for "$d" >"$dir/cases"
+    local slug cmd uopts topts
+    while IFS=$'\t' read -r slug cmd uopts topts; do
+        # shellcheck disable=SC2086 # the options are words
+        uftrace $cmd $uopts -d "$d" >"$dir/$slug.out" 2>/dev/null || true
+        if [ "$(stat -c %s "$dir/$slug.out")" -gt 24576 ]; then
+            sha256sum <"$dir/$slug.out" | cut -d' ' -f1 >"$dir/$slug.sha256"
+            rm -f "$dir/$slug.out"
+        else
+            mv "$dir/$slug.out" "$dir/$slug.txt"
+        fi
+    done <"$dir/cases"
+}
+
+for d in "$root"/tests/data/uftrace/*.data "$root"/tests/data/uftrace-kernel/*.data; do
+    record "$(basename "$d" .data)" "$d"
+done
+for d in "$corpus"/gen/uftrace/*.data "$corpus"/uftrace/*.data; do
+    [ -d "$d" ] && record "corpus-$(basename "$d" .data)" "$d"
+done
+du -sh "$out"
