@@ -103,6 +103,10 @@ typedef struct tg_stream tg_stream; /* one time-ordered source of events inside 
  * On failure returns NULL and sets *err. */
 tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_error **err);
 void tg_close(tg_set *set);
+/* The same paths opened again with the same options, as a second set: a stream has one read
+ * position, so two passes over the traces at once (the SQL tables' cursors) need two sets.
+ * The options set was opened with must still be alive.  NULL with *err on failure. */
+tg_set *tg_set_reopen(const tg_set *set, tg_error **err);
 
 size_t tg_set_trace_count(const tg_set *set);
 tg_trace *tg_set_trace(const tg_set *set, size_t i);
@@ -626,8 +630,14 @@ int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options
 int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
                    const char *dir, tg_error **err);
 /* 1 when converter `to` writes a directory (tg_convert_dir), 0 when a stream (tg_convert),
- * TG_ERR_USAGE when there is no such converter. */
+ * 2 when a file at a path (tg_convert_file), TG_ERR_USAGE when there is no such converter. */
 int tg_convert_writes_dir(const char *to);
+/* Converts to a format that is one file written at path, which must not exist ("sqlite": an
+ * SQLite database holding the SQL tables as real tables).  Written under a temporary name
+ * beside path and renamed at the end; on any failure (damaged input, full disk) nothing is
+ * left and *err says why.  Returns 0 or a negative status. */
+int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+                    const char *path, tg_error **err);
 
 /* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
  * account: style "uftrace" or "xray"), per-class statistics and the set's description. */
@@ -636,6 +646,30 @@ int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_optio
               tg_buf *out, tg_error **err);
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
+
+/* ---- SQL: Perfetto's tables over the events, on SQLite ------------------------------------- */
+
+/* An in-memory SQLite database with traceglot's tables over set: Perfetto trace_processor's
+ * slice, thread, process, thread_track, counter, counter_track, sched_slice, thread_state,
+ * ftrace_event and args (with EXTRACT_ARG), and traceglot's own trace and stats.  They are
+ * virtual tables: rows are read through the cursor as scans ask for them (ts ranges, name,
+ * cpu and utid constraints are applied while reading; a scan stops after the last ts it is
+ * asked for), never copied whole; joins and sorts are SQLite's, in its temporary store.
+ * f (may be NULL) filters what the tables see.  set and f must outlive the database; a scan
+ * that needs a second pass at once opens the same paths again (tg_set_reopen). */
+struct sqlite3;
+int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct sqlite3 **db,
+                tg_error **err);
+/* The damage the scans met so far (a list: see tg_error_next), or NULL.  Valid until the next
+ * statement or tg_sql_close. */
+const tg_error *tg_sql_errors(struct sqlite3 *db);
+void tg_sql_close(struct sqlite3 *db);
+/* Runs the statements of sql, one after the other, and writes their rows to out as "table"
+ * (aligned columns under a header), "csv" (what `sqlite3 -csv -header` writes) or "json" (one
+ * array of objects per statement, numbers as numbers).  Bad SQL: TG_ERR_USAGE with SQLite's
+ * own message.  Damage met while reading is not an error here: see tg_sql_errors. */
+int tg_sql_run(struct sqlite3 *db, const char *sql, const char *format, tg_buf *out,
+               tg_error **err);
 
 #ifdef __cplusplus
 }

@@ -15,8 +15,9 @@ enum cli_command {
     CMD_CONVERT = 8,
     CMD_REPLAY = 16,
     CMD_REPORT = 32,
-    CMD_ALL = 63,
-    CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT,
+    CMD_SQL = 64,
+    CMD_ALL = 127,
+    CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL,
 };
 
 struct cli_option {
@@ -25,7 +26,8 @@ struct cli_option {
     const char *arg;   /* NULL: a flag; else the argument's name for --help */
     unsigned commands; /* enum cli_command bits */
     const char *help;
-    int repeatable; /* given several times: the values joined with newlines */
+    int repeatable; /* given several times: 1 the values joined with newlines, 2 kept apart
+                     * (joined with CLI_APART: SQL texts) */
 };
 
 struct cli_command_info {
@@ -35,6 +37,8 @@ struct cli_command_info {
     const char *summary;
     const char *example;
 };
+
+#define CLI_APART '\037' /* between the values of an option given several times, kept apart */
 
 extern const struct cli_option cli_options[];
 extern const struct cli_command_info cli_commands[];
@@ -65,5 +69,6 @@ int cli_run_stats(struct cli_args *a);
 int cli_run_convert(struct cli_args *a);
 int cli_run_replay(struct cli_args *a);
 int cli_run_report(struct cli_args *a);
+int cli_run_sql(struct cli_args *a);
 
 #endif

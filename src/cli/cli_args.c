@@ -74,7 +74,7 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
     const char *before = o->repeatable ? tg_options_get(a->opts, o->name) : NULL;
     char *joined = NULL;
     if (before && value && (joined = malloc(strlen(before) + strlen(value) + 2)) != NULL) {
-        sprintf(joined, "%s\n%s", before, value);
+        sprintf(joined, "%s%c%s", before, o->repeatable == 2 ? CLI_APART : '\n', value);
         value = joined;
     }
     rc = tg_options_set(a->opts, o->name, value ? value : "1");

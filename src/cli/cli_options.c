@@ -36,9 +36,10 @@ const struct cli_option cli_options[] = {
     {"debug-info-full-path", 0, NULL, CMD_CAT,
      "babeltrace style, --debug-info: full paths of binaries and sources"},
     {"to", 0, "FORMAT", CMD_CONVERT,
-     "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace"},
+     "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace, sqlite"},
     {"output", 'o', "FILE", CMD_CONVERT,
-     "write to FILE instead of standard output (a directory for ctf, uftrace)"},
+     "write to FILE instead of standard output (a directory for ctf, uftrace; sqlite: the "
+     "database file)"},
     {"split-size", 0, "SIZE", CMD_CONVERT,
      "perfetto: write FILE-0001.ext, FILE-0002.ext, ... of at most about SIZE each (100M, 1G)"},
     {"split-time", 0, "DURATION", CMD_CONVERT,
@@ -57,6 +58,12 @@ const struct cli_option cli_options[] = {
     {"avg-self", 0, NULL, CMD_REPORT, "uftrace: average, min and max of each self time"},
     {"task", 0, NULL, CMD_REPORT, "uftrace: one row per thread (uftrace report --task)"},
     {"threads", 0, NULL, CMD_REPORT, "uftrace: --task, as older uftrace names it"},
+    {"query", 'q', "SQL", CMD_SQL,
+     "run SQL (Perfetto's tables: slice, thread, ftrace_event, args, ...); @FILE reads it from "
+     "FILE; repeatable",
+     2},
+    {"format", 0, "FORMAT", CMD_SQL,
+     "rows as table (default), csv (as sqlite3 -csv -header), json"},
     {0},
 };
 
@@ -79,5 +86,9 @@ const struct cli_command_info cli_commands[] = {
     {"report", CMD_REPORT, "traceglot report [--style=uftrace|xray] [options] PATH...",
      "time spent per function (uftrace report; --style=xray: llvm-xray account)",
      "traceglot report --style=xray --instr-map ./app xray-log.app.XXXX"},
+    {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
+     "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
+     "args, ...); no -q on a terminal: a prompt",
+     "traceglot sql uftrace.data -q 'SELECT name, count(*), sum(dur) FROM slice GROUP BY name'"},
     {0},
 };

@@ -65,11 +65,26 @@ int cli_run_convert(struct cli_args *a)
 {
     if (!tg_options_get(a->opts, "to")) {
         fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, "
-                        "speedscope, svg, ctf, uftrace)\n");
+                        "speedscope, svg, ctf, uftrace, sqlite)\n");
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");
     int to_dir = tg_convert_writes_dir(tg_options_get(a->opts, "to"));
+    if (to_dir == 2) { /* one file at a path: the library writes it (sqlite) */
+        if (!path || strcmp(path, "-") == 0) {
+            fprintf(stderr, "traceglot convert: --to %s writes a file: give -o FILE\n",
+                    tg_options_get(a->opts, "to"));
+            return 2;
+        }
+        tg_set *set = cli_open(a);
+        if (!set)
+            return a->open_exit ? a->open_exit : 1;
+        tg_error *err = NULL;
+        int rc =
+            tg_convert_file(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path, &err);
+        tg_close(set);
+        return cli_finish(rc, err);
+    }
     if (to_dir == 1) {
         if (!path || strcmp(path, "-") == 0) {
             fprintf(stderr, "traceglot convert: --to %s writes a directory: give -o DIR\n",

@@ -1,5 +1,5 @@
 /* main.c - the traceglot command: dispatch to a subcommand (info, cat, stats, convert,
- * replay, report).  Each subcommand is a thin layer over one library call. */
+ * replay, report, sql).  Each subcommand is a thin layer over one library call. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -25,6 +25,7 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     case CMD_CONVERT: return cli_run_convert(a);
     case CMD_REPLAY: return cli_run_replay(a);
     case CMD_REPORT: return cli_run_report(a);
+    case CMD_SQL: return cli_run_sql(a);
     default: return 2;
     }
 }

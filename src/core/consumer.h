@@ -36,6 +36,11 @@ struct tg_converter {
      * dir; convert is NULL for them */
     int (*convert_dir)(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
                        tg_error **err);
+    /* formats that are one file built from the set itself rather than from one pass
+     * (sql/sql_export.c: an SQLite database): writes path (under a temporary name, renamed at
+     * the end); convert and convert_dir are NULL for them */
+    int (*convert_file)(tg_set *set, const tg_filter *f, const tg_options *opts, const char *path,
+                        tg_error **err);
 };
 
 struct tg_report_style {

@@ -14,4 +14,8 @@
  * without the array of pointers). */
 int tg_stream_iter_next_run(tg_stream_iter *it, const tg_event **first, tg_error **err);
 
+/* Whether a second tg_iter_new over set reads its events again (every stream rewinds); a
+ * set whose streams are read once (CTF, trace.dat) needs tg_set_reopen for another pass. */
+bool tg_set_rereadable(const tg_set *set);
+
 #endif

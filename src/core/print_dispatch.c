@@ -68,3 +68,12 @@ int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options
             return tg_sink_run(set, f, opts, out, err, run_convert, tg_converter_list[i]);
     return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s' (known: chrome)", to);
 }
+
+int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+                    const char *path, tg_error **err)
+{
+    for (size_t i = 0; to && tg_converter_list[i]; i++)
+        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert_file)
+            return tg_converter_list[i]->convert_file(set, f, opts, path, err);
+    return tg_err(err, TG_ERR_USAGE, "'%s' is not written to a file at a path", to ? to : "(none)");
+}

@@ -11,6 +11,8 @@ struct tg_set {
     size_t n_classes; /* event classes numbered across the set (tg_event_class.number) */
     const tg_options *opts;
     tg_error *warnings; /* from the alignment (timeline.c) */
+    char **paths;       /* as given to tg_open, for tg_set_reopen */
+    size_t n_paths;
 };
 
 /* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each

@@ -6,6 +6,7 @@
  * session folder.  Streams are numbered across the whole set in the order they are added;
  * that number is the merge's tie-break. */
 #include "core/set_internal.h"
+#include "core/cursor.h"
 #include "core/grow.h"
 #include "core/file_input.h"
 
@@ -149,6 +150,15 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
         return NULL;
     }
     set->opts = opts;
+    set->paths = calloc(n ? n : 1, sizeof *set->paths);
+    for (size_t i = 0; set->paths && i < n; i++)
+        if ((set->paths[i] = strdup(paths[i])))
+            set->n_paths++;
+    if (set->n_paths != n) {
+        tg_close(set);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++) {
         const struct tg_format *fmt = detect(paths[i], err);
         if (!fmt || !tg_set_open_child(set, fmt, paths[i], opts, err)) {
@@ -171,7 +181,24 @@ void tg_close(tg_set *set)
         trace_free(set->traces[i]);
     free(set->traces);
     tg_error_free(set->warnings);
+    for (size_t i = 0; i < set->n_paths; i++)
+        free(set->paths[i]);
+    free(set->paths);
     free(set);
+}
+
+tg_set *tg_set_reopen(const tg_set *set, tg_error **err)
+{
+    return tg_open((const char *const *)set->paths, set->n_paths, set->opts, err);
+}
+
+bool tg_set_rereadable(const tg_set *set)
+{
+    for (size_t t = 0; t < set->n_traces; t++)
+        for (size_t s = 0; s < set->traces[t]->n_streams; s++)
+            if (!set->traces[t]->streams[s]->ops->rewind)
+                return false;
+    return true;
 }
 
 tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind kind)

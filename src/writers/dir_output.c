@@ -95,7 +95,7 @@ int tg_convert_writes_dir(const char *to)
     const struct tg_converter *c = find_converter(to);
     if (!c)
         return TG_ERR_USAGE;
-    return c->convert_dir != NULL;
+    return c->convert_file ? 2 : c->convert_dir != NULL;
 }
 
 int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,

@@ -1,0 +1,372 @@
+/* sql_args.c - the args table and EXTRACT_ARG: an event's fields as Perfetto's key/value
+ * rows, decoded only when a query asks.
+ *
+ * An ftrace_event row's arg_set_id is its id (its ordinal in the merged events).  A lookup
+ * by arg_set_id (a join with ftrace_event, or EXTRACT_ARG in its select list) finds the
+ * event on the ftrace_event cursor that is on that row, and decodes its fields there; other
+ * lookups read a pass of their own forward to the event (started again when a lookup goes
+ * back).  The fields are flattened as Perfetto flattens args: a struct member's key is
+ * "outer.member", an array element's "array[i]" (flat_key without the index); payload
+ * fields by their own names, return values likewise, CTF contexts under "context.".  Values:
+ * int (signed), uint, pointer, real, string; text is copied out of the trace, so rows stay
+ * valid while the cursor they came from moves on. */
+#include "sql/sql_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    A_ARG_SET_ID,
+    A_FLAT_KEY,
+    A_KEY,
+    A_INT_VALUE,
+    A_STRING_VALUE,
+    A_REAL_VALUE,
+    A_VALUE_TYPE,
+    A_COUNT
+};
+
+struct arg_row {
+    size_t flat_key, key, text; /* offsets into the set's text */
+    size_t text_len;
+    const char *type; /* "int", "uint", "pointer", "real", "string" */
+    int64_t i;
+    double d;
+};
+
+/* One event's args. */
+struct arg_set {
+    int64_t id;
+    struct arg_row *rows;
+    size_t n, cap;
+    tg_buf *text;
+};
+
+static int put_text(struct arg_set *a, const char *s, size_t n, size_t *at)
+{
+    *at = tg_buf_len(a->text);
+    tg_buf_put(a->text, s, n);
+    tg_buf_putc(a->text, 0);
+    return 0;
+}
+
+/* Flattens v under key (its flat form flat) into a's rows. */
+static int flatten(struct arg_set *a, const tg_value *v, const char *key, const char *flat,
+                   int depth)
+{
+    if (depth > 16)
+        return 0;
+    char k[256], f[256];
+    switch (v->type) {
+    case TG_VAL_STRUCT:
+    case TG_VAL_VARIANT:
+        for (size_t i = 0; i < v->count && i < 1024; i++) {
+            tg_value c;
+            if (tg_value_child(v, i, &c) < 0)
+                continue;
+            const char *name = c.name ? c.name : "";
+            snprintf(k, sizeof k, "%s%s%s", key, *key ? "." : "", name);
+            snprintf(f, sizeof f, "%s%s%s", flat, *flat ? "." : "", name);
+            TG_TRY(flatten(a, &c, k, f, depth + 1));
+        }
+        return 0;
+    case TG_VAL_ARRAY:
+    case TG_VAL_SEQUENCE:
+        for (size_t i = 0; i < v->count && i < 4096; i++) {
+            tg_value c;
+            if (tg_value_child(v, i, &c) < 0)
+                continue;
+            snprintf(k, sizeof k, "%s[%zu]", key, i);
+            TG_TRY(flatten(a, &c, k, flat, depth + 1));
+        }
+        return 0;
+    case TG_VAL_NONE: return 0;
+    default: break;
+    }
+    if (tg_grow(&a->rows, &a->cap, a->n + 1, sizeof *a->rows) < 0)
+        return TG_ERR_NOMEM;
+    struct arg_row *r = &a->rows[a->n];
+    *r = (struct arg_row){0};
+    put_text(a, key, strlen(key), &r->key);
+    put_text(a, flat, strlen(flat), &r->flat_key);
+    switch (v->type) {
+    case TG_VAL_SINT:
+        r->type = "int";
+        r->i = v->v.s;
+        break;
+    case TG_VAL_UINT:
+        r->type = (v->flags & TG_VALF_POINTER) ? "pointer" : "uint";
+        r->i = (int64_t)v->v.u;
+        break;
+    case TG_VAL_FLOAT:
+        r->type = "real";
+        r->d = v->v.f;
+        break;
+    case TG_VAL_STRING:
+        r->type = "string";
+        r->text_len = strnlen(v->v.str.ptr, v->v.str.len);
+        put_text(a, v->v.str.ptr, r->text_len, &r->text);
+        break;
+    default: { /* bytes: as hex text */
+        r->type = "string";
+        r->text = tg_buf_len(a->text);
+        for (size_t i = 0; i < v->v.str.len; i++)
+            tg_buf_printf(a->text, "%02x", (unsigned char)v->v.str.ptr[i]);
+        r->text_len = tg_buf_len(a->text) - r->text;
+        tg_buf_putc(a->text, 0);
+        break;
+    }
+    }
+    a->n++;
+    return 0;
+}
+
+static int flatten_scope(struct arg_set *a, const tg_event *ev, tg_scope scope, const char *prefix)
+{
+    size_t n = tg_event_field_count(ev, scope);
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, scope, i, &v) < 0)
+            continue;
+        char k[256];
+        snprintf(k, sizeof k, "%s%s", prefix, v.name ? v.name : "");
+        TG_TRY(flatten(a, &v, k, k, 0));
+    }
+    return 0;
+}
+
+/* a holds ev's args (id: its arg_set_id). */
+static int arg_set_fill(struct arg_set *a, const tg_event *ev, int64_t id)
+{
+    if (!a->text && !(a->text = tg_buf_new()))
+        return TG_ERR_NOMEM;
+    tg_buf_reset(a->text);
+    a->n = 0;
+    a->id = SQL_ANY;
+    TG_TRY(flatten_scope(a, ev, TG_SCOPE_PAYLOAD, ""));
+    TG_TRY(flatten_scope(a, ev, TG_SCOPE_RETURN, ""));
+    TG_TRY(flatten_scope(a, ev, TG_SCOPE_STREAM_CONTEXT, "context."));
+    TG_TRY(flatten_scope(a, ev, TG_SCOPE_EVENT_CONTEXT, "context."));
+    a->id = id;
+    return 0;
+}
+
+static void arg_set_free(struct arg_set *a)
+{
+    free(a->rows);
+    tg_buf_free(a->text);
+    memset(a, 0, sizeof *a);
+}
+
+const tg_event *sql_args_event(sql_db *db, int64_t argset, int *rc)
+{
+    *rc = 0;
+    for (const sql_cursor *c = db->live; c; c = c->next_live)
+        if (c->live_ev && c->live_id == argset)
+            return c->live_ev;
+    if (argset < 0)
+        return NULL;
+    sql_scan *s = db->arg_scan;
+    if (s && (s->ordinal > argset || s->ended)) {
+        sql_scan_close(s);
+        free(s);
+        s = db->arg_scan = NULL;
+    }
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s))) {
+            *rc = sql_fail(db, TG_ERR_NOMEM, NULL);
+            return NULL;
+        }
+        if ((*rc = sql_scan_open(db, s)) < 0) {
+            free(s);
+            return NULL;
+        }
+        db->arg_scan = s;
+        db->arg_ev = NULL;
+    }
+    while (s->ordinal < argset) {
+        *rc = sql_scan_next(s, &db->arg_ev);
+        if (*rc <= 0) {
+            db->arg_ev = NULL;
+            return NULL;
+        }
+    }
+    return s->ordinal == argset ? db->arg_ev : NULL;
+}
+
+/* ---- EXTRACT_ARG --------------------------------------------------------------------------- */
+
+static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sql_db *db = sqlite3_user_data(ctx);
+    const char *key = (const char *)sqlite3_value_text(argv[1]);
+    if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER || !key) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    int64_t id = sqlite3_value_int64(argv[0]);
+    struct arg_set *a = db->arg_cache;
+    if (!a && !(a = db->arg_cache = calloc(1, sizeof *a))) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (a->id != id) {
+        int rc;
+        const tg_event *ev = sql_args_event(db, id, &rc);
+        if (rc < 0 || (ev && (rc = arg_set_fill(a, ev, id)) < 0)) {
+            sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
+            return;
+        }
+        if (!ev) {
+            a->n = 0;
+            a->id = id;
+        }
+    }
+    const char *text = tg_buf_data(a->text);
+    for (size_t i = 0; i < a->n; i++) {
+        const struct arg_row *r = &a->rows[i];
+        if (strcmp(text + r->key, key) != 0)
+            continue;
+        if (r->type[0] == 's')
+            sqlite3_result_text(ctx, text + r->text, (int)r->text_len, SQLITE_TRANSIENT);
+        else if (r->type[0] == 'r')
+            sqlite3_result_double(ctx, r->d);
+        else
+            sqlite3_result_int64(ctx, r->i);
+        return;
+    }
+    sqlite3_result_null(ctx);
+}
+
+static void arg_cache_free(void *p)
+{
+    if (p) {
+        arg_set_free(p);
+        free(p);
+    }
+}
+
+int sql_args_register(sql_db *db)
+{
+    return sqlite3_create_function(db->sqlite, "EXTRACT_ARG", 2, SQLITE_UTF8, db, extract_arg, NULL,
+                                   NULL);
+}
+
+void sql_args_cache_free(sql_db *db)
+{
+    arg_cache_free(db->arg_cache);
+    db->arg_cache = NULL;
+}
+
+/* ---- the args table ------------------------------------------------------------------------ */
+
+struct args_cursor {
+    struct arg_set set;
+    size_t row;
+    sql_scan scan; /* a whole-table scan: every event's args */
+    bool scanning, done;
+};
+
+static void args_close(sql_cursor *c)
+{
+    struct args_cursor *a = c->priv;
+    if (!a)
+        return;
+    if (a->scanning)
+        sql_scan_close(&a->scan);
+    arg_set_free(&a->set);
+    free(a);
+    c->priv = NULL;
+}
+
+static int args_filter(sql_cursor *c)
+{
+    struct args_cursor *a = c->priv;
+    if (a && a->scanning) {
+        sql_scan_close(&a->scan);
+        a->scanning = false;
+    }
+    if (!a && !(a = c->priv = calloc(1, sizeof *a)))
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    a->done = false;
+    a->row = 0;
+    a->set.n = 0;
+    if (c->q.empty) {
+        c->eof = true;
+        return 0;
+    }
+    if (c->q.argset != SQL_ANY) {
+        int rc;
+        const tg_event *ev = sql_args_event(c->db, c->q.argset, &rc);
+        if (rc < 0)
+            return rc;
+        if (ev && (rc = arg_set_fill(&a->set, ev, c->q.argset)) < 0)
+            return sql_fail(c->db, rc, NULL);
+        a->done = true;
+        return 0;
+    }
+    a->scanning = true;
+    return sql_scan_open(c->db, &a->scan);
+}
+
+static int args_next(sql_cursor *c)
+{
+    struct args_cursor *a = c->priv;
+    while (a->row >= a->set.n) {
+        if (a->done || !a->scanning) {
+            c->eof = true;
+            return 0;
+        }
+        const tg_event *ev;
+        int rc = sql_scan_next(&a->scan, &ev);
+        if (rc <= 0) {
+            a->done = c->eof = true;
+            return rc;
+        }
+        if ((rc = arg_set_fill(&a->set, ev, a->scan.ordinal)) < 0)
+            return sql_fail(c->db, rc, NULL);
+        a->row = 0;
+    }
+    const struct arg_row *r = &a->set.rows[a->row++];
+    const char *text = tg_buf_data(a->set.text);
+    sql_val *v = c->row;
+    sql_int(&v[A_ARG_SET_ID], a->set.id);
+    sql_text(&v[A_FLAT_KEY], text + r->flat_key);
+    sql_text(&v[A_KEY], text + r->key);
+    sql_null(&v[A_INT_VALUE]);
+    sql_null(&v[A_STRING_VALUE]);
+    sql_null(&v[A_REAL_VALUE]);
+    if (r->type[0] == 's') {
+        sql_text(&v[A_STRING_VALUE], text + r->text);
+        v[A_STRING_VALUE].len = (int)r->text_len;
+    } else if (r->type[0] == 'r') {
+        v[A_REAL_VALUE].type = SQLITE_FLOAT;
+        v[A_REAL_VALUE].u.d = r->d;
+    } else {
+        sql_int(&v[A_INT_VALUE], r->i);
+    }
+    sql_text(&v[A_VALUE_TYPE], r->type);
+    for (int i = A_FLAT_KEY; i <= A_STRING_VALUE; i++)
+        v[i].copy = true;
+    return 0;
+}
+
+const sql_table sql_table_args = {
+    .name = "args",
+    .columns = "arg_set_id INTEGER, flat_key TEXT, key TEXT, int_value INTEGER, "
+               "string_value TEXT, real_value REAL, value_type TEXT",
+    .n_cols = A_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = -1,
+    .col_track = -1,
+    .col_argset = A_ARG_SET_ID,
+    .big = true,
+    .filter = args_filter,
+    .next = args_next,
+    .close = args_close,
+};

@@ -1,0 +1,233 @@
+/* sql_events.c - the tables with a row per event: ftrace_event (every event of every format)
+ * and counter (each value of a counter event).
+ *
+ * Perfetto's ftrace_event holds the kernel's raw events; here it holds every event traceglot
+ * reads (CTF, trace.dat, uftrace, XRay, LTTng 0.x), in the merged order.  An event's id is its
+ * ordinal in that order, the same in every pass, and its arg_set_id is its id: the args
+ * table and EXTRACT_ARG decode its fields only when a query asks (sql_args.c), from the
+ * cursor that is on the event when there is one.  Rows come in ts order, so a scan stops at
+ * the first event past its upper ts bound; events before the lower bound, of another name,
+ * cpu or thread are skipped before SQLite sees them.
+ *
+ * counter is uftrace's read:* samples (TG_KIND_COUNTER): one row per integer field, on the
+ * track of that thread and field (sql_registry.c), the value as the Perfetto writer gives it
+ * (KiB fields in bytes).  A sample's id is its ordinal among the samples. */
+#include "sql/sql_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { E_ID, E_TS, E_NAME, E_CPU, E_UTID, E_ARG_SET_ID, E_COMMON_FLAGS, E_UCPU, E_COUNT };
+enum { K_ID, K_TS, K_TRACK_ID, K_VALUE, K_ARG_SET_ID, K_COUNT };
+
+struct event_scan {
+    sql_scan scan;
+    uint8_t *name_match; /* by class number: 0 not yet known, 1 matches the query's name, 2 not */
+    size_t n_match, cap_match;
+    bool done;
+    /* counter: the sample being read */
+    const tg_event *ev;
+    size_t field, n_fields;
+    int64_t sample; /* ordinal of the sample handed out last */
+};
+
+static bool name_matches(struct event_scan *s, const sql_query *q, const tg_event *ev)
+{
+    if (!q->name)
+        return true;
+    size_t n = ev->cls ? ev->cls->number : 0;
+    if (n >= s->n_match && tg_grow_zeroed(&s->name_match, &s->n_match, &s->cap_match, n + 1,
+                                          sizeof *s->name_match) < 0)
+        return strcmp(tg_event_name(ev), q->name) == 0;
+    if (!s->name_match[n])
+        s->name_match[n] = strcmp(tg_event_name(ev), q->name) == 0 ? 1 : 2;
+    return s->name_match[n] == 1;
+}
+
+static void unlink_live(sql_cursor *c)
+{
+    for (sql_cursor **p = &c->db->live; *p; p = &(*p)->next_live)
+        if (*p == c) {
+            *p = c->next_live;
+            break;
+        }
+    c->next_live = NULL;
+    c->live_ev = NULL;
+}
+
+static void event_close(sql_cursor *c)
+{
+    struct event_scan *s = c->priv;
+    unlink_live(c);
+    if (!s)
+        return;
+    sql_scan_close(&s->scan);
+    free(s->name_match);
+    free(s);
+    c->priv = NULL;
+}
+
+static int event_filter(sql_cursor *c)
+{
+    event_close(c);
+    if (c->q.empty || (c->q.id != SQL_ANY && c->q.argset != SQL_ANY && c->q.id != c->q.argset)) {
+        c->eof = true;
+        return 0;
+    }
+    struct event_scan *s = calloc(1, sizeof *s);
+    if (!s)
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    c->priv = s;
+    s->sample = -1;
+    if (c->table == &sql_table_ftrace_event) {
+        c->next_live = c->db->live;
+        c->db->live = c;
+    }
+    return sql_scan_open(c->db, &s->scan);
+}
+
+/* The next event of the query, or NULL at its end (*rc < 0 on failure). */
+static const tg_event *next_event(sql_cursor *c, struct event_scan *s, int *rc)
+{
+    const sql_query *q = &c->q;
+    int64_t id = q->argset;
+    if (q->id != SQL_ANY)
+        id = q->id;
+    const tg_event *ev;
+    while (!s->done) {
+        *rc = sql_scan_next(&s->scan, &ev);
+        if (*rc <= 0)
+            break;
+        int64_t ordinal = s->scan.ordinal;
+        int64_t ts = tg_event_time_ns(ev);
+        if (ts > q->ts_hi || (id != SQL_ANY && ordinal > id))
+            break; /* rows come in ts and id order: none after this one */
+        if (ts < q->ts_lo || (id != SQL_ANY && ordinal < id))
+            continue;
+        if ((q->cpu != SQL_ANY && ev->cpu != q->cpu) || !name_matches(s, q, ev))
+            continue;
+        if (q->utid != SQL_ANY && (ev->tid < 0 || sql_utid_of(c->db, ev->tid) != q->utid))
+            continue;
+        return ev;
+    }
+    s->done = true;
+    return NULL;
+}
+
+static int ftrace_event_next(sql_cursor *c)
+{
+    struct event_scan *s = c->priv;
+    int rc = 0;
+    const tg_event *ev = next_event(c, s, &rc);
+    c->live_ev = ev;
+    if (!ev) {
+        c->eof = true;
+        return rc < 0 ? rc : 0;
+    }
+    int64_t id = s->scan.ordinal;
+    c->live_id = id;
+    sql_val *v = c->row;
+    sql_int(&v[E_ID], id);
+    sql_int(&v[E_TS], tg_event_time_ns(ev));
+    sql_text(&v[E_NAME], tg_event_name(ev));
+    sql_int_or_null(&v[E_CPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
+    sql_int_or_null(&v[E_UTID], ev->tid >= 0 ? sql_utid_of(c->db, ev->tid) : SQL_ANY);
+    sql_int(&v[E_ARG_SET_ID], id);
+    sql_null(&v[E_COMMON_FLAGS]);
+    sql_int_or_null(&v[E_UCPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
+    return 0;
+}
+
+const sql_table sql_table_ftrace_event = {
+    .name = "ftrace_event",
+    .columns = "id INTEGER, ts INTEGER, name TEXT, cpu INTEGER, utid INTEGER, arg_set_id INTEGER, "
+               "common_flags INTEGER, ucpu INTEGER",
+    .n_cols = E_COUNT,
+    .col_ts = E_TS,
+    .col_name = E_NAME,
+    .col_cpu = E_CPU,
+    .col_utid = E_UTID,
+    .col_id = E_ID,
+    .col_track = -1,
+    .col_argset = E_ARG_SET_ID,
+    .big = true,
+    .ts_ordered = true,
+    .filter = event_filter,
+    .next = ftrace_event_next,
+    .close = event_close,
+};
+
+/* ---- counter ------------------------------------------------------------------------------ */
+
+static bool numeric(const tg_value *v, double *out)
+{
+    switch (v->type) {
+    case TG_VAL_SINT: *out = (double)v->v.s; return true;
+    case TG_VAL_UINT: *out = (double)v->v.u; return true;
+    case TG_VAL_FLOAT: *out = v->v.f; return true;
+    default: return false;
+    }
+}
+
+/* A counter event's numeric fields are samples; every pass counts them all (whatever its
+ * constraints), so a sample's ordinal is its id. */
+static int counter_next(sql_cursor *c)
+{
+    struct event_scan *s = c->priv;
+    const sql_query *q = &c->q;
+    for (;;) {
+        while (s->ev && s->field < s->n_fields) {
+            size_t i = s->field++;
+            tg_value v;
+            double value;
+            if (tg_event_field(s->ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !numeric(&v, &value))
+                continue;
+            s->sample++;
+            const sql_ctrack *track = sql_ctrack_of(c->db, s->ev, i);
+            int64_t ts = tg_event_time_ns(s->ev);
+            if (!track || ts < q->ts_lo || (q->track != SQL_ANY && track->id != q->track) ||
+                (q->id != SQL_ANY && s->sample != q->id))
+                continue;
+            sql_val *r = c->row;
+            sql_int(&r[K_ID], s->sample);
+            sql_int(&r[K_TS], ts);
+            sql_int(&r[K_TRACK_ID], track->id);
+            r[K_VALUE].type = SQLITE_FLOAT;
+            r[K_VALUE].u.d = track->kib ? value * 1024 : value;
+            sql_null(&r[K_ARG_SET_ID]);
+            return 0;
+        }
+        s->ev = NULL;
+        const tg_event *ev = NULL;
+        int rc = 0;
+        if (!s->done && !(q->id != SQL_ANY && s->sample >= q->id))
+            while ((rc = sql_scan_next(&s->scan, &ev)) > 0 && tg_event_time_ns(ev) <= q->ts_hi &&
+                   (!ev->cls || ev->cls->kind != TG_KIND_COUNTER))
+                ;
+        if (rc <= 0 || tg_event_time_ns(ev) > q->ts_hi) {
+            s->done = c->eof = true;
+            return rc < 0 ? rc : 0;
+        }
+        s->ev = ev;
+        s->field = 0;
+        s->n_fields = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
+    }
+}
+
+const sql_table sql_table_counter = {
+    .name = "counter",
+    .columns = "id INTEGER, ts INTEGER, track_id INTEGER, value REAL, arg_set_id INTEGER",
+    .n_cols = K_COUNT,
+    .col_ts = K_TS,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = K_ID,
+    .col_track = K_TRACK_ID,
+    .col_argset = -1,
+    .big = true,
+    .ts_ordered = true,
+    .filter = event_filter,
+    .next = counter_next,
+    .close = event_close,
+};

@@ -1,0 +1,271 @@
+/* sql_internal.h - what the files of the SQL layer share: the database's state, the passes
+ * over the events, the registry of threads, processes and tracks, and the virtual-table
+ * machinery each table plugs into.
+ *
+ * The tables are SQLite virtual tables whose rows come from a pass over the merged events
+ * (a scan), built as SQLite asks for the next row: nothing of the trace is copied into the
+ * database.  Every pass starts at the first event and sees the same events in the same
+ * order, so an event's place in that order (its ordinal) is its id in every table, and
+ * the registry numbers threads, processes and tracks in the order their first event comes:
+ * whichever pass first gets that far registers them (the frontier), and every pass agrees
+ * on the numbers.  A stream has one read position, so a pass takes a set of its own from a
+ * pool (the caller's set first, then the same paths opened again). */
+#ifndef TG_SQL_INTERNAL_H
+#define TG_SQL_INTERNAL_H
+
+#include "core/consumer.h"
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SQL_ANY INT64_MIN /* no constraint on an integer column */
+
+typedef struct sql_db sql_db;
+typedef struct sql_cursor sql_cursor;
+
+/* ---- one pass over the events (sql_scan.c) ---------------------------------------------- */
+
+typedef struct sql_scan {
+    sql_db *db;
+    tg_set *set; /* taken from the pool */
+    tg_iter *it;
+    int64_t ordinal; /* of the event handed out last; -1 before the first */
+    int64_t last_ns; /* time of the event handed out last */
+    bool ended;      /* every event was read */
+} sql_scan;
+
+/* Starts a pass at the first event.  0, or a negative status with a message in db. */
+int sql_scan_open(sql_db *db, sql_scan *s);
+/* 1 with *ev (valid until the next call), 0 at the end, or a negative status. */
+int sql_scan_next(sql_scan *s, const tg_event **ev);
+/* Ends the pass: its damage joins the database's errors, its set goes back to the pool. */
+void sql_scan_close(sql_scan *s);
+
+/* ---- the registry: threads, processes, tracks, counters (sql_registry.c) ----------------- */
+
+typedef struct sql_thread {
+    int64_t tid, upid;        /* upid -1: process unknown */
+    int64_t track_id;         /* its thread_track */
+    int64_t start_ts, end_ts; /* its first and last event; SQL_ANY: none */
+    const char *name;         /* interned; NULL unknown */
+} sql_thread;
+
+typedef struct sql_process {
+    int64_t pid, ppid;          /* ppid -1: unknown */
+    const char *name, *cmdline; /* interned; NULL unknown */
+    int64_t start_ts, end_ts;   /* first and last event of its threads; SQL_ANY: none */
+} sql_process;
+
+/* A counter track: one field of a thread's counter events (uftrace's read:* records), as the
+ * Perfetto writer draws it: "<event> <field>", KiB counted as bytes. */
+typedef struct sql_ctrack {
+    int64_t id, utid;
+    const char *name, *unit; /* interned; unit NULL when the field has none */
+    bool kib;                /* values count KiB: the value is 1024 times the field */
+} sql_ctrack;
+
+/* What the tables need to know about an event class, by its set-wide number (the same in
+ * every set of the pool). */
+enum sql_role { SQL_ROLE_UNKNOWN = 0, SQL_ROLE_NONE, SQL_ROLE_SWITCH, SQL_ROLE_WAKEUP };
+enum sql_field {
+    SQL_F_PREV_TID, /* prev_pid | prev_tid */
+    SQL_F_PREV_COMM,
+    SQL_F_PREV_PRIO,
+    SQL_F_PREV_STATE,
+    SQL_F_NEXT_TID, /* next_pid | next_tid */
+    SQL_F_NEXT_COMM,
+    SQL_F_NEXT_PRIO,
+    SQL_F_TID, /* sched_wakeup: pid | tid */
+    SQL_F_COMM,
+    SQL_F_COUNT
+};
+typedef struct sql_class {
+    uint8_t role;              /* enum sql_role */
+    int8_t field[SQL_F_COUNT]; /* payload index; -1 absent (valid once role is known) */
+} sql_class;
+
+/* Registers what ev tells (its thread, process, names, counter tracks) when no pass got
+ * this far before: called by every pass for every event, it does nothing behind the
+ * frontier.  0 or TG_ERR_NOMEM. */
+int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal);
+/* Reads every event once when no pass has (so the registry holds every thread, process and
+ * track).  0 or a negative status. */
+int sql_registry_complete(sql_db *db);
+/* The utid of tid (registered when the frontier passed its first event), or SQL_ANY. */
+int64_t sql_utid_of(sql_db *db, int64_t tid);
+/* The integer in payload field index of ev, or SQL_ANY (no such field, not an integer). */
+int64_t sql_int_field(const tg_event *ev, int index);
+/* The class's role and field places, found from its first event. */
+const sql_class *sql_class_of(sql_db *db, const tg_event *ev);
+/* The counter track of field i of a counter event (registered at the frontier), or NULL. */
+const sql_ctrack *sql_ctrack_of(sql_db *db, const tg_event *ev, size_t i);
+int sql_registry_init(sql_db *db);
+void sql_registry_free(sql_db *db);
+
+/* ---- the database (sql_db.c) ------------------------------------------------------------ */
+
+struct sql_pooled {
+    tg_set *set;
+    bool busy, used, owned, rereadable;
+};
+
+struct sql_db {
+    sqlite3 *sqlite;
+    tg_set *set; /* the caller's */
+    const tg_filter *filter;
+    const tg_options *opts;
+    struct sql_pooled *pool;
+    size_t n_pool, cap_pool;
+    tg_error *errors; /* damage met by the passes, each message once */
+    size_t n_errors;
+    char *message; /* the last failure of a table, for SQLite */
+    /* interned strings */
+    char **strs;
+    size_t n_strs, cap_strs;
+    tg_hash str_index;
+    /* the registry */
+    int64_t seen;  /* events registered: the frontier */
+    bool complete; /* a pass read every event */
+    int64_t first_ns, last_ns, n_events, n_lost_events, lost_records, n_counter_samples;
+    sql_thread *threads;
+    size_t n_threads, cap_threads;
+    tg_hash thread_by_tid;
+    size_t last_thread; /* of the previous event registered */
+    sql_process *procs;
+    size_t n_procs, cap_procs;
+    tg_hash proc_by_pid;
+    int64_t n_tracks;
+    sql_ctrack *ctracks;
+    size_t n_ctracks, cap_ctracks;
+    tg_hash ctrack_by_key;
+    sql_class *classes;
+    size_t n_classes, cap_classes;
+    /* the ftrace_event cursors on a row, for args lookups by arg_set_id */
+    sql_cursor *live;
+    sql_scan *arg_scan;        /* the pass args lookups read forward when no cursor has the event */
+    const tg_event *arg_ev;    /* its event now */
+    struct arg_set *arg_cache; /* the args EXTRACT_ARG flattened last */
+    tg_buf *tmp;               /* scratch text */
+};
+
+const char *sql_intern(sql_db *db, const char *s, size_t n); /* NULL when out of memory */
+/* The state of a database tg_sql_open made (NULL for another SQLite database). */
+sql_db *sql_db_of(sqlite3 *sqlite);
+/* Frees the state: the destructor of the module that owns it (sql_vtab.c). */
+void sql_db_destroy(void *p);
+tg_set *sql_pool_take(sql_db *db, tg_error **err);
+void sql_pool_give(sql_db *db, tg_set *set);
+/* Keeps the passes' damage, each message once. */
+void sql_keep_errors(sql_db *db, const tg_error *list);
+/* Keeps the message of a failure a table reports to SQLite (err's, which it frees, or the
+ * status's) and returns status. */
+int sql_fail(sql_db *db, int status, tg_error *err);
+
+/* The name of a frame: its symbol, else its address as the tracer's tool prints it
+ * ("<7f00ab>" for uftrace, "0x7f00ab" otherwise); interned. */
+const char *sql_frame_name(sql_db *db, const tg_call *call);
+
+/* ---- virtual tables (sql_vtab.c) --------------------------------------------------------- */
+
+/* A column's value, ready for sqlite3_result_*. */
+typedef struct sql_val {
+    uint8_t type; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT */
+    bool copy;    /* the text must be copied (it lives in a record about to move) */
+    int len;      /* text length, -1 NUL-terminated */
+    union {
+        int64_t i;
+        double d;
+        const char *s;
+    } u;
+} sql_val;
+
+/* The constraints a scan was started with (inclusive ts bounds). */
+typedef struct sql_query {
+    int64_t ts_lo, ts_hi;
+    char *name;                           /* NULL: any */
+    int64_t cpu, utid, id, track, argset; /* SQL_ANY: any */
+    bool empty;                           /* no row can match */
+} sql_query;
+
+typedef struct sql_table {
+    const char *name;
+    const char *columns; /* the column list of CREATE TABLE x(...) */
+    int n_cols;
+    /* the columns whose constraints the scan applies (-1 none) */
+    int8_t col_ts, col_name, col_cpu, col_utid, col_id, col_track, col_argset;
+    bool big;        /* rows come from a pass over the events */
+    bool ts_ordered; /* rows come in (ts, id) order */
+    int (*filter)(sql_cursor *c);
+    int (*next)(sql_cursor *c); /* the next row into c->row, or c->eof */
+    void (*close)(sql_cursor *c);
+} sql_table;
+
+#define SQL_MAX_COLS 20
+
+struct sql_cursor {
+    sqlite3_vtab_cursor base;
+    sql_db *db;
+    const sql_table *table;
+    sql_query q;
+    sql_val row[SQL_MAX_COLS];
+    int64_t rowid;
+    bool eof;
+    void *priv; /* the table's, freed by its close */
+    /* ftrace_event cursors on a row: the event, for args lookups */
+    sql_cursor *next_live;
+    const tg_event *live_ev;
+    int64_t live_id;
+};
+
+static inline void sql_null(sql_val *v) { v->type = SQLITE_NULL; }
+static inline void sql_int(sql_val *v, int64_t i)
+{
+    v->type = SQLITE_INTEGER;
+    v->u.i = i;
+}
+static inline void sql_int_or_null(sql_val *v, int64_t i)
+{
+    if (i == SQL_ANY)
+        v->type = SQLITE_NULL;
+    else
+        sql_int(v, i);
+}
+static inline void sql_text(sql_val *v, const char *s)
+{
+    if (!s) {
+        v->type = SQLITE_NULL;
+        return;
+    }
+    v->type = SQLITE_TEXT;
+    v->u.s = s;
+    v->len = -1;
+    v->copy = false;
+}
+
+/* Whether ts (an event's or a row's start) passes the query's bounds. */
+static inline bool sql_ts_in(const sql_query *q, int64_t ts)
+{
+    return ts >= q->ts_lo && ts <= q->ts_hi;
+}
+
+/* The tables, one definition each in their files. */
+extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counter, sql_table_args,
+    sql_table_thread, sql_table_process, sql_table_thread_track, sql_table_counter_track,
+    sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state;
+
+/* Registers every table as an eponymous virtual table of db.  SQLite's status. */
+int sql_vtab_register(sql_db *db);
+/* The list of tables, NULL-terminated (for the export). */
+extern const sql_table *const sql_tables[];
+
+/* ---- args (sql_args.c) ------------------------------------------------------------------- */
+
+/* EXTRACT_ARG(arg_set_id, key) as a SQL function of db.  SQLite's status. */
+int sql_args_register(sql_db *db);
+/* The event whose args set is argset: from a cursor on it, else a pass read forward to it.
+ * NULL when there is none (or with *rc < 0 on failure). */
+const tg_event *sql_args_event(sql_db *db, int64_t argset, int *rc);
+void sql_args_cache_free(sql_db *db);
+
+#endif

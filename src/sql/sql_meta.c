@@ -1,0 +1,422 @@
+/* sql_meta.c - the small tables read from the registry: thread, process, thread_track,
+ * counter_track, and traceglot's own trace and stats.
+ *
+ * Their rows are the registry's records (sql_registry.c), complete once a pass has read every
+ * event: the first scan of one of these tables reads the events once if no pass has, so
+ * every thread, process and track of the trace is listed with the numbers every other table
+ * uses.  A lookup by id (utid, upid, track id) reads one record. */
+#include "sql/sql_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The records a scan of a registry table walks: i in [i, end). */
+struct reg_cursor {
+    size_t i, end;
+};
+
+/* Starts a walk over n records, or over record id alone (a lookup; SQL_ANY: all). */
+static int reg_filter(sql_cursor *c, size_t n, int64_t id)
+{
+    if (!c->priv && !(c->priv = calloc(1, sizeof(struct reg_cursor))))
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    if (c->q.empty) {
+        c->eof = true;
+        return 0;
+    }
+    struct reg_cursor *r = c->priv;
+    r->i = 0;
+    r->end = n;
+    if (id != SQL_ANY) {
+        r->i = id >= 0 && (uint64_t)id < n ? (size_t)id : n;
+        r->end = r->i < n ? r->i + 1 : n;
+    }
+    return 0;
+}
+
+static void reg_close(sql_cursor *c)
+{
+    free(c->priv);
+    c->priv = NULL;
+}
+
+/* The next record index, or SIZE_MAX at the end. */
+static size_t reg_next(sql_cursor *c)
+{
+    struct reg_cursor *r = c->priv;
+    if (r->i >= r->end) {
+        c->eof = true;
+        return SIZE_MAX;
+    }
+    return r->i++;
+}
+
+/* ---- thread ------------------------------------------------------------------------------ */
+
+enum {
+    T_UTID,
+    T_TID,
+    T_NAME,
+    T_START_TS,
+    T_END_TS,
+    T_UPID,
+    T_IS_MAIN,
+    T_IS_IDLE,
+    T_MACHINE,
+    T_ARGS,
+    T_COUNT
+};
+
+static int thread_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    return rc < 0 ? rc : reg_filter(c, c->db->n_threads, c->q.id);
+}
+
+static int thread_next(sql_cursor *c)
+{
+    size_t i = reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    const sql_db *db = c->db;
+    const sql_thread *t = &db->threads[i];
+    const sql_process *p = t->upid >= 0 ? &db->procs[t->upid] : NULL;
+    sql_val *v = c->row;
+    sql_int(&v[T_UTID], (int64_t)i);
+    sql_int(&v[T_TID], t->tid);
+    /* a thread that never named itself shows its process's name (clone gives it its
+     * creator's), as the Perfetto writer names it */
+    sql_text(&v[T_NAME], t->name ? t->name : p ? p->name : NULL);
+    sql_int_or_null(&v[T_START_TS], t->start_ts);
+    sql_int_or_null(&v[T_END_TS], t->end_ts);
+    sql_int_or_null(&v[T_UPID], t->upid >= 0 ? t->upid : SQL_ANY);
+    sql_int_or_null(&v[T_IS_MAIN], p ? p->pid == t->tid : SQL_ANY);
+    sql_int(&v[T_IS_IDLE], t->tid == 0);
+    sql_null(&v[T_MACHINE]);
+    sql_null(&v[T_ARGS]);
+    return 0;
+}
+
+const sql_table sql_table_thread = {
+    .name = "thread",
+    .columns = "utid INTEGER, tid INTEGER, name TEXT, start_ts INTEGER, end_ts INTEGER, "
+               "upid INTEGER, is_main_thread INTEGER, is_idle INTEGER, machine_id INTEGER, "
+               "arg_set_id INTEGER",
+    .n_cols = T_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = T_UTID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = thread_filter,
+    .next = thread_next,
+    .close = reg_close,
+};
+
+/* ---- process ------------------------------------------------------------------------------ */
+
+enum {
+    P_UPID,
+    P_PID,
+    P_NAME,
+    P_START_TS,
+    P_END_TS,
+    P_PARENT_UPID,
+    P_UID,
+    P_ANDROID_APPID,
+    P_ANDROID_USER_ID,
+    P_CMDLINE,
+    P_ARGS,
+    P_MACHINE,
+    P_COUNT
+};
+
+static int process_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    return rc < 0 ? rc : reg_filter(c, c->db->n_procs, c->q.id);
+}
+
+static int process_next(sql_cursor *c)
+{
+    size_t i = reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    const sql_db *db = c->db;
+    const sql_process *p = &db->procs[i];
+    const uint64_t *parent =
+        p->ppid >= 0 ? tg_hash_find(&db->proc_by_pid, (uint64_t)p->ppid) : NULL;
+    sql_val *v = c->row;
+    sql_int(&v[P_UPID], (int64_t)i);
+    sql_int(&v[P_PID], p->pid);
+    sql_text(&v[P_NAME], p->name);
+    sql_int_or_null(&v[P_START_TS], p->start_ts);
+    sql_int_or_null(&v[P_END_TS], p->end_ts);
+    sql_int_or_null(&v[P_PARENT_UPID], parent ? (int64_t)*parent : SQL_ANY);
+    for (int k = P_UID; k <= P_ANDROID_USER_ID; k++)
+        sql_null(&v[k]);
+    sql_text(&v[P_CMDLINE], p->cmdline);
+    sql_null(&v[P_ARGS]);
+    sql_null(&v[P_MACHINE]);
+    return 0;
+}
+
+const sql_table sql_table_process = {
+    .name = "process",
+    .columns = "upid INTEGER, pid INTEGER, name TEXT, start_ts INTEGER, end_ts INTEGER, "
+               "parent_upid INTEGER, uid INTEGER, android_appid INTEGER, android_user_id INTEGER, "
+               "cmdline TEXT, arg_set_id INTEGER, machine_id INTEGER",
+    .n_cols = P_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = P_UPID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = process_filter,
+    .next = process_next,
+    .close = reg_close,
+};
+
+/* ---- tracks ---------------------------------------------------------------------------------
+ * Track ids are handed out in one sequence (a thread's track when the thread is registered,
+ * a counter track when its first sample is seen), so thread_track.id and counter_track.id
+ * never meet.  thread_track is one track per thread (utid), in utid order. */
+
+enum { TT_ID, TT_NAME, TT_TYPE, TT_PARENT, TT_SOURCE_ARGS, TT_MACHINE, TT_UTID, TT_COUNT };
+
+static int thread_track_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    if (rc < 0)
+        return rc;
+    const sql_db *db = c->db;
+    int64_t utid = c->q.utid;
+    if (c->q.id != SQL_ANY) { /* the thread whose track it is */
+        int64_t found = -1;
+        for (size_t i = 0; i < db->n_threads && found < 0; i++)
+            if (db->threads[i].track_id == c->q.id)
+                found = (int64_t)i;
+        if (found < 0 || (utid != SQL_ANY && utid != found))
+            c->q.empty = true;
+        utid = found;
+    }
+    return reg_filter(c, db->n_threads, utid);
+}
+
+static int thread_track_next(sql_cursor *c)
+{
+    size_t i = reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    sql_val *v = c->row;
+    sql_int(&v[TT_ID], c->db->threads[i].track_id);
+    sql_null(&v[TT_NAME]);
+    sql_text(&v[TT_TYPE], "thread_execution");
+    sql_null(&v[TT_PARENT]);
+    sql_null(&v[TT_SOURCE_ARGS]);
+    sql_null(&v[TT_MACHINE]);
+    sql_int(&v[TT_UTID], (int64_t)i);
+    return 0;
+}
+
+const sql_table sql_table_thread_track = {
+    .name = "thread_track",
+    .columns = "id INTEGER, name TEXT, type TEXT, parent_id INTEGER, source_arg_set_id INTEGER, "
+               "machine_id INTEGER, utid INTEGER",
+    .n_cols = TT_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = TT_UTID,
+    .col_id = TT_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = thread_track_filter,
+    .next = thread_track_next,
+    .close = reg_close,
+};
+
+enum {
+    CT_ID,
+    CT_NAME,
+    CT_PARENT,
+    CT_TYPE,
+    CT_DIMENSION_ARGS,
+    CT_SOURCE_ARGS,
+    CT_MACHINE,
+    CT_UNIT,
+    CT_DESCRIPTION,
+    CT_UTID,
+    CT_COUNT
+};
+
+static int counter_track_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    if (rc < 0)
+        return rc;
+    const sql_db *db = c->db;
+    int64_t index = SQL_ANY;
+    if (c->q.id != SQL_ANY) {
+        index = -1;
+        for (size_t i = 0; i < db->n_ctracks && index < 0; i++)
+            if (db->ctracks[i].id == c->q.id)
+                index = (int64_t)i;
+    }
+    return reg_filter(c, db->n_ctracks, index);
+}
+
+static int counter_track_next(sql_cursor *c)
+{
+    const sql_db *db = c->db;
+    for (;;) {
+        size_t i = reg_next(c);
+        if (i == SIZE_MAX)
+            return 0;
+        const sql_ctrack *t = &db->ctracks[i];
+        if (c->q.utid != SQL_ANY && t->utid != c->q.utid)
+            continue;
+        sql_val *v = c->row;
+        sql_int(&v[CT_ID], t->id);
+        sql_text(&v[CT_NAME], t->name);
+        sql_int(&v[CT_PARENT], db->threads[t->utid].track_id);
+        sql_text(&v[CT_TYPE], "thread_counter");
+        sql_null(&v[CT_DIMENSION_ARGS]);
+        sql_null(&v[CT_SOURCE_ARGS]);
+        sql_null(&v[CT_MACHINE]);
+        sql_text(&v[CT_UNIT], t->unit);
+        sql_null(&v[CT_DESCRIPTION]);
+        sql_int(&v[CT_UTID], t->utid);
+        return 0;
+    }
+}
+
+const sql_table sql_table_counter_track = {
+    .name = "counter_track",
+    .columns = "id INTEGER, name TEXT, parent_id INTEGER, type TEXT, dimension_arg_set_id INTEGER, "
+               "source_arg_set_id INTEGER, machine_id INTEGER, unit TEXT, description TEXT, "
+               "utid INTEGER",
+    .n_cols = CT_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = CT_UTID,
+    .col_id = CT_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = counter_track_filter,
+    .next = counter_track_next,
+    .close = reg_close,
+};
+
+/* ---- trace: one row per trace of the set ---------------------------------------------------- */
+
+enum { TR_ID, TR_PATH, TR_FORMAT, TR_VERSION, TR_CLOCK, TR_HOST, TR_SHIFT, TR_TRACER, TR_COUNT };
+
+static int trace_filter(sql_cursor *c)
+{
+    return reg_filter(c, tg_set_trace_count(c->db->set), c->q.id);
+}
+
+static int trace_next(sql_cursor *c)
+{
+    size_t i = reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    const tg_trace *t = tg_set_trace(c->db->set, i);
+    const tg_host_info *host = tg_trace_host(t);
+    const tg_tracer_info *tracer = tg_trace_tracer(t);
+    sql_val *v = c->row;
+    sql_int(&v[TR_ID], (int64_t)i);
+    sql_text(&v[TR_PATH], tg_trace_path(t));
+    sql_text(&v[TR_FORMAT], tg_trace_format(t));
+    sql_text(&v[TR_VERSION], tg_trace_version(t));
+    sql_text(&v[TR_CLOCK], tg_trace_clock_domain(t));
+    sql_text(&v[TR_HOST], host ? host->hostname : NULL);
+    sql_int(&v[TR_SHIFT], tg_trace_shift_ns(t));
+    sql_text(&v[TR_TRACER], tracer ? tracer->name : NULL);
+    return 0;
+}
+
+const sql_table sql_table_trace = {
+    .name = "trace",
+    .columns = "id INTEGER, path TEXT, format TEXT, version TEXT, clock TEXT, host TEXT, "
+               "shift_ns INTEGER, tracer TEXT",
+    .n_cols = TR_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = TR_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = trace_filter,
+    .next = trace_next,
+    .close = reg_close,
+};
+
+/* ---- stats: what reading the events counted -------------------------------------------------- */
+
+enum { S_NAME, S_IDX, S_SEVERITY, S_SOURCE, S_VALUE, S_DESCRIPTION, S_COUNT };
+
+static const struct {
+    const char *name, *severity, *source, *description;
+} stat_rows[] = {
+    {"events", "info", "trace", "events read, after the filters"},
+    {"lost_event_records", "data_loss", "trace", "records saying the tracer lost events"},
+    {"lost_events", "data_loss", "trace", "events the tracer lost, as its records count them"},
+    {"read_errors", "error", "analysis", "damage met while reading (see the error messages)"},
+    {"threads", "info", "analysis", "rows of the thread table"},
+    {"processes", "info", "analysis", "rows of the process table"},
+    {"traces", "info", "analysis", "traces read together"},
+};
+
+static int stats_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    return rc < 0 ? rc : reg_filter(c, sizeof stat_rows / sizeof *stat_rows, SQL_ANY);
+}
+
+static int stats_next(sql_cursor *c)
+{
+    size_t i = reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    const sql_db *db = c->db;
+    const int64_t values[] = {db->n_events,
+                              db->n_lost_events,
+                              db->lost_records,
+                              (int64_t)db->n_errors,
+                              (int64_t)db->n_threads,
+                              (int64_t)db->n_procs,
+                              (int64_t)tg_set_trace_count(db->set)};
+    sql_val *v = c->row;
+    sql_text(&v[S_NAME], stat_rows[i].name);
+    sql_null(&v[S_IDX]);
+    sql_text(&v[S_SEVERITY], stat_rows[i].severity);
+    sql_text(&v[S_SOURCE], stat_rows[i].source);
+    sql_int(&v[S_VALUE], values[i]);
+    sql_text(&v[S_DESCRIPTION], stat_rows[i].description);
+    return 0;
+}
+
+const sql_table sql_table_stats = {
+    .name = "stats",
+    .columns =
+        "name TEXT, idx INTEGER, severity TEXT, source TEXT, value INTEGER, description TEXT",
+    .n_cols = S_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = -1,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = stats_filter,
+    .next = stats_next,
+    .close = reg_close,
+};

@@ -1,0 +1,396 @@
+/* sql_sched.c - sched_slice and thread_state: what ran on each CPU, and what state each
+ * thread was in, from the kernel's sched_switch and sched_wakeup events (trace.dat, LTTng
+ * kernel CTF, LTTng 0.x's sched_schedule and sched_try_wakeup).
+ *
+ * One state machine serves both tables, as Perfetto builds them: per CPU the task running
+ * since its switch-in (the idle task is utid 0), per thread its state since it changed.  A
+ * sched_switch ends prev's slice with prev_state as its end_state (the kernel's letters:
+ * R, R+ when pre-empted, S, D, T, t, X, Z, P, I), begins next's slice, moves prev to that
+ * state and next to Running; a wakeup moves a sleeping thread to R (runnable).  What ran on
+ * a CPU before its first switch is known too: prev ran from the CPU's first event.  At the
+ * end of the events each CPU's last slice ends at the last event (end_state NULL, as
+ * Perfetto ends them at the trace's end); a thread's last state has dur -1.
+ *
+ * Rows come when a slice or state ends; ids count slices (states) in the order they began,
+ * the same in every scan.  Memory: one record per CPU and per thread. */
+#include "sql/sql_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SS_ID, SS_TS, SS_DUR, SS_CPU, SS_UTID, SS_END_STATE, SS_PRIORITY, SS_UCPU, SS_COUNT };
+enum {
+    TS_ID,
+    TS_TS,
+    TS_DUR,
+    TS_CPU,
+    TS_UTID,
+    TS_STATE,
+    TS_IO_WAIT,
+    TS_BLOCKED_FUNCTION,
+    TS_WAKER_UTID,
+    TS_IRQ_CONTEXT,
+    TS_UCPU,
+    TS_COUNT
+};
+
+struct cpu_run {
+    int64_t first_ts; /* the CPU's first event; SQL_ANY: none yet */
+    int64_t id, utid, ts, prio;
+    bool running;
+};
+
+struct thread_run {
+    int64_t id, ts, cpu; /* cpu SQL_ANY: not running */
+    char state[12];      /* "" : not known yet */
+};
+
+struct sched_row {
+    int64_t id, ts, dur, cpu, utid, prio;
+    char state[12]; /* "" : NULL */
+};
+
+struct sched_scan {
+    sql_scan scan;
+    bool states; /* thread_state rows (else sched_slice) */
+    struct cpu_run *cpus;
+    size_t n_cpus, cap_cpus;
+    struct thread_run *threads; /* by utid */
+    size_t n_threads, cap_threads;
+    int64_t next_slice, next_state, pending;
+    bool draining, done;
+    struct sched_row *rows; /* rows[head..n) */
+    size_t head, n, cap;
+};
+
+/* The kernel's letters for a task state as sched_switch's prev_state gives it (Linux 4.14
+ * and later: the bit values trace-cmd's print format names; the bit above them says the
+ * task was pre-empted while runnable). */
+static void state_letters(int64_t st, char *out)
+{
+    static const char letters[] = "SDTtXZPI";
+    size_t n = 0;
+    if (st == SQL_ANY) {
+        out[0] = 0;
+        return;
+    }
+    for (int b = 0; b < 8; b++)
+        if (st & (1 << b))
+            out[n++] = letters[b];
+    if (!n)
+        out[n++] = 'R';
+    if (st & 0x100)
+        out[n++] = '+';
+    out[n] = 0;
+}
+
+static struct cpu_run *cpu_of(struct sched_scan *s, int cpu)
+{
+    if ((size_t)cpu >= s->n_cpus) {
+        size_t old = s->n_cpus;
+        if (tg_grow_zeroed(&s->cpus, &s->n_cpus, &s->cap_cpus, (size_t)cpu + 1, sizeof *s->cpus) <
+            0)
+            return NULL;
+        for (size_t i = old; i < s->n_cpus; i++)
+            s->cpus[i].first_ts = SQL_ANY;
+    }
+    return &s->cpus[cpu];
+}
+
+static struct thread_run *thread_of(struct sched_scan *s, int64_t utid)
+{
+    if ((size_t)utid >= s->n_threads) {
+        size_t old = s->n_threads;
+        if (tg_grow_zeroed(&s->threads, &s->n_threads, &s->cap_threads, (size_t)utid + 1,
+                           sizeof *s->threads) < 0)
+            return NULL;
+        for (size_t i = old; i < s->n_threads; i++)
+            s->threads[i].cpu = SQL_ANY;
+    }
+    return &s->threads[utid];
+}
+
+/* Queues a row of the cursor's table when it passes the constraints; started says whether
+ * it counted as pending (began within the ts bounds). */
+static int put_row(struct sched_scan *s, const sql_query *q, const struct sched_row *r)
+{
+    if (!sql_ts_in(q, r->ts))
+        return 0;
+    s->pending--;
+    if ((q->cpu != SQL_ANY && r->cpu != q->cpu) || (q->utid != SQL_ANY && r->utid != q->utid) ||
+        (q->id != SQL_ANY && r->id != q->id))
+        return 0;
+    if (s->head == s->n)
+        s->head = s->n = 0;
+    TG_TRY(tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows));
+    s->rows[s->n++] = *r;
+    return 0;
+}
+
+/* A slice or state began at ts: one more row to wait for when it is within the bounds. */
+static void began(struct sched_scan *s, const sql_query *q, bool mine, int64_t ts)
+{
+    if (mine && !s->draining && sql_ts_in(q, ts))
+        s->pending++;
+}
+
+/* Thread utid's state changes to state at ts (on cpu while running). */
+static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, const char *state,
+                        int64_t ts, int64_t cpu)
+{
+    if (utid <= 0)
+        return 0; /* the idle task has no thread states */
+    struct thread_run *t = thread_of(s, utid);
+    if (!t)
+        return TG_ERR_NOMEM;
+    if (t->state[0]) {
+        struct sched_row r = {
+            .id = t->id, .ts = t->ts, .dur = ts - t->ts, .cpu = t->cpu, .utid = utid};
+        strcpy(r.state, t->state);
+        if (s->states)
+            TG_TRY(put_row(s, q, &r));
+    }
+    t->id = s->next_state++;
+    t->ts = ts;
+    t->cpu = cpu;
+    snprintf(t->state, sizeof t->state, "%s", state);
+    began(s, q, s->states, ts);
+    return 0;
+}
+
+static int64_t utid_of(sql_db *db, int64_t tid)
+{
+    if (tid == SQL_ANY || tid < 0)
+        return SQL_ANY;
+    return tid == 0 ? 0 : sql_utid_of(db, tid);
+}
+
+static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *ev,
+                     const sql_class *cls, int64_t ts)
+{
+    sql_db *db = s->scan.db;
+    struct cpu_run *c = ev->cpu >= 0 ? cpu_of(s, ev->cpu) : NULL;
+    if (!c)
+        return ev->cpu >= 0 ? TG_ERR_NOMEM : 0;
+    int64_t prev = utid_of(db, sql_int_field(ev, cls->field[SQL_F_PREV_TID]));
+    int64_t next = utid_of(db, sql_int_field(ev, cls->field[SQL_F_NEXT_TID]));
+    int64_t prev_state = sql_int_field(ev, cls->field[SQL_F_PREV_STATE]);
+    struct sched_row r = {.cpu = ev->cpu};
+    state_letters(prev_state, r.state);
+    if (c->running || (c->first_ts != SQL_ANY && c->first_ts < ts && prev != SQL_ANY)) {
+        if (!c->running) { /* prev ran from the CPU's first event */
+            c->id = s->next_slice++;
+            c->utid = prev;
+            c->ts = c->first_ts;
+            c->prio = sql_int_field(ev, cls->field[SQL_F_PREV_PRIO]);
+            began(s, q, !s->states, c->ts);
+        }
+        r.id = c->id;
+        r.ts = c->ts;
+        r.dur = ts - c->ts;
+        r.utid = c->utid;
+        r.prio = c->prio;
+        if (!s->states)
+            TG_TRY(put_row(s, q, &r));
+    }
+    c->running = next != SQL_ANY;
+    if (c->running) {
+        c->id = s->next_slice++;
+        c->utid = next;
+        c->ts = ts;
+        c->prio = sql_int_field(ev, cls->field[SQL_F_NEXT_PRIO]);
+        began(s, q, !s->states, ts);
+    }
+    if (prev != SQL_ANY)
+        TG_TRY(change_state(s, q, prev, r.state[0] ? r.state : "R", ts, SQL_ANY));
+    if (next != SQL_ANY)
+        TG_TRY(change_state(s, q, next, "Running", ts, ev->cpu));
+    return 0;
+}
+
+static int on_wakeup(struct sched_scan *s, const sql_query *q, const tg_event *ev,
+                     const sql_class *cls, int64_t ts)
+{
+    int64_t utid = utid_of(s->scan.db, sql_int_field(ev, cls->field[SQL_F_TID]));
+    if (utid == SQL_ANY || utid <= 0)
+        return 0;
+    struct thread_run *t = thread_of(s, utid);
+    if (!t)
+        return TG_ERR_NOMEM;
+    if (strcmp(t->state, "Running") == 0 || t->state[0] == 'R')
+        return 0; /* running or runnable already */
+    return change_state(s, q, utid, "R", ts, SQL_ANY);
+}
+
+/* The end of the events: each CPU's last slice ends at the last event; thread states that
+ * did not end have dur -1. */
+static int at_end(struct sched_scan *s, const sql_query *q)
+{
+    int64_t end = s->scan.last_ns;
+    for (size_t i = 0; i < s->n_cpus; i++) {
+        const struct cpu_run *c = &s->cpus[i];
+        if (!c->running || s->states)
+            continue;
+        struct sched_row r = {.id = c->id,
+                              .ts = c->ts,
+                              .dur = end - c->ts,
+                              .cpu = (int64_t)i,
+                              .utid = c->utid,
+                              .prio = c->prio};
+        TG_TRY(put_row(s, q, &r));
+    }
+    for (size_t i = 0; s->states && i < s->n_threads; i++) {
+        const struct thread_run *t = &s->threads[i];
+        if (!t->state[0])
+            continue;
+        struct sched_row r = {
+            .id = t->id, .ts = t->ts, .dur = -1, .cpu = t->cpu, .utid = (int64_t)i};
+        strcpy(r.state, t->state);
+        TG_TRY(put_row(s, q, &r));
+    }
+    return 0;
+}
+
+static int fill(sql_cursor *c, struct sched_scan *s)
+{
+    const sql_query *q = &c->q;
+    while (s->head == s->n && !s->done) {
+        if (s->draining && s->pending <= 0) {
+            s->done = true;
+            break;
+        }
+        const tg_event *ev;
+        int rc = sql_scan_next(&s->scan, &ev);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            s->done = true;
+            if ((rc = at_end(s, q)) < 0)
+                return sql_fail(c->db, rc, NULL);
+            break;
+        }
+        int64_t ts = tg_event_time_ns(ev);
+        if (ts > q->ts_hi)
+            s->draining = true;
+        if (ev->cpu >= 0) {
+            struct cpu_run *cpu = cpu_of(s, ev->cpu);
+            if (!cpu)
+                return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+            if (cpu->first_ts == SQL_ANY)
+                cpu->first_ts = ts;
+        }
+        if (!ev->cls || ev->cls->kind != TG_KIND_GENERIC)
+            continue;
+        const sql_class *cls = sql_class_of(c->db, ev);
+        if (cls->role == SQL_ROLE_SWITCH)
+            rc = on_switch(s, q, ev, cls, ts);
+        else if (cls->role == SQL_ROLE_WAKEUP)
+            rc = on_wakeup(s, q, ev, cls, ts);
+        if (rc < 0)
+            return sql_fail(c->db, rc, NULL);
+    }
+    return 0;
+}
+
+static void sched_close(sql_cursor *c)
+{
+    struct sched_scan *s = c->priv;
+    if (!s)
+        return;
+    sql_scan_close(&s->scan);
+    free(s->cpus);
+    free(s->threads);
+    free(s->rows);
+    free(s);
+    c->priv = NULL;
+}
+
+static int sched_filter(sql_cursor *c)
+{
+    sched_close(c);
+    if (c->q.empty) {
+        c->eof = true;
+        return 0;
+    }
+    struct sched_scan *s = calloc(1, sizeof *s);
+    if (!s)
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    c->priv = s;
+    s->states = c->table == &sql_table_thread_state;
+    return sql_scan_open(c->db, &s->scan);
+}
+
+static int sched_next(sql_cursor *c)
+{
+    struct sched_scan *s = c->priv;
+    int rc = fill(c, s);
+    if (rc < 0)
+        return rc;
+    if (s->head == s->n) {
+        c->eof = true;
+        return 0;
+    }
+    const struct sched_row *r = &s->rows[s->head++];
+    sql_val *v = c->row;
+    if (s->states) {
+        sql_int(&v[TS_ID], r->id);
+        sql_int(&v[TS_TS], r->ts);
+        sql_int(&v[TS_DUR], r->dur);
+        sql_int_or_null(&v[TS_CPU], r->cpu);
+        sql_int(&v[TS_UTID], r->utid);
+        sql_text(&v[TS_STATE], r->state);
+        v[TS_STATE].copy = true;
+        for (int i = TS_IO_WAIT; i <= TS_IRQ_CONTEXT; i++)
+            sql_null(&v[i]);
+        sql_int_or_null(&v[TS_UCPU], r->cpu);
+        return 0;
+    }
+    sql_int(&v[SS_ID], r->id);
+    sql_int(&v[SS_TS], r->ts);
+    sql_int(&v[SS_DUR], r->dur);
+    sql_int(&v[SS_CPU], r->cpu);
+    sql_int(&v[SS_UTID], r->utid);
+    sql_text(&v[SS_END_STATE], r->state[0] ? r->state : NULL);
+    v[SS_END_STATE].copy = true;
+    sql_int_or_null(&v[SS_PRIORITY], r->prio);
+    sql_int(&v[SS_UCPU], r->cpu);
+    return 0;
+}
+
+const sql_table sql_table_sched_slice = {
+    .name = "sched_slice",
+    .columns = "id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, end_state TEXT, "
+               "priority INTEGER, ucpu INTEGER",
+    .n_cols = SS_COUNT,
+    .col_ts = SS_TS,
+    .col_name = -1,
+    .col_cpu = SS_CPU,
+    .col_utid = SS_UTID,
+    .col_id = SS_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .big = true,
+    .filter = sched_filter,
+    .next = sched_next,
+    .close = sched_close,
+};
+
+const sql_table sql_table_thread_state = {
+    .name = "thread_state",
+    .columns = "id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, state TEXT, "
+               "io_wait INTEGER, blocked_function TEXT, waker_utid INTEGER, irq_context INTEGER, "
+               "ucpu INTEGER",
+    .n_cols = TS_COUNT,
+    .col_ts = TS_TS,
+    .col_name = -1,
+    .col_cpu = TS_CPU,
+    .col_utid = TS_UTID,
+    .col_id = TS_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .big = true,
+    .filter = sched_filter,
+    .next = sched_next,
+    .close = sched_close,
+};

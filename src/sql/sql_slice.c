@@ -1,0 +1,288 @@
+/* sql_slice.c - the slice table: one row per function call, from the one call-stack builder.
+ *
+ * A scan feeds every event to tg_callstack (each trace by its tracer's rules, on the shared
+ * timeline, as the viewer writers do), so a uftrace recording is counted as `uftrace report`
+ * counts it (context switches as linux:schedule calls) and every format's calls pair the
+ * same way.  A call's id is the number of frames opened before it in the merged events, so
+ * ids (and parent_id) are the same in every scan; rows come when a call ends (innermost
+ * first), not in id order.  Memory: the builder's stacks and a stack of ids per thread.
+ *
+ * Constraints: rows outside the ts bounds, of another track or name are dropped before
+ * SQLite sees them; once the events pass the upper ts bound, the scan reads on only until
+ * the calls that began inside the bounds have ended.  Calls still open at the end of the
+ * events have dur -1 (Perfetto's "did not end"); their end_ts is their thread's last event,
+ * where uftrace report and the viewers end them.  Frames uftrace's rules drop without an
+ * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here. */
+#include "sql/sql_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    C_ID,
+    C_TS,
+    C_DUR,
+    C_TRACK_ID,
+    C_CATEGORY,
+    C_NAME,
+    C_DEPTH,
+    C_STACK_ID,
+    C_PARENT_STACK_ID,
+    C_PARENT_ID,
+    C_ARG_SET_ID,
+    C_THREAD_TS,
+    C_THREAD_DUR,
+    C_THREAD_INSTRUCTION_COUNT,
+    C_THREAD_INSTRUCTION_DELTA,
+    C_MODULE,
+    C_SELF_DUR,
+    C_RECURSIVE,
+    C_END_TS,
+    C_COUNT
+};
+
+struct frame_id {
+    int64_t id;
+    bool wanted; /* a row of the query when it ends */
+};
+
+struct slice_thread {
+    int tid;
+    int64_t track; /* SQL_ANY: unknown */
+    struct frame_id *frames;
+    size_t cap;
+};
+
+struct slice_row {
+    int64_t id, ts, dur, track, depth, parent, self, end;
+    const char *name, *module;
+    bool recursive;
+};
+
+struct slice_scan {
+    sql_scan scan;
+    sql_cursor *c;
+    tg_callstack *cs;
+    struct slice_thread *threads;
+    size_t n_threads, cap_threads, last;
+    tg_hash by_tid;
+    int64_t next_id, pending;
+    bool draining, done;
+    struct slice_row *rows; /* ended calls not yet handed to SQLite: rows[head..n) */
+    size_t head, n, cap;
+    const tg_trace *rules_trace; /* the trace whose rules were looked up last */
+    bool rules_uftrace;
+    int status;
+};
+
+static struct slice_thread *thread_of(struct slice_scan *s, int tid)
+{
+    if (s->last < s->n_threads && s->threads[s->last].tid == tid)
+        return &s->threads[s->last];
+    int added;
+    int64_t i = tg_hash_index(&s->by_tid, (uint32_t)tid, &added);
+    if (i < 0)
+        return NULL;
+    if (added) {
+        if (tg_grow(&s->threads, &s->cap_threads, s->n_threads + 1, sizeof *s->threads) < 0)
+            return NULL;
+        int64_t utid = sql_utid_of(s->scan.db, tid);
+        s->threads[s->n_threads++] = (struct slice_thread){
+            .tid = tid, .track = utid == SQL_ANY ? SQL_ANY : s->scan.db->threads[utid].track_id};
+    }
+    s->last = (size_t)i;
+    return &s->threads[i];
+}
+
+static bool name_wanted(const sql_query *q, const char *name)
+{
+    return !q->name || (name && strcmp(name, q->name) == 0);
+}
+
+static void on_open(void *ctx, const tg_call *call)
+{
+    struct slice_scan *s = ctx;
+    struct slice_thread *t = thread_of(s, call->tid);
+    size_t depth = (size_t)call->depth;
+    if (!t || tg_grow(&t->frames, &t->cap, depth + 1, sizeof *t->frames) < 0) {
+        s->status = TG_ERR_NOMEM;
+        return;
+    }
+    const sql_query *q = &s->c->q;
+    bool wanted = !s->draining && sql_ts_in(q, call->entry_ns) &&
+                  (q->track == SQL_ANY || q->track == t->track);
+    if (wanted && q->name)
+        wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
+    t->frames[depth] = (struct frame_id){.id = s->next_id++, .wanted = wanted};
+    s->pending += wanted;
+}
+
+/* Whether the call's trace is counted by uftrace's rules (as tg_callstack's by-tracer rule). */
+static bool uftrace_rules(struct slice_scan *s, const tg_trace *trace)
+{
+    if (trace != s->rules_trace) {
+        const tg_tracer_info *tracer = trace ? tg_trace_tracer(trace) : NULL;
+        s->rules_trace = trace;
+        s->rules_uftrace = tracer && tracer->name && strcmp(tracer->name, "uftrace") == 0;
+    }
+    return s->rules_uftrace;
+}
+
+static void on_call(void *ctx, const tg_call *call)
+{
+    struct slice_scan *s = ctx;
+    if (call->flags & TG_CALL_NO_ENTRY)
+        return; /* an exit without an entry: no call that opened */
+    struct slice_thread *t = thread_of(s, call->tid);
+    size_t depth = (size_t)call->depth;
+    if (!t || depth >= t->cap) {
+        s->status = t ? s->status : TG_ERR_NOMEM;
+        return;
+    }
+    const struct frame_id *f = &t->frames[depth];
+    if (!f->wanted)
+        return;
+    s->pending--;
+    bool unfinished = (call->flags & TG_CALL_NO_EXIT) && !call->exit;
+    bool dropped = (call->flags & TG_CALL_NO_EXIT) && !(call->flags & TG_CALL_LOST) && call->exit;
+    if (dropped && uftrace_rules(s, call->trace))
+        return;
+    if (s->head == s->n)
+        s->head = s->n = 0;
+    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0) {
+        s->status = TG_ERR_NOMEM;
+        return;
+    }
+    s->rows[s->n++] = (struct slice_row){
+        .id = f->id,
+        .ts = call->entry_ns,
+        .dur = unfinished ? -1 : call->total_ns,
+        .track = t->track,
+        .depth = call->depth,
+        .parent = depth ? t->frames[depth - 1].id : SQL_ANY,
+        .self = call->self_ns,
+        .end = call->exit_ns,
+        .name = sql_frame_name(s->scan.db, call),
+        .module = call->module,
+        .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
+    };
+}
+
+static void slice_close(sql_cursor *c)
+{
+    struct slice_scan *s = c->priv;
+    if (!s)
+        return;
+    sql_scan_close(&s->scan);
+    tg_callstack_free(s->cs);
+    for (size_t i = 0; i < s->n_threads; i++)
+        free(s->threads[i].frames);
+    free(s->threads);
+    tg_hash_free(&s->by_tid);
+    free(s->rows);
+    free(s);
+    c->priv = NULL;
+}
+
+static int slice_filter(sql_cursor *c)
+{
+    slice_close(c);
+    if (c->q.empty) {
+        c->eof = true;
+        return 0;
+    }
+    struct slice_scan *s = calloc(1, sizeof *s);
+    if (!s)
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    c->priv = s;
+    s->c = c;
+    s->cs = tg_callstack_new(on_call, s);
+    if (!s->cs)
+        return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+    tg_callstack_on_open(s->cs, on_open);
+    tg_callstack_set_rules(s->cs, TG_STACK_BY_TRACER);
+    return sql_scan_open(c->db, &s->scan);
+}
+
+/* Reads events until a call of the query ended, or there are no more. */
+static int fill(struct slice_scan *s)
+{
+    const sql_query *q = &s->c->q;
+    while (s->head == s->n && !s->done) {
+        if (s->draining && s->pending == 0) {
+            s->done = true;
+            break;
+        }
+        const tg_event *ev;
+        int rc = sql_scan_next(&s->scan, &ev);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            tg_callstack_finish(s->cs);
+            s->done = true;
+            break;
+        }
+        int64_t ns = tg_event_time_ns(ev);
+        if (ns > q->ts_hi)
+            s->draining = true;
+        rc = tg_callstack_feed_at(s->cs, ev, ns);
+        if (rc < 0 || s->status < 0)
+            return sql_fail(s->scan.db, rc < 0 ? rc : s->status, NULL);
+    }
+    return s->status < 0 ? sql_fail(s->scan.db, s->status, NULL) : 0;
+}
+
+static int slice_next(sql_cursor *c)
+{
+    struct slice_scan *s = c->priv;
+    int rc = fill(s);
+    if (rc < 0)
+        return rc;
+    if (s->head == s->n) {
+        c->eof = true;
+        return 0;
+    }
+    const struct slice_row *r = &s->rows[s->head++];
+    sql_val *v = c->row;
+    sql_int(&v[C_ID], r->id);
+    sql_int(&v[C_TS], r->ts);
+    sql_int(&v[C_DUR], r->dur);
+    sql_int_or_null(&v[C_TRACK_ID], r->track);
+    sql_null(&v[C_CATEGORY]);
+    sql_text(&v[C_NAME], r->name);
+    sql_int(&v[C_DEPTH], r->depth);
+    sql_null(&v[C_STACK_ID]);
+    sql_null(&v[C_PARENT_STACK_ID]);
+    sql_int_or_null(&v[C_PARENT_ID], r->parent);
+    sql_null(&v[C_ARG_SET_ID]);
+    sql_null(&v[C_THREAD_TS]);
+    sql_null(&v[C_THREAD_DUR]);
+    sql_null(&v[C_THREAD_INSTRUCTION_COUNT]);
+    sql_null(&v[C_THREAD_INSTRUCTION_DELTA]);
+    sql_text(&v[C_MODULE], r->module);
+    sql_int(&v[C_SELF_DUR], r->self);
+    sql_int(&v[C_RECURSIVE], r->recursive);
+    sql_int(&v[C_END_TS], r->end);
+    return 0;
+}
+
+const sql_table sql_table_slice = {
+    .name = "slice",
+    .columns = "id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER, category TEXT, name TEXT, "
+               "depth INTEGER, stack_id INTEGER, parent_stack_id INTEGER, parent_id INTEGER, "
+               "arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, "
+               "thread_instruction_count INTEGER, thread_instruction_delta INTEGER, "
+               "module TEXT, self_dur INTEGER, recursive INTEGER, end_ts INTEGER",
+    .n_cols = C_COUNT,
+    .col_ts = C_TS,
+    .col_name = C_NAME,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = -1,
+    .col_track = C_TRACK_ID,
+    .col_argset = -1,
+    .big = true,
+    .filter = slice_filter,
+    .next = slice_next,
+    .close = slice_close,
+};

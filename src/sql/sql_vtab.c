@@ -1,0 +1,362 @@
+/* sql_vtab.c - the SQLite virtual-table module every table of the SQL layer plugs into.
+ *
+ * A table is a definition (sql_table: its columns, which of them its scan can constrain,
+ * and three calls: filter, next, close); this file turns it into an eponymous virtual table.
+ * xBestIndex hands the scan the constraints it applies (ts ranges; name, cpu, utid, id,
+ * track_id, arg_set_id equalities) and leaves SQLite to check them again (omit is never
+ * set), so a scan may apply a constraint loosely but never drops a row that matches.  Costs
+ * steer the planner: a table read from the events costs a pass over them whatever its
+ * constraints (so it is the outer loop of a join, and a small table is looked up inside
+ * it), except an args lookup by arg_set_id, which reads the one event. */
+#include "sql/sql_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const sql_table *const sql_tables[] = {
+    &sql_table_slice,
+    &sql_table_thread,
+    &sql_table_process,
+    &sql_table_thread_track,
+    &sql_table_counter,
+    &sql_table_counter_track,
+    &sql_table_sched_slice,
+    &sql_table_thread_state,
+    &sql_table_ftrace_event,
+    &sql_table_args,
+    &sql_table_trace,
+    &sql_table_stats,
+    NULL,
+};
+
+struct sql_module {
+    sql_db *db;
+    const sql_table *table;
+    bool owner; /* frees the database's state with it */
+};
+
+struct sql_vtab {
+    sqlite3_vtab base;
+    sql_db *db;
+    const sql_table *table;
+};
+
+static void module_free(void *p)
+{
+    struct sql_module *m = p;
+    if (m && m->owner)
+        sql_db_destroy(m->db);
+    free(m);
+}
+
+static int vt_connect(sqlite3 *sqlite, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **out, char **err)
+{
+    (void)argc;
+    (void)argv;
+    const struct sql_module *m = aux;
+    char *ddl = sqlite3_mprintf("CREATE TABLE x(%s)", m->table->columns);
+    int rc = ddl ? sqlite3_declare_vtab(sqlite, ddl) : SQLITE_NOMEM;
+    sqlite3_free(ddl);
+    if (rc != SQLITE_OK) {
+        *err = sqlite3_mprintf("%s: %s", m->table->name, sqlite3_errstr(rc));
+        return rc;
+    }
+    struct sql_vtab *vt = sqlite3_malloc(sizeof *vt);
+    if (!vt)
+        return SQLITE_NOMEM;
+    memset(vt, 0, sizeof *vt);
+    vt->db = m->db;
+    vt->table = m->table;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *vtab)
+{
+    sqlite3_free(vtab);
+    return SQLITE_OK;
+}
+
+/* The constraint's code in idxStr: its column's role and the operator. */
+static char constraint_code(const sql_table *t, int col, unsigned char op)
+{
+    if (col == t->col_ts)
+        switch (op) {
+        case SQLITE_INDEX_CONSTRAINT_GT: return 'a';
+        case SQLITE_INDEX_CONSTRAINT_GE: return 'b';
+        case SQLITE_INDEX_CONSTRAINT_LT: return 'c';
+        case SQLITE_INDEX_CONSTRAINT_LE: return 'd';
+        case SQLITE_INDEX_CONSTRAINT_EQ: return 'e';
+        default: return 0;
+        }
+    if (op != SQLITE_INDEX_CONSTRAINT_EQ || col < 0)
+        return 0;
+    return col == t->col_name     ? 'n'
+           : col == t->col_cpu    ? 'p'
+           : col == t->col_utid   ? 'u'
+           : col == t->col_id     ? 'i'
+           : col == t->col_track  ? 't'
+           : col == t->col_argset ? 's'
+                                  : 0;
+}
+
+static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+    const sql_table *t = ((struct sql_vtab *)vtab)->table;
+    char codes[16];
+    int n = 0;
+    bool bounded = false, narrowed = false, lookup = false, by_id = false;
+    for (int i = 0; i < info->nConstraint && n < 15; i++) {
+        if (!info->aConstraint[i].usable)
+            continue;
+        char code = constraint_code(t, info->aConstraint[i].iColumn, info->aConstraint[i].op);
+        if (!code)
+            continue;
+        codes[n++] = code;
+        info->aConstraintUsage[i].argvIndex = n;
+        info->aConstraintUsage[i].omit = 0;
+        bounded |= code == 'c' || code == 'd' || code == 'e';
+        narrowed |= code == 'n' || code == 'p' || code == 'u' || code == 't';
+        lookup |= code == 's' || (!t->big && (code == 'i' || code == 'u' || code == 't'));
+        by_id |= code == 'i';
+    }
+    codes[n] = 0;
+    info->idxStr = sqlite3_mprintf("%s", codes);
+    if (!info->idxStr)
+        return SQLITE_NOMEM;
+    info->needToFreeIdxStr = 1;
+    if (lookup) {
+        info->estimatedCost = 10;
+        info->estimatedRows = 10;
+        if (by_id && !t->big)
+            info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    } else if (t->big) {
+        /* a pass over the events whatever the constraints; fewer rows for SQLite with them */
+        info->estimatedCost = 1e12 * (bounded ? 0.5 : 1) * (narrowed ? 0.5 : 1);
+        info->estimatedRows = (sqlite3_int64)(1e7 * (narrowed ? 0.1 : 1));
+    } else {
+        info->estimatedCost = 1000;
+        info->estimatedRows = 1000;
+    }
+    /* rows already in the order asked */
+    if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+        ((t->ts_ordered && info->aOrderBy[0].iColumn == t->col_ts) ||
+         ((t->ts_ordered || !t->big) && t->col_id >= 0 && info->aOrderBy[0].iColumn == t->col_id)))
+        info->orderByConsumed = 1;
+    return SQLITE_OK;
+}
+
+static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+    struct sql_vtab *vt = (struct sql_vtab *)vtab;
+    sql_cursor *c = calloc(1, sizeof *c);
+    if (!c)
+        return SQLITE_NOMEM;
+    c->db = vt->db;
+    c->table = vt->table;
+    c->eof = true;
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int vt_close(sqlite3_vtab_cursor *cur)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    if (c->table->close)
+        c->table->close(c);
+    free(c->q.name);
+    free(c);
+    return SQLITE_OK;
+}
+
+/* A failure of the table's scan, told to SQLite with the database's message. */
+static int failed(sql_cursor *c, int status)
+{
+    sqlite3_vtab *vtab = c->base.pVtab;
+    sqlite3_free(vtab->zErrMsg);
+    vtab->zErrMsg =
+        sqlite3_mprintf("%s", c->db->message ? c->db->message : "cannot read the trace");
+    c->eof = true;
+    return status == TG_ERR_NOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+}
+
+/* An integer bound from a constraint's value: the first integer >= (up) or <= the value.
+ * false when the value is not a number (SQLite checks such constraints itself). */
+static bool int_bound(sqlite3_value *v, bool up, int64_t *out)
+{
+    int type = sqlite3_value_numeric_type(v);
+    if (type == SQLITE_INTEGER) {
+        *out = sqlite3_value_int64(v);
+        return true;
+    }
+    if (type != SQLITE_FLOAT)
+        return false;
+    double d = up ? ceil(sqlite3_value_double(v)) : floor(sqlite3_value_double(v));
+    if (!(d > -9.2e18 && d < 9.2e18))
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static void set_eq(sql_query *q, int64_t *slot, sqlite3_value *v)
+{
+    int64_t lo, hi;
+    if (sqlite3_value_type(v) == SQLITE_NULL) {
+        q->empty = true;
+        return;
+    }
+    if (!int_bound(v, true, &lo) || !int_bound(v, false, &hi))
+        return;
+    if (lo != hi || (*slot != SQL_ANY && *slot != lo))
+        q->empty = true;
+    *slot = lo;
+}
+
+static void read_constraints(sql_cursor *c, const char *codes, int argc, sqlite3_value **argv)
+{
+    sql_query *q = &c->q;
+    free(q->name);
+    *q = (sql_query){.ts_lo = INT64_MIN,
+                     .ts_hi = INT64_MAX,
+                     .cpu = SQL_ANY,
+                     .utid = SQL_ANY,
+                     .id = SQL_ANY,
+                     .track = SQL_ANY,
+                     .argset = SQL_ANY};
+    for (int i = 0; i < argc && codes && codes[i]; i++) {
+        sqlite3_value *v = argv[i];
+        int64_t x;
+        if (sqlite3_value_type(v) == SQLITE_NULL) {
+            q->empty = true; /* nothing compares with NULL */
+            continue;
+        }
+        switch (codes[i]) {
+        case 'a':
+            if (int_bound(v, false, &x))
+                q->ts_lo = x == INT64_MAX ? x : (x + 1 > q->ts_lo ? x + 1 : q->ts_lo);
+            break;
+        case 'b':
+            if (int_bound(v, true, &x) && x > q->ts_lo)
+                q->ts_lo = x;
+            break;
+        case 'c':
+            if (int_bound(v, true, &x))
+                q->ts_hi = x == INT64_MIN ? x : (x - 1 < q->ts_hi ? x - 1 : q->ts_hi);
+            break;
+        case 'd':
+            if (int_bound(v, false, &x) && x < q->ts_hi)
+                q->ts_hi = x;
+            break;
+        case 'e': {
+            int64_t lo, hi;
+            if (int_bound(v, true, &lo) && int_bound(v, false, &hi)) {
+                if (lo > q->ts_lo)
+                    q->ts_lo = lo;
+                if (hi < q->ts_hi)
+                    q->ts_hi = hi;
+            }
+            break;
+        }
+        case 'n':
+            if (sqlite3_value_type(v) == SQLITE_TEXT) {
+                const char *s = (const char *)sqlite3_value_text(v);
+                if (q->name && s && strcmp(q->name, s) != 0)
+                    q->empty = true;
+                else if (!q->name && s)
+                    q->name = strdup(s);
+            }
+            break;
+        case 'p': set_eq(q, &q->cpu, v); break;
+        case 'u': set_eq(q, &q->utid, v); break;
+        case 'i': set_eq(q, &q->id, v); break;
+        case 't': set_eq(q, &q->track, v); break;
+        case 's': set_eq(q, &q->argset, v); break;
+        default: break;
+        }
+    }
+    if (q->ts_lo > q->ts_hi)
+        q->empty = true;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int argc,
+                     sqlite3_value **argv)
+{
+    (void)idx;
+    sql_cursor *c = (sql_cursor *)cur;
+    read_constraints(c, codes, argc, argv);
+    c->rowid = 0;
+    c->eof = false;
+    int rc = c->table->filter(c);
+    if (rc < 0)
+        return failed(c, rc);
+    if (c->eof)
+        return SQLITE_OK;
+    rc = c->table->next(c);
+    return rc < 0 ? failed(c, rc) : SQLITE_OK;
+}
+
+static int vt_next(sqlite3_vtab_cursor *cur)
+{
+    sql_cursor *c = (sql_cursor *)cur;
+    c->rowid++;
+    int rc = c->table->next(c);
+    return rc < 0 ? failed(c, rc) : SQLITE_OK;
+}
+
+static int vt_eof(sqlite3_vtab_cursor *cur) { return ((sql_cursor *)cur)->eof; }
+
+static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
+{
+    const sql_val *v = &((sql_cursor *)cur)->row[i];
+    switch (v->type) {
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, v->u.i); break;
+    case SQLITE_FLOAT: sqlite3_result_double(ctx, v->u.d); break;
+    case SQLITE_TEXT:
+        sqlite3_result_text(ctx, v->u.s, v->len, v->copy ? SQLITE_TRANSIENT : SQLITE_STATIC);
+        break;
+    default: sqlite3_result_null(ctx); break;
+    }
+    return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+    *rowid = ((sql_cursor *)cur)->rowid;
+    return SQLITE_OK;
+}
+
+static const sqlite3_module module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: `SELECT ... FROM slice` needs no CREATE */
+    .xConnect = vt_connect,
+    .xBestIndex = vt_best_index,
+    .xDisconnect = vt_disconnect,
+    .xDestroy = vt_disconnect,
+    .xOpen = vt_open,
+    .xClose = vt_close,
+    .xFilter = vt_filter,
+    .xNext = vt_next,
+    .xEof = vt_eof,
+    .xColumn = vt_column,
+    .xRowid = vt_rowid,
+};
+
+int sql_vtab_register(sql_db *db)
+{
+    for (size_t i = 0; sql_tables[i]; i++) {
+        struct sql_module *m = malloc(sizeof *m);
+        if (!m) {
+            if (i == 0)
+                sql_db_destroy(db);
+            return SQLITE_NOMEM;
+        }
+        *m = (struct sql_module){.db = db, .table = sql_tables[i], .owner = i == 0};
+        /* on failure SQLite calls module_free itself (the first one frees the state) */
+        int rc = sqlite3_create_module_v2(db->sqlite, sql_tables[i]->name, &module, m, module_free);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
+    return SQLITE_OK;
+}

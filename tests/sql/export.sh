@@ -1,0 +1,38 @@
+#!/bin/bash
+# export.sh - `convert --to sqlite -o out.db` writes every table as a real table: for each
+# table, `sqlite3 -csv out.db "SELECT * FROM t"` prints the bytes `traceglot sql --format csv`
+# prints for the same query, less its header (one recording of each format).  The database
+# is written under a temporary name and renamed; an existing output is refused; a damaged
+# input leaves nothing behind.
+. "$(dirname "$0")/../lib.sh"
+tg_need_cmd sqlite3
+tables="slice thread process thread_track counter counter_track sched_slice thread_state
+        ftrace_event args trace stats"
+n=0
+for t in "$TG_TEST_DATA"/uftrace/events.data "$TG_TEST_DATA"/uftrace/forks.data \
+         "$TG_TEST_DATA"/ftrace/sched-irq-timer-v7zstd.dat "$TG_TEST_DATA"/ctf/types \
+         "$TG_TEST_DATA"/xray/fdr.xray "$TG_TEST_DATA"/lttng0/smp8 "$TG_CORPUS"/gen/ftrace/kernel-visible-v6.dat; do
+    [ -e "$t" ] || continue
+    db=$TG_TMP/out-$n.db
+    if ! tg_run "$TG" convert --to sqlite -o "$db" "$t"; then
+        tg_fail "$(basename "$t")" "convert failed: $(head -3 "$TG_TMP/err")"
+        continue
+    fi
+    ls "$TG_TMP" | grep -q "tmp-" && tg_fail "$(basename "$t")" "a temporary file is left"
+    for table in $tables; do
+        sqlite3 -csv "$db" "SELECT * FROM $table" >"$TG_TMP/sqlite3.csv"
+        tg_run "$TG" sql --format csv "$t" -q "SELECT * FROM $table"
+        tail -n +2 "$TG_TMP/out" >"$TG_TMP/ours.csv"
+        tg_same "$(basename "$t") $table ($(wc -l <"$TG_TMP/ours.csv") rows)" "$TG_TMP/sqlite3.csv" "$TG_TMP/ours.csv"
+    done
+    n=$((n + 1))
+done
+[ "$n" -gt 0 ] || tg_skip "no fixtures"
+tg_check_status "an existing output is refused" 2 "$TG" convert --to sqlite -o "$TG_TMP/out-0.db" "$TG_TEST_DATA"/uftrace/forks.data
+d=$TG_TMP/damaged.data
+cp -r "$TG_TEST_DATA"/uftrace/threads.data "$d"
+f=$(ls -S "$d"/*.dat | head -1)
+truncate -s $(($(stat -c %s "$f") / 2 + 5)) "$f"
+tg_check_status "a damaged input is refused" 1 "$TG" convert --to sqlite -o "$TG_TMP/damaged.db" "$d"
+if ls "$TG_TMP" | grep -q "damaged.db"; then tg_fail "nothing left of a refused output" "$(ls "$TG_TMP")"; else tg_pass "nothing left of a refused output"; fi
+tg_done
