@@ -99,7 +99,7 @@ static const tg_event *next_event(sql_cursor *c, struct event_scan *s, int *rc)
         if (*rc <= 0)
             break;
         int64_t ordinal = s->scan.ordinal;
-        int64_t ts = tg_event_time_ns(ev);
+        int64_t ts = s->scan.last_ns;
         if (ts > q->ts_hi || (id != SQL_ANY && ordinal > id))
             break; /* rows come in ts and id order: none after this one */
         if (ts < q->ts_lo || (id != SQL_ANY && ordinal < id))
@@ -128,7 +128,7 @@ static int ftrace_event_next(sql_cursor *c)
     c->live_id = id;
     sql_val *v = c->row;
     sql_int(&v[E_ID], id);
-    sql_int(&v[E_TS], tg_event_time_ns(ev));
+    sql_int(&v[E_TS], s->scan.last_ns);
     sql_text(&v[E_NAME], tg_event_name(ev));
     sql_int_or_null(&v[E_CPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
     sql_int_or_null(&v[E_UTID], ev->tid >= 0 ? sql_utid_of(c->db, ev->tid) : SQL_ANY);

@@ -31,7 +31,7 @@ typedef struct sql_scan {
     tg_set *set; /* taken from the pool */
     tg_iter *it;
     int64_t ordinal; /* of the event handed out last; -1 before the first */
-    int64_t last_ns; /* time of the event handed out last */
+    int64_t last_ns; /* time of the event handed out last, on the timeline */
     bool ended;      /* every event was read */
 } sql_scan;
 
@@ -85,10 +85,10 @@ typedef struct sql_class {
     int8_t field[SQL_F_COUNT]; /* payload index; -1 absent (valid once role is known) */
 } sql_class;
 
-/* Registers what ev tells (its thread, process, names, counter tracks) when no pass got
- * this far before: called by every pass for every event, it does nothing behind the
- * frontier.  0 or TG_ERR_NOMEM. */
-int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal);
+/* Registers what ev (the event at ordinal, at time ts on the timeline) tells: its thread,
+ * process, names, counter tracks.  Every pass calls it for the event at the frontier (the
+ * first event no pass got to before).  0 or TG_ERR_NOMEM. */
+int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal, int64_t ts);
 /* Reads every event once when no pass has (so the registry holds every thread, process and
  * track).  0 or a negative status. */
 int sql_registry_complete(sql_db *db);

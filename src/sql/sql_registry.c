@@ -37,7 +37,8 @@ static enum sql_role role_of_name(const char *name)
     if (strcmp(b, "sched_switch") == 0 || strcmp(b, "sched_schedule") == 0)
         return SQL_ROLE_SWITCH;
     if (strcmp(b, "sched_wakeup") == 0 || strcmp(b, "sched_wakeup_new") == 0 ||
-        strcmp(b, "sched_waking") == 0 || strcmp(b, "sched_try_wakeup") == 0)
+        strcmp(b, "sched_waking") == 0 || strcmp(b, "sched_try_wakeup") == 0 ||
+        strcmp(b, "sched_wakeup_new_task") == 0)
         return SQL_ROLE_WAKEUP;
     return SQL_ROLE_NONE;
 }
@@ -294,10 +295,9 @@ const sql_ctrack *sql_ctrack_of(sql_db *db, const tg_event *ev, size_t i)
     return index ? &db->ctracks[*index] : NULL;
 }
 
-int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal)
+int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal, int64_t ts)
 {
     db->seen = ordinal + 1;
-    int64_t ts = tg_event_time_ns(ev);
     if (db->n_events++ == 0)
         db->first_ns = ts;
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;

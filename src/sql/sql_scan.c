@@ -42,7 +42,8 @@ int sql_scan_next(sql_scan *s, const tg_event **ev)
     }
     s->ordinal++;
     s->last_ns = tg_event_time_ns(*ev);
-    if (s->ordinal == s->db->seen && (rc = sql_registry_see(s->db, *ev, s->ordinal)) < 0)
+    if (s->ordinal == s->db->seen &&
+        (rc = sql_registry_see(s->db, *ev, s->ordinal, s->last_ns)) < 0)
         return sql_fail(s->db, rc, NULL);
     return 1;
 }

@@ -64,9 +64,10 @@ struct sched_scan {
     size_t head, n, cap;
 };
 
-/* The kernel's letters for a task state as sched_switch's prev_state gives it (Linux 4.14
- * and later: the bit values trace-cmd's print format names; the bit above them says the
- * task was pre-empted while runnable). */
+/* The kernel's letters for a task state as sched_switch's prev_state gives it, by the bit
+ * values of Linux 4.14 and later (the sched_switch print format of their trace.dat files;
+ * the bit above them says the task was pre-empted while runnable).  Older kernels (LTTng
+ * 0.x traces) give bits 16 and up other meanings. */
 static void state_letters(int64_t st, char *out)
 {
     static const char letters[] = "SDTtXZPI";
@@ -270,7 +271,7 @@ static int fill(sql_cursor *c, struct sched_scan *s)
                 return sql_fail(c->db, rc, NULL);
             break;
         }
-        int64_t ts = tg_event_time_ns(ev);
+        int64_t ts = s->scan.last_ns;
         if (ts > q->ts_hi)
             s->draining = true;
         if (ev->cpu >= 0) {

@@ -222,7 +222,7 @@ static int fill(struct slice_scan *s)
             s->done = true;
             break;
         }
-        int64_t ns = tg_event_time_ns(ev);
+        int64_t ns = s->scan.last_ns; /* the event's time on the timeline */
         if (ns > q->ts_hi)
             s->draining = true;
         rc = tg_callstack_feed_at(s->cs, ev, ns);
