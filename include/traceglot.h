@@ -81,17 +81,71 @@ void tg_digits_fixed(char *p, uint64_t v, size_t n);
 
 /* ---- options ------------------------------------------------------------------------------ */
 
-/* A bag of "key" = "value" strings that opening, printing and analyses read by key, so that
- * a format or a printer can grow options without changing this header.  Known keys are
- * listed in the README (for example "instr-map", "raw", "ns", "clock-seconds", "fields",
- * "sort", "sortorder").  A flag is set with value "1". */
+/* Options by key, as strings ("instr-map" = "./app", "raw" = "1").  Every key is declared
+ * where it is used: by a format, a text style, a converter, a report style or a command
+ * (tg_option_decl below), with its type, default, help and bounds; tg_options_set refuses a
+ * key nobody declares, or a value its type does not allow, with TG_ERR_USAGE, and
+ * tg_options_put says why ("unknown option 'instr-mpa' (did you mean 'instr-map'?)").  A
+ * flag is set with value "1" (or "0", "true", "false", "yes", "no", "on", "off"; stored as
+ * "1" or "0").  Setting a key again replaces its value; a list option (TG_OPT_LIST) holds
+ * its items separated by newlines.  tg_print, tg_convert, tg_report, tg_replay, tg_info and
+ * tg_stats refuse with TG_ERR_USAGE an option that their style or command does not take
+ * ("the native style does not take option 'raw'"). */
 typedef struct tg_options tg_options;
 
 tg_options *tg_options_new(void);
 void tg_options_free(tg_options *o);
 int tg_options_set(tg_options *o, const char *key, const char *value); /* copies both */
-const char *tg_options_get(const tg_options *o, const char *key);      /* NULL if unset */
-int tg_options_flag(const tg_options *o, const char *key);             /* set and not "0" */
+/* tg_options_set with the reason for a refusal in *err. */
+int tg_options_put(tg_options *o, const char *key, const char *value, tg_error **err);
+const char *tg_options_get(const tg_options *o, const char *key); /* NULL if unset */
+int tg_options_flag(const tg_options *o, const char *key);        /* set and not "0" */
+/* The i-th key set (0..), or NULL past the last; *value its value. */
+const char *tg_options_key(const tg_options *o, size_t i, const char **value);
+
+typedef enum tg_option_type {
+    TG_OPT_FLAG = 1, /* on or off: "1" or "0" */
+    TG_OPT_INT,      /* a decimal integer within [min, max] */
+    TG_OPT_CHOICE,   /* one of choices ("asc|dsc") */
+    TG_OPT_TEXT,     /* any text: a path, a list the user of the option parses */
+    TG_OPT_LIST,     /* text items, one per setting (the CLI's repeated option), by newline */
+    TG_OPT_TEXTS,    /* texts that may hold newlines (SQL), one per setting, by TG_OPT_APART */
+} tg_option_type;
+#define TG_OPT_APART '\037'
+
+/* One option as its user declares it: a NULL-named entry ends a list. */
+typedef struct tg_option_decl {
+    const char *name; /* the key, and the CLI's --name */
+    tg_option_type type;
+    const char *def;     /* the default, as text, for --help (NULL: none, or unset) */
+    const char *help;    /* one line */
+    const char *arg;     /* the value's name in --help ("BINARY", "N"); NULL for flags */
+    const char *choices; /* TG_OPT_CHOICE: "a|b|c" */
+    long long min, max;  /* TG_OPT_INT: the bounds */
+    char short_name;     /* the CLI's one-letter spelling, 0: none */
+} tg_option_decl;
+
+/* Who declares an option: opening (core and the formats read it as a trace is opened), a
+ * command's own (replay, info, stats, convert's output), or one style or converter. */
+typedef enum tg_option_owner {
+    TG_OWNER_OPEN = 1,
+    TG_OWNER_FORMAT,
+    TG_OWNER_COMMAND,
+    TG_OWNER_PRINT_STYLE,
+    TG_OWNER_CONVERTER,
+    TG_OWNER_REPORT_STYLE,
+} tg_option_owner;
+
+/* The i-th declaration (0..), NULL past the last; *owner and *owner_name (the format,
+ * command, style or converter: "ftrace", "replay", "trace-cmd", "perfetto") say whose.  A key
+ * may be declared by several owners (a format that reads it at open and the style it is
+ * for), always with the same type.  The CLI's --help and the README are made from these. */
+const tg_option_decl *tg_option_declared(size_t i, tg_option_owner *owner, const char **owner_name);
+/* Is key one that the style, converter or command takes (owner TG_OWNER_PRINT_STYLE, ...;
+ * name "native", "perfetto", "replay"), or an option of opening?  1 yes, 0 no. */
+int tg_option_taken(const char *key, tg_option_owner owner, const char *name);
+/* The declared key nearest to key (a misspelling's fix), or NULL when none is near. */
+const char *tg_option_nearest(const char *key);
 
 /* ---- trace sets, traces, streams ---------------------------------------------------------- */
 

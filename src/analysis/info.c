@@ -111,6 +111,7 @@ static void describe_attrs(tg_buf *out, const tg_trace *t)
 
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
+    TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "info", NULL, NULL, err));
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;

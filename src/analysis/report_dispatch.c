@@ -17,7 +17,9 @@ int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_optio
     if (!style)
         style = "uftrace";
     for (size_t i = 0; tg_report_style_list[i]; i++)
-        if (strcmp(tg_report_style_list[i]->name, style) == 0)
+        if (strcmp(tg_report_style_list[i]->name, style) == 0) {
+            TG_TRY(tg_options_check(opts, TG_OWNER_REPORT_STYLE, style, "filter", "report", err));
             return tg_sink_run(set, f, opts, out, err, run_report, tg_report_style_list[i]);
+        }
     return tg_err(err, TG_ERR_USAGE, "unknown report style '%s'", style);
 }

@@ -92,5 +92,6 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
 
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err)
 {
+    TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "stats", "filter", NULL, err));
     return tg_sink_run(set, f, opts, out, err, run_stats, NULL);
 }

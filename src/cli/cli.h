@@ -1,6 +1,11 @@
-/* cli.h - what the subcommands of the traceglot command share: one table of options,
- * parsing into the library's option bag and filter, opening the paths, and turning a
- * library status into an exit code (0 ok, 1 error in the input, 2 usage). */
+/* cli.h - what the subcommands of the traceglot command share: the command table and the
+ * few options that are the command line's own, parsing into the library's options and
+ * filter, opening the paths, and turning a library status into an exit code (0 ok, 1 error
+ * in the input, 2 usage).
+ *
+ * Every other option is declared in the library, by the format, style, converter or command
+ * that takes it (tg_option_declared): the parser, --help and the README's option lists are
+ * made from those declarations. */
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
@@ -20,14 +25,13 @@ enum cli_command {
     CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL,
 };
 
+/* The command line's own options: not kept in tg_options (they choose what runs). */
 struct cli_option {
-    const char *name;  /* long name: also the key in tg_options */
+    const char *name;
     char short_name;   /* 0: none */
     const char *arg;   /* NULL: a flag; else the argument's name for --help */
     unsigned commands; /* enum cli_command bits */
     const char *help;
-    int repeatable; /* given several times: 1 the values joined with newlines, 2 kept apart
-                     * (joined with CLI_APART: SQL texts) */
 };
 
 struct cli_command_info {
@@ -36,14 +40,19 @@ struct cli_command_info {
     const char *synopsis;
     const char *summary;
     const char *example;
+    /* what runs: a style or converter chosen by --style/--to (sink_default when not given;
+     * NULL: --to is required), or the command itself (TG_OWNER_COMMAND, named name) */
+    tg_option_owner sink;
+    const char *sink_default;
 };
 
-#define CLI_APART '\037' /* between the values of an option given several times, kept apart */
+#define CLI_APART TG_OPT_APART /* between the texts of a TG_OPT_TEXTS option (SQL) */
 
 extern const struct cli_option cli_options[];
 extern const struct cli_command_info cli_commands[];
 
 struct cli_args {
+    const char *sink; /* the chosen style or converter (--style, --to), or the command's name */
     tg_options *opts;
     tg_filter *filter;
     char **paths;
@@ -62,6 +71,10 @@ tg_set *cli_open(struct cli_args *a);
  * exit code for rc. */
 int cli_finish(int rc, tg_error *err);
 void cli_print_command_help(const struct cli_command_info *cmd);
+/* `traceglot options [COMMAND|common]`: the options a command takes beside the common ones
+ * (those of opening and the filters: `common`) as a Markdown table (the README's lists are
+ * made with it, tools/readme-options.sh). */
+int cli_run_options(int argc, char **argv);
 
 int cli_run_info(struct cli_args *a);
 int cli_run_cat(struct cli_args *a);

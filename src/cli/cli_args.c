@@ -1,42 +1,247 @@
-/* cli_args.c - parsing a subcommand's arguments with the option table, opening the paths,
- * and reporting errors the way every subcommand does:
+/* cli_args.c - parsing a subcommand's arguments, opening the paths, and reporting errors the
+ * way every subcommand does:
  *   traceglot: error: <file>: offset 0x...: <what was expected>     (exit 1)
- *   traceglot cat: unknown option '--x' (see traceglot cat --help)   (exit 2) */
+ *   traceglot cat: unknown option '--x' (see traceglot cat --help)   (exit 2)
+ *
+ * A command takes its own options (cli_options.c) and the options the library declares for
+ * it: those of opening (core and the formats), of the command (replay's, the filters), and
+ * of each style or converter it can run.  An option of another style than the chosen one is
+ * a usage error that names the chosen style, never ignored. */
 #include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cli_option *find_long(const char *name, size_t len, unsigned cmd)
+/* One option as the parser resolved it: the command line's own, or a declaration. */
+struct resolved {
+    const char *name;
+    const char *arg; /* NULL: takes no value */
+    const struct cli_option *own;
+    const tg_option_decl *decl;
+};
+
+static int is_filtering(const struct cli_command_info *cmd)
 {
-    for (const struct cli_option *o = cli_options; o->name; o++)
-        if ((o->commands & cmd) && strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-            return o;
-    return NULL;
+    return (cmd->id & CMD_FILTERING) != 0;
 }
 
-static const struct cli_option *find_short(char c, unsigned cmd)
+/* Does cmd offer the declaration (owner, owner_name) at all (whatever style is chosen)? */
+static int offers(const struct cli_command_info *cmd, tg_option_owner owner, const char *oname)
+{
+    switch (owner) {
+    case TG_OWNER_OPEN:
+    case TG_OWNER_FORMAT: return 1;
+    case TG_OWNER_COMMAND:
+        return strcmp(oname, cmd->name) == 0 || (is_filtering(cmd) && strcmp(oname, "filter") == 0);
+    default: return owner == cmd->sink;
+    }
+}
+
+/* Does cmd, running sink, take key? */
+static int takes(const struct cli_command_info *cmd, const char *sink, const char *key)
+{
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
+        if (strcmp(d->name, key) != 0 || !offers(cmd, owner, oname))
+            continue;
+        if (owner != cmd->sink || owner == TG_OWNER_COMMAND || (sink && strcmp(oname, sink) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *arg_name(const tg_option_decl *d)
+{
+    if (d->type == TG_OPT_FLAG)
+        return NULL;
+    if (d->arg)
+        return d->arg;
+    return d->type == TG_OPT_CHOICE && d->choices ? d->choices : "VALUE";
+}
+
+/* The option named (name, len) or with short letter c (name NULL) that cmd offers; among
+ * several declarations, the one the chosen sink takes. */
+static int find_option(const struct cli_command_info *cmd, const char *sink, const char *name,
+                       size_t len, char c, struct resolved *r)
 {
     for (const struct cli_option *o = cli_options; o->name; o++)
-        if ((o->commands & cmd) && o->short_name == c)
-            return o;
-    return NULL;
+        if ((o->commands & cmd->id) &&
+            (name ? strlen(o->name) == len && strncmp(o->name, name, len) == 0
+                  : o->short_name == c)) {
+            *r = (struct resolved){o->name, o->arg, o, NULL};
+            return 1;
+        }
+    int found = 0;
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
+        if (name ? strlen(d->name) != len || strncmp(d->name, name, len) != 0 : d->short_name != c)
+            continue;
+        if (!offers(cmd, owner, oname))
+            continue;
+        if (!found || takes(cmd, sink, d->name)) {
+            *r = (struct resolved){d->name, arg_name(d), NULL, d};
+            found = 1;
+            if (takes(cmd, sink, d->name))
+                return 1;
+        }
+    }
+    return found;
+}
+
+/* "the trace-cmd style", "the chrome and perfetto converters": who takes key, or NULL. */
+static void who_takes(const struct cli_command_info *cmd, const char *key, char *buf, size_t size)
+{
+    size_t n = 0, count = 0;
+    buf[0] = 0;
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++)
+        if (owner == cmd->sink && strcmp(d->name, key) == 0 && n < size)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", count++ ? ", " : "", oname);
+}
+
+static const char *sink_word(const struct cli_command_info *cmd)
+{
+    return cmd->sink == TG_OWNER_CONVERTER ? "converter" : "style";
+}
+
+static int is_own(const char *name)
+{
+    for (const struct cli_option *o = cli_options; o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The label of a style's option in --help ("trace-cmd style: "), empty for the others. */
+static void label_of(const struct cli_command_info *cmd, const char *key, char *buf, size_t size)
+{
+    char who[128];
+    if (takes(cmd, NULL, key)) {
+        buf[0] = 0;
+        return;
+    }
+    who_takes(cmd, key, who, sizeof who);
+    snprintf(buf, size, "%s%s%s", who, cmd->sink == TG_OWNER_CONVERTER ? "" : " style",
+             who[0] ? ": " : "");
+}
+
+/* Markdown text: a table cell's '|' escaped. */
+static void put_cell(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            putchar('\\');
+        putchar(*s);
+    }
+}
+
+/* Calls fn for each option cmd offers, once per name: its own first, then the library's. */
+typedef void (*option_fn)(const struct cli_command_info *cmd, const char *name, char short_name,
+                          const char *arg, const char *help, const char *def, int common,
+                          void *ctx);
+
+static void each_option(const struct cli_command_info *cmd, option_fn fn, void *ctx)
+{
+    for (const struct cli_option *o = cli_options; o->name; o++)
+        if (o->commands & cmd->id)
+            fn(cmd, o->name, o->short_name, o->arg, o->help, NULL, 0, ctx);
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
+        if (!offers(cmd, owner, oname))
+            continue;
+        const tg_option_decl *e;
+        tg_option_owner eowner;
+        const char *ename;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen && (e = tg_option_declared(k, &eowner, &ename)); k++)
+            seen = strcmp(e->name, d->name) == 0 && offers(cmd, eowner, ename);
+        int common = owner == TG_OWNER_OPEN || owner == TG_OWNER_FORMAT ||
+                     (owner == TG_OWNER_COMMAND && strcmp(oname, "filter") == 0);
+        if (!seen)
+            fn(cmd, d->name, d->short_name, arg_name(d), d->help, d->def, common, ctx);
+    }
+}
+
+static void help_row(const struct cli_command_info *cmd, const char *name, char short_name,
+                     const char *arg, const char *help, const char *def, int common, void *ctx)
+{
+    (void)ctx;
+    (void)common;
+    char left[96], label[160] = "";
+    int n = snprintf(left, sizeof left, "%s%c%s--%s%s%s", short_name ? "-" : " ",
+                     short_name ? short_name : ' ', short_name ? ", " : "  ", name, arg ? " " : "",
+                     arg ? arg : "");
+    if (!is_own(name))
+        label_of(cmd, name, label, sizeof label);
+    printf("  %s%*s%s%s", left, n < 28 ? 28 - n : 1, "", label, help);
+    if (def)
+        printf(" (default: %s)", def);
+    printf("\n");
 }
 
 void cli_print_command_help(const struct cli_command_info *cmd)
 {
     printf("usage: %s\n\n%s.\n\noptions:\n", cmd->synopsis, cmd->summary);
-    for (const struct cli_option *o = cli_options; o->name; o++) {
-        if (!(o->commands & cmd->id))
-            continue;
-        char left[64];
-        int n = snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-                         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
-                         o->arg ? " " : "", o->arg ? o->arg : "");
-        printf("  %s%*s%s\n", left, n < 28 ? 28 - n : 1, "", o->help);
-    }
+    each_option(cmd, help_row, NULL);
     printf("\nexample:\n  %s\n", cmd->example);
+}
+
+/* ctx: 1 for the common table (opening and the filters), 0 for a command's own */
+static void markdown_row(const struct cli_command_info *cmd, const char *name, char short_name,
+                         const char *arg, const char *help, const char *def, int common, void *ctx)
+{
+    char who[128] = "";
+    if (strcmp(name, "help") == 0 || common != *(const int *)ctx)
+        return;
+    if (!is_own(name) && !takes(cmd, NULL, name))
+        who_takes(cmd, name, who, sizeof who);
+    printf("| `--%s`", name);
+    if (short_name)
+        printf(", `-%c`", short_name);
+    printf(" | ");
+    if (arg) {
+        putchar('`');
+        put_cell(arg);
+        putchar('`');
+    }
+    printf(" | %s | ", who);
+    put_cell(help);
+    if (def) {
+        printf(" (default: `");
+        put_cell(def);
+        printf("`)");
+    }
+    printf(" |\n");
+}
+
+int cli_run_options(int argc, char **argv)
+{
+    int printed = 0, common = argc > 0 && strcmp(argv[0], "common") == 0;
+    for (const struct cli_command_info *c = cli_commands; c->name; c++) {
+        if (common ? c->id != CMD_CAT : argc > 0 && strcmp(argv[0], c->name) != 0)
+            continue;
+        if (argc == 0)
+            printf("%s`traceglot %s`:\n\n", printed ? "\n" : "", c->name);
+        printf("| option | value | %s | what it does |\n|---|---|---|---|\n",
+               c->sink == TG_OWNER_COMMAND || common ? "" : sink_word(c));
+        each_option(c, markdown_row, &common);
+        printed = 1;
+    }
+    if (!printed) {
+        fprintf(stderr, "traceglot options: unknown command '%s' (see traceglot --help)\n",
+                argv[0]);
+        return 2;
+    }
+    return 0;
 }
 
 static int usage_error(const struct cli_command_info *cmd, const char *what, const char *arg)
@@ -46,13 +251,35 @@ static int usage_error(const struct cli_command_info *cmd, const char *what, con
     return 2;
 }
 
-/* Applies one option: filters go to the filter, everything to the option bag. */
-static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct cli_option *o,
+static int unknown_option(const struct cli_command_info *cmd, const char *arg, const char *name,
+                          size_t len)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(len < 63 ? len : 63), name);
+    const char *near = tg_option_nearest(key);
+    struct resolved r;
+    if (near && find_option(cmd, NULL, near, strlen(near), 0, &r)) {
+        fprintf(stderr,
+                "traceglot %s: unknown option '%s' (did you mean --%s? see traceglot %s "
+                "--help)\n",
+                cmd->name, arg, near, cmd->name);
+        return 2;
+    }
+    return usage_error(cmd, "unknown option", arg);
+}
+
+/* Applies one option: the command line's own to a, filters to the filter, everything else
+ * (filters too, so that a report sees that its input is filtered) to the options. */
+static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct resolved *o,
                  const char *value)
 {
-    if (strcmp(o->name, "help") == 0) {
-        cli_print_command_help(cmd);
-        return 1;
+    if (o->own) {
+        if (strcmp(o->name, "help") == 0) {
+            cli_print_command_help(cmd);
+            return 1;
+        }
+        a->sink = value; /* --style, --to */
+        return 0;
     }
     tg_error *err = NULL;
     int rc = 0;
@@ -66,24 +293,43 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         rc = tg_filter_set_tids(a->filter, value, &err);
     else if (strcmp(o->name, "cpu") == 0)
         rc = tg_filter_set_cpus(a->filter, value, &err);
+    int list = o->decl->type == TG_OPT_LIST || o->decl->type == TG_OPT_TEXTS;
+    const char *before = list ? tg_options_get(a->opts, o->name) : NULL;
+    char *joined = NULL;
+    if (rc >= 0 && before && value && (joined = malloc(strlen(before) + strlen(value) + 2))) {
+        sprintf(joined, "%s%c%s", before, o->decl->type == TG_OPT_TEXTS ? TG_OPT_APART : '\n',
+                value);
+        value = joined;
+    }
+    if (rc >= 0)
+        rc = tg_options_put(a->opts, o->name, value ? value : "1", &err);
+    free(joined);
     if (rc < 0) {
         fprintf(stderr, "traceglot %s: %s\n", cmd->name, tg_error_message(err));
         tg_error_free(err);
         return 2;
     }
-    const char *before = o->repeatable ? tg_options_get(a->opts, o->name) : NULL;
-    char *joined = NULL;
-    if (before && value && (joined = malloc(strlen(before) + strlen(value) + 2)) != NULL) {
-        sprintf(joined, "%s%c%s", before, o->repeatable == 2 ? CLI_APART : '\n', value);
-        value = joined;
-    }
-    rc = tg_options_set(a->opts, o->name, value ? value : "1");
-    free(joined);
-    if (rc < 0) {
-        fprintf(stderr, "traceglot: error: out of memory\n");
-        return 2;
-    }
     return 0;
+}
+
+/* The value of --style/--to on the command line, before the options are parsed (a short
+ * option's meaning may depend on it), or NULL. */
+static const char *prescan_sink(int argc, char **argv)
+{
+    const char *sink = NULL;
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *s = argv[i];
+        for (const char *n = "style\0to\0"; *n; n += strlen(n) + 1) {
+            size_t len = strlen(n);
+            if (strncmp(s, "--", 2) != 0 || strncmp(s + 2, n, len) != 0)
+                continue;
+            if (s[2 + len] == '=')
+                sink = s + 3 + len;
+            else if (s[2 + len] == 0 && i + 1 < argc)
+                sink = argv[i + 1];
+        }
+    }
+    return sink;
 }
 
 int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct cli_args *a)
@@ -96,6 +342,9 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
         fprintf(stderr, "traceglot: error: out of memory\n");
         return 2;
     }
+    const char *sink = prescan_sink(argc, argv);
+    if (!sink)
+        sink = cmd->sink == TG_OWNER_COMMAND ? cmd->name : cmd->sink_default;
     int only_paths = 0;
     for (int i = 0; i < argc; i++) {
         char *arg = argv[i];
@@ -107,37 +356,48 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
             only_paths = 1;
             continue;
         }
-        const struct cli_option *o;
+        struct resolved o;
         const char *value = NULL;
         if (arg[1] == '-') {
             const char *name = arg + 2, *eq = strchr(name, '=');
-            o = find_long(name, eq ? (size_t)(eq - name) : strlen(name), cmd->id);
-            if (!o)
-                return usage_error(cmd, "unknown option", arg);
-            if (eq) {
-                if (!o->arg)
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            if (!find_option(cmd, sink, name, len, 0, &o))
+                return unknown_option(cmd, arg, name, len);
+            if (eq) { /* a flag may say --flag=0 (the library checks the value) */
+                if (!o.arg && !(o.decl && o.decl->type == TG_OPT_FLAG))
                     return usage_error(cmd, "option takes no value", arg);
                 value = eq + 1;
             }
         } else {
-            o = find_short(arg[1], cmd->id);
-            if (!o)
+            if (!find_option(cmd, sink, NULL, 0, arg[1], &o))
                 return usage_error(cmd, "unknown option", arg);
             if (arg[2]) {
-                if (!o->arg)
+                if (!o.arg)
                     return usage_error(cmd, "unknown option", arg);
                 value = arg + 2;
             }
         }
-        if (o->arg && !value) {
+        if (o.arg && !value) {
             if (i + 1 >= argc)
                 return usage_error(cmd, "option needs a value", arg);
             value = argv[++i];
         }
-        int rc = apply(cmd, a, o, value);
+        if (!o.own && sink && !takes(cmd, sink, o.name)) {
+            char who[128];
+            who_takes(cmd, o.name, who, sizeof who);
+            fprintf(stderr,
+                    "traceglot %s: the %s %s does not take --%s (the %s %s%s does; see traceglot "
+                    "%s --help)\n",
+                    cmd->name, sink ? sink : "(none)", sink_word(cmd), o.name, who, sink_word(cmd),
+                    strchr(who, ',') ? "s" : "", cmd->name);
+            return 2;
+        }
+        int rc = apply(cmd, a, &o, value);
         if (rc)
             return rc;
     }
+    if (!a->sink)
+        a->sink = sink;
     if (a->n_paths == 0) {
         fprintf(stderr, "traceglot %s: no trace given\nusage: %s\n", cmd->name, cmd->synopsis);
         return 2;

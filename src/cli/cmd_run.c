@@ -32,7 +32,7 @@ static int call_info(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **er
 
 static int call_cat(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
-    return tg_print(set, a->filter, tg_options_get(a->opts, "style"), a->opts, out, err);
+    return tg_print(set, a->filter, a->sink, a->opts, out, err);
 }
 
 static int call_stats(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
@@ -42,7 +42,7 @@ static int call_stats(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **e
 
 static int call_convert(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
-    return tg_convert(set, a->filter, tg_options_get(a->opts, "to"), a->opts, out, err);
+    return tg_convert(set, a->filter, a->sink, a->opts, out, err);
 }
 
 static int call_replay(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
@@ -52,7 +52,7 @@ static int call_replay(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **
 
 static int call_report(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
-    return tg_report(set, a->filter, tg_options_get(a->opts, "style"), a->opts, out, err);
+    return tg_report(set, a->filter, a->sink, a->opts, out, err);
 }
 
 int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
@@ -63,39 +63,37 @@ int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call
 
 int cli_run_convert(struct cli_args *a)
 {
-    if (!tg_options_get(a->opts, "to")) {
+    if (!a->sink) {
         fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, "
                         "speedscope, svg, ctf, uftrace, sqlite)\n");
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");
-    int to_dir = tg_convert_writes_dir(tg_options_get(a->opts, "to"));
+    int to_dir = tg_convert_writes_dir(a->sink);
     if (to_dir == 2) { /* one file at a path: the library writes it (sqlite) */
         if (!path || strcmp(path, "-") == 0) {
-            fprintf(stderr, "traceglot convert: --to %s writes a file: give -o FILE\n",
-                    tg_options_get(a->opts, "to"));
+            fprintf(stderr, "traceglot convert: --to %s writes a file: give -o FILE\n", a->sink);
             return 2;
         }
         tg_set *set = cli_open(a);
         if (!set)
             return a->open_exit ? a->open_exit : 1;
         tg_error *err = NULL;
-        int rc =
-            tg_convert_file(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path, &err);
+        int rc = tg_convert_file(set, a->filter, a->sink, a->opts, path, &err);
         tg_close(set);
         return cli_finish(rc, err);
     }
     if (to_dir == 1) {
         if (!path || strcmp(path, "-") == 0) {
             fprintf(stderr, "traceglot convert: --to %s writes a directory: give -o DIR\n",
-                    tg_options_get(a->opts, "to"));
+                    a->sink);
             return 2;
         }
         tg_set *set = cli_open(a);
         if (!set)
             return 1;
         tg_error *err = NULL;
-        int rc = tg_convert_dir(set, a->filter, tg_options_get(a->opts, "to"), a->opts, path, &err);
+        int rc = tg_convert_dir(set, a->filter, a->sink, a->opts, path, &err);
         tg_close(set);
         return cli_finish(rc, err);
     }

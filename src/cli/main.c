@@ -13,6 +13,7 @@ static void print_help(void)
            TG_VERSION_STRING);
     for (const struct cli_command_info *c = cli_commands; c->name; c++)
         printf("  %-9s %s\n", c->name, c->summary);
+    printf("  %-9s %s\n", "options", "the options each command takes, as Markdown tables");
     printf("\n'traceglot COMMAND --help' lists a command's options.\n");
 }
 
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
         printf("traceglot %s\n", TG_VERSION_STRING);
         return 0;
     }
+    if (strcmp(argv[1], "options") == 0)
+        return cli_run_options(argc - 2, argv + 2);
     for (const struct cli_command_info *c = cli_commands; c->name; c++) {
         if (strcmp(argv[1], c->name) != 0)
             continue;

@@ -8,7 +8,8 @@
  *
  * Each text style, converter and report style declares one object with the TG_PRINT_STYLE,
  * TG_CONVERTER or TG_REPORT_STYLE line below; the build collects those lines into the
- * registry, so adding one is adding a file.  They drive the iterator they are given, write
+ * registry, so adding one is adding a file.  Its .options list declares every option it
+ * takes (core/option_registry.h); the library refuses the others.  They drive the iterator they are given, write
  * into out, and return 0 or a negative status; errors the iterator collected from damaged
  * streams are reported by the caller after the style returns. */
 #ifndef TG_CONSUMER_H
@@ -22,11 +23,13 @@
 #include "core/event_model.h"
 #include "core/grow.h"
 #include "core/hash.h"
+#include "core/option_registry.h"
 #include "core/value_text.h"
 
 struct tg_print_style {
     const char *name;
     int (*print)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
+    const tg_option_decl *options; /* the options it takes (NULL: none) */
 };
 
 struct tg_converter {
@@ -41,11 +44,13 @@ struct tg_converter {
      * the end); convert and convert_dir are NULL for them */
     int (*convert_file)(tg_set *set, const tg_filter *f, const tg_options *opts, const char *path,
                         tg_error **err);
+    const tg_option_decl *options; /* the options it takes (NULL: none) */
 };
 
 struct tg_report_style {
     const char *name;
     int (*report)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
+    const tg_option_decl *options; /* the options it takes (NULL: none) */
 };
 
 #define TG_PRINT_STYLE(id) const struct tg_print_style tg_print_style_##id

@@ -6,6 +6,7 @@
 #include "core/filter_internal.h"
 #include "core/format_api.h"
 #include "core/grow.h"
+#include "core/option_registry.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -73,6 +74,24 @@ static int set_bound(struct tg_time_bound *b, const char *spec, const char *what
     b->set = 1;
     return 0;
 }
+
+/* The filter's settings as options: the CLI keeps them in the options too, so that a report
+ * can see that its input is filtered (compat/uftrace/report_uftrace.c's fast path). */
+TG_OPTIONS(filter) = {
+    "filter",
+    TG_OWNER_COMMAND,
+    (const tg_option_decl[]){
+        {"begin", TG_OPT_TEXT, NULL, "start at time T (seconds, or +1.5ms from the first event)",
+         "T"},
+        {"end", TG_OPT_TEXT, NULL, "stop after time T (seconds, or +20us from the first event)",
+         "T"},
+        {"events", TG_OPT_TEXT, NULL, "only events whose name matches a glob (a,b*,sys:c)", "GLOBS",
+         NULL, 0, 0, 'e'},
+        {"tid", TG_OPT_TEXT, NULL, "only these thread ids", "N[,N]"},
+        {"cpu", TG_OPT_TEXT, NULL, "only these cpus", "N[,N]"},
+        {0},
+    },
+};
 
 int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err)
 {

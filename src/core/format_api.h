@@ -150,6 +150,9 @@ struct tg_format {
     int (*describe)(const tg_trace *t, tg_buf *out, tg_error **err);
     /* Optional: release t->priv (streams are destroyed before). */
     void (*close)(tg_trace *t);
+    /* The options open reads that no style or command declares (NULL: none): every
+     * command accepts them (core/option_registry.h). */
+    const tg_option_decl *options;
 };
 
 #define TG_FORMAT(id) const struct tg_format tg_format_##id

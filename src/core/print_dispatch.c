@@ -8,6 +8,19 @@
 
 #include <string.h>
 
+/* Where a converted trace goes: every converter takes it (a directory writer is given it
+ * as its dir; the split writers name their parts after it). */
+TG_OPTIONS(convert) = {
+    "convert",
+    TG_OWNER_COMMAND,
+    (const tg_option_decl[]){
+        {"output", TG_OPT_TEXT, NULL,
+         "write to FILE instead of standard output (a directory for ctf, uftrace)", "FILE", NULL, 0,
+         0, 'o'},
+        {0},
+    },
+};
+
 int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
                 tg_error **err, tg_sink_fn fn, const void *impl)
 {
@@ -47,8 +60,10 @@ int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_option
     if (!style)
         style = "native";
     for (size_t i = 0; tg_print_style_list[i]; i++)
-        if (strcmp(tg_print_style_list[i]->name, style) == 0)
+        if (strcmp(tg_print_style_list[i]->name, style) == 0) {
+            TG_TRY(tg_options_check(opts, TG_OWNER_PRINT_STYLE, style, "filter", "cat", err));
             return tg_sink_run(set, f, opts, out, err, run_print, tg_print_style_list[i]);
+        }
     return tg_err(err, TG_ERR_USAGE, "unknown style '%s'", style);
 }
 
@@ -64,8 +79,10 @@ int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options
                tg_error **err)
 {
     for (size_t i = 0; tg_converter_list[i]; i++)
-        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert)
+        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert) {
+            TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
             return tg_sink_run(set, f, opts, out, err, run_convert, tg_converter_list[i]);
+        }
     return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s' (known: chrome)", to);
 }
 
@@ -73,7 +90,9 @@ int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_op
                     const char *path, tg_error **err)
 {
     for (size_t i = 0; to && tg_converter_list[i]; i++)
-        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert_file)
+        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert_file) {
+            TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
             return tg_converter_list[i]->convert_file(set, f, opts, path, err);
+        }
     return tg_err(err, TG_ERR_USAGE, "'%s' is not written to a file at a path", to ? to : "(none)");
 }

@@ -15,6 +15,7 @@
  * unknown clocks relate to nothing unless the user says so with --clock-offset.  Traces of
  * a set are few, so everything here is a small loop over pairs, done once at open. */
 #include "core/filter_internal.h"
+#include "core/option_registry.h"
 #include "core/set_internal.h"
 
 #include <limits.h>
@@ -264,6 +265,21 @@ static int warn(tg_set *set, const tg_trace *t)
     tg_err_append(&set->warnings, w);
     return 0;
 }
+
+TG_OPTIONS(open) = {
+    "open",
+    TG_OWNER_OPEN,
+    (const tg_option_decl[]){
+        {"clock-align", TG_OPT_CHOICE, "auto",
+         "several traces on one timeline: auto, none (own times), realtime (wall clock)", "MODE",
+         "auto|none|realtime"},
+        {"clock-offset", TG_OPT_LIST, NULL,
+         "add T (+1.5ms, -20us, +3s) to the times of the traces from PATH on the timeline; "
+         "repeatable",
+         "PATH=+T"},
+        {0},
+    },
+};
 
 int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err)
 {

@@ -188,10 +188,28 @@ sql_db *sql_db_of(sqlite3 *sqlite)
     return db;
 }
 
+/* The sql command's options: read by the CLI (cmd_sql.c), which runs the queries on the
+ * database tg_sql_open makes. */
+TG_OPTIONS(sql) = {
+    "sql",
+    TG_OWNER_COMMAND,
+    (const tg_option_decl[]){
+        {"query", TG_OPT_TEXTS, NULL,
+         "run SQL (Perfetto's tables: slice, thread, ftrace_event, args, ...); @FILE reads it "
+         "from FILE; repeatable",
+         "SQL", NULL, 0, 0, 'q'},
+        {"format", TG_OPT_CHOICE, "table", "rows as table, csv (as sqlite3 -csv -header), json",
+         "FORMAT", "table|csv|json"},
+        {0},
+    },
+};
+
 int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct sqlite3 **out,
                 tg_error **err)
 {
     *out = NULL;
+    /* the sqlite converter opens it with its own options (convert's output) */
+    TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "sql", "filter", "convert", err));
     sql_db *db = calloc(1, sizeof *db);
     if (!db || !(db->tmp = tg_buf_new()) ||
         tg_grow(&db->pool, &db->cap_pool, 1, sizeof *db->pool) < 0) {

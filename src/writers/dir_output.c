@@ -106,6 +106,7 @@ int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_opt
         return tg_err(err, TG_ERR_USAGE, "unknown output format '%s'", to ? to : "(none)");
     if (!c->convert_dir)
         return tg_err(err, TG_ERR_USAGE, "'%s' is written to a file, not a directory", to);
+    TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
     struct stat st;
     if (lstat(dir, &st) == 0)
         return tg_err(err, TG_ERR_USAGE, "%s: already exists; not overwriting it", dir);

@@ -45,15 +45,51 @@ static void test_errors(struct tg_test_counts *tc)
 static void test_options(struct tg_test_counts *tc)
 {
     tg_options *o = tg_options_new();
-    tg_options_set(o, "raw", NULL);
-    tg_options_set(o, "sort", "count");
-    tg_options_set(o, "sort", "sum");
-    tg_options_set(o, "off", "0");
+    CHECK(tc, tg_options_set(o, "raw", NULL) == 0);
+    CHECK(tc, tg_options_set(o, "sort", "count") == 0);
+    CHECK(tc, tg_options_set(o, "sort", "sum") == 0);
+    CHECK(tc, tg_options_set(o, "ns", "false") == 0);
     CHECK(tc, tg_options_flag(o, "raw"));
-    CHECK(tc, !tg_options_flag(o, "off"));
-    CHECK(tc, !tg_options_flag(o, "missing"));
+    CHECK(tc, !tg_options_flag(o, "ns"));
+    CHECK_STR(tc, tg_options_get(o, "ns"), "0");
+    CHECK(tc, !tg_options_flag(o, "clock-seconds"));
+    CHECK_STR(tc, tg_options_get(o, "sort"), "sum");
+    /* refused: an undeclared key (named the nearest key), a bad value of each type */
+    tg_error *err = NULL;
+    CHECK(tc, tg_options_put(o, "instr-mpa", "x", &err) == TG_ERR_USAGE);
+    CHECK(tc, err && strstr(tg_error_message(err), "did you mean 'instr-map'"));
+    tg_error_free(err);
+    err = NULL;
+    CHECK(tc, tg_options_put(o, "plugin-options", "x", &err) == TG_ERR_USAGE);
+    CHECK(tc, err && strstr(tg_error_message(err), "'plugin-option'"));
+    tg_error_free(err);
+    CHECK(tc, tg_options_set(o, "off", "0") == TG_ERR_USAGE);
+    CHECK(tc, tg_options_set(o, "sortorder", "up") == TG_ERR_USAGE);
+    CHECK(tc, tg_options_set(o, "raw", "maybe") == TG_ERR_USAGE);
+    CHECK(tc, tg_options_set(o, "top", "-1") == TG_ERR_USAGE);
+    CHECK(tc, tg_options_set(o, "top", "3x") == TG_ERR_USAGE);
+    CHECK(tc, tg_options_set(o, "top", "3") == 0);
+    CHECK(tc, tg_options_get(o, "off") == NULL);
     CHECK_STR(tc, tg_options_get(o, "sort"), "sum");
     tg_options_free(o);
+    /* every declaration is whole, and a key declared twice has one type */
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    size_t n = 0;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++, n++) {
+        CHECK(tc, d->help && *d->help && oname && owner >= TG_OWNER_OPEN);
+        CHECK(tc, d->type != TG_OPT_CHOICE || d->choices);
+        const tg_option_decl *e;
+        for (size_t k = 0; k < i && (e = tg_option_declared(k, NULL, NULL)); k++)
+            if (strcmp(e->name, d->name) == 0)
+                CHECK(tc, e->type == d->type);
+    }
+    CHECK(tc, n > 20);
+    CHECK(tc, tg_option_taken("raw", TG_OWNER_PRINT_STYLE, "trace-cmd") == 1);
+    CHECK(tc, tg_option_taken("raw", TG_OWNER_PRINT_STYLE, "native") == 0);
+    CHECK(tc, tg_option_taken("instr-map", TG_OWNER_PRINT_STYLE, "native") == 1);
+    CHECK(tc, tg_option_nearest("zzzzzzzz") == NULL);
 }
 
 static void test_symtab(struct tg_test_counts *tc)

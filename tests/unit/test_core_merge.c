@@ -57,7 +57,7 @@ struct mem_spec {
 static int mem_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
 {
     struct mem_spec *spec = NULL;
-    sscanf(tg_options_get(opts, "spec"), "%p", (void **)&spec);
+    sscanf(path, "%p", (void **)&spec);
     const char *names[] = {"event", "entry", "exit", "tail", "lost"};
     tg_event_class *cls[5];
     for (int k = 0; k < 5; k++)
@@ -79,12 +79,11 @@ static const struct tg_format mem_format = {"mem", mem_probe, mem_open, NULL, NU
 
 static tg_set *open_mem(struct mem_spec *spec, tg_options *o)
 {
-    char p[32];
+    char p[32]; /* the spec travels as the path: options take declared keys only */
     snprintf(p, sizeof p, "%p", (void *)spec);
-    tg_options_set(o, "spec", p);
     tg_set *set = calloc(1, sizeof *set);
     tg_error *err = NULL;
-    if (!tg_set_open_child(set, &mem_format, "mem", o, &err)) {
+    if (!tg_set_open_child(set, &mem_format, p, o, &err)) {
         tg_error_free(err);
         free(set);
         return NULL;

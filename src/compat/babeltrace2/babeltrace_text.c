@@ -206,4 +206,18 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
     return rc;
 }
 
-TG_PRINT_STYLE(babeltrace) = {"babeltrace", print_babeltrace};
+/* The debug-info options are read by the CTF reader at open (formats/ctf/ctf_debuginfo.c),
+ * which adds the debug_info fields this style prints. */
+static const tg_option_decl babeltrace_options[] = {
+    {"clock-seconds", TG_OPT_FLAG, NULL, "timestamps in seconds (babeltrace2 --clock-seconds)"},
+    {"debug-info", TG_OPT_FLAG, NULL,
+     "LTTng-UST events with ip and vpid contexts get debug_info { bin, func, src } "
+     "(babeltrace2 --debug-info)"},
+    {"debug-info-target-prefix", TG_OPT_TEXT, NULL,
+     "with --debug-info: look for the traced binaries under DIR", "DIR"},
+    {"debug-info-full-path", TG_OPT_FLAG, NULL,
+     "with --debug-info: full paths of binaries and sources"},
+    {0},
+};
+
+TG_PRINT_STYLE(babeltrace) = {"babeltrace", print_babeltrace, babeltrace_options};

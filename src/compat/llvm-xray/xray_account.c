@@ -457,7 +457,21 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     return rc < 0 ? rc : 0;
 }
 
+static const tg_option_decl xray_account_options[] = {
+    /* text, as uftrace's report takes other keys: parse_sort checks them */
+    {"sort", TG_OPT_TEXT, "funcid",
+     "the column rows are sorted by: funcid, count, min, med, 90p, 99p, max, sum, func "
+     "(llvm-xray account -sort)",
+     "KEY", NULL, 0, 0, 's'},
+    {"sortorder", TG_OPT_CHOICE, "asc", "the sort order (llvm-xray account -sortorder)", "asc|dsc",
+     "asc|dsc"},
+    {"top", TG_OPT_INT, NULL, "only the first N rows (llvm-xray account -top)", "N", NULL, 0,
+     1000000000},
+    {0},
+};
+
 TG_REPORT_STYLE(xray) = {
     .name = "xray",
     .report = xray_account_report,
+    .options = xray_account_options,
 };

@@ -192,4 +192,9 @@ static int print_lttv(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
     return rc;
 }
 
-TG_PRINT_STYLE(lttv) = {"lttv", print_lttv};
+static const tg_option_decl lttv_options[] = {
+    {"path-prefix", TG_OPT_TEXT, NULL, "the trace path printed before each tracefile", "P"},
+    {0},
+};
+
+TG_PRINT_STYLE(lttv) = {"lttv", print_lttv, lttv_options};

@@ -435,7 +435,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         goto done;
     }
-    p.st.kernel_full = opts && tg_options_get(opts, "kernel-full");
+    p.st.kernel_full = opts && tg_options_flag(opts, "kernel-full");
     const tg_event *ev;
     rc = tg_iter_next(it, &ev);
     if (rc > 0)
@@ -589,7 +589,22 @@ done:
     return rc < 0 ? rc : 0;
 }
 
+TG_OPTIONS(replay) = {
+    "replay",
+    TG_OWNER_COMMAND,
+    (const tg_option_decl[]){
+        {"output-fields", TG_OPT_TEXT, NULL, "columns: time,tid,duration,... (as uftrace -f)",
+         "FIELDS", NULL, 0, 0, 'f'},
+        {"fields", TG_OPT_TEXT, NULL, "the same as output-fields", "FIELDS"},
+        {"kernel-full", TG_OPT_FLAG, NULL,
+         "uftrace data recorded with -k: also the kernel functions outside user functions "
+         "(as uftrace --kernel-full)"},
+        {0},
+    },
+};
+
 int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err)
 {
+    TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "replay", "filter", NULL, err));
     return tg_sink_run(set, f, opts, out, err, replay_run, NULL);
 }

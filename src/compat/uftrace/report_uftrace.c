@@ -247,7 +247,7 @@ static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *f
         return NULL;
     }
     if (p) {
-        p->st.kernel_full = opts && tg_options_get(opts, "kernel-full");
+        p->st.kernel_full = opts && tg_options_flag(opts, "kernel-full");
         p->fmt = fmt;
     }
     return p;
@@ -629,7 +629,29 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     return rc < 0 ? rc : 0;
 }
 
+/* sort and output-fields are checked where they are parsed (report_rows.c, report_task.c),
+ * with uftrace's own reasons */
+static const tg_option_decl report_uftrace_options[] = {
+    {"sort", TG_OPT_TEXT, "total",
+     "sort keys: total, self, call, func, total-avg/-min/-max, self-avg/-min/-max, size "
+     "(with --avg-*: avg, min, max; --task: tid, name) (uftrace report -s)",
+     "KEY[,KEY]", NULL, 0, 0, 's'},
+    {"output-fields", TG_OPT_TEXT, NULL,
+     "columns: total, self, call, total-avg/-min/-max, self-avg/-min/-max, size, all, none; "
+     "+FIELD adds (uftrace report -f)",
+     "FIELDS", NULL, 0, 0, 'f'},
+    {"avg-total", TG_OPT_FLAG, NULL, "average, min and max of each total time"},
+    {"avg-self", TG_OPT_FLAG, NULL, "average, min and max of each self time"},
+    {"task", TG_OPT_FLAG, NULL, "one row per thread (uftrace report --task)"},
+    {"threads", TG_OPT_FLAG, NULL, "--task, as older uftrace names it"},
+    {"kernel-full", TG_OPT_FLAG, NULL,
+     "uftrace data recorded with -k: also the kernel functions outside user functions "
+     "(uftrace --kernel-full)"},
+    {0},
+};
+
 TG_REPORT_STYLE(uftrace) = {
     .name = "uftrace",
     .report = report_uftrace,
+    .options = report_uftrace_options,
 };

@@ -395,8 +395,19 @@ static void ctf_close(tg_trace *t)
     t->priv = NULL;
 }
 
+/* debug-info, debug-info-target-prefix and debug-info-full-path are read at open too
+ * (ctf_debuginfo.c) and declared by the babeltrace style, the one that prints them. */
+static const tg_option_decl ctf_options[] = {
+    {"debug-info-dir", TG_OPT_TEXT, "/usr/lib/debug",
+     "LTTng-UST function traces: debug files by build id under DIR/.build-id, by debug link "
+     "under DIR",
+     "DIR"},
+    {0},
+};
+
 TG_FORMAT(ctf) = {
     .name = "ctf",
+    .options = ctf_options,
     .probe = ctf_probe,
     .open = ctf_open,
     .describe = ctf_describe,

@@ -688,6 +688,8 @@ static int ftrace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     return 0;
 }
 
+/* raw and plugin-option are read here, at open, and declared by the trace-cmd style that
+ * prints what they change (compat/trace-cmd/trace_cmd_text.c): ftrace declares none. */
 TG_FORMAT(ftrace) = {
     .name = "ftrace",
     .probe = ftrace_probe,

@@ -163,8 +163,15 @@ static void xray_close(tg_trace *t)
     t->priv = NULL;
 }
 
+static const tg_option_decl xray_options[] = {
+    {"instr-map", TG_OPT_TEXT, NULL, "XRay: the instrumented binary (its xray_instr_map)",
+     "BINARY"},
+    {0},
+};
+
 TG_FORMAT(xray) = {
     .name = "xray",
+    .options = xray_options,
     .probe = xray_probe,
     .open = xray_open,
     .describe = xray_describe,

@@ -312,4 +312,13 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     return rc < 0 ? rc : 0;
 }
 
-TG_CONVERTER(chrome) = {"chrome", convert_chrome};
+/* --split-size/--split-time: writers/viewers/split_output.c */
+static const tg_option_decl chrome_options[] = {
+    {"split-size", TG_OPT_TEXT, NULL,
+     "write FILE-0001.ext, FILE-0002.ext, ... of at most about SIZE each (100M, 1G)", "SIZE"},
+    {"split-time", TG_OPT_TEXT, NULL, "a new part every DURATION of trace time (1s, 250ms)",
+     "DURATION"},
+    {0},
+};
+
+TG_CONVERTER(chrome) = {.name = "chrome", .convert = convert_chrome, .options = chrome_options};

@@ -679,4 +679,14 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     return rc;
 }
 
-TG_CONVERTER(perfetto) = {"perfetto", convert_perfetto};
+/* --split-size/--split-time: writers/viewers/split_output.c */
+static const tg_option_decl perfetto_options[] = {
+    {"split-size", TG_OPT_TEXT, NULL,
+     "write FILE-0001.ext, FILE-0002.ext, ... of at most about SIZE each (100M, 1G)", "SIZE"},
+    {"split-time", TG_OPT_TEXT, NULL, "a new part every DURATION of trace time (1s, 250ms)",
+     "DURATION"},
+    {0},
+};
+
+TG_CONVERTER(perfetto) = {
+    .name = "perfetto", .convert = convert_perfetto, .options = perfetto_options};
