@@ -465,8 +465,16 @@ int tg_event_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
 /* Field by name in a scope; TG_ERR_USAGE when there is none. */
 int tg_event_field_by_name(const tg_event *ev, tg_scope scope, const char *name, tg_value *out);
 /* The event rendered the way its own tracer renders it (ftrace's print fmt, a uftrace
- * event's text), appended to out.  1 when written, 0 when the format has no own rendering. */
+ * event's text), appended to out.  1 when written, 0 when the format has no own rendering,
+ * TG_RENDER_WITH_NEXT when the text also shows the record that follows in the event's stream
+ * (trace-cmd's function_graph leaf: "func();" with its exit's duration): a printer that
+ * prints it so drops that record (tg_stream_drop_next), as the tracer's printer does.
+ * Rendering never changes what a stream yields. */
+#define TG_RENDER_WITH_NEXT 2
 int tg_event_render(const tg_event *ev, tg_buf *out);
+/* Drops the next record of s unread (after tg_event_render said TG_RENDER_WITH_NEXT of the
+ * event s yielded last).  0, or TG_ERR_UNSUPPORTED for a stream that cannot. */
+int tg_stream_drop_next(tg_stream *s);
 
 /* ---- field schema ------------------------------------------------------------------------
  *

@@ -109,6 +109,14 @@ int tg_event_render(const tg_event *ev, tg_buf *out)
     return ops->render ? ops->render(ev, out) : 0;
 }
 
+int tg_stream_drop_next(tg_stream *s)
+{
+    if (!s->ops->drop_next)
+        return TG_ERR_UNSUPPORTED;
+    s->ops->drop_next(s);
+    return 0;
+}
+
 const char *tg_event_class_name(const tg_event_class *c) { return c->name; }
 uint64_t tg_event_class_id(const tg_event_class *c) { return c->id; }
 tg_event_kind tg_event_class_kind(const tg_event_class *c) { return c->kind; }

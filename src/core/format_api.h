@@ -33,8 +33,14 @@ struct tg_stream_ops {
     /* Lazy payload decode (either may be NULL: no fields). */
     size_t (*field_count)(const tg_event *ev, tg_scope scope);
     int (*field)(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
-    /* Optional: the tracer's own rendering of the event (1 written, 0 none). */
+    /* Optional: the tracer's own rendering of the event (1 written, 0 none,
+     * TG_RENDER_WITH_NEXT: written with the stream's next record in it).  It must not change
+     * what the stream yields: a printer that prints the next record with it calls
+     * drop_next. */
     int (*render)(const tg_event *ev, tg_buf *out);
+    /* Optional: skip the next record (only a stream that is not read ahead: the record is
+     * the one after the event it yielded last). */
+    void (*drop_next)(tg_stream *s);
     /* Optional: symbol of ev->addr for function entry/exit events. */
     const char *(*func_name)(const tg_event *ev);
     /* Optional: module of ev->addr (tg_event_func_module); asked once per frame opened. */

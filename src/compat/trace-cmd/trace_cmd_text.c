@@ -296,7 +296,10 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
                 w = put_pad(w, ' ', 20 - nl);
         }
         tg_buf_commit(out, (size_t)(w - start));
-        tg_event_render(ev, out);
+        /* a function_graph leaf's line shows its exit: trace-cmd reads that record with the
+         * entry, so the stream drops it */
+        if (tg_event_render(ev, out) == TG_RENDER_WITH_NEXT)
+            tg_stream_drop_next(ev->stream);
         tg_buf_putc(out, '\n');
     }
     free(st.slot_of);

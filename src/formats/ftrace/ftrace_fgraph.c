@@ -7,7 +7,8 @@
  * trace-cmd replaces the kernel's print fmts of these two events by its own handlers.  An
  * entry whose next record (the next one trace-cmd reads from the same instance, whatever the
  * cpu) is the exit of the same function by the same task is a leaf: one line "func();" with
- * the exit's duration, and the exit record is consumed (the stream drops it).  Any other
+ * the exit's duration, and the exit record is consumed: the render says so
+ * (TG_RENDER_WITH_NEXT) and the printer drops it from the stream.  Any other
  * entry opens a block "func() {", and an exit closes one with "}" and its duration.  The
  * duration column is the call's rettime - calltime in microseconds with three decimals while
  * it has fewer than 7 digits, padded to 7, after a marker for long calls ("+ " over 10 us,
@@ -130,11 +131,13 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
     const uint8_t *next;
     size_t next_size;
     const ft_event *x = NULL;
+    int rc = 0;
     if (ft_ring_peek_next(ev, &next, &next_size) &&
         is_leaf_exit(e, (uint64_t)(int64_t)(int32_t)pid, func, next, next_size, &x)) {
-        ft_ring_drop_next(ev);
+        /* the exit is part of this line: the printer drops it from the stream */
+        rc = TG_RENDER_WITH_NEXT;
         if (!put_timed(out, x, next, next_size, e, data, size, &depth))
-            return 0;
+            return rc;
         put_name(out, f, func, "();");
     } else {
         put_overhead(out, ~0ull);
@@ -151,7 +154,7 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
         tg_buf_i64(out, (int64_t)depth);
         tg_buf_putc(out, ')');
     }
-    return 0;
+    return rc;
 }
 
 int ft_fgraph_exit_render(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)

@@ -263,7 +263,8 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
 
 /* ftrace_plugins.c */
 int ft_plugin_for(const char *system, const char *name);
-/* 1: caller continues with the print fmt; 0: done. */
+/* 1: caller continues with the print fmt; 0: done; TG_RENDER_WITH_NEXT: done, and the text
+ * shows the stream's next record too (a function_graph leaf). */
 int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
                      tg_buf *out);
 
@@ -295,10 +296,9 @@ int ft_parse_cmdlines(ft_file *f, const char *text, size_t len);
 /* ftrace_ring.c */
 int ft_add_streams(ft_file *f, tg_error **err);
 /* The record that trace-cmd reads after ev (the next of ev's instance in time order) when it
- * is the next of ev's own cpu: 1 with its data, else 0.  ft_ring_drop_next: the stream skips
- * that record (it was printed as part of ev). */
+ * is the next of ev's own cpu: 1 with its data, else 0.  Looks only: the printer that shows
+ * it as part of ev drops it (tg_stream_drop_next). */
 int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len);
-void ft_ring_drop_next(const tg_event *ev);
 
 /* ftrace_decompress.c: one-shot decompression of a metadata section */
 int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);

@@ -521,44 +521,47 @@ out:
     free(fmt);
 }
 
-static void render_info(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
-                        ft_sink *out)
+/* 0, or TG_RENDER_WITH_NEXT from a plugin whose text shows the next record too. */
+static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
+                       ft_sink *out)
 {
     rctx r = {e, e->file, data, size};
     if (e->file->raw) {
         ft_pf_render_raw(e, data, size, out);
-        return;
+        return 0;
     }
     if (e->plugin) {
         /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
          * event's text starts here) */
-        if (!ft_plugin_render(e, ev, data, size, out->out))
-            return;
+        int rc = ft_plugin_render(e, ev, data, size, out->out);
+        if (rc != 1)
+            return rc;
     }
     if (e->is_bprint) {
         render_bprint(&r, out);
-        return;
+        return 0;
     }
     ft_pf_compile_event(e);
     if (e->pf_state < 0) {
         sk_puts(out, "[FAILED TO PARSE]");
         ft_pf_render_raw(e, data, size, out);
-        return;
+        return 0;
     }
     render_items(&r, e->pf, out);
+    return 0;
 }
 
 /* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
  * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
- * it (rctx.strip_nl), so the text goes straight into out. */
+ * it (rctx.strip_nl), so the text goes straight into out.  1, or TG_RENDER_WITH_NEXT. */
 int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out)
 {
     ft_sink o;
     o.out = out;
     o.n = 0;
-    render_info(e, ev, data, size, &o);
+    int rc = render_info(e, ev, data, size, &o);
     sk_flush(&o);
-    return 1;
+    return rc ? rc : 1;
 }
 
 /* ---- raw fields (trace-cmd report -R) ------------------------------------------------------- */

@@ -44,7 +44,7 @@ typedef struct ft_stream {
     uint64_t page_off; /* file offset of the page (chunk offset when compressed) */
     bool have_page, ended, trunc_reported;
     /* the last record handed out (the merge holds it until it is printed); the next record
-     * is to be dropped (trace-cmd's function_graph folds it into a leaf's line) */
+     * is to be dropped (the printer showed it in a function_graph leaf's line: drop_next) */
     bool has_head, skip_next;
     int64_t head_ts;
     /* an event held back behind its LOST marker */
@@ -229,9 +229,10 @@ int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len)
     return 1;
 }
 
-void ft_ring_drop_next(const tg_event *ev)
+/* The printer printed the next record as part of the last one (a function_graph leaf). */
+static void ring_drop_next(tg_stream *st)
 {
-    ft_stream *s = ev->stream->priv;
+    ft_stream *s = st->priv;
     s->skip_next = true;
 }
 
@@ -446,6 +447,7 @@ static const struct tg_stream_ops ring_ops = {
     .field_count = ring_field_count,
     .field = ring_field,
     .render = ring_render,
+    .drop_next = ring_drop_next,
     .func_name = ring_func_name,
     .func_module = ring_func_module,
     .destroy = ring_destroy,
