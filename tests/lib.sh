@@ -18,7 +18,13 @@
 #   tg_pass NAME / tg_fail NAME WHY         count one check
 #   tg_done                                 the summary line; exit 0 only when nothing failed
 #                                           and something was checked
-# Checks count and go on after a failure, so one run shows every difference.
+#   tg_at_exit CMD                          also run CMD at exit (before TG_TMP is removed;
+#                                           a script never sets its own EXIT trap)
+#   tg_sampled                              true for the damage-sweep cases to run: all of
+#                                           them, or every TG_SAMPLE-th one (the sanitizer
+#                                           suite samples the sweeps the plain suite runs whole)
+# Checks count and go on after a failure, so one run shows every difference.  A script that
+# does not run the CLI (a layer probe, the style check) sets TG_NO_CLI=1 before sourcing.
 set -u
 tg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TG=${TG:-$tg_root/build/traceglot}
@@ -26,11 +32,24 @@ TG_CORPUS=${TG_CORPUS:-$tg_root/../shared/corpus}
 TG_TEST_DATA=${TG_TEST_DATA:-$tg_root/tests/data}
 TG_TESTS=${TG_TESTS:-$tg_root/tests}
 TG_TIMEOUT=${TG_TIMEOUT:-120}
-[ -x "$TG" ] || { echo "FAIL: no traceglot binary at $TG (build first, or set TG)"; exit 1; }
+[ "${TG_NO_CLI:-0}" = 1 ] || [ -x "$TG" ] ||
+    { echo "FAIL: no traceglot binary at $TG (build first, or set TG)"; exit 1; }
 TG_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tg-test.XXXXXX")
-trap 'rm -rf "$TG_TMP"' EXIT
+tg_exit_cmds=""
+trap 'eval "$tg_exit_cmds"; rm -rf "$TG_TMP"' EXIT
 tg_checked=0
 tg_failed=0
+TG_SAMPLE=${TG_SAMPLE:-1}
+tg_case_no=0
+
+tg_at_exit() {
+    tg_exit_cmds="${tg_exit_cmds}$1;"
+}
+
+tg_sampled() {
+    tg_case_no=$((tg_case_no + 1))
+    [ "$TG_SAMPLE" -le 1 ] || [ $((tg_case_no % TG_SAMPLE)) -eq 1 ]
+}
 
 tg_skip() {
     echo "SKIP: $*"

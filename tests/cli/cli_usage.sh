@@ -2,9 +2,10 @@
 # cli_usage.sh - the command line's contract: --help everywhere, exit 2 for usage errors,
 # exit 1 with "traceglot: error: <file>: ..." for unreadable input, native/stats/chrome
 # output on the example recording.
+. "$(dirname "$0")/../lib.sh"
 set -u
 fails=0 passes=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 expect() { # expect RC DESCRIPTION -- command...
     local want=$1 what=$2; shift 3
     "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?

@@ -5,10 +5,10 @@
 # stops with an error ("overflows the signed 64-bit integer range"); traceglot must print the
 # same text and exit non-zero with an error naming the clock value.  The trace is written
 # here; babeltrace2 runs here too (SKIP without it).
+. "$(dirname "$0")/../lib.sh"
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 is not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$TG_TMP
 t=$work/overflow
 mkdir -p "$t"
 cat > "$t/metadata" <<'META'

@@ -6,10 +6,10 @@
 # is the generator's own reading of the bytes it wrote, in the native text form; the
 # babeltrace style and stats/info must also read the trace without error.  Also: a record
 # class that takes no bits ends the stream with an error (a fuzzer finding).
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$TG_TMP
 python3 "$here/make-ctf2-optional.py" "$work" || exit 1
 t=$work/ctf2-optional
 fail=0

@@ -8,12 +8,12 @@
 #   (below, in Python, reading the stream bytes) finds.
 # - The native cat, stats, info and convert work on every CTF 2 trace.
 # SKIP when the corpus is absent.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 dir=$root/ctf/ctf2
 [ -d "$dir" ] || { echo "SKIP: corpus ctf/ctf2 not found ($dir)"; exit 77; }
 export TZ=UTC
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 pass=0
 ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }

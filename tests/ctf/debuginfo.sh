@@ -6,13 +6,13 @@
 # src } from the ELF symbols and DWARF (libdw) of the binary, "" for the machine's libraries
 # (not under root/), with and without --debug-info-full-path.  Run from the fixture's
 # folder, as it was recorded, so that the relative prefix and full paths agree.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${TG_TEST_DATA:-$here/../data}/ctf/debuginfo
 [ -d "$dir/trace" ] || { echo "SKIP: no debug-info fixture ($dir)"; exit 77; }
 cd "$dir" || exit 1
 export TZ=UTC
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+out=$TG_TMP/out.tmp
 fail=0
 for v in "" full-path; do
     exp=debuginfo${v:+-$v}.babeltrace2.txt

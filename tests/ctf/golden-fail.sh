@@ -2,12 +2,12 @@
 # golden-fail.sh - the traces babeltrace2 rejects (corpus ctf/babeltrace/fail) must fail here
 # too: non-zero exit, a clear error naming the metadata line or the file and offset, and on
 # stdout exactly the events babeltrace2 printed before giving up (T.babeltrace2.txt).
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 dir=$root/ctf/babeltrace/fail
 [ -d "$dir" ] || { echo "SKIP: corpus ctf/babeltrace/fail not found ($dir)"; exit 77; }
 export TZ=UTC
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 pass=0
 for rcf in "$dir"/*.babeltrace2.rc "$dir"/*/*.babeltrace2.rc; do
     [ -f "$rcf" ] || continue

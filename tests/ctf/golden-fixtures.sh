@@ -2,14 +2,16 @@
 # golden-fixtures.sh - `traceglot cat --style=babeltrace` (and --clock-seconds) against
 # babeltrace2's outputs of the project's own LTTng-UST fixtures (tests/data/ctf, recorded
 # by record-fixtures.sh with TZ=UTC): every field type, and a cyg-profile function trace.
+# With EXPECTED (one T.babeltrace2.txt: the build registers one test per fixture), only it.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}/ctf
 ls "$data"/*.babeltrace2.txt >/dev/null 2>&1 || { echo "SKIP: no fixtures in $data"; exit 77; }
 export TZ=UTC
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0
 for exp in "$data"/*.babeltrace2.txt; do
+    [ -z "${1:-}" ] || [ "$exp" = "$1" ] || continue
     t=${exp%.babeltrace2.txt}
     n=${t##*/}
     for mode in "" --clock-seconds; do

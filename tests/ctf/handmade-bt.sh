@@ -6,11 +6,11 @@
 # arrays and text sequences decode empty: babeltrace2 shows an earlier event's text) printed
 # with --style=babeltrace must equal babeltrace2's text recorded by record-handmade.sh, and the
 # warnings must be on stderr; the native style prints the empty texts as the bytes say.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 exp=$here/../data/ctf/handmade
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$TG_TMP
 python3 "$here/make-handmade.py" "$work/t" || exit 1
 python3 "$here/make-strings.py" "$work/t" || exit 1
 export TZ=UTC

@@ -11,8 +11,8 @@
 #  - hostile metadata: nesting deeper than the limit, absurd array and sequence lengths,
 #    a sequence length that runs past the packet: each must fail cleanly (exit 1, an error
 #    naming the metadata line or the file offset), never crash or hang.
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/../lib.sh"
+out=$TG_TMP
 export TZ=UTC
 fail=0
 mk() { mkdir -p "$out/$1"; cat > "$out/$1/metadata"; }

@@ -4,13 +4,13 @@
 # each of them and compares `traceglot cat --style=babeltrace --clock-seconds` byte for byte.
 # A trace babeltrace2 itself cannot print (it exits non-zero) is listed and left out.
 # SKIP when the corpus or babeltrace2 is absent.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 succ=$root/ctf/babeltrace/succeed
 [ -d "$succ" ] || { echo "SKIP: corpus ctf/babeltrace not found ($succ)"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 is not installed"; exit 77; }
 export TZ=UTC
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 pass=0
 for exp in "$succ"/*.babeltrace2.txt "$succ"/*/*.babeltrace2.txt; do
     t=${exp%.babeltrace2.txt}

@@ -6,16 +6,17 @@
 # machine's libraries resolve too), with --debug-info-full-path, and once more after the
 # binary's DWARF moved out to DIR/.build-id/NN/REST.debug (strip --strip-debug), read with
 # --debug-info-dir DIR.  SKIP (77) with the reason when a tool is missing.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in lttng lttng-sessiond babeltrace2 gcc objcopy strip; do
     command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
 done
 cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
 [ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
-work=$(mktemp -d /tmp/tg-ctf-dbgi.XXXXXX)
+work=$TG_TMP
 started=""
 cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+tg_at_exit 'cleanup'
 . "$here/lttng-daemon.sh"
 tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
 gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_dbg" "$here/tg_fixture_app.c" \

@@ -4,16 +4,17 @@
 # addresses through the statedump's bin_info and the binary's ELF symbols (the binary still
 # exists here), and report them (uftrace style) and convert them (Chrome JSON) with the
 # right names and call counts.  SKIP (77) with the reason when the tools are missing.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in lttng lttng-sessiond gcc; do
     command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
 done
 cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
 [ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
-work=$(mktemp -d /tmp/tg-ctf-func.XXXXXX)
+work=$TG_TMP
 started=""
 cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+tg_at_exit 'cleanup'
 . "$here/lttng-daemon.sh"
 tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
 gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \

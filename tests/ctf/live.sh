@@ -3,9 +3,9 @@
 # temp dir) and compares `traceglot cat --style=babeltrace` with babeltrace2 on them, both
 # time styles.  SKIP (77) with the reason when lttng, its session daemon, babeltrace2 or
 # liblttng-ust-dev is not usable here.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 bash "$here/record-fixtures.sh" "$out/rec" > "$out/log" 2>&1
 rc=$?
 [ $rc -eq 77 ] && { cat "$out/log"; exit 77; }

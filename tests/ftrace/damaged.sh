@@ -6,6 +6,7 @@
 # damaged is committed): a truncated file, a section offset past the end, a compressed chunk
 # that does not decompress, a page whose commit runs past the page, an unknown option id,
 # byte-flipped copies, and function/function_graph pages with flipped records.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 data=${TG_TEST_DATA:?}/ftrace
@@ -16,8 +17,7 @@ for f in "$v6" "$v7" "$zs"; do
     [ -f "$f" ] || { echo "SKIP: fixture $f is missing"; exit 77; }
 done
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to damage copies"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 
 run() { # run NAME FILE [ARGS]: sets rc, out, err
@@ -134,6 +134,7 @@ flipped_runs() {
     local f=$1 seed=$2 opt
     shift 2
     for opt in "$@"; do
+        tg_sampled || continue
         run flip "$tmp/flip.dat" $opt
         if crashed; then
             echo "FAIL flipped $(basename "$f") seed $seed $opt: crashed or hung (exit $rc)"

@@ -13,12 +13,12 @@
 # missing have no duration in trace-cmd's output.  A function without a symbol is its
 # address in hex in both (the JSON writes 0x before it).  `replay`, `report` and `--to folded` must
 # also run and print the fixture's functions.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 data=${TG_TEST_DATA:?}/ftrace
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 n=0
 for want in "$data"/fgraph-*.report-Ofgraph:tailprint.txt; do

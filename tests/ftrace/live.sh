@@ -6,11 +6,11 @@
 # traceglot's trace-cmd style with trace-cmd's report, report -R and report -t on them.
 # Skips (77) with the reason when trace-cmd is missing or tracefs is not writable (not root,
 # no tracefs in the kernel, or a container without it).
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 if [ "$(id -u)" != 0 ]; then
     echo "SKIP: not root: tracefs cannot be written"
     exit 77

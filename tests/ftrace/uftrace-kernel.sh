@@ -9,13 +9,13 @@
 # kernel-cpu0.dat cut inside a record, a kernel-cpu0.dat whose page commit runs past the
 # page, a kernel_header cut inside a section: a clear error naming the file and offset, a
 # non-zero exit, the events before the damage printed, never a crash or hang.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 src=${TG_TEST_DATA:?}/uftrace-kernel
 data=$src/kernel.data
 [ -d "$data" ] || { echo "SKIP: fixture $data is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 
 same() { # same NAME EXPECTED ARGS...

@@ -2,10 +2,12 @@
 # install_use.sh CMAKE BUILD_DIR CC - installs the build into a temporary prefix and builds
 # and runs a program that uses only what was installed (traceglot.h, traceglot.pc, the
 # shared library).
+TG_NO_CLI=1
+. "$(dirname "$0")/../lib.sh"
 set -eu
 cmake=$1 build=$2 cc=$3
 command -v pkg-config >/dev/null || { echo "SKIP: pkg-config is not installed"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 "$cmake" --install "$build" --prefix "$tmp/prefix" >/dev/null
 for f in bin/traceglot include/traceglot.h lib/pkgconfig/traceglot.pc; do
     [ -e "$tmp/prefix/$f" ] || { echo "FAIL: $f was not installed"; exit 1; }

@@ -3,6 +3,8 @@
 # exactly the include path a layer's object library gets.  MISSING "-": it must compile.
 # Otherwise it must fail, and fail because MISSING is not found (gcc: "MISSING: No such
 # file or directory", clang: "'MISSING' file not found"), not for some other reason.
+TG_NO_CLI=1
+. "$(dirname "$0")/../lib.sh"
 cc=$1 missing=$2 probe=$3
 shift 3
 flags=(-std=gnu11 -fsyntax-only)

@@ -4,13 +4,13 @@
 # crash or hang.  Cases: a truncated tracefile, a block whose sizes do not add up, a marker
 # format that does not parse, an event id without a marker, a first block without the magic.
 # Copies of the hand-made fixtures, and of the corpus trace when it is there.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 D=${TG_TEST_DATA:?}/lttng0
 [ -d "$D/flight" ] || { echo "SKIP: fixtures missing in $D"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to damage the copies"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 
 fresh() { rm -rf "$tmp/t"; cp -r "$1" "$tmp/t"; chmod -R u+w "$tmp/t"; echo "$tmp/t"; }

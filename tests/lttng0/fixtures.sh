@@ -4,12 +4,12 @@
 # channel, TSC wrap across 2^32, every header form and field type; big endian, 64-bit,
 # aligned, lost events; flight recorder in ring order, format 2.3).  The committed fixtures
 # must also be exactly what the script writes.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 D=${TG_TEST_DATA:?}/lttng0
 [ -d "$D/smp8" ] || { echo "SKIP: fixtures missing in $D"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 if command -v python3 >/dev/null; then
     python3 "$(dirname "$0")/make-fixtures.py" "$tmp/gen"

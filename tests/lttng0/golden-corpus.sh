@@ -9,13 +9,13 @@
 # output, and the test checks that they change exactly those 23 lines and nothing else.
 # Then all 15,316 lines must be identical: name, time, tracefile, payload and the process
 # columns of LTTV's state model.  Counted separately: payload lines and process columns.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 C=${TG_CORPUS:?}/lttng0
 ref=$C/trace-15316events-2.5.lttv-textdump.txt
 [ -f "$ref" ] || { echo "SKIP: no LTTng 0.x corpus in $C"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 P=traceset/trace_15316events_nolost_newformat
 

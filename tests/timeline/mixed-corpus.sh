@@ -4,6 +4,7 @@
 # causal order whatever the order of the paths; with alignment off they are not (LTTng's
 # clock carries its offset to the epoch), so the check does see a wrong order; `info` says
 # each trace's domain and shift.  SKIP (77) without the corpus.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)

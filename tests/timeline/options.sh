@@ -2,6 +2,7 @@
 # options.sh - the timeline options on the CLI, with the committed fixtures: ftrace's local
 # clock is left on its own times with a warning that says why, unless --clock-offset puts it
 # on the timeline; bad --clock-align / --clock-offset values are usage errors (exit 2).
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 D=${TG_TEST_DATA:?}

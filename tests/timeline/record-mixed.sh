@@ -6,6 +6,7 @@
 # sys_exit_write on the top-level buffer, which is what `trace-cmd extract` stores with the
 # right clock; the previous clock is put back).  SKIP (77) with the reason when a tracer
 # cannot run here.  Usage: record-mixed.sh [KEEP_DIR] (keeps the three traces there).
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,7 @@ fi
     { echo "SKIP: this kernel has no syscalls:sys_enter_write trace event"; exit 77; }
 grep -qw mono $T/trace_clock || { echo "SKIP: the kernel's trace clocks have no mono"; exit 77; }
 
-work=$(mktemp -d /tmp/tg-mixed-rec.XXXXXX)
+work=$TG_TMP
 sessiond="" old_clock=""
 cleanup() {
     if [ -n "$old_clock" ]; then
@@ -34,7 +35,7 @@ cleanup() {
     [ -n "$sessiond" ] && kill "$sessiond" 2>/dev/null
     rm -rf "$work"
 }
-trap cleanup EXIT
+tg_at_exit 'cleanup'
 export LTTNG_HOME=$work/home
 mkdir -p "$LTTNG_HOME"
 # our own session daemon, stopped at the end by its pid; as root there is one per machine,

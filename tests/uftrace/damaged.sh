@@ -6,12 +6,12 @@
 # that does not parse, truncated metadata, and byte flips all over every file.  Each case
 # must exit with status 1 and name the damaged file on stderr (the flips: any status but a
 # crash or a hang).  Run under ASan/UBSan too (the suite does).
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 data=${TG_TEST_DATA:?}/uftrace
 [ -d "$data/threads.data" ] || { echo "SKIP: fixtures missing in $data"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0
 
 fresh() { # fresh FIXTURE -> path of a new copy
@@ -83,6 +83,7 @@ fi
 # byte flips everywhere: no crash, no hang, exit 0 or 1
 for fx in threads args forks; do
     for seed in 1 2 3 4 5 6 7 8; do
+        tg_sampled || continue
         d=$(fresh $fx)
         for f in "$d"/*; do
             size=$(stat -c %s "$f")

@@ -1,7 +1,8 @@
 #!/bin/bash
 # golden.sh - traceglot's uftrace-compatible outputs against uftrace's own, byte for byte.
 #
-# usage: golden.sh DIR...   Every NAME.data directory in each DIR is checked against the
+# usage: golden.sh DIR...   Every NAME.data directory in each DIR (or each NAME.data given
+# itself: the build registers one test per recording) is checked against the
 # outputs uftrace printed beside it: NAME.replay.txt (replay), NAME.replay-time.txt
 # (replay -f time,tid,duration), NAME.report.txt (report), NAME.info.txt (info: compared with
 # the uftrace part of `traceglot info`, from "# system information" on).  The expected files
@@ -18,7 +19,9 @@ info_part() { "$TG" info "$1" | sed -n '/^# system information/,$p'; }
 found=0
 for dir in "$@"; do
     [ -d "$dir" ] || continue
-    for data in "$dir"/*.data; do
+    datas=("$dir"/*.data)
+    [ "${dir%.data}" != "$dir" ] && datas=("$dir")
+    for data in "${datas[@]}"; do
         [ -d "$data" ] || continue
         found=$((found + 1))
         base=${data%.data}

@@ -4,14 +4,14 @@
 # Records the fixture programs anew (tests/uftrace/record-fixtures.sh into a temp dir) and
 # compares traceglot with what the installed uftrace prints for those same recordings.
 # SKIP (77) when uftrace or gcc is missing, or when recording is not possible here.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in uftrace gcc; do
     command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 if ! "$here/record-fixtures.sh" "$out" >"$out.log" 2>&1; then
     echo "SKIP: uftrace could not record here:"
     tail -5 "$out.log"

@@ -3,6 +3,7 @@
 # graph, both in Debian's Chromium (playwright-core drives it; browser.mjs has the checks).
 # The screenshots are kept in $TG_BUILD_DIR/viewers-screenshots.  Skips, saying why, when
 # chromium, node or the npm packages (make check runs `npm ci` in tests/) are missing.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 tests=${TG_TESTS:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -17,8 +18,7 @@ input=${TG_TEST_DATA:-$tests/data}/uftrace/threads.data
 [ -d "$input" ] || { echo "SKIP: $input not found"; exit 77; }
 shots=${TG_BUILD_DIR:-/tmp}/viewers-screenshots
 mkdir -p "$shots"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 "$TG" convert --to speedscope -o "$tmp/profile.speedscope.json" "$input" || exit 1
 "$TG" convert --to svg -o "$tmp/flamegraph.svg" "$input" || exit 1
 CHROMIUM=$chromium timeout 600 node "$tests/viewers/browser.mjs" \

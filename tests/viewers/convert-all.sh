@@ -4,6 +4,7 @@
 # by a reader that is not traceglot (protoc with Perfetto's own schema, Python's json and
 # XML parsers), and the Perfetto slices are counted against the Chrome converter's "B"/"E".
 # Exit 77 (skip) without the corpus; the protoc part says SKIP without protoc or the specs.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 corpus=${TG_CORPUS:-}
@@ -18,8 +19,7 @@ elif [ ! -f "$specs/perfetto_trace.proto" ]; then
 else
     proto=$specs/perfetto_trace.proto
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0
 
 ok() { echo "ok   $1"; passed=$((passed + 1)); }

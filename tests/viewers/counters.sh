@@ -11,6 +11,7 @@
 #   split output (each part usable alone: check_outputs.py perfetto-alone);
 # - Chrome (Python's json module): one "C" event per read:* record, args the values.
 # Skips without protoc or Perfetto's schema.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +22,7 @@ fixture=$repo/tests/data/uftrace/events
 command -v protoc >/dev/null || { echo "SKIP: protoc is not installed"; exit 77; }
 [ -f "$proto" ] || { echo "SKIP: $proto not found"; exit 77; }
 [ -d "$fixture.data" ] || { echo "SKIP: $fixture.data not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0
 decode() { protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
     "$(basename "$proto")" <"$1" >"$1.txt"; }

@@ -2,11 +2,11 @@
 # folded-vs-report.sh DIR... - for every NAME.data recording with NAME.report.txt beside it
 # (written by `uftrace report` itself), the folded stacks' weights added up per function
 # print as uftrace report's Self time column (folded_self.py compares them).
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0
 for dir in "$@"; do
     for data in "$dir"/*.data; do

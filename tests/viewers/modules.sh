@@ -5,6 +5,7 @@
 # compares each frame's module with `uftrace replay -f module` (uftrace's own output) and
 # the recording's sid-*.map paths, and checks the hues.  At least one recording must show
 # two modules (the kernel fixture: the program and the kernel).  Skips without uftrace.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 corpus=${TG_CORPUS:-}
@@ -12,8 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}
 command -v uftrace >/dev/null || { echo "SKIP: uftrace is not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0 several=0
 
 for d in "$data"/uftrace/*.data "$data"/uftrace-kernel/*.data \

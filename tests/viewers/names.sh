@@ -5,6 +5,7 @@
 # differs fails, and so does a thread left unnamed (a forked child without a task-name
 # record is named by the tasks the trace lists, as uftrace info names it).  Skips without
 # the corpus, protoc or Perfetto's schema.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 corpus=${TG_CORPUS:-}
@@ -13,8 +14,7 @@ proto=$corpus/../specs/perfetto_trace.proto
 [ -d "$corpus/gen" ] || { echo "SKIP: corpus not found ($corpus)"; exit 77; }
 command -v protoc >/dev/null || { echo "SKIP: protoc is not installed"; exit 77; }
 [ -f "$proto" ] || { echo "SKIP: $proto not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0
 
 # names INPUT... -> $tmp/names: `process PID NAME` / `thread TID NAME` of the Perfetto output

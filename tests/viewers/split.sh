@@ -6,6 +6,7 @@
 # again in the next part).  Chrome: each part is read by Python's json module and its B/E
 # nest per thread with none left open, but for the last part, which leaves open what the
 # whole conversion leaves open.  Skips without the corpus, protoc or Perfetto's schema.
+. "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
 corpus=${TG_CORPUS:-}
@@ -15,8 +16,7 @@ input=$corpus/gen/uftrace/calls-visible-plain.data
 [ -d "$input" ] || { echo "SKIP: $input not found"; exit 77; }
 command -v protoc >/dev/null || { echo "SKIP: protoc is not installed"; exit 77; }
 [ -f "$proto" ] || { echo "SKIP: $proto not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TG_TMP
 fail=0 passed=0
 decode() { protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
     "$(basename "$proto")" <"$1" >"$1.txt"; }

@@ -3,11 +3,11 @@
 # reads every one and prints one line per event with the names and times `traceglot cat`
 # shows (lost records become discarded-event counts, not lines); traceglot reads it back
 # with the same events.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
 [ -d "$root" ] || { echo "SKIP: no corpus at $root"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 inputs=()
 for d in "$root"/gen/uftrace/*.data "$root"/uftrace/*.data "$root"/mixed/app.uftrace.data \
          "$root"/gen/ftrace/*.dat "$root"/ftrace/*.dat "$root"/ftrace-func/*.dat "$root"/mixed/kernel.dat \

@@ -6,6 +6,7 @@
 # and traceglot must read back what it wrote (`traceglot cat OUT` = `traceglot cat IN`).
 # CTF 2 traces: babeltrace2 2.0 reads no CTF 2, so the output of a CTF 2 trace that has a
 # CTF 1.8 twin (the same data streams) is compared with babeltrace2 on the twin.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 command -v babeltrace2 > /dev/null || { echo "SKIP: babeltrace2 not installed"; exit 77; }
 traces=()
@@ -13,8 +14,7 @@ for t in "$root"/ctf/babeltrace/succeed/*/ "$root"/gen/ctf/*/ "$root"/mixed/ust/
     [ -d "$t" ] && traces+=("${t%/}")
 done
 [ ${#traces[@]} -gt 0 ] || { echo "SKIP: no CTF traces in $root"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 n=0
 check() { # what expected actual
     if ! cmp -s "$2" "$3"; then

@@ -2,12 +2,13 @@
 # dir-output.sh - directory outputs are never left half-written: a conversion that fails
 # (damaged input, an existing target, a target that cannot be created) exits non-zero, says
 # why, and leaves neither the target nor its temporary directory behind.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 src="$root/ctf/babeltrace/succeed/sequence"
 ufs="$root/uftrace/oslab-ringbuf.data"
 [ -d "$src" ] && [ -d "$ufs" ] || { echo "SKIP: corpus traces missing under $root"; exit 77; }
-out=$(mktemp -d)
-trap 'chmod -R u+w "$out"; rm -rf "$out"' EXIT
+out=$TG_TMP
+tg_at_exit 'chmod -R u+w "$out"; rm -rf "$out"'
 fail=0
 leftovers() { ls -d "$out"/$1.tmp-* 2> /dev/null; }
 expect_fail() { # what target args...

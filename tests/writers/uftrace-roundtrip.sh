@@ -8,11 +8,11 @@
 #   (a pointer to a function, `0xADDR <name>`, is compared by the function it names: the
 #   written data places every function in its one module, at its own address).
 # Data recorded with arguments and return values (-a) is written with them.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 command -v uftrace > /dev/null || { echo "SKIP: uftrace not installed"; exit 77; }
 [ -d "$root" ] || { echo "SKIP: no corpus at $root"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 n=0
 check() { # what expected actual
     if cmp -s "$2" "$3"; then

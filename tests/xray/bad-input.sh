@@ -4,11 +4,11 @@
 # file, function ids missing from the map, binaries without an xray_instr_map section.
 # Expected: a clear error naming the offset and a non-zero exit for damage, the records
 # before the damage still printed, never a crash (signal, sanitizer report) or a hang.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}/xray
 corpus=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}/gen/xray
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 logs=()
 for f in "$data"/fdr.xray "$data"/basic.xray "$corpus"/fdr-visible.xray "$corpus"/basic-visible.xray; do
     [ -f "$f" ] && logs+=("$f")
@@ -19,6 +19,7 @@ fail=0
 run() {
     local name=$1 expect=$2
     shift 2
+    tg_sampled || return 0
     checks=$((${checks:-0} + 1))
     timeout 20 "$TG" "$@" > "$out/stdout" 2> "$out/stderr"
     local rc=$?

@@ -4,12 +4,12 @@
 # duration events per thread, in the same order, with the same names, phases and times
 # (llvm-xray prints microseconds with 4 decimals; traceglot nanosecond-exact, so times must
 # agree to within a microsecond).  SKIP when the corpus is absent.
+. "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
 dir=$root/gen/xray
 [ -d "$dir" ] || { echo "SKIP: corpus gen/xray not found ($dir)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0 pass=0
 for exp in "$dir"/*.trace_event.json; do
     log=${exp%.trace_event.json}.xray

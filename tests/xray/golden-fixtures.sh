@@ -2,12 +2,13 @@
 # golden-fixtures.sh - the project's own XRay fixtures (tests/data/xray, recorded by
 # record-fixtures.sh with clang-14 and llvm-xray 14) against traceglot.  The instrumented
 # binary is rebuilt from tests/xray/xray_app.cpp; when the rebuild differs from the one the
-# fixtures were recorded with (another compiler), the test is skipped.
+# fixtures were recorded with (another compiler), the test is skipped.  With KIND (fdr or
+# basic: the build registers one test per log), only that log.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 data=${TG_TEST_DATA:-$here/../data}/xray
 [ -f "$data/fdr.xray" ] || { echo "SKIP: no fixtures in $data"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 bash "$here/build-app.sh" "$out/b" > "$out/build.log" 2>&1
 rc=$?
 [ $rc -eq 77 ] && { cat "$out/build.log"; exit 77; }
@@ -27,7 +28,7 @@ check() {
         echo "FAIL $name"; diff "$exp" "$out/got" | head -5; head -3 "$out/err"; fail=1
     fi
 }
-for k in fdr basic; do
+for k in ${1:-fdr basic}; do
     log=$data/$k.xray
     check "$k yaml" "$data/$k.yaml" "$TG" cat --style=xray-yaml --instr-map "$bin" "$log"
     check "$k yaml, no map" "$data/$k.nomap.yaml" "$TG" cat --style=xray-yaml "$log"

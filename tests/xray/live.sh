@@ -4,10 +4,10 @@
 # order.  The workload is built twice: optimized without debug info, and with "-g -O0"
 # (DWARF line locations; many more instrumented template functions to name).  SKIP when
 # clang-14 or llvm-xray is missing.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 fail=0
 for flags in "" "-g -O0"; do
 XRAY_APP_CFLAGS=$flags bash "$here/build-app.sh" "$out" || exit $?

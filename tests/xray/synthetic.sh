@@ -2,11 +2,11 @@
 # synthetic.sh - hand-built logs of every XRay layout version (gen_synthetic.py: FDR 1-5,
 # basic 1-3) compared with llvm-xray 14 on the same bytes: YAML and accounting.  SKIP when
 # llvm-xray or python3 is missing.
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=$TG_TMP
 python3 "$here/gen_synthetic.py" "$out" || exit 1
 fail=0
 for log in "$out"/*.xray; do
