@@ -3,8 +3,10 @@
 # one apt-get line to run), then build with CMake.
 #   make            build into build/
 #   make demo       build and show traceglot on the example uftrace recording
-#   make check      build, run the whole suite (ctest), then again under ASan + UBSan, then
-#                   build Release with gcc and with clang-14; every build with -Werror
+#   make check      build, run the whole suite (ctest), then again under ASan + UBSan (the
+#                   damage sweeps sampled), and build Release with gcc and with clang-14,
+#                   builds beside suites; every build with -Werror; prints each stage's
+#                   time and the total (tools/check.sh)
 #   make install    install the CLI, libraries, header and pkg-config file (PREFIX=/usr/local)
 #   make bench      time traceglot against the peer tools (bench/run)
 PREFIX ?= /usr/local
@@ -49,9 +51,7 @@ demo: deps-build
 	@./build/traceglot report examples/fib.uftrace.data
 
 check: deps-test
-	@$(MAKE) --no-print-directory check-plain
-	@$(MAKE) --no-print-directory check-sanitize
-	@$(MAKE) --no-print-directory check-release
+	@JOBS=$(JOBS) PREFIX=$(PREFIX) CMAKE_FLAGS='$(CMAKE_FLAGS)' tools/check.sh
 
 # make check builds with -Werror (TG_WERROR); a plain `make` or a packager's cmake does not.
 check-plain:
