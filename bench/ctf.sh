@@ -43,30 +43,22 @@ if [ ! -f "$trace/metadata" ]; then
     rm -rf "$work"
 fi
 
-secs() { # CMD... -> wall seconds
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-}
-rss() { /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1; cat "$out/rss.txt"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+. "$here/timing.sh"
 
 t1=() t2=()
 for i in 1 2 3; do
-    t1+=("$(secs "$TG" cat --style=babeltrace "$trace")")
-    t2+=("$(secs babeltrace2 "$trace")")
+    t1+=("$(tg_secs "$TG" cat --style=babeltrace "$trace")")
+    t2+=("$(tg_secs babeltrace2 "$trace")")
 done
-m1=$(rss "$TG" cat --style=babeltrace "$trace")
-m2=$(rss babeltrace2 "$trace")
+m1=$(tg_rss "$TG" cat --style=babeltrace "$trace")
+m2=$(tg_rss babeltrace2 "$trace")
 "$TG" cat --style=babeltrace "$trace" > "$out/tg.txt" 2>/dev/null
 babeltrace2 "$trace" > "$out/bt.txt" 2>/dev/null
 events=$(wc -l < "$out/bt.txt")
 if cmp -s "$out/tg.txt" "$out/bt.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
 rm -f "$out/tg.txt" "$out/bt.txt"
-a=$(median3 "${t1[@]}")
-b=$(median3 "${t2[@]}")
+a=$(tg_median "${t1[@]}")
+b=$(tg_median "${t2[@]}")
 echo "ctf: $events events in $trace"
 awk -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
     r = (a > 0) ? b / a : 0;

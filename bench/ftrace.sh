@@ -69,34 +69,21 @@ fg=$out/ftrace-bench-fgraph-v6.dat
 [ -s "$fg" ] || python3 "$here/../tests/ftrace/build-func-fixtures.py" --bench "$fg" 4 20000 ||
     echo "ftrace: SKIP the function_graph case (cannot read tracefs's format files)"
 
-# run_timed OUTFILE CMD... -> "seconds maxrss_kb" on stdout.  The wall time comes from
-# date +%s.%N around the run (nanosecond clock; /usr/bin/time's %e only resolves 10 ms, too
-# coarse for a run of ~0.1 s); the peak RSS still comes from /usr/bin/time.
-run_timed() {
-    local o=$1 t0 t1 kb
-    shift
-    t0=$(date +%s.%N)
-    /usr/bin/time -f "%M" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
-    t1=$(date +%s.%N)
-    kb=$(tail -n 1 "$out/time.txt")
-    awk -v a="$t0" -v b="$t1" -v k="$kb" 'BEGIN { printf "%.4f %s\n", b - a, k }'
-}
-
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+. "$here/timing.sh"
 
 bench() { # NAME FILE [OPTION]   (RUNS=n in the environment: runs of each, default 3)
     local name=$1 file=$2 opt=${3:-} t1=() t2=() m1=0 m2=0 s kb runs=${RUNS:-3} i
     for i in $(seq 1 "$runs"); do
-        read -r s kb < <(run_timed /dev/null "$TG" cat --style=trace-cmd $opt "$file")
+        read -r s kb _ < <(tg_timed /dev/null "$TG" cat --style=trace-cmd $opt "$file")
         t1+=("$s"); [ "$kb" -gt "$m1" ] && m1=$kb
-        read -r s kb < <(run_timed /dev/null trace-cmd report $opt "$file")
+        read -r s kb _ < <(tg_timed /dev/null trace-cmd report $opt "$file")
         t2+=("$s"); [ "$kb" -gt "$m2" ] && m2=$kb
     done
     "$TG" cat --style=trace-cmd $opt "$file" >"$out/tg.txt" 2>/dev/null
     trace-cmd report $opt "$file" >"$out/tc.txt" 2>/dev/null
     local a b same
-    a=$(median "${t1[@]}")
-    b=$(median "${t2[@]}")
+    a=$(tg_median "${t1[@]}")
+    b=$(tg_median "${t2[@]}")
     if cmp -s "$out/tg.txt" "$out/tc.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
     awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" -v k="$runs" 'BEGIN {
         r = (a > 0) ? b / a : 0;

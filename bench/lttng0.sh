@@ -50,22 +50,14 @@ for cpu in range(2):
 PY
 fi
 events=$("$TG" stats "$trace" 2>/dev/null | tail -1 | awk '{print $2}')
-secs() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-}
-rss() { /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1; cat "$out/rss.txt"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+. "$here/timing.sh"
 run_case() {
     local name=$1
     shift
     local t=() m a
-    for i in 1 2 3; do t+=("$(secs "$TG" "$@")"); done
-    m=$(rss "$TG" "$@")
-    a=$(median3 "${t[@]}")
+    for i in 1 2 3; do t+=("$(tg_secs "$TG" "$@")"); done
+    m=$(tg_rss "$TG" "$@")
+    a=$(tg_median "${t[@]}")
     awk -v n="$name" -v a="$a" -v e="$events" -v m="$m" 'BEGIN {
         printf "%s: traceglot %.3f s for %d events, %.1f M events/s (median of 3), peak RSS %.1f MB\n",
                n, a, e, (a > 0 ? e / a / 1e6 : 0), m / 1024 }'

@@ -22,35 +22,24 @@ if [ ! -f "$data/info" ]; then
 fi
 records=$(( $(cat "$data"/[0-9]*.dat | wc -c) / 16 ))
 
-# run_timed OUTFILE CMD... -> "seconds maxrss_kb cpu_seconds" on stdout (wall time in
-# milliseconds from date, since /usr/bin/time only gives hundredths)
-run_timed() {
-    local o=$1 t0 t1
-    shift
-    t0=$(date +%s.%N)
-    /usr/bin/time -f "%M %U %S" -o "$out/time.txt" "$@" >"$o" 2>/dev/null
-    t1=$(date +%s.%N)
-    awk -v t0="$t0" -v t1="$t1" '{ printf "%.3f %s %.2f\n", t1 - t0, $1, $2 + $3 }' "$out/time.txt"
-}
-
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+. "$here/timing.sh"
 
 bench() { # NAME SUBCOMMAND
     local name=$1 sub=$2 t1=() t2=() c1=() c2=() m1=0 m2=0
     for i in 1 2 3; do
-        read -r s kb cpu < <(run_timed /dev/null "$TG" "$sub" "$data")
+        read -r s kb cpu < <(tg_timed /dev/null "$TG" "$sub" "$data")
         t1+=("$s"); c1+=("$cpu"); [ "$kb" -gt "$m1" ] && m1=$kb
-        read -r s kb cpu < <(run_timed /dev/null uftrace "$sub" -d "$data")
+        read -r s kb cpu < <(tg_timed /dev/null uftrace "$sub" -d "$data")
         t2+=("$s"); c2+=("$cpu"); [ "$kb" -gt "$m2" ] && m2=$kb
     done
     "$TG" "$sub" "$data" >"$out/tg.$sub.txt" 2>/dev/null
     uftrace "$sub" -d "$data" >"$out/uf.$sub.txt" 2>/dev/null
     local a b same
-    a=$(median3 "${t1[@]}")
-    b=$(median3 "${t2[@]}")
+    a=$(tg_median "${t1[@]}")
+    b=$(tg_median "${t2[@]}")
     local ca cb
-    ca=$(median3 "${c1[@]}")
-    cb=$(median3 "${c2[@]}")
+    ca=$(tg_median "${c1[@]}")
+    cb=$(tg_median "${c2[@]}")
     if cmp -s "$out/tg.$sub.txt" "$out/uf.$sub.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
     awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" \
         -v ca="$ca" -v cb="$cb" 'BEGIN {

@@ -13,26 +13,23 @@ data=$out/uftrace-fib.data
 command -v /usr/bin/time >/dev/null || { echo "viewers: SKIP (/usr/bin/time is not installed)"; exit 0; }
 [ -f "$data/info" ] || { echo "viewers: SKIP ($data not recorded: run bench/uftrace.sh first)"; exit 0; }
 
-# timed OUTFILE ARGS... -> "seconds maxrss_kb" (wall time from date, in ms)
+. "$(cd "$(dirname "$0")" && pwd)/timing.sh"
+# timed OUTFILE ARGS... -> "seconds maxrss_kb cpu_seconds" of traceglot convert ARGS -o OUTFILE
 timed() {
-    local o=$1 t0 t1
+    local o=$1
     shift
-    t0=$(date +%s.%N)
-    /usr/bin/time -f "%M" -o "$out/time.txt" "$TG" convert "$@" -o "$o" "$data" 2>/dev/null
-    t1=$(date +%s.%N)
-    awk -v t0="$t0" -v t1="$t1" '{ printf "%.3f %s\n", t1 - t0, $1 }' "$out/time.txt"
+    tg_timed /dev/null "$TG" convert "$@" -o "$o" "$data"
 }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
 declare -A secs rss size
 for to in chrome perfetto; do
     t=() m=0
     for i in 1 2 3; do
-        read -r s kb < <(timed "$out/viewers.$to" --to $to)
+        read -r s kb _ < <(timed "$out/viewers.$to" --to $to)
         t+=("$s")
         [ "$kb" -gt "$m" ] && m=$kb
     done
-    secs[$to]=$(median3 "${t[@]}")
+    secs[$to]=$(tg_median "${t[@]}")
     rss[$to]=$m
     size[$to]=$(stat -c %s "$out/viewers.$to")
 done
@@ -41,7 +38,7 @@ awk -v cs="${secs[chrome]}" -v ps="${secs[perfetto]}" -v cm="${rss[chrome]}" -v 
     printf "viewers perfetto vs chrome: %.3f s / %.3f s (%.2fx faster, median of 3), size %.1f MB / %.1f MB (%.3f of the JSON), peak RSS %.0f MB / %.0f MB\n",
            ps, cs, (ps > 0 ? cs / ps : 0), pz / 1e6, cz / 1e6, (cz > 0 ? pz / cz : 0), pm / 1024, cm / 1024 }'
 for to in folded speedscope svg; do
-    read -r s kb < <(timed "$out/viewers.$to" --to $to)
+    read -r s kb _ < <(timed "$out/viewers.$to" --to $to)
     printf "viewers %s: %.3f s, %.1f MB, peak RSS %.0f MB\n" "$to" "$s" \
         "$(stat -c %s "$out/viewers.$to" | awk '{ print $1 / 1e6 }')" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')"
 done

@@ -17,23 +17,15 @@ base=${TG_BENCH_OUT:-$here/out}
 out=$base/writers
 mkdir -p "$out"
 export TZ=UTC
-secs() { # CMD... -> wall seconds
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-}
-rss() { /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1; cat "$out/rss.txt"; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$here/timing.sh"
 runs=5
 timed() { # CMD... (removes $out/o before each run) -> median wall seconds
     local t=() i
     for i in $(seq $runs); do
         rm -rf "$out/o"
-        t+=("$(secs "$@")")
+        t+=("$(tg_secs "$@")")
     done
-    median "${t[@]}"
+    tg_median "${t[@]}"
 }
 events() { "$TG" stats "$@" 2>/dev/null | sed -n 's/^total: \([0-9]*\) events.*/\1/p'; }
 
@@ -44,10 +36,10 @@ if [ ! -f "$ctf/metadata" ] || ! command -v babeltrace2 >/dev/null; then
     echo "writers: convert --to ctf SKIP (no CTF bench trace or no babeltrace2)"
 else
     a=$(timed "$TG" convert --to ctf -o "$out/o" "$ctf")
-    m1=$(rss "$TG" convert --to ctf -o "$out/tg.ctf" "$ctf")
+    m1=$(tg_rss "$TG" convert --to ctf -o "$out/tg.ctf" "$ctf")
     b=$(timed babeltrace2 "$ctf" -c sink.ctf.fs -p "path=\"$out/o\"")
     rm -rf "$out/o"
-    m2=$(rss babeltrace2 "$ctf" -c sink.ctf.fs -p "path=\"$out/o\"")
+    m2=$(tg_rss babeltrace2 "$ctf" -c sink.ctf.fs -p "path=\"$out/o\"")
     babeltrace2 "$ctf" > "$out/in.txt" 2>/dev/null
     babeltrace2 "$out/tg.ctf" > "$out/tg.txt" 2>/dev/null
     n=$(wc -l < "$out/in.txt")
@@ -64,7 +56,7 @@ rate() { # label to reader-check input-args...
     local a m n ok
     a=$(timed "$TG" convert --to "$to" -o "$out/o" "$@")
     rm -rf "$out/o"
-    m=$(rss "$TG" convert --to "$to" -o "$out/o" "$@")
+    m=$(tg_rss "$TG" convert --to "$to" -o "$out/o" "$@")
     n=$(events "$@")
     if $check "$out/o" >/dev/null 2>&1; then ok="read back by $check"; else ok="$(echo "$check" | tr a-z A-Z) CANNOT READ IT"; fi
     rm -rf "$out/o"

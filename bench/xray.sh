@@ -39,15 +39,7 @@ while off < len(d):
         n += 1; off += 8
 print(n)' "$log" 2>/dev/null || echo "?")
 
-secs() { # CMD... -> wall seconds (ms resolution)
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-}
-rss() { /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1; cat "$out/rss.txt"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+. "$here/timing.sh"
 
 # case NAME "traceglot args" "llvm-xray args"
 run_case() {
@@ -57,16 +49,16 @@ run_case() {
     read -r -a lx <<< "$3"
     local t1=() t2=() m1 m2 a b same
     for i in 1 2 3; do
-        t1+=("$(secs "$TG" "${tg[@]}")")
-        t2+=("$(secs llvm-xray "${lx[@]}")")
+        t1+=("$(tg_secs "$TG" "${tg[@]}")")
+        t2+=("$(tg_secs llvm-xray "${lx[@]}")")
     done
-    m1=$(rss "$TG" "${tg[@]}")
-    m2=$(rss llvm-xray "${lx[@]}")
+    m1=$(tg_rss "$TG" "${tg[@]}")
+    m2=$(tg_rss llvm-xray "${lx[@]}")
     "$TG" "${tg[@]}" > "$out/tg.txt" 2>/dev/null
     llvm-xray "${lx[@]}" > "$out/lx.txt" 2>/dev/null
     if cmp -s "$out/tg.txt" "$out/lx.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-    a=$(median3 "${t1[@]}")
-    b=$(median3 "${t2[@]}")
+    a=$(tg_median "${t1[@]}")
+    b=$(tg_median "${t2[@]}")
     rm -f "$out/tg.txt" "$out/lx.txt"
     awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
         r = (a > 0) ? b / a : 0;
