@@ -20,29 +20,19 @@ uft=$out/uftrace-fib.data
 dat=$out/ftrace-bench-v6.dat
 command -v /usr/bin/time >/dev/null || { echo "sql: SKIP (/usr/bin/time is not installed)"; exit 0; }
 
-# run_timed CMD... -> "seconds maxrss_kb cpu_seconds" (wall time from date: /usr/bin/time's
-# %e is too coarse; CPU time, user + system, since a shared machine stretches wall time)
-run_timed() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    /usr/bin/time -f "%M %U %S" -o "$out/time.txt" "$@" >/dev/null 2>&1
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" '{ printf "%.4f %s %.2f\n", b - a, $1, $2 + $3 }' "$out/time.txt"
-}
-
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+. "$here/timing.sh"
 
 # bench NAME PEER-NAME "TRACEGLOT CMD" "PEER CMD" AGREE -> one result line
 bench() {
     local name=$1 peer=$2 ours=$3 theirs=$4 agree=$5 t1=() t2=() c1=() c2=() m1=0 m2=0 s kb c i
     for i in 1 2 3; do
-        read -r s kb c < <(run_timed bash -c "$ours")
+        read -r s kb c < <(tg_timed /dev/null bash -c "$ours")
         t1+=("$s"); c1+=("$c"); [ "$kb" -gt "$m1" ] && m1=$kb
-        read -r s kb c < <(run_timed bash -c "$theirs")
+        read -r s kb c < <(tg_timed /dev/null bash -c "$theirs")
         t2+=("$s"); c2+=("$c"); [ "$kb" -gt "$m2" ] && m2=$kb
     done
-    awk -v n="$name" -v p="$peer" -v a="$(median3 "${t1[@]}")" -v b="$(median3 "${t2[@]}")" \
-        -v ca="$(median3 "${c1[@]}")" -v cb="$(median3 "${c2[@]}")" \
+    awk -v n="$name" -v p="$peer" -v a="$(tg_median "${t1[@]}")" -v b="$(tg_median "${t2[@]}")" \
+        -v ca="$(tg_median "${c1[@]}")" -v cb="$(tg_median "${c2[@]}")" \
         -v m1="$m1" -v m2="$m2" -v s="$agree" 'BEGIN {
         printf "%s: traceglot %.3f s, %s %.3f s, ratio %.1fx (median of 3), peak RSS %.0f MB / %.0f MB, %s; cpu time %.2f s / %.2f s (%.1fx)\n",
                n, a, p, b, (a > 0 ? b / a : 0), m1 / 1024, m2 / 1024, s, ca, cb, (ca > 0 ? cb / ca : 0) }'
@@ -53,10 +43,10 @@ rate() {
     local name=$1 bytes=$2 q=$3 trace=$4 t=() c=() s kb cpu i events
     events=$("$TG" sql --format csv "$trace" -q "SELECT count(*) FROM ftrace_event" | tail -1)
     for i in 1 2 3; do
-        read -r s kb cpu < <(run_timed "$TG" sql --format csv "$trace" -q "$q")
+        read -r s kb cpu < <(tg_timed /dev/null "$TG" sql --format csv "$trace" -q "$q")
         t+=("$s"); c+=("$cpu")
     done
-    awk -v n="$name" -v s="$(median3 "${t[@]}")" -v c="$(median3 "${c[@]}")" -v e="$events" \
+    awk -v n="$name" -v s="$(tg_median "${t[@]}")" -v c="$(tg_median "${c[@]}")" -v e="$events" \
         -v b="$bytes" 'BEGIN {
         if (c <= 0) c = s;
         printf "%s: %d events, %.0f MB: %.3f s, %.1f M events/s, %.0f MB/s; cpu %.2f s, %.1f M events/s, %.0f MB/s (Perfetto trace_processor: 13-40 MB/s)\n",
