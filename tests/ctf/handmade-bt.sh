@@ -13,6 +13,7 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 7
 work=$TG_TMP
 python3 "$here/make-handmade.py" "$work/t" || exit 1
 python3 "$here/make-strings.py" "$work/t" || exit 1
+python3 "$here/make-threads.py" "$work/t" || exit 1
 export TZ=UTC
 fail=0 pass=0
 for e in "$exp"/*.babeltrace2.txt; do

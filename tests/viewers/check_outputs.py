@@ -20,6 +20,8 @@ that is not traceglot's, and prints what it counted.
   perfetto-names TEXT    prints the names protoc's text of a Perfetto file gives its
                          tracks, one a line: `process PID NAME`, `thread TID NAME` (the
                          last descriptor of each track)
+  perfetto-threads TEXT  prints `TID COUNT` for the instants of each thread track
+  chrome-threads FILE    prints `TID COUNT` for the "i" events of each thread
 Exit 0 when the file is valid, 1 with the reason otherwise."""
 import json
 import re
@@ -189,11 +191,50 @@ def perfetto_names(path):
     return None
 
 
+def perfetto_threads(path):
+    """`TID COUNT` per thread of the instants (events other than calls) on thread tracks."""
+    tids, defaults, counts = {}, {}, {}
+    for pkt in packets(open(path).read()):
+        fields, section = {}, []
+        for depth, line in pkt:
+            if line.endswith("{"):
+                section = section[:depth - 2] + [line[:-2]]
+                continue
+            section = section[:depth - 1]
+            key, _, value = line.partition(": ")
+            fields.setdefault(".".join(section + [key]), []).append(value)
+        seq = fields.get("trusted_packet_sequence_id", [None])[0]
+        track = fields.get("trace_packet_defaults.track_event_defaults.track_uuid")
+        if track:
+            defaults[seq] = track[0]
+        if "track_descriptor.thread.tid" in fields:
+            tids[fields["track_descriptor.uuid"][0]] = fields["track_descriptor.thread.tid"][0]
+        if fields.get("track_event.type") == ["TYPE_INSTANT"]:
+            track = fields.get("track_event.track_uuid", [defaults.get(seq)])[0]
+            tid = tids.get(track, "none")
+            counts[tid] = counts.get(tid, 0) + 1
+    for tid, n in sorted(counts.items()):
+        print("%s %d" % (tid, n))
+    return None
+
+
+def chrome_threads(path):
+    """`TID COUNT` per thread of the instant events."""
+    counts = {}
+    for ev in json.load(open(path))["traceEvents"]:
+        if ev["ph"] == "i":
+            counts[str(ev["tid"])] = counts.get(str(ev["tid"]), 0) + 1
+    for tid, n in sorted(counts.items()):
+        print("%s %d" % (tid, n))
+    return None
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     fn = {"speedscope": speedscope, "folded": folded, "svg": svg,
           "perfetto-counts": perfetto_counts, "perfetto-alone": perfetto_alone, "chrome-counts": chrome_counts,
-          "perfetto-names": perfetto_names, "chrome-part": chrome_part}[kind]
+          "perfetto-names": perfetto_names, "chrome-part": chrome_part,
+          "perfetto-threads": perfetto_threads, "chrome-threads": chrome_threads}[kind]
     try:
         why = fn(path)
     except (ValueError, KeyError, ET.ParseError) as e:

@@ -16,6 +16,7 @@ typedef struct cbuf {
     size_t cap;
     tg_arena *a;
     tg_error **err;
+    bool thread_fixed; /* thread meanings do not stop an integer being skipped at once */
 } cbuf;
 
 static int64_t emit(cbuf *b)
@@ -120,7 +121,8 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
         st->is_signed = t->is_signed;
         st->big_endian = t->big_endian;
         st->clock = t->clock != NULL;
-        fixed = t->reg < 0 && !t->clock && t->meaning == CTF_M_NONE;
+        fixed = t->reg < 0 && !t->clock &&
+                (t->meaning == CTF_M_NONE || (b->thread_fixed && ctf_meaning_thread(t->meaning)));
         bits = t->size;
         break;
     case CTF_T_FLOAT:
@@ -226,8 +228,16 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
     *out = NULL;
     if (!t)
         return 0;
-    cbuf b = {.a = m->arena, .err = err};
+    /* a context of fixed size holding the thread is skipped at once, the thread read where it
+     * lies; any other keeps the thread's integers to be read as they are met */
+    bool contexts = scope == CTF_SCOPE_STREAM_CONTEXT || scope == CTF_SCOPE_EVENT_CONTEXT;
+    cbuf b = {.a = m->arena, .err = err, .thread_fixed = contexts};
     int rc = compile_type(&b, t, NULL);
+    if (rc >= 0 && contexts && !b.v[0].fixed) {
+        b.n = 0;
+        b.thread_fixed = false;
+        rc = compile_type(&b, t, NULL);
+    }
     if (rc < 0) {
         free(b.v);
         return rc;
@@ -243,6 +253,32 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
     p->steps = steps;
     p->n = b.n;
     p->scope = scope;
+    p->tid_at = p->pid_at = (ctf_thread_at){0};
+    if (b.thread_fixed && steps[0].op == CTF_OP_STRUCT) {
+        uint8_t tid_mn = 0, pid_mn = 0; /* vtid before tid, vpid before pid */
+        uint32_t j = 1;
+        for (uint64_t k = 0; k < steps[0].count; k++) {
+            const ctf_step *c = &steps[j];
+            ctf_thread_at at = {c->size, c->is_signed, c->big_endian, c->off};
+            bool tid = c->meaning == CTF_M_VTID || c->meaning == CTF_M_TID;
+            bool pid = c->meaning == CTF_M_VPID || c->meaning == CTF_M_PID;
+            if (c->op == CTF_OP_INT && tid && (!tid_mn || c->meaning < tid_mn)) {
+                p->tid_at = at;
+                tid_mn = c->meaning;
+            } else if (c->op == CTF_OP_INT && pid && (!pid_mn || c->meaning < pid_mn)) {
+                p->pid_at = at;
+                pid_mn = c->meaning;
+            }
+            j = c->end;
+        }
+    }
+    p->has_thread = p->tid_at.size || p->pid_at.size;
+    p->thread_fast = p->has_thread && steps[0].align % 8 == 0;
+    for (int k = 0; k < 2; k++) {
+        const ctf_thread_at *a = k ? &p->pid_at : &p->tid_at;
+        if (a->size && (a->size != 32 || a->big_endian || a->off % 8))
+            p->thread_fast = false;
+    }
     *out = p;
     return 0;
 }

@@ -52,6 +52,11 @@ static void set_meaning(ctf_dec *d, unsigned mn, uint64_t v)
     case CTF_M_DISCARDED: d->discarded = v; break;
     case CTF_M_SEQ_NUM: d->seq_num = v; break;
     case CTF_M_EVENT_ID: d->event_id = v; break;
+    case CTF_M_CPU_ID: d->cpu_id = v; break;
+    case CTF_M_VTID: d->vtid = v; break;
+    case CTF_M_TID: d->tid = v; break;
+    case CTF_M_VPID: d->vpid = v; break;
+    case CTF_M_PID: d->pid = v; break;
     default: return;
     }
     d->seen |= 1u << mn;
@@ -751,6 +756,14 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog)
     d->depth = 0;
     uint32_t root = 0;
     return d->tree ? run_build(d, prog->steps, 0, &root) : run_skip(d, prog->steps, 0);
+}
+
+int64_t ctf_thread_at_read(const ctf_dec *d, uint64_t pos, const ctf_thread_at *a)
+{
+    uint64_t v = read_bits(d, pos, a->size, a->big_endian);
+    if (a->is_signed && a->size < 64 && (v >> (a->size - 1)) & 1)
+        v |= ~0ull << a->size;
+    return (int64_t)v;
 }
 
 int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out)

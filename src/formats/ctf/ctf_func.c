@@ -277,12 +277,7 @@ void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev)
     ev->size = 0;
     if (ctf_field_uint(ev, TG_SCOPE_PAYLOAD, "addr", &v))
         ev->addr = v;
-    if (ctf_field_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vtid", &v) ||
-        ctf_field_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vtid", &v))
-        ev->tid = (int32_t)v;
-    if (ctf_field_uint(ev, TG_SCOPE_STREAM_CONTEXT, "vpid", &v) ||
-        ctf_field_uint(ev, TG_SCOPE_EVENT_CONTEXT, "vpid", &v))
-        ev->pid = (int32_t)v;
+    /* the thread (vtid, vpid) was set from the contexts as they were skipped */
     (void)ds;
 }
 

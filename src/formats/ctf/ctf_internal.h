@@ -66,7 +66,21 @@ typedef enum ctf_meaning {
     CTF_M_DISCARDED,
     CTF_M_SEQ_NUM,
     CTF_M_EVENT_ID,
+    /* the event's cpu and thread for the model (tg_event's cpu, tid, pid): found by name
+     * (the packet context's cpu_id, the contexts' vtid/tid and vpid/pid), kept visible */
+    CTF_M_CPU_ID,
+    CTF_M_VTID,
+    CTF_M_TID,
+    CTF_M_VPID,
+    CTF_M_PID,
 } ctf_meaning;
+
+/* The meanings babeltrace2 keeps out of its IR (so out of its text). */
+static inline bool ctf_meaning_hidden(unsigned mn) { return mn != CTF_M_NONE && mn < CTF_M_CPU_ID; }
+
+/* The seen bits of the per-event thread meanings (cleared before each event's contexts). */
+#define CTF_SEEN_THREAD                                                                            \
+    ((1u << CTF_M_VTID) | (1u << CTF_M_TID) | (1u << CTF_M_VPID) | (1u << CTF_M_PID))
 
 typedef enum ctf_scope_id {
     CTF_SCOPE_PACKET_HEADER,
@@ -260,11 +274,25 @@ typedef struct ctf_step {
     };
 } ctf_step;
 
+/* The thread (vtid, else tid) or process (vpid, else pid) at a known offset of a context of
+ * fixed size: the context is skipped at once and the value read there (ctf_stream.c). */
+typedef struct ctf_thread_at {
+    uint8_t size; /* 0: none */
+    bool is_signed, big_endian;
+    uint32_t off; /* bits from the context's (aligned) start */
+} ctf_thread_at;
+
 typedef struct ctf_prog {
     ctf_step *steps;
     uint32_t n;
     ctf_scope_id scope;
+    ctf_thread_at tid_at, pid_at;
+    bool has_thread;  /* tid_at or pid_at */
+    bool thread_fast; /* both (when there) 32-bit little-endian at byte offsets, the context
+                       * aligned to bytes: LTTng's, read with one load each */
 } ctf_prog;
+
+static inline bool ctf_meaning_thread(unsigned mn) { return mn >= CTF_M_VTID && mn <= CTF_M_PID; }
 
 /* ---- decoding ------------------------------------------------------------------------------- */
 
@@ -308,6 +336,7 @@ typedef struct ctf_dec {
     /* values of special fields, last seen */
     uint64_t magic, stream_id, stream_instance_id, content_size, packet_size, ts_begin, ts_end,
         discarded, seq_num, event_id;
+    uint64_t cpu_id, vtid, tid, vpid, pid;
     uint32_t seen; /* bit (1 << meaning) set when the field was decoded */
     const uint8_t *uuid;
     ctf_tree *tree; /* build mode: where nodes go; NULL: skip mode */
@@ -373,6 +402,8 @@ int ctf_compile(ctf_meta *meta, tg_error **err);
 /* Runs prog over the decoder's bits from its position: 0, or a negative status with
  * d->msg / d->where set. */
 int ctf_run(ctf_dec *d, const ctf_prog *prog);
+/* The integer a describes at bit pos of the packet (within its content). */
+int64_t ctf_thread_at_read(const ctf_dec *d, uint64_t pos, const ctf_thread_at *a);
 /* The same, printing the visible values as babeltrace2 does into out (print mode). */
 int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out);
 /* Converts a clock value to ns from the clock's origin the way babeltrace2 does. */

@@ -122,6 +122,28 @@ static void set_meaning(ctf_type *t, const char *name, const char *want, ctf_mea
     }
 }
 
+/* The model's cpu and thread: a top-level integer member of that name, given the meaning
+ * unless it has one already (CTF 1.8 and CTF 2 alike: LTTng names them in both). */
+static void set_model_meaning(ctf_type *t, const char *want, ctf_meaning mn)
+{
+    if (!t || t->kind != CTF_T_STRUCT)
+        return;
+    for (size_t i = 0; i < t->n_fields; i++) {
+        ctf_type *f = t->fields[i].type;
+        if ((f->kind == CTF_T_INT || f->kind == CTF_T_ENUM) && f->meaning == CTF_M_NONE &&
+            !f->clock && !strcmp(t->fields[i].name, want))
+            f->meaning = mn;
+    }
+}
+
+static void set_thread_meanings(ctf_type *ctx)
+{
+    set_model_meaning(ctx, "vtid", CTF_M_VTID);
+    set_model_meaning(ctx, "tid", CTF_M_TID);
+    set_model_meaning(ctx, "vpid", CTF_M_VPID);
+    set_model_meaning(ctx, "pid", CTF_M_PID);
+}
+
 static int auto_map(rctx *r, ctf_type *t, const char *want)
 {
     if (t->kind != CTF_T_STRUCT && t->kind != CTF_T_VARIANT)
@@ -303,7 +325,7 @@ static void update_in_ir(ctf_type *t)
     switch (t->kind) {
     case CTF_T_INT:
     case CTF_T_ENUM:
-        if (!t->clock && t->meaning == CTF_M_NONE)
+        if (!t->clock && !ctf_meaning_hidden(t->meaning))
             t->in_ir = true;
         break;
     case CTF_T_STRUCT:
@@ -447,6 +469,13 @@ int ctf_resolve(ctf_meta *m, tg_error **err)
         }
         if (s->event_header)
             set_meaning(s->event_header, NULL, "id", CTF_M_EVENT_ID);
+    }
+    for (size_t i = 0; i < m->n_streams; i++) {
+        ctf_stream_decl *s = m->streams[i];
+        set_model_meaning(s->packet_context, "cpu_id", CTF_M_CPU_ID);
+        set_thread_meanings(s->event_context);
+        for (size_t j = 0; j < s->n_events; j++)
+            set_thread_meanings(s->events[j]->context);
     }
 
     /* references */

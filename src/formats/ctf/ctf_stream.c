@@ -6,7 +6,9 @@
  * the extended-header escape, and its N-bit timestamp, extended across wraps against the
  * stream clock), stream context, event context and payload are skipped with the compiled
  * steps, keeping only the positions for lazy field decoding.  An increase of the discarded
- * counter or a gap in the packet sequence numbers becomes a TG_KIND_LOST event. */
+ * counter or a gap in the packet sequence numbers becomes a TG_KIND_LOST event.  The
+ * event's cpu is its packet's cpu_id and its thread the vtid (else tid) of its contexts,
+ * read as the steps skip them (the meanings set by name in ctf_resolve.c). */
 #include "formats/ctf/ctf_stream.h"
 
 #include <stdlib.h>
@@ -186,6 +188,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
                              (unsigned long long)sc->id, (unsigned long long)ds->sc->id);
         ds->next_pkt_off = ds->pkt_off + pbits / 8;
         ds->pkt_index++;
+        ds->cpu = (ds->d.seen & (1u << CTF_M_CPU_ID)) ? (int32_t)ds->d.cpu_id : -1;
         ds->in_packet = true;
         ctf_dec *d = &ds->d;
         const ctf_clock *ck = ds->sc->clock;
@@ -214,6 +217,57 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
     return 0;
 }
 
+/* The event's thread (the contexts' vtid, else tid; vpid, else pid) where contexts that are
+ * not of fixed size hold it (read as their steps met it). */
+static inline void set_cpu_thread(const ctf_dec *d, tg_event *ev)
+{
+    uint32_t seen = d->seen;
+    if (__builtin_expect(!(seen & CTF_SEEN_THREAD), 1))
+        return;
+    if (seen & (1u << CTF_M_VTID))
+        ev->tid = (int32_t)d->vtid;
+    else if (seen & (1u << CTF_M_TID))
+        ev->tid = (int32_t)d->tid;
+    if (seen & (1u << CTF_M_VPID))
+        ev->pid = (int32_t)d->vpid;
+    else if (seen & (1u << CTF_M_PID))
+        ev->pid = (int32_t)d->pid;
+}
+
+static int32_t thread_value(const ctf_dec *d, uint64_t pos, const ctf_thread_at *a)
+{
+    return (int32_t)ctf_thread_at_read(d, pos, a);
+}
+
+static inline int32_t le32_at(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return (int32_t)v;
+}
+
+/* The thread and process a context of fixed size holds where it lies (it was skipped at once
+ * from bit start). */
+static inline void thread_at(const ctf_dec *d, const ctf_prog *p, uint64_t start, tg_event *ev)
+{
+    if (!p || !p->has_thread)
+        return;
+    uint64_t align = p->steps[0].align;
+    uint64_t pos = (start + align - 1) & ~(align - 1);
+    if (__builtin_expect(p->thread_fast, 1)) {
+        const uint8_t *b = d->buf + pos / 8;
+        if (p->tid_at.size)
+            ev->tid = le32_at(b + p->tid_at.off / 8);
+        if (p->pid_at.size)
+            ev->pid = le32_at(b + p->pid_at.off / 8);
+        return;
+    }
+    if (p->tid_at.size)
+        ev->tid = thread_value(d, pos + p->tid_at.off, &p->tid_at);
+    if (p->pid_at.size)
+        ev->pid = thread_value(d, pos + p->pid_at.off, &p->pid_at);
+}
+
 static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
 {
     ctf_dstream *ds = s->priv;
@@ -229,6 +283,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
             ev->size = 0;
             ev->offset = ds->pkt_off;
             ev->auxp = NULL;
+            ev->cpu = ds->cpu;
             ds->lost_pending = 0;
             ds->serial++;
             return 1;
@@ -251,7 +306,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         uint64_t h0 = d->pos;
         const char *what = "event header";
         const ctf_event_decl *e = NULL;
-        d->seen &= ~(1u << CTF_M_EVENT_ID);
+        d->seen &= ~((1u << CTF_M_EVENT_ID) | CTF_SEEN_THREAD);
         int rc = ctf_run(d, ds->sc->prog_event_header);
         uint64_t id = 0, s0 = 0, c0 = 0, p0 = 0;
         if (rc >= 0) {
@@ -319,6 +374,10 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         ev->aux[2] = c0;
         ev->aux[3] = p0;
         ev->auxp = e;
+        ev->cpu = ds->cpu;
+        set_cpu_thread(d, ev);
+        thread_at(d, ds->sc->prog_event_context, s0, ev);
+        thread_at(d, e->prog_context, c0, ev);
         if (e->cls->kind == TG_KIND_FUNC_ENTRY || e->cls->kind == TG_KIND_FUNC_EXIT)
             ctf_func_event(ds, e, ev);
         return 1;

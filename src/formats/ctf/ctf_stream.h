@@ -55,6 +55,7 @@ struct ctf_dstream {
     bool mapped, in_packet, done;
     uint64_t pkt_off, next_pkt_off, pkt_index;
     uint64_t pc_pos; /* bit where the packet context starts */
+    int32_t cpu;     /* the packet context's cpu_id, -1 when none */
     ctf_dec d;
     uint64_t serial;
     ctf_tree trees[CTF_N_SCOPES];

@@ -233,8 +233,18 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     if (name < 0)
         return (int)name;
     pt->name = (uint32_t)name;
-    if (!pr->name && t->tid == t->pid)
-        pr->name = pt->name; /* a process is known by its main thread's name */
+    if (!pr->name && t->tid == t->pid && pt->name) {
+        /* a process is known by its main thread's name; described again when another of
+         * its threads (LTTng-UST's listener) was first */
+        pr->name = pt->name;
+        if (pr->declared_part == pf->part) {
+            int64_t ns = tg_event_time_ns(ev);
+            tg_pf_seq *seq = seq_for(pf, t, ns);
+            if (!seq)
+                return TG_ERR_NOMEM;
+            TG_TRY(put_process_track(pf, seq, pr, ns));
+        }
+    }
     if (!pr->name) {
         int64_t main_name = task_name(pf, ev, t->pid);
         if (main_name < 0)
