@@ -28,7 +28,7 @@
 #define BT_BATCH 15
 #define BT_MAX_TEXTS 64 /* text sequences per event followed (more are left as they are) */
 
-enum { M_SB, M_PB, M_EV, M_PE, M_SE };
+enum { M_SB, M_PB, M_EV, M_PE, M_SE, M_DISCARDED };
 
 /* A text as decoded: at most count bytes at p, ending at the first NUL. */
 typedef struct sim_text {
@@ -108,6 +108,12 @@ static void on_packet(void *vctx, const ctf_dstream *ds)
     const ctf_dec *d = &ds->d;
     if (ss->in_packet)
         push_msg(ss, (sim_msg){.type = M_PE, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
+    /* discarded events, then discarded packets, come before the packet beginning; they are
+     * timed at the previous packet's end */
+    for (unsigned k = 1; k <= 2; k++)
+        if (ds->discarded_msgs & k)
+            push_msg(ss,
+                     (sim_msg){.type = M_DISCARDED, .has_ts = ss->end_has_ts, .ts = ss->end_ts});
     bool hb = ck && (d->seen & (1u << CTF_M_TS_BEGIN));
     push_msg(ss,
              (sim_msg){.type = M_PB, .has_ts = hb, .ts = hb ? ctf_clock_ns(ck, d->ts_begin) : 0});
@@ -192,6 +198,8 @@ static void produce(sim_stream *ss)
         ss->tq_len = ss->cur_t0; /* a lost-event record's texts, or a failed read's */
         int rc = ctf_stream_ops.next(&ss->tmp, &ev, &err);
         tg_error_free(err);
+        if (rc < 0 && !ss->rd->done)
+            continue; /* a damaged packet: the reader goes on with the stream's next file */
         if (rc <= 0) {
             ss->tq_len = ss->cur_t0;
             if (ss->in_packet)

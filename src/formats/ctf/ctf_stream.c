@@ -23,6 +23,7 @@ static int packet_open(ctf_trace *tr, ctf_dec *d, const tg_map *map, uint64_t of
                        tg_error **err)
 {
     ctf_meta *m = &tr->meta;
+    *sc = NULL;
     d->buf = map->data + off;
     d->buf_len = map->size - off;
     d->bits = (uint64_t)d->buf_len * 8;
@@ -99,32 +100,31 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
     }
     ctf_dec d = {.regs = regs};
     uint64_t off = 0;
-    int rc = 0;
     bool first = true;
     while (off < map.size) {
         ctf_stream_decl *sc = NULL;
         uint64_t pc_pos, pbits = 0;
-        rc = packet_open(tr, &d, &map, off, f->path, &sc, &pc_pos, &pbits, err);
-        if (rc < 0)
-            break;
+        tg_error *why = NULL;
+        int rc = packet_open(tr, &d, &map, off, f->path, &sc, &pc_pos, &pbits, &why);
+        /* a damaged packet is the reader's to report when it gets there: the packets before
+         * it are read; a first packet whose header names its stream class still gives the
+         * file its stream (else the first class: the file gives only its error) */
+        tg_error_free(why);
         if (first) {
-            f->sc = sc;
-            f->has_instance = d.seen & (1u << CTF_M_STREAM_INSTANCE_ID);
+            f->sc = sc ? sc : tr->meta.streams[0];
+            f->has_instance = sc && (d.seen & (1u << CTF_M_STREAM_INSTANCE_ID));
             f->instance = d.stream_instance_id;
-            f->first_ts = (d.seen & (1u << CTF_M_TS_BEGIN)) ? d.ts_begin : 0;
+            f->first_ts = sc && (d.seen & (1u << CTF_M_TS_BEGIN)) ? d.ts_begin : 0;
             first = false;
-        } else if (sc != f->sc) {
-            rc = tg_err_at(err, TG_ERR_FORMAT, f->path, off,
-                           "packet of stream class %llu in a file of stream class %llu",
-                           (unsigned long long)sc->id, (unsigned long long)f->sc->id);
-            break;
         }
+        if (rc < 0 || sc != f->sc)
+            break;
         off += pbits / 8;
     }
     if (regs != regs_small)
         free(regs);
     tg_map_close(&map);
-    return rc;
+    return 0;
 }
 
 void ctf_dstream_free(ctf_dstream *ds)
@@ -180,19 +180,28 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         tg_window_at(&ds->win, ds->pkt_off);
         ctf_stream_decl *sc = NULL;
         uint64_t pbits = 0;
-        TG_TRY(packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos, &pbits,
-                           err));
-        if (sc != ds->sc)
-            return tg_err_at(err, TG_ERR_FORMAT, f->path, ds->pkt_off,
-                             "packet of stream class %llu in a stream of class %llu",
-                             (unsigned long long)sc->id, (unsigned long long)ds->sc->id);
+        int rc = packet_open(ds->tr, &ds->d, &ds->map, ds->pkt_off, f->path, &sc, &ds->pc_pos,
+                             &pbits, err);
+        if (rc >= 0 && sc != ds->sc)
+            rc = tg_err_at(err, TG_ERR_FORMAT, f->path, ds->pkt_off,
+                           "packet of stream class %llu in a stream of class %llu",
+                           (unsigned long long)sc->id, (unsigned long long)ds->sc->id);
+        if (rc < 0) {
+            /* a packet cut short (the file ends inside it) or damaged: where it ends is not
+             * known, so the rest of this file is lost; the stream goes on with its next file */
+            ds->next_pkt_off = ds->map.size;
+            return rc;
+        }
         ds->next_pkt_off = ds->pkt_off + pbits / 8;
         ds->pkt_index++;
         ds->cpu = (ds->d.seen & (1u << CTF_M_CPU_ID)) ? (int32_t)ds->d.cpu_id : -1;
         ds->in_packet = true;
         ctf_dec *d = &ds->d;
         const ctf_clock *ck = ds->sc->clock;
+        ds->discarded_msgs = 0;
         if (d->seen & (1u << CTF_M_DISCARDED)) {
+            if (ds->have_prev && d->discarded != ds->prev_discarded)
+                ds->discarded_msgs |= 1;
             if (ds->have_prev && d->discarded > ds->prev_discarded) {
                 ds->lost_pending = d->discarded - ds->prev_discarded;
                 ds->lost_packet = false;
@@ -201,6 +210,8 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             ds->prev_discarded = d->discarded;
         }
         if (d->seen & (1u << CTF_M_SEQ_NUM)) {
+            if (ds->have_prev && d->seq_num != ds->prev_seq + 1)
+                ds->discarded_msgs |= 2;
             if (ds->have_prev && d->seq_num > ds->prev_seq + 1 && !ds->lost_pending) {
                 ds->lost_pending = d->seq_num - ds->prev_seq - 1;
                 ds->lost_packet = true;
@@ -290,10 +301,10 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         }
         if (!ds->in_packet) {
             int rc = next_packet(ds, err);
-            if (rc <= 0) {
+            if (rc == 0)
                 ds->done = true;
+            if (rc <= 0)
                 return rc;
-            }
             continue;
         }
         if (d->pos >= d->bits) {

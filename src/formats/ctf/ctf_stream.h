@@ -63,6 +63,9 @@ struct ctf_dstream {
     uint64_t prev_discarded, prev_seq, prev_ts_end;
     uint64_t lost_pending;
     bool lost_packet;
+    /* the discarded-items messages babeltrace2 sends before this packet's beginning:
+     * 1 discarded events, 2 discarded packets (ctf_btcompat.c) */
+    uint8_t discarded_msgs;
     int64_t lost_ts;
     int64_t last_ts;
     unsigned label_slot;
