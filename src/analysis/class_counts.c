@@ -40,12 +40,15 @@ int tg_class_counts_run(tg_class_counts *cc, tg_iter *it)
         }
         row->count++;
         row->last_ns = ts;
+        if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+            /* a lost-records marker says how many the tracer lost: it is not an event */
+            cc->lost += tg_event_lost_count(ev);
+            continue;
+        }
         if (!cc->events)
             cc->first_ns = ts;
         cc->last_ns = ts;
         cc->events++;
-        if (tg_event_kind_of(ev) == TG_KIND_LOST)
-            cc->lost += tg_event_lost_count(ev);
     }
     tg_hash_free(&ix);
     return rc;

@@ -15,8 +15,8 @@ typedef struct tg_class_count {
 typedef struct tg_class_counts {
     tg_class_count *rows; /* in order of first appearance */
     size_t n, cap;
-    uint64_t events, lost;
-    int64_t first_ns, last_ns;
+    uint64_t events, lost; /* events: lost-records markers left out (they count in lost) */
+    int64_t first_ns, last_ns; /* of the events */
 } tg_class_counts;
 
 /* Counts every event it (already filtered) yields.  Returns tg_iter_next's final status. */
