@@ -26,11 +26,20 @@ TRACES = [
     ("clock-33.333MHz", "le", 33333000, 1650000000, 33332999),
     ("clock-odd-large-offset", "be", 999999937, 4000000000, 123456789123),
     # metadata babeltrace2 accepts with a warning: unknown attributes in integer, floating
-    # point and string classes, a repeated environment entry (the last value counts)
+    # point and string classes and in the trace, clock, stream and event blocks, unknown type
+    # assignments (`junk := struct {...}`) in them, a repeated environment entry (the last
+    # value counts)
     ("meta-warnings", "le", 1000000000, 100, 0),
+    # LTTng-modules' metadata names its event header (`struct event_header_compact { ... }
+    # align(32);`) and uses it by name: the name keeps the alignment
+    ("named-header-be", "be", 1000000000, 100, 0),
 ]
 
-WARNINGS = """typealias integer { size = 16; align = 8; signed = false; foo = 3; } := odd_t;
+# where the named header's alignment matters: events start on 32-bit boundaries
+HEADER_ALIGN = {"named-header-be": 32}
+
+WARNINGS = """clock { name = other; freq = 1000; qqq = 3; junk := struct { uint8_t z; }; };
+typealias integer { size = 16; align = 8; signed = false; foo = 3; } := odd_t;
 typealias floating_point { exp_dig = 8; mant_dig = 24; align = 8; bar = x; } := odd_float_t;
 typealias string { encoding = UTF8; baz = 1; } := odd_string_t;
 env { hostname = "first"; domain = "kernel"; hostname = "second"; };
@@ -94,13 +103,24 @@ stream {
 };
 """ % (bo, freq, offset_s, offset)
     if name == "meta-warnings":
+        m = m.replace("byte_order = %s;" % bo,
+                      "byte_order = %s; blah = \"aaa\"; foo := struct { uint8_t x; };" % bo)
+        m = m.replace("  id = 0;\n", "  id = 0;\n  zork = 1;\n  junk := struct { uint8_t y; };\n")
         m += WARNINGS
+    if name in HEADER_ALIGN:
+        header = m[m.index("  event.header := struct {"):m.index("};\n", m.index("} align(8);"))]
+        m = m.replace(header, "  event.header := struct event_header_compact;\n")
+        m = m.replace("stream {\n", header.replace("  event.header := struct {", "struct event_header_compact {")
+                      .replace("} align(8);", "} align(%d);" % HEADER_ALIGN[name]) + "stream {\n")
     for k in range(40):
         w, g = widths(k)
-        m += ('event { name = "ev%d"; id = %d; stream_id = 0; fields := struct { '
+        m += ('event { name = "ev%d"; id = %d; stream_id = 0; ' % (k, k) +
+              ('extra = 1; junk := struct { uint8_t w; }; ' if name == "meta-warnings" and k == 0
+               else '') +
+              'fields := struct { '
               'integer { size = %d; align = 1; signed = %s; base = %d; } f%d; '
               'integer { size = %d; align = 1; signed = false; } g%d; }; };\n'
-              % (k, k, w, "true" if k % 3 == 0 else "false",
+              % (w, "true" if k % 3 == 0 else "false",
                  [10, 16, 8, 2][k % 4] if w <= 16 else [10, 16][k % 2], k, g, k))
     return m
 
@@ -109,7 +129,7 @@ def widths(k):
     return 1 + (k * 7) % 64, 1 + (k * 5) % 13
 
 
-def stream(bo, seed):
+def stream(bo, seed, header_align=8):
     rnd = random.Random(seed)
     b = Bits(bo)
     packet_bits = 8192 * 8
@@ -127,7 +147,7 @@ def stream(bo, seed):
         k = rnd.randrange(40)
         dt = rnd.choice([1, 3, 100, 5000, 1 << 26, 1 << 28])
         ts += dt
-        b.align(8)
+        b.align(header_align)
         if dt < (1 << 27) and k < 31 and rnd.random() < 0.8:
             b.put(k, 5)
             b.put(ts & ((1 << 27) - 1), 27)
@@ -153,7 +173,7 @@ def main():
         with open(os.path.join(d, "metadata"), "w") as f:
             f.write(metadata(name, bo, freq, offset_s, offset))
         with open(os.path.join(d, "stream"), "wb") as f:
-            f.write(stream(bo, 1000 + i))
+            f.write(stream(bo, 1000 + i, HEADER_ALIGN.get(name, 8)))
 
 
 main()

@@ -32,7 +32,25 @@ void ctf_pwarn(parser *p, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tg_trace_warn(p->m->trace, "%s: metadata line %d: %s", p->m->path, line, msg);
+    char *copy = strdup(msg);
+    if (!copy || tg_grow(&p->warns, &p->cap_warns, p->n_warns + 1, sizeof *p->warns) < 0) {
+        free(copy);
+        return; /* out of memory: the warning is lost, not the trace */
+    }
+    p->warns[p->n_warns++] = (struct ctf_pwarning){p->phase, line, copy};
+}
+
+/* Tells the trace the warnings, phase by phase (in order within each). */
+static void flush_warnings(parser *p)
+{
+    for (int phase = CTF_PHASE_CLOCK; phase <= CTF_PHASE_OTHER; phase++)
+        for (size_t i = 0; i < p->n_warns; i++)
+            if (p->warns[i].phase == phase)
+                tg_trace_warn(p->m->trace, "%s: At line %d in metadata stream: %s", p->m->path,
+                              p->warns[i].line, p->warns[i].msg);
+    for (size_t i = 0; i < p->n_warns; i++)
+        free(p->warns[i].msg);
+    free(p->warns);
 }
 
 /* ---- values -------------------------------------------------------------------------------- */
@@ -137,6 +155,22 @@ int ctf_value_byte_order(parser *p, const pvalue *v, int *out)
 
 typedef enum { B_TRACE, B_ENV, B_CLOCK, B_STREAM, B_EVENT, B_CALLSITE } block_kind;
 
+/* What babeltrace2 calls the class a block declares, in its warnings (a trace block's
+ * unknown attributes are "in stream class" there too). */
+static const char *block_class(int bk)
+{
+    switch (bk) {
+    case B_CLOCK: return "clock class";
+    case B_EVENT: return "event class";
+    default: return "stream class";
+    }
+}
+
+static void unknown_attr(parser *p, block_kind bk, const char *key, int line)
+{
+    ctf_pwarn(p, line, "Unknown attribute in %s: attr-name=\"%.64s\"", block_class(bk), key);
+}
+
 static int parse_uuid(parser *p, const pvalue *v, uint8_t out[16])
 {
     if (v->kind != PV_STRING)
@@ -206,6 +240,10 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
             slot = &((ctf_event_decl *)obj)->context;
         else if (bk == B_EVENT && !strcmp(key, "fields"))
             slot = &((ctf_event_decl *)obj)->fields;
+        if (!slot && (bk == B_TRACE || bk == B_STREAM || bk == B_EVENT || bk == B_CLOCK)) {
+            unknown_attr(p, bk, key, line); /* babeltrace2 ignores it */
+            return 0;
+        }
         if (!slot)
             return ctf_perr(p, line, "unknown type assignment '%s'", key);
         if (*slot)
@@ -245,6 +283,8 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
                 return ctf_perr(p, v.line, "the trace byte_order cannot be native");
             m->big_endian = bo == 1;
             m->has_byte_order = true;
+        } else {
+            unknown_attr(p, bk, key, line);
         }
         break;
     case B_CLOCK: {
@@ -272,6 +312,8 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
             TG_TRY(ctf_value_uint(p, &v, key, &c->offset));
         } else if (!strcmp(key, "absolute")) {
             TG_TRY(ctf_value_bool(p, &v, &c->absolute));
+        } else {
+            unknown_attr(p, bk, key, line);
         }
         break;
     }
@@ -280,6 +322,8 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
         if (!strcmp(key, "id")) {
             TG_TRY(ctf_value_uint(p, &v, key, &s->id));
             s->has_id = true;
+        } else {
+            unknown_attr(p, bk, key, line);
         }
         break;
     }
@@ -302,6 +346,8 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
             e->has_loglevel = true;
         } else if (!strcmp(key, "model.emf.uri")) {
             e->emf_uri = v.kind == PV_INT ? NULL : v.s;
+        } else {
+            unknown_attr(p, bk, key, line);
         }
         break;
     }
@@ -310,7 +356,21 @@ static int block_attr(parser *p, block_kind bk, void *obj, const char *key, int 
     return 0;
 }
 
+static int parse_block_body(parser *p, block_kind bk);
+
 static int parse_block(parser *p, block_kind bk)
+{
+    p->phase = bk == B_CLOCK    ? CTF_PHASE_CLOCK
+               : bk == B_TRACE  ? CTF_PHASE_TRACE
+               : bk == B_STREAM ? CTF_PHASE_STREAM
+               : bk == B_EVENT  ? CTF_PHASE_EVENT
+                                : CTF_PHASE_OTHER;
+    int rc = parse_block_body(p, bk);
+    p->phase = CTF_PHASE_ROOT;
+    return rc;
+}
+
+static int parse_block_body(parser *p, block_kind bk)
 {
     const ctf_token *kw = next(p);
     ctf_meta *m = p->m;
@@ -406,7 +466,12 @@ static int parse_block(parser *p, block_kind bk)
 
 int ctf_parse(const ctf_tokens *toks, ctf_meta *meta, tg_error **err)
 {
-    parser p = {.t = toks->v, .n = toks->n, .m = meta, .a = meta->arena, .err = err};
+    parser p = {.t = toks->v,
+                .n = toks->n,
+                .m = meta,
+                .a = meta->arena,
+                .err = err,
+                .phase = CTF_PHASE_ROOT};
     int rc = 0;
     while (rc >= 0 && peek(&p)->kind != CTF_TK_EOF) {
         const ctf_token *t = peek(&p);
@@ -437,5 +502,6 @@ int ctf_parse(const ctf_tokens *toks, ctf_meta *meta, tg_error **err)
         }
     }
     free(p.aliases);
+    flush_warnings(&p);
     return rc < 0 ? rc : 0;
 }

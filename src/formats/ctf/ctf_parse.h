@@ -24,7 +24,24 @@ typedef struct parser {
     ctf_alias *aliases;
     size_t n_alias, cap_alias;
     int depth;
+    /* warnings, told to the trace at the end in babeltrace2's order: its visitor reads the
+     * clocks, then the top-level type names, the trace, the streams, the events */
+    struct ctf_pwarning {
+        int phase, line;
+        char *msg;
+    } * warns;
+    size_t n_warns, cap_warns;
+    int phase; /* of the block being read (CTF_PHASE_*) */
 } parser;
+
+enum {
+    CTF_PHASE_CLOCK,
+    CTF_PHASE_ROOT,
+    CTF_PHASE_TRACE,
+    CTF_PHASE_STREAM,
+    CTF_PHASE_EVENT,
+    CTF_PHASE_OTHER
+};
 
 typedef struct pvalue {
     enum { PV_INT, PV_STRING, PV_IDENT } kind;
@@ -35,7 +52,9 @@ typedef struct pvalue {
 } pvalue;
 
 int ctf_perr(parser *p, int line, const char *fmt, ...) TG_PRINTF(3, 4);
-/* What babeltrace2 accepts with a warning: recorded on the trace, parsing goes on. */
+/* What babeltrace2 accepts with a warning: recorded on the trace, parsing goes on.  The
+ * text is babeltrace2's ("Unknown attribute in integer field class: attr-name=\"x\""),
+ * after "PATH: At line N in metadata stream: " as babeltrace2 prints it. */
 void ctf_pwarn(parser *p, int line, const char *fmt, ...) TG_PRINTF(3, 4);
 
 static inline const ctf_token *peek(const parser *p) { return &p->t[p->i]; }

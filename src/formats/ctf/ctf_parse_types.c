@@ -178,8 +178,8 @@ static int parse_int_or_float(parser *p, ctf_kind kind, ctf_type **out)
             t->mant_dig = (unsigned)(u > 64 ? 65 : u);
             has_mant = true;
         } else {
-            ctf_pwarn(p, k->line, "unknown attribute '%s' in %s (ignored)", k->text,
-                      kind == CTF_T_INT ? "integer" : "floating_point");
+            ctf_pwarn(p, k->line, "Unknown attribute in %s field class: attr-name=\"%.64s\"",
+                      kind == CTF_T_INT ? "integer" : "floating point number", k->text);
         }
     }
     if (kind == CTF_T_INT) {
@@ -361,6 +361,7 @@ static int parse_compound(parser *p, ctf_kind kind, ctf_type **out)
     int line = next(p)->line;
     const char *kw = kind == CTF_T_STRUCT ? "struct" : "variant";
     const char *name = NULL, *tag = NULL;
+    bool defined = false; /* a body that names its type: added to the scope's names */
     if (peek(p)->kind == CTF_TK_IDENT)
         name = next(p)->text;
     if (kind == CTF_T_VARIANT && accept(p, "<"))
@@ -392,14 +393,7 @@ static int parse_compound(parser *p, ctf_kind kind, ctf_type **out)
         TG_TRY(parse_struct_body(p, t));
         p->n_alias = mark;
         p->depth--;
-        if (name) {
-            char key[300];
-            snprintf(key, sizeof key, "%s %s", kw, name);
-            TG_TRY(alias_add(p, tg_arena_strdup(p->a, key), t));
-            t = ctf_type_copy(p->a, t);
-            if (!t)
-                return TG_ERR_NOMEM;
-        }
+        defined = name != NULL;
     }
     if (kind == CTF_T_STRUCT && is_ident(peek(p), "align")) {
         next(p);
@@ -414,6 +408,16 @@ static int parse_compound(parser *p, ctf_kind kind, ctf_type **out)
         TG_TRY(expect(p, ")"));
         if (u > t->align)
             t->align = (unsigned)u;
+    }
+    if (defined) {
+        /* named with its align(N): `struct event_header_compact { ... } align(32);` and a
+         * later `struct event_header_compact` are aligned alike */
+        char key[300];
+        snprintf(key, sizeof key, "%s %s", kw, name);
+        TG_TRY(alias_add(p, tg_arena_strdup(p->a, key), t));
+        t = ctf_type_copy(p->a, t);
+        if (!t)
+            return TG_ERR_NOMEM;
     }
     *out = t;
     return 0;
@@ -449,7 +453,9 @@ int ctf_parse_type_spec(parser *p, ctf_type **out)
                 TG_TRY(ctf_parse_value(p, &v));
                 TG_TRY(expect(p, ";"));
                 if (k->kind != CTF_TK_IDENT || strcmp(k->text, "encoding"))
-                    ctf_pwarn(p, k->line, "unknown attribute '%.40s' in string (ignored)", k->text);
+                    ctf_pwarn(p, k->line,
+                              "Unknown attribute in string field class: attr-name=\"%.64s\"",
+                              k->text);
             }
         }
         *out = s;
