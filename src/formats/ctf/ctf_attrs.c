@@ -63,8 +63,8 @@ int ctf_attrs_fill(tg_trace *t, const ctf_meta *m)
             .frequency_hz = ck->freq ? ck->freq : 1000000000u,
             .offset_ns = ctf_clock_ns(ck, 0),
             .has_uuid = ck->has_uuid,
-            .offset_seconds = ck->offset_s,
-            .offset_cycles = ck->offset,
+            .offset_seconds = ck->from_offset ? 0 : ck->offset_s,
+            .offset_cycles = ck->from_offset ? 0 : ck->offset,
             .precision = ck->precision,
         };
         memcpy(c.uuid, ck->uuid, sizeof c.uuid);

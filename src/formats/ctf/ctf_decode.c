@@ -790,7 +790,8 @@ int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value)
     /* babeltrace2: the clock's base offset (offset_s * 1e9 + ns(offset cycles), the cycles
      * below one second after normalisation) plus ns(value) of the whole value */
     uint64_t freq = c->freq ? c->freq : 1000000000;
-    uint64_t ns = (uint64_t)c->offset_s * 1000000000u + cycles_ns(freq, c->offset);
+    uint64_t ns =
+        c->from_offset ? 0 : (uint64_t)c->offset_s * 1000000000u + cycles_ns(freq, c->offset);
     return (int64_t)(ns + cycles_ns(freq, value));
 }
 
@@ -799,6 +800,8 @@ bool ctf_clock_ns_fits(const ctf_clock *c, uint64_t value)
     uint64_t freq = c->freq ? c->freq : 1000000000;
     int64_t base, sum;
     uint64_t v = cycles_ns(freq, value);
+    if (c->from_offset)
+        return v <= (uint64_t)INT64_MAX;
     return !__builtin_mul_overflow(c->offset_s, (int64_t)1000000000, &base) &&
            !__builtin_add_overflow(base, (int64_t)cycles_ns(freq, c->offset), &base) &&
            v <= (uint64_t)INT64_MAX && !__builtin_add_overflow(base, (int64_t)v, &sum);

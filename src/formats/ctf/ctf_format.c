@@ -153,6 +153,28 @@ static int cmp_file(const void *a, const void *b)
     return strcmp(x->path, y->path);
 }
 
+/* A clock whose offset puts a file's first packet past what signed 64-bit ns from the
+ * origin hold (babeltrace2 2.0.4: "Cannot convert clock cycles to nanoseconds from origin",
+ * and nothing read): its times count from the offset instead, said once.  A time that
+ * overflows later is damage, as there (the reader reports it). */
+static void clock_check(ctf_trace *tr, const ctf_file *f)
+{
+    ctf_clock *ck = f->sc ? f->sc->clock : NULL;
+    if (!ck || ck->from_offset || ctf_clock_ns_fits(ck, f->first_ts))
+        return;
+    ck->from_offset = true;
+    if (!ctf_clock_ns_fits(ck, f->first_ts)) {
+        ck->from_offset = false; /* past int64 even without the offset: damage */
+        return;
+    }
+    tg_trace_warn(tr->trace,
+                  "%s: clock '%s': its offset (offset_s = %lld, offset = %llu) puts the times "
+                  "past what signed 64-bit ns from the origin hold (babeltrace2: \"Cannot "
+                  "convert clock cycles to nanoseconds from origin\"): times are counted from "
+                  "the clock's offset instead",
+                  f->path, ck->name, (long long)ck->offset_s, (unsigned long long)ck->offset);
+}
+
 static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
 {
     size_t ne;
@@ -174,6 +196,8 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
         nf++;
     }
     free_list(names, ne);
+    for (size_t i = 0; i < nf && rc >= 0; i++)
+        clock_check(tr, &files[i]);
     bool *used = nf ? calloc(nf, sizeof *used) : NULL;
     for (size_t i = 0; i < nf && rc >= 0; i++) {
         if (used[i])
@@ -262,8 +286,6 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
     if (rc < 0)
         return rc;
     tg_trace_set_version(t, m->ctf2 ? "2" : "1.8");
-    if (ctf_attrs_fill(t, m) < 0)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < m->n_streams; i++) {
         ctf_stream_decl *s = m->streams[i];
         for (size_t j = 0; j < s->n_events; j++) {
@@ -281,7 +303,11 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
     TG_TRY(ctf_func_setup(t, tr, opts));
     if (ctf_debuginfo_setup(tr, opts) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    return add_streams(t, tr, err);
+    TG_TRY(add_streams(t, tr, err));
+    /* after the streams: a clock may count from its offset (clock_check) */
+    if (ctf_attrs_fill(t, m) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    return 0;
 }
 
 static int ctf_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)

@@ -160,6 +160,9 @@ typedef struct ctf_clock {
     int64_t offset_s;
     uint64_t offset; /* cycles, < freq after normalisation */
     bool absolute;
+    /* the offset puts the first packet's time past what signed 64-bit ns from the origin
+     * hold (babeltrace2 stops there): times count from the offset instead, with a warning */
+    bool from_offset;
     int line;
 } ctf_clock;
 
@@ -406,7 +409,8 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog);
 int64_t ctf_thread_at_read(const ctf_dec *d, uint64_t pos, const ctf_thread_at *a);
 /* The same, printing the visible values as babeltrace2 does into out (print mode). */
 int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out);
-/* Converts a clock value to ns from the clock's origin the way babeltrace2 does. */
+/* Converts a clock value to ns from the clock's origin the way babeltrace2 does (from its
+ * offset when the offset puts times past what int64 holds: c->from_offset). */
 int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value);
 /* Does that time fit in signed 64-bit ns from the origin?  babeltrace2 stops with an error
  * at the first one that does not. */
