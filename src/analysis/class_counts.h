@@ -15,7 +15,7 @@ typedef struct tg_class_count {
 typedef struct tg_class_counts {
     tg_class_count *rows; /* in order of first appearance */
     size_t n, cap;
-    uint64_t events, lost; /* events: lost-records markers left out (they count in lost) */
+    uint64_t events, lost;     /* events: lost-records markers left out (they count in lost) */
     int64_t first_ns, last_ns; /* of the events */
 } tg_class_counts;
 

@@ -328,6 +328,7 @@ out:
 
 struct raw_sym {
     uint64_t addr;
+    uint64_t size; /* uftrace >= 0.14 writes it; 0: up to the next symbol */
     char type;
     const char *name;
     size_t name_len;
@@ -346,6 +347,33 @@ static int cmp_raw(const void *a, const void *b)
  * functions name records, data symbols name pointer arguments (&_IO_stdin_used). */
 static bool is_func_type(char c) { return c != '?'; }
 
+/* One symbol line as uftrace writes it: "ADDRESS TYPE NAME", or since uftrace 0.14
+ * "ADDRESS SIZE TYPE NAME" (hex, the size in 8 digits); the name may be empty (PLT entries
+ * without one: "00000000000210e0 P ").  False for a damaged line, which uftrace skips. */
+static bool sym_line(char *line, struct raw_sym *out)
+{
+    char *e;
+    out->addr = strtoull(line, &e, 16);
+    if (e == line || e[0] != ' ')
+        return false;
+    char *p = e + 1;
+    out->size = 0;
+    if (p[0] && p[1] && p[1] != ' ') { /* a size column before the type */
+        out->size = strtoull(p, &e, 16);
+        if (e == p || e[0] != ' ')
+            return false;
+        p = e + 1;
+    }
+    if (!p[0] || p[0] == ' ' || (p[1] != ' ' && p[1] != 0))
+        return false;
+    if (p[1] == 0) /* no space after the type: uftrace skips the line */
+        return false;
+    out->type = p[0];
+    out->name = p + 2;
+    out->name_len = strcspn(p + 2, "\t\r"); /* kallsyms: "\t[module]" follows */
+    return true;
+}
+
 int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **err)
 {
     char *text = NULL;
@@ -359,7 +387,7 @@ int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **
         free(text);
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     }
-    size_t n = 0, lineno = 0;
+    size_t n = 0, lineno = 0, damaged = 0, first_damaged = 0;
     char *line = text;
     int rc = 0;
     while (line < text + len) {
@@ -368,24 +396,22 @@ int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **
             *nl = 0;
         lineno++;
         if (line[0] && line[0] != '#') {
-            char *e;
-            unsigned long long addr = strtoull(line, &e, 16);
-            if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ' || !e[3]) {
-                rc = tg_err_at(err, TG_ERR_FORMAT, path, (uint64_t)(line - text),
-                               "line %zu: expected \"ADDRESS TYPE NAME\"", lineno);
-                break;
+            if (sym_line(line, &raw[n])) {
+                raw[n].order = n;
+                n++;
+            } else if (!damaged++) {
+                first_damaged = lineno;
             }
-            raw[n].addr = addr;
-            raw[n].type = e[1];
-            raw[n].name = e + 3;
-            raw[n].name_len = strcspn(e + 3, "\t\r"); /* kallsyms: "\t[module]" follows */
-            raw[n].order = n;
-            n++;
         }
         if (!nl)
             break;
         line = nl + 1;
     }
+    if (damaged)
+        tg_trace_warn(t,
+                      "%s: line %zu: expected \"ADDRESS [SIZE] TYPE NAME\": %zu damaged line%s "
+                      "skipped (the symbol%s lost, not the trace)",
+                      path, first_damaged, damaged, damaged > 1 ? "s" : "", damaged > 1 ? "s" : "");
     if (rc >= 0) {
         qsort(raw, n, sizeof *raw, cmp_raw);
         uint64_t last_addr = UINT64_MAX;
@@ -393,8 +419,8 @@ int uft_symfile_load(tg_trace *t, tg_symtab *syms, const char *path, tg_error **
             if (!is_func_type(raw[i].type) || raw[i].addr == last_addr)
                 continue;
             last_addr = raw[i].addr;
-            uint64_t size = 0;
-            for (size_t k = i + 1; k < n; k++)
+            uint64_t size = raw[i].size;
+            for (size_t k = i + 1; k < n && !size; k++)
                 if (raw[k].addr > raw[i].addr) {
                     size = raw[k].addr - raw[i].addr;
                     break;
