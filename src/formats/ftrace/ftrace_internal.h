@@ -83,6 +83,7 @@ enum {
     FT_PLUGIN_FGRAPH_EXIT,
     FT_PLUGIN_TLB_FLUSH,
     FT_PLUGIN_FUTEX,
+    FT_PLUGIN_KERNEL_STACK,
 };
 
 /* ---- symbols as libtraceevent looks them up ------------------------------------------- */

@@ -99,6 +99,7 @@ typedef struct rctx {
     const uint8_t *data;
     size_t size;
     bool strip_nl; /* printing the last item of the event's text */
+    size_t avail;  /* raw mode: bytes readable from data (the record's page) */
 } rctx;
 
 /* ---- the output of one event ---------------------------------------------------------------
@@ -276,6 +277,9 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
 void ft_pf_put_hex0x(ft_sink *out, uint64_t v);
 
 /* ftrace_pf_raw.c */
-void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out);
+/* avail: bytes readable from data (>= size): an array is printed to its declared length, as
+ * libtraceevent reads it, past the record's end within its page. */
+void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, size_t avail,
+                      ft_sink *out);
 
 #endif

@@ -525,9 +525,11 @@ out:
 static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
                        ft_sink *out)
 {
-    rctx r = {e, e->file, data, size};
+    rctx r = {e, e->file, data, size, false, size};
+    /* bytes readable past the record: the rest of its page (the ring reader's aux[1]) */
+    size_t avail = ev && ev->data == data && ev->aux[1] > size ? (size_t)ev->aux[1] : size;
     if (e->file->raw) {
-        ft_pf_render_raw(e, data, size, out);
+        ft_pf_render_raw(e, data, size, avail, out);
         return 0;
     }
     if (e->plugin) {
@@ -544,7 +546,7 @@ static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *dat
     ft_pf_compile_event(e);
     if (e->pf_state < 0) {
         sk_puts(out, "[FAILED TO PARSE]");
-        ft_pf_render_raw(e, data, size, out);
+        ft_pf_render_raw(e, data, size, avail, out);
         return 0;
     }
     render_items(&r, e->pf, out);

@@ -25,10 +25,10 @@ static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
         if (fl->flags & FT_F_DYNAMIC) {
             if (!dyn_loc(r, fl, &off, &len))
                 return;
-        } else if (off > r->size) {
+        } else if (off > r->avail) {
             return;
-        } else if (len > r->size - off) {
-            len = r->size - off;
+        } else if (len > r->avail - off) {
+            len = r->avail - off; /* the declared length, within the page */
         }
         const uint8_t *p = r->data + off;
         if ((fl->flags & FT_F_STRING) && printable_array(p, len)) {
@@ -71,9 +71,10 @@ static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
     }
 }
 
-void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, ft_sink *out)
+void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, size_t avail,
+                      ft_sink *out)
 {
-    rctx r = {e, e->file, data, size};
+    rctx r = {e, e->file, data, size, false, avail > size ? avail : size};
     ft_pf_compile_event(e);
     const struct ft_pf *pf = e->pf_state > 0 ? e->pf : NULL;
     size_t pos = 0;
@@ -131,6 +132,6 @@ void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *
     ft_sink o;
     o.out = out;
     o.n = 0;
-    ft_pf_render_raw(e, data, size, &o);
+    ft_pf_render_raw(e, data, size, size, &o);
     sk_flush(&o);
 }

@@ -4,7 +4,8 @@
  * few events by their own text: sched_switch and sched_wakeup(_new) print "comm:pid [prio]"
  * (and remember the comm of the tasks they name, which later lines then show),
  * hrtimer_start/hrtimer_expire_entry print the function as "name/0xoffset", and the kmem
- * allocation events get a "(call_site+0xoff) " prefix.  To print what trace-cmd prints, the
+ * allocation events get a "(call_site+0xoff) " prefix, kernel_stack prints its stack one
+ * function a line.  To print what trace-cmd prints, the
  * same substitutions are made here (written from their observable output).  Raw mode (-R)
  * does not use them. */
 #include "formats/ftrace/ftrace_internal.h"
@@ -27,6 +28,8 @@ int ft_plugin_for(const char *system, const char *name)
             return FT_PLUGIN_HRTIMER_START;
     } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "function") == 0) {
         return FT_PLUGIN_FUNCTION;
+    } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "kernel_stack") == 0) {
+        return FT_PLUGIN_KERNEL_STACK;
     } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "funcgraph_entry") == 0) {
         return FT_PLUGIN_FGRAPH_ENTRY;
     } else if (strcmp(system, "ftrace") == 0 && strcmp(name, "funcgraph_exit") == 0) {
@@ -335,6 +338,31 @@ static int futex(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
     return 0;
 }
 
+/* ftrace's kernel_stack (options/stacktrace): "<stack trace >", then one "=> name (addr)"
+ * line per long of the record from `caller` on (as many as the recorded depth: the record
+ * ends there, whatever caller's declared length), up to a -1; no newline after the last. */
+static int kernel_stack(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
+{
+    const ft_field *f = ft_find_field(e, "caller");
+    if (!f) {
+        cant_find(out, "caller");
+        return 0;
+    }
+    tg_buf_puts(out, "<stack trace >");
+    int ls = e->file->long_size == 4 ? 4 : 8;
+    for (size_t at = f->offset; at + (size_t)ls <= n; at += (size_t)ls) {
+        uint64_t addr = ft_read_num(e->file, d + at, ls);
+        if ((ls == 8 && addr == UINT64_MAX) || (uint32_t)addr == UINT32_MAX)
+            break;
+        const tg_symbol *fn = ft_find_func(e->file, addr);
+        if (fn)
+            tg_buf_printf(out, "\n=> %s (%llx)", fn->name, (unsigned long long)addr);
+        else
+            tg_buf_printf(out, "\n=> %llx", (unsigned long long)addr);
+    }
+    return 0;
+}
+
 int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
                      tg_buf *out)
 {
@@ -349,6 +377,7 @@ int ft_plugin_render(const ft_event *e, const tg_event *ev, const uint8_t *data,
     case FT_PLUGIN_KMEM_CALLSITE: return kmem_callsite(e, data, size, out);
     case FT_PLUGIN_TLB_FLUSH: return tlb_flush(e, data, size, out);
     case FT_PLUGIN_FUTEX: return futex(e, data, size, out);
+    case FT_PLUGIN_KERNEL_STACK: return kernel_stack(e, data, size, out);
     default: return 1;
     }
 }
