@@ -717,8 +717,9 @@ int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
  * virtual tables: rows are read through the cursor as scans ask for them (ts ranges, name,
  * cpu and utid constraints are applied while reading; a scan stops after the last ts it is
  * asked for), never copied whole; joins and sorts are SQLite's, in its temporary store.
- * f (may be NULL) filters what the tables see.  set and f must outlive the database; a scan
- * that needs a second pass at once opens the same paths again (tg_set_reopen). */
+ * f (may be NULL) filters what the tables see.  set and f must outlive the database, which
+ * reads set (a set whose streams are read once, CTF or trace.dat, is then used up) and opens
+ * the same paths again (tg_set_reopen) for scans at once. */
 struct sqlite3;
 int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct sqlite3 **db,
                 tg_error **err);

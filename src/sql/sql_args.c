@@ -208,9 +208,12 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     int64_t id = sqlite3_value_int64(argv[0]);
     struct arg_set *a = db->arg_cache;
-    if (!a && !(a = db->arg_cache = calloc(1, sizeof *a))) {
-        sqlite3_result_error_nomem(ctx);
-        return;
+    if (!a) {
+        if (!(a = db->arg_cache = calloc(1, sizeof *a)) || !(a->text = tg_buf_new())) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        a->id = SQL_ANY;
     }
     if (a->id != id) {
         int rc;

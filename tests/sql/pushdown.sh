@@ -85,4 +85,8 @@ back=$(sql1 "$dat" -q "SELECT group_concat(v) FROM (SELECT v FROM (SELECT id, EX
                         ORDER BY id)")
 [ -n "$fwd" ] && [ "$fwd" = "$back" ] && tg_pass "EXTRACT_ARG in and out of order" ||
     tg_fail "EXTRACT_ARG in and out of order" "forwards '$fwd', backwards '$back'"
+first=$(sql1 "$ctf" -q "SELECT EXTRACT_ARG(0, 'context.vtid') IS (SELECT int_value FROM args WHERE arg_set_id = 0 AND key = 'context.vtid')
+                       AND EXTRACT_ARG(0, 'context.vtid') IS NOT NULL AS ok")
+[ "$first" = 1 ] && tg_pass "EXTRACT_ARG of the first event, first call" ||
+    tg_fail "EXTRACT_ARG of the first event, first call" "$first"
 tg_done
