@@ -5,7 +5,8 @@
 # sequence, names interned before use, tracks described, slices closed at the cut and begun
 # again in the next part).  Chrome: each part is read by Python's json module and its B/E
 # nest per thread with none left open, but for the last part, which leaves open what the
-# whole conversion leaves open.  Skips without the corpus, protoc or Perfetto's schema.
+# whole conversion leaves open.  folded, svg, speedscope, ctf, uftrace and sqlite refuse the
+# options (exit 2), writing nothing.  Skips without the corpus, protoc or Perfetto's schema.
 . "$(dirname "$0")/../lib.sh"
 set -u
 TG=${TG:?TG must name the traceglot CLI}
@@ -91,5 +92,18 @@ if [ $? != 0 ] && grep -q "split-size" "$tmp/err"; then
 else
     echo "FAIL a bad --split-size was not refused"; fail=$((fail + 1))
 fi
+# outputs that cannot be split refuse the options as a usage error (exit 2), writing nothing
+for to in folded svg speedscope ctf uftrace sqlite; do
+    for split in "--split-size 1M" "--split-time 1s"; do
+        # shellcheck disable=SC2086
+        "$TG" convert --to $to $split -o "$tmp/unsplit.$to" "$input" 2>"$tmp/err"
+        rc=$?
+        if [ $rc = 2 ] && grep -q "does not take --split" "$tmp/err" && ! ls "$tmp"/unsplit* >/dev/null 2>&1; then
+            echo "ok   $to $split: usage error, nothing written"; passed=$((passed + 1))
+        else
+            echo "FAIL $to $split: exit $rc, $(head -c 200 "$tmp/err")"; fail=$((fail + 1))
+        fi
+    done
+done
 echo "$passed passed, $fail failed"
 [ "$fail" = 0 ]

@@ -10,10 +10,18 @@
  * --split-size/--split-time write parts that are each a whole JSON file (split_output.h).
  * Timestamps are microseconds with nanosecond decimals. */
 #include "core/consumer.h"
+#include "writers/viewers/call_args.h"
 #include "writers/viewers/frame_walk.h"
 #include "writers/viewers/split_output.h"
+#include "writers/viewers/task_names.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* A thread's name and its process's, interned in the walk's names (+1; 0: none). */
+struct names {
+    uint32_t thread, process;
+};
 
 /* A text written once and copied into every event that needs it. */
 struct piece {
@@ -30,6 +38,9 @@ struct chrome_writer {
     size_t n_names, names_cap;
     struct piece *threads; /* by walk thread index: ",\"pid\":P,\"tid\":T,\"ts\":" */
     size_t n_threads, threads_cap;
+    struct names *names_of; /* by walk thread index */
+    size_t names_of_cap;
+    tg_call_args args;
 };
 
 static void put_ts(tg_buf *out, int64_t ns)
@@ -60,17 +71,49 @@ static void put_ids(tg_buf *out, int pid, int tid)
     tg_buf_i64(out, tid);
 }
 
-static void put_meta(tg_buf *out, const char *what, int pid, int tid, const char *label, int id)
+/* A metadata event naming a process or thread as `uftrace dump --chrome` does, "[ID] name"
+ * (name: an interned name + 1), or "process ID" / "thread ID" when it has no name. */
+static void put_meta(struct chrome_writer *cw, const char *what, int pid, int tid, int id,
+                     uint32_t name)
 {
+    tg_buf *out = cw->out;
     tg_buf_puts(out, ",\n{\"ph\":\"M\",\"name\":\"");
     tg_buf_puts(out, what);
     tg_buf_putc(out, '"');
     put_ids(out, pid, tid);
     tg_buf_puts(out, ",\"args\":{\"name\":\"");
-    tg_buf_puts(out, label);
-    tg_buf_putc(out, ' ');
-    tg_buf_i64(out, id);
+    if (name) {
+        tg_buf_putc(out, '[');
+        tg_buf_i64(out, id);
+        tg_buf_puts(out, "] ");
+        const char *s = tg_frame_names_get(&cw->walk.names, name - 1);
+        tg_text_json_escaped(out, s, __builtin_strlen(s));
+    } else {
+        tg_buf_puts(out, what[0] == 'p' ? "process " : "thread ");
+        tg_buf_i64(out, id);
+    }
     tg_buf_puts(out, "\"}}");
+}
+
+/* One payload value as a JSON value: integers and floats as numbers, strings quoted once,
+ * addresses, enums and compounds as the text traceglot's printers show. */
+static void put_value(tg_buf *out, tg_buf *scratch, const tg_value *v)
+{
+    if (v->type == TG_VAL_SINT && !v->label) {
+        tg_buf_i64(out, v->v.s);
+    } else if (v->type == TG_VAL_UINT && !v->label && !(v->flags & TG_VALF_POINTER)) {
+        tg_buf_u64_fast(out, v->v.u);
+    } else if (v->type == TG_VAL_FLOAT && v->v.f == v->v.f && v->v.f - v->v.f == 0) {
+        tg_buf_printf(out, "%.17g", v->v.f);
+    } else if (v->type == TG_VAL_STRING) {
+        tg_buf_putc(out, '"');
+        tg_text_json_escaped(out, v->v.str.ptr, strnlen(v->v.str.ptr, v->v.str.len));
+        tg_buf_putc(out, '"');
+    } else {
+        tg_buf_reset(scratch);
+        tg_text_value(scratch, v);
+        put_string(out, tg_buf_data(scratch));
+    }
 }
 
 /* The payload as "args"; values are rendered through one scratch buffer reused across
@@ -89,9 +132,7 @@ static void put_args(tg_buf *out, tg_buf *scratch, const tg_event *ev)
             tg_buf_putc(out, ',');
         put_string(out, v.name ? v.name : "?");
         tg_buf_putc(out, ':');
-        tg_buf_reset(scratch);
-        tg_text_value(scratch, &v);
-        put_string(out, tg_buf_data(scratch));
+        put_value(out, scratch, &v);
     }
     tg_buf_putc(out, '}');
 }
@@ -108,7 +149,10 @@ static int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
         if (tg_grow(&cw->names, &cw->names_cap, cw->n_names + 1, sizeof *cw->names) < 0)
             return TG_ERR_NOMEM;
         size_t at = tg_buf_len(cw->pieces);
-        put_string(cw->pieces, tg_frame_names_get(&cw->walk.names, cw->n_names));
+        const char *s = tg_frame_names_get(&cw->walk.names, cw->n_names);
+        if (strcmp(s, "linux:schedule (pre-empted)") == 0)
+            s = "linux:schedule"; /* uftrace dump --chrome names both switches so */
+        put_string(cw->pieces, s);
         cw->names[cw->n_names++] = (struct piece){at, tg_buf_len(cw->pieces) - at};
     }
     *pc = cw->names[name];
@@ -135,8 +179,8 @@ static void put_thread_meta(struct chrome_writer *cw, size_t i)
     for (size_t k = 0; k < i && !pid_seen; k++) /* few threads */
         pid_seen = cw->walk.threads[k].pid == t->pid;
     if (!pid_seen)
-        put_meta(cw->out, "process_name", t->pid, t->tid, "process", t->pid);
-    put_meta(cw->out, "thread_name", t->pid, t->tid, "thread", t->tid);
+        put_meta(cw, "process_name", t->pid, t->tid, t->pid, cw->names_of[i].process);
+    put_meta(cw, "thread_name", t->pid, t->tid, t->tid, cw->names_of[i].thread);
 }
 
 static void put_file_head(tg_buf *out)
@@ -158,10 +202,64 @@ static int put_frame(struct chrome_writer *cw, char ph, const tg_walk_thread *t,
     return 0;
 }
 
+/* The process name a thread of pid shows: the one its first thread found. */
+static uint32_t process_name(const struct chrome_writer *cw, size_t i)
+{
+    const tg_walk_thread *t = &cw->walk.threads[i];
+    for (size_t k = 0; k < i; k++) /* few threads */
+        if (cw->walk.threads[k].pid == t->pid)
+            return cw->names_of[k].process;
+    return 0;
+}
+
+/* A "B" or "E" event with one argument, key: the scratch buffer's text (a call's arguments
+ * or return value, the strings `uftrace dump --chrome` writes). */
+static int put_frame_text(struct chrome_writer *cw, char ph, const tg_walk_thread *t, uint32_t name,
+                          int64_t ns, const char *key)
+{
+    struct piece pc;
+    TG_TRY(name_piece(cw, name, &pc));
+    put_head(cw, ph, t, pc, ns);
+    TG_BUF_LIT(cw->out, ",\"args\":{\"");
+    tg_buf_puts(cw->out, key);
+    TG_BUF_LIT(cw->out, "\":\"");
+    tg_text_json_escaped(cw->out, tg_buf_data(cw->scratch), tg_buf_len(cw->scratch));
+    TG_BUF_LIT(cw->out, "\"}}");
+    return 0;
+}
+
+/* A task-name event (uftrace's COMM records) names its thread again, and its process when
+ * it is the main thread. */
+static int on_task_name(struct chrome_writer *cw, const tg_walk_thread *t, const tg_event *ev)
+{
+    int64_t name = tg_task_name_field(&cw->walk.names, ev, TG_SCOPE_PAYLOAD, "comm");
+    if (name <= 0)
+        return (int)name;
+    struct names *nm = &cw->names_of[t->index];
+    if (nm->thread == (uint32_t)name)
+        return 0;
+    nm->thread = (uint32_t)name;
+    if (t->tid == t->pid) {
+        for (size_t k = 0; k < cw->walk.n_threads; k++)
+            if (cw->walk.threads[k].pid == t->pid)
+                cw->names_of[k].process = (uint32_t)name;
+        put_meta(cw, "process_name", t->pid, t->tid, t->pid, nm->process);
+    }
+    put_meta(cw, "thread_name", t->pid, t->tid, t->tid, nm->thread);
+    return 0;
+}
+
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
-    (void)ev;
     struct chrome_writer *cw = ctx;
+    if (tg_grow(&cw->names_of, &cw->names_of_cap, t->index + 1, sizeof *cw->names_of) < 0)
+        return TG_ERR_NOMEM;
+    int64_t name = tg_task_thread_name(&cw->walk.names, ev, t->tid), pname = 0;
+    if (name >= 0 && !(pname = process_name(cw, t->index)))
+        pname = tg_task_process_name(&cw->walk.names, ev, t->pid, t->tid == t->pid ? name : 0);
+    if (name < 0 || pname < 0)
+        return TG_ERR_NOMEM;
+    cw->names_of[t->index] = (struct names){(uint32_t)name, (uint32_t)pname};
     put_thread_meta(cw, t->index);
     if (tg_grow(&cw->threads, &cw->threads_cap, t->index + 1, sizeof *cw->threads) < 0)
         return TG_ERR_NOMEM;
@@ -215,6 +313,15 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     struct chrome_writer *cw = ctx;
     TG_TRY(tg_split_before(&cw->split, &cw->walk, frame->entry_ns, cw->err));
     TG_TRY(tg_split_begun(&cw->split, t->index));
+    const tg_event *entry = tg_call_args_entry_of(cw->walk.current_ev, frame);
+    if (entry) {
+        tg_buf_reset(cw->scratch);
+        int rc = tg_call_args_entry(&cw->args, entry, cw->scratch);
+        if (rc < 0)
+            return rc;
+        if (rc)
+            return put_frame_text(cw, 'B', t, name, frame->entry_ns, "arguments");
+    }
     return put_frame(cw, 'B', t, name, frame->entry_ns);
 }
 
@@ -226,6 +333,11 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
         return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
     TG_TRY(tg_split_before(&cw->split, &cw->walk, call->exit_ns, cw->err));
     tg_split_ended(&cw->split, t->index);
+    if (ev->size) { /* only a payload has a return value */
+        tg_buf_reset(cw->scratch);
+        if (tg_call_args_retval(&cw->args, ev, call, cw->scratch))
+            return put_frame_text(cw, 'E', t, name, call->exit_ns, "retval");
+    }
     return put_frame(cw, 'E', t, name, call->exit_ns);
 }
 
@@ -267,6 +379,8 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
         put_counter(cw, t, ev);
         return 0;
     }
+    if (cls && cls->kind == TG_KIND_TASK_NAME)
+        TG_TRY(on_task_name(cw, t, ev));
     const char *name = cls ? cls->name : "";
     TG_BUF_LIT(cw->out, ",\n{\"ph\":\"i\",\"name\":");
     put_string(cw->out, name ? name : "?");
@@ -309,6 +423,8 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     tg_buf_free(cw.pieces);
     free(cw.names);
     free(cw.threads);
+    free(cw.names_of);
+    tg_call_args_free(&cw.args);
     return rc < 0 ? rc : 0;
 }
 

@@ -26,8 +26,10 @@
 #include "core/consumer.h"
 #include "core/grow.h"
 #include "core/value_text.h"
+#include "writers/viewers/call_args.h"
 #include "writers/viewers/frame_walk.h"
 #include "writers/viewers/perfetto_packets.h"
+#include "writers/viewers/task_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,7 @@ struct pf_writer {
     tg_buf *text; /* rendered values of the current event */
     struct pf_annotations ann;
     struct pf_interned interned;
+    tg_call_args args;
     tg_error **err;
 };
 
@@ -120,18 +123,6 @@ static tg_pf_seq *seq_for(struct pf_writer *pf, const tg_walk_thread *t, int64_t
 }
 
 /* ---- tracks and their names ---------------------------------------------------------------- */
-
-/* The interned name (+1) in a text field of the event, 0 when it has none. */
-static int64_t name_in_field(struct pf_writer *pf, const tg_event *ev, tg_scope scope,
-                             const char *field)
-{
-    tg_value v;
-    if (tg_event_field_by_name(ev, scope, field, &v) < 0 || v.type != TG_VAL_STRING)
-        return 0;
-    size_t len = strnlen(v.v.str.ptr, v.v.str.len);
-    int64_t id = len ? tg_frame_names_intern(&pf->walk.names, v.v.str.ptr, len) : -1;
-    return id < -1 ? id : id + 1;
-}
 
 static struct pf_process *process_of(struct pf_writer *pf, int pid)
 {
@@ -193,19 +184,7 @@ static int put_track(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns)
     return tg_pf_packet_put(&pf->pk, &pkt);
 }
 
-/* The interned name (+1) of the task the trace lists with tid, 0 when none. */
-static int64_t task_name(struct pf_writer *pf, const tg_event *ev, int64_t tid)
-{
-    const tg_task_info *task = tg_trace_task_find(tg_event_trace(ev), tid);
-    if (!task || !task->name || !task->name[0])
-        return 0;
-    int64_t id = tg_frame_names_intern(&pf->walk.names, task->name, strlen(task->name));
-    return id < 0 ? id : id + 1;
-}
-
-/* A new thread: its process named by the trace's process attribute, the thread by
- * LTTng's procname context at its first event; else both by the tasks the trace lists
- * (uftrace's task.txt: a forked child by its parent's command). */
+/* A new thread: named as task_names.h says, its process too when not yet named. */
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct pf_writer *pf = ctx;
@@ -216,40 +195,24 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
     struct pf_process *pr = process_of(pf, t->pid);
     if (!pr)
         return TG_ERR_NOMEM;
-    const tg_process_info *attr = tg_trace_process(tg_event_trace(ev));
-    if (!pr->name && attr && attr->pid == t->pid && attr->name && attr->name[0]) {
-        int64_t id = tg_frame_names_intern(&pf->walk.names, attr->name, strlen(attr->name));
-        if (id < 0)
-            return (int)id;
-        pr->name = (uint32_t)id + 1;
-    }
-    if (tg_event_tid(ev) != t->tid)
-        return 0; /* an event of no thread (shown on its cpu's): its context names no thread */
-    int64_t name = name_in_field(pf, ev, TG_SCOPE_STREAM_CONTEXT, "procname");
-    if (name == 0)
-        name = name_in_field(pf, ev, TG_SCOPE_EVENT_CONTEXT, "procname");
-    if (name == 0)
-        name = task_name(pf, ev, t->tid);
+    int64_t name = tg_task_thread_name(&pf->walk.names, ev, t->tid);
     if (name < 0)
         return (int)name;
     pt->name = (uint32_t)name;
-    if (!pr->name && t->tid == t->pid && pt->name) {
-        /* a process is known by its main thread's name; described again when another of
-         * its threads (LTTng-UST's listener) was first */
-        pr->name = pt->name;
-        if (pr->declared_part == pf->part) {
+    if (!pr->name) {
+        name = tg_task_process_name(&pf->walk.names, ev, t->pid, t->tid == t->pid ? name : 0);
+        if (name < 0)
+            return (int)name;
+        pr->name = (uint32_t)name;
+        if (pr->name && pr->declared_part == pf->part) {
+            /* described nameless when another of its threads (LTTng-UST's listener) was
+             * first: described again */
             int64_t ns = tg_event_time_ns(ev);
             tg_pf_seq *seq = seq_for(pf, t, ns);
             if (!seq)
                 return TG_ERR_NOMEM;
             TG_TRY(put_process_track(pf, seq, pr, ns));
         }
-    }
-    if (!pr->name) {
-        int64_t main_name = task_name(pf, ev, t->pid);
-        if (main_name < 0)
-            return (int)main_name;
-        pr->name = (uint32_t)main_name;
     }
     return 0;
 }
@@ -258,7 +221,7 @@ static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
  * the main thread; tracks already written in this part are described again. */
 static int on_task_name(struct pf_writer *pf, tg_walk_thread *t, const tg_event *ev)
 {
-    int64_t name = name_in_field(pf, ev, TG_SCOPE_PAYLOAD, "comm");
+    int64_t name = tg_task_name_field(&pf->walk.names, ev, TG_SCOPE_PAYLOAD, "comm");
     struct pf_process *pr = process_of(pf, t->pid);
     if (name <= 0 || !pr)
         return name < 0 ? (int)name : pr ? 0 : TG_ERR_NOMEM;
@@ -343,7 +306,7 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
                      const uint32_t *ann_names)
 {
     struct pf_thread *pt = &pf->threads[t->index];
-    if (pt->declared_part == pf->part &&
+    if (pt->declared_part == pf->part && !n_ann &&
         type != PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT) {
         int rc = put_slice(pf, t, ns, type, name);
         if (rc <= 0)
@@ -412,6 +375,9 @@ static int put_event(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
 #define SLICE_BEGIN PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
 #define SLICE_END PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
 
+static int put_with_text(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
+                         Perfetto__Protos__TrackEvent__Type type, uint32_t name, const char *key);
+
 /* ---- split output: a part ends every slice it began, the next begins them again ---------- */
 
 static int split_end_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t ns)
@@ -453,6 +419,14 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     if (rc < 0)
         return rc;
     TG_TRY(tg_split_begun(&pf->pk.split, t->index));
+    const tg_event *entry = tg_call_args_entry_of(pf->walk.current_ev, frame);
+    if (entry) {
+        tg_buf_reset(pf->text);
+        if ((rc = tg_call_args_entry(&pf->args, entry, pf->text)) < 0)
+            return rc;
+        if (rc)
+            return put_with_text(pf, t, ns, SLICE_BEGIN, name, "arguments");
+    }
     return put_event(pf, t, ns, SLICE_BEGIN, name, 0, NULL);
 }
 
@@ -466,6 +440,11 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
     if (rc < 0)
         return rc;
     tg_split_ended(&pf->pk.split, t->index);
+    if (ev->size) { /* only a payload has a return value */
+        tg_buf_reset(pf->text);
+        if (tg_call_args_retval(&pf->args, ev, call, pf->text))
+            return put_with_text(pf, t, call->exit_ns, SLICE_END, UINT32_MAX, "retval");
+    }
     return put_event(pf, t, call->exit_ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
 
@@ -603,6 +582,36 @@ static void set_value(struct pf_writer *pf, const tg_value *v)
     }
 }
 
+/* The annotations' pointers, their texts in pf->text. */
+static int link_annotations(struct pf_writer *pf)
+{
+    struct pf_annotations *a = &pf->ann;
+    if (tg_grow(&a->ptrs, &a->ptrs_cap, a->n + 1, sizeof *a->ptrs) < 0)
+        return TG_ERR_NOMEM;
+    for (size_t i = 0; i < a->n; i++) {
+        a->ptrs[i] = &a->items[i];
+        if (a->text_at[i] != SIZE_MAX)
+            a->items[i].string_value = (char *)tg_buf_data(pf->text) + a->text_at[i];
+    }
+    return 0;
+}
+
+/* A slice begin or end with one string annotation, key = pf->text (a call's arguments or
+ * return value, as uftrace dump --chrome writes them). */
+static int put_with_text(struct pf_writer *pf, const tg_walk_thread *t, int64_t ns,
+                         Perfetto__Protos__TrackEvent__Type type, uint32_t name, const char *key)
+{
+    uint32_t names[1];
+    pf->ann.n = 0;
+    tg_buf_put(pf->text, "", 1);
+    int rc = add_annotation(pf, names, key);
+    if (rc < 0)
+        return rc;
+    pf->ann.text_at[pf->ann.n++] = 0;
+    TG_TRY(link_annotations(pf));
+    return put_event(pf, t, ns, type, name, pf->ann.n, names);
+}
+
 static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     struct pf_writer *pf = ctx;
@@ -636,13 +645,7 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
         set_value(pf, &v);
         a->n++;
     }
-    if (tg_grow(&a->ptrs, &a->ptrs_cap, a->n + 1, sizeof *a->ptrs) < 0)
-        return TG_ERR_NOMEM;
-    for (size_t i = 0; i < a->n; i++) {
-        a->ptrs[i] = &a->items[i];
-        if (a->text_at[i] != SIZE_MAX)
-            a->items[i].string_value = (char *)tg_buf_data(pf->text) + a->text_at[i];
-    }
+    TG_TRY(link_annotations(pf));
     const char *ev_name = tg_event_name(ev);
     if (!ev_name)
         ev_name = "?";
@@ -686,6 +689,7 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     free(pf.counters);
     free(pf.procs);
     tg_frame_walk_free(&pf.walk);
+    tg_call_args_free(&pf.args);
     return rc;
 }
 
