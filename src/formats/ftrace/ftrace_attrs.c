@@ -5,7 +5,7 @@
  * clock list with the one in use in brackets), OFFSET (ns added to every timestamp),
  * TSC2NSEC (x86-tsc counts converted to ns with mult/shift) and DATE (`trace-cmd record
  * --date`: the offset from the trace clock to the wall clock).  The options are also the
- * environment. */
+ * environment; the saved cmdlines are the tasks the trace lists (pid and command). */
 #include "formats/ftrace/ftrace_internal.h"
 
 #include <stdio.h>
@@ -88,5 +88,10 @@ int ft_attrs_fill(ft_file *f, const char *clock)
         TG_TRY(tg_trace_add_env_int(t, "cpus", f->cpus));
     if (f->have_traceid)
         TG_TRY(tg_trace_add_env_int(t, "traceid", (int64_t)f->traceid));
+    for (size_t i = 0; i < f->n_comms; i++) /* the saved cmdlines: the tasks the file names */
+        if (f->comms[i].pid >= 0)
+            TG_TRY(tg_trace_add_task(
+                t, &(tg_task_info){
+                       .tid = f->comms[i].pid, .pid = -1, .ppid = -1, .name = f->comms[i].comm}));
     return 0;
 }

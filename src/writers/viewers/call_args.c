@@ -20,13 +20,6 @@ static bool renders_args(tg_call_args *ca, const tg_event *ev)
     return ca->rendered;
 }
 
-const tg_event *tg_call_args_entry_of(const tg_event *ev, const tg_call *frame)
-{
-    if (!ev || !ev->cls || ev->cls->kind != TG_KIND_FUNC_ENTRY || ev->addr != frame->addr)
-        return NULL;
-    return ev;
-}
-
 /* The "args" payload field's elements as "(a, b)": 1 written, 0 none. */
 static int args_field(tg_call_args *ca, const tg_event *ev, tg_buf *out)
 {

@@ -11,6 +11,7 @@
 #define TG_CALL_ARGS_H
 
 #include "traceglot.h"
+#include "core/event_model.h"
 
 #include <stdbool.h>
 
@@ -21,9 +22,17 @@ typedef struct tg_call_args {
     size_t has_field_cap;
 } tg_call_args;
 
-/* The entry event that opened frame, when ev is it (the event the walk is feeding), else
- * NULL: frames a tracer's rules imply (linux:schedule) have no entry of their own. */
-const tg_event *tg_call_args_entry_of(const tg_event *ev, const tg_call *frame);
+/* The entry event that opened frame when ev is it (the event the walk is feeding) and it
+ * has a payload (arguments), else NULL: frames a tracer's rules imply (linux:schedule) have
+ * no entry of their own.  In line: most records have no payload. */
+static inline const tg_event *tg_call_args_entry_of(const tg_event *ev, const tg_call *frame)
+{
+    if (!ev || !ev->size || ev->addr != frame->addr || !ev->cls ||
+        ev->cls->kind != TG_KIND_FUNC_ENTRY)
+        return NULL;
+    return ev;
+}
+
 /* Appends ev's arguments as "(a, b)" to out (an in-memory buffer): 1 written, 0 none,
  * TG_ERR_NOMEM. */
 int tg_call_args_entry(tg_call_args *ca, const tg_event *ev, tg_buf *out);

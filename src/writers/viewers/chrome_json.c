@@ -142,8 +142,8 @@ static void put_piece(struct chrome_writer *cw, struct piece pc)
     tg_buf_put_fast(cw->out, tg_buf_data(cw->pieces) + pc.at, pc.len);
 }
 
-/* The JSON of interned name `name`, rendered the first time it is written. */
-static int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
+/* The JSON of the interned names up to `name`, rendered the first time one is written. */
+__attribute__((noinline)) static int render_names(struct chrome_writer *cw, uint32_t name)
 {
     while (cw->n_names <= name) {
         if (tg_grow(&cw->names, &cw->names_cap, cw->n_names + 1, sizeof *cw->names) < 0)
@@ -155,6 +155,14 @@ static int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
         put_string(cw->pieces, s);
         cw->names[cw->n_names++] = (struct piece){at, tg_buf_len(cw->pieces) - at};
     }
+    return 0;
+}
+
+/* The JSON of interned name `name`. */
+static inline int name_piece(struct chrome_writer *cw, uint32_t name, struct piece *pc)
+{
+    if (name >= cw->n_names)
+        TG_TRY(render_names(cw, name));
     *pc = cw->names[name];
     return 0;
 }

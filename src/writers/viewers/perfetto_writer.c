@@ -28,6 +28,7 @@
 #include "core/value_text.h"
 #include "writers/viewers/call_args.h"
 #include "writers/viewers/frame_walk.h"
+#include "writers/viewers/perfetto_ftrace.h"
 #include "writers/viewers/perfetto_packets.h"
 #include "writers/viewers/task_names.h"
 
@@ -101,6 +102,7 @@ struct pf_writer {
     struct pf_annotations ann;
     struct pf_interned interned;
     tg_call_args args;
+    tg_pf_ftrace ft; /* kernel events */
     tg_error **err;
 };
 
@@ -386,11 +388,18 @@ static int split_end_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_t 
     return put_event(ctx, t, ns, SLICE_END, UINT32_MAX, 0, NULL);
 }
 
+static int split_part_end(void *ctx)
+{
+    struct pf_writer *pf = ctx;
+    return tg_pf_ftrace_flush(&pf->ft, &pf->pk);
+}
+
 static int split_part_start(void *ctx)
 {
     struct pf_writer *pf = ctx;
     tg_pf_packets_part_started(&pf->pk);
     pf->part = pf->pk.split.part;
+    tg_pf_ftrace_part_started(&pf->ft);
     return 0;
 }
 
@@ -401,6 +410,7 @@ static int split_begin_frame(void *ctx, tg_walk_thread *t, uint32_t name, int64_
 
 static const tg_split_ops pf_split_ops = {
     .end_frame = split_end_frame,
+    .part_end = split_part_end,
     .part_start = split_part_start,
     .begin_frame = split_begin_frame,
 };
@@ -622,6 +632,8 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
     int rc = before_record(pf, tg_event_time_ns(ev));
     if (rc < 0)
         return rc;
+    if ((rc = tg_pf_ftrace_event(&pf->ft, &pf->pk, ev)) != 0)
+        return rc < 0 ? rc : 0; /* a kernel event, in its CPU's ftrace bundle */
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
     if (kind == TG_KIND_TASK_NAME && (rc = on_task_name(pf, t, ev)) < 0)
         return rc;
@@ -674,6 +686,8 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     int rc = tg_pf_packets_open(&pf.pk, out, opts, &pf_split_ops, &pf, err);
     if (rc == 0)
         rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
+    if (rc == 0)
+        rc = tg_pf_ftrace_flush(&pf.ft, &pf.pk);
     int close_rc = tg_pf_packets_close(&pf.pk, rc < 0 ? NULL : err);
     if (rc == 0)
         rc = close_rc;
@@ -690,6 +704,7 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     free(pf.procs);
     tg_frame_walk_free(&pf.walk);
     tg_call_args_free(&pf.args);
+    tg_pf_ftrace_free(&pf.ft);
     return rc;
 }
 
