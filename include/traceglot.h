@@ -734,6 +734,23 @@ void tg_sql_close(struct sqlite3 *db);
 int tg_sql_run(struct sqlite3 *db, const char *sql, const char *format, tg_buf *out,
                tg_error **err);
 
+/* Comparing two runs: set is the run shown (PATH), other the run it is compared with (OTHER,
+ * the run before), both opened by the caller; functions and event classes match by name,
+ * so the two may be of different formats.
+ *   tg_report_diff: style "uftrace" prints `uftrace report --diff OTHER -d PATH` (options
+ *     "diff-policy", "sort", "sort-column", "output-fields", "avg-total", "avg-self"; f
+ *     filters set only, other is read whole, as uftrace does); "xray" prints llvm-xray
+ *     account's columns with a delta each (f filters both).
+ *   tg_convert_diff: to "folded" (`path OTHER_NS PATH_NS` lines, flamegraph.pl's
+ *     difffolded.pl) or "svg" (a differential flame graph); f filters both.
+ *   tg_stats_diff: per event class both counts and rates and the change; f filters both. */
+int tg_report_diff(tg_set *set, tg_set *other, const tg_filter *f, const char *style,
+                   const tg_options *opts, tg_buf *out, tg_error **err);
+int tg_convert_diff(tg_set *set, tg_set *other, const tg_filter *f, const char *to,
+                    const tg_options *opts, tg_buf *out, tg_error **err);
+int tg_stats_diff(tg_set *set, tg_set *other, const tg_filter *f, const tg_options *opts,
+                  tg_buf *out, tg_error **err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -81,6 +81,7 @@ typedef struct uf_state {
     bool has_kernel;        /* kernel function records were seen */
     bool kernel_full;       /* uftrace --kernel-full: kernel functions outside user
                                    * functions count too (by default they are skipped) */
+    bool event_full;        /* uftrace --event-full: so do events outside user functions */
 } uf_state;
 
 int uf_state_init(uf_state *st);
@@ -210,7 +211,8 @@ static inline bool uf_kernel_skipped(const uf_state *st, const uf_task *t, const
  * kernel function outside them (unless --kernel-full). */
 static inline bool uf_hidden(const uf_state *st, const uf_task *t, const uf_rec *r)
 {
-    return (r->type == UF_EVENT && t->user_stack_count == 0) || uf_kernel_skipped(st, t, r);
+    return (r->type == UF_EVENT && t->user_stack_count == 0 && !st->event_full) ||
+           uf_kernel_skipped(st, t, r);
 }
 
 /* uf_consume for the common record - a user function's entry or exit in a thread in its

@@ -1,5 +1,5 @@
-/* report_dispatch.c - tg_report and tg_stats: function accounting in the style asked for
- * ("uftrace" by default, "xray" for llvm-xray account), and per-class statistics. */
+/* report_dispatch.c - tg_report and tg_report_diff: function accounting in the style asked
+ * for ("uftrace" by default, "xray" for llvm-xray account), of one run or of two compared. */
 #include "core/error_internal.h"
 #include "core/consumer.h"
 
@@ -21,5 +21,29 @@ int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_optio
             TG_TRY(tg_options_check(opts, TG_OWNER_REPORT_STYLE, style, "filter", "report", err));
             return tg_sink_run(set, f, opts, out, err, run_report, tg_report_style_list[i]);
         }
+    return tg_err(err, TG_ERR_USAGE, "unknown report style '%s'", style);
+}
+
+static int run_report_diff(const void *impl, tg_set *set, tg_iter *it, tg_set *other,
+                           tg_iter *other_it, const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    return ((const struct tg_report_style *)impl)->diff(set, it, other, other_it, opts, out, err);
+}
+
+int tg_report_diff(tg_set *set, tg_set *other, const tg_filter *f, const char *style,
+                   const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    if (!style)
+        style = "uftrace";
+    for (size_t i = 0; tg_report_style_list[i]; i++) {
+        const struct tg_report_style *s = tg_report_style_list[i];
+        if (strcmp(s->name, style) != 0)
+            continue;
+        if (!s->diff)
+            return tg_err(err, TG_ERR_USAGE, "report style '%s' compares no runs", style);
+        TG_TRY(tg_options_check(opts, TG_OWNER_REPORT_STYLE, style, "filter", "report", err));
+        return tg_sink_run_diff(set, f, other, s->diff_other_whole ? NULL : f, opts, out, err,
+                                run_report_diff, s);
+    }
     return tg_err(err, TG_ERR_USAGE, "unknown report style '%s'", style);
 }

@@ -53,6 +53,8 @@ extern const struct cli_command_info cli_commands[];
 
 struct cli_args {
     const char *sink; /* the chosen style or converter (--style, --to), or the command's name */
+    const char *diff; /* --diff OTHER: the run compared with (NULL: none) */
+    const char *diff_instr_map; /* --diff-instr-map: OTHER's XRay binary */
     tg_options *opts;
     tg_filter *filter;
     char **paths;

@@ -278,7 +278,12 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             cli_print_command_help(cmd);
             return 1;
         }
-        a->sink = value; /* --style, --to */
+        if (strcmp(o->name, "diff") == 0)
+            a->diff = value;
+        else if (strcmp(o->name, "diff-instr-map") == 0)
+            a->diff_instr_map = value;
+        else
+            a->sink = value; /* --style, --to */
         return 0;
     }
     tg_error *err = NULL;

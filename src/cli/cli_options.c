@@ -13,6 +13,11 @@ const struct cli_option cli_options[] = {
     {"style", 0, "NAME", CMD_REPORT, "uftrace (default), xray"},
     {"to", 0, "FORMAT", CMD_CONVERT,
      "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace, sqlite"},
+    {"diff", 0, "OTHER", CMD_REPORT | CMD_CONVERT | CMD_STATS,
+     "compare with the run OTHER (any format; functions and events match by name): report as "
+     "uftrace report --diff, convert --to svg or folded, stats"},
+    {"diff-instr-map", 0, "BINARY", CMD_REPORT | CMD_CONVERT | CMD_STATS,
+     "--diff of XRay logs: the instrumented binary of OTHER (default: --instr-map)"},
     {0},
 };
 
@@ -24,7 +29,7 @@ const struct cli_command_info cli_commands[] = {
     {"cat", CMD_CAT, "traceglot cat [options] PATH...",
      "print every event, time-ordered, one line each (--style for a peer tool's text)",
      "traceglot cat --style=trace-cmd trace.dat", TG_OWNER_PRINT_STYLE, "native"},
-    {"stats", CMD_STATS, "traceglot stats [options] PATH...",
+    {"stats", CMD_STATS, "traceglot stats [--diff OTHER] [options] PATH...",
      "one row per event class: count, first and last time, rate", "traceglot stats ust-trace/",
      TG_OWNER_COMMAND, NULL},
     {"convert", CMD_CONVERT, "traceglot convert --to chrome|ctf|uftrace [-o OUT] PATH...",
@@ -33,7 +38,8 @@ const struct cli_command_info cli_commands[] = {
     {"replay", CMD_REPLAY, "traceglot replay [options] PATH...",
      "the function-call timeline of a function trace, as uftrace replay prints it",
      "traceglot replay -f time,tid,duration uftrace.data", TG_OWNER_COMMAND, NULL},
-    {"report", CMD_REPORT, "traceglot report [--style=uftrace|xray] [options] PATH...",
+    {"report", CMD_REPORT,
+     "traceglot report [--style=uftrace|xray] [--diff OTHER] [options] PATH...",
      "time spent per function (uftrace report; --style=xray: llvm-xray account)",
      "traceglot report --style=xray --instr-map ./app xray-log.app.XXXX", TG_OWNER_REPORT_STYLE,
      "uftrace"},

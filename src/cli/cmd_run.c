@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,6 +26,62 @@ static int run_to_fd(struct cli_args *a, int fd, cli_call call)
     return cli_finish(rc, err);
 }
 
+/* --diff OTHER: the run compared with, opened with the same options (--diff-instr-map, when
+ * given, as its --instr-map).  NULL after printing why. */
+static tg_set *open_other(struct cli_args *a, tg_error **err)
+{
+    const char *other = a->diff;
+    const char *map = a->diff_instr_map;
+    const char *own = tg_options_get(a->opts, "instr-map");
+    char *keep = own ? strdup(own) : NULL;
+    if (map && tg_options_set(a->opts, "instr-map", map) < 0) {
+        free(keep);
+        return NULL;
+    }
+    tg_set *set = tg_open(&other, 1, a->opts, err);
+    if (map) /* back to PATH's own (an empty value: none) */
+        tg_options_set(a->opts, "instr-map", keep ? keep : "");
+    free(keep);
+    for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
+        fprintf(stderr, "traceglot: warning: %s: %s\n", other, tg_error_message(w));
+    for (size_t i = 0; set && i < tg_set_trace_count(set); i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        for (size_t k = 0; k < tg_trace_warning_count(t); k++)
+            fprintf(stderr, "traceglot: warning: %s\n", tg_trace_warning(t, k));
+    }
+    return set;
+}
+
+typedef int (*cli_diff_call)(tg_set *set, tg_set *other, struct cli_args *a, tg_buf *out,
+                             tg_error **err);
+
+/* A --diff command: set against other, both open while call runs. */
+static int with_other(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err,
+                      cli_diff_call call)
+{
+    tg_set *other = open_other(a, err);
+    if (!other)
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    int rc = call(set, other, a, out, err);
+    tg_close(other);
+    return rc;
+}
+
+static int diff_report(tg_set *set, tg_set *other, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_report_diff(set, other, a->filter, a->sink, a->opts, out, err);
+}
+
+static int diff_convert(tg_set *set, tg_set *other, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_convert_diff(set, other, a->filter, a->sink, a->opts, out, err);
+}
+
+static int diff_stats(tg_set *set, tg_set *other, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_stats_diff(set, other, a->filter, a->opts, out, err);
+}
+
 static int call_info(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
     return tg_info(set, a->opts, out, err);
@@ -37,11 +94,15 @@ static int call_cat(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err
 
 static int call_stats(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
+    if (a->diff)
+        return with_other(set, a, out, err, diff_stats);
     return tg_stats(set, a->filter, a->opts, out, err);
 }
 
 static int call_convert(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
+    if (a->diff)
+        return with_other(set, a, out, err, diff_convert);
     return tg_convert(set, a->filter, a->sink, a->opts, out, err);
 }
 
@@ -52,6 +113,8 @@ static int call_replay(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **
 
 static int call_report(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
+    if (a->diff)
+        return with_other(set, a, out, err, diff_report);
     return tg_report(set, a->filter, a->sink, a->opts, out, err);
 }
 
@@ -70,6 +133,11 @@ int cli_run_convert(struct cli_args *a)
     }
     const char *path = tg_options_get(a->opts, "output");
     int to_dir = tg_convert_writes_dir(a->sink);
+    if (to_dir >= 1 && a->diff) {
+        fprintf(stderr, "traceglot convert: --diff compares runs in --to svg or folded, not %s\n",
+                a->sink);
+        return 2;
+    }
     if (to_dir == 2) { /* one file at a path: the library writes it (sqlite) */
         if (!path || strcmp(path, "-") == 0) {
             fprintf(stderr, "traceglot convert: --to %s writes a file: give -o FILE\n", a->sink);

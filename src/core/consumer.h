@@ -45,12 +45,21 @@ struct tg_converter {
     int (*convert_file)(tg_set *set, const tg_filter *f, const tg_options *opts, const char *path,
                         tg_error **err);
     const tg_option_decl *options; /* the options it takes (NULL: none) */
+    /* --diff: set (the run shown, "after") against other (the run before), each through its
+     * own iterator; NULL when the format has no differential form */
+    int (*convert_diff)(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
+                        const tg_options *opts, tg_buf *out, tg_error **err);
 };
 
 struct tg_report_style {
     const char *name;
     int (*report)(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err);
     const tg_option_decl *options; /* the options it takes (NULL: none) */
+    /* --diff: set against other (NULL: the style compares no runs) */
+    int (*diff)(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it, const tg_options *opts,
+                tg_buf *out, tg_error **err);
+    /* the filters apply to set only, other is read whole (as uftrace report --diff does) */
+    bool diff_other_whole;
 };
 
 #define TG_PRINT_STYLE(id) const struct tg_print_style tg_print_style_##id
@@ -69,5 +78,14 @@ typedef int (*tg_sink_fn)(const void *impl, tg_set *set, tg_iter *it, const tg_o
 
 int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
                 tg_error **err, tg_sink_fn fn, const void *impl);
+
+/* The same for a comparison of two runs: set through filter f, other through other_f (NULL:
+ * whole); the damage of both is reported after the output, set's first. */
+typedef int (*tg_diff_fn)(const void *impl, tg_set *set, tg_iter *it, tg_set *other,
+                          tg_iter *other_it, const tg_options *opts, tg_buf *out, tg_error **err);
+
+int tg_sink_run_diff(tg_set *set, const tg_filter *f, tg_set *other, const tg_filter *other_f,
+                     const tg_options *opts, tg_buf *out, tg_error **err, tg_diff_fn fn,
+                     const void *impl);
 
 #endif

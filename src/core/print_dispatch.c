@@ -42,6 +42,64 @@ int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf 
     return rc;
 }
 
+/* The iterator's damage as errors, after the output (rc: the sink's status). */
+static int report_damage(const tg_iter *it, int rc, tg_error **err)
+{
+    const tg_error *e = tg_iter_errors(it);
+    if (rc >= 0 && e) {
+        for (; e; e = tg_error_next(e))
+            tg_err(err, tg_error_status(e), "%s", tg_error_message(e));
+        rc = TG_ERR_FORMAT;
+    }
+    return rc;
+}
+
+int tg_sink_run_diff(tg_set *set, const tg_filter *f, tg_set *other, const tg_filter *other_f,
+                     const tg_options *opts, tg_buf *out, tg_error **err, tg_diff_fn fn,
+                     const void *impl)
+{
+    tg_iter *it = tg_iter_new(set, f, err);
+    if (!it)
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    tg_iter *other_it = tg_iter_new(other, other_f, err);
+    if (!other_it) {
+        tg_iter_free(it);
+        return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    }
+    int rc = fn(impl, set, it, other, other_it, opts, out, err);
+    int frc = tg_buf_flush(out);
+    int r1 = report_damage(it, rc, err), r2 = report_damage(other_it, rc, err);
+    rc = r1 < 0 ? r1 : r2;
+    if (rc >= 0 && frc < 0)
+        rc = tg_err(err, TG_ERR_IO, "cannot write the output");
+    tg_iter_free(it);
+    tg_iter_free(other_it);
+    return rc;
+}
+
+static int run_convert_diff(const void *impl, tg_set *set, tg_iter *it, tg_set *other,
+                            tg_iter *other_it, const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    return ((const struct tg_converter *)impl)
+        ->convert_diff(set, it, other, other_it, opts, out, err);
+}
+
+int tg_convert_diff(tg_set *set, tg_set *other, const tg_filter *f, const char *to,
+                    const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    for (size_t i = 0; tg_converter_list[i]; i++) {
+        const struct tg_converter *c = tg_converter_list[i];
+        if (strcmp(c->name, to) != 0)
+            continue;
+        if (!c->convert_diff)
+            return tg_err(err, TG_ERR_USAGE, "--to %s compares no runs (--diff: svg or folded)",
+                          to);
+        TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
+        return tg_sink_run_diff(set, f, other, f, opts, out, err, run_convert_diff, c);
+    }
+    return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s'", to);
+}
+
 static int run_print(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
                      tg_buf *out, tg_error **err)
 {

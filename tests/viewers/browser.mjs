@@ -1,6 +1,8 @@
-// browser.mjs SPEEDSCOPE_JSON SVG OUTDIR - opens traceglot's speedscope output in the
-// speedscope app (the npm package, served from this machine) and its SVG flame graph, both in
-// Debian's Chromium driven by playwright-core, and checks that each is drawn.  Screenshots
+// browser.mjs SPEEDSCOPE_JSON SVG OUTDIR [DIFF_SVG] - opens traceglot's speedscope output in
+// the speedscope app (the npm package, served from this machine) and its SVG flame graph, both
+// in Debian's Chromium driven by playwright-core, and checks that each is drawn; DIFF_SVG, a
+// differential flame graph (convert --to svg --diff), must be drawn too, each frame with a
+// title carrying both runs' times and the change, coloured by the change.  Screenshots
 // go to OUTDIR (kept with the test log).  Prints "N passed, N failed" and exits non-zero on a
 // failure.
 import { chromium } from 'playwright-core';
@@ -10,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [speedscopeJson, svgFile, outDir] = process.argv.slice(2);
+const [speedscopeJson, svgFile, outDir, diffSvgFile] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const app = path.join(here, '..', 'node_modules', 'speedscope', 'dist', 'release');
 const results = [];
@@ -108,6 +110,36 @@ try {
   const hits = await svg.locator('g.f.match').count();
   check('svg search highlights', hits > 0 && /Matched: [0-9.]+%/.test(matched), `${term}: ${hits} frames, ${matched}`);
   await svg.screenshot({ path: path.join(outDir, 'flamegraph-search.png') });
+
+  // the differential flame graph: drawn, a title per frame with both times and the change,
+  // red and blue fills, the frames only in PATH outlined, the paths only in OTHER listed
+  if (diffSvgFile) {
+    const diff = await context.newPage();
+    const diffErrors = [];
+    diff.on('pageerror', (e) => diffErrors.push(String(e)));
+    await diff.goto('file://' + path.resolve(diffSvgFile));
+    const info = await diff.evaluate(() => Array.from(document.querySelectorAll('g.f')).map((g) => {
+      const r = g.querySelector('rect').getBoundingClientRect();
+      return { title: g.querySelector('title')?.textContent || '', a: g.dataset.a, b: g.dataset.b,
+        fill: g.querySelector('rect').getAttribute('fill'), dashed: g.querySelector('rect').hasAttribute('stroke-dasharray'),
+        w: r.width, h: r.height };
+    }));
+    check('diff svg frames drawn', info.length > 1 && info.every((f) => f.w > 0 && f.h > 0), `${info.length} frames`);
+    const titled = info.filter((f) => /\nself: PATH [0-9.]+ [num]?s, OTHER [0-9.]+ [num]?s, change [+-][0-9.]+ [num]?s/.test(f.title) &&
+      /\ntotal: PATH [0-9.]+ [num]?s, OTHER /.test(f.title));
+    check('diff svg: a title per frame with both times and the change', titled.length === info.length,
+      `${titled.length}/${info.length}: ${info[1] ? JSON.stringify(info[1].title) : ''}`);
+    const red = info.filter((f) => /^rgb\(255,/.test(f.fill)).length;
+    const blue = info.filter((f) => /^rgb\(\d+,\d+,255\)$/.test(f.fill) && !/^rgb\(255,/.test(f.fill)).length;
+    check('diff svg: slower frames red, faster blue', red > 0 && blue > 0, `${red} red, ${blue} blue`);
+    const fresh = info.filter((f) => f.a === undefined);
+    check('diff svg: frames only in PATH outlined', fresh.length > 0 && fresh.every((f) => f.dashed && /only in PATH/.test(f.title)),
+      `${fresh.length} frames`);
+    const gone = await diff.locator('g.gone').count();
+    check('diff svg: paths only in OTHER listed', gone > 0, `${gone} paths`);
+    await diff.locator('svg').screenshot({ path: path.join(outDir, 'flamegraph-diff.png') });
+    check('diff svg raised no page errors', diffErrors.length === 0, diffErrors.join('; '));
+  }
 } finally {
   await context.close();
   server.close();

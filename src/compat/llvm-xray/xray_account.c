@@ -322,20 +322,42 @@ static void put_row(tg_buf *out, const row *r)
     tg_buf_putc(out, '\n');
 }
 
-static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                               tg_error **err)
+/* One run's account: the stacks and latencies, then the rows in llvm's order. */
+typedef struct account {
+    acct a;
+    uint64_t freq;
+    row *rows;
+    size_t *idx; /* rows in the printed order */
+    size_t n;
+} account;
+
+static void account_free(account *ac)
 {
-    enum sort_key key;
-    int asc;
-    if (parse_sort(opts, &key, &asc) < 0)
-        return tg_err(err, TG_ERR_USAGE,
-                      "--sort takes funcid, count, min, med, 90p, 99p, max, sum or func; "
-                      "--sortorder takes asc or dsc");
-    acct a = {0};
-    a.cs = tg_callstack_new(NULL, NULL);
-    if (!a.cs)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    tg_callstack_set_rules(a.cs, TG_STACK_LLVM_XRAY);
+    free(ac->rows);
+    free(ac->idx);
+    tg_callstack_free(ac->a.cs);
+    for (size_t i = 0; i < ac->a.n_funcs; i++) {
+        free(ac->a.funcs[i].v);
+        free(ac->a.funcs[i].name);
+        free(ac->a.funcs[i].location);
+    }
+    free(ac->a.funcs);
+    tg_hash_free(&ac->a.by_id);
+    free(ac->a.hist);
+}
+
+/* Reads a set as llvm-xray account does (XRay traces stream after stream, others through the
+ * iterator) and makes its rows, sorted by key.  0, a negative status (damage: the first
+ * error in *err, the rows made all the same), or TG_ERR_NOMEM. */
+static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
+                           tg_error **err)
+{
+    memset(ac, 0, sizeof *ac);
+    acct *a = &ac->a;
+    a->cs = tg_callstack_new(NULL, NULL);
+    if (!a->cs)
+        return TG_ERR_NOMEM;
+    tg_callstack_set_rules(a->cs, TG_STACK_LLVM_XRAY);
     int rc = 0;
     uint64_t freq = 0;
     int have_xray = 0, have_other = 0;
@@ -350,7 +372,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
             freq = tf;
         have_xray = 1;
         int ns_is_tsc = tf == 1000000000u;
-        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc >= 0; s++) {
+        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc != TG_ERR_NOMEM; s++) {
             tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
             if (!si) {
                 rc = TG_ERR_NOMEM;
@@ -373,15 +395,13 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
                         rc = n;
                     continue;
                 }
-                int ar = account_run(&a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD);
+                int ar = account_run(a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD);
                 if (ar < 0) {
                     rc = ar;
                     break;
                 }
             }
             tg_stream_iter_free(si);
-            if (rc == TG_ERR_NOMEM)
-                break;
         }
     }
     if (have_other && !have_xray && rc >= 0) {
@@ -389,69 +409,90 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
         const tg_event *ev;
         int r;
         while ((r = tg_iter_next(it, &ev)) > 0)
-            if ((rc = account_run(&a, ev, 1, TSC_TRACE_NS)) < 0)
+            if ((rc = account_run(a, ev, 1, TSC_TRACE_NS)) < 0)
                 break;
         if (r < 0 && rc >= 0)
             rc = r;
     }
-
+    ac->freq = freq;
+    if (rc == TG_ERR_NOMEM)
+        return rc;
     /* rows in llvm's DenseMap<int32_t> order, then std::sort by the key */
-    row *rows = NULL;
-    size_t *order = NULL;
     unsigned *hashes = NULL;
-    if (rc != TG_ERR_NOMEM && a.n_funcs) {
-        rows = malloc(a.n_funcs * sizeof *rows);
-        order = malloc(a.n_funcs * sizeof *order);
-        hashes = malloc(a.n_funcs * sizeof *hashes);
-        if (!rows || !order || !hashes)
-            rc = TG_ERR_NOMEM;
+    ac->n = a->n_funcs;
+    if (a->n_funcs) {
+        ac->rows = malloc(a->n_funcs * sizeof *ac->rows);
+        ac->idx = malloc(a->n_funcs * sizeof *ac->idx);
+        hashes = malloc(a->n_funcs * sizeof *hashes);
+        if (!ac->rows || !ac->idx || !hashes) {
+            free(hashes);
+            return TG_ERR_NOMEM;
+        }
     }
-    if (rc != TG_ERR_NOMEM) {
-        for (size_t i = 0; i < a.n_funcs; i++)
-            hashes[i] = tg_llvm_hash32((uint32_t)a.funcs[i].id);
-        if (a.n_funcs && tg_llvm_densemap_order(hashes, a.n_funcs, order) < 0)
-            rc = TG_ERR_NOMEM;
+    size_t *order = ac->idx;
+    for (size_t i = 0; i < a->n_funcs; i++)
+        hashes[i] = tg_llvm_hash32((uint32_t)a->funcs[i].id);
+    if (a->n_funcs && tg_llvm_densemap_order(hashes, a->n_funcs, order) < 0) {
+        free(hashes);
+        return TG_ERR_NOMEM;
     }
-    if (rc != TG_ERR_NOMEM) {
-        for (size_t i = 0; i < a.n_funcs && !a.hist; i++)
-            if (a.funcs[i].n >= 8192)
-                a.hist = malloc(HIST_SIZE * sizeof *a.hist); /* NULL: quickselect only */
-        for (size_t i = 0; i < a.n_funcs; i++)
-            stats(&a.funcs[order[i]], freq, &rows[i], a.hist);
-        size_t *idx = order; /* reuse: positions into rows */
-        for (size_t i = 0; i < a.n_funcs; i++)
-            idx[i] = i;
-        /* llvm-xray 14 has no sort for "func" (llvm_unreachable("Not implemented")): its
-         * release build prints the rows in hash-map order, and so does this. */
-        sort_ctx sc = {rows, key, asc};
-        if (key != K_FUNC)
-            tg_std_sort(idx, a.n_funcs, row_less, &sc);
-        char tmp[160];
-        tg_buf_puts(out, "Functions with latencies: ");
-        tg_buf_u64(out, a.n_funcs);
-        tg_buf_putc(out, '\n');
-        snprintf(tmp, sizeof tmp, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid",
-                 "count", "min", "med", "90p", "99p", "max", "sum", "function");
-        tg_buf_puts(out, tmp);
-        const char *top = opts ? tg_options_get(opts, "top") : NULL;
-        size_t limit = a.n_funcs;
-        if (top && atoi(top) > 0 && (size_t)atoi(top) < limit)
-            limit = (size_t)atoi(top);
-        for (size_t i = 0; i < limit; i++)
-            put_row(out, &rows[idx[i]]);
-    }
-    free(rows);
-    free(order);
     free(hashes);
-    tg_callstack_free(a.cs);
-    for (size_t i = 0; i < a.n_funcs; i++) {
-        free(a.funcs[i].v);
-        free(a.funcs[i].name);
-        free(a.funcs[i].location);
+    for (size_t i = 0; i < a->n_funcs && !a->hist; i++)
+        if (a->funcs[i].n >= 8192)
+            a->hist = malloc(HIST_SIZE * sizeof *a->hist); /* NULL: quickselect only */
+    for (size_t i = 0; i < a->n_funcs; i++)
+        stats(&a->funcs[order[i]], freq, &ac->rows[i], a->hist);
+    for (size_t i = 0; i < a->n_funcs; i++)
+        order[i] = i; /* reused: positions into rows */
+    /* llvm-xray 14 has no sort for "func" (llvm_unreachable("Not implemented")): its
+     * release build prints the rows in hash-map order, and so does this. */
+    sort_ctx sc = {ac->rows, key, asc};
+    if (key != K_FUNC)
+        tg_std_sort(order, a->n_funcs, row_less, &sc);
+    return rc;
+}
+
+static void put_header(tg_buf *out)
+{
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count",
+             "min", "med", "90p", "99p", "max", "sum", "function");
+    tg_buf_puts(out, tmp);
+}
+
+static size_t top_of(const tg_options *opts, size_t n)
+{
+    const char *top = opts ? tg_options_get(opts, "top") : NULL;
+    if (top && atoi(top) > 0 && (size_t)atoi(top) < n)
+        return (size_t)atoi(top);
+    return n;
+}
+
+static int bad_sort(tg_error **err)
+{
+    return tg_err(err, TG_ERR_USAGE,
+                  "--sort takes funcid, count, min, med, 90p, 99p, max, sum or func; "
+                  "--sortorder takes asc or dsc");
+}
+
+static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                               tg_error **err)
+{
+    enum sort_key key;
+    int asc;
+    if (parse_sort(opts, &key, &asc) < 0)
+        return bad_sort(err);
+    account ac;
+    int rc = account_run_set(&ac, set, it, key, asc, err);
+    if (rc != TG_ERR_NOMEM) {
+        tg_buf_puts(out, "Functions with latencies: ");
+        tg_buf_u64(out, ac.n);
+        tg_buf_putc(out, '\n');
+        put_header(out);
+        for (size_t i = 0, limit = top_of(opts, ac.n); i < limit; i++)
+            put_row(out, &ac.rows[ac.idx[i]]);
     }
-    free(a.funcs);
-    tg_hash_free(&a.by_id);
-    free(a.hist);
+    account_free(&ac);
     if (rc == TG_ERR_NOMEM && err && !*err)
         return TG_ERR_NOMEM;
     return rc < 0 ? rc : 0;
@@ -470,8 +511,93 @@ static const tg_option_decl xray_account_options[] = {
     {0},
 };
 
+/* ---- --diff: two runs' accounts side by side ----------------------------------------------
+ * Each row of PATH as llvm-xray account prints it, followed by a line of the change of each
+ * column against OTHER's row of the same function (matched by name; by function id when the
+ * logs have no names): "(change)", or "(only in PATH)" with the whole row as the change.
+ * Then OTHER's rows PATH lacks, as llvm-xray prints them for OTHER, each followed by
+ * "(only in OTHER)" and the row negated. */
+
+static const row *find_row(const account *ac, const row *r)
+{
+    for (size_t i = 0; i < ac->n; i++) {
+        const row *o = &ac->rows[i];
+        if (r->name[0] ? strcmp(o->name, r->name) == 0 : !o->name[0] && o->id == r->id)
+            return o;
+    }
+    return NULL;
+}
+
+static void put_change(tg_buf *out, const row *r, const row *o, const char *what)
+{
+    static const row zero;
+    if (!o)
+        o = &zero;
+    char tmp[256];
+    int n =
+        snprintf(tmp, sizeof tmp, "%9s %+10lld [%+9.6f, %+9.6f, %+9.6f, %+9.6f, %+9.6f] %+9.6f  ",
+                 "", (long long)r->count - (long long)o->count, r->min - o->min, r->med - o->med,
+                 r->p90 - o->p90, r->p99 - o->p99, r->max - o->max, r->sum - o->sum);
+    if (n > 0)
+        tg_buf_put(out, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    tg_buf_puts(out, what);
+    tg_buf_putc(out, '\n');
+}
+
+/* The row with no call: what PATH has of a function only OTHER ran. */
+static void negate(row *r)
+{
+    r->count = 0;
+    r->min = r->med = r->p90 = r->p99 = r->max = r->sum = 0;
+}
+
+static int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
+                             const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    enum sort_key key;
+    int asc;
+    if (parse_sort(opts, &key, &asc) < 0)
+        return bad_sort(err);
+    account ac, ao = {0};
+    int rc = account_run_set(&ac, set, it, key, asc, err);
+    int rc2 = rc == TG_ERR_NOMEM ? 0 : account_run_set(&ao, other, other_it, key, asc, err);
+    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM) {
+        size_t gone = 0;
+        for (size_t i = 0; i < ao.n; i++)
+            gone += !find_row(&ac, &ao.rows[i]);
+        tg_buf_puts(out, "Functions with latencies: ");
+        tg_buf_u64(out, ac.n);
+        tg_buf_puts(out, " (OTHER: ");
+        tg_buf_u64(out, ao.n);
+        tg_buf_puts(out, ", ");
+        tg_buf_u64(out, gone);
+        tg_buf_puts(out, " of them only in OTHER)\n");
+        put_header(out);
+        for (size_t i = 0, limit = top_of(opts, ac.n); i < limit; i++) {
+            const row *r = &ac.rows[ac.idx[i]], *o = find_row(&ao, r);
+            put_row(out, r);
+            put_change(out, r, o, o ? "(change)" : "(only in PATH)");
+        }
+        for (size_t i = 0; i < ao.n; i++) {
+            const row *o = &ao.rows[ao.idx[i]];
+            if (find_row(&ac, o))
+                continue;
+            row z = *o;
+            negate(&z);
+            put_row(out, o);
+            put_change(out, &z, o, "(only in OTHER)");
+        }
+    }
+    account_free(&ao);
+    account_free(&ac);
+    if ((rc == TG_ERR_NOMEM || rc2 == TG_ERR_NOMEM) && err && !*err)
+        return TG_ERR_NOMEM;
+    return rc < 0 ? rc : rc2 < 0 ? rc2 : 0;
+}
+
 TG_REPORT_STYLE(xray) = {
     .name = "xray",
     .report = xray_account_report,
     .options = xray_account_options,
+    .diff = xray_account_diff,
 };

@@ -51,6 +51,13 @@ struct row *uf_row_get(struct table *tb, const char *name)
     return r;
 }
 
+struct row *uf_row_find(const struct table *tb, const char *name)
+{
+    const struct row_key key = {tb, name};
+    uint64_t *index = tg_hash_find_by(&tb->by_name, tg_hash_str(name), row_named, &key);
+    return index ? tb->rows[*index] : NULL;
+}
+
 void uf_table_free(struct table *tb)
 {
     for (size_t i = 0; i < tb->n; i++) {

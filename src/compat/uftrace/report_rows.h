@@ -68,6 +68,8 @@ int uf_report_fmt_parse(struct uf_report_fmt *f, const tg_options *opts, tg_erro
 /* The row of name, made (zeroed, minima at their largest) when new; NULL when out of
  * memory. */
 struct row *uf_row_get(struct table *tb, const char *name);
+/* The row of name, or NULL when there is none. */
+struct row *uf_row_find(const struct table *tb, const char *name);
 void uf_table_free(struct table *tb);
 /* Adds the rows of src into dst (the report's workers each keep a table). */
 int uf_table_merge(struct table *dst, const struct table *src);
@@ -101,5 +103,16 @@ uint64_t uf_row_value(const struct row *r, enum uf_col col);
 int uf_row_cmp(const struct row *a, const struct row *b, const struct uf_report_fmt *f);
 /* Sorts the rows by the format's keys and prints uftrace report's table. */
 void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out);
+
+/* The function rows of a set as `uftrace report` counts them (report_uftrace.c), with what
+ * fmt asks (stats, sizes), into tb (the caller frees it with uf_table_free).  other: the run
+ * report --diff compares with, read as uftrace reads it there (whole, events and kernel
+ * functions outside functions too).  0, a negative status, or TG_ERR_FORMAT with tb filled
+ * (damage, in *err). */
+int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
+                    const struct uf_report_fmt *fmt, bool other, struct table *tb, tg_error **err);
+/* report --diff of the uftrace style (report_diff.c). */
+int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
+                   const tg_options *opts, tg_buf *out, tg_error **err);
 
 #endif

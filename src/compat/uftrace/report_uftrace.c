@@ -239,7 +239,9 @@ static int finish(struct rep *p)
     return uf_finish(&p->st, &sink);
 }
 
-static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *fmt)
+/* other: the run report --diff compares with, which uftrace reads with options of its own:
+ * none but -k, so events and kernel functions outside user functions count (sic). */
+static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *fmt, bool other)
 {
     struct rep *p = calloc(1, sizeof *p);
     if (p && uf_state_init(&p->st) < 0) {
@@ -247,7 +249,8 @@ static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *f
         return NULL;
     }
     if (p) {
-        p->st.kernel_full = opts && tg_options_flag(opts, "kernel-full");
+        p->st.kernel_full = other || (opts && tg_options_flag(opts, "kernel-full"));
+        p->st.event_full = other;
         p->fmt = fmt;
     }
     return p;
@@ -447,12 +450,13 @@ static int cmp_side(const void *a, const void *b)
     return a1 < b1 ? -1 : a1 > b1;
 }
 
-static bool fast_path_ok(tg_set *set, const tg_options *opts, const struct uf_report_fmt *fmt)
+static bool fast_path_ok(tg_set *set, const tg_options *opts, const struct uf_report_fmt *fmt,
+                         bool other)
 {
     static const char *const filters[] = {"begin", "end", "events", "tid", "cpu", NULL};
     if (fmt->needs_size)
         return false;
-    for (size_t i = 0; opts && filters[i]; i++)
+    for (size_t i = 0; opts && !other && filters[i]; i++)
         if (tg_options_get(opts, filters[i]))
             return false;
     for (size_t i = 0; i < tg_set_trace_count(set); i++)
@@ -462,7 +466,7 @@ static bool fast_path_ok(tg_set *set, const tg_options *opts, const struct uf_re
 }
 
 static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_report_fmt *fmt,
-                           tg_buf *out, tg_error **err)
+                           bool other, struct table *tb, tg_error **err)
 {
     struct run run = {0};
     struct side_ev *side = NULL;
@@ -549,7 +553,7 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
     }
     unsigned nw = run.n_jobs > 1 ? 2 : 1;
     for (unsigned i = 0; i < nw && rc >= 0; i++)
-        if (!(run.rep[i] = rep_new(opts, fmt)))
+        if (!(run.rep[i] = rep_new(opts, fmt, other)))
             rc = TG_ERR_NOMEM;
     if (rc >= 0) {
         /* each thread on its own, on two workers; their tables are summed at the end */
@@ -563,8 +567,10 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
         }
         if (rc >= 0 && nw == 2) /* sum the second table into the first */
             rc = uf_table_merge(&run.rep[0]->tb, &run.rep[1]->tb);
-        if (rc >= 0)
-            uf_rows_print(&run.rep[0]->tb, fmt, out);
+        if (rc >= 0) { /* the table is the caller's */
+            *tb = run.rep[0]->tb;
+            memset(&run.rep[0]->tb, 0, sizeof run.rep[0]->tb);
+        }
     }
     for (unsigned i = 0; i < nw; i++)
         rep_free(run.rep[i]);
@@ -591,26 +597,22 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
     return rc;
 }
 
-static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                          tg_error **err)
+int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
+                    const struct uf_report_fmt *fmt, bool other, struct table *tb, tg_error **err)
 {
-    if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads"))
-        return uf_report_task(set, it, opts, out, err);
-    struct uf_report_fmt fmt;
-    int rc = uf_report_fmt_parse(&fmt, opts, err);
-    if (rc < 0)
-        return rc;
-    if (fast_path_ok(set, opts, &fmt))
-        return report_parallel(set, opts, &fmt, out, err);
-    struct rep *p = rep_new(opts, &fmt);
+    memset(tb, 0, sizeof *tb);
+    if (fast_path_ok(set, opts, fmt, other))
+        return report_parallel(set, opts, fmt, other, tb, err);
+    struct rep *p = rep_new(opts, fmt, other);
     if (!p)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
-    if (fmt.needs_size) { /* every record asks its symbol: the general path */
+    int rc;
+    if (fmt->needs_size) { /* every record asks its symbol: the general path */
         while ((rc = tg_iter_next(it, &ev)) > 0)
             if ((rc = feed(p, ev)) < 0)
                 break;
-    } else if (fmt.stats) {
+    } else if (fmt->stats) {
         while ((rc = tg_iter_next(it, &ev)) > 0)
             if ((rc = feed_fast(p, ev, true)) < 0)
                 break;
@@ -623,10 +625,29 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
         rc = finish(p);
     if (rc == TG_ERR_NOMEM)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (rc >= 0)
-        uf_rows_print(&p->tb, &fmt, out);
+    if (rc >= 0) {
+        *tb = p->tb;
+        memset(&p->tb, 0, sizeof p->tb);
+    }
     rep_free(p);
     return rc < 0 ? rc : 0;
+}
+
+static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                          tg_error **err)
+{
+    if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads"))
+        return uf_report_task(set, it, opts, out, err);
+    struct uf_report_fmt fmt;
+    int rc = uf_report_fmt_parse(&fmt, opts, err);
+    if (rc < 0)
+        return rc;
+    struct table tb;
+    rc = uf_report_table(set, it, opts, &fmt, false, &tb, err);
+    if (rc >= 0 || rc == TG_ERR_FORMAT) /* damage: the table, then the errors */
+        uf_rows_print(&tb, &fmt, out);
+    uf_table_free(&tb);
+    return rc;
 }
 
 /* sort and output-fields are checked where they are parsed (report_rows.c, report_task.c),
@@ -644,6 +665,13 @@ static const tg_option_decl report_uftrace_options[] = {
     {"avg-self", TG_OPT_FLAG, NULL, "average, min and max of each self time"},
     {"task", TG_OPT_FLAG, NULL, "one row per thread (uftrace report --task)"},
     {"threads", TG_OPT_FLAG, NULL, "--task, as older uftrace names it"},
+    {"diff-policy", TG_OPT_TEXT, "abs,compact",
+     "--diff: abs, no-abs, percent, no-percent, compact, full, comma-separated (uftrace "
+     "report --diff-policy)",
+     "POLICY"},
+    {"sort-column", TG_OPT_INT, "2",
+     "--diff: sort on column N: 0 or 1 the values, 2 the change (uftrace report --sort-column)",
+     "N", NULL, 0, 2},
     {"kernel-full", TG_OPT_FLAG, NULL,
      "uftrace data recorded with -k: also the kernel functions outside user functions "
      "(uftrace --kernel-full)"},
@@ -653,5 +681,8 @@ static const tg_option_decl report_uftrace_options[] = {
 TG_REPORT_STYLE(uftrace) = {
     .name = "uftrace",
     .report = report_uftrace,
+    .diff = uf_report_diff,
+    .diff_other_whole = true,
+
     .options = report_uftrace_options,
 };

@@ -64,6 +64,13 @@ static inline uint32_t child_of(tg_flame_tree *ft, uint32_t parent, uint32_t nam
 static int on_thread_new(void *ctx, tg_walk_thread *t, const tg_event *ev)
 {
     tg_flame_tree *ft = ctx;
+    if (ft->merged) { /* the thread's outermost frames go right under the root */
+        if (tg_grow(&ft->open, &ft->open_cap, t->index + 1, sizeof *ft->open) < 0)
+            return TG_ERR_NOMEM;
+        ft->open[t->index] = (struct tg_flame_open){.thread_node = 0};
+        ft->n_open = t->index + 1;
+        return 0;
+    }
     char label[32];
     int len = snprintf(label, sizeof label, "thread-%d", t->tid);
     int64_t name = tg_frame_names_intern(&ft->walk.names, label, (size_t)len);
@@ -111,9 +118,10 @@ static const tg_walk_hooks flame_hooks = {
     .frame_close = on_frame_close,
 };
 
-int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it)
+static int build(tg_flame_tree *ft, tg_iter *it, bool merged)
 {
     memset(ft, 0, sizeof *ft);
+    ft->merged = merged;
     int64_t root_name = tg_frame_names_intern(&ft->walk.names, "all", 3);
     if (root_name < 0 || tg_grow(&ft->nodes, &ft->cap, 1, sizeof *ft->nodes) < 0)
         return TG_ERR_NOMEM;
@@ -127,6 +135,12 @@ int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it)
     if (rc < 0)
         return rc;
     /* totals of the thread nodes and the root, for the SVG's widths */
+    if (merged) {
+        for (uint32_t c = ft->nodes[0].first_child; c != TG_FLAME_NONE;
+             c = ft->nodes[c].next_sibling)
+            ft->nodes[0].total_ns += ft->nodes[c].total_ns;
+        return 0;
+    }
     for (uint32_t th = ft->nodes[0].first_child; th != TG_FLAME_NONE;
          th = ft->nodes[th].next_sibling) {
         for (uint32_t c = ft->nodes[th].first_child; c != TG_FLAME_NONE;
@@ -134,6 +148,41 @@ int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it)
             ft->nodes[th].total_ns += ft->nodes[c].total_ns;
         ft->nodes[0].total_ns += ft->nodes[th].total_ns;
     }
+    return 0;
+}
+
+int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it) { return build(ft, it, false); }
+
+int tg_flame_tree_build_merged(tg_flame_tree *ft, tg_iter *it) { return build(ft, it, true); }
+
+int tg_flame_tree_match(const tg_flame_tree *ft, const tg_flame_tree *other, uint32_t *map)
+{
+    /* each name of ft as a name of other (-1: other has none) */
+    size_t n_names = tg_frame_names_count(&ft->walk.names);
+    int64_t *xlate = malloc((n_names ? n_names : 1) * sizeof *xlate);
+    if (!xlate)
+        return TG_ERR_NOMEM;
+    for (size_t i = 0; i < n_names; i++) {
+        const char *name = tg_frame_names_get(&ft->walk.names, i);
+        xlate[i] = tg_frame_names_find(&other->walk.names, name, strlen(name));
+    }
+    /* parents come before their children in the depth-first walk */
+    for (uint32_t i = 0; i != TG_FLAME_NONE; i = tg_flame_tree_next(ft, i)) {
+        if (i == 0) {
+            map[0] = 0;
+            continue;
+        }
+        const tg_flame_node *nd = &ft->nodes[i];
+        uint32_t op = map[nd->parent];
+        int64_t name = xlate[nd->name];
+        map[i] = TG_FLAME_NONE;
+        if (op == TG_FLAME_NONE || name < 0)
+            continue;
+        const uint64_t *child = tg_hash_find(&other->children, (uint64_t)op << 32 | (uint64_t)name);
+        if (child)
+            map[i] = (uint32_t)*child + 1;
+    }
+    free(xlate);
     return 0;
 }
 

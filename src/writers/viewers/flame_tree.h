@@ -2,7 +2,8 @@
  *
  * Built from the frames the call-stack builder ends (through frame_walk): node 0 is the root
  * ("all"), its children are the threads ("thread-TID"), and below them one node per distinct
- * call path.  Each node adds up the self time (total minus direct children) and the total time
+ * call path (or, merged, the outermost frames of every thread right under the root, for
+ * comparing runs whose thread ids differ).  Each node adds up the self time (total minus direct children) and the total time
  * of the calls on its path, and keeps the module of the function (a name found in two modules
  * under one parent is one node, of the first one's module).  Memory is bounded by distinct call
  * paths, not by events. */
@@ -25,6 +26,7 @@ typedef struct tg_flame_tree {
     tg_frame_walk walk; /* names and threads */
     tg_flame_node *nodes;
     size_t n, cap;
+    bool merged; /* no thread nodes: the threads' call paths merged under the root */
     /* private */
     tg_hash children;           /* (parent, name) -> node */
     struct tg_flame_open *open; /* per thread: node of the frame at each depth */
@@ -33,6 +35,11 @@ typedef struct tg_flame_tree {
 
 /* Reads the whole iterator into the tree.  0 or a negative status. */
 int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it);
+/* The same with the threads merged: a call path is its functions' names alone. */
+int tg_flame_tree_build_merged(tg_flame_tree *ft, tg_iter *it);
+/* Matches two trees by call path: map[i] (ft->n entries) is the node of other on the path of
+ * ft's node i (names compared as text), or TG_FLAME_NONE; the roots match.  0 or NOMEM. */
+int tg_flame_tree_match(const tg_flame_tree *ft, const tg_flame_tree *other, uint32_t *map);
 void tg_flame_tree_free(tg_flame_tree *ft);
 /* The next node of a depth-first walk from the root (children in first-seen order), or
  * TG_FLAME_NONE after the last. */

@@ -39,6 +39,13 @@ static int same(const void *ctx, uint64_t i)
     return end - t->start[i] == w->len + 1 && memcmp(t->text + t->start[i], w->name, w->len) == 0;
 }
 
+int64_t tg_frame_names_find(const tg_frame_names *t, const char *name, size_t len)
+{
+    const uint64_t *found =
+        tg_hash_find_by(&t->index, tg_hash_bytes(name, len), same, &(wanted){t, name, len});
+    return found ? (int64_t)*found : -1;
+}
+
 int64_t tg_frame_names_intern(tg_frame_names *t, const char *name, size_t len)
 {
     uint64_t hash = tg_hash_bytes(name, len), *slot;

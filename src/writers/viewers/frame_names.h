@@ -24,6 +24,8 @@ void tg_frame_names_init(tg_frame_names *t);
 void tg_frame_names_free(tg_frame_names *t);
 /* The index of name (len bytes), added when new; TG_ERR_NOMEM as a negative value. */
 int64_t tg_frame_names_intern(tg_frame_names *t, const char *name, size_t len);
+/* The index of name (len bytes), or -1 when it was never interned. */
+int64_t tg_frame_names_find(const tg_frame_names *t, const char *name, size_t len);
 static inline const char *tg_frame_names_get(const tg_frame_names *t, size_t i)
 {
     return t->text + t->start[i];

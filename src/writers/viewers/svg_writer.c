@@ -10,7 +10,15 @@
  * or the ?s= parameter of the URL) without anything from the network.  Frames narrower than
  * a tenth of a pixel at full width are left out, as flamegraph.pl does.  Colours: one hue
  * family per module (svg_palette.c), and a legend under the frames names the modules drawn
- * (the first LEGEND_MAX; each frame's module is also its data-m attribute). */
+ * (the first LEGEND_MAX; each frame's module is also its data-m attribute).
+ *
+ * --diff OTHER draws PATH's frames (threads merged, so that runs with other thread ids
+ * match) coloured by the change of each frame's self time against the same call path in
+ * OTHER, as flamegraph.pl's differential graphs: red slower, blue faster, the colour the
+ * stronger the larger the change against the largest change of the graph; a frame whose
+ * path OTHER does not have is outlined dashed.  Its title gives both self times, both total
+ * times and the change, and data-a / data-b hold OTHER's and PATH's self time in ns.  The
+ * paths only OTHER has are listed under the graph, largest first. */
 #include "core/consumer.h"
 #include "writers/viewers/flame_tree.h"
 #include "writers/viewers/svg_palette.h"
@@ -191,7 +199,124 @@ static const char script[] =
     "if (q) search(q);\n"
     "]]></script>\n";
 
-static int put_svg(const tg_flame_tree *ft, tg_buf *out)
+/* What a differential graph adds: OTHER's tree and, per frame of PATH, its OTHER node. */
+typedef struct svg_diff {
+    const tg_flame_tree *other;
+    const uint32_t *map;   /* node of PATH -> node of OTHER, or TG_FLAME_NONE */
+    int64_t max_change;    /* the largest |self change| of the frames drawn (at least 1) */
+    const char *path_name; /* the runs, for the title */
+    const char *other_name;
+} svg_diff;
+
+enum { GONE_MAX = 12 };
+
+static int64_t other_self(const svg_diff *d, uint32_t node)
+{
+    return d->map[node] == TG_FLAME_NONE ? 0 : d->other->nodes[d->map[node]].self_ns;
+}
+
+static void put_signed_time(tg_buf *out, int64_t ns)
+{
+    tg_buf_putc(out, ns < 0 ? '-' : '+');
+    put_time(out, ns < 0 ? -ns : ns);
+}
+
+/* The fill of a frame by its self time's change: red slower, blue faster (rgb as
+ * flamegraph.pl's differential colours: the other two channels fall with the change). */
+static void put_change_fill(tg_buf *out, int64_t change, int64_t max_change)
+{
+    double r = (double)(change < 0 ? -change : change) / (double)max_change;
+    int v = (int)(230.0 - 190.0 * (r > 1 ? 1 : r));
+    if (change > 0)
+        tg_buf_printf(out, "rgb(255,%d,%d)", v, v);
+    else if (change < 0)
+        tg_buf_printf(out, "rgb(%d,%d,255)", v, v);
+    else
+        tg_buf_puts(out, "rgb(230,230,230)");
+}
+
+/* A frame's title in a differential graph: its name, both self and total times, the change. */
+static void put_change_title(tg_buf *out, const tg_flame_tree *ft, const svg_diff *d, uint32_t node,
+                             int64_t weight)
+{
+    const tg_flame_node *nd = &ft->nodes[node];
+    uint32_t on = d->map[node];
+    int64_t a = other_self(d, node), b = nd->self_ns;
+    tg_buf_puts(out, "\nself: PATH ");
+    put_time(out, b);
+    tg_buf_puts(out, ", OTHER ");
+    put_time(out, a);
+    tg_buf_puts(out, ", change ");
+    put_signed_time(out, b - a);
+    if (a > 0)
+        tg_buf_printf(out, " (%+.1f%%)", 100.0 * (double)(b - a) / (double)a);
+    tg_buf_puts(out, "\ntotal: PATH ");
+    put_time(out, node ? nd->total_ns : weight);
+    tg_buf_puts(out, ", OTHER ");
+    if (on == TG_FLAME_NONE)
+        tg_buf_puts(out, "- (only in PATH)");
+    else
+        put_time(out, on ? d->other->nodes[on].total_ns : d->other->nodes[0].total_ns);
+}
+
+/* The call paths only OTHER has (each where it leaves PATH's tree), largest first, under
+ * the graph; returns the lines drawn. */
+static int put_gone(tg_buf *out, const tg_flame_tree *ft, const svg_diff *d, int y0, bool draw)
+{
+    const tg_flame_tree *fo = d->other;
+    uint8_t *seen = calloc(fo->n ? fo->n : 1, 1);
+    int64_t *weight = calloc(fo->n ? fo->n : 1, sizeof *weight);
+    if (!seen || !weight) {
+        free(seen);
+        free(weight);
+        return 0;
+    }
+    for (size_t i = 0; i < ft->n; i++)
+        if (d->map[i] != TG_FLAME_NONE)
+            seen[d->map[i]] = 1;
+    for (size_t i = fo->n; i-- > 1;) {
+        weight[i] += fo->nodes[i].self_ns;
+        weight[fo->nodes[i].parent] += weight[i];
+    }
+    uint32_t top[GONE_MAX];
+    int n = 0;
+    for (uint32_t i = 1; i < fo->n; i++) { /* roots of gone subtrees, the largest kept */
+        if (seen[i] || !seen[fo->nodes[i].parent] || weight[i] <= 0)
+            continue;
+        int k = n < GONE_MAX ? n++ : GONE_MAX - 1;
+        if (k == GONE_MAX - 1 && n == GONE_MAX && weight[top[k]] >= weight[i])
+            continue;
+        for (; k > 0 && weight[top[k - 1]] < weight[i]; k--)
+            top[k] = top[k - 1];
+        top[k] = i;
+    }
+    for (int k = 0; draw && k < n; k++) {
+        uint32_t path[64];
+        int depth = 0;
+        for (uint32_t up = top[k]; up != 0 && depth < 64; up = fo->nodes[up].parent)
+            path[depth++] = up;
+        tg_buf_printf(out, "<g class=\"gone\" data-a=\"%lld\"><title>only in OTHER: ",
+                      (long long)weight[top[k]]);
+        for (int j = depth; j-- > 0;) {
+            put_xml(out, tg_flame_node_name(fo, &fo->nodes[path[j]]));
+            tg_buf_puts(out, j ? ";" : " (");
+        }
+        put_time(out, weight[top[k]]);
+        tg_buf_printf(out, " self)</title><text x=\"%d\" y=\"%d\">only in OTHER: ", SIDE,
+                      y0 + k * LEGEND_ROW);
+        for (int j = depth; j-- > 0;) {
+            put_xml(out, tg_flame_node_name(fo, &fo->nodes[path[j]]));
+            tg_buf_puts(out, j ? ";" : " (");
+        }
+        put_time(out, weight[top[k]]);
+        tg_buf_puts(out, ")</text></g>\n");
+    }
+    free(seen);
+    free(weight);
+    return n;
+}
+
+static int put_svg(const tg_flame_tree *ft, const svg_diff *d, tg_buf *out)
 {
     /* weights: self time of each subtree; children always come after their parent */
     size_t n = ft->n;
@@ -226,10 +351,12 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
     int64_t total = weight[0] > 0 ? weight[0] : 1;
     double scale = (double)(WIDTH - 2 * SIDE) / (double)total;
     legend lg = {.n = 0};
-    for (uint32_t i = 0; i != TG_FLAME_NONE; i = tg_flame_tree_next(ft, i))
+    for (uint32_t i = 0; !d && i != TG_FLAME_NONE; i = tg_flame_tree_next(ft, i))
         if ((double)weight[i] * scale >= 0.1)
             legend_add(&lg, ft->nodes[i].module);
     legend_layout(&lg);
+    if (d) /* the key line, then the paths only OTHER has */
+        lg.rows = 1 + put_gone(out, ft, d, 0, false);
     int legend_h = lg.rows ? lg.rows * LEGEND_ROW + 8 : 0;
     int height = PAD_TOP + (max_depth + 1) * FRAME_H + legend_h + PAD_BOTTOM;
     tg_buf_printf(out,
@@ -243,10 +370,16 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
                 "pointer-events: none; } #title { font-size: 17px; } .button { cursor: pointer; "
                 "fill: #33c; }</style>\n"
                 "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f0\"/>\n");
-    tg_buf_printf(out,
-                  "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">Flame graph "
-                  "(self time, ",
-                  WIDTH / 2);
+    tg_buf_printf(out, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">", WIDTH / 2);
+    if (d) {
+        tg_buf_puts(out, "Differential flame graph: ");
+        put_xml(out, d->path_name);
+        tg_buf_puts(out, " against ");
+        put_xml(out, d->other_name);
+        tg_buf_puts(out, " (self time, ");
+    } else {
+        tg_buf_puts(out, "Flame graph (self time, ");
+    }
     put_time(out, total);
     tg_buf_printf(out,
                   ")</text>\n<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" "
@@ -269,6 +402,11 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
             tg_buf_puts(out, "\" data-m=\"");
             put_xml(out, module);
         }
+        if (d) {
+            tg_buf_printf(out, "\" data-b=\"%lld", (long long)ft->nodes[i].self_ns);
+            if (d->map[i] != TG_FLAME_NONE)
+                tg_buf_printf(out, "\" data-a=\"%lld", (long long)other_self(d, i));
+        }
         tg_buf_puts(out, "\"><title>");
         put_xml(out, name);
         if (module) {
@@ -277,16 +415,40 @@ static int put_svg(const tg_flame_tree *ft, tg_buf *out)
         }
         tg_buf_puts(out, " (");
         put_time(out, weight[i]);
+        tg_buf_printf(out, ", %.2f%%)", 100.0 * (double)weight[i] / (double)total);
+        if (d)
+            put_change_title(out, ft, d, i, weight[i]);
         tg_buf_printf(out,
-                      ", %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-                      "height=\"%d\" rx=\"2\" fill=\"",
-                      100.0 * (double)weight[i] / (double)total, fx, fy, w, FRAME_H - 1);
-        tg_svg_put_fill(out, module, name);
+                      "</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+                      "height=\"%d\" rx=\"2\" ",
+                      fx, fy, w, FRAME_H - 1);
+        if (d && d->map[i] == TG_FLAME_NONE)
+            tg_buf_puts(out, "stroke=\"#000\" stroke-dasharray=\"3,2\" ");
+        tg_buf_puts(out, "fill=\"");
+        if (d)
+            put_change_fill(out, ft->nodes[i].self_ns - other_self(d, i), d->max_change);
+        else
+            tg_svg_put_fill(out, module, name);
         tg_buf_printf(out, "\"/><text x=\"%.1f\" y=\"%d\">", fx + 3, fy + FRAME_H - 4);
         put_label(out, name, w);
         tg_buf_puts(out, "</text></g>\n");
     }
-    legend_put(&lg, out, height - PAD_BOTTOM - legend_h + 8);
+    if (d) {
+        int y = height - PAD_BOTTOM - legend_h + 8;
+        tg_buf_printf(out,
+                      "<g class=\"key\"><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+                      "fill=\"rgb(255,40,40)\"/><text x=\"%d\" y=\"%d\">slower in PATH</text>"
+                      "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+                      "fill=\"rgb(40,40,255)\"/><text x=\"%d\" y=\"%d\">faster in PATH</text>"
+                      "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"none\" "
+                      "stroke=\"#000\" stroke-dasharray=\"3,2\"/><text x=\"%d\" y=\"%d\">only "
+                      "in PATH</text></g>\n",
+                      SIDE, y, SIDE + 16, y + 10, SIDE + 160, y, SIDE + 176, y + 10, SIDE + 320, y,
+                      SIDE + 336, y + 10);
+        put_gone(out, ft, d, y + LEGEND_ROW + 10, true);
+    } else {
+        legend_put(&lg, out, height - PAD_BOTTOM - legend_h + 8);
+    }
     tg_buf_printf(out, script, WIDTH, SIDE, CHAR_W);
     tg_buf_puts(out, "</svg>\n");
     free(weight);
@@ -302,9 +464,55 @@ static int convert_svg(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
     tg_flame_tree ft;
     int rc = tg_flame_tree_build(&ft, it);
     if (rc == 0)
-        rc = put_svg(&ft, out);
+        rc = put_svg(&ft, NULL, out);
     tg_flame_tree_free(&ft);
     return rc;
 }
 
-TG_CONVERTER(svg) = {"svg", convert_svg};
+/* The runs' names for the title: the first trace's file or folder name (and how many more). */
+static void run_name(tg_set *set, char *buf, size_t size)
+{
+    size_t n = tg_set_trace_count(set);
+    const char *p = n ? tg_trace_path(tg_set_trace(set, 0)) : "?";
+    size_t len = strlen(p);
+    while (len > 1 && p[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && p[start - 1] != '/')
+        start--;
+    if (n > 1)
+        snprintf(buf, size, "%.*s (+%zu)", (int)(len - start), p + start, n - 1);
+    else
+        snprintf(buf, size, "%.*s", (int)(len - start), p + start);
+}
+
+static int convert_svg_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
+                            const tg_options *opts, tg_buf *out, tg_error **err)
+{
+    tg_flame_tree ft, fo;
+    int rc = tg_flame_tree_build_merged(&fo, other_it);
+    int rc2 = tg_flame_tree_build_merged(&ft, it);
+    rc = rc < 0 ? rc : rc2;
+    uint32_t *map = rc == 0 ? malloc(ft.n * sizeof *map) : NULL;
+    if (rc == 0 && !map)
+        rc = TG_ERR_NOMEM;
+    if (rc == 0)
+        rc = tg_flame_tree_match(&ft, &fo, map);
+    char pn[256], on[256];
+    run_name(set, pn, sizeof pn);
+    run_name(other, on, sizeof on);
+    svg_diff d = {.other = &fo, .map = map, .max_change = 1, .path_name = pn, .other_name = on};
+    for (size_t i = 1; rc == 0 && i < ft.n; i++) {
+        int64_t c = ft.nodes[i].self_ns - other_self(&d, (uint32_t)i);
+        c = c < 0 ? -c : c;
+        d.max_change = c > d.max_change ? c : d.max_change;
+    }
+    if (rc == 0)
+        rc = put_svg(&ft, &d, out);
+    free(map);
+    tg_flame_tree_free(&ft);
+    tg_flame_tree_free(&fo);
+    return rc;
+}
+
+TG_CONVERTER(svg) = {"svg", convert_svg, .convert_diff = convert_svg_diff};
