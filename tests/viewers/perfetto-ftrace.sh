@@ -6,11 +6,15 @@
 # one another in time (perfetto_sched.py).  trace.dat v6/v7 (project fixtures, the corpus):
 # `trace-cmd report -R -t`, and every event of the file is in the bundles under its name
 # (the Chrome JSON's sched_switch args, typed JSON values, equal the report's too);
+# LTTng kernel CTF (the corpus's LTTng kernel trace and the trace make-lttng-kernel.py
+# writes in lttng-modules' shape): `babeltrace2 --clock-seconds`;
 # LTTng 0.x: LTTV's text dump recorded beside the corpus trace, and `traceglot cat` for the
-# project's fixtures (LTTV is not packaged).  Skips without protoc, trace-cmd or the schema.
+# project's fixtures (LTTV is not packaged).  Skips without protoc, trace-cmd, babeltrace2
+# or the schema.
 . "$(dirname "$0")/../lib.sh"
 tg_need_cmd protoc
 tg_need_cmd trace-cmd
+tg_need_cmd babeltrace2
 proto=$TG_CORPUS/../specs/perfetto_trace.proto
 [ -f "$proto" ] || tg_skip "$proto not found"
 here=$TG_TESTS/viewers
@@ -51,6 +55,17 @@ for dat in "$TG_TEST_DATA"/ftrace/*.dat "$TG_CORPUS"/gen/ftrace/*.dat "$TG_CORPU
     else
         tg_fail "$name: chrome sched_switch args" "$(cat "$TG_TMP/err")"
     fi
+done
+
+/usr/bin/python3 "$TG_TESTS/viewers/make-lttng-kernel.py" "$TG_TMP/lttng-kernel" >/dev/null ||
+    tg_fail "make-lttng-kernel.py" "could not write the trace"
+for t in "$TG_TMP/lttng-kernel" "$TG_CORPUS"/ctf-classes/flipping-endianness; do
+    [ -f "$t/metadata" ] || continue
+    decode "$(basename "$t")" "$t" || continue
+    babeltrace2 --clock-seconds "$t" >"$TG_TMP/bt.txt" 2>/dev/null
+    sched babeltrace2 "$TG_TMP/bt.txt" >"$TG_TMP/theirs.rows"
+    [ -s "$TG_TMP/theirs.rows" ] || tg_fail "$(basename "$t")" "babeltrace2 shows no sched_switch"
+    switches "$(basename "$t") (babeltrace2)" "$TG_TMP/theirs.rows"
 done
 
 for t in "$TG_CORPUS"/lttng0/*; do
