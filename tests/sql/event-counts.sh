@@ -34,8 +34,8 @@ if command -v trace-cmd >/dev/null; then
     done
 fi
 if command -v babeltrace2 >/dev/null; then
-    for t in "$TG_CORPUS"/ctf/babeltrace/succeed/* "$TG_CORPUS"/gen/ctf/* "$TG_CORPUS"/mixed/ust \
-             "$TG_TEST_DATA"/ctf/*; do
+    for t in "$TG_CORPUS"/ctf/babeltrace/succeed/* "$TG_CORPUS"/ctf-classes/* \
+             "$TG_CORPUS"/gen/ctf/* "$TG_CORPUS"/mixed/ust "$TG_TEST_DATA"/ctf/*; do
         [ -d "$t" ] || continue
         babeltrace2 -c sink.text.details --params=with-metadata=false,compact=true "$t" \
             >"$TG_TMP/details.txt" 2>/dev/null || continue
