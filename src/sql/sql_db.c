@@ -246,6 +246,16 @@ int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct 
     rc = sqlite3_create_function(sqlite, SQL_STATE_FN, 0, SQLITE_UTF8, db, state_fn, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sql_args_register(db);
+    if (rc == SQLITE_OK)
+        rc = sql_meta_register(db);
+    /* Perfetto's other names for the same rows, as views of the connection */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(sqlite,
+                          "CREATE TEMP VIEW raw AS SELECT * FROM ftrace_event;"
+                          "CREATE TEMP VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice;"
+                          "CREATE TEMP VIEW counters AS SELECT c.*, t.name, t.unit FROM counter c "
+                          "JOIN counter_track t ON c.track_id = t.id;",
+                          NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         int status =
             tg_err(err, TG_ERR_NOMEM, "cannot register the functions: %s", sqlite3_errmsg(sqlite));

@@ -252,7 +252,8 @@ static inline bool sql_ts_in(const sql_query *q, int64_t ts)
 /* The tables, one definition each in their files. */
 extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counter, sql_table_args,
     sql_table_thread, sql_table_process, sql_table_thread_track, sql_table_counter_track,
-    sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state;
+    sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state,
+    sql_table_trace_bounds;
 
 /* Registers every table as an eponymous virtual table of db.  SQLite's status. */
 int sql_vtab_register(sql_db *db);
@@ -263,6 +264,8 @@ extern const sql_table *const sql_tables[];
 
 /* EXTRACT_ARG(arg_set_id, key) as a SQL function of db.  SQLite's status. */
 int sql_args_register(sql_db *db);
+/* TRACE_START() and TRACE_END() (Perfetto's): the first and last event's ts.  SQLite's status. */
+int sql_meta_register(sql_db *db);
 /* The event whose args set is argset: from a cursor on it, else a pass read forward to it.
  * NULL when there is none (or with *rc < 0 on failure). */
 const tg_event *sql_args_event(sql_db *db, int64_t argset, int *rc);

@@ -1,5 +1,6 @@
 /* sql_meta.c - the small tables read from the registry: thread, process, thread_track,
- * counter_track, and traceglot's own trace and stats.
+ * counter_track, trace_bounds (with TRACE_START() and TRACE_END()), and traceglot's own trace
+ * and stats.
  *
  * Their rows are the registry's records (sql_registry.c), complete once a pass has read every
  * event: the first scan of one of these tables reads the events once if no pass has, so
@@ -420,3 +421,74 @@ const sql_table sql_table_stats = {
     .next = stats_next,
     .close = reg_close,
 };
+
+/* ---- trace_bounds, TRACE_START(), TRACE_END(): the first and last event ---------------------- */
+
+enum { B_START_TS, B_END_TS, B_COUNT };
+
+static int bounds_filter(sql_cursor *c)
+{
+    int rc = sql_registry_complete(c->db);
+    return rc < 0 ? rc : reg_filter(c, c->db->n_events ? 1 : 0, SQL_ANY);
+}
+
+static int bounds_next(sql_cursor *c)
+{
+    if (reg_next(c) == SIZE_MAX)
+        return 0;
+    sql_int(&c->row[B_START_TS], c->db->first_ns);
+    sql_int(&c->row[B_END_TS], c->db->last_ns);
+    return 0;
+}
+
+const sql_table sql_table_trace_bounds = {
+    .name = "trace_bounds",
+    .columns = "start_ts INTEGER, end_ts INTEGER",
+    .n_cols = B_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = -1,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = bounds_filter,
+    .next = bounds_next,
+    .close = reg_close,
+};
+
+/* The first (end false) or last event's ts, after the census; NULL without events. */
+static void bound(sqlite3_context *ctx, bool end)
+{
+    sql_db *db = sqlite3_user_data(ctx);
+    if (sql_registry_complete(db) < 0)
+        sqlite3_result_error(ctx, db->message ? db->message : "cannot read the trace", -1);
+    else if (!db->n_events)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, end ? db->last_ns : db->first_ns);
+}
+
+static void trace_start_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    bound(ctx, false);
+}
+
+static void trace_end_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    bound(ctx, true);
+}
+
+int sql_meta_register(sql_db *db)
+{
+    int rc = sqlite3_create_function(db->sqlite, "TRACE_START", 0, SQLITE_UTF8, db, trace_start_fn,
+                                     NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function(db->sqlite, "TRACE_END", 0, SQLITE_UTF8, db, trace_end_fn,
+                                     NULL, NULL);
+    return rc;
+}
