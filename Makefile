@@ -8,7 +8,7 @@
 #                   builds beside suites; every build with -Werror; prints each stage's
 #                   time and the total (tools/check.sh)
 #   make install    install the CLI, libraries, header and pkg-config file (PREFIX=/usr/local)
-#   make bench      time traceglot against the peer tools (bench/run)
+#   make bench      time traceglot against the peer tools in alternating pairs (bench/run)
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libdw-dev libiberty-dev \

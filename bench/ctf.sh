@@ -4,9 +4,9 @@
 #
 # Records tests/ctf/tg_fixture_app.c (2 threads, 3 tracepoints per iteration: integers,
 # floats and strings, arrays/sequences/text/enum) once with a blocking per-uid channel so no
-# event is discarded (cached in $TG_BENCH_OUT/ctf), then times both tools on it: wall time
-# median of 3, peak RSS (/usr/bin/time %M), and checks that the outputs are identical
-# (TZ=UTC for both).  Goal: >= 10x faster.
+# event is discarded (cached in $TG_BENCH_OUT/ctf), then times both tools on it in
+# alternating pairs (timing.sh's tg_pairs), checking that the outputs are identical (TZ=UTC
+# for both).  Goal: >= 10x faster.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -45,22 +45,7 @@ fi
 
 . "$here/timing.sh"
 
-t1=() t2=()
-for i in 1 2 3; do
-    t1+=("$(tg_secs "$TG" cat --style=babeltrace "$trace")")
-    t2+=("$(tg_secs babeltrace2 "$trace")")
-done
-m1=$(tg_rss "$TG" cat --style=babeltrace "$trace")
-m2=$(tg_rss babeltrace2 "$trace")
-"$TG" cat --style=babeltrace "$trace" > "$out/tg.txt" 2>/dev/null
-babeltrace2 "$trace" > "$out/bt.txt" 2>/dev/null
-events=$(wc -l < "$out/bt.txt")
-if cmp -s "$out/tg.txt" "$out/bt.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-rm -f "$out/tg.txt" "$out/bt.txt"
-a=$(tg_median "${t1[@]}")
-b=$(tg_median "${t2[@]}")
+events=$("$TG" cat --style=babeltrace "$trace" 2>/dev/null | wc -l)
 echo "ctf: $events events in $trace"
-awk -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
-    r = (a > 0) ? b / a : 0;
-    printf "ctf cat --style=babeltrace: traceglot %.3f s, babeltrace2 %.3f s, ratio %.1fx (median of 3), peak RSS %.1f MB / %.1f MB, %s\n",
-           a, b, r, m1 / 1024, m2 / 1024, s }'
+tg_pairs "babeltrace2 text" --goal 10 :: traceglot "$TG" cat --style=babeltrace "$trace" :: \
+    babeltrace2 babeltrace2 "$trace"

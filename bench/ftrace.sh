@@ -4,11 +4,10 @@
 # Captures kernel events once through tracefs (sched, irq, timer, raw_syscalls and a few
 # syscalls, large per-CPU buffers, a shell workload) with `trace-cmd extract`, converts the
 # capture to file versions 6 and 7 with zstd (cached in $TG_BENCH_OUT), then times
-# `traceglot cat --style=trace-cmd` against `trace-cmd report` on each: median of 3 runs with
-# the output sent to /dev/null, peak RSS of both from /usr/bin/time, and one more run of each
-# checking that the outputs are identical byte for byte.  Goal: >= 10x.  One more case times a
-# hand-built function_graph trace.dat of 3.2 million records (leaf folding and blocks): median
-# of 5 runs of each.
+# `traceglot cat --style=trace-cmd` against `trace-cmd report` on each in alternating pairs
+# (timing.sh's tg_pairs), checking that the outputs are identical byte for byte.  Goal: >= 10x
+# (v7 zstd).  One more case times a hand-built function_graph trace.dat of 3.2 million
+# records (leaf folding and blocks).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 TG=${TG:?}
@@ -71,35 +70,21 @@ fg=$out/ftrace-bench-fgraph-v6.dat
 
 . "$here/timing.sh"
 
-bench() { # NAME FILE [OPTION]   (RUNS=n in the environment: runs of each, default 3)
-    local name=$1 file=$2 opt=${3:-} t1=() t2=() m1=0 m2=0 s kb runs=${RUNS:-3} i
-    for i in $(seq 1 "$runs"); do
-        read -r s kb _ < <(tg_timed /dev/null "$TG" cat --style=trace-cmd $opt "$file")
-        t1+=("$s"); [ "$kb" -gt "$m1" ] && m1=$kb
-        read -r s kb _ < <(tg_timed /dev/null trace-cmd report $opt "$file")
-        t2+=("$s"); [ "$kb" -gt "$m2" ] && m2=$kb
-    done
-    "$TG" cat --style=trace-cmd $opt "$file" >"$out/tg.txt" 2>/dev/null
-    trace-cmd report $opt "$file" >"$out/tc.txt" 2>/dev/null
-    local a b same
-    a=$(tg_median "${t1[@]}")
-    b=$(tg_median "${t2[@]}")
-    if cmp -s "$out/tg.txt" "$out/tc.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" -v k="$runs" 'BEGIN {
-        r = (a > 0) ? b / a : 0;
-        printf "%s: traceglot %.3f s, trace-cmd %.3f s, ratio %.1fx (median of %d), peak RSS %.0f MB / %.0f MB, %s\n",
-               n, a, b, r, k, m1 / 1024, m2 / 1024, s }'
-    rm -f "$out/tg.txt" "$out/tc.txt"
+bench() { # NAME FILE [OPTION] (GOAL=x in the environment: the ratio asked for)
+    local name=$1 file=$2 opt=${3:-} goal=()
+    [ -n "${GOAL:-}" ] && goal=(--goal "$GOAL")
+    tg_pairs "$name" "${goal[@]}" :: traceglot "$TG" cat --style=trace-cmd $opt "$file" :: \
+        trace-cmd trace-cmd report $opt "$file"
 }
 
 if [ "$have_capture" = 1 ]; then
     events=$(( $("$TG" cat --style=trace-cmd "$dat" 2>/dev/null | wc -l) - 1 ))
     echo "ftrace: $events events in $dat ($(du -m "$dat" | cut -f1) MB; v7 zstd: $(du -m "$zst" | cut -f1) MB)"
-    bench "ftrace report v6" "$dat"
-    bench "ftrace report -R v6" "$dat" -R
-    bench "ftrace report v7 zstd" "$zst"
+    bench "trace-cmd report v6" "$dat"
+    bench "trace-cmd report -R v6" "$dat" -R
+    GOAL=10 bench "trace-cmd report v7 zstd" "$zst"
 fi
 if [ -s "$fg" ]; then
     echo "ftrace: $(du -m "$fg" | cut -f1) MB of function_graph records in $fg"
-    RUNS=5 bench "ftrace function_graph report v6" "$fg"
+    bench "trace-cmd report function_graph" "$fg"
 fi

@@ -4,10 +4,10 @@
 # Builds tests/xray/xray_app.cpp with clang-14 -fxray-instrument and records it once in FDR
 # mode, single-threaded, with buffers big enough to keep every record (cached in
 # $TG_BENCH_OUT/xray), then times `traceglot report --style=xray` against `llvm-xray account
-# -keep-going` on the same log and binary: wall time median of 3 (millisecond clock), peak
-# RSS of each (/usr/bin/time %M), and a check that the two outputs are identical; then the
-# same for `traceglot cat --style=xray-yaml` against `llvm-xray convert -output-format=yaml
-# -symbolize` (160 MB of text).  Goal for the report: >= 50x faster, far less memory.
+# -keep-going` on the same log and binary in alternating pairs (timing.sh's tg_pairs),
+# checking that the two outputs are identical; then the same for `traceglot cat
+# --style=xray-yaml` against `llvm-xray convert -output-format=yaml -symbolize` (160 MB of
+# text).  Goal for the account: >= 1000x (issue 24).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -41,33 +41,9 @@ print(n)' "$log" 2>/dev/null || echo "?")
 
 . "$here/timing.sh"
 
-# case NAME "traceglot args" "llvm-xray args"
-run_case() {
-    local name=$1
-    local -a tg lx
-    read -r -a tg <<< "$2"
-    read -r -a lx <<< "$3"
-    local t1=() t2=() m1 m2 a b same
-    for i in 1 2 3; do
-        t1+=("$(tg_secs "$TG" "${tg[@]}")")
-        t2+=("$(tg_secs llvm-xray "${lx[@]}")")
-    done
-    m1=$(tg_rss "$TG" "${tg[@]}")
-    m2=$(tg_rss llvm-xray "${lx[@]}")
-    "$TG" "${tg[@]}" > "$out/tg.txt" 2>/dev/null
-    llvm-xray "${lx[@]}" > "$out/lx.txt" 2>/dev/null
-    if cmp -s "$out/tg.txt" "$out/lx.txt"; then same="identical output"; else same="OUTPUTS DIFFER"; fi
-    a=$(tg_median "${t1[@]}")
-    b=$(tg_median "${t2[@]}")
-    rm -f "$out/tg.txt" "$out/lx.txt"
-    awk -v n="$name" -v a="$a" -v b="$b" -v m1="$m1" -v m2="$m2" -v s="$same" 'BEGIN {
-        r = (a > 0) ? b / a : 0;
-        printf "%s: traceglot %.3f s, llvm-xray %.3f s, ratio %.1fx (median of 3), peak RSS %.1f MB / %.1f MB, %s\n",
-               n, a, b, r, m1 / 1024, m2 / 1024, s }'
-}
-
 echo "xray: $records function records in $log"
-run_case "xray account" "report --style=xray --instr-map $bin $log" \
-    "account -keep-going -instr_map=$bin $log"
-run_case "xray yaml" "cat --style=xray-yaml --instr-map $bin $log" \
-    "convert -output-format=yaml -symbolize -instr_map=$bin $log"
+tg_pairs "llvm-xray account" --goal 1000 :: \
+    traceglot "$TG" report --style=xray --instr-map "$bin" "$log" :: \
+    llvm-xray llvm-xray account -keep-going -instr_map="$bin" "$log"
+tg_pairs "llvm-xray yaml" :: traceglot "$TG" cat --style=xray-yaml --instr-map "$bin" "$log" :: \
+    llvm-xray llvm-xray convert -output-format=yaml -symbolize -instr_map="$bin" "$log"
