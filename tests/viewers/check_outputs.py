@@ -20,7 +20,8 @@ that is not traceglot's, and prints what it counted.
   perfetto-names TEXT    prints the names protoc's text of a Perfetto file gives its
                          tracks, one a line: `process PID NAME`, `thread TID NAME` (the
                          last descriptor of each track)
-  perfetto-threads TEXT  prints `TID COUNT` for the instants of each thread track
+  perfetto-threads TEXT  prints `TID COUNT` for the instants of each thread track and the
+                         kernel events of each thread (FtraceEvent.pid, as Perfetto reads it)
   chrome-threads FILE    prints `TID COUNT` for the "i" events of each thread
 Exit 0 when the file is valid, 1 with the reason otherwise."""
 import json
@@ -192,7 +193,8 @@ def perfetto_names(path):
 
 
 def perfetto_threads(path):
-    """`TID COUNT` per thread of the instants (events other than calls) on thread tracks."""
+    """`TID COUNT` per thread of the instants (events other than calls) on thread tracks, and
+    of the kernel events, which Perfetto puts on the thread their FtraceEvent.pid names."""
     tids, defaults, counts = {}, {}, {}
     for pkt in packets(open(path).read()):
         fields, section = {}, []
@@ -212,6 +214,8 @@ def perfetto_threads(path):
         if fields.get("track_event.type") == ["TYPE_INSTANT"]:
             track = fields.get("track_event.track_uuid", [defaults.get(seq)])[0]
             tid = tids.get(track, "none")
+            counts[tid] = counts.get(tid, 0) + 1
+        for tid in fields.get("ftrace_events.event.pid", []):
             counts[tid] = counts.get(tid, 0) + 1
     for tid, n in sorted(counts.items()):
         print("%s %d" % (tid, n))
