@@ -278,7 +278,7 @@ void ft_pf_put_hex0x(ft_sink *out, uint64_t v);
 
 /* ftrace_pf_raw.c */
 /* avail: bytes readable from data (>= size): an array is printed to its declared length, as
- * libtraceevent reads it, past the record's end within its page. */
+ * libtraceevent reads it, past the record's end into the pages that follow it. */
 void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, size_t avail,
                       ft_sink *out);
 

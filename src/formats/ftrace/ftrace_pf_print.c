@@ -526,7 +526,7 @@ static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *dat
                        ft_sink *out)
 {
     rctx r = {e, e->file, data, size, false, size};
-    /* bytes readable past the record: the rest of its page (the ring reader's aux[1]) */
+    /* bytes readable past the record: to the end of the pages read with it (aux[1]) */
     size_t avail = ev && ev->data == data && ev->aux[1] > size ? (size_t)ev->aux[1] : size;
     if (e->file->raw) {
         ft_pf_render_raw(e, data, size, avail, out);

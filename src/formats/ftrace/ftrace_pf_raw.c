@@ -28,7 +28,7 @@ static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
         } else if (off > r->avail) {
             return;
         } else if (len > r->avail - off) {
-            len = r->avail - off; /* the declared length, within the page */
+            len = r->avail - off; /* the declared length, within the bytes read */
         }
         const uint8_t *p = r->data + off;
         if ((fl->flags & FT_F_STRING) && printable_array(p, len)) {

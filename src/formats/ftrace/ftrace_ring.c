@@ -289,9 +289,11 @@ static int ring_decode(tg_stream *st, tg_event *ev, tg_error **err)
         ft_event *fe = ft_event_by_id(f, id);
         ev->cls = fe ? fe->cls : s->unknown_cls;
         ev->aux[0] = id;
-        /* the bytes readable from the record on: the rest of its page, which raw mode's
-         * arrays of declared length reach into as libtraceevent's do */
-        ev->aux[1] = (uint64_t)(s->pg.data + (s->pg.l->page_size - s->pg.l->data_off) - data);
+        /* the bytes readable from the record on, which raw mode's arrays of declared length
+         * reach into as libtraceevent's do: the rest of the window (trace-cmd maps a cpu's
+         * pages, or inflates a chunk's, one after the other, so a record at a page's end is
+         * followed by the next page's header and records) */
+        ev->aux[1] = (uint64_t)(s->win + s->win_len - data);
         if (fe && fe->is_func) /* function_graph: the call-stack builder's address, depth */
             ft_func_fields(fe, data, length, ev);
         if (f->pid_size && f->pid_off + f->pid_size <= length) {
