@@ -455,6 +455,9 @@ typedef struct tg_func_symbol {
 enum { TG_FUNC_PLT = 1 };
 /* 1 with *out filled, 0 when no symbol holds the address (*out zeroed). */
 int tg_event_func_symbol(const tg_event *ev, tg_func_symbol *out);
+/* The trace's function symbols one by one (every module of its symbol tables; uftrace
+ * filters name functions by them): 1 with *out filled for i = 0, 1, ..., 0 past the end. */
+int tg_trace_func_symbol(const tg_trace *t, size_t i, tg_func_symbol *out);
 int tg_event_depth(const tg_event *ev);
 /* Lost events: how many were lost (0 when unknown). */
 uint64_t tg_event_lost_count(const tg_event *ev);

@@ -47,7 +47,7 @@ uf_task *uf_task_lookup(uf_state *st, int tid, int pid)
     }
     t->tid = tid;
     t->pid = pid;
-    t->display_depth_set = true;
+    t->display_depth_set = !st->display_late;
     t->order = (int)st->count;
     *index = st->count;
     st->order[st->count++] = t;
@@ -80,7 +80,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
     bool user = r.type != UF_EVENT && !kernel; /* moves the user stack count */
     /* uftrace's first timestamp (for "elapsed"): events outside any function do not count,
      * nor kernel functions it skips there */
-    if ((uint64_t)r.time < (uint64_t)st->first_time &&
+    if ((uint64_t)r.time < (uint64_t)st->first_time && !st->first_fixed &&
         !(t->stack_count == 0 && (r.type == UF_EVENT || (kernel && !st->kernel_full)))) {
         st->first_time = r.time;
     }
@@ -199,7 +199,7 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
 
 int64_t uf_task_last_time(const uf_state *st, const uf_task *t)
 {
-    return t->last_was_perf ? st->last_perf_time : t->last_time;
+    return t->last_was_perf && !st->perf_in_tasks ? st->last_perf_time : t->last_time;
 }
 
 static bool name_in(const char *name, const char *const *list)
@@ -230,6 +230,12 @@ uint8_t uf_fixup_kind(const char *n)
 
 void uf_entry_fixups_all(uf_state *st, uf_task *t, const uf_rec *r)
 {
+    uf_entry_special(st, t, r);
+    uf_entry_display_depth(t);
+}
+
+void uf_entry_special(uf_state *st, uf_task *t, const uf_rec *r)
+{
     t->entry_flags = 0;
     const char *n = r->name;
     if (n) {
@@ -253,6 +259,10 @@ void uf_entry_fixups_all(uf_state *st, uf_task *t, const uf_rec *r)
         default: break;
         }
     }
+}
+
+void uf_entry_display_depth(uf_task *t)
+{
     if (!t->display_depth_set) {
         t->display_depth = t->stack_count - 1;
         t->display_depth_set = true;
@@ -346,7 +356,7 @@ int uf_finish(uf_state *st, const uf_sink *sink)
     int rc = 0;
     for (size_t i = 0; i < st->count && rc >= 0; i++) {
         uf_task *t = st->order[i];
-        uint64_t last = (uint64_t)uf_task_last_time(st, t);
+        uint64_t last = (uint64_t)(st->finish_time ? st->finish_time : uf_task_last_time(st, t));
         while (--t->stack_count >= 0 && rc >= 0) {
             uf_frame *f = uf_frame_at(st, t, t->stack_count);
             if (!f || f->total > last)

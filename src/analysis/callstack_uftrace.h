@@ -38,6 +38,8 @@ typedef struct uf_frame {
     uint64_t total;   /* start time while open, duration once exited (unsigned, as in */
     uint64_t child;   /* uftrace: damaged times wrap instead of overflowing) */
     bool valid;
+    uint8_t fflags;     /* the filters' UF_FF_* of this frame (callstack_filter.h) */
+    int32_t orig_depth; /* the filters' depth budget before this frame's entry */
 } uf_frame;
 
 enum { UF_FL_EXEC = 1, UF_FL_LONGJMP = 2 };
@@ -60,6 +62,9 @@ typedef struct uf_task {
     int order;         /* first-seen order of the thread */
     char tid_text[16]; /* replay's "[  1234]", made once */
     uint8_t tid_len;
+    /* the filters' state (callstack_filter.h): functions of -F open, of -N open, depth left */
+    int filter_in, filter_out, filter_depth;
+    bool filter_set; /* the filter state was initialised (at the thread's first record) */
 } uf_task;
 
 struct uf_fixup_cache {
@@ -79,6 +84,13 @@ typedef struct uf_state {
     int64_t first_time;     /* uftrace's first record time; -1 (as unsigned: none) */
     int64_t last_perf_time; /* time of the last perf record read, any thread */
     bool has_kernel;        /* kernel function records were seen */
+    bool display_late;      /* uftrace -r START: a thread's display depth is set at its first
+                                   * shown entry (tasks start with display_depth_set false) */
+    bool first_fixed;       /* first_time was given (the elapsed column of a filtered replay) */
+    bool perf_in_tasks;     /* uftrace -t reads perf records into each task's list: a
+                                   * thread's last record is then its own (no last-perf rule) */
+    int64_t finish_time;    /* uf_finish ends open frames at this time (uftrace's -r STOP);
+                                   * 0: at each thread's last record */
     bool kernel_full;       /* uftrace --kernel-full: kernel functions outside user
                                    * functions count too (by default they are skipped) */
     bool event_full;        /* uftrace --event-full: so do events outside user functions */
@@ -158,6 +170,10 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r);
 uint8_t uf_fixup_kind(const char *name);
 /* fstack_entry's special functions (fork/exec/setjmp/longjmp), before printing an entry. */
 void uf_entry_fixups_all(uf_state *st, uf_task *t, const uf_rec *r);
+/* The same, in two steps (the filters decide between them): the special functions, then
+ * the display depth of a thread whose depth is not yet known. */
+void uf_entry_special(uf_state *st, uf_task *t, const uf_rec *r);
+void uf_entry_display_depth(uf_task *t);
 /* The same, inline for the common entry: a name known not to be special, in a thread whose
  * display depth is set. */
 static inline void uf_entry_fixups(uf_state *st, uf_task *t, const uf_rec *r)
@@ -230,7 +246,7 @@ static inline __attribute__((always_inline)) bool uf_consume_fast(uf_state *st, 
         uf_consume(st, t, r);
         return false;
     }
-    if ((uint64_t)r->time < (uint64_t)st->first_time)
+    if ((uint64_t)r->time < (uint64_t)st->first_time && !st->first_fixed)
         st->first_time = r->time;
     t->last_time = r->time;
     t->last_was_perf = false;

@@ -17,5 +17,11 @@ int tg_stream_iter_next_run(tg_stream_iter *it, const tg_event **first, tg_error
 /* Whether a second tg_iter_new over set reads its events again (every stream rewinds); a
  * set whose streams are read once (CTF, trace.dat) needs tg_set_reopen for another pass. */
 bool tg_set_rereadable(const tg_set *set);
+/* A cursor over the same events as `it` (the same filter and clock choice) on a twin of its
+ * set, opened again from the same paths and options, for a consumer that must read the
+ * events twice while `it` reads them once (uftrace's time and caller filters decide in a
+ * first pass); not every stream can rewind, a twin reads them afresh.  Free the cursor,
+ * then tg_close(*twin).  NULL with *err when the paths cannot be opened again. */
+tg_iter *tg_iter_twin(const tg_iter *it, tg_set **twin, tg_error **err);
 
 #endif

@@ -74,6 +74,13 @@ int tg_event_func_symbol(const tg_event *ev, tg_func_symbol *out)
     return symbol_of(&t->symbols, tg_symtab_lookup(&t->symbols, ev->addr), out);
 }
 
+int tg_trace_func_symbol(const tg_trace *t, size_t i, tg_func_symbol *out)
+{
+    if (t->format && t->format->func_symbol_at)
+        return t->format->func_symbol_at(t, i, out);
+    return symbol_of(&t->symbols, i < t->symbols.n ? &t->symbols.syms[i] : NULL, out);
+}
+
 size_t tg_event_field_count(const tg_event *ev, tg_scope scope)
 {
     const struct tg_stream_ops *ops = ev->stream->ops;

@@ -185,7 +185,9 @@ int tg_filter_match(const tg_filter *f, const tg_event *ev)
         return 1;
     if (f->n_globs && !name_matches(f, ev))
         return 0;
-    if (f->n_tids && !in_list(f->tids, f->n_tids, ev->tid))
+    /* data of no thread (uftrace's extern.dat) is not left out by a thread filter: uftrace
+     * shows it in the thread read last */
+    if (f->n_tids && !in_list(f->tids, f->n_tids, ev->tid) && ev->cls->kind != TG_KIND_EXTERN)
         return 0;
     if (f->n_cpus && !in_list(f->cpus, f->n_cpus, ev->cpu))
         return 0;

@@ -159,6 +159,9 @@ struct tg_format {
     /* The options open reads that no style or command declares (NULL: none): every
      * command accepts them (core/option_registry.h). */
     const tg_option_decl *options;
+    /* Optional: the i-th function symbol of the trace's own tables (tg_trace_func_symbol);
+     * without it, t->symbols is listed. */
+    int (*func_symbol_at)(const tg_trace *t, size_t i, tg_func_symbol *out);
 };
 
 #define TG_FORMAT(id) const struct tg_format tg_format_##id

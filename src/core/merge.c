@@ -277,6 +277,21 @@ int tg_iter_next_batch(tg_iter *it, const tg_event **evs, size_t max)
 
 const tg_error *tg_iter_errors(const tg_iter *it) { return it->errors; }
 
+tg_iter *tg_iter_twin(const tg_iter *it, tg_set **twin, tg_error **err)
+{
+    *twin = tg_set_reopen(it->set, err);
+    if (!*twin)
+        return NULL;
+    tg_iter *copy = tg_iter_new(*twin, it->filter, err);
+    if (!copy) {
+        tg_close(*twin);
+        *twin = NULL;
+        return NULL;
+    }
+    copy->own_times = it->own_times;
+    return copy;
+}
+
 void tg_iter_free(tg_iter *it)
 {
     if (!it)

@@ -23,10 +23,32 @@ out=${1:-$root/tests/data/uftrace-options}
 # The functions uftrace's report lists for a recording, most called first (sort by calls).
 funcs_by_calls() { uftrace report -d "$1" -s call -f none 2>/dev/null | sed 's/^  //'; }
 
+# What each filter is given, picked from the recording itself: F1 the most called function
+# (not main), F2 main (or the first function of the report), a regex and a glob from F1's
+# first letters, TID the last thread, E1~E2 elapsed times and T1~T2 timestamps of lines a
+# third and two thirds into the replay.
+pick() { # DATA
+    local d=$1
+    # user functions only: uftrace's filters do not name kernel functions
+    F1=$(funcs_by_calls "$d" | { grep -v -x -e main -e 'linux:schedule.*' || true; } |
+        { grep -x -F -f <(cat "$d"/*.sym 2>/dev/null | awk '{print $3}') || true; } | head -1)
+    F2=$(funcs_by_calls "$d" | { grep -x main || true; } | head -1)
+    [ -n "$F2" ] || F2=$(uftrace report -d "$d" -f none 2>/dev/null | sed 's/^  //' | head -1)
+    TID=$(uftrace report --task -d "$d" -s tid -f tid 2>/dev/null | tail -1 | awk '{print $1}')
+    local n a b
+    n=$(uftrace replay -d "$d" 2>/dev/null | wc -l)
+    a=$(( n / 3 + 1 )) b=$(( 2 * n / 3 + 1 ))
+    E1=$(uftrace replay -f elapsed -d "$d" 2>/dev/null | sed -n "${a}p" | awk '{print $1 $2}')
+    E2=$(uftrace replay -f elapsed -d "$d" 2>/dev/null | sed -n "${b}p" | awk '{print $1 $2}')
+    T1=$(uftrace replay -f time -d "$d" 2>/dev/null | sed -n "${a}p" | awk '{print $1}')
+    T2=$(uftrace replay -f time -d "$d" 2>/dev/null | sed -n "${b}p" | awk '{print $1}')
+}
+
 # One case per line: SLUG<TAB>COMMAND<TAB>UFTRACE OPTIONS<TAB>TRACEGLOT OPTIONS
 options_for() { # DATA
     local d=$1
-    local o
+    local o c
+    pick "$d"
     for o in "-s self" "-s call,func" "-s func" "-s total-avg" "-s self_max,call" "-s size,func" \
         "-f all" "-f call,total" "-f +size" "-f none" "-f self-min,self-max" \
         "--avg-total" "--avg-total -s min" "--avg-self" "--avg-self -s max,func" \
@@ -36,6 +58,27 @@ options_for() { # DATA
     done
     # older uftrace called --task --threads (uftrace 0.13 warns and ignores it)
     printf '%s\treport\t%s\t%s\n' "report-threads" "--task" "--threads"
+    # the filters, on replay, report (and graph)
+    local filters=("-D 1" "-D 2" "-D 3" "-t 100ns" "-t 1us" "-t 10us" "--no-libcall"
+        "-F $F1" "-F $F2" "-N $F1" "-N $F2" "-C $F1" "-C $F2" "-F $F2 -D 2" "-F $F2 -N $F1"
+        "-N $F1 -t 1us" "-C $F1 -D 3" "--match glob -F ${F1:0:2}*" "-F ^${F1:0:2}"
+        "-N ${F1:0:3}.*" "--tid $TID" "--tid $TID -D 2")
+    [ -n "$E1" ] && [ -n "$E2" ] && filters+=("-r $E1~$E2" "-r ~$E2" "-r $E1~")
+    # not with kernel data: uftrace prints garbage durations (10.008 h) for the user frames
+    # a timestamp range starts inside (traceglot prints the time since the range's start)
+    ls "$d"/kernel-cpu*.dat >/dev/null 2>&1 || [ -z "$T1" ] || filters+=("-r $T1~$T2")
+    for o in "${filters[@]}"; do
+        for c in replay report; do
+            printf '%s\t%s\t%s\t%s\n' "$c$(slug "$o")" "$c" "$o" "$o"
+        done
+    done
+    for o in "-f +addr -r $E1~$E2" "-f elapsed --tid $TID" "-f time,delta -t 1us"; do
+        [ -n "$E1" ] || continue
+        printf '%s\treplay\t%s\t%s\n' "replay$(slug "$o")" "$o" "$o"
+    done
+    for o in "-s call -t 1us" "--avg-self -N $F1" "-f all -D 2"; do
+        printf '%s\treport\t%s\t%s\n' "report$(slug "$o")" "$o" "$o"
+    done
 }
 
 slug() { # options -> a file name part

@@ -43,8 +43,10 @@ struct rp {
     const tg_trace *args_trace; /* the trace args_ok was found for */
     bool args_ok;
     bool field_on[F_COUNT];
+    uint8_t order[F_COUNT]; /* the columns shown, in their order */
     int n_fields;
     int64_t prev_time;
+    uf_filter *filter; /* uftrace's filters, when any is given (callstack_filter.h) */
 };
 
 static int parse_fields(struct rp *p, const char *spec, tg_error **err)
@@ -97,7 +99,8 @@ static inline void out_pad(struct rp *p, int n)
     }
 }
 
-static inline void out_name(struct rp *p, const char *name, uint64_t addr)
+static inline __attribute__((always_inline)) void out_name(struct rp *p, const char *name,
+                                                           uint64_t addr)
 {
     if (!name) {
         char tmp[24];
@@ -127,9 +130,8 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
     if (!line)
         return;
     char *w = line;
-    for (int i = 0; i < F_COUNT; i++) {
-        if (!p->field_on[i])
-            continue;
+    for (int k = 0; k < p->n_fields; k++) {
+        int i = p->order[k];
         *w++ = ' ';
         switch (i) {
         case F_DURATION: w = uf_fmt_time(w, f && show_time ? f->total : 0, &p->digits); break;
@@ -218,20 +220,16 @@ static void put_header(struct rp *p)
     if (!p->n_fields)
         return;
     tg_buf_putc(p->out, '#');
-    bool first = true;
-    for (int i = 0; i < F_COUNT; i++) {
-        if (!p->field_on[i])
-            continue;
-        if (!first)
+    for (int k = 0; k < p->n_fields; k++) {
+        if (k)
             tg_buf_putc(p->out, ' ');
-        tg_buf_puts(p->out, field_table[i].header);
-        first = false;
+        tg_buf_puts(p->out, field_table[p->order[k]].header);
     }
     tg_buf_puts(p->out, "   FUNCTION\n");
 }
 
 /* The symbol of a function record, asked of the reader once per address and trace. */
-static const char *func_name(struct rp *p, const tg_event *ev)
+static inline __attribute__((always_inline)) const char *func_name(struct rp *p, const tg_event *ev)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
@@ -266,7 +264,8 @@ __attribute__((noinline)) static bool render_payload(struct rp *p, const tg_even
 }
 
 /* Captures what printing needs from the iterator's event before it is advanced. */
-static void take(struct rp *p, const tg_event *ev, uf_rec *r, bool *more)
+static inline __attribute__((always_inline)) void take(struct rp *p, const tg_event *ev, uf_rec *r,
+                                                       bool *more)
 {
     tg_buf *args = p->args, *evtext = p->evtext;
     uf_rec_from_event(ev, r);
@@ -308,7 +307,75 @@ static int peek_next(struct rp *p, tg_iter *it, const tg_event **ev, uf_rec *n)
     }
 }
 
-static void put_args(struct rp *p, const char *name, const tg_buf *args, bool more)
+/* The next event the filters let the printer read (the time range, -t and -C). */
+static inline int next_rec(struct rp *p, tg_iter *it, const tg_event **ev, const bool filtering)
+{
+    int rc;
+    while ((rc = tg_iter_next(it, ev)) > 0 && filtering && !uf_filter_keep(p->filter, *ev))
+        ;
+    return rc;
+}
+
+/* A record from the thread's own data (uftrace's task reader), not perf or kernel data. */
+static bool thread_record(const tg_event *ev, const uf_rec *n)
+{
+    if (n->cls->kernel)
+        return false;
+    if (n->type == UF_ENTRY || n->type == UF_EXIT)
+        return true;
+    return ev->stream && tg_stream_tid(ev->stream) >= 0 && !uf_kind_is_perf(n->kind);
+}
+
+/* uftrace's fstack_skip under filters: the records after an entry (of task cur at depth
+ * cur_depth) that the filters hide are consumed, as uftrace's fstack_entry and fstack_exit
+ * see them; returns at the first one shown (cur's own record at its depth or above, a lost
+ * record, or one the filters let through), 0 at the end. */
+__attribute__((noinline)) static int peek_filtered(struct rp *p, tg_iter *it, const tg_event **ev,
+                                                   uf_rec *n, const uf_task *cur, int cur_depth)
+{
+    uf_filter *f = p->filter;
+    for (;;) {
+        int rc = next_rec(p, it, ev, true);
+        if (rc <= 0)
+            return rc;
+        uf_rec_from_event(*ev, n);
+        if (n->tid < 0) { /* extern data: belongs to the thread read last */
+            if (!p->st.last_task)
+                return 1;
+            n->tid = p->st.last_task->tid;
+            n->pid = p->st.last_task->pid;
+        }
+        uf_task *nt = uf_task_get(&p->st, n->tid, n->pid);
+        if (!nt)
+            return TG_ERR_NOMEM;
+        if ((*ev)->depth < 0)
+            uf_rec_depth_from_stack(nt, n);
+        uf_filter_task_init(f, nt);
+        if (nt == cur && n->depth <= cur_depth && thread_record(*ev, n))
+            return 1;
+        bool skip = false;
+        if (n->cls->kernel)
+            skip = uf_kernel_skipped(&p->st, nt, n);
+        else if (n->type == UF_EVENT)
+            skip = nt->user_stack_count == 0;
+        if (!skip && n->type == UF_LOST)
+            return 1;
+        if (n->type == UF_ENTRY || n->type == UF_EXIT) {
+            n->name = func_name(p, *ev);
+            skip |= f->no_libcall && uf_filter_is_libcall(*ev);
+        }
+        if (!skip && uf_filter_check_skip(&p->st, f, nt, n) >= 0)
+            return 1;
+        uf_consume(&p->st, nt, n);
+        if (n->type == UF_ENTRY)
+            uf_filter_entry(&p->st, f, nt, n);
+        else if (n->type == UF_EXIT)
+            uf_filter_exit(f, nt, uf_frame_at(&p->st, nt, nt->stack_count));
+    }
+}
+
+static inline __attribute__((always_inline)) void put_args(struct rp *p, const char *name,
+                                                           const tg_buf *args, bool more)
 {
     if (more) {
         out_put(p, "(", 1);
@@ -412,6 +479,197 @@ static void print_remaining(struct rp *p, tg_set *set)
     free(list);
 }
 
+/* The records in merged order, printed as uftrace's print_graph_rstack does; with filtering
+ * (a compile-time constant: the unfiltered loop carries none of it) under uftrace's filters,
+ * with its fstack_entry, fstack_exit and fstack_skip (peek_filtered). */
+static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_iter *it,
+                                                             const bool filtering, tg_error **err)
+{
+    int rc;
+    const tg_event *ev;
+    rc = next_rec(p, it, &ev, filtering);
+    if (rc > 0)
+        put_header(p);
+    else if (rc == 0 && p->n_fields) /* uftrace ends its header line even with no record */
+        tg_buf_putc(p->out, '\n');
+    while (rc > 0) {
+        uf_rec r;
+        bool more;
+        take(p, ev, &r, &more);
+        if (r.tid < 0) {
+            /* an event of no thread (uftrace's extern.dat): shown in the thread of the
+             * record before it, as uftrace does */
+            if (!p->st.last_task) {
+                rc = next_rec(p, it, &ev, filtering);
+                continue;
+            }
+            r.tid = p->st.last_task->tid;
+            r.pid = p->st.last_task->pid;
+        }
+        uf_task *t = uf_task_get(&p->st, r.tid, r.pid);
+        if (!t) {
+            rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (filtering && ev->depth < 0) /* the filters' look-ahead compares depths */
+            uf_rec_depth_from_stack(t, &r);
+        if (uf_consume_fast(&p->st, t, &r)) { /* uftrace hides it */
+            rc = next_rec(p, it, &ev, filtering);
+            continue;
+        }
+        if (r.type != UF_LOST && r.time) {
+            if ((uint64_t)p->prev_time > (uint64_t)r.time) {
+                for (int k = 0; k < p->n_fields; k++) {
+                    tg_buf_putc(p->out, ' ');
+                    tg_buf_pad(p->out, ' ', (int)strlen(field_table[p->order[k]].header));
+                }
+                if (p->n_fields)
+                    tg_buf_puts(p->out, " | ");
+                tg_buf_putc(p->out, ' ');
+                tg_buf_pad(p->out, ' ', (t->display_depth + 1) * 2);
+                tg_buf_puts(p->out, "/* inverted time: broken data? */\n");
+            }
+            p->prev_time = r.time;
+        }
+        if (r.type == UF_LOST) {
+            if (t->user_stack_count != 0) {
+                put_fields(p, t, NULL, false);
+                out_pad(p, (t->display_depth + 1) * 2);
+                if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
+                    tg_buf_printf(p->out, "/* LOST %d records!! */\n", (int)r.addr);
+                else
+                    tg_buf_puts(p->out, "/* LOST some records!! */\n");
+            }
+            rc = next_rec(p, it, &ev, filtering);
+            continue;
+        }
+        bool shown = true; /* filters: an entry's or exit's frame is shown */
+        if (filtering && p->filter->no_sched && r.type == UF_EVENT && uf_kind_is_sched(r.kind)) {
+            rc = next_rec(p, it, &ev, filtering);
+            continue;
+        }
+        if (filtering) {
+            uf_filter_task_init(p->filter, t);
+            /* --no-libcall: a library call is not shown and moves no filter state */
+            if (p->filter->no_libcall && (r.type == UF_ENTRY || r.type == UF_EXIT) &&
+                uf_filter_is_libcall(ev)) {
+                rc = next_rec(p, it, &ev, filtering);
+                continue;
+            }
+        }
+        t->timestamp_last = t->timestamp;
+        t->timestamp = r.time;
+        if (r.type == UF_ENTRY) {
+            if (!filtering)
+                uf_entry_fixups(&p->st, t, &r);
+            else if (!uf_filter_entry(&p->st, p->filter, t, &r)) {
+                rc = next_rec(p, it, &ev, filtering);
+                continue;
+            }
+            int depth = t->display_depth;
+            int idx = t->stack_count - 1;
+            uf_rec n;
+            bool folded = false, ret_more = false;
+            rc = 0;
+            if (!(t->entry_flags & (UF_FL_EXEC | UF_FL_LONGJMP)) && uf_frame_at(&p->st, t, idx)) {
+                rc = filtering ? peek_filtered(p, it, &ev, &n, t, r.depth)
+                               : peek_next(p, it, &ev, &n);
+                if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
+                    ret_more = ev->size && render_payload(p, ev, p->ret);
+                    uf_consume_fast(&p->st, t, &n);
+                    if (filtering)
+                        uf_filter_exit(p->filter, t, uf_frame_at(&p->st, t, t->stack_count));
+                    folded = true;
+                    rc = next_rec(p, it, &ev, filtering);
+                }
+            } else {
+                rc = next_rec(p, it, &ev, filtering);
+            }
+            uf_frame *f = uf_frame_at(&p->st, t, idx);
+            put_fields(p, t, f, folded);
+            out_pad(p, depth * 2);
+            out_name(p, r.name, r.addr);
+            put_args(p, r.name, p->args, more);
+            if (folded) {
+                if (ret_more) {
+                    out_put(p, " = ", 3);
+                    out_put(p, tg_buf_data(p->ret), tg_buf_len(p->ret));
+                }
+                out_put(p, ";\n", 2);
+            } else {
+                out_put(p, " {\n", 3);
+                uf_update_entry(&p->st, t);
+            }
+            continue;
+        }
+        if (r.type == UF_EXIT) {
+            uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+            if (filtering) {
+                shown = f && !(f->fflags & UF_FF_NORECORD);
+                uf_filter_exit(p->filter, t, f);
+            }
+            if (f && shown) {
+                int depth = uf_update_exit(t);
+                put_fields(p, t, f, true);
+                out_pad(p, depth * 2);
+                out_put(p, "}", 1);
+                if (more) {
+                    out_put(p, " = ", 3);
+                    out_put(p, tg_buf_data(p->args), tg_buf_len(p->args));
+                    out_put(p, ";", 1);
+                }
+                out_put(p, " /* ", 4);
+                out_name(p, r.name, r.addr);
+                out_put(p, " */\n", 4);
+            }
+            rc = next_rec(p, it, &ev, filtering);
+            continue;
+        }
+        /* an event: sched-out may fold with the sched-in that follows */
+        if (filtering &&
+            (!uf_filter_event(p->filter, t) ||
+             (uf_kind_is_sched(r.kind) &&
+              !uf_frame_at(&p->st, t, t->stack_count - (r.kind != TG_KIND_SCHED_IN))))) {
+            rc = next_rec(p, it, &ev, filtering);
+            continue;
+        }
+        int depth = r.kind == TG_KIND_EXTERN ? 0 : t->display_depth; /* external data: 0 */
+        bool sched_in = r.kind == TG_KIND_SCHED_IN;
+        const char *text = tg_buf_data(p->evtext);
+        size_t text_len = tg_buf_len(p->evtext);
+        if (r.kind == TG_KIND_SCHED_OUT || r.kind == TG_KIND_SCHED_OUT_PREEMPTED) {
+            uf_rec n;
+            bool can_merge = uf_frame_at(&p->st, t, t->stack_count - 1) != NULL;
+            rc = !can_merge  ? next_rec(p, it, &ev, filtering)
+                 : filtering ? peek_filtered(p, it, &ev, &n, t, 0)
+                             : peek_next(p, it, &ev, &n);
+            if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
+                n.kind == TG_KIND_SCHED_IN) {
+                uf_consume(&p->st, t, &n);
+                text =
+                    r.kind == TG_KIND_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
+                text_len = strlen(text);
+                sched_in = true;
+                rc = next_rec(p, it, &ev, filtering);
+            }
+        } else {
+            rc = next_rec(p, it, &ev, filtering);
+        }
+        uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
+        if (f && (!filtering || !(f->fflags & UF_FF_NORECORD))) {
+            if (sched_in && f->total)
+                put_fields(p, t, f, true);
+            else
+                put_fields(p, t, NULL, false);
+            out_pad(p, depth * 2);
+            out_put(p, "/* ", 3);
+            out_put(p, text, text_len);
+            out_put(p, " */\n", 4);
+        }
+    }
+    return rc;
+}
+
 static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
                       tg_buf *out, tg_error **err)
 {
@@ -423,11 +681,30 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
     const char *fields = opts ? tg_options_get(opts, "output-fields") : NULL;
     if (!fields && opts)
         fields = tg_options_get(opts, "fields");
-    int rc = parse_fields(&p, fields, err);
-    if (rc < 0)
+    uf_filter filter;
+    int rc = uf_filter_setup(&filter, opts, err);
+    if (rc >= 0)
+        rc = parse_fields(&p, fields, err);
+    if (rc < 0) {
+        uf_filter_free(&filter);
         return rc;
-    for (int i = 0; i < F_COUNT; i++)
-        p.n_fields += p.field_on[i];
+    }
+    /* uftrace's columns: in their order, but without -f a time range shows its start's kind
+     * of time first */
+    if (filter.range.set && !fields) {
+        int col = filter.range.start_elapsed || filter.range.stop_elapsed ? F_ELAPSED : F_TIME;
+        p.field_on[col] = true;
+        p.order[p.n_fields++] = (uint8_t)col;
+        p.order[p.n_fields++] = F_DURATION;
+        p.order[p.n_fields++] = F_TID;
+    } else {
+        if (filter.range.set && fields[0] == '+')
+            p.field_on[filter.range.start_elapsed || filter.range.stop_elapsed ? F_ELAPSED
+                                                                               : F_TIME] = true;
+        for (int i = 0; i < F_COUNT; i++)
+            if (p.field_on[i])
+                p.order[p.n_fields++] = (uint8_t)i;
+    }
     p.args = tg_buf_new();
     p.ret = tg_buf_new();
     p.evtext = tg_buf_new();
@@ -436,152 +713,33 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
         goto done;
     }
     p.st.kernel_full = opts && tg_options_flag(opts, "kernel-full");
-    const tg_event *ev;
-    rc = tg_iter_next(it, &ev);
-    if (rc > 0)
-        put_header(&p);
-    while (rc > 0) {
-        uf_rec r;
-        bool more;
-        take(&p, ev, &r, &more);
-        if (r.tid < 0) {
-            /* an event of no thread (uftrace's extern.dat): shown in the thread of the
-             * record before it, as uftrace does */
-            if (!p.st.last_task) {
-                rc = tg_iter_next(it, &ev);
-                continue;
-            }
-            r.tid = p.st.last_task->tid;
-            r.pid = p.st.last_task->pid;
-        }
-        uf_task *t = uf_task_get(&p.st, r.tid, r.pid);
-        if (!t) {
-            rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-            break;
-        }
-        if (uf_consume_fast(&p.st, t, &r)) { /* uftrace hides it */
-            rc = tg_iter_next(it, &ev);
-            continue;
-        }
-        if (r.type != UF_LOST && r.time) {
-            if ((uint64_t)p.prev_time > (uint64_t)r.time) {
-                for (int i = 0; i < F_COUNT; i++)
-                    if (p.field_on[i]) {
-                        tg_buf_putc(out, ' ');
-                        tg_buf_pad(out, ' ', (int)strlen(field_table[i].header));
-                    }
-                if (p.n_fields)
-                    tg_buf_puts(out, " | ");
-                tg_buf_putc(out, ' ');
-                tg_buf_pad(out, ' ', (t->display_depth + 1) * 2);
-                tg_buf_puts(out, "/* inverted time: broken data? */\n");
-            }
-            p.prev_time = r.time;
-        }
-        if (r.type == UF_LOST) {
-            if (t->user_stack_count != 0) {
-                put_fields(&p, t, NULL, false);
-                out_pad(&p, (t->display_depth + 1) * 2);
-                if ((int64_t)r.addr > 0 && r.addr <= 0x7fffffff)
-                    tg_buf_printf(out, "/* LOST %d records!! */\n", (int)r.addr);
-                else
-                    tg_buf_puts(out, "/* LOST some records!! */\n");
-            }
-            rc = tg_iter_next(it, &ev);
-            continue;
-        }
-        t->timestamp_last = t->timestamp;
-        t->timestamp = r.time;
-        if (r.type == UF_ENTRY) {
-            uf_entry_fixups(&p.st, t, &r);
-            int depth = t->display_depth;
-            int idx = t->stack_count - 1;
-            uf_rec n;
-            bool folded = false, ret_more = false;
-            rc = 0;
-            if (!(t->entry_flags & (UF_FL_EXEC | UF_FL_LONGJMP)) && uf_frame_at(&p.st, t, idx)) {
-                rc = peek_next(&p, it, &ev, &n);
-                if (rc > 0 && n.type == UF_EXIT && n.tid == r.tid && n.depth == r.depth) {
-                    ret_more = ev->size && render_payload(&p, ev, p.ret);
-                    uf_consume_fast(&p.st, t, &n);
-                    folded = true;
-                    rc = tg_iter_next(it, &ev);
-                }
-            } else {
-                rc = tg_iter_next(it, &ev);
-            }
-            uf_frame *f = uf_frame_at(&p.st, t, idx);
-            put_fields(&p, t, f, folded);
-            out_pad(&p, depth * 2);
-            out_name(&p, r.name, r.addr);
-            put_args(&p, r.name, p.args, more);
-            if (folded) {
-                if (ret_more) {
-                    out_put(&p, " = ", 3);
-                    out_put(&p, tg_buf_data(p.ret), tg_buf_len(p.ret));
-                }
-                out_put(&p, ";\n", 2);
-            } else {
-                out_put(&p, " {\n", 3);
-                uf_update_entry(&p.st, t);
-            }
-            continue;
-        }
-        if (r.type == UF_EXIT) {
-            uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
-            if (f) {
-                int depth = uf_update_exit(t);
-                put_fields(&p, t, f, true);
-                out_pad(&p, depth * 2);
-                out_put(&p, "}", 1);
-                if (more) {
-                    out_put(&p, " = ", 3);
-                    out_put(&p, tg_buf_data(p.args), tg_buf_len(p.args));
-                    out_put(&p, ";", 1);
-                }
-                out_put(&p, " /* ", 4);
-                out_name(&p, r.name, r.addr);
-                out_put(&p, " */\n", 4);
-            }
-            rc = tg_iter_next(it, &ev);
-            continue;
-        }
-        /* an event: sched-out may fold with the sched-in that follows */
-        int depth = r.kind == TG_KIND_EXTERN ? 0 : t->display_depth; /* external data: 0 */
-        bool sched_in = r.kind == TG_KIND_SCHED_IN;
-        const char *text = tg_buf_data(p.evtext);
-        size_t text_len = tg_buf_len(p.evtext);
-        if (r.kind == TG_KIND_SCHED_OUT || r.kind == TG_KIND_SCHED_OUT_PREEMPTED) {
-            uf_rec n;
-            bool can_merge = uf_frame_at(&p.st, t, t->stack_count - 1) != NULL;
-            rc = can_merge ? peek_next(&p, it, &ev, &n) : tg_iter_next(it, &ev);
-            if (can_merge && rc > 0 && n.type == UF_EVENT && n.tid == r.tid &&
-                n.kind == TG_KIND_SCHED_IN) {
-                uf_consume(&p.st, t, &n);
-                text =
-                    r.kind == TG_KIND_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
-                text_len = strlen(text);
-                sched_in = true;
-                rc = tg_iter_next(it, &ev);
-            }
-        } else {
-            rc = tg_iter_next(it, &ev);
-        }
-        uf_frame *f = uf_frame_at(&p.st, t, t->stack_count);
-        if (f) {
-            if (sched_in && f->total)
-                put_fields(&p, t, f, true);
-            else
-                put_fields(&p, t, NULL, false);
-            out_pad(&p, depth * 2);
-            out_put(&p, "/* ", 3);
-            out_put(&p, text, text_len);
-            out_put(&p, " */\n", 4);
-        }
+    if (filter.on) {
+        p.filter = &filter;
+        p.st.display_late = filter.range.start != 0;
+        p.st.perf_in_tasks = filter.time_filter > 0;
+        if ((rc = uf_filter_bind(&filter, set, err)) < 0 ||
+            (rc = uf_filter_prepass(&filter, it, opts, err)) < 0)
+            goto done;
     }
+    /* the elapsed column counts from the first record of every thread, shown or not */
+    if ((filter.range.set || filter.time_filter || tg_options_get(opts, "tid")) &&
+        p.field_on[F_ELAPSED]) {
+        int64_t first = (int64_t)filter.range.first;
+        if (!first &&
+            (rc = uf_first_time(it, opts, filter.time_filter ? UF_FIRST_ANY : UF_FIRST_RULE, &first,
+                                err)) < 0)
+            goto done;
+        p.st.first_time = first ? first : -1;
+        p.st.first_fixed = true;
+    }
+    if (p.filter)
+        rc = replay_loop(&p, it, true, err);
+    else
+        rc = replay_loop(&p, it, false, err);
     if (rc >= 0)
         print_remaining(&p, set);
 done:
+    uf_filter_free(&filter);
     uf_state_free(&p.st);
     tg_buf_free(p.args);
     tg_buf_free(p.ret);
@@ -599,6 +757,7 @@ TG_OPTIONS(replay) = {
         {"kernel-full", TG_OPT_FLAG, NULL,
          "uftrace data recorded with -k: also the kernel functions outside user functions "
          "(as uftrace --kernel-full)"},
+        UF_FILTER_OPTION_DECLS,
         {0},
     },
 };

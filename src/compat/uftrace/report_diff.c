@@ -19,6 +19,7 @@
  * --diff-policy full PATH's value, OTHER's value and the change (35 wide; 32 for counts and
  * for percents). */
 #define _GNU_SOURCE /* qsort_r */
+#include "analysis/callstack.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
@@ -313,6 +314,16 @@ int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
 {
     struct diff_fmt f;
     TG_TRY(diff_fmt_parse(&f, opts, err));
+    uf_filter filter; /* uftrace filters the two runs of a diff in ways not yet followed */
+    int frc = uf_filter_setup(&filter, opts, err);
+    bool filtered = filter.on;
+    uf_filter_free(&filter);
+    if (frc < 0)
+        return frc;
+    if (filtered)
+        return tg_err(err, TG_ERR_USAGE,
+                      "report --diff takes none of uftrace's filters (-F, -N, -C, -D, -t, -r, "
+                      "--no-libcall) yet");
     struct table base, pair;
     int rc = uf_report_table(set, it, opts, &f.rep, false, &base, err);
     if (rc < 0 && rc != TG_ERR_FORMAT)

@@ -107,7 +107,8 @@ void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out)
 /* The function rows of a set as `uftrace report` counts them (report_uftrace.c), with what
  * fmt asks (stats, sizes), into tb (the caller frees it with uf_table_free).  other: the run
  * report --diff compares with, read as uftrace reads it there (whole, events and kernel
- * functions outside functions too).  0, a negative status, or TG_ERR_FORMAT with tb filled
+ * functions outside functions too); the base run under uftrace's filters when opts has
+ * them (report_filter.c).  0, a negative status, or TG_ERR_FORMAT with tb filled
  * (damage, in *err). */
 int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
                     const struct uf_report_fmt *fmt, bool other, struct table *tb, tg_error **err);

@@ -240,6 +240,14 @@ static const char *task_comm(tg_set *set, int tid)
         if (ti && ti->name)
             return ti->name;
     }
+    /* a trace that lists no tasks: its process's command */
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const tg_process_info *pi = tg_trace_process(tg_set_trace(set, i));
+        if (pi && pi->name)
+            return pi->name;
+        if (pi && pi->executable)
+            return strrchr(pi->executable, '/') ? strrchr(pi->executable, '/') + 1 : pi->executable;
+    }
     return NULL;
 }
 

@@ -11,7 +11,7 @@
  * compiled twice, with and without them.  The size column reads each function's symbol
  * and takes the general path.  --task is report_task.c. */
 #include "analysis/callstack.h"
-#include "compat/uftrace/report_rows.h"
+#include "compat/uftrace/report_internal.h"
 #include "compat/uftrace/report_task.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
@@ -22,35 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A small cache from symbol pointer to row: names repeat millions of times. */
-struct rep {
-    uf_state st;
-    struct table tb;
-    const struct uf_report_fmt *fmt;
-    struct {
-        const char *name;
-        uint64_t addr;
-        struct row *row;
-    } cache[1024];
-    struct { /* function address -> its name, per trace */
-        uint64_t addr;
-        const void *trace;
-        const char *name;
-        struct row *row; /* the row of exits at this address (NULL: not yet) */
-        bool set;
-        uint8_t fixup; /* uf_fixup_kind of the name */
-    } names[4096];
-    size_t last_h; /* slot of the previous record's address */
-    /* the size column: each function's symbol size by address, and per thread (its
-     * uf_task order) the size of the function its last entry or exit named, which uftrace
-     * gives linux:schedule */
-    tg_hash sizes;
-    uint64_t *task_size;
-    size_t task_size_cap;
-};
-
 /* The symbol of a function entry/exit, asked of the reader once per address. */
-static const char *name_of(struct rep *p, const tg_event *ev)
+const char *uf_rep_name(struct rep *p, const tg_event *ev)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
@@ -99,7 +72,7 @@ static struct row *row_for(struct rep *p, const char *name, uint64_t addr)
 }
 
 /* report_update_node: the frame just closed sits at index stack_count */
-static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
+int uf_rep_account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
 {
     uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
     if (!f)
@@ -130,7 +103,7 @@ static int account(struct rep *p, uf_task *t, const char *name, uint64_t addr)
 
 /* The size column: the record's symbol size, remembered by address and as its thread's
  * last. */
-static int note_size(struct rep *p, uf_task *t, const tg_event *ev)
+int uf_rep_note_size(struct rep *p, uf_task *t, const tg_event *ev)
 {
     tg_func_symbol sym;
     uint64_t size = tg_event_func_symbol(ev, &sym) ? sym.size : 0;
@@ -148,7 +121,7 @@ static int account_close(void *ctx, uf_task *t, const char *name, uint64_t addr,
 {
     (void)ts;
     (void)how;
-    return account(ctx, t, name, addr);
+    return uf_rep_account(ctx, t, name, addr);
 }
 
 /* One record through uftrace's report rules (build_function_tree, in the call-stack
@@ -161,8 +134,8 @@ __attribute__((noinline)) static int feed(struct rep *p, const tg_event *ev)
     if (!t)
         return TG_ERR_NOMEM;
     if (r.type == UF_ENTRY || r.type == UF_EXIT) {
-        r.name = name_of(p, ev);
-        if (p->fmt->needs_size && note_size(p, t, ev) < 0)
+        r.name = uf_rep_name(p, ev);
+        if (p->fmt->needs_size && uf_rep_note_size(p, t, ev) < 0)
             return TG_ERR_NOMEM;
     }
     const uf_sink sink = {.close = account_close, .ctx = p};
@@ -233,7 +206,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
 }
 
 /* Frames still open at the end: closed at their thread's last record. */
-static int finish(struct rep *p)
+int uf_rep_finish(struct rep *p)
 {
     const uf_sink sink = {.close = account_close, .ctx = p};
     return uf_finish(&p->st, &sink);
@@ -241,7 +214,7 @@ static int finish(struct rep *p)
 
 /* other: the run report --diff compares with, which uftrace reads with options of its own:
  * none but -k, so events and kernel functions outside user functions count (sic). */
-static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *fmt, bool other)
+struct rep *uf_rep_new(const tg_options *opts, const struct uf_report_fmt *fmt, bool other)
 {
     struct rep *p = calloc(1, sizeof *p);
     if (p && uf_state_init(&p->st) < 0) {
@@ -256,7 +229,7 @@ static struct rep *rep_new(const tg_options *opts, const struct uf_report_fmt *f
     return p;
 }
 
-static void rep_free(struct rep *p)
+void uf_rep_free(struct rep *p)
 {
     if (!p)
         return;
@@ -553,7 +526,7 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
     }
     unsigned nw = run.n_jobs > 1 ? 2 : 1;
     for (unsigned i = 0; i < nw && rc >= 0; i++)
-        if (!(run.rep[i] = rep_new(opts, fmt, other)))
+        if (!(run.rep[i] = uf_rep_new(opts, fmt, other)))
             rc = TG_ERR_NOMEM;
     if (rc >= 0) {
         /* each thread on its own, on two workers; their tables are summed at the end */
@@ -563,7 +536,7 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
             rc = 0; /* damage: in errors, reported after the table */
         for (unsigned i = 0; i < nw && rc >= 0; i++) {
             run.rep[i]->st.last_perf_time = last_perf_time;
-            rc = finish(run.rep[i]);
+            rc = uf_rep_finish(run.rep[i]);
         }
         if (rc >= 0 && nw == 2) /* sum the second table into the first */
             rc = uf_table_merge(&run.rep[0]->tb, &run.rep[1]->tb);
@@ -573,7 +546,7 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
         }
     }
     for (unsigned i = 0; i < nw; i++)
-        rep_free(run.rep[i]);
+        uf_rep_free(run.rep[i]);
     for (size_t i = 0; i < run.n_jobs; i++)
         free(run.jobs[i].side);
     free(run.jobs);
@@ -601,9 +574,19 @@ int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
                     const struct uf_report_fmt *fmt, bool other, struct table *tb, tg_error **err)
 {
     memset(tb, 0, sizeof *tb);
+    if (!other) { /* uftrace's filters: the base of a --diff too, the other run never */
+        uf_filter filter;
+        int frc = uf_filter_setup(&filter, opts, err);
+        if (frc >= 0 && filter.on)
+            frc = uf_report_filtered(set, it, opts, fmt, &filter, tb, err);
+        bool done = frc < 0 || filter.on;
+        uf_filter_free(&filter);
+        if (done)
+            return frc;
+    }
     if (fast_path_ok(set, opts, fmt, other))
         return report_parallel(set, opts, fmt, other, tb, err);
-    struct rep *p = rep_new(opts, fmt, other);
+    struct rep *p = uf_rep_new(opts, fmt, other);
     if (!p)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
@@ -622,22 +605,33 @@ int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
                 break;
     }
     if (rc >= 0)
-        rc = finish(p);
+        rc = uf_rep_finish(p);
     if (rc == TG_ERR_NOMEM)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc >= 0) {
         *tb = p->tb;
         memset(&p->tb, 0, sizeof p->tb);
     }
-    rep_free(p);
+    uf_rep_free(p);
     return rc < 0 ? rc : 0;
 }
 
 static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
-    if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads"))
+    if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads")) {
+        uf_filter filter;
+        int rc = uf_filter_setup(&filter, opts, err);
+        bool filtered = filter.on;
+        uf_filter_free(&filter);
+        if (rc < 0)
+            return rc;
+        if (filtered)
+            return tg_err(err, TG_ERR_USAGE,
+                          "report --task takes none of uftrace's filters (-F, -N, -C, -D, -t, "
+                          "-r, --no-libcall) yet");
         return uf_report_task(set, it, opts, out, err);
+    }
     struct uf_report_fmt fmt;
     int rc = uf_report_fmt_parse(&fmt, opts, err);
     if (rc < 0)
@@ -675,6 +669,7 @@ static const tg_option_decl report_uftrace_options[] = {
     {"kernel-full", TG_OPT_FLAG, NULL,
      "uftrace data recorded with -k: also the kernel functions outside user functions "
      "(uftrace --kernel-full)"},
+    UF_FILTER_OPTION_DECLS,
     {0},
 };
 

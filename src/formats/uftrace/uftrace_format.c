@@ -148,10 +148,33 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     return 0;
 }
 
+/* The symbols of every module's .sym file, module after module (uftrace's filters match
+ * patterns against them). */
+static int uft_func_symbol_at(const tg_trace *t, size_t i, tg_func_symbol *out)
+{
+    const struct uft_data *d = t->priv;
+    memset(out, 0, sizeof *out);
+    for (size_t m = 0; d && m < d->n_modules; m++) {
+        const tg_symtab *st = &d->modules[m]->syms;
+        if (i >= st->n) {
+            i -= st->n;
+            continue;
+        }
+        const tg_symbol *sym = &st->syms[i];
+        out->name = sym->name;
+        out->addr = sym->addr;
+        out->size = sym->size;
+        out->flags = sym->type == 'P' ? TG_FUNC_PLT : 0;
+        return 1;
+    }
+    return 0; /* not kallsyms: uftrace's filters name user functions only */
+}
+
 TG_FORMAT(uftrace) = {
     .name = "uftrace",
     .probe = uft_probe,
     .open = uft_open,
     .describe = uft_describe,
     .close = uft_close,
+    .func_symbol_at = uft_func_symbol_at,
 };
