@@ -391,6 +391,68 @@ static int fdr_next(tg_stream *s, tg_event *ev, tg_error **err)
     return 0;
 }
 
+/* next_batch: a run of plain function records (and the NewCPUId and TSCWrap records between
+ * them, which only change the stream's state) decoded in one loop, each event as next()
+ * makes it.  It stops before anything else (call arguments after a record, custom and
+ * typed events, damage, the block's end, a v1 EndOfBuffer), which next() then reads. */
+static size_t fdr_next_batch(tg_stream *s, tg_event *evs, size_t max)
+{
+    fdr_stream *fs = s->priv;
+    xray_file *xf = fs->xf;
+    if (fs->ignoring)
+        return 0;
+    const uint8_t *d = xf->map.data;
+    uint64_t pos = fs->pos, end = fs->end, tsc = fs->base_tsc;
+    uint16_t cpu = fs->cpu;
+    int32_t tid = fs->tid, pid = (int32_t)fs->pid;
+    uint64_t type = fs->sticky_type;
+    int64_t sticky = fs->sticky_func;
+    size_t n = 0;
+    while (n < max && end - pos >= XRAY_FDR_FUNC) {
+        const uint8_t *p = d + pos;
+        if (p[0] & 1) {
+            unsigned kind = p[0] >> 1;
+            if (end - pos < XRAY_FDR_META || (kind != MK_NEW_CPU && kind != MK_TSC_WRAP))
+                break;
+            if (kind == MK_NEW_CPU) {
+                cpu = tg_le16(p + 1);
+                tsc = tg_le64(p + 3);
+            } else {
+                tsc = tg_le64(p + 1);
+            }
+            pos += XRAY_FDR_META;
+            continue;
+        }
+        uint32_t w = tg_le32(p);
+        unsigned kind = (w >> 1) & 7u;
+        uint64_t after = pos + XRAY_FDR_FUNC;
+        if (kind > 3 || (end - after >= XRAY_FDR_META && d[after] == ((MK_CALL_ARG << 1) | 1)))
+            break;
+        tsc += tg_le32(p + 4);
+        sticky = (int64_t)(w >> 4);
+        tg_event *ev = &evs[n++];
+        ev->ts = xray_tsc_to_ns(xf, tsc);
+        ev->cls = xf->cls[kind];
+        ev->cpu = cpu;
+        ev->tid = tid;
+        ev->pid = pid;
+        ev->addr = (uint64_t)(w >> 4);
+        ev->offset = pos;
+        ev->data = NULL;
+        ev->size = 0;
+        ev->aux[XRAY_AUX_TSC] = tsc;
+        ev->aux[XRAY_AUX_KIND] = kind;
+        ev->aux[XRAY_AUX_TYPE] = type;
+        ev->aux[XRAY_AUX_NARGS] = 0;
+        pos = after;
+    }
+    fs->pos = pos;
+    fs->base_tsc = tsc;
+    fs->cpu = cpu;
+    fs->sticky_func = sticky;
+    return n;
+}
+
 static void fdr_destroy(tg_stream *s)
 {
     free(s->priv);
@@ -417,6 +479,7 @@ static int fdr_rewind(tg_stream *s, tg_error **err)
 
 static const struct tg_stream_ops fdr_ops = {
     .next = fdr_next,
+    .next_batch = fdr_next_batch,
     .field_count = xray_field_count,
     .field = xray_field,
     .func_name = xray_event_func_name,
