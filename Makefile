@@ -9,6 +9,8 @@
 #                   time and the total (tools/check.sh)
 #   make install    install the CLI, libraries, header and pkg-config file (PREFIX=/usr/local)
 #   make bench      time traceglot against the peer tools in alternating pairs (bench/run)
+#   make fuzz       build the libFuzzer targets with clang-14 (ASan + UBSan) into build-fuzz and
+#                   run each for FUZZ_SECONDS (FUZZ_TARGETS="fuzz_ctf_tsdl ..." for some only)
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libdw-dev libiberty-dev \
@@ -20,9 +22,13 @@ TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14
 # Node.js (nodesource's, which bundles npm) cannot take Debian's npm package beside it.
 NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 CMAKE_FLAGS ?=
+# the fuzz targets: clang-14 with libFuzzer's runtime
+FUZZ_DEPS := clang-14 libclang-rt-14-dev
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 
 .PHONY: all build demo check check-plain check-sanitize check-release deps-build deps-test \
-        install bench clean
+        install bench fuzz clean
 
 all: build
 
@@ -76,6 +82,16 @@ check-release:
 	  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 $(CMAKE_FLAGS)
 	cmake --build build-release-clang -j $(JOBS)
 
+# Each target runs FUZZ_SECONDS (-timeout=1: an input over 1 s is a hang; -rss_limit_mb=2048
+# and -malloc_limit_mb=512: unbounded allocations); the table says what each found, the
+# inputs are in build-fuzz/fuzz/findings/ (tests/fuzz/run.sh).
+fuzz:
+	@sh tools/ensure-packages.sh $(BUILD_DEPS) $(FUZZ_DEPS)
+	cmake -S . -B build-fuzz -DTG_FUZZ=ON -DTG_SANITIZE=ON -DCMAKE_C_COMPILER=clang-14 \
+	  -DCMAKE_CXX_COMPILER=clang++-14 $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j $(JOBS)
+	bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 install: build
 	cmake --install build --prefix $(PREFIX)
 
@@ -83,4 +99,4 @@ bench: build
 	bench/run
 
 clean:
-	rm -rf build build-asan build-release-gcc build-release-clang
+	rm -rf build build-asan build-release-gcc build-release-clang build-fuzz

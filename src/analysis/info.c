@@ -26,8 +26,12 @@ static void describe_counts(tg_buf *out, tg_trace *t, const tg_class_counts *cc)
         tg_text_time(out, first);
         tg_buf_puts(out, " .. ");
         tg_text_time(out, last);
+        /* last >= first: the span in uint64 is exact even where int64 would overflow */
+        uint64_t span = (uint64_t)last - (uint64_t)first;
         tg_buf_puts(out, " (");
-        tg_text_time(out, last - first);
+        tg_buf_u64(out, span / 1000000000u);
+        tg_buf_putc(out, '.');
+        tg_buf_u64_pad(out, span % 1000000000u, 9, '0');
         tg_buf_puts(out, " s)\n");
     } else {
         tg_buf_puts(out, "no events\n");

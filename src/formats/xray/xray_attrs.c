@@ -27,7 +27,11 @@ static bool first_marker_pair(const xray_file *xf, int64_t *wall_ns, uint64_t *t
             return false; /* a function record: the preamble is over */
         unsigned kind = p[0] >> 1;
         if (kind == KIND_WALLTIME) {
-            *wall_ns = (int64_t)tg_le64(p + 1) * 1000000000 + (int64_t)tg_le32(p + 9) * 1000;
+            /* a time past what int64 ns hold is damage, not a marker to place the log by */
+            int64_t s = (int64_t)tg_le64(p + 1), us = (int64_t)tg_le32(p + 9);
+            if (__builtin_mul_overflow(s, (int64_t)1000000000, wall_ns) ||
+                __builtin_add_overflow(*wall_ns, us * 1000, wall_ns))
+                return false;
             have_wall = true;
         } else if (kind == KIND_NEW_CPU && have_wall) {
             *tsc = tg_le64(p + 3);
@@ -46,8 +50,11 @@ int xray_attrs_fill(tg_trace *t, const xray_file *xf)
     int64_t wall = 0;
     uint64_t tsc = 0;
     if (xf->hdr.type == 1 && freq && first_marker_pair(xf, &wall, &tsc)) {
-        c.sync_origin = TG_CLOCK_MONOTONIC;
-        c.sync_offset_ns = wall - xray_tsc_to_ns(xf, tsc);
+        int64_t off;
+        if (!__builtin_sub_overflow(wall, xray_tsc_to_ns(xf, tsc), &off)) {
+            c.sync_origin = TG_CLOCK_MONOTONIC;
+            c.sync_offset_ns = off;
+        }
     }
     TG_TRY(tg_trace_set_clock_info(t, &c));
     tg_host_info h = {.byte_order = 1}; /* XRay logs are written little-endian (x86, arm64) */

@@ -45,12 +45,13 @@ struct chrome_writer {
 
 static void put_ts(tg_buf *out, int64_t ns)
 {
+    uint64_t mag = (uint64_t)ns;
     if (ns < 0) {
         tg_buf_putc(out, '-');
-        ns = -ns;
+        mag = 0 - mag; /* INT64_MIN too */
     }
-    tg_buf_u64_fast(out, (uint64_t)ns / 1000);
-    unsigned frac = (unsigned)((uint64_t)ns % 1000);
+    tg_buf_u64_fast(out, mag / 1000);
+    unsigned frac = (unsigned)(mag % 1000);
     char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
                  (char)('0' + frac % 10)};
     tg_buf_put_fast(out, d, 4);
