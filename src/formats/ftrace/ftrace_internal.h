@@ -107,6 +107,9 @@ typedef struct ft_cpu_data {
     uint64_t usize;        /* uncompressed size (= size when not compressed) */
     bool truncated;        /* the file ends (or a chunk breaks) before size: error there */
     uint32_t n_chunks;     /* compressed: readable chunks */
+    /* the data overlaps this cpu's (ftrace_ring.c): not read, reported; claimed its size */
+    const struct ft_cpu_data *overlaps;
+    uint64_t claimed;
 } ft_cpu_data;
 
 typedef struct ft_buffer {

@@ -106,6 +106,14 @@ static int load_chunk(ft_stream *s, tg_error **err)
 static int load_page(ft_stream *s, tg_error **err)
 {
     const ft_file *f = s->f;
+    const ft_cpu_data *o = s->cd->overlaps;
+    if (o && !s->trunc_reported) {
+        s->trunc_reported = true;
+        return tg_err_at(err, TG_ERR_FORMAT, f->path, s->cd->offset,
+                         "cpu %d: its %llu bytes of data overlap cpu %d's at 0x%llx: not read",
+                         s->cd->cpu, (unsigned long long)s->cd->claimed, o->cpu,
+                         (unsigned long long)o->offset);
+    }
     for (;;) {
         s->have_page = false;
         if (s->page_pos + s->page_size > s->win_len) {
@@ -501,8 +509,52 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_
     return 0;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+    const ft_cpu_data *x = *(const ft_cpu_data *const *)a, *y = *(const ft_cpu_data *const *)b;
+    if (x->offset != y->offset)
+        return x->offset < y->offset ? -1 : 1;
+    return x < y ? -1 : x > y; /* the first in the table keeps the bytes */
+}
+
+/* trace-cmd writes each cpu's data apart; cpu tables that damage made overlap (512 cpus all
+ * pointing at the same pages) would have those pages decoded once per cpu, a cost that grows
+ * with the square of the file.  A cpu whose data overlaps an earlier one's (in file order)
+ * is emptied, and its stream reports it. */
+static int mark_overlaps(ft_file *f)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < f->n_buffers; i++)
+        n += f->buffers[i].latency ? 0 : f->buffers[i].n_cpus;
+    ft_cpu_data **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < f->n_buffers; i++)
+        for (size_t c = 0; !f->buffers[i].latency && c < f->buffers[i].n_cpus; c++)
+            if (f->buffers[i].cpus[c].size)
+                v[k++] = &f->buffers[i].cpus[c];
+    qsort(v, k, sizeof *v, by_offset);
+    const ft_cpu_data *last = NULL;
+    for (size_t i = 0; i < k; i++) {
+        ft_cpu_data *cd = v[i];
+        if (last && cd->offset < last->offset + last->size) {
+            cd->overlaps = last;
+            cd->claimed = cd->size;
+            cd->size = cd->usize = 0;
+            cd->n_chunks = 0;
+            cd->truncated = false;
+        } else {
+            last = cd;
+        }
+    }
+    free(v);
+    return 0;
+}
+
 int ft_add_streams(ft_file *f, tg_error **err)
 {
+    if (mark_overlaps(f) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     tg_event_class *lost = tg_trace_add_class(f->trace, "lost", UINT32_MAX + 1ull, TG_KIND_LOST);
     tg_event_class *unknown =
         tg_trace_add_class(f->trace, "unknown", UINT32_MAX + 2ull, TG_KIND_GENERIC);
