@@ -268,7 +268,9 @@ static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int
     int idx = t->stack_count;
     const uf_frame *f = &t->frames[idx];
     int64_t total = (int64_t)f->total;
-    TG_TRY(mirror_depth(cs, th, t, (size_t)idx + 1, ts - total));
+    /* in uint64, as uftrace counts: damaged times give a wrong entry, never an overflow */
+    int64_t entry = (int64_t)((uint64_t)ts - f->total);
+    TG_TRY(mirror_depth(cs, th, t, (size_t)idx + 1, entry));
     unsigned flags = how == UF_CLOSE_LOST  ? TG_CALL_NO_EXIT | TG_CALL_LOST
                      : how == UF_CLOSE_END ? TG_CALL_NO_EXIT
                                            : 0;
@@ -285,7 +287,7 @@ static int uf_closed(void *ctx, uf_task *t, const char *name, uint64_t addr, int
         .name = name,
         .module = th->frames[idx].module,
         .depth = idx,
-        .entry_ns = ts - total,
+        .entry_ns = entry,
         .exit_ns = ts,
         .total_ns = total,
         .child_ns = (int64_t)f->child,

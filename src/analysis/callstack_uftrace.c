@@ -76,6 +76,10 @@ uf_frame *uf_frame_grow(uf_state *st, uf_task *t, int idx)
 void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
 {
     uf_rec r = *r0;
+    /* no frame lies past max_stack: a damaged record's depth (INT_MAX in a function_graph
+     * record) would overflow the stack count and walk two billion frames */
+    if (r.depth > st->max_stack)
+        r.depth = st->max_stack;
     bool kernel = r.cls->kernel;
     bool user = r.type != UF_EVENT && !kernel; /* moves the user stack count */
     /* uftrace's first timestamp (for "elapsed"): events outside any function do not count,
