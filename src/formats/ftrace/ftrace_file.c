@@ -226,10 +226,14 @@ static int read_section(ft_file *f, uint64_t off, uint16_t want, blob *out, tg_e
         return tg_err_at(err, TG_ERR_LIMIT, f->path, off + 16,
                          "compressed section %u: %u bytes uncompressed exceeds the limit", id,
                          usize);
-    out->owned = malloc(usize ? usize : 1);
-    if (!out->owned)
+    size_t cap = 0;
+    int rc =
+        ft_decompress_into(f->comp_kind, NULL, r.base + r.pos, csize, &out->owned, &cap, usize);
+    if (rc == TG_ERR_NOMEM) {
+        blob_free(out);
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (ft_decompress(f->comp_kind, r.base + r.pos, csize, out->owned, usize) < 0) {
+    }
+    if (rc < 0) {
         blob_free(out);
         return tg_err_at(err, TG_ERR_FORMAT, f->path, off + 24,
                          "compressed section %u does not decompress (%s, %u -> %u bytes)", id,
@@ -374,8 +378,9 @@ static void scan_strings(ft_file *f, uint64_t off)
                 if (size < 8 || !tg_read_u32(&r, &cs) || !tg_read_u32(&r, &us) || cs > size - 8 ||
                     us > (1u << 26))
                     return;
-                owned = malloc(us ? us : 1);
-                if (!owned || ft_decompress(f->comp_kind, r.base + r.pos, cs, owned, us) < 0) {
+                size_t cap = 0;
+                if (ft_decompress_into(f->comp_kind, NULL, r.base + r.pos, cs, &owned, &cap, us) <
+                    0) {
                     free(owned);
                     return;
                 }

@@ -308,6 +308,11 @@ int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len);
 int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);
 int ft_decompress_with(int kind, void *ctx, const uint8_t *src, size_t srclen, uint8_t *dst,
                        size_t dstlen);
+/* Decompresses into *buf (capacity *cap, grown as tg_grow does, and only as far as the
+ * output really goes): 0, -1 when it does not decompress to exactly dstlen bytes,
+ * TG_ERR_NOMEM. */
+int ft_decompress_into(int kind, void *ctx, const uint8_t *src, size_t srclen, uint8_t **buf,
+                       size_t *cap, size_t dstlen);
 void *ft_zstd_ctx_new(void);
 void ft_zstd_ctx_free(void *ctx);
 

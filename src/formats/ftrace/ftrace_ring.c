@@ -87,11 +87,13 @@ static int load_chunk(ft_stream *s, tg_error **err)
         return tg_err_at(err, TG_ERR_LIMIT, f->path, cd->offset + at,
                          "cpu %d: chunk %u of %u bytes exceeds the limit", cd->cpu,
                          s->chunk_idx - 1, us);
-    if (tg_grow(&s->chunk, &s->chunk_cap, us, 1) != 0)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (f->comp_kind == 1 && !s->zctx)
         s->zctx = ft_zstd_ctx_new();
-    if (ft_decompress_with(f->comp_kind, s->zctx, base + at + 8, cs, s->chunk, us) < 0)
+    int rc =
+        ft_decompress_into(f->comp_kind, s->zctx, base + at + 8, cs, &s->chunk, &s->chunk_cap, us);
+    if (rc == TG_ERR_NOMEM)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (rc < 0)
         return tg_err_at(err, TG_ERR_FORMAT, f->path, cd->offset + at,
                          "cpu %d: compressed chunk %u (%u bytes) does not decompress to %u "
                          "bytes with %s",
