@@ -90,8 +90,11 @@ for t in "${targets[@]}"; do
         # shellcheck disable=SC2086
         "$exe" -max_total_time="$left" -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=512 \
             -print_final_stats=1 -artifact_prefix="$findings/" "${dict[@]}" ${FUZZ_FLAGS:-} \
-            "$corpus" "$seeds" > "$logs/$t.run.log" 2>&1
+            "$corpus" "$seeds" > "$logs/$t.run.log" 2>&1 &
+        pid=$!
+        wait $pid
         rc=$?
+        rm -rf "/tmp/tg-fuzz-$pid" # the harness's copy, left behind when the run crashed
         n=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$logs/$t.run.log" | grep -o '[0-9]*$')
         # a run cut short by a finding prints no stats: count what its last status line says
         [ -n "$n" ] || n=$(grep -o '^#[0-9]*' "$logs/$t.run.log" | tail -1 | tr -d '#')
@@ -106,7 +109,7 @@ for t in "${targets[@]}"; do
     # can pass 1 s without being slow.  A timeout counts when the input, run again alone,
     # takes over 1 s of CPU time; the others are kept apart in findings/T/under-load/.
     for f in $(find "$findings" -maxdepth 1 -type f -name 'timeout-*' -newer "$marker"); do
-        cpu=$( { TIMEFORMAT='%U %S'; time "$exe" -timeout=30 "$f" > /dev/null 2>&1; } 2>&1 |
+        cpu=$( { TIMEFORMAT='%U %S'; time "$exe" -timeout=30 -runs=1 "$f" > /dev/null 2>&1; } 2>&1 |
             awk '{ print ($1 + $2 > 1) ? "slow" : "fast" }')
         if [ "$cpu" = fast ]; then
             mkdir -p "$findings/under-load"
