@@ -707,6 +707,10 @@ int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_op
 /* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
  * account: style "uftrace" or "xray"), per-class statistics and the set's description. */
 int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
+/* `uftrace graph`: the function call graph of the whole program (func NULL), or FUNC's
+ * backtraces and the graph of what it calls. */
+int tg_graph(tg_set *set, const tg_filter *f, const char *func, const tg_options *opts, tg_buf *out,
+             tg_error **err);
 int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
               tg_buf *out, tg_error **err);
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);

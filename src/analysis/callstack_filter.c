@@ -641,6 +641,8 @@ bool uf_filter_entry(uf_state *st, uf_filter *f, uf_task *t, const uf_rec *r)
         fr->fflags |= UF_FF_NORECORD;
         return false;
     }
+    if (f->depth_func && r->name && !r->cls->kernel && !strcmp(r->name, f->depth_func))
+        t->filter_depth = f->depth; /* the depth trigger uftrace graph gives FUNC */
     if (t->filter_depth <= 0) {
         fr->fflags |= UF_FF_NORECORD;
         return false;
@@ -684,4 +686,12 @@ int uf_filter_check_skip(uf_state *st, uf_filter *f, uf_task *t, const uf_rec *r
         return -1;
     }
     return depth <= 0 ? -1 : 0;
+}
+
+bool uf_filter_has_settings(const uf_filter *f)
+{
+    for (size_t i = 0; i < f->n_pats; i++)
+        if (f->pats[i].trig != UF_TRIG_CALLER)
+            return true;
+    return f->time_filter > 0 || f->depth != INT_MAX;
 }

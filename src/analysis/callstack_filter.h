@@ -87,6 +87,7 @@ enum {
     UF_FF_FILTERED = 1, /* a -F function: counted in filter_in */
     UF_FF_NOTRACE = 2,  /* a -N function: counted in filter_out */
     UF_FF_NORECORD = 4, /* not shown */
+    UF_FF_PLT = 8,      /* graph: a library call, skipped with --no-libcall when it ends */
     UF_FF_DEPTH = 0x80, /* orig_depth was set by an entry (kept after the exit, as uftrace) */
 };
 
@@ -94,14 +95,15 @@ struct uf_pattern;
 struct uf_keep;
 
 typedef struct uf_filter {
-    bool on;         /* any filter: the filtered paths */
-    bool by_name;    /* -F, -N or -C patterns */
-    bool mode_in;    /* a -F pattern: only what -F functions call is shown */
-    bool no_libcall; /* --no-libcall */
-    bool prepass;    /* -t or -C: decisions of a first pass */
-    bool caller;     /* -C */
-    bool no_sched;   /* sched events are not shown (uftrace's -C implies --no-sched) */
-    int depth;       /* -D; INT_MAX without it */
+    bool on;                /* any filter: the filtered paths */
+    bool by_name;           /* -F, -N or -C patterns */
+    bool mode_in;           /* a -F pattern: only what -F functions call is shown */
+    bool no_libcall;        /* --no-libcall */
+    bool prepass;           /* -t or -C: decisions of a first pass */
+    bool caller;            /* -C */
+    bool no_sched;          /* sched events are not shown (uftrace's -C implies --no-sched) */
+    int depth;              /* -D; INT_MAX without it */
+    const char *depth_func; /* graph FUNC -D N: FUNC's entry sets the depth left to N */
     uint64_t time_filter;
     struct {
         bool set;
@@ -128,6 +130,9 @@ typedef struct uf_filter {
  * reason for a bad value. */
 int uf_filter_setup(uf_filter *f, const tg_options *opts, tg_error **err);
 void uf_filter_free(uf_filter *f);
+/* uftrace's opts_has_filter, which graph's "please check your filter settings" follows: -F
+ * and -N patterns, -t, -D (not -C). */
+bool uf_filter_has_settings(const uf_filter *f);
 /* Matches the patterns against the set's function symbols, as uftrace does before reading:
  * a pattern naming no function is left out, and TG_ERR_USAGE ("failed to set filter or
  * trigger") when every -F/-N pattern, or every -C pattern, names none. */

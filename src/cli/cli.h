@@ -21,8 +21,10 @@ enum cli_command {
     CMD_REPLAY = 16,
     CMD_REPORT = 32,
     CMD_SQL = 64,
-    CMD_ALL = 127,
-    CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL,
+    CMD_GRAPH = 128,
+    CMD_ALL = 255,
+    CMD_FILTERING =
+        CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL | CMD_GRAPH,
 };
 
 /* The command line's own options: not kept in tg_options (they choose what runs). */
@@ -59,7 +61,8 @@ struct cli_args {
     tg_filter *filter;
     char **paths;
     size_t n_paths;
-    int open_exit; /* cli_open's exit code when it fails (1 input, 2 usage) */
+    const char *func; /* graph's FUNC argument, NULL: none */
+    int open_exit;    /* cli_open's exit code when it fails (1 input, 2 usage) */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
@@ -79,6 +82,7 @@ void cli_print_command_help(const struct cli_command_info *cmd);
 int cli_run_options(int argc, char **argv);
 
 int cli_run_info(struct cli_args *a);
+int cli_run_graph(struct cli_args *a);
 int cli_run_cat(struct cli_args *a);
 int cli_run_stats(struct cli_args *a);
 int cli_run_convert(struct cli_args *a);

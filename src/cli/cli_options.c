@@ -43,6 +43,10 @@ const struct cli_command_info cli_commands[] = {
      "time spent per function (uftrace report; --style=xray: llvm-xray account)",
      "traceglot report --style=xray --instr-map ./app xray-log.app.XXXX", TG_OWNER_REPORT_STYLE,
      "uftrace"},
+    {"graph", CMD_GRAPH, "traceglot graph [options] PATH... [FUNC]",
+     "the function call graph, as uftrace graph prints it; with FUNC its backtraces and what "
+     "it calls",
+     "traceglot graph uftrace.data main", TG_OWNER_COMMAND, NULL},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
      "args, ...); no -q on a terminal: a prompt",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef int (*cli_call)(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err);
@@ -118,7 +119,24 @@ static int call_report(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **
     return tg_report(set, a->filter, a->sink, a->opts, out, err);
 }
 
+static int call_graph(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_graph(set, a->filter, a->func, a->opts, out, err);
+}
+
 int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
+
+/* `traceglot graph PATH... [FUNC]`: the last argument is FUNC when there are two or more and
+ * it names no file. */
+int cli_run_graph(struct cli_args *a)
+{
+    struct stat st;
+    if (a->n_paths >= 2 && stat(a->paths[a->n_paths - 1], &st) != 0) {
+        a->func = a->paths[--a->n_paths];
+        a->paths[a->n_paths] = NULL;
+    }
+    return run_to_fd(a, STDOUT_FILENO, call_graph);
+}
 int cli_run_cat(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_cat); }
 int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_stats); }
 int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }

@@ -27,6 +27,7 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     case CMD_REPLAY: return cli_run_replay(a);
     case CMD_REPORT: return cli_run_report(a);
     case CMD_SQL: return cli_run_sql(a);
+    case CMD_GRAPH: return cli_run_graph(a);
     default: return 2;
     }
 }

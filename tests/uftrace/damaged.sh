@@ -57,6 +57,7 @@ expect "missing TID.dat" "$(basename "$f"): missing" 5 -- "$TG" replay "$d"
 d=$(fresh threads); f=$(biggest_dat "$d"); size=$(stat -c %s "$f")
 truncate -s $((size / 2 + 5)) "$f"
 expect "truncated TID.dat" "$(basename "$f"): offset 0x.*truncated record" 5 -- "$TG" replay "$d"
+expect "truncated TID.dat (graph)" "$(basename "$f"): offset 0x.*truncated record" 4 -- "$TG" graph "$d"
 d=$(fresh args); f=$(biggest_dat "$d"); size=$(stat -c %s "$f")
 truncate -s $((size - 4)) "$f"
 expect "truncated TID.dat (arguments)" "$(basename "$f"): offset 0x" 5 -- "$TG" replay "$d"

@@ -34,14 +34,19 @@ for dir in "$opts_dir"/${1:-*}/; do
     data=$(data_of "$name")
     [ -n "$data" ] || continue
     found=$((found + 1))
-    while IFS=$'\t' read -r slug cmd uopts topts; do
+    while IFS=$'\t' read -r slug cmd uopts topts args; do
+        [ "$topts" = - ] && topts=
+        [ "$uopts" = - ] && uopts=
+        [ "${args:--}" = - ] && args=
         # shellcheck disable=SC2086 # the options are words
         if [ -f "$dir/$slug.txt" ]; then
-            tg_check "$name $cmd $topts" "$dir/$slug.txt" "$TG" $cmd $topts "$data"
-        elif tg_run "$TG" $cmd $topts "$data" && [ "$(sha256sum <"$TG_TMP/out" | cut -d' ' -f1)" = "$(cat "$dir/$slug.sha256")" ]; then
-            tg_pass "$name $cmd $topts"
+            tg_check "$name $cmd $topts $args" "$dir/$slug.txt" "$TG" $cmd $topts "$data" $args
+        elif tg_run "$TG" $cmd $topts "$data" $args &&
+            [ "$(sha256sum <"$TG_TMP/out" | cut -d' ' -f1)" = "$(cat "$dir/$slug.sha256")" ]; then
+            tg_pass "$name $cmd $topts $args"
         else
-            tg_fail "$name $cmd $topts" "output differs from uftrace's (checksum; run uftrace $cmd $uopts -d $data to see it)"
+            tg_fail "$name $cmd $topts $args" "output differs from uftrace's (checksum; run" \
+                "uftrace $cmd $uopts -d $data $args to see it)"
         fi
     done <"$dir/cases"
 done

@@ -4,8 +4,9 @@
 # rules, what uftrace itself prints for the same calls.  Each trace is converted to a uftrace
 # data directory (traceglot convert --to uftrace, which uftrace reads), then `uftrace replay`
 # and `uftrace report` with each option on that directory must print what `traceglot replay`
-# and `traceglot report` print with it on the original trace.  The size column is left out
-# (the converted functions are the writer's 16-byte symbols) and so is --task's task name
+# and `traceglot report` print with it on the original trace, and `uftrace graph` what
+# `traceglot graph` prints (the program's name apart).  The size column is left out (the
+# converted functions are the writer's 16-byte symbols) and so is --task's task name
 # (the converted data names its task after the writer), and so are elapsed time ranges (they
 # count from the first record of the first thread uftrace lists, which the writer orders).
 #
@@ -29,6 +30,10 @@ cases() { # UFTRACE-DATA
     for o in "${list[@]}"; do
         echo "replay $o"
         echo "report $o"
+        # graph -D without FUNC: on data without a _start symbol (the converted data) uftrace
+        # first prints "Usage: failed to set filter or trigger: _start@kernel,depth=N", which
+        # traceglot does not (yet)
+        case "$o" in -D*) ;; *) echo "graph $o" ;; esac
     done
     for o in "-s self" "-s call,func" "--avg-total" "--avg-self -s max,func" \
         "-f total,total-avg,total-min,total-max,self,self-avg,self-min,self-max,call" \
@@ -38,6 +43,9 @@ cases() { # UFTRACE-DATA
 }
 
 task_rows() { cut -c1-44; } # --task rows without the task name
+# graph without the program's name (the title's and the root's: the converted data's names
+# its task after the writer)
+graph_body() { sed '1s/ for .*/ for/; 4s/ : (1) .*/ : (1)/'; }
 
 check_trace() { # NAME TRACEGLOT-ARGS...
     local name=$1
@@ -51,6 +59,7 @@ check_trace() { # NAME TRACEGLOT-ARGS...
     while read -r cmd o; do
         strip=cat
         case "$o" in --task*) strip=task_rows ;; esac
+        [ "$cmd" = graph ] && strip=graph_body
         # shellcheck disable=SC2086 # the options are words
         uftrace $cmd $o -d "$d" 2>/dev/null | $strip >"$TG_TMP/want"
         # shellcheck disable=SC2086

@@ -127,5 +127,8 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d)
         tg_task_info task = {tk->tid, tk->pid, tk->ppid, tk->comm[0] ? tk->comm : NULL};
         TG_TRY(tg_trace_add_task(t, &task));
     }
+    /* the session uftrace graph names its graph by */
+    if (d->n_sessions && d->sessions[0].sid)
+        TG_TRY(tg_trace_add_env(t, "session", d->sessions[0].sid, false, 0));
     return add_env(t, d);
 }
