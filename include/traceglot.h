@@ -166,12 +166,17 @@ size_t tg_set_trace_count(const tg_set *set);
 tg_trace *tg_set_trace(const tg_set *set, size_t i);
 
 const char *tg_trace_path(const tg_trace *t);
-const char *tg_trace_format(const tg_trace *t);      /* "uftrace", "ctf", "ftrace", "xray" */
-const char *tg_trace_version(const tg_trace *t);     /* format version as the file says it */
-const char *tg_trace_clock_name(const tg_trace *t);  /* tg_trace_clock(t)->name */
-int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* tg_trace_clock(t)->offset_ns */
-const char *tg_trace_clock_name(const tg_trace *t);  /* "monotonic", "local", "tsc", ... */
-int64_t tg_trace_clock_offset_ns(const tg_trace *t); /* added to event times for wall time */
+/* The trace's format: "uftrace" (a uftrace data directory), "ctf" (CTF 1.8 and CTF 2),
+ * "ftrace" (trace-cmd's trace.dat), "xray" (LLVM XRay logs) or "lttng0" (LTTng 0.x
+ * tracefiles): one of the names tg_format_name lists. */
+const char *tg_trace_format(const tg_trace *t);
+const char *tg_trace_version(const tg_trace *t); /* format version as the file says it */
+/* tg_trace_clock(t)->name ("monotonic", "local", "tsc", ...) and ->offset_ns (added to event
+ * times for wall time). */
+const char *tg_trace_clock_name(const tg_trace *t);
+int64_t tg_trace_clock_offset_ns(const tg_trace *t);
+/* Name of format i (0, 1, ...) as tg_trace_format returns it, NULL past the last. */
+const char *tg_format_name(size_t i);
 /* What the reader accepted with a warning (an unknown metadata attribute, ...), in order. */
 size_t tg_trace_warning_count(const tg_trace *t);
 const char *tg_trace_warning(const tg_trace *t, size_t i);

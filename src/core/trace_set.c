@@ -106,6 +106,8 @@ const struct tg_format *tg_format_find(const char *name)
     return NULL;
 }
 
+const char *tg_format_name(size_t i) { return i < tg_n_formats ? tg_formats[i]->name : NULL; }
+
 /* The most confident format for path, or NULL with *err set. */
 static const struct tg_format *detect(const char *path, tg_error **err)
 {
@@ -138,7 +140,7 @@ static const struct tg_format *detect(const char *path, tg_error **err)
     if (!best)
         tg_err_at(err, TG_ERR_UNSUPPORTED, path, TG_NO_OFFSET,
                   "not a trace traceglot can read (expected a uftrace data directory, a CTF "
-                  "trace, an ftrace trace.dat or an XRay log)");
+                  "trace, an ftrace trace.dat, an XRay log or an LTTng 0.x trace)");
     return best;
 }
 
