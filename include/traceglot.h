@@ -49,11 +49,13 @@ void tg_error_free(tg_error *err);
 /* One growable output sequence every printer writes to.  When bound to a file descriptor it
  * flushes itself whenever it grows past its flush threshold, so memory stays bounded. */
 typedef struct tg_buf tg_buf;
+typedef struct tg_output tg_output; /* see "outputs" below */
 
 tg_buf *tg_buf_new(void);
 tg_buf *tg_buf_new_fd(int fd);            /* flushes to fd; does not close it */
 void tg_buf_free(tg_buf *b);              /* flushes first when bound to a fd */
 int tg_buf_flush(tg_buf *b);              /* 0, or TG_ERR_IO */
+int tg_buf_error(const tg_buf *b);        /* the first failed write's errno, 0: none */
 const char *tg_buf_data(const tg_buf *b); /* NUL-terminated contents (unbound buffers) */
 size_t tg_buf_len(const tg_buf *b);
 void tg_buf_reset(tg_buf *b);
@@ -688,24 +690,66 @@ int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_option
              tg_buf *out, tg_error **err);
 /* Name of print style i (0, 1, ...), NULL past the last. */
 const char *tg_print_style_name(size_t i);
+/* Name of converter i (tg_convert's `to`: "chrome", "ctf", ...) and of report style i
+ * ("uftrace", "xray"), NULL past the last. */
+const char *tg_converter_name(size_t i);
+const char *tg_report_style_name(size_t i);
 
 /* Converts to another format ("chrome": Chrome Trace Event JSON), streamed into out. */
 int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts, tg_buf *out,
                tg_error **err);
 
+/* ---- outputs: written under a temporary name, renamed when whole ------------------------- */
+
+/* An output at a path: one file, a folder, or numbered parts beside the path, written under a
+ * temporary name in the path's folder (PATH.tmp-XXXXXX) and renamed to the path by
+ * tg_output_commit once whole.  What is not committed is removed by tg_output_discard,
+ * tg_output_free or, from a signal handler, tg_output_remove_now, so that a failure (damaged
+ * input, a full disk) or an interrupted command leaves nothing behind.  A path that is not a
+ * regular file (a device, a pipe, /dev/stdout) is written in place and never renamed over.
+ * An existing file is replaced only with TG_OUTPUT_FORCE; an existing folder never is.  Files
+ * and folders follow the umask.  Errors name the path and the system's reason ("out.json:
+ * cannot create the output file: Permission denied"). */
+#define TG_OUTPUT_FORCE 1u
+tg_output *tg_output_new(const char *path, unsigned flags, tg_error **err);
+void tg_output_free(tg_output *o); /* discards what was not committed */
+const char *tg_output_path(const tg_output *o);
+/* The output as one file: a descriptor to write (owned by o), or a negative status. */
+int tg_output_open_file(tg_output *o, tg_error **err);
+/* The output as a folder: *dir is the temporary folder to fill.  0 or a negative status. */
+int tg_output_open_dir(tg_output *o, const char **dir, tg_error **err);
+/* The output as parts: the part `name` (a file name placed beside the path, "run-0001.json"),
+ * a descriptor the caller closes, or a negative status. */
+int tg_output_open_part(tg_output *o, const char *name, tg_error **err);
+/* What is being written now: the temporary file or folder (the path itself when written in
+ * place), NULL before an open. */
+const char *tg_output_writing(const tg_output *o);
+int tg_output_commit(tg_output *o, tg_error **err); /* 0 or a negative status */
+void tg_output_discard(tg_output *o);
+/* Removes what is written and not committed, with system calls only: for a signal handler
+ * (SIGINT, SIGTERM, ...), which then ends the program.  o stays allocated. */
+void tg_output_remove_now(tg_output *o);
+
+/* Converts into o and commits it: a stream converter into the file (or, with "split-size" or
+ * "split-time", into its parts), a directory converter into the folder, "sqlite" into the
+ * file.  On failure o is discarded and *err says why; damage in the input keeps a stream's
+ * readable events (TG_ERR_FORMAT, committed) and refuses a folder or a database (nothing
+ * written).  Returns 0 or a negative status. */
+int tg_convert_to(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
+                  tg_output *o, tg_error **err);
+
 /* Converts to a format that is a directory ("ctf": CTF 1.8, "uftrace": a uftrace data
- * directory) written at dir, which must not exist.  The output is written under a temporary
- * name beside dir and renamed to dir at the end; on any failure (bad input, full disk) what
- * was written is removed and *err says why.  Returns 0 or a negative status. */
+ * directory) written at dir, which must not exist: tg_convert_to on a tg_output of dir (the
+ * option "force" replaces nothing here: a folder is never replaced).  Returns 0 or a negative
+ * status. */
 int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
                    const char *dir, tg_error **err);
 /* 1 when converter `to` writes a directory (tg_convert_dir), 0 when a stream (tg_convert),
  * 2 when a file at a path (tg_convert_file), TG_ERR_USAGE when there is no such converter. */
 int tg_convert_writes_dir(const char *to);
-/* Converts to a format that is one file written at path, which must not exist ("sqlite": an
- * SQLite database holding the SQL tables as real tables).  Written under a temporary name
- * beside path and renamed at the end; on any failure (damaged input, full disk) nothing is
- * left and *err says why.  Returns 0 or a negative status. */
+/* Converts to a format that is one file written at path ("sqlite": an SQLite database holding
+ * the SQL tables as real tables): tg_convert_to on a tg_output of path, replacing an existing
+ * file only with the option "force".  Returns 0 or a negative status. */
 int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
                     const char *path, tg_error **err);
 

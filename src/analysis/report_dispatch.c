@@ -21,7 +21,17 @@ int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_optio
             TG_TRY(tg_options_check(opts, TG_OWNER_REPORT_STYLE, style, "filter", "report", err));
             return tg_sink_run(set, f, opts, out, err, run_report, tg_report_style_list[i]);
         }
-    return tg_err(err, TG_ERR_USAGE, "unknown report style '%s'", style);
+    char known[128];
+    tg_names_join(tg_report_style_name, known, sizeof known);
+    return tg_err(err, TG_ERR_USAGE, "unknown report style '%s' (known: %s)", style, known);
+}
+
+const char *tg_report_style_name(size_t i)
+{
+    for (size_t k = 0; tg_report_style_list[k]; k++)
+        if (k == i)
+            return tg_report_style_list[k]->name;
+    return NULL;
 }
 
 static int run_report_diff(const void *impl, tg_set *set, tg_iter *it, tg_set *other,

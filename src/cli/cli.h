@@ -76,6 +76,15 @@ tg_set *cli_open(struct cli_args *a);
  * exit code for rc. */
 int cli_finish(int rc, tg_error *err);
 void cli_print_command_help(const struct cli_command_info *cmd);
+
+/* ---- signals (cli_signals.c) ---- */
+
+/* SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the outputs being written and end the command
+ * by that signal. */
+void cli_signals_install(void);
+/* o is being written (-1: no slot left) / is committed or discarded. */
+int cli_signals_watch(tg_output *o);
+void cli_signals_unwatch(tg_output *o);
 /* `traceglot options [COMMAND|common]`: the options a command takes beside the common ones
  * (those of opening and the filters: `common`) as a Markdown table (the README's lists are
  * made with it, tools/readme-options.sh). */

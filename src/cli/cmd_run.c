@@ -2,7 +2,6 @@
  * output goes to standard output (or -o FILE), then reports the input's errors. */
 #include "cli.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +141,50 @@ int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_
 int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }
 int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_report); }
 
+/* convert --diff OTHER -o PATH: the differential stream into o's file, committed when whole. */
+static int diff_to_output(tg_set *set, struct cli_args *a, tg_output *o, tg_error **err)
+{
+    int fd = tg_output_open_file(o, err);
+    if (fd < 0)
+        return fd;
+    tg_buf *out = tg_buf_new_fd(fd); /* o owns fd */
+    int rc = out ? with_other(set, a, out, err, diff_convert) : TG_ERR_NOMEM;
+    if (out && tg_buf_flush(out) < 0 && rc >= 0) { /* what tg_convert_diff left unflushed */
+        fprintf(stderr, "traceglot: error: %s: cannot write the output: %s\n", tg_output_path(o),
+                strerror(tg_buf_error(out)));
+        rc = TG_ERR_IO;
+    }
+    tg_buf_free(out);
+    if (rc >= 0)
+        return tg_output_commit(o, err);
+    tg_output_discard(o);
+    return rc;
+}
+
+/* convert -o PATH: through a tg_output (a temporary name renamed when whole), watched by the
+ * signal handlers so that an interrupted conversion leaves nothing. */
+static int convert_to_path(struct cli_args *a, const char *path)
+{
+    tg_set *set = cli_open(a);
+    if (!set)
+        return a->open_exit ? a->open_exit : 1;
+    tg_error *err = NULL;
+    int rc;
+    unsigned flags = tg_options_flag(a->opts, "force") ? TG_OUTPUT_FORCE : 0;
+    tg_output *o = tg_output_new(path, flags, &err);
+    if (!o) {
+        rc = err ? tg_error_status(err) : TG_ERR_NOMEM;
+    } else {
+        cli_signals_watch(o);
+        rc = a->diff ? diff_to_output(set, a, o, &err)
+                     : tg_convert_to(set, a->filter, a->sink, a->opts, o, &err);
+        cli_signals_unwatch(o);
+        tg_output_free(o);
+    }
+    tg_close(set);
+    return cli_finish(rc, err);
+}
+
 int cli_run_convert(struct cli_args *a)
 {
     if (!a->sink) {
@@ -156,46 +199,12 @@ int cli_run_convert(struct cli_args *a)
                 a->sink);
         return 2;
     }
-    if (to_dir == 2) { /* one file at a path: the library writes it (sqlite) */
-        if (!path || strcmp(path, "-") == 0) {
-            fprintf(stderr, "traceglot convert: --to %s writes a file: give -o FILE\n", a->sink);
-            return 2;
-        }
-        tg_set *set = cli_open(a);
-        if (!set)
-            return a->open_exit ? a->open_exit : 1;
-        tg_error *err = NULL;
-        int rc = tg_convert_file(set, a->filter, a->sink, a->opts, path, &err);
-        tg_close(set);
-        return cli_finish(rc, err);
+    if (path && strcmp(path, "-") != 0)
+        return convert_to_path(a, path);
+    if (to_dir > 0) {
+        fprintf(stderr, "traceglot convert: --to %s writes a %s: give -o %s\n", a->sink,
+                to_dir == 1 ? "directory" : "file", to_dir == 1 ? "DIR" : "FILE");
+        return 2;
     }
-    if (to_dir == 1) {
-        if (!path || strcmp(path, "-") == 0) {
-            fprintf(stderr, "traceglot convert: --to %s writes a directory: give -o DIR\n",
-                    a->sink);
-            return 2;
-        }
-        tg_set *set = cli_open(a);
-        if (!set)
-            return 1;
-        tg_error *err = NULL;
-        int rc = tg_convert_dir(set, a->filter, a->sink, a->opts, path, &err);
-        tg_close(set);
-        return cli_finish(rc, err);
-    }
-    /* split outputs: the converter writes the parts named after path itself */
-    if (!path || strcmp(path, "-") == 0 || tg_options_get(a->opts, "split-size") ||
-        tg_options_get(a->opts, "split-time"))
-        return run_to_fd(a, STDOUT_FILENO, call_convert);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "traceglot: error: %s: cannot create the output file\n", path);
-        return 1;
-    }
-    int rc = run_to_fd(a, fd, call_convert);
-    if (close(fd) < 0 && rc == 0) {
-        fprintf(stderr, "traceglot: error: %s: cannot write the output file\n", path);
-        rc = 1;
-    }
-    return rc;
+    return run_to_fd(a, STDOUT_FILENO, call_convert);
 }

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
         print_help();
         return 2;
     }
+    cli_signals_install();
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         print_help();

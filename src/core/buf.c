@@ -53,6 +53,8 @@ int tg_buf_flush(tg_buf *b)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
+            if (!b->failed)
+                b->sys_errno = errno;
             b->failed = 1;
             break;
         }
@@ -72,6 +74,8 @@ void tg_buf_free(tg_buf *b)
     free(b->p);
     free(b);
 }
+
+int tg_buf_error(const tg_buf *b) { return b->sys_errno; }
 
 const char *tg_buf_data(const tg_buf *b)
 {

@@ -18,11 +18,17 @@
 struct tg_buf {
     char *p;
     size_t len, cap;
-    size_t room_end;  /* len + n <= room_end: n bytes fit without a flush or a growth */
-    int fd;           /* -1: in-memory */
-    int failed;       /* allocation or write failure seen */
-    uint64_t flushed; /* bytes written out to fd so far */
+    size_t room_end;   /* len + n <= room_end: n bytes fit without a flush or a growth */
+    int fd;            /* -1: in-memory */
+    int failed;        /* allocation or write failure seen */
+    uint64_t flushed;  /* bytes written out to fd so far */
+    int sys_errno;     /* the first failed write's errno (tg_buf_error) */
+    tg_output *output; /* the output the buffer writes (tg_buf_output), or NULL */
 };
+
+/* The output a converter writes through out (tg_convert_to binds it): where the parts of a
+ * split conversion go.  NULL for a buffer bound to a plain descriptor or to memory. */
+static inline tg_output *tg_buf_output(const tg_buf *b) { return b->output; }
 
 /* Bytes appended since the buffer was made, written out or not (the size of its file). */
 static inline uint64_t tg_buf_total(const tg_buf *b) { return b->flushed + b->len; }

@@ -76,6 +76,10 @@ extern const struct tg_report_style *const tg_report_style_list[];
 typedef int (*tg_sink_fn)(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
                           tg_buf *out, tg_error **err);
 
+/* The names name(0), name(1), ... joined with ", " into buf ("native, trace-cmd, ..."), for
+ * the messages that list what is known (tg_print_style_name, tg_converter_name, ...). */
+void tg_names_join(const char *(*name)(size_t i), char *buf, size_t size);
+
 int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
                 tg_error **err, tg_sink_fn fn, const void *impl);
 

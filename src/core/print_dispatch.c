@@ -1,25 +1,13 @@
-/* print_dispatch.c - tg_print and tg_convert: find the style or converter by name, run it
- * over a filtered iterator, then hand back the errors the iterator met in damaged streams.
+/* print_dispatch.c - tg_print: find the style by name, run it over a filtered iterator,
+ * then hand back the errors the iterator met in damaged streams and the output's.
  *
  * The same shape serves reports (analysis/report_dispatch.c): every printer sees a ready
  * iterator and only the public event model. */
 #include "core/consumer.h"
 #include "core/error_internal.h"
 
+#include <stdio.h>
 #include <string.h>
-
-/* Where a converted trace goes: every converter takes it (a directory writer is given it
- * as its dir; the split writers name their parts after it). */
-TG_OPTIONS(convert) = {
-    "convert",
-    TG_OWNER_COMMAND,
-    (const tg_option_decl[]){
-        {"output", TG_OPT_TEXT, NULL,
-         "write to FILE instead of standard output (a directory for ctf, uftrace)", "FILE", NULL, 0,
-         0, 'o'},
-        {0},
-    },
-};
 
 int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out,
                 tg_error **err, tg_sink_fn fn, const void *impl)
@@ -36,8 +24,15 @@ int tg_sink_run(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf 
             tg_err(err, tg_error_status(e), "%s", tg_error_message(e));
         rc = TG_ERR_FORMAT;
     }
-    if (rc >= 0 && frc < 0)
-        rc = tg_err(err, TG_ERR_IO, "cannot write the output");
+    if (frc < 0) { /* said even after damage: what was printed may lack its end too */
+        int why = tg_buf_error(out);
+        tg_output *o = tg_buf_output(out);
+        int wrc =
+            tg_err_at(err, TG_ERR_IO, o ? tg_output_path(o) : NULL, TG_NO_OFFSET,
+                      "cannot write the output%s%s", why ? ": " : "", why ? strerror(why) : "");
+        if (rc >= 0 || rc == TG_ERR_FORMAT)
+            rc = wrc;
+    }
     tg_iter_free(it);
     return rc;
 }
@@ -106,12 +101,6 @@ static int run_print(const void *impl, tg_set *set, tg_iter *it, const tg_option
     return ((const struct tg_print_style *)impl)->print(set, it, opts, out, err);
 }
 
-static int run_convert(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
-                       tg_buf *out, tg_error **err)
-{
-    return ((const struct tg_converter *)impl)->convert(set, it, opts, out, err);
-}
-
 int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
              tg_buf *out, tg_error **err)
 {
@@ -122,7 +111,9 @@ int tg_print(tg_set *set, const tg_filter *f, const char *style, const tg_option
             TG_TRY(tg_options_check(opts, TG_OWNER_PRINT_STYLE, style, "filter", "cat", err));
             return tg_sink_run(set, f, opts, out, err, run_print, tg_print_style_list[i]);
         }
-    return tg_err(err, TG_ERR_USAGE, "unknown style '%s'", style);
+    char known[256];
+    tg_names_join(tg_print_style_name, known, sizeof known);
+    return tg_err(err, TG_ERR_USAGE, "unknown style '%s' (known: %s)", style, known);
 }
 
 const char *tg_print_style_name(size_t i)
@@ -133,24 +124,10 @@ const char *tg_print_style_name(size_t i)
     return NULL;
 }
 
-int tg_convert(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts, tg_buf *out,
-               tg_error **err)
+void tg_names_join(const char *(*name)(size_t i), char *buf, size_t size)
 {
-    for (size_t i = 0; tg_converter_list[i]; i++)
-        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert) {
-            TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
-            return tg_sink_run(set, f, opts, out, err, run_convert, tg_converter_list[i]);
-        }
-    return tg_err(err, TG_ERR_USAGE, "unknown conversion target '%s' (known: chrome)", to);
-}
-
-int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_options *opts,
-                    const char *path, tg_error **err)
-{
-    for (size_t i = 0; to && tg_converter_list[i]; i++)
-        if (strcmp(tg_converter_list[i]->name, to) == 0 && tg_converter_list[i]->convert_file) {
-            TG_TRY(tg_options_check(opts, TG_OWNER_CONVERTER, to, "filter", "convert", err));
-            return tg_converter_list[i]->convert_file(set, f, opts, path, err);
-        }
-    return tg_err(err, TG_ERR_USAGE, "'%s' is not written to a file at a path", to ? to : "(none)");
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t i = 0; name(i) && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", name(i));
 }

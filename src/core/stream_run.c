@@ -10,6 +10,7 @@
 #include "core/cursor_source.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -71,11 +72,21 @@ int tg_streams_run(tg_stream *const *streams, size_t n, unsigned workers, tg_str
         workers = n ? (unsigned)n : 1;
     struct worker w[TG_MAX_WORKERS];
     bool started[TG_MAX_WORKERS] = {false};
+    /* the workers take none of the signals that end a program: its handler runs on the
+     * thread that called, the one that writes its outputs (faults stay each thread's own) */
+    sigset_t ending, old;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGHUP);
+    sigaddset(&ending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &ending, &old);
     for (unsigned i = 0; i < workers; i++) {
         w[i] = (struct worker){.run = &r, .index = i};
         if (i > 0)
             started[i] = pthread_create(&w[i].th, NULL, worker_main, &w[i]) == 0;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     worker_main(&w[0]);
     for (unsigned i = 1; i < workers; i++)
         if (started[i])

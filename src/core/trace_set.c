@@ -11,6 +11,7 @@
 #include "core/file_input.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -113,20 +114,35 @@ static const struct tg_format *detect(const char *path, tg_error **err)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
-        tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open: no such file or directory");
+        tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open: %s", strerror(errno));
         return NULL;
     }
     uint8_t head[TG_PROBE_HEAD];
     tg_probe_input in = {.path = path, .is_dir = S_ISDIR(st.st_mode), .head = head};
-    if (!in.is_dir) {
+    if (in.is_dir) {
+        /* a folder the user may not list would look like no trace at all */
+        DIR *d = opendir(path);
+        if (!d) {
+            tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot read the folder: %s",
+                      strerror(errno));
+            return NULL;
+        }
+        closedir(d);
+    } else {
         int fd = open(path, O_RDONLY);
         if (fd < 0) {
-            tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open for reading");
+            tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot open for reading: %s",
+                      strerror(errno));
             return NULL;
         }
         ssize_t n = read(fd, head, sizeof head);
+        int why = errno;
         close(fd);
-        in.head_len = n > 0 ? (size_t)n : 0;
+        if (n < 0) {
+            tg_err_at(err, TG_ERR_IO, path, TG_NO_OFFSET, "cannot read: %s", strerror(why));
+            return NULL;
+        }
+        in.head_len = (size_t)n;
     }
     const struct tg_format *best = NULL;
     int best_score = 0;

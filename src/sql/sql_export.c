@@ -4,9 +4,9 @@
  * The file is an SQLite database attached to the tables' in-memory database; each table is
  * created there with the columns it declares and filled by INSERT ... SELECT * from the
  * virtual table, in one transaction without a journal (a failed export leaves no file, so
- * there is nothing to roll back to).  It is written under a temporary name beside the
- * output and renamed at the end, as the directory writers do; damage in the input refuses
- * the output, as they do: a database that looks whole but lacks events would mislead. */
+ * there is nothing to roll back to).  path is the temporary file tg_convert_to made (renamed
+ * when whole, removed on failure, as every output); damage in the input refuses the output,
+ * as the directory writers do: a database that looks whole but lacks events would mislead. */
 #include "sql/sql_internal.h"
 
 #include <errno.h>
@@ -53,22 +53,10 @@ static int fill(sqlite3 *db, const char *tmp, tg_error **err)
 static int export_sqlite(tg_set *set, const tg_filter *f, const tg_options *opts, const char *path,
                          tg_error **err)
 {
-    struct stat st;
-    if (lstat(path, &st) == 0)
-        return tg_err(err, TG_ERR_USAGE, "%s: already exists; not overwriting it", path);
-    char tmp[PATH_MAX];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= sizeof tmp)
-        return tg_err(err, TG_ERR_USAGE, "%s: path too long", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return tg_err(err, TG_ERR_IO, "%s: cannot create a temporary file: %s", tmp,
-                      strerror(errno));
-    fchmod(fd, 0644); /* as the other outputs, not mkstemp's 0600 */
-    close(fd);        /* an empty file is an empty database to SQLite */
     sqlite3 *db = NULL;
     int rc = tg_sql_open(set, f, opts, &db, err);
     if (rc >= 0) {
-        rc = fill(db, tmp, err);
+        rc = fill(db, path, err);
         const tg_error *damage = tg_sql_errors(db);
         if (rc >= 0 && damage) {
             /* damage in the input: the output would look whole but lack events; refuse it */
@@ -77,12 +65,6 @@ static int export_sqlite(tg_set *set, const tg_filter *f, const tg_options *opts
             rc = TG_ERR_FORMAT;
         }
         tg_sql_close(db);
-    }
-    if (rc >= 0 && rename(tmp, path) < 0)
-        rc = tg_err(err, TG_ERR_IO, "%s: cannot rename %s to it: %s", path, tmp, strerror(errno));
-    if (rc < 0) {
-        unlink(tmp);
-        tg_err_wrap(err, "%s: nothing written", path);
     }
     return rc < 0 ? rc : 0;
 }

@@ -53,12 +53,12 @@ check_trace() { # NAME TRACE EXPECTED
 check_viewers() { # NAME TRACE EXPECTED
     local name=$1 t=$2 exp=$3
     thread_of <"$exp" | sort | uniq -c | awk '{ print $2, $1 }' | sort >"$TG_TMP/want"
-    "$TG" convert --to chrome -o "$TG_TMP/v.json" "$t" &&
+    "$TG" convert --to chrome --force -o "$TG_TMP/v.json" "$t" &&
         $py "$check_outputs" chrome-threads "$TG_TMP/v.json" |
         awk 'NR == FNR { want[$1] = 1; next } want[$1]' "$TG_TMP/want" - | sort >"$TG_TMP/got"
     tg_same "$name chrome: events per thread" "$TG_TMP/want" "$TG_TMP/got"
     if command -v protoc >/dev/null && [ -f "$TG_CORPUS/../specs/perfetto_trace.proto" ]; then
-        "$TG" convert --to perfetto -o "$TG_TMP/v.pftrace" "$t" &&
+        "$TG" convert --to perfetto --force -o "$TG_TMP/v.pftrace" "$t" &&
             protoc --proto_path="$TG_CORPUS/../specs" --decode=perfetto.protos.Trace \
                 perfetto_trace.proto <"$TG_TMP/v.pftrace" >"$TG_TMP/v.txt" &&
             $py "$check_outputs" perfetto-threads "$TG_TMP/v.txt" |

@@ -73,7 +73,7 @@ for t in "$dir"/*/; do
             bad "$n $cmd"; head -3 "$out/err"
         fi
     done
-    if timeout 60 "$TG" convert --to chrome -o "$out/c.json" "$t" 2> "$out/err" &&
+    if timeout 60 "$TG" convert --to chrome --force -o "$out/c.json" "$t" 2> "$out/err" &&
         python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out/c.json"; then
         ok "$n convert --to chrome"
     else

@@ -28,7 +28,7 @@ for want in "$data"/fgraph-*.report-Ofgraph:tailprint.txt; do
         [ -f "$dat" ] || continue
         name=$(basename "$dat")
         n=$((n + 1))
-        if ! timeout 60 "$TG" convert --to chrome -o "$tmp/c.json" "$dat" 2> "$tmp/err"; then
+        if ! timeout 60 "$TG" convert --to chrome --force -o "$tmp/c.json" "$dat" 2> "$tmp/err"; then
             echo "FAIL $name: convert --to chrome: $(head -c 300 "$tmp/err")"
             fail=$((fail + 1))
             continue

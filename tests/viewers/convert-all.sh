@@ -29,7 +29,7 @@ convert_one() { # convert_one NAME INPUT...
     local name=$1
     shift
     for to in perfetto folded speedscope svg; do
-        if ! "$TG" convert --to $to -o "$tmp/out.$to" "$@" 2>"$tmp/err" ||
+        if ! "$TG" convert --to $to --force -o "$tmp/out.$to" "$@" 2>"$tmp/err" ||
             grep -q "Sanitizer\|runtime error" "$tmp/err"; then
             bad "$name $to: $(head -c 300 "$tmp/err")"
             continue
@@ -42,7 +42,7 @@ convert_one() { # convert_one NAME INPUT...
                 bad "$name perfetto: protoc cannot decode it: $(head -c 300 "$tmp/err")"
                 continue
             fi
-            "$TG" convert --to chrome -o "$tmp/out.json" "$@"
+            "$TG" convert --to chrome --force -o "$tmp/out.json" "$@"
             local p c
             p=$(python3 "$here/check_outputs.py" perfetto-counts "$tmp/decoded")
             c=$(python3 "$here/check_outputs.py" chrome-counts "$tmp/out.json")

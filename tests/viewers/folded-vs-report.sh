@@ -13,7 +13,7 @@ for dir in "$@"; do
         report=${data%.data}.report.txt
         [ -f "$report" ] || continue
         name=$(basename "$data")
-        if ! "$TG" convert --to folded -o "$tmp/folded" "$data" 2>"$tmp/err"; then
+        if ! "$TG" convert --to folded --force -o "$tmp/folded" "$data" 2>"$tmp/err"; then
             echo "FAIL $name: $(head -c 300 "$tmp/err")"
             fail=$((fail + 1))
         elif python3 "$here/folded_self.py" "$tmp/folded" "$report" >"$tmp/out"; then

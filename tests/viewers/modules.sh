@@ -23,8 +23,8 @@ for d in "$data"/uftrace/*.data "$data"/uftrace-kernel/*.data \
     if ! uftrace replay -f module -d "$d" >"$tmp/replay" 2>/dev/null; then
         echo "     $label: uftrace replay failed, not compared"; continue
     fi
-    if ! "$TG" convert --to svg -o "$tmp/out.svg" "$d" ||
-        ! "$TG" convert --to speedscope -o "$tmp/out.json" "$d"; then
+    if ! "$TG" convert --to svg --force -o "$tmp/out.svg" "$d" ||
+        ! "$TG" convert --to speedscope --force -o "$tmp/out.json" "$d"; then
         echo "FAIL $label: convert failed"; fail=$((fail + 1)); continue
     fi
     if python3 "$here/modules.py" "$tmp/replay" "$tmp/out.svg" "$tmp/out.json" "$d"/sid-*.map >"$tmp/check"; then

@@ -19,7 +19,7 @@ fail=0 passed=0
 
 # names INPUT... -> $tmp/names: `process PID NAME` / `thread TID NAME` of the Perfetto output
 names() {
-    "$TG" convert --to perfetto -o "$tmp/out.pftrace" "$@" &&
+    "$TG" convert --to perfetto --force -o "$tmp/out.pftrace" "$@" &&
         protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
             "$(basename "$proto")" <"$tmp/out.pftrace" >"$tmp/decoded" &&
         python3 "$here/check_outputs.py" perfetto-names "$tmp/decoded" >"$tmp/names"

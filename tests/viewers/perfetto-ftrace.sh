@@ -21,7 +21,7 @@ here=$TG_TESTS/viewers
 sched() { (cd "$here" && /usr/bin/python3 perfetto_sched.py "$@"); }
 
 decode() { # decode NAME INPUT: the conversion's protoc text in $TG_TMP/ours.txt
-    tg_run "$TG" convert --to perfetto -o "$TG_TMP/ours.pftrace" "$2" &&
+    tg_run "$TG" convert --to perfetto --force -o "$TG_TMP/ours.pftrace" "$2" &&
         protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
             "$(basename "$proto")" <"$TG_TMP/ours.pftrace" >"$TG_TMP/ours.txt" 2>"$TG_TMP/err" ||
         { tg_fail "$1" "convert or protoc failed: $(head -c 300 "$TG_TMP/err")"; return 1; }
@@ -48,7 +48,7 @@ for dat in "$TG_TEST_DATA"/ftrace/*.dat "$TG_CORPUS"/gen/ftrace/*.dat "$TG_CORPU
     sched trace-cmd-counts "$TG_TMP/report.txt" >"$TG_TMP/theirs.counts"
     tg_same "$name: events per name" "$TG_TMP/theirs.counts" "$TG_TMP/ours.counts"
     # the Chrome JSON of the same file: sched_switch fields as typed JSON values
-    tg_run "$TG" convert --to chrome -o "$TG_TMP/ours.json" "$dat"
+    tg_run "$TG" convert --to chrome --force -o "$TG_TMP/ours.json" "$dat"
     sched trace-cmd-comm "$TG_TMP/report.txt" >"$TG_TMP/theirs.comm"
     if sched chrome "$TG_TMP/ours.json" >"$TG_TMP/ours.comm" 2>"$TG_TMP/err"; then
         tg_same "$name: chrome sched_switch args, typed" "$TG_TMP/theirs.comm" "$TG_TMP/ours.comm"

@@ -16,13 +16,13 @@ proto=$TG_CORPUS/../specs/perfetto_trace.proto
 here=$TG_TESTS/viewers
 
 check() { # check NAME DATA UFTRACE_JSON
-    if tg_run "$TG" convert --to chrome -o "$TG_TMP/ours.json" "$2" &&
+    if tg_run "$TG" convert --to chrome --force -o "$TG_TMP/ours.json" "$2" &&
         tg_run /usr/bin/python3 "$here/chrome_vs_uftrace.py" "$TG_TMP/ours.json" "$3"; then
         tg_pass "$1 chrome: $(cat "$TG_TMP/out")"
     else
         tg_fail "$1 chrome" "$(cat "$TG_TMP/out" "$TG_TMP/err" | head -c 600)"
     fi
-    if tg_run "$TG" convert --to perfetto -o "$TG_TMP/ours.pftrace" "$2" &&
+    if tg_run "$TG" convert --to perfetto --force -o "$TG_TMP/ours.pftrace" "$2" &&
         protoc --proto_path="$(dirname "$proto")" --decode=perfetto.protos.Trace \
             "$(basename "$proto")" <"$TG_TMP/ours.pftrace" >"$TG_TMP/ours.txt" &&
         tg_run /usr/bin/python3 "$here/perfetto_args.py" "$TG_TMP/ours.txt" "$3"; then

@@ -14,7 +14,7 @@ fail=0 pass=0
 for exp in "$dir"/*.trace_event.json; do
     log=${exp%.trace_event.json}.xray
     [ -f "$log" ] || continue
-    if "$TG" convert --to chrome -o "$out/got.json" --instr-map "$dir/xray-app-visible" "$log" &&
+    if "$TG" convert --to chrome --force -o "$out/got.json" --instr-map "$dir/xray-app-visible" "$log" &&
         python3 - "$exp" "$out/got.json" <<'PY'
 import json, sys
 from collections import defaultdict

@@ -327,7 +327,7 @@ static int open_packet(cw_writer *w, cw_stream *s, int64_t ts, tg_error **err)
 /* The output trace's directory exists (a subdirectory is made with its first file). */
 static int dir_ready(const cw_otrace *tr, tg_error **err)
 {
-    if (mkdir(tr->dir, 0755) < 0 && errno != EEXIST)
+    if (mkdir(tr->dir, 0777) < 0 && errno != EEXIST) /* the umask decides, as for files */
         return tg_err(err, TG_ERR_IO, "%s: cannot create: %s", tr->dir, strerror(errno));
     return 0;
 }

@@ -418,11 +418,13 @@ static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, con
         rc = write_event(&w, ev, err);
     for (size_t i = 0; rc >= 0 && i < w.n_threads; i++) {
         if (tg_buf_flush(w.threads[i].out) < 0)
-            rc = tg_err(err, TG_ERR_IO, "%s/%d.dat: write failed", dir, w.threads[i].tid);
+            rc = tg_err(err, TG_ERR_IO, "%s/%d.dat: write failed: %s", dir, w.threads[i].tid,
+                        strerror(tg_buf_error(w.threads[i].out)));
     }
     for (size_t i = 0; rc >= 0 && i < w.n_perf; i++) {
         if (tg_buf_flush(w.perf[i].out) < 0)
-            rc = tg_err(err, TG_ERR_IO, "%s/perf-cpu%d.dat: write failed", dir, w.perf[i].cpu);
+            rc = tg_err(err, TG_ERR_IO, "%s/perf-cpu%d.dat: write failed: %s", dir, w.perf[i].cpu,
+                        strerror(tg_buf_error(w.perf[i].out)));
     }
     if (rc >= 0 && !w.any)
         rc = tg_err(err, TG_ERR_USAGE, "no function events to write as uftrace data");

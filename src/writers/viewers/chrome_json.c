@@ -416,13 +416,14 @@ static int convert_chrome(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
         .out = out, .err = err, .scratch = tg_buf_new(), .pieces = tg_buf_new()};
     int rc = !cw.scratch || !cw.pieces
                  ? TG_ERR_NOMEM
-                 : tg_split_open(&cw.split, opts, &chrome_split_ops, &cw, err);
+                 : tg_split_open(&cw.split, out, opts, &chrome_split_ops, &cw, err);
     if (rc == 0) {
         if (cw.split.active)
             cw.out = cw.split.out;
         put_file_head(cw.out);
         rc = tg_frame_walk_run(&cw.walk, it, &chrome_hooks, &cw);
-        put_file_tail(cw.out);
+        if (rc == 0) /* after a failed cut there is no part to end */
+            put_file_tail(cw.out);
     }
     int close_rc = tg_split_close(&cw.split, rc < 0 ? NULL : err);
     if (rc == 0)

@@ -183,7 +183,7 @@ int tg_pf_packets_open(tg_pf_packets *pk, tg_buf *out, const tg_options *opts,
                        const tg_split_ops *split_ops, void *ctx, tg_error **err)
 {
     *pk = (tg_pf_packets){.out = out};
-    TG_TRY(tg_split_open(&pk->split, opts, split_ops, ctx, err));
+    TG_TRY(tg_split_open(&pk->split, out, opts, split_ops, ctx, err));
     if (pk->split.active)
         pk->out = pk->split.out;
     Perfetto__Protos__TrackEvent end = PERFETTO__PROTOS__TRACK_EVENT__INIT;

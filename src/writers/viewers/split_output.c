@@ -86,14 +86,11 @@ static int open_part(tg_split *split, int64_t ns, tg_error **err)
     char *name = part_name(split->path, split->part + 1);
     if (!name)
         return TG_ERR_NOMEM;
-    int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        int rc = tg_err_at(err, TG_ERR_IO, name, TG_NO_OFFSET, "cannot create the output part: %s",
-                           strerror(errno));
-        free(name);
-        return rc;
-    }
+    const char *slash = strrchr(name, '/');
+    int fd = tg_output_open_part(split->output, slash ? slash + 1 : name, err);
     free(name);
+    if (fd < 0)
+        return fd;
     split->out = tg_buf_new_fd(fd);
     if (!split->out) {
         close(fd);
@@ -105,8 +102,8 @@ static int open_part(tg_split *split, int64_t ns, tg_error **err)
     return 0;
 }
 
-int tg_split_open(tg_split *split, const tg_options *opts, const tg_split_ops *ops, void *ctx,
-                  tg_error **err)
+int tg_split_open(tg_split *split, tg_buf *out, const tg_options *opts, const tg_split_ops *ops,
+                  void *ctx, tg_error **err)
 {
     *split = (tg_split){.fd = -1, .part_start_ns = INT64_MIN, .ops = ops, .ctx = ctx};
     const char *size = tg_options_get(opts, "split-size");
@@ -119,9 +116,10 @@ int tg_split_open(tg_split *split, const tg_options *opts, const tg_split_ops *o
     if (time && parse_duration(time, &split->max_ns) < 0)
         return tg_err(err, TG_ERR_USAGE,
                       "--split-time %s: expected a duration such as 1s, 250ms or 20us", time);
-    split->path = tg_options_get(opts, "output");
-    if (!split->path || strcmp(split->path, "-") == 0)
+    split->output = tg_buf_output(out); /* tg_convert and tg_convert_to bind one */
+    if (!split->output)
         return tg_err(err, TG_ERR_USAGE, "a split output needs -o FILE to name its parts");
+    split->path = tg_output_path(split->output);
     split->active = 1;
     return open_part(split, INT64_MIN, err);
 }
@@ -145,15 +143,18 @@ static int close_part(tg_split *split, tg_error **err)
     if (!split->out)
         return 0;
     int rc = tg_buf_flush(split->out);
+    int why = tg_buf_error(split->out);
     tg_buf_free(split->out);
     split->out = NULL;
-    if (close(split->fd) < 0)
+    if (close(split->fd) < 0) {
         rc = TG_ERR_IO;
+        why = why ? why : errno;
+    }
     split->fd = -1;
     if (rc < 0) {
         char *name = part_name(split->path, split->part);
         rc = tg_err_at(err, TG_ERR_IO, name ? name : split->path, TG_NO_OFFSET,
-                       "cannot write the output part");
+                       "cannot write the output part: %s", strerror(why));
         free(name);
     }
     return rc;

@@ -29,6 +29,7 @@ typedef struct tg_split {
     uint64_t max_bytes; /* 0: no size limit */
     int64_t max_ns;     /* 0: no time limit */
     const char *path;   /* the -o path the part names derive from */
+    tg_output *output;  /* where the parts are written (renamed when the whole is done) */
     unsigned part;      /* number of the current part, from 1 */
     int64_t part_start_ns;
     int fd;
@@ -41,12 +42,14 @@ typedef struct tg_split {
     size_t open_cap;
 } tg_split;
 
-/* Reads "split-size" ("100M", "1G", "65536": bytes, K/M/G binary multiples), "split-time"
- * ("1s", "250ms", "20us", "500ns"; a bare number is seconds) and "output".  0 with
- * split->active 0 when neither is set; 0 with the first part open; or TG_ERR_USAGE /
- * TG_ERR_IO with *err. */
-int tg_split_open(tg_split *split, const tg_options *opts, const tg_split_ops *ops, void *ctx,
-                  tg_error **err);
+/* Reads "split-size" ("100M", "1G", "65536": bytes, K/M/G binary multiples) and
+ * "split-time" ("1s", "250ms", "20us", "500ns"; a bare number is seconds); the parts are
+ * files of the output out is bound to (tg_buf_output: tg_convert_to's, or the one tg_convert
+ * makes from "output"), named after its path and moved beside it when the conversion is
+ * committed.  0 with split->active 0 when neither is set; 0 with the first part open; or
+ * TG_ERR_USAGE / TG_ERR_IO with *err. */
+int tg_split_open(tg_split *split, tg_buf *out, const tg_options *opts, const tg_split_ops *ops,
+                  void *ctx, tg_error **err);
 /* Makes the cut first when the current part holds something and a record at time ns
  * should go to a new part.  0 or a negative status. */
 int tg_split_cut_if_due(tg_split *split, const tg_frame_walk *w, int64_t ns, tg_error **err);
