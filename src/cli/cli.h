@@ -34,6 +34,9 @@ struct cli_option {
     const char *arg;   /* NULL: a flag; else the argument's name for --help */
     unsigned commands; /* enum cli_command bits */
     const char *help;
+    /* the values the library registers for it (--style, --to: tg_print_style_name, ...), or
+     * NULL; --help, the man pages and the completions list them */
+    const char *(*values)(size_t i);
 };
 
 struct cli_command_info {
@@ -77,6 +80,41 @@ tg_set *cli_open(struct cli_args *a);
 int cli_finish(int rc, tg_error *err);
 void cli_print_command_help(const struct cli_command_info *cmd);
 
+/* ---- the catalog (cli_catalog.c): which options a command offers ---- */
+
+/* One option as a command offers it: its own (cli_options.c) or a library declaration. */
+struct cli_opt {
+    const char *name;
+    char short_name;
+    const char *arg;  /* the value's name, NULL for a flag */
+    const char *help; /* with the registered values of --style/--to */
+    const char *def;  /* the default, or NULL */
+    int common;       /* of opening or the filters (every command has them) */
+    const struct cli_option *own;
+    const tg_option_decl *decl;
+};
+typedef void (*cli_option_fn)(const struct cli_command_info *cmd, const struct cli_opt *o,
+                              void *ctx);
+/* Calls fn for each option cmd offers, once per name: its own first, then the library's. */
+void cli_each_option(const struct cli_command_info *cmd, cli_option_fn fn, void *ctx);
+/* Does cmd offer the declaration (owner, owner_name) at all (whatever style is chosen)? */
+int cli_offers(const struct cli_command_info *cmd, tg_option_owner owner, const char *oname);
+/* Does cmd, running sink (NULL: whatever it runs by default), take key? */
+int cli_takes(const struct cli_command_info *cmd, const char *sink, const char *key);
+/* The value's name of a declaration for --help ("BINARY", "asc|dsc"), NULL for a flag. */
+const char *cli_arg_name(const tg_option_decl *d);
+/* "trace-cmd", "chrome, perfetto": the styles or converters of cmd that take key. */
+void cli_who_takes(const struct cli_command_info *cmd, const char *key, char *buf, size_t size);
+/* "style" or "converter": what --style/--to chooses for cmd. */
+const char *cli_sink_word(const struct cli_command_info *cmd);
+/* The label of a style's option in --help ("trace-cmd style: "), empty for the others. */
+void cli_option_label(const struct cli_command_info *cmd, const struct cli_opt *o, char *buf,
+                      size_t size);
+/* values(0), values(1), ... joined with ", " (the registered styles, targets, ...). */
+void cli_values_join(const char *(*values)(size_t i), char *buf, size_t size);
+/* The command named name, or NULL. */
+const struct cli_command_info *cli_command_find(const char *name);
+
 /* ---- signals (cli_signals.c) ---- */
 
 /* SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the outputs being written and end the command
@@ -85,6 +123,16 @@ void cli_signals_install(void);
 /* o is being written (-1: no slot left) / is committed or discarded. */
 int cli_signals_watch(tg_output *o);
 void cli_signals_unwatch(tg_output *o);
+
+/* ---- what documents the commands (cli_docs.c) ---- */
+
+/* The commands beside those that read traces: help, options. */
+struct cli_extra_command {
+    const char *name;
+    const char *synopsis;
+    const char *summary;
+};
+extern const struct cli_extra_command cli_extra_commands[];
 /* `traceglot options [COMMAND|common]`: the options a command takes beside the common ones
  * (those of opening and the filters: `common`) as a Markdown table (the README's lists are
  * made with it, tools/readme-options.sh). */

@@ -21,47 +21,6 @@ struct resolved {
     const tg_option_decl *decl;
 };
 
-static int is_filtering(const struct cli_command_info *cmd)
-{
-    return (cmd->id & CMD_FILTERING) != 0;
-}
-
-/* Does cmd offer the declaration (owner, owner_name) at all (whatever style is chosen)? */
-static int offers(const struct cli_command_info *cmd, tg_option_owner owner, const char *oname)
-{
-    switch (owner) {
-    case TG_OWNER_OPEN:
-    case TG_OWNER_FORMAT: return 1;
-    case TG_OWNER_COMMAND:
-        return strcmp(oname, cmd->name) == 0 || (is_filtering(cmd) && strcmp(oname, "filter") == 0);
-    default: return owner == cmd->sink;
-    }
-}
-
-/* Does cmd, running sink, take key? */
-static int takes(const struct cli_command_info *cmd, const char *sink, const char *key)
-{
-    tg_option_owner owner;
-    const char *oname;
-    const tg_option_decl *d;
-    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
-        if (strcmp(d->name, key) != 0 || !offers(cmd, owner, oname))
-            continue;
-        if (owner != cmd->sink || owner == TG_OWNER_COMMAND || (sink && strcmp(oname, sink) == 0))
-            return 1;
-    }
-    return 0;
-}
-
-static const char *arg_name(const tg_option_decl *d)
-{
-    if (d->type == TG_OPT_FLAG)
-        return NULL;
-    if (d->arg)
-        return d->arg;
-    return d->type == TG_OPT_CHOICE && d->choices ? d->choices : "VALUE";
-}
-
 /* The option named (name, len) or with short letter c (name NULL) that cmd offers; among
  * several declarations, the one the chosen sink takes. */
 static int find_option(const struct cli_command_info *cmd, const char *sink, const char *name,
@@ -81,167 +40,16 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
     for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
         if (name ? strlen(d->name) != len || strncmp(d->name, name, len) != 0 : d->short_name != c)
             continue;
-        if (!offers(cmd, owner, oname))
+        if (!cli_offers(cmd, owner, oname))
             continue;
-        if (!found || takes(cmd, sink, d->name)) {
-            *r = (struct resolved){d->name, arg_name(d), NULL, d};
+        if (!found || cli_takes(cmd, sink, d->name)) {
+            *r = (struct resolved){d->name, cli_arg_name(d), NULL, d};
             found = 1;
-            if (takes(cmd, sink, d->name))
+            if (cli_takes(cmd, sink, d->name))
                 return 1;
         }
     }
     return found;
-}
-
-/* "the trace-cmd style", "the chrome and perfetto converters": who takes key, or NULL. */
-static void who_takes(const struct cli_command_info *cmd, const char *key, char *buf, size_t size)
-{
-    size_t n = 0, count = 0;
-    buf[0] = 0;
-    tg_option_owner owner;
-    const char *oname;
-    const tg_option_decl *d;
-    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++)
-        if (owner == cmd->sink && strcmp(d->name, key) == 0 && n < size)
-            n += (size_t)snprintf(buf + n, size - n, "%s%s", count++ ? ", " : "", oname);
-}
-
-static const char *sink_word(const struct cli_command_info *cmd)
-{
-    return cmd->sink == TG_OWNER_CONVERTER ? "converter" : "style";
-}
-
-static int is_own(const char *name)
-{
-    for (const struct cli_option *o = cli_options; o->name; o++)
-        if (strcmp(o->name, name) == 0)
-            return 1;
-    return 0;
-}
-
-/* The label of a style's option in --help ("trace-cmd style: "), empty for the others. */
-static void label_of(const struct cli_command_info *cmd, const char *key, char *buf, size_t size)
-{
-    char who[128];
-    if (takes(cmd, NULL, key)) {
-        buf[0] = 0;
-        return;
-    }
-    who_takes(cmd, key, who, sizeof who);
-    snprintf(buf, size, "%s%s%s", who, cmd->sink == TG_OWNER_CONVERTER ? "" : " style",
-             who[0] ? ": " : "");
-}
-
-/* Markdown text: a table cell's '|' escaped. */
-static void put_cell(const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            putchar('\\');
-        putchar(*s);
-    }
-}
-
-/* Calls fn for each option cmd offers, once per name: its own first, then the library's. */
-typedef void (*option_fn)(const struct cli_command_info *cmd, const char *name, char short_name,
-                          const char *arg, const char *help, const char *def, int common,
-                          void *ctx);
-
-static void each_option(const struct cli_command_info *cmd, option_fn fn, void *ctx)
-{
-    for (const struct cli_option *o = cli_options; o->name; o++)
-        if (o->commands & cmd->id)
-            fn(cmd, o->name, o->short_name, o->arg, o->help, NULL, 0, ctx);
-    tg_option_owner owner;
-    const char *oname;
-    const tg_option_decl *d;
-    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
-        if (!offers(cmd, owner, oname))
-            continue;
-        const tg_option_decl *e;
-        tg_option_owner eowner;
-        const char *ename;
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen && (e = tg_option_declared(k, &eowner, &ename)); k++)
-            seen = strcmp(e->name, d->name) == 0 && offers(cmd, eowner, ename);
-        int common = owner == TG_OWNER_OPEN || owner == TG_OWNER_FORMAT ||
-                     (owner == TG_OWNER_COMMAND && strcmp(oname, "filter") == 0);
-        if (!seen)
-            fn(cmd, d->name, d->short_name, arg_name(d), d->help, d->def, common, ctx);
-    }
-}
-
-static void help_row(const struct cli_command_info *cmd, const char *name, char short_name,
-                     const char *arg, const char *help, const char *def, int common, void *ctx)
-{
-    (void)ctx;
-    (void)common;
-    char left[96], label[160] = "";
-    int n = snprintf(left, sizeof left, "%s%c%s--%s%s%s", short_name ? "-" : " ",
-                     short_name ? short_name : ' ', short_name ? ", " : "  ", name, arg ? " " : "",
-                     arg ? arg : "");
-    if (!is_own(name))
-        label_of(cmd, name, label, sizeof label);
-    printf("  %s%*s%s%s", left, n < 28 ? 28 - n : 1, "", label, help);
-    if (def)
-        printf(" (default: %s)", def);
-    printf("\n");
-}
-
-void cli_print_command_help(const struct cli_command_info *cmd)
-{
-    printf("usage: %s\n\n%s.\n\noptions:\n", cmd->synopsis, cmd->summary);
-    each_option(cmd, help_row, NULL);
-    printf("\nexample:\n  %s\n", cmd->example);
-}
-
-/* ctx: 1 for the common table (opening and the filters), 0 for a command's own */
-static void markdown_row(const struct cli_command_info *cmd, const char *name, char short_name,
-                         const char *arg, const char *help, const char *def, int common, void *ctx)
-{
-    char who[128] = "";
-    if (strcmp(name, "help") == 0 || common != *(const int *)ctx)
-        return;
-    if (!is_own(name) && !takes(cmd, NULL, name))
-        who_takes(cmd, name, who, sizeof who);
-    printf("| `--%s`", name);
-    if (short_name)
-        printf(", `-%c`", short_name);
-    printf(" | ");
-    if (arg) {
-        putchar('`');
-        put_cell(arg);
-        putchar('`');
-    }
-    printf(" | %s | ", who);
-    put_cell(help);
-    if (def) {
-        printf(" (default: `");
-        put_cell(def);
-        printf("`)");
-    }
-    printf(" |\n");
-}
-
-int cli_run_options(int argc, char **argv)
-{
-    int printed = 0, common = argc > 0 && strcmp(argv[0], "common") == 0;
-    for (const struct cli_command_info *c = cli_commands; c->name; c++) {
-        if (common ? c->id != CMD_CAT : argc > 0 && strcmp(argv[0], c->name) != 0)
-            continue;
-        if (argc == 0)
-            printf("%s`traceglot %s`:\n\n", printed ? "\n" : "", c->name);
-        printf("| option | value | %s | what it does |\n|---|---|---|---|\n",
-               c->sink == TG_OWNER_COMMAND || common ? "" : sink_word(c));
-        each_option(c, markdown_row, &common);
-        printed = 1;
-    }
-    if (!printed) {
-        fprintf(stderr, "traceglot options: unknown command '%s' (see traceglot --help)\n",
-                argv[0]);
-        return 2;
-    }
-    return 0;
 }
 
 static int usage_error(const struct cli_command_info *cmd, const char *what, const char *arg)
@@ -337,6 +145,27 @@ static const char *prescan_sink(int argc, char **argv)
     return sink;
 }
 
+/* A --style or --to that nothing registers: said with the known ones before anything is
+ * opened (1), else 0. */
+static int unknown_sink(const struct cli_command_info *cmd, const char *sink)
+{
+    if (cmd->sink == TG_OWNER_COMMAND || !sink)
+        return 0;
+    for (const struct cli_option *o = cli_options; o->name; o++) {
+        if (!(o->commands & cmd->id) || !o->values)
+            continue;
+        for (size_t i = 0; o->values(i); i++)
+            if (strcmp(o->values(i), sink) == 0)
+                return 0;
+        char known[400];
+        cli_values_join(o->values, known, sizeof known);
+        fprintf(stderr, "traceglot %s: unknown %s '%s' (known: %s)\n", cmd->name,
+                cmd->sink == TG_OWNER_CONVERTER ? "target" : "style", sink, known);
+        return 1;
+    }
+    return 0;
+}
+
 int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct cli_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -387,14 +216,14 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
                 return usage_error(cmd, "option needs a value", arg);
             value = argv[++i];
         }
-        if (!o.own && sink && !takes(cmd, sink, o.name)) {
+        if (!o.own && sink && !cli_takes(cmd, sink, o.name)) {
             char who[128];
-            who_takes(cmd, o.name, who, sizeof who);
+            cli_who_takes(cmd, o.name, who, sizeof who);
             fprintf(stderr,
                     "traceglot %s: the %s %s does not take --%s (the %s %s%s does; see traceglot "
                     "%s --help)\n",
-                    cmd->name, sink ? sink : "(none)", sink_word(cmd), o.name, who, sink_word(cmd),
-                    strchr(who, ',') ? "s" : "", cmd->name);
+                    cmd->name, sink ? sink : "(none)", cli_sink_word(cmd), o.name, who,
+                    cli_sink_word(cmd), strchr(who, ',') ? "s" : "", cmd->name);
             return 2;
         }
         int rc = apply(cmd, a, &o, value);
@@ -403,6 +232,8 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
     }
     if (!a->sink)
         a->sink = sink;
+    if (unknown_sink(cmd, a->sink))
+        return 2;
     if (a->n_paths == 0) {
         fprintf(stderr, "traceglot %s: no trace given\nusage: %s\n", cmd->name, cmd->synopsis);
         return 2;

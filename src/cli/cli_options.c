@@ -9,10 +9,9 @@
 
 const struct cli_option cli_options[] = {
     {"help", 'h', NULL, CMD_ALL, "show this help"},
-    {"style", 0, "NAME", CMD_CAT, "native (default), trace-cmd, babeltrace, xray-yaml, lttv"},
-    {"style", 0, "NAME", CMD_REPORT, "uftrace (default), xray"},
-    {"to", 0, "FORMAT", CMD_CONVERT,
-     "target format: chrome, perfetto, folded, speedscope, svg, ctf, uftrace, sqlite"},
+    {"style", 0, "NAME", CMD_CAT, "the text style", tg_print_style_name},
+    {"style", 0, "NAME", CMD_REPORT, "the report style", tg_report_style_name},
+    {"to", 0, "FORMAT", CMD_CONVERT, "target format", tg_converter_name},
     {"diff", 0, "OTHER", CMD_REPORT | CMD_CONVERT | CMD_STATS,
      "compare with the run OTHER (any format; functions and events match by name): report as "
      "uftrace report --diff, convert --to svg or folded, stats"},

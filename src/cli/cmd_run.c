@@ -188,8 +188,9 @@ static int convert_to_path(struct cli_args *a, const char *path)
 int cli_run_convert(struct cli_args *a)
 {
     if (!a->sink) {
-        fprintf(stderr, "traceglot convert: --to FORMAT is required (chrome, perfetto, folded, "
-                        "speedscope, svg, ctf, uftrace, sqlite)\n");
+        char known[400];
+        cli_values_join(tg_converter_name, known, sizeof known);
+        fprintf(stderr, "traceglot convert: --to FORMAT is required (%s)\n", known);
         return 2;
     }
     const char *path = tg_options_get(a->opts, "output");

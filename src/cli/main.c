@@ -1,20 +1,25 @@
 /* main.c - the traceglot command: dispatch to a subcommand (info, cat, stats, convert,
- * replay, report, sql).  Each subcommand is a thin layer over one library call. */
+ * replay, report, sql), or to what documents them (help, options).  Each
+ * subcommand is a thin layer over one library call. */
 #include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static void print_help(void)
+static void print_help(FILE *f)
 {
-    printf("traceglot %s - read uftrace, CTF (LTTng, barectf), ftrace trace.dat and LLVM XRay\n"
-           "traces on one timeline, print them as the peer tools do, convert and analyse them.\n\n"
-           "usage: traceglot COMMAND [options] PATH...\n\ncommands:\n",
-           TG_VERSION_STRING);
+    fprintf(f,
+            "traceglot %s - read uftrace, CTF (LTTng, barectf), ftrace trace.dat, LLVM XRay and\n"
+            "LTTng 0.x traces on one timeline, print them as the peer tools do, convert and\n"
+            "analyse them.\n\n"
+            "usage: traceglot COMMAND [options] PATH...\n\ncommands:\n",
+            TG_VERSION_STRING);
     for (const struct cli_command_info *c = cli_commands; c->name; c++)
-        printf("  %-9s %s\n", c->name, c->summary);
-    printf("  %-9s %s\n", "options", "the options each command takes, as Markdown tables");
-    printf("\n'traceglot COMMAND --help' lists a command's options.\n");
+        fprintf(f, "  %-10s %s\n", c->name, c->summary);
+    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++)
+        fprintf(f, "  %-10s %s\n", e->name, e->summary);
+    fprintf(f, "\n'traceglot help COMMAND' (or 'traceglot COMMAND --help') lists a command's "
+               "options;\n'man traceglot-COMMAND' says more.  -V, --version: the version.\n");
 }
 
 static int run(const struct cli_command_info *cmd, struct cli_args *a)
@@ -32,36 +37,56 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     }
 }
 
+/* `traceglot help [COMMAND]` */
+static int run_help(int argc, char **argv)
+{
+    if (argc == 0) {
+        print_help(stdout);
+        return 0;
+    }
+    const struct cli_command_info *c = cli_command_find(argv[0]);
+    if (c) {
+        cli_print_command_help(c);
+        return 0;
+    }
+    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++)
+        if (strcmp(e->name, argv[0]) == 0) {
+            printf("usage: %s\n\n%s.\n", e->synopsis, e->summary);
+            return 0;
+        }
+    fprintf(stderr, "traceglot help: unknown command '%s' (see traceglot --help)\n", argv[0]);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        print_help();
+        print_help(stderr);
         return 2;
     }
     cli_signals_install();
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        print_help();
-        return 0;
-    }
-    if (strcmp(argv[1], "--version") == 0) {
+    const char *verb = argv[1];
+    if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0)
+        return run_help(0, NULL);
+    if (strcmp(verb, "help") == 0)
+        return run_help(argc - 2, argv + 2);
+    if (strcmp(verb, "--version") == 0 || strcmp(verb, "-V") == 0) {
         printf("traceglot %s\n", TG_VERSION_STRING);
         return 0;
     }
-    if (strcmp(argv[1], "options") == 0)
+    if (strcmp(verb, "options") == 0)
         return cli_run_options(argc - 2, argv + 2);
-    for (const struct cli_command_info *c = cli_commands; c->name; c++) {
-        if (strcmp(argv[1], c->name) != 0)
-            continue;
-        struct cli_args a;
-        int rc = cli_parse(c, argc - 2, argv + 2, &a);
-        if (rc == 0)
-            rc = run(c, &a);
-        else if (rc == 1)
-            rc = 0;
-        cli_args_free(&a);
-        return rc;
+    const struct cli_command_info *c = cli_command_find(verb);
+    if (!c) {
+        fprintf(stderr, "traceglot: unknown command '%s' (see traceglot --help)\n", verb);
+        return 2;
     }
-    fprintf(stderr, "traceglot: unknown command '%s' (see traceglot --help)\n", argv[1]);
-    return 2;
+    struct cli_args a;
+    int rc = cli_parse(c, argc - 2, argv + 2, &a);
+    if (rc == 0)
+        rc = run(c, &a);
+    else if (rc == 1)
+        rc = 0;
+    cli_args_free(&a);
+    return rc;
 }

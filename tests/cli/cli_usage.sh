@@ -21,6 +21,23 @@ expect 2 "no arguments" -- "$TG"
 expect 0 "--help" -- "$TG" --help
 expect 0 "--version" -- "$TG" --version
 expect 2 "unknown command" -- "$TG" frobnicate x
+"$TG" --version > "$tmp/version"
+expect 0 "-V" -- "$TG" -V
+cmp -s "$tmp/out" "$tmp/version" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: -V differs from --version"; }
+expect 0 "help" -- "$TG" help
+grep -q "^  convert " "$tmp/out" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: help lists the commands"; }
+for c in info cat stats convert replay report sql; do
+    "$TG" $c --help > "$tmp/cmd-help"
+    expect 0 "help $c" -- "$TG" help $c
+    cmp -s "$tmp/out" "$tmp/cmd-help" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: help $c differs from $c --help"; }
+done
+expect 2 "help of an unknown command" -- "$TG" help frobnicate
+grep_err "unknown command 'frobnicate'" "help of an unknown command says so"
+# an unknown --to or --style is refused before any path is opened, listing the known ones
+expect 2 "unknown --to" -- "$TG" convert --to json -o "$tmp/x" "$tmp/nonexistent"
+grep_err "unknown target 'json' (known: chrome, ctf, folded, perfetto, speedscope, sqlite, svg, uftrace)" "unknown --to lists the targets"
+expect 2 "unknown report style" -- "$TG" report --style=nope "$tmp/nonexistent"
+grep_err "unknown style 'nope' (known: uftrace, xray)" "unknown report style lists the styles"
 for c in info cat stats convert replay report; do
     expect 0 "$c --help" -- "$TG" $c --help
     grep -q "usage: traceglot $c" "$tmp/out" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: $c --help text"; }

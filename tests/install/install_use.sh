@@ -6,6 +6,7 @@
 #     archive needs, json-c too) and runs;
 #   - the header declares each function once (-Wredundant-decls) and names every format
 #     tg_trace_format returns;
+#   - every manual page renders with `man -l` (one per command, and traceglot(1));
 # (Not in the sanitizer build: its library needs the sanitizer runtime in every program.)
 TG_NO_CLI=1
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +16,8 @@ command -v pkg-config >/dev/null || tg_skip "pkg-config is not installed"
 tmp=$TG_TMP
 prefix=$tmp/prefix
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null || { tg_fail "install"; tg_done; }
-for f in bin/traceglot include/traceglot.h lib/pkgconfig/traceglot.pc lib/libtraceglot.a; do
+for f in bin/traceglot include/traceglot.h lib/pkgconfig/traceglot.pc lib/libtraceglot.a \
+    share/man/man1/traceglot.1; do
     [ -e "$prefix/$f" ] && tg_pass "installed $f" || tg_fail "installed $f"
 done
 
@@ -77,4 +79,30 @@ if [ -x "$tmp/use" ]; then
 fi
 tg_run "$prefix/bin/traceglot" --version && tg_pass "traceglot --version" || tg_fail "traceglot --version"
 
+# manual pages: traceglot(1) and one per command, each rendered by man without a warning
+if command -v man >/dev/null; then
+    for c in "" $("$prefix/bin/traceglot" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
+        case $c in help|options|completion) continue ;; esac
+        page="$prefix/share/man/man1/traceglot${c:+-$c}.1"
+        if [ ! -f "$page" ]; then tg_fail "man page traceglot${c:+-$c}(1)" "not installed"; continue; fi
+        LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" >"$tmp/man.txt" 2>"$tmp/man-err"
+        if [ $? = 0 ] && [ ! -s "$tmp/man-err" ] && grep -q "^NAME" "$tmp/man.txt" &&
+            grep -q "^ *traceglot${c:+-$c} *- " "$tmp/man.txt"; then
+            tg_pass "man -l traceglot${c:+-$c}.1"
+        else
+            tg_fail "man -l traceglot${c:+-$c}.1" "$(head -5 "$tmp/man-err")"
+        fi
+        [ -n "$c" ] || continue
+        missing="" # every option --help lists is in the page (both come from the declarations)
+        for o in $("$prefix/bin/traceglot" $c --help | sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z][a-z0-9-]*\).*/\2/p'); do
+            grep -q -e "$o\b" "$tmp/man.txt" || missing="$missing $o"
+        done
+        [ -z "$missing" ] && tg_pass "traceglot-$c(1) has every option of --help" ||
+            tg_fail "traceglot-$c(1) has every option of --help" "missing:$missing"
+    done
+    grep -q -- "--raw" <(LC_ALL=C.UTF-8 man -l "$prefix/share/man/man1/traceglot-cat.1" 2>/dev/null) &&
+        tg_pass "traceglot-cat(1) lists --raw" || tg_fail "traceglot-cat(1) lists --raw"
+else
+    echo "note: man is not installed (man-db): the pages were not rendered"
+fi
 tg_done
