@@ -126,13 +126,15 @@ void cli_signals_unwatch(tg_output *o);
 
 /* ---- what documents the commands (cli_docs.c) ---- */
 
-/* The commands beside those that read traces: help, options. */
+/* The commands beside those that read traces: help, options, completion. */
 struct cli_extra_command {
     const char *name;
     const char *synopsis;
     const char *summary;
 };
 extern const struct cli_extra_command cli_extra_commands[];
+/* `traceglot completion bash|zsh`: the shell's completion script, made from the options. */
+int cli_run_completion(int argc, char **argv);
 /* `traceglot options [COMMAND|common]`: the options a command takes beside the common ones
  * (those of opening and the filters: `common`) as a Markdown table (the README's lists are
  * made with it, tools/readme-options.sh). */

@@ -1,5 +1,5 @@
 /* main.c - the traceglot command: dispatch to a subcommand (info, cat, stats, convert,
- * replay, report, sql), or to what documents them (help, options).  Each
+ * replay, report, sql), or to what documents them (help, options, completion).  Each
  * subcommand is a thin layer over one library call. */
 #include "cli.h"
 
@@ -76,6 +76,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(verb, "options") == 0)
         return cli_run_options(argc - 2, argv + 2);
+    if (strcmp(verb, "completion") == 0)
+        return cli_run_completion(argc - 2, argv + 2);
     const struct cli_command_info *c = cli_command_find(verb);
     if (!c) {
         fprintf(stderr, "traceglot: unknown command '%s' (see traceglot --help)\n", verb);

@@ -7,6 +7,8 @@
 #   - the header declares each function once (-Wredundant-decls) and names every format
 #     tg_trace_format returns;
 #   - every manual page renders with `man -l` (one per command, and traceglot(1));
+#   - Debian's bash-completion finds the completion beside the installed command and
+#     completes `traceglot con<TAB>`; zsh's is where zsh's vendor completions go.
 # (Not in the sanitizer build: its library needs the sanitizer runtime in every program.)
 TG_NO_CLI=1
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +19,8 @@ tmp=$TG_TMP
 prefix=$tmp/prefix
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null || { tg_fail "install"; tg_done; }
 for f in bin/traceglot include/traceglot.h lib/pkgconfig/traceglot.pc lib/libtraceglot.a \
-    share/man/man1/traceglot.1; do
+    share/man/man1/traceglot.1 share/bash-completion/completions/traceglot \
+    share/zsh/vendor-completions/_traceglot; do
     [ -e "$prefix/$f" ] && tg_pass "installed $f" || tg_fail "installed $f"
 done
 
@@ -104,5 +107,21 @@ if command -v man >/dev/null; then
         tg_pass "traceglot-cat(1) lists --raw" || tg_fail "traceglot-cat(1) lists --raw"
 else
     echo "note: man is not installed (man-db): the pages were not rendered"
+fi
+
+# bash-completion's loader finds the completion under PREFIX/share, as it does for the
+# default prefixes (/usr/local/share and /usr/share are its XDG_DATA_DIRS)
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+    got=$(PATH="$prefix/bin:$PATH" XDG_DATA_DIRS="$prefix/share:/usr/local/share:/usr/share" \
+        bash --norc --noprofile -c '
+        . /usr/share/bash-completion/bash_completion
+        __load_completion traceglot || exit 3
+        COMP_WORDS=(traceglot con) COMP_CWORD=1 COMP_LINE="traceglot con" COMP_POINT=13
+        $(complete -p traceglot | sed "s/.*-F \([^ ]*\) .*/\1/") traceglot con traceglot
+        echo "${COMPREPLY[*]}"')
+    [ "$got" = convert ] && tg_pass "bash-completion loads it: traceglot con<TAB>" ||
+        tg_fail "bash-completion loads it: traceglot con<TAB>" "got '$got'"
+else
+    echo "note: bash-completion is not installed: its loader was not tried"
 fi
 tg_done
