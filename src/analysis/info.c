@@ -1,7 +1,8 @@
 /* info.c - `traceglot info`: for each trace its format and version, clock, streams, event
  * classes, time range and event counts, then the format's own description (what
- * `uftrace info`, `trace-cmd report --stat` ... show). */
+ * `uftrace info`, `trace-cmd report --stat` ... show); --format json: summary_json.c. */
 #include "analysis/class_counts.h"
+#include "analysis/summary_json.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
 
@@ -116,12 +117,17 @@ static void describe_attrs(tg_buf *out, const tg_trace *t)
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "info", NULL, NULL, err));
+    int json = tg_summary_format(opts, err);
+    if (json < 0)
+        return json;
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
     tg_class_counts cc;
     int rc = tg_class_counts_run(&cc, it);
-    for (size_t i = 0; rc >= 0 && i < tg_set_trace_count(set); i++) {
+    if (json && rc >= 0)
+        rc = tg_info_json(set, &cc, out, err);
+    for (size_t i = 0; !json && rc >= 0 && i < tg_set_trace_count(set); i++) {
         tg_trace *t = tg_set_trace(set, i);
         if (i)
             tg_buf_putc(out, '\n');

@@ -1,6 +1,7 @@
 /* stats.c - `traceglot stats`: one row per event class (count, first and last time, rate)
- * and a closing line exactly "total: N events, M lost". */
+ * and a closing line exactly "total: N events, M lost" (--format json: summary_json.c). */
 #include "analysis/class_counts.h"
+#include "analysis/summary_json.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
 
@@ -34,6 +35,11 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
 {
     tg_class_counts cc;
     int rc = tg_class_counts_run(&cc, it);
+    if (tg_summary_format(opts, NULL) == 1) {
+        int jrc = tg_stats_json(&cc, out, err);
+        tg_class_counts_free(&cc);
+        return rc < 0 ? rc : jrc;
+    }
     tg_buf *tmp = tg_buf_new();
     if (!tmp) {
         tg_class_counts_free(&cc);
@@ -93,5 +99,6 @@ static int run_stats(const void *impl, tg_set *set, tg_iter *it, const tg_option
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "stats", "filter", NULL, err));
+    TG_TRY(tg_summary_format(opts, err));
     return tg_sink_run(set, f, opts, out, err, run_stats, NULL);
 }

@@ -9,6 +9,7 @@
  * event of the run); the changes are PATH minus OTHER, in events and in percent of OTHER,
  * "new" for a class only PATH has and "gone" for one only OTHER has. */
 #include "analysis/class_counts.h"
+#include "analysis/summary_json.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"
 
@@ -195,5 +196,10 @@ int tg_stats_diff(tg_set *set, tg_set *other, const tg_filter *f, const tg_optio
                   tg_buf *out, tg_error **err)
 {
     TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "stats", "filter", NULL, err));
+    int json = tg_summary_format(opts, err);
+    if (json < 0)
+        return json;
+    if (json)
+        return tg_err(err, TG_ERR_USAGE, "stats --diff prints text only (no --format json)");
     return tg_sink_run_diff(set, f, other, f, opts, out, err, run_stats_diff, NULL);
 }

@@ -78,6 +78,22 @@ static int unknown_option(const struct cli_command_info *cmd, const char *arg, c
 
 /* Applies one option: the command line's own to a, filters to the filter, everything else
  * (filters too, so that a report sees that its input is filtered) to the options. */
+/* Is value one of a choice declaration's "a|b|c" (1 for any other type)? */
+static int choice_ok(const tg_option_decl *d, const char *value)
+{
+    if (d->type != TG_OPT_CHOICE || !d->choices)
+        return 1;
+    size_t n = strlen(value);
+    for (const char *c = d->choices; c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, value, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
 static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct resolved *o,
                  const char *value)
 {
@@ -113,6 +129,18 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         sprintf(joined, "%s%c%s", before, o->decl->type == TG_OPT_TEXTS ? TG_OPT_APART : '\n',
                 value);
         value = joined;
+    }
+    if (rc >= 0 && value && !choice_ok(o->decl, value)) {
+        /* a key other commands declare too (format) takes only this command's values */
+        fprintf(stderr, "traceglot %s: bad %s '%s': expected ", cmd->name, o->name, value);
+        for (const char *c = o->decl->choices; c;) { /* "a, b or c", as the library says it */
+            const char *bar = strchr(c, '|');
+            int len = bar ? (int)(bar - c) : (int)strlen(c);
+            fprintf(stderr, "%s%.*s", c == o->decl->choices ? "" : bar ? ", " : " or ", len, c);
+            c = bar ? bar + 1 : NULL;
+        }
+        fprintf(stderr, "\n");
+        return 2;
     }
     if (rc >= 0)
         rc = tg_options_put(a->opts, o->name, value ? value : "1", &err);

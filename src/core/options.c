@@ -134,9 +134,17 @@ int tg_options_put(tg_options *o, const char *key, const char *value, tg_error *
             return tg_err(err, TG_ERR_USAGE, "unknown option '%s' (did you mean '%s'?)", key, near);
         return tg_err(err, TG_ERR_USAGE, "unknown option '%s'", key);
     }
-    const char *cv = checked(d, value ? value : "1", err);
-    if (!cv)
+    /* a key several groups declare ("format": sql's table|csv|json, info's and stats'
+     * text|json) takes a value one of them accepts; what reads it checks its own */
+    const char *cv = checked(d, value ? value : "1", NULL);
+    const tg_option_decl *e;
+    for (size_t i = 0; !cv && (e = tg_option_declared(i, NULL, NULL)) != NULL; i++)
+        if (e != d && strcmp(e->name, key) == 0)
+            cv = checked(e, value ? value : "1", NULL);
+    if (!cv) {
+        checked(d, value ? value : "1", err);
         return TG_ERR_USAGE;
+    }
     char *v = strdup(cv);
     if (!v)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
