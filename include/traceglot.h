@@ -154,6 +154,7 @@ const char *tg_option_nearest(const char *key);
 typedef struct tg_set tg_set;       /* one or more traces opened together */
 typedef struct tg_trace tg_trace;   /* one trace: a uftrace dir, a CTF trace, a trace.dat ... */
 typedef struct tg_stream tg_stream; /* one time-ordered source of events inside a trace */
+typedef struct tg_event_class tg_event_class; /* an event's kind of record (name, fields) */
 
 /* Opens each path (a directory or a file), detecting its format from its content.
  * On failure returns NULL and sets *err. */
@@ -182,11 +183,23 @@ const char *tg_format_name(size_t i);
 /* What the reader accepted with a warning (an unknown metadata attribute, ...), in order. */
 size_t tg_trace_warning_count(const tg_trace *t);
 const char *tg_trace_warning(const tg_trace *t, size_t i);
+/* The event classes the trace declares (every event format of a trace.dat, every CTF event
+ * class), whether or not an event of them occurs. */
+size_t tg_trace_class_count(const tg_trace *t);
+const tg_event_class *tg_trace_class(const tg_trace *t, size_t i); /* NULL past the end */
 size_t tg_trace_stream_count(const tg_trace *t);
 tg_stream *tg_trace_stream(const tg_trace *t, size_t i);
 /* The format's own description (what `uftrace info`, `trace-cmd report --stat` ... show),
  * appended to out.  Returns 0, or a negative status. */
 int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err);
+/* A part of what the tracer's own tool prints about the file rather than its events,
+ * appended to out: for ftrace "stat" (`trace-cmd report --stat`), "events" (`report -E`, the
+ * event formats the file stores) and "printk" (`report -P`, its printk formats).  1 when
+ * written, 0 when the format has no such part, or a negative status. */
+int tg_trace_render(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
+/* The name of the function whose code holds addr, as the tracer's tool looks it up in the
+ * trace's symbols (kallsyms of a trace.dat: libtraceevent's search), or NULL. */
+const char *tg_trace_symbol(const tg_trace *t, uint64_t addr);
 
 /* ---- trace attributes: clock, host, process, tracer, environment -------------------------- */
 
@@ -357,6 +370,8 @@ typedef enum tg_event_kind {
 typedef struct tg_event_class tg_event_class;
 
 const char *tg_event_class_name(const tg_event_class *c);
+/* The group the class belongs to (ftrace's system, a CTF provider), or NULL. */
+const char *tg_event_class_system(const tg_event_class *c);
 uint64_t tg_event_class_id(const tg_event_class *c);
 tg_event_kind tg_event_class_kind(const tg_event_class *c);
 /* Function entries/exits of kernel functions recorded beside a user program's own (uftrace
@@ -384,6 +399,8 @@ typedef enum tg_value_flag {
     TG_VALF_POINTER = 4,  /* integer that is an address */
     TG_VALF_SYMBOLIC = 8, /* integer whose label names it (function address, enum) */
     TG_VALF_KIB = 16,     /* integer counting KiB, 1024 bytes (uftrace's proc/statm "KB") */
+    TG_VALF_LONG = 32,    /* integer of the C type long (ftrace formats): it may hold an
+                           * address, which libtraceevent's filters compare as a symbol */
 } tg_value_flag;
 
 struct tg_value_ops;
@@ -538,6 +555,10 @@ struct tg_field_type {
 /* The schema of one scope of an event class (a TG_FT_STRUCT), or NULL when the format
  * declares no types or the class has no such scope.  Valid while the set is open. */
 const tg_field_type *tg_event_class_schema(const tg_event_class *c, tg_scope scope);
+/* The name of field i of a scope as the class declares it, without an event (from the
+ * schema, or the format's own declaration: an ftrace event format's fields); NULL past the
+ * last field or when the format does not say. */
+const char *tg_event_class_field_name(const tg_event_class *c, tg_scope scope, size_t i);
 
 /* ---- iteration: filters and the merge ----------------------------------------------------- */
 
@@ -549,7 +570,9 @@ void tg_filter_free(tg_filter *f);
  * relative to the first event.  0, or TG_ERR_USAGE with a message in *err. */
 int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err);
 int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err);
-/* Comma-separated lists: event-name globs ("sched_*,irq:*"), tids, cpus. */
+/* Comma-separated lists: event-name globs ("sched_*,irq:*"), tids, cpus (with ranges:
+ * "0-3,6").  A beginning after the end (both absolute, or both relative) is TG_ERR_USAGE, as
+ * babeltrace2 refuses it. */
 int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err);
 int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err);

@@ -76,6 +76,23 @@ static int unknown_option(const struct cli_command_info *cmd, const char *arg, c
     return usage_error(cmd, "unknown option", arg);
 }
 
+/* trace-cmd's -v: the -F filters after it hide what they match.  Its place among them is an
+ * empty item of the "filter" list (the trace-cmd style reads it so). */
+static int mark_invert(tg_options *opts, tg_error **err)
+{
+    const char *before = tg_options_get(opts, "filter");
+    size_t n = before ? strlen(before) : 0;
+    char *v = malloc(n + 2);
+    if (!v) {
+        fprintf(stderr, "traceglot: error: out of memory\n");
+        exit(1);
+    }
+    snprintf(v, n + 2, "%s%s", before ? before : "", before ? "\n" : "");
+    int rc = tg_options_put(opts, "filter", v, err);
+    free(v);
+    return rc;
+}
+
 /* Applies one option: the command line's own to a, filters to the filter, everything else
  * (filters too, so that a report sees that its input is filtered) to the options. */
 /* Is value one of a choice declaration's "a|b|c" (1 for any other type)? */
@@ -122,6 +139,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         rc = tg_filter_set_tids(a->filter, value, &err);
     else if (strcmp(o->name, "cpu") == 0)
         rc = tg_filter_set_cpus(a->filter, value, &err);
+    else if (strcmp(o->name, "invert") == 0 && o->decl->type == TG_OPT_FLAG)
+        rc = mark_invert(a->opts, &err);
     int list = o->decl->type == TG_OPT_LIST || o->decl->type == TG_OPT_TEXTS;
     const char *before = list ? tg_options_get(a->opts, o->name) : NULL;
     char *joined = NULL;
@@ -294,6 +313,8 @@ tg_set *cli_open(struct cli_args *a)
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
     if (!set)
         a->open_exit = cli_finish(err ? tg_error_status(err) : TG_ERR_FORMAT, err);
+    if (tg_options_flag(a->opts, "quiet")) /* trace-cmd report -q */
+        return set;
     for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
         fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
     for (size_t i = 0; set && i < tg_set_trace_count(set); i++) {

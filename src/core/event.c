@@ -125,6 +125,7 @@ int tg_stream_drop_next(tg_stream *s)
 }
 
 const char *tg_event_class_name(const tg_event_class *c) { return c->name; }
+const char *tg_event_class_system(const tg_event_class *c) { return c->system; }
 uint64_t tg_event_class_id(const tg_event_class *c) { return c->id; }
 tg_event_kind tg_event_class_kind(const tg_event_class *c) { return c->kind; }
 bool tg_event_class_is_kernel(const tg_event_class *c) { return c->kernel; }

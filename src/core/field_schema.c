@@ -12,3 +12,12 @@ const tg_field_type *tg_event_class_schema(const tg_event_class *c, tg_scope sco
         return NULL;
     return c->schema[scope];
 }
+
+const char *tg_event_class_field_name(const tg_event_class *c, tg_scope scope, size_t i)
+{
+    const tg_field_type *st = tg_event_class_schema(c, scope);
+    if (st)
+        return i < st->n_members ? st->members[i].name : NULL;
+    const struct tg_format *fmt = c->trace ? c->trace->format : NULL;
+    return fmt && fmt->class_field_name ? fmt->class_field_name(c, scope, i) : NULL;
+}

@@ -9,6 +9,7 @@
 #include "core/option_registry.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,19 +89,34 @@ TG_OPTIONS(filter) = {
         {"events", TG_OPT_TEXT, NULL, "only events whose name matches a glob (a,b*,sys:c)", "GLOBS",
          NULL, 0, 0, 'e'},
         {"tid", TG_OPT_TEXT, NULL, "only these thread ids", "N[,N]"},
-        {"cpu", TG_OPT_TEXT, NULL, "only these cpus", "N[,N]"},
+        {"cpu", TG_OPT_TEXT, NULL, "only these cpus (ranges: 0-3)", "N[,N-M]"},
         {0},
     },
 };
 
+/* babeltrace2 refuses a range whose beginning comes after its end (before reading a
+ * message); bounds of the same kind are compared here, at once. */
+static int check_range(const tg_filter *f, const char *spec, tg_error **err)
+{
+    if (f->begin.set && f->end.set && f->begin.relative == f->end.relative &&
+        f->begin.ns > f->end.ns)
+        return tg_err(err, TG_ERR_USAGE,
+                      "the time range's beginning is after its end ('%s'): --begin must not "
+                      "come after --end",
+                      spec);
+    return 0;
+}
+
 int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err)
 {
-    return set_bound(&f->begin, spec, "begin", err);
+    TG_TRY(set_bound(&f->begin, spec, "begin", err));
+    return check_range(f, spec, err);
 }
 
 int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err)
 {
-    return set_bound(&f->end, spec, "end", err);
+    TG_TRY(set_bound(&f->end, spec, "end", err));
+    return check_range(f, spec, err);
 }
 
 int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
@@ -121,19 +137,30 @@ int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err)
     return 0;
 }
 
-static int parse_int_list(const char *list, const char *what, int **out, size_t *n, size_t *cap,
-                          tg_error **err)
+/* "12,34" (ranges: "0-3,6", as trace-cmd's --cpu takes them) */
+static int parse_int_list(const char *list, const char *what, bool ranges, int **out, size_t *n,
+                          size_t *cap, tg_error **err)
 {
     const char *p = list;
     while (*p) {
         char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ',') || v < 0 || v > 0x7fffffff)
-            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34", what,
-                          list);
-        if (tg_grow(out, cap, *n + 1, sizeof **out) < 0)
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        (*out)[(*n)++] = (int)v;
+        long v = strtol(p, &end, 10), last = v;
+        if (ranges && end != p && *end == '-' && isdigit((unsigned char)end[1]))
+            last = strtol(end + 1, &end, 10);
+        if (end == p || (*end && *end != ',') || v < 0 || last > 0x7fffffff)
+            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': expected numbers like 12,34%s",
+                          what, list, ranges ? " or ranges like 0-3" : "");
+        if (last < v)
+            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': the range %ld-%ld goes down", what,
+                          list, v, last);
+        if (last - v > 65535)
+            return tg_err(err, TG_ERR_USAGE, "bad %s list '%s': the range %ld-%ld is too long",
+                          what, list, v, last);
+        for (long k = v; k <= last; k++) {
+            if (tg_grow(out, cap, *n + 1, sizeof **out) < 0)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            (*out)[(*n)++] = (int)k;
+        }
         p = *end ? end + 1 : end;
     }
     return 0;
@@ -141,12 +168,12 @@ static int parse_int_list(const char *list, const char *what, int **out, size_t 
 
 int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err)
 {
-    return parse_int_list(list, "tid", &f->tids, &f->n_tids, &f->cap_tids, err);
+    return parse_int_list(list, "tid", false, &f->tids, &f->n_tids, &f->cap_tids, err);
 }
 
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err)
 {
-    return parse_int_list(list, "cpu", &f->cpus, &f->n_cpus, &f->cap_cpus, err);
+    return parse_int_list(list, "cpu", true, &f->cpus, &f->n_cpus, &f->cap_cpus, err);
 }
 
 static int in_list(const int *a, size_t n, int v)

@@ -154,6 +154,15 @@ struct tg_format {
     int (*open)(tg_trace *t, const char *path, const tg_options *opts, tg_error **err);
     /* Optional: the format's own description for `traceglot info`. */
     int (*describe)(const tg_trace *t, tg_buf *out, tg_error **err);
+    /* Optional: a part of what the tracer's tool prints about the file (tg_trace_render):
+     * 1 written, 0 no such part. */
+    int (*render_part)(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
+    /* Optional: the function symbol holding addr as the tracer's tool finds it
+     * (tg_trace_symbol); without it, the trace's symbol table is searched. */
+    const char *(*symbol)(const tg_trace *t, uint64_t addr);
+    /* Optional: the name of a class's field i in a scope, without an event
+     * (tg_event_class_field_name, for formats without a schema); NULL past the end. */
+    const char *(*class_field_name)(const tg_event_class *c, tg_scope scope, size_t i);
     /* Optional: release t->priv (streams are destroyed before). */
     void (*close)(tg_trace *t);
     /* The options open reads that no style or command declares (NULL: none): every

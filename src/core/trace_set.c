@@ -314,6 +314,27 @@ int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     return t->format->describe(t, out, err);
 }
 
+int tg_trace_render(const tg_trace *t, const char *part, tg_buf *out, tg_error **err)
+{
+    if (!t->format->render_part)
+        return 0;
+    return t->format->render_part(t, part, out, err);
+}
+
+const char *tg_trace_symbol(const tg_trace *t, uint64_t addr)
+{
+    if (t->format->symbol)
+        return t->format->symbol(t, addr);
+    const tg_symbol *s = t->symbols.sorted ? tg_symtab_lookup(&t->symbols, addr) : NULL;
+    return s ? s->name : NULL;
+}
+
+size_t tg_trace_class_count(const tg_trace *t) { return t->n_classes; }
+const tg_event_class *tg_trace_class(const tg_trace *t, size_t i)
+{
+    return i < t->n_classes ? t->classes[i] : NULL;
+}
+
 const char *tg_stream_name(const tg_stream *s) { return s->name; }
 int tg_stream_cpu(const tg_stream *s) { return s->cpu; }
 int tg_stream_tid(const tg_stream *s) { return s->tid; }

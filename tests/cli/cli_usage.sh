@@ -48,6 +48,13 @@ done
 expect 2 "bad begin" -- "$TG" cat --begin abc x
 grep_err "bad begin time 'abc'" "bad begin message"
 expect 2 "bad tid list" -- "$TG" stats --tid 1,x x
+expect 2 "begin after end" -- "$TG" cat --begin 10 --end 5 x
+grep_err "beginning is after its end" "begin after end message"
+expect 2 "relative begin after end" -- "$TG" cat --end +1ms --begin +2ms x
+expect 2 "cpu range going down" -- "$TG" cat --cpu 3-1 x
+expect 2 "tid ranges are not taken" -- "$TG" cat --tid 1-3 x
+expect 2 "-v twice (trace-cmd: only one -v)" -- "$TG" cat --style=trace-cmd -v -F a -v x
+grep_err "option given twice 'invert'" "-v twice message"
 expect 2 "option without value" -- "$TG" cat --events
 expect 1 "missing path" -- "$TG" cat "$tmp/nonexistent"
 grep_err "traceglot: error: $tmp/nonexistent: cannot open" "missing path message"
@@ -67,6 +74,8 @@ if [ -d "$ex" ]; then
     expect 0 "convert to chrome" -- "$TG" convert --to chrome -o "$tmp/c.json" "$ex"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(e["ph"]=="B" for e in d["traceEvents"])' "$tmp/c.json" \
         && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: chrome json does not load or has no durations"; }
+    "$TG" cat --cpu 0,1,2,3 "$ex" > "$tmp/cpus-list"; "$TG" cat --cpu 0-3 "$ex" > "$tmp/cpus-range"
+    cmp -s "$tmp/cpus-list" "$tmp/cpus-range" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: --cpu 0-3 differs from --cpu 0,1,2,3"; }
     n=$("$TG" cat "$ex" | wc -l)
     m=$("$TG" cat --end +0us "$ex" | wc -l)
     [ "$m" -ge 1 ] && [ "$m" -lt "$n" ] && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: --end +0us kept $m of $n"; }

@@ -11,6 +11,8 @@
  * "CPU:N [EVENTS DROPPED]" line.  The task name comes from the event model: the COMMON
  * scope's "common_comm" field (the trace's saved cmdlines as trace-cmd resolves them).
  * Everything is written straight into the output buffer, no printf per event. */
+#include "compat/trace-cmd/trace_cmd_filter.h"
+#include "compat/trace-cmd/trace_cmd_wakeup.h"
 #include "core/consumer.h"
 #include "core/grow.h"
 
@@ -60,14 +62,23 @@ static void fill_slot(comm_slot *s, const tg_event *ev)
     }
 }
 
+static comm_slot *class_slot_new(tc_state *st, const tg_event *ev);
+
 /* The event's class's slot (valid until the next call), or NULL when out of memory. */
-static comm_slot *class_slot(tc_state *st, const tg_event *ev)
+static inline __attribute__((always_inline)) comm_slot *class_slot(tc_state *st, const tg_event *ev)
 {
     if (!ev->cls)
         return NULL;
     size_t number = ev->cls->number;
     if (number < st->slot_of_len && st->slot_of[number])
         return &st->slots[st->slot_of[number] - 1];
+    return class_slot_new(st, ev);
+}
+
+/* A class seen for the first time (out of line). */
+static comm_slot *class_slot_new(tc_state *st, const tg_event *ev)
+{
+    size_t number = ev->cls->number;
     if (tg_grow_zeroed(&st->slot_of, &st->slot_of_len, &st->slot_of_cap, number + 1,
                        sizeof *st->slot_of) < 0 ||
         tg_grow(&st->slots, &st->slots_cap, st->n_slots + 1, sizeof *st->slots) < 0)
@@ -122,7 +133,8 @@ typedef struct secs_cache {
 } secs_cache;
 
 /* libtraceevent's print_event_time: "%5llu.%0*llu", or "%12llu" below one unit. */
-static char *put_time(char *w, secs_cache *sc, int64_t ts_ns, int ns)
+static inline __attribute__((always_inline)) char *put_time(char *w, secs_cache *sc, int64_t ts_ns,
+                                                            int ns)
 {
     uint64_t t = (uint64_t)ts_ns;
     uint64_t p10 = ns ? 1000000000ull : 1000000ull;
@@ -188,50 +200,207 @@ static size_t longest_instance(tg_set *set)
     return max;
 }
 
-static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                           tg_error **err)
+/* "CPU:N [COUNT EVENTS DROPPED]": with instances, the instance column first, and the next
+ * event's line goes without it (*skip_column). */
+static void put_lost(tg_buf *out, const tg_event *ev, uint64_t n, size_t inst_width,
+                     bool *skip_column)
 {
-    tg_iter_use_trace_clocks(it); /* trace-cmd's own times and order */
-    size_t inst_width = longest_instance(set);
-    bool skip_column = false;
+    if (inst_width) {
+        size_t il;
+        const char *in = instance_of(tg_event_stream(ev), &il);
+        tg_buf_pad(out, ' ', (int)(inst_width - il));
+        tg_buf_put(out, in, il);
+        tg_buf_puts(out, il ? ": " : "  ");
+        *skip_column = true;
+    }
+    tg_buf_puts(out, "CPU:");
+    tg_buf_i64(out, tg_event_cpu(ev));
+    if (n) {
+        tg_buf_puts(out, " [");
+        tg_buf_u64(out, n);
+        tg_buf_puts(out, " EVENTS DROPPED]\n");
+    } else {
+        tg_buf_puts(out, " [EVENTS DROPPED]\n");
+    }
+}
+
+/* --stat, -E, -P: what trace-cmd report prints about the file instead of its events. */
+static int print_part(tg_set *set, const char *part, const char *option, tg_buf *out,
+                      tg_error **err)
+{
+    size_t n = strcmp(part, "stat") == 0 ? tg_set_trace_count(set) : 1;
+    for (size_t i = 0; i < n && i < tg_set_trace_count(set); i++) {
+        int rc = tg_trace_render(tg_set_trace(set, i), part, out, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            return tg_err(err, TG_ERR_USAGE, "the trace-cmd style's %s reads trace.dat files only",
+                          option);
+    }
+    return 0;
+}
+
+/* -F, -v and --pid, as trace-cmd adds them: the -F filters in order (those after -v, an
+ * empty item of the list, hide what they match), then one filter of the --pid tasks. */
+static int add_filters(tc_filters *fs, const tg_options *opts, tg_error **err)
+{
+    const char *list = tg_options_get(opts, "filter");
+    bool neg = false;
+    for (const char *p = list; p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (n == 0) {
+            if (neg)
+                return tg_err(err, TG_ERR_USAGE, "only one -v can be given, as in trace-cmd");
+            neg = true;
+        } else {
+            char *one = strndup(p, n);
+            if (!one)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            int rc = tc_filters_add(fs, one, neg, err);
+            free(one);
+            if (rc < 0)
+                return rc;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    const char *pids = tg_options_get(opts, "pid");
+    if (!pids)
+        return 0;
+    /* ".*:(common_pid==P)||(pid==P)||(next_pid==P)||..." for each pid */
+    tg_buf *b = tg_buf_new();
+    if (!b)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    tg_buf_puts(b, ".*:");
+    bool first = true;
+    for (const char *p = pids; *p;) {
+        size_t n = strcspn(p, ",\n");
+        if (n) {
+            tg_buf_printf(b, "%s(common_pid==%.*s)||(pid==%.*s)||(next_pid==%.*s)",
+                          first ? "" : "||", (int)n, p, (int)n, p, (int)n, p);
+            first = false;
+        }
+        p += n + (p[n] ? 1 : 0);
+    }
+    int rc = tc_filters_add(fs, tg_buf_data(b), false, err);
+    tg_buf_free(b);
+    return rc;
+}
+
+typedef struct tc_run {
+    tc_filters *filters; /* NULL: every event */
+    tc_wakeup *wakeup;   /* NULL: no -w */
+    tg_hash lost;        /* filters: stream -> lost count + 1, printed with its next event */
+    bool ts_diff, diff_usecs;
+    uint64_t last_ts;
+} tc_run;
+
+/* --ts-diff: " %-8s" of "(+N)" after the time (microseconds unless -t, as trace-cmd rounds
+ * them when the file names its clock). */
+static char *put_ts_diff(char *w, tc_run *r, const tg_event *ev)
+{
+    uint64_t ts = (uint64_t)tg_event_trace_time_ns(ev);
+    if (r->diff_usecs)
+        ts = (ts + 500) / 1000;
+    char buf[24];
+    size_t n = 0;
+    if (r->last_ts) {
+        char d[24];
+        const char *p = tg_digits_dec(d + sizeof d, ts - r->last_ts);
+        size_t len = (size_t)(d + sizeof d - p);
+        buf[n++] = '(';
+        buf[n++] = '+';
+        memcpy(buf + n, p, len);
+        n += len;
+        buf[n++] = ')';
+    }
+    r->last_ts = ts;
+    *w++ = ':';
+    *w++ = ' ';
+    w = put_bytes(w, buf, n);
+    return n < 8 ? put_pad(w, ' ', 8 - n) : w;
+}
+
+static int setup(tg_set *set, const tg_options *opts, tc_run *r, bool ns, tg_error **err)
+{
+    memset(r, 0, sizeof *r);
+    if (tg_options_get(opts, "filter") || tg_options_get(opts, "pid")) {
+        if (!(r->filters = tc_filters_new(set)))
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        TG_TRY(add_filters(r->filters, opts, err));
+    }
+    if (tg_options_flag(opts, "wakeup") && tg_set_trace_count(set)) {
+        if (tg_set_trace_count(set) > 1)
+            return tg_err(err, TG_ERR_USAGE, "-w (wakeup latencies) reads one trace only");
+        if (!(r->wakeup = tc_wakeup_new(tg_set_trace(set, 0))))
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    r->ts_diff = tg_options_flag(opts, "ts-diff");
+    /* trace-cmd counts the difference in microseconds when the file names its trace clock */
+    r->diff_usecs = !ns && tg_set_trace_count(set) &&
+                    tg_trace_env_find(tg_set_trace(set, 0), "trace_clock") != NULL;
+    return 0;
+}
+
+static void teardown(tc_run *r)
+{
+    tc_filters_free(r->filters);
+    tc_wakeup_free(r->wakeup);
+    tg_hash_free(&r->lost);
+}
+
+/* What one run of the printer keeps: the classes' line tails, the seconds last printed, the
+ * instance column, and the options' state. */
+typedef struct tc_ctx {
     tc_state st;
-    memset(&st, 0, sizeof st);
     secs_cache secs;
-    memset(&secs, 0, sizeof secs);
-    st.ns = opts && tg_options_flag(opts, "ns");
-    tg_buf_puts(out, "cpus=");
-    tg_buf_i64(out, trace_cmd_cpus(set));
-    tg_buf_putc(out, '\n');
+    size_t inst_width;
+    bool skip_column;
+    tc_run run;
+} tc_ctx;
+
+/* The event loop, compiled twice: `extras` is a constant, false when no option asks for
+ * filters, --ts-diff or -w, so that the plain report pays nothing for them. */
+static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *it, tg_buf *out,
+                                                            tg_error **err, const bool extras)
+{
+    tc_run *run = &c->run;
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
         int cpu = tg_event_cpu(ev);
         if (tg_event_kind_of(ev) == TG_KIND_LOST) {
-            /* trace-cmd prints the instance column, then this line, then the next event's
-             * line without the column */
-            if (inst_width) {
-                size_t il;
-                const char *in = instance_of(tg_event_stream(ev), &il);
-                tg_buf_pad(out, ' ', (int)(inst_width - il));
-                tg_buf_put(out, in, il);
-                tg_buf_puts(out, il ? ": " : "  ");
-                skip_column = true;
+            if (extras && run->filters) { /* trace-cmd tells of a loss with the record after it */
+                uint64_t *n;
+                if (tg_hash_insert(&run->lost, (uintptr_t)tg_event_stream(ev), &n) < 0) {
+                    rc = TG_ERR_NOMEM;
+                    break;
+                }
+                *n = tg_event_lost_count(ev) + 1;
+                continue;
             }
-            tg_buf_puts(out, "CPU:");
-            tg_buf_i64(out, cpu);
-            uint64_t n = tg_event_lost_count(ev);
-            if (n) {
-                tg_buf_puts(out, " [");
-                tg_buf_u64(out, n);
-                tg_buf_puts(out, " EVENTS DROPPED]\n");
-            } else {
-                tg_buf_puts(out, " [EVENTS DROPPED]\n");
-            }
+            put_lost(out, ev, tg_event_lost_count(ev), c->inst_width, &c->skip_column);
             continue;
+        }
+        if (extras && run->filters) {
+            int show = tc_filters_show(run->filters, ev, err);
+            uint64_t *lost =
+                run->lost.n ? tg_hash_find(&run->lost, (uintptr_t)tg_event_stream(ev)) : NULL;
+            if (show < 0) {
+                rc = show;
+                break;
+            }
+            if (lost) {
+                if (show)
+                    put_lost(out, ev, *lost - 1, c->inst_width, &c->skip_column);
+                tg_hash_remove(&run->lost, (uintptr_t)tg_event_stream(ev));
+            }
+            if (!show)
+                continue;
         }
         const char *comm = "<...>";
         size_t clen = 5;
-        comm_slot *slot = class_slot(&st, ev);
+        comm_slot *slot = class_slot(&c->st, ev);
         long ci = slot ? slot->index : -1;
         tg_value v;
         if (ci >= 0 && tg_event_field(ev, TG_SCOPE_COMMON, (size_t)ci, &v) == 0 &&
@@ -246,20 +415,20 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             nl = strlen(name);
         }
         /* the longest head: instance column, comm, pid, cpu, time, tail (or name padded) */
-        size_t room = inst_width + 2 + (clen < 16 ? 16 : clen) + 80 + sizeof slot->tail + nl;
+        size_t room = c->inst_width + 2 + (clen < 16 ? 16 : clen) + 80 + sizeof slot->tail + nl;
         char *start = tg_buf_reserve(out, room);
         if (!start) {
             rc = TG_ERR_NOMEM;
             break;
         }
         char *w = start;
-        if (inst_width && skip_column) {
-            skip_column = false;
-        } else if (inst_width) {
+        if (c->inst_width && c->skip_column) {
+            c->skip_column = false;
+        } else if (c->inst_width) {
             size_t il;
             const char *in = instance_of(tg_event_stream(ev), &il);
-            if (il < inst_width)
-                w = put_pad(w, ' ', inst_width - il);
+            if (il < c->inst_width)
+                w = put_pad(w, ' ', c->inst_width - il);
             w = put_bytes(w, in, il);
             w = put_bytes(w, il ? ": " : "  ", 2);
         }
@@ -282,14 +451,19 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
         }
         w = put_bytes(w, "] ", 2);
-        w = put_time(w, &secs, tg_event_trace_time_ns(ev), st.ns);
-        if (slot && slot->tail_len && slot->tail_len <= 32) {
+        w = put_time(w, &c->secs, tg_event_trace_time_ns(ev), c->st.ns);
+        size_t skip = 0; /* --ts-diff writes the ':' after the time itself */
+        if (extras && run->ts_diff) {
+            w = put_ts_diff(w, run, ev);
+            skip = 1;
+        }
+        if (slot && slot->tail_len && slot->tail_len <= 32 && !skip) {
             memcpy(w, slot->tail, 32); /* one fixed move; tail has 95 bytes, room counts them */
             w += slot->tail_len;
         } else if (slot && slot->tail_len) {
-            w = put_bytes(w, slot->tail, slot->tail_len);
+            w = put_bytes(w, slot->tail + skip, slot->tail_len - skip);
         } else {
-            w = put_bytes(w, ": ", 2);
+            w = put_bytes(w, ": " + skip, 2 - skip);
             w = put_bytes(w, name, nl);
             w = put_bytes(w, ": ", 2);
             if (nl < 20)
@@ -300,11 +474,43 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
          * entry, so the stream drops it */
         if (tg_event_render(ev, out) == TG_RENDER_WITH_NEXT)
             tg_stream_drop_next(ev->stream);
+        if (extras && run->wakeup && (rc = tc_wakeup_event(run->wakeup, ev, out)) < 0)
+            break;
         tg_buf_putc(out, '\n');
     }
-    free(st.slot_of);
-    free(st.slots);
-    (void)err;
+    return rc;
+}
+
+static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                           tg_error **err)
+{
+    static const struct {
+        const char *key, *part, *option;
+    } parts[] = {
+        {"stat", "stat", "--stat"}, {"formats", "events", "-E"}, {"printk", "printk", "-P"}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (tg_options_flag(opts, parts[i].key))
+            return print_part(set, parts[i].part, parts[i].option, out, err);
+    tg_iter_use_trace_clocks(it); /* trace-cmd's own times and order */
+    tc_ctx c;
+    memset(&c, 0, sizeof c);
+    c.inst_width = longest_instance(set);
+    c.st.ns = opts && tg_options_flag(opts, "ns");
+    int rc = setup(set, opts, &c.run, c.st.ns, err);
+    if (rc >= 0) {
+        tg_buf_puts(out, "cpus=");
+        tg_buf_i64(out, trace_cmd_cpus(set));
+        tg_buf_putc(out, '\n');
+        if (c.run.filters || c.run.ts_diff || c.run.wakeup)
+            rc = event_loop(&c, it, out, err, true);
+        else
+            rc = event_loop(&c, it, out, err, false);
+        if (rc >= 0 && c.run.wakeup)
+            tc_wakeup_finish(c.run.wakeup, out);
+    }
+    teardown(&c.run);
+    free(c.st.slot_of);
+    free(c.st.slots);
     return rc;
 }
 
@@ -316,6 +522,31 @@ static const tg_option_decl trace_cmd_options[] = {
     {"plugin-option", TG_OPT_LIST, NULL,
      "a plugin option as trace-cmd report -O (ftrace:parent=1); repeatable", "PLUGIN:OPT[=V]", NULL,
      0, 0, 'O'},
+    {"filter", TG_OPT_LIST, NULL,
+     "only the events a libtraceevent filter matches, as trace-cmd report -F "
+     "('sched_switch:prev_pid > 0 && next_comm =~ \"^k\"'); repeatable: any may match; an "
+     "empty item stands for -v",
+     "FILTER", NULL, 0, 0, 'F'},
+    {"invert", TG_OPT_FLAG, NULL,
+     "the -F filters given after it hide the events they match (trace-cmd report -v)", NULL, NULL,
+     0, 0, 'v'},
+    {"pid", TG_OPT_LIST, NULL,
+     "the events of these tasks: common_pid, pid or next_pid (trace-cmd report --pid); "
+     "repeatable",
+     "PID[,PID]"},
+    {"wakeup", TG_OPT_FLAG, NULL,
+     "the latency of each wakeup at its sched_switch, and their summary (trace-cmd report -w)",
+     NULL, NULL, 0, 0, 'w'},
+    {"ts-diff", TG_OPT_FLAG, NULL, "the time since the previous event (trace-cmd report --ts-diff)"},
+    {"stat", TG_OPT_FLAG, NULL,
+     "the recorder's buffer statistics instead of the events (trace-cmd report --stat)"},
+    {"formats", TG_OPT_FLAG, NULL,
+     "the event formats the file stores instead of the events (trace-cmd report -E)", NULL, NULL,
+     0, 0, 'E'},
+    {"printk", TG_OPT_FLAG, NULL,
+     "the printk formats the file stores instead of the events (trace-cmd report -P)", NULL, NULL,
+     0, 0, 'P'},
+    {"quiet", TG_OPT_FLAG, NULL, "no warnings (trace-cmd report -q)", NULL, NULL, 0, 0, 'q'},
     {0},
 };
 

@@ -633,34 +633,7 @@ static const char *section_desc(const ft_file *f, const ft_section *s)
 static int ftrace_describe(const tg_trace *t, tg_buf *out, tg_error **err)
 {
     const ft_file *f = t->priv;
-    tg_buf_printf(out, "cpus=%d\n", f->cpus);
-    if (f->n_cpustat) {
-        tg_buf_puts(out, "\nKernel buffer statistics:\n"
-                         "  Note: \"entries\" are the entries left in the kernel ring buffer "
-                         "and are not\n"
-                         "        recorded in the trace data. They should all be zero.\n\n");
-        for (size_t i = 0; i < f->n_cpustat; i++) {
-            tg_buf_puts(out, f->cpustat[i]);
-            tg_buf_putc(out, '\n');
-        }
-    }
-    tg_buf_putc(out, '\n');
-    for (size_t i = 0; i < f->n_buffers; i++) {
-        const ft_buffer *b = &f->buffers[i];
-        if (b->latency)
-            continue;
-        if (b->name[0])
-            tg_buf_printf(out, "\nBuffer: %s\n\n", b->name);
-        uint64_t voff = b->page_size;
-        for (size_t c = 0; c < b->n_cpus; c++) {
-            const ft_cpu_data *cd = &b->cpus[c];
-            uint64_t off = b->compressed ? voff : cd->offset;
-            tg_buf_printf(out, "CPU%d data recorded at offset=0x%llx\n", cd->cpu,
-                          (unsigned long long)off);
-            tg_buf_printf(out, "    %llu bytes in size\n", (unsigned long long)cd->usize);
-            voff += cd->usize;
-        }
-    }
+    ft_report_stat(f, out, true);
     tg_buf_puts(out, "\n");
     tg_buf_printf(out, "file version: %d\n", f->version);
     tg_buf_printf(out, "endianness: %s\n", f->big_endian ? "big" : "little");
@@ -700,5 +673,8 @@ TG_FORMAT(ftrace) = {
     .probe = ftrace_probe,
     .open = ftrace_open,
     .describe = ftrace_describe,
+    .render_part = ft_report_part,
+    .symbol = ft_report_symbol,
+    .class_field_name = ft_report_field_name,
     .close = ftrace_close,
 };

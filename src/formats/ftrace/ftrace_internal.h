@@ -304,6 +304,12 @@ int ft_add_streams(ft_file *f, tg_error **err);
  * it as part of ev drops it (tg_stream_drop_next). */
 int ft_ring_peek_next(const tg_event *ev, const uint8_t **data, size_t *len);
 
+/* ftrace_report.c: what trace-cmd report prints about the file (--stat, -E, -P) */
+void ft_report_stat(const ft_file *f, tg_buf *out, bool all_buffers);
+int ft_report_part(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
+const char *ft_report_symbol(const tg_trace *t, uint64_t addr);
+const char *ft_report_field_name(const tg_event_class *c, tg_scope scope, size_t i);
+
 /* ftrace_decompress.c: one-shot decompression of a metadata section */
 int ft_decompress(int kind, const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen);
 int ft_decompress_with(int kind, void *ctx, const uint8_t *src, size_t srclen, uint8_t *dst,

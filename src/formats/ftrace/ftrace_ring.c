@@ -384,6 +384,8 @@ static void field_value(const ft_file *f, const ft_field *fl, const uint8_t *d, 
     out->byte_order = f->big_endian ? 2 : 1;
     if (fl->flags & FT_F_POINTER)
         out->flags = TG_VALF_POINTER;
+    if (fl->flags & FT_F_LONG)
+        out->flags |= TG_VALF_LONG;
     if (fl->flags & FT_F_SIGNED) {
         out->type = TG_VAL_SINT;
         int sh = 64 - fl->size * 8;
