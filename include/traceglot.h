@@ -169,6 +169,9 @@ size_t tg_set_trace_count(const tg_set *set);
 tg_trace *tg_set_trace(const tg_set *set, size_t i);
 
 const char *tg_trace_path(const tg_trace *t);
+/* The path given to tg_open under which the trace was found (an LTTng session folder holding
+ * it), or its own path. */
+const char *tg_trace_input_path(const tg_trace *t);
 /* The trace's format: "uftrace" (a uftrace data directory), "ctf" (CTF 1.8 and CTF 2),
  * "ftrace" (trace-cmd's trace.dat), "xray" (LLVM XRay logs) or "lttng0" (LTTng 0.x
  * tracefiles): one of the names tg_format_name lists. */
@@ -370,6 +373,10 @@ typedef enum tg_event_kind {
 typedef struct tg_event_class tg_event_class;
 
 const char *tg_event_class_name(const tg_event_class *c);
+/* The log level a class declares (CTF's loglevel: 0 emergency .. 14 debug); false when it
+ * declares none.  Its Eclipse Modeling Framework URI (CTF model.emf.uri), or NULL. */
+bool tg_event_class_log_level(const tg_event_class *c, int *level);
+const char *tg_event_class_emf_uri(const tg_event_class *c);
 /* The group the class belongs to (ftrace's system, a CTF provider), or NULL. */
 const char *tg_event_class_system(const tg_event_class *c);
 uint64_t tg_event_class_id(const tg_event_class *c);
@@ -502,6 +509,18 @@ int tg_event_render(const tg_event *ev, tg_buf *out);
 /* Drops the next record of s unread (after tg_event_render said TG_RENDER_WITH_NEXT of the
  * event s yielded last).  0, or TG_ERR_UNSUPPORTED for a stream that cannot. */
 int tg_stream_drop_next(tg_stream *s);
+/* The same with babeltrace2's name options (sink.text.pretty's name-payload, name-context,
+ * name-scope): without field names in the payload or in the contexts, with each scope's name
+ * ("stream.packet.context = ").  flags 0 is tg_event_render. */
+typedef enum tg_render_flag {
+    TG_RENDER_NO_PAYLOAD_NAMES = 1,
+    TG_RENDER_NO_CONTEXT_NAMES = 2,
+    TG_RENDER_SCOPE_NAMES = 4,
+} tg_render_flag;
+int tg_event_render_with(const tg_event *ev, tg_buf *out, unsigned flags);
+/* The raw value of the clock that timed the event (a CTF clock's cycles: babeltrace2
+ * --clock-cycles); false where the format keeps none. */
+bool tg_event_clock_value(const tg_event *ev, uint64_t *cycles);
 
 /* ---- field schema ------------------------------------------------------------------------
  *
@@ -570,6 +589,10 @@ void tg_filter_free(tg_filter *f);
  * relative to the first event.  0, or TG_ERR_USAGE with a message in *err. */
 int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err);
 int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err);
+/* babeltrace2's forms are taken too: "2024-03-01 04:02:28.48" (a date and time), "04:02:28.48"
+ * (a time of day on the first event's date), "-2.5" (seconds before the origin); dates and
+ * times of day are local times, or GMT after tg_filter_set_gmt(f, true) (--clock-gmt). */
+int tg_filter_set_gmt(tg_filter *f, bool gmt);
 /* Comma-separated lists: event-name globs ("sched_*,irq:*"), tids, cpus (with ranges:
  * "0-3,6").  A beginning after the end (both absolute, or both relative) is TG_ERR_USAGE, as
  * babeltrace2 refuses it. */

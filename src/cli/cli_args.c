@@ -141,6 +141,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         rc = tg_filter_set_cpus(a->filter, value, &err);
     else if (strcmp(o->name, "invert") == 0 && o->decl->type == TG_OPT_FLAG)
         rc = mark_invert(a->opts, &err);
+    else if (strcmp(o->name, "clock-gmt") == 0) /* babeltrace2: --begin/--end in GMT too */
+        rc = tg_filter_set_gmt(a->filter, true);
     int list = o->decl->type == TG_OPT_LIST || o->decl->type == TG_OPT_TEXTS;
     const char *before = list ? tg_options_get(a->opts, o->name) : NULL;
     char *joined = NULL;

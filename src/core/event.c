@@ -124,6 +124,29 @@ int tg_stream_drop_next(tg_stream *s)
     return 0;
 }
 
+int tg_event_render_with(const tg_event *ev, tg_buf *out, unsigned flags)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    if (ops->render_with)
+        return ops->render_with(ev, out, flags);
+    return !flags && ops->render ? ops->render(ev, out) : 0;
+}
+
+bool tg_event_clock_value(const tg_event *ev, uint64_t *cycles)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    return ops->clock_value && ops->clock_value(ev, cycles);
+}
+
+bool tg_event_class_log_level(const tg_event_class *c, int *level)
+{
+    if (c->has_log_level)
+        *level = c->log_level;
+    return c->has_log_level;
+}
+
+const char *tg_event_class_emf_uri(const tg_event_class *c) { return c->emf_uri; }
+
 const char *tg_event_class_name(const tg_event_class *c) { return c->name; }
 const char *tg_event_class_system(const tg_event_class *c) { return c->system; }
 uint64_t tg_event_class_id(const tg_event_class *c) { return c->id; }

@@ -25,6 +25,10 @@ struct tg_event_class {
     size_t number;  /* dense across the set (0, 1, ...): a consumer keeps one row per class
                        in an array indexed by it, no lookup */
     tg_trace *trace;
+    bool has_log_level; /* the class's declared log level (CTF loglevel: 0 emergency .. 14
+                           debug), and its EMF URI (NULL when none) */
+    int log_level;
+    const char *emf_uri;
     /* declared field types per scope (tg_event_class_schema); NULL where not declared */
     const struct tg_field_type *schema[TG_SCOPE_COUNT];
 };

@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 tg_filter *tg_filter_new(void) { return calloc(1, sizeof(tg_filter)); }
 
@@ -61,17 +62,84 @@ int tg_time_parse(const char *s, int64_t *ns)
     return 0;
 }
 
+/* n digits exactly at *p into *v */
+static bool digits(const char **p, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++, (*p)++) {
+        if (!isdigit((unsigned char)**p))
+            return false;
+        *v = *v * 10 + (**p - '0');
+    }
+    return true;
+}
+
+/* "hh:mm[:ss[.n{1,9}]]" to the end of s (babeltrace2's time of day) */
+static bool parse_hms(const char *s, struct tg_time_bound *b)
+{
+    b->tm[5] = 0;
+    b->tm_ns = 0;
+    if (!digits(&s, 2, &b->tm[3]) || *s++ != ':' || !digits(&s, 2, &b->tm[4]))
+        return false;
+    if (*s == ':') {
+        s++;
+        if (!digits(&s, 2, &b->tm[5]))
+            return false;
+        if (*s == '.') {
+            s++;
+            int n = 0;
+            uint32_t v = 0;
+            while (isdigit((unsigned char)*s) && n < 9)
+                v = v * 10 + (uint32_t)(*s++ - '0'), n++;
+            if (!n)
+                return false;
+            while (n++ < 9)
+                v *= 10; /* ".512" is 512 ms */
+            b->tm_ns = v;
+        }
+    }
+    return *s == 0;
+}
+
+/* babeltrace2's --begin/--end forms "YYYY-MM-DD hh:mm[:ss[.ns]]" and "hh:mm[:ss[.ns]]" (its
+ * "[-]s[.ns]" is read by the caller) */
+static bool parse_babeltrace_time(const char *s, struct tg_time_bound *b)
+{
+    const char *p = s;
+    if (digits(&p, 4, &b->tm[0]) && *p == '-' && (p++, digits(&p, 2, &b->tm[1])) && *p == '-' &&
+        (p++, digits(&p, 2, &b->tm[2])) && *p == ' ' && parse_hms(p + 1, b)) {
+        b->kind = TG_BOUND_DATE;
+        return true;
+    }
+    if (parse_hms(s, b)) {
+        b->kind = TG_BOUND_TIME;
+        return true;
+    }
+    return false;
+}
+
 static int set_bound(struct tg_time_bound *b, const char *spec, const char *what, tg_error **err)
 {
     const char *s = spec;
+    memset(b, 0, sizeof *b);
     b->relative = *s == '+';
     if (b->relative)
         s++;
+    if (!b->relative && parse_babeltrace_time(s, b)) {
+        b->set = 1;
+        return 0;
+    }
+    bool neg = !b->relative && *s == '-'; /* babeltrace2's "-s[.ns]": before the origin */
+    if (neg)
+        s++;
     if (tg_time_parse(s, &b->ns) < 0)
         return tg_err(err, TG_ERR_USAGE,
-                      "bad %s time '%s': expected seconds like 1142.318836 or a relative time "
-                      "like +1.5ms, +20us, +3s",
+                      "bad %s time '%s': expected seconds like 1142.318836, a relative time "
+                      "like +1.5ms, +20us, +3s, a time of day like 04:02:28.48 or a date and "
+                      "time like 2024-03-01 04:02:28",
                       what, spec);
+    if (neg)
+        b->ns = -b->ns;
     b->set = 1;
     return 0;
 }
@@ -93,13 +161,65 @@ TG_OPTIONS(filter) = {
         {0},
     },
 };
+/* Seconds since the epoch of a broken-down local (or GMT) time, as babeltrace2's trimmer
+ * makes them (mktime guessing the DST, timegm). */
+static int64_t epoch_of(const int tmv[6], int gmt)
+{
+    struct tm tm = {.tm_sec = tmv[5],
+                    .tm_min = tmv[4],
+                    .tm_hour = tmv[3],
+                    .tm_mday = tmv[2],
+                    .tm_mon = tmv[1] - 1,
+                    .tm_year = tmv[0] - 1900,
+                    .tm_isdst = -1};
+    return (int64_t)(gmt ? timegm(&tm) : mktime(&tm));
+}
+
+int64_t tg_time_bound_ns(const struct tg_time_bound *b, int64_t first, int gmt)
+{
+    int tmv[6];
+    switch (b->kind) {
+    case TG_BOUND_DATE: return epoch_of(b->tm, gmt) * 1000000000 + b->tm_ns;
+    case TG_BOUND_TIME: {
+        /* the first event's date */
+        time_t t = (time_t)(first / 1000000000);
+        struct tm tm;
+        if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
+            return first;
+        memcpy(tmv, b->tm, sizeof tmv);
+        tmv[0] = tm.tm_year + 1900;
+        tmv[1] = tm.tm_mon + 1;
+        tmv[2] = tm.tm_mday;
+        return epoch_of(tmv, gmt) * 1000000000 + b->tm_ns;
+    }
+    default: return b->relative ? first + b->ns : b->ns;
+    }
+}
+
+int tg_filter_set_gmt(tg_filter *f, bool gmt)
+{
+    f->gmt = gmt;
+    return 0;
+}
+
+/* Orders two bounds of the same kind: <0, 0, >0. */
+static int bound_cmp(const struct tg_time_bound *a, const struct tg_time_bound *b)
+{
+    if (a->kind != TG_BOUND_NS) {
+        for (int i = a->kind == TG_BOUND_TIME ? 3 : 0; i < 6; i++)
+            if (a->tm[i] != b->tm[i])
+                return a->tm[i] < b->tm[i] ? -1 : 1;
+        return a->tm_ns < b->tm_ns ? -1 : a->tm_ns > b->tm_ns;
+    }
+    return a->ns < b->ns ? -1 : a->ns > b->ns;
+}
 
 /* babeltrace2 refuses a range whose beginning comes after its end (before reading a
  * message); bounds of the same kind are compared here, at once. */
 static int check_range(const tg_filter *f, const char *spec, tg_error **err)
 {
     if (f->begin.set && f->end.set && f->begin.relative == f->end.relative &&
-        f->begin.ns > f->end.ns)
+        f->begin.kind == f->end.kind && bound_cmp(&f->begin, &f->end) > 0)
         return tg_err(err, TG_ERR_USAGE,
                       "the time range's beginning is after its end ('%s'): --begin must not "
                       "come after --end",

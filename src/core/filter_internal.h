@@ -4,14 +4,24 @@
 
 #include "traceglot.h"
 
+enum tg_bound_kind {
+    TG_BOUND_NS = 0, /* ns: absolute, or from the first event when relative */
+    TG_BOUND_DATE,   /* a date and time (babeltrace2's "YYYY-MM-DD hh:mm[:ss[.ns]]") */
+    TG_BOUND_TIME,   /* a time of day on the first event's date ("hh:mm[:ss[.ns]]") */
+};
+
 struct tg_time_bound {
     int set;
     int relative; /* ns counts from the first event */
     int64_t ns;
+    int kind;  /* enum tg_bound_kind */
+    int tm[6]; /* DATE, TIME: year, month, day, hour, minute, second */
+    uint32_t tm_ns;
 };
 
 struct tg_filter {
     struct tg_time_bound begin, end;
+    int gmt; /* dates and times of day are in GMT, not local time */
     char **globs;
     size_t n_globs, cap_globs;
     int *tids;
@@ -19,6 +29,9 @@ struct tg_filter {
     int *cpus;
     size_t n_cpus, cap_cpus;
 };
+
+/* The bound in ns on the clock of the events, first being the first event's time. */
+int64_t tg_time_bound_ns(const struct tg_time_bound *b, int64_t first, int gmt);
 
 /* "S[.fraction]" seconds or "N<unit>" with unit ns/us/ms/s, without a sign, into ns: the
  * one time parser (time bounds, clock offsets).  -1 when malformed. */

@@ -41,6 +41,10 @@ struct tg_stream_ops {
     /* Optional: skip the next record (only a stream that is not read ahead: the record is
      * the one after the event it yielded last). */
     void (*drop_next)(tg_stream *s);
+    /* Optional: the rendering with tg_render_flag options (tg_event_render_with). */
+    int (*render_with)(const tg_event *ev, tg_buf *out, unsigned flags);
+    /* Optional: the raw clock value of the event (tg_event_clock_value). */
+    bool (*clock_value)(const tg_event *ev, uint64_t *cycles);
     /* Optional: symbol of ev->addr for function entry/exit events. */
     const char *(*func_name)(const tg_event *ev);
     /* Optional: module of ev->addr (tg_event_func_module); asked once per frame opened. */
@@ -82,7 +86,8 @@ struct tg_trace {
     const struct tg_format *format;
     tg_set *set;
     const char *path;
-    const char *version; /* "4", "1.8", "7", ... */
+    const char *input_path; /* the path given to tg_open the trace was found under */
+    const char *version;    /* "4", "1.8", "7", ... */
     /* typed attributes (traceglot.h), filled by open() through the setters below */
     tg_clock_info clock; /* clock.name NULL: "unknown" */
     tg_host_info host;

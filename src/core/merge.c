@@ -154,11 +154,11 @@ static void prime(tg_iter *it)
         it->have_cur ? it->src[it->cur].buf[it->src[it->cur].pos].ts + it->src[it->cur].shift : 0;
     if (f && f->begin.set) {
         it->has_begin = true;
-        it->begin_ns = f->begin.relative ? first + f->begin.ns : f->begin.ns;
+        it->begin_ns = tg_time_bound_ns(&f->begin, first, f->gmt);
     }
     if (f && f->end.set) {
         it->has_end = true;
-        it->end_ns = f->end.relative ? first + f->end.ns : f->end.ns;
+        it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
     }
     it->checks = it->has_begin || it->has_end || (f && (f->n_globs || f->n_tids || f->n_cpus));
 }

@@ -179,10 +179,13 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
     }
     for (size_t i = 0; i < n; i++) {
         const struct tg_format *fmt = detect(paths[i], err);
+        size_t first = set->n_traces;
         if (!fmt || !tg_set_open_child(set, fmt, paths[i], opts, err)) {
             tg_close(set);
             return NULL;
         }
+        for (size_t k = first; k < set->n_traces; k++) /* the traces found under paths[i] */
+            set->traces[k]->input_path = set->paths[i];
     }
     if (tg_timeline_align(set, opts, err) < 0) {
         tg_close(set);
@@ -299,6 +302,10 @@ tg_trace *tg_set_trace(const tg_set *set, size_t i)
     return i < set->n_traces ? set->traces[i] : NULL;
 }
 const char *tg_trace_path(const tg_trace *t) { return t->path; }
+const char *tg_trace_input_path(const tg_trace *t)
+{
+    return t->input_path ? t->input_path : t->path;
+}
 const char *tg_trace_format(const tg_trace *t) { return t->format->name; }
 const char *tg_trace_version(const tg_trace *t) { return t->version ? t->version : "unknown"; }
 size_t tg_trace_stream_count(const tg_trace *t) { return t->n_streams; }

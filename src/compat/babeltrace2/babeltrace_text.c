@@ -19,6 +19,8 @@
  *
  * The per-trace facts (has a clock, environment) come from the trace's attributes once per trace;
  * everything per event is formatted straight into the output buffer. */
+#include "compat/babeltrace2/babeltrace_options.h"
+#include "compat/babeltrace2/babeltrace_style.h"
 #include "core/consumer.h"
 
 #include <stdbool.h>
@@ -157,11 +159,43 @@ static char *put_time(bt_state *st, char *o, int64_t ts)
     return o;
 }
 
+/* With options: babeltrace_options.c's header, the scopes rendered with the name flags. */
+static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf *out,
+                              tg_error **err)
+{
+    bt_header h;
+    int rc = bt_header_init(&h, o, set);
+    unsigned flags = bt_opts_render_flags(o);
+    const tg_event *ev;
+    while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0) {
+        if (tg_event_kind_of(ev) == TG_KIND_LOST)
+            continue;
+        if ((rc = bt_header_put(&h, ev, out)) < 0)
+            break;
+        if (tg_event_render_with(ev, out, flags) != 1) {
+            tg_buf_putc(out, '\n');
+            rc = TG_ERR_UNSUPPORTED; /* babeltrace2 reads CTF only: no rendering to copy */
+            break;
+        }
+        tg_buf_putc(out, '\n');
+    }
+    bt_header_free(&h);
+    if (rc == TG_ERR_NOMEM)
+        return tg_err(err, rc, "out of memory");
+    return rc;
+}
+
 static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
+    bt_opts o;
+    TG_TRY(bt_opts_parse(opts, &o, err));
+    if (bt_needs_conversion(set)) /* babeltrace2 reads CTF: print the CTF we write of it */
+        return bt_print_converted(set, it, opts, out, err);
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
-    bt_state st = {.seconds = tg_options_flag(opts, "clock-seconds") != 0, .cached_sec = -1};
+    if (!bt_opts_plain(&o))
+        return print_with_options(set, it, &o, out, err);
+    bt_state st = {.seconds = o.seconds, .cached_sec = -1};
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
@@ -210,6 +244,19 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
  * which adds the debug_info fields this style prints. */
 static const tg_option_decl babeltrace_options[] = {
     {"clock-seconds", TG_OPT_FLAG, NULL, "timestamps in seconds (babeltrace2 --clock-seconds)"},
+    {"clock-cycles", TG_OPT_FLAG, NULL, "timestamps in clock cycles (babeltrace2 --clock-cycles)"},
+    {"clock-date", TG_OPT_FLAG, NULL, "the date before each time (babeltrace2 --clock-date)"},
+    {"clock-gmt", TG_OPT_FLAG, NULL,
+     "times, and --begin/--end times of day, in GMT, not local time (babeltrace2 --clock-gmt)"},
+    {"no-delta", TG_OPT_FLAG, NULL, "no time since the previous event (babeltrace2 --no-delta)"},
+    {"names", TG_OPT_TEXT, NULL,
+     "the field names shown: payload (args), context (ctx), scope, header, all, none "
+     "(babeltrace2 --names)",
+     "NAME[,NAME]", NULL, 0, 0, 'n'},
+    {"fields", TG_OPT_TEXT, NULL,
+     "the event's fields shown: trace, trace:hostname, trace:domain, trace:procname, "
+     "trace:vpid, loglevel, emf, callsite, all (babeltrace2 --fields)",
+     "FIELD[,FIELD]", NULL, 0, 0, 'f'},
     {"debug-info", TG_OPT_FLAG, NULL,
      "LTTng-UST events with ip and vpid contexts get debug_info { bin, func, src } "
      "(babeltrace2 --debug-info)"},

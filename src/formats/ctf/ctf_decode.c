@@ -287,12 +287,19 @@ static int print_int_array(ctf_dec *d, const ctf_step *st, const ctf_step *el, u
                     count, d->bits - d->pos);
     TG_BUF_LIT(w, "[");
     for (uint64_t k = 0; k < count; k++) {
-        if (k)
-            TG_BUF_LIT(w, ", [");
-        else
-            TG_BUF_LIT(w, " [");
-        tg_buf_u64_fast(w, k);
-        TG_BUF_LIT(w, "] = ");
+        if (d->no_names) {
+            if (k)
+                TG_BUF_LIT(w, ", ");
+            else
+                TG_BUF_LIT(w, " ");
+        } else {
+            if (k)
+                TG_BUF_LIT(w, ", [");
+            else
+                TG_BUF_LIT(w, " [");
+            tg_buf_u64_fast(w, k);
+            TG_BUF_LIT(w, "] = ");
+        }
         uint64_t v = read_bits(d, pos + k * stride, el->size, el->big_endian);
         if (el->is_signed && el->size < 64 && (v >> (el->size - 1)) & 1)
             v |= ~0ull << el->size;
@@ -352,7 +359,12 @@ __attribute__((always_inline)) static inline int run_elems(ctf_dec *d, const ctf
     if (mode == RUN_PRINT)
         TG_BUF_LIT(d->out, "[");
     for (uint64_t k = 0; k < count; k++) {
-        if (mode == RUN_PRINT) {
+        if (mode == RUN_PRINT && d->no_names) {
+            if (k)
+                TG_BUF_LIT(d->out, ", ");
+            else
+                TG_BUF_LIT(d->out, " ");
+        } else if (mode == RUN_PRINT) {
             if (k)
                 TG_BUF_LIT(d->out, ", [");
             else
@@ -471,7 +483,7 @@ static int print_flat_struct(ctf_dec *d, const ctf_step *s0, const ctf_step *st,
         const ctf_step *cs = &s0[j];
         if (!cs->in_ir)
             continue;
-        ctf_text_eq(w, cs);
+        ctf_text_eq_or_sep(d, w, cs);
         uint64_t v = read_bits(d, pos + cs->off, cs->size, cs->big_endian);
         if (cs->op != CTF_OP_FLOAT && cs->is_signed && cs->size < 64 && (v >> (cs->size - 1)) & 1)
             v |= ~0ull << cs->size;
@@ -535,7 +547,7 @@ run_members(ctf_dec *d, const ctf_step *s0, const ctf_step *st, uint32_t i, int6
                 j = cs->end;
                 continue;
             }
-            ctf_text_eq(d->out, cs);
+            ctf_text_eq_or_sep(d, d->out, cs);
             if (cs->op == CTF_OP_INT && cs->fixed && cs->type->kind == CTF_T_INT) {
                 /* a plain integer member: inline */
                 uint64_t p = align_up(d->pos, cs->align);

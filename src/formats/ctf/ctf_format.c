@@ -294,6 +294,9 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
             if (!e->cls)
                 return tg_err(err, TG_ERR_NOMEM, "out of memory");
             e->cls->fmt_data = e;
+            e->cls->has_log_level = e->has_loglevel;
+            e->cls->log_level = (int)e->loglevel;
+            e->cls->emf_uri = e->emf_uri;
         }
         TG_TRY(ctf_schema_attach(m, s, err));
     }

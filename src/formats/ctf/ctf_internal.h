@@ -354,6 +354,7 @@ typedef struct ctf_dec {
     tg_buf *out;
     struct ctf_dstream *owner;
     bool empty_text;
+    bool no_names; /* print mode: values without their names (babeltrace2 --names) */
     int depth;
     /* error reporting */
     const char *file;

@@ -15,10 +15,15 @@
 
 #include <string.h>
 
+/* The scope names babeltrace2 prints with --names=scope, by scope. */
+enum { SC_PACKET, SC_STREAM, SC_EVENT_CONTEXT, SC_PAYLOAD };
+static const char *const scope_names[] = {
+    "stream.packet.context = ", "stream.event.context = ", "event.context = ", "event.fields = "};
+
 /* Renders one scope from bit position start if it is visible: 1 printed, 0 not, <0 error.
  * *empty_text (when given) says whether a text of it printed empty. */
 static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t start, bool first,
-                     bool *empty_text)
+                     bool *empty_text, unsigned flags, int scope)
 {
     if (!prog || !prog->n || !prog->steps[0].in_ir)
         return 0;
@@ -27,8 +32,12 @@ static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t 
     d.tree = NULL;
     d.quiet = true;
     d.owner = ds;
+    d.no_names =
+        flags & (scope == SC_PAYLOAD ? TG_RENDER_NO_PAYLOAD_NAMES : TG_RENDER_NO_CONTEXT_NAMES);
     if (!first)
         TG_BUF_LIT(w, ", ");
+    if (flags & TG_RENDER_SCOPE_NAMES)
+        tg_buf_put(w, scope_names[scope], strlen(scope_names[scope]));
     d.empty_text = false;
     int rc = ctf_run_print(&d, prog, w);
     if (empty_text)
@@ -51,7 +60,8 @@ static bool self_contained(const ctf_prog *p)
 /* The stream event context (thread ids, process name in LTTng traces) changes rarely: its
  * text is kept with the bytes it came from and reused while they are the same, unless a
  * text of it is empty (babeltrace2's text for it depends on the events before). */
-static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end, bool first)
+static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end, bool first,
+                       unsigned flags)
 {
     const ctf_prog *prog = ds->sc->prog_event_context;
     if (!prog || !prog->n || !prog->steps[0].in_ir)
@@ -59,7 +69,7 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
     uint64_t b0 = start / 8, b1 = (end + 7) / 8;
     size_t nbytes = (size_t)(b1 - b0);
     if (nbytes == 0 || nbytes > sizeof ds->sc_raw || !self_contained(prog))
-        return put_scope(w, ds, prog, start, first, NULL);
+        return put_scope(w, ds, prog, start, first, NULL, flags, SC_STREAM);
     const uint8_t *raw = ds->d.buf + b0;
     if (ds->sc_raw_len == nbytes && ds->sc_raw_shift == (start & 7) &&
         !memcmp(ds->sc_raw, raw, nbytes)) {
@@ -70,7 +80,7 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
     }
     size_t at = w->len;
     bool empty_text = false;
-    int rc = put_scope(w, ds, prog, start, true, &empty_text);
+    int rc = put_scope(w, ds, prog, start, true, &empty_text, flags, SC_STREAM);
     if (rc <= 0 || w->failed)
         return rc;
     size_t n = w->len - at;
@@ -94,7 +104,9 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
     return rc;
 }
 
-int ctf_render(const tg_event *ev, tg_buf *out)
+int ctf_render(const tg_event *ev, tg_buf *out) { return ctf_render_with(ev, out, 0); }
+
+int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags)
 {
     if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
         return 0;
@@ -106,13 +118,19 @@ int ctf_render(const tg_event *ev, tg_buf *out)
         return 0;
     if (!ds->sc_text && !(ds->sc_text = tg_buf_new()))
         return 0;
+    if (flags != ds->render_flags) { /* the cached texts were rendered with other flags */
+        ds->render_flags = flags;
+        ds->pc_for = 0;
+        ds->sc_raw_len = 0;
+    }
     bool first = true;
     int rc;
     /* the packet context, rendered once per packet */
     if (ds->pc_for != ds->pkt_index + 1) {
         tg_buf *pw = ds->pc_text;
         tg_buf_reset(pw);
-        rc = put_scope(pw, ds, ds->sc->prog_packet_context, ds->pc_pos, true, NULL);
+        rc = put_scope(pw, ds, ds->sc->prog_packet_context, ds->pc_pos, true, NULL, flags,
+                       SC_PACKET);
         if (pw->failed || rc <= 0)
             tg_buf_reset(pw);
         ds->pc_for = ds->pkt_index + 1;
@@ -123,7 +141,7 @@ int ctf_render(const tg_event *ev, tg_buf *out)
         tg_buf_put_fast(w, ds->pc_text->p, ds->pc_text->len);
         first = false;
     }
-    if ((rc = put_context(w, ds, ev->aux[1], ev->aux[2], first)) > 0) {
+    if ((rc = put_context(w, ds, ev->aux[1], ev->aux[2], first, flags)) > 0) {
         first = false;
         if (ctf_debuginfo_applies(ds) && w->len >= 2 && !memcmp(w->p + w->len - 2, " }", 2)) {
             /* babeltrace2's debug-info filter adds a member at the end of this context */
@@ -132,10 +150,11 @@ int ctf_render(const tg_event *ev, tg_buf *out)
             TG_BUF_LIT(w, " }");
         }
     }
-    if (rc >= 0 && (rc = put_scope(w, ds, e->prog_context, ev->aux[2], first, NULL)) > 0)
+    if (rc >= 0 && (rc = put_scope(w, ds, e->prog_context, ev->aux[2], first, NULL, flags,
+                                   SC_EVENT_CONTEXT)) > 0)
         first = false;
     if (rc >= 0)
-        rc = put_scope(w, ds, e->prog_fields, ev->aux[3], first, NULL);
+        rc = put_scope(w, ds, e->prog_fields, ev->aux[3], first, NULL, flags, SC_PAYLOAD);
     if (w->failed || rc < 0)
         return 0;
     if (w->len)

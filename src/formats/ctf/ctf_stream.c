@@ -376,6 +376,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         ds->serial++;
         ev->cls = e->cls;
         ev->ts = ds->sc->clock ? ctf_clock_ns(ds->sc->clock, d->clock_value) : 0;
+        ds->ev_clock = d->clock_value;
         ds->last_ts = ev->ts;
         ev->data = d->buf;
         ev->size = (size_t)((d->pos - h0 + 7) / 8);
@@ -395,6 +396,17 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
     }
 }
 
+/* The clock value of the event: the stream's last, since a CTF stream is read one event at
+ * a time and an event is used before its stream moves on. */
+static bool stream_clock_value(const tg_event *ev, uint64_t *cycles)
+{
+    const ctf_dstream *ds = ev->stream->priv;
+    if (!ds->sc->clock)
+        return false;
+    *cycles = ds->ev_clock;
+    return true;
+}
+
 static const char *stream_func_name(const tg_event *ev) { return ctf_func_name(ev); }
 static const char *stream_func_module(const tg_event *ev) { return ctf_func_module(ev); }
 
@@ -403,6 +415,8 @@ const struct tg_stream_ops ctf_stream_ops = {
     .field_count = ctf_field_count,
     .field = ctf_field_get,
     .render = ctf_render,
+    .render_with = ctf_render_with,
+    .clock_value = stream_clock_value,
     .func_name = stream_func_name,
     .func_module = stream_func_module,
     .destroy = stream_destroy,

@@ -69,9 +69,11 @@ struct ctf_dstream {
     int64_t lost_ts;
     int64_t last_ts;
     unsigned label_slot;
-    tg_buf *rbuf;    /* rendering scratch (ctf_render.c) */
-    tg_buf *pc_text; /* the packet context rendered once per packet */
-    uint64_t pc_for; /* pkt_index + 1 the text belongs to (0: none) */
+    tg_buf *rbuf;          /* rendering scratch (ctf_render.c) */
+    unsigned render_flags; /* the tg_render_flag the cached texts below were rendered with */
+    uint64_t ev_clock;     /* the clock value of the event next() gave last */
+    tg_buf *pc_text;       /* the packet context rendered once per packet */
+    uint64_t pc_for;       /* pkt_index + 1 the text belongs to (0: none) */
     char labels[8][256];
     /* the stream event context's text, reused while its bytes do not change (ctf_render.c) */
     uint8_t sc_raw[128];
@@ -107,6 +109,7 @@ bool ctf_field_uint(const tg_event *ev, tg_scope scope, const char *name, uint64
 
 /* The babeltrace2 rendering of an event's contexts and payload (ctf_render.c). */
 int ctf_render(const tg_event *ev, tg_buf *out);
+int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags);
 
 /* babeltrace2 compatibility: the text babeltrace2 prints for texts that decode empty
  * (ctf_btcompat.c). */

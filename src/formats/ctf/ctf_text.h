@@ -30,6 +30,18 @@ static inline void ctf_text_eq(tg_buf *w, const ctf_step *cs)
     w->len += n;
 }
 
+/* The same, or only its separator (" " before the first member, else ", ") when the
+ * values print without names. */
+static inline void ctf_text_eq_or_sep(const ctf_dec *d, tg_buf *w, const ctf_step *cs)
+{
+    if (__builtin_expect(!d->no_names, 1))
+        ctf_text_eq(w, cs);
+    else if (cs->eq[0] == ' ')
+        tg_buf_put_fast(w, " ", 1);
+    else
+        tg_buf_put_fast(w, ", ", 2);
+}
+
 /* An integer in its display base; decimal, the usual one, inline. */
 static inline void ctf_text_int(tg_buf *w, const ctf_step *st, uint64_t u)
 {

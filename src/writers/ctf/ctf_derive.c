@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* A derived type; the public part first, so a tg_field_type * from here is a cw_dtype *. */
@@ -89,6 +90,15 @@ static cw_dtype *new_type(cw_derived *d, tg_field_kind kind)
 
 static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, tg_error **err);
 
+/* Does one of the first n members have this TSDL name? */
+static bool taken(const tg_field_member *m, size_t n, const char *decl)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(m[i].decl_name, decl) == 0)
+            return true;
+    return false;
+}
+
 static const tg_field_type *derive_members(cw_derived *d, const tg_value *vals, size_t n, int depth,
                                            tg_error **err)
 {
@@ -120,6 +130,20 @@ static const tg_field_type *derive_members(cw_derived *d, const tg_value *vals, 
         m[k].type = ft;
         if (!m[k].name || !m[k].decl_name)
             goto nomem;
+        /* CTF wants distinct member names: a name met before in this structure (a function
+         * record's func and depth, also in a function_graph payload; names that differ only
+         * in characters TSDL replaces) gets a number, "func_2" */
+        for (unsigned dup = 2; taken(m, k, m[k].decl_name); dup++) {
+            char suffix[16];
+            snprintf(suffix, sizeof suffix, "_%u", dup);
+            char *nm = keep(d, malloc(strlen(name) + sizeof suffix));
+            if (!nm)
+                goto nomem;
+            sprintf(nm, "%s%s", name, suffix);
+            m[k].name = nm;
+            if (!(m[k].decl_name = decl_name(d, name, suffix)))
+                goto nomem;
+        }
         k++;
     }
     st->t.members = m;
@@ -157,8 +181,14 @@ static const tg_field_type *derive(cw_derived *d, const tg_value *v, int depth, 
         t->t.exp_dig = v->bits == 32 ? 8 : 11;
         t->t.mant_dig = v->bits == 32 ? 24 : 53;
         return &t->t;
-    case TG_VAL_STRING:
     case TG_VAL_BYTES:
+        /* raw bytes (not text): a sequence of bytes, none lost at a NUL */
+        t = new_type(d, TG_FT_SEQUENCE);
+        if (!t)
+            break;
+        t->t.element = &cw_byte_type;
+        return &t->t;
+    case TG_VAL_STRING:
         t = new_type(d, TG_FT_STRING);
         if (!t)
             break;

@@ -13,6 +13,8 @@
 
 const tg_field_type cw_length_type = {
     .kind = TG_FT_INT, .bits = 32, .align = 8, .byte_order = 1, .base = 10};
+const tg_field_type cw_byte_type = {
+    .kind = TG_FT_INT, .bits = 8, .align = 8, .byte_order = 1, .base = 16};
 
 static int encode(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_lengths *lens,
                   tg_error **err);
@@ -205,6 +207,12 @@ static int encode(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_leng
             return encode_text(p, t, v, t->length, err);
         return encode_elements(p, t, v, t->length, lens, err);
     case TG_FT_SEQUENCE:
+        if (v->type == TG_VAL_BYTES && !is_text(t) && t->element && t->element->bits == 8) {
+            /* raw bytes: one 8-bit element each */
+            if (cw_pack_align(p, 8) < 0 || cw_pack_bytes(p, v->v.str.ptr, v->v.str.len) < 0)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            return 0;
+        }
         if (is_text(t)) {
             if (find_length(lens, t->ref, &len) < 0)
                 len = v->v.str.len;

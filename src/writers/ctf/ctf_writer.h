@@ -52,6 +52,10 @@ typedef struct cw_lengths {
 /* A member type that holds the element count of the member after it (derived schemas:
  * the "_x_length" field before sequence x). */
 extern const tg_field_type cw_length_type;
+/* The element of a sequence holding raw bytes (TG_VAL_BYTES: a trace.dat array that is not
+ * text): 8-bit unsigned, hexadecimal, no encoding, so that every byte is written and read
+ * back as a number rather than a string cut at its first NUL. */
+extern const tg_field_type cw_byte_type;
 
 /* Encodes the n top-level values vals[] as the members of struct type st. */
 int cw_encode_members(cw_pack *p, const tg_field_type *st, const tg_value *vals, size_t n,

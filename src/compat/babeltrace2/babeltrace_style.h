@@ -1,0 +1,16 @@
+/* babeltrace_style.h - what the babeltrace style's files share: the style of traces that are
+ * not CTF (babeltrace_convert.c). */
+#ifndef TG_BABELTRACE_STYLE_H
+#define TG_BABELTRACE_STYLE_H
+
+#include "core/consumer.h"
+
+#include <stdbool.h>
+
+/* Does the set hold a trace babeltrace2 cannot read (not CTF)? */
+bool bt_needs_conversion(tg_set *set);
+/* Prints what babeltrace2 prints for the CTF the converter writes of the iterator's events. */
+int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                       tg_error **err);
+
+#endif
