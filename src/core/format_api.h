@@ -142,6 +142,10 @@ void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);
 /* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
 tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,
                             const tg_options *opts, tg_error **err);
+/* Whether an iterator over the set bounds its range by a time of day (babeltrace2's
+ * "04:02:28.48"), which is only known once a first event's date is read: babeltrace2's
+ * trimmer reads one batch of messages for it and seeks back, which ctf_btcompat.c replays. */
+bool tg_set_range_waits_first(const tg_set *set);
 
 /* ---- formats -------------------------------------------------------------------------------- */
 

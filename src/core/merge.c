@@ -104,6 +104,9 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     }
     it->set = set;
     it->filter = f;
+    if (f && ((f->begin.set && f->begin.kind == TG_BOUND_TIME) ||
+              (f->end.set && f->end.kind == TG_BOUND_TIME)))
+        set->range_waits_first = true;
     for (size_t t = 0; t < set->n_traces; t++) {
         for (size_t s = 0; s < set->traces[t]->n_streams; s++) {
             if (it->n_src == n)
@@ -118,6 +121,8 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
 }
 
 void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = true; }
+
+bool tg_set_range_waits_first(const tg_set *set) { return set && set->range_waits_first; }
 
 static inline void set_limit(tg_iter *it)
 {

@@ -4,6 +4,8 @@
 
 #include "core/format_api.h"
 
+#include <stdbool.h>
+
 struct tg_set {
     tg_trace **traces;
     size_t n_traces, cap_traces;
@@ -13,6 +15,7 @@ struct tg_set {
     tg_error *warnings; /* from the alignment (timeline.c) */
     char **paths;       /* as given to tg_open, for tg_set_reopen */
     size_t n_paths;
+    bool range_waits_first; /* an iterator's range has a time of day (tg_iter_new) */
 };
 
 /* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each

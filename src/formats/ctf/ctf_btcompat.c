@@ -56,7 +56,9 @@ struct sim;
  * queue (the last batch handed out). */
 typedef struct sim_stream {
     struct sim *S;
+    tg_stream *real; /* the stream it replays */
     ctf_dstream *rd;
+    ctf_dstream *old_rd; /* the reader before the trimmer's seek back: its maps hold texts */
     tg_stream tmp;
     sim_msg *pend;
     size_t pn, pcap;
@@ -87,6 +89,7 @@ typedef struct sim {
     uint32_t **pool; /* per class: stack of object ids */
     size_t *pool_n, *pool_cap;
     size_t n_classes;
+    bool prelude; /* the trimmer reads a first batch for its time of day, then seeks back */
     bool failed;
 } sim;
 
@@ -324,50 +327,98 @@ static void pull(sim *S, sim_stream *ss)
     ss->qe = n;
 }
 
+/* The muxer's next batch, oldest first, into out: its length (0 at the end). */
+static size_t mux_batch(sim *S, sim_msg *out, int64_t *lastp)
+{
+    size_t k = 0;
+    while (k < BT_BATCH) {
+        bool any = false;
+        for (size_t s = 0; s < S->n_ss; s++) {
+            sim_stream *ss = &S->ss[s];
+            if (!ss->ended && ss->qb == ss->qe)
+                pull(S, ss);
+            if (S->failed)
+                return 0;
+            any |= !ss->ended;
+        }
+        if (!any)
+            break;
+        size_t best = SIZE_MAX;
+        int64_t best_ts = 0;
+        for (size_t s = 0; s < S->n_ss; s++) {
+            sim_stream *ss = &S->ss[s];
+            if (ss->ended || ss->qb == ss->qe)
+                continue;
+            const sim_msg *m = &ss->q[ss->qb];
+            int64_t ts = m->has_ts ? m->ts : *lastp;
+            if (best == SIZE_MAX || ts < best_ts) {
+                best = s;
+                best_ts = ts;
+            }
+        }
+        if (best == SIZE_MAX)
+            break;
+        out[k++] = S->ss[best].q[S->ss[best].qb++];
+        *lastp = best_ts;
+    }
+    return k;
+}
+
+/* The events of a batch released, in its order. */
+static void put_batch(sim *S, const sim_msg *m, size_t n)
+{
+    for (size_t j = 0; j < n && !S->failed; j++)
+        if (m[j].type == M_EV)
+            obj_put(S, m[j].cls, m[j].obj);
+}
+
+/* babeltrace2's trimmer with a time of day for a bound: it pulls the muxer's batches until
+ * one holds a time, releases them (the date of that time makes the bound), and seeks the
+ * muxer back to the beginning, which releases what each stream's queue still holds, in the
+ * streams' order, and reads every stream again from its start; the event objects keep what
+ * those reads left in them.  What the prelude decoded is not printed: its quirks go. */
+static void trim_prelude(sim *S)
+{
+    int64_t last = INT64_MIN;
+    sim_msg out[BT_BATCH];
+    for (;;) {
+        size_t k = mux_batch(S, out, &last);
+        put_batch(S, out, k);
+        bool timed = false;
+        for (size_t j = 0; j < k; j++)
+            timed |= out[j].has_ts;
+        if (S->failed || timed || !k)
+            break;
+    }
+    for (size_t s = 0; s < S->n_ss && !S->failed; s++) {
+        sim_stream *ss = &S->ss[s];
+        put_batch(S, ss->q + ss->qb, ss->qe - ss->qb);
+        ctf_dstream_free(ss->old_rd);
+        ss->old_rd = ss->rd;
+        ss->rd = NULL;
+        ss->pn = ss->qb = ss->qe = 0;
+        ss->started = ss->exhausted = ss->ended = false;
+        ss->in_packet = ss->end_has_ts = false;
+        ss->end_ts = 0;
+        ss->n_quirks = 0;
+        ss->tq_len = ss->cur_t0 = 0;
+        if (!open_reader(ss, ss->real))
+            S->failed = true;
+    }
+}
+
 static void run(sim *S)
 {
     int64_t last = INT64_MIN;
     sim_msg out[BT_BATCH]; /* copies: a queue may be refilled before the batch is printed */
-    for (;;) {
-        size_t k = 0;
-        while (k < BT_BATCH) {
-            bool any = false;
-            for (size_t s = 0; s < S->n_ss; s++) {
-                sim_stream *ss = &S->ss[s];
-                if (!ss->ended && ss->qb == ss->qe)
-                    pull(S, ss);
-                if (S->failed)
-                    return;
-                any |= !ss->ended;
-            }
-            if (!any)
-                break;
-            size_t best = SIZE_MAX;
-            int64_t best_ts = 0;
-            for (size_t s = 0; s < S->n_ss; s++) {
-                sim_stream *ss = &S->ss[s];
-                if (ss->ended || ss->qb == ss->qe)
-                    continue;
-                const sim_msg *m = &ss->q[ss->qb];
-                int64_t ts = m->has_ts ? m->ts : last;
-                if (best == SIZE_MAX || ts < best_ts) {
-                    best = s;
-                    best_ts = ts;
-                }
-            }
-            if (best == SIZE_MAX)
-                break;
-            out[k++] = S->ss[best].q[S->ss[best].qb++];
-            last = best_ts;
-        }
+    if (S->prelude)
+        trim_prelude(S);
+    while (!S->failed) {
+        size_t k = mux_batch(S, out, &last);
         if (!k)
             return;
         /* the sink prints and releases the batch (queues are not refilled meanwhile) */
-        for (size_t j = 0; j < k; j++)
-            if (out[j].type == M_EV)
-                obj_put(S, out[j].cls, out[j].obj);
-        if (S->failed)
-            return;
+        put_batch(S, out, k);
     }
 }
 
@@ -433,7 +484,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
     }
     if (!any || !n_ss)
         return 0;
-    sim S = {.n_ss = n_ss, .n_classes = n_classes};
+    sim S = {.n_ss = n_ss, .n_classes = n_classes, .prelude = tg_set_range_waits_first(set)};
     S.ss = calloc(S.n_ss, sizeof *S.ss);
     S.pool = calloc(S.n_classes, sizeof *S.pool);
     S.pool_n = calloc(S.n_classes, sizeof *S.pool_n);
@@ -449,6 +500,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
         for (size_t i = 0; i < u->n_streams && !S.failed; i++, at++) {
             streams[at] = u->streams[i];
             S.ss[at].S = &S;
+            S.ss[at].real = u->streams[i];
             S.ss[at].cls_base = (uint32_t)cls_base;
             S.ss[at].arena = &u->arena;
             if (!open_reader(&S.ss[at], u->streams[i]))
@@ -470,6 +522,7 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
         free(ss->pend);
         free(ss->tq);
         ctf_dstream_free(ss->rd);
+        ctf_dstream_free(ss->old_rd);
     }
     for (size_t i = 0; i < S.n_objs; i++)
         free(S.objs[i].v);
