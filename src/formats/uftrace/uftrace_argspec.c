@@ -255,6 +255,18 @@ static int read_rule_list(tg_trace *t, struct uft_data *d, const char *v, size_t
     return 0;
 }
 
+/* regcomp allocates outside the arena: the compiled rules are freed when the trace closes */
+void uft_rules_free(struct uft_data *d)
+{
+    for (int w = 0; w < 2; w++) {
+        struct uft_spec_rule *r = w ? d->rules_rets : d->rules_args;
+        size_t n = w ? d->n_rules_rets : d->n_rules_args;
+        for (size_t i = 0; r && i < n; i++)
+            if (r[i].regex)
+                regfree((regex_t *)r[i].regex);
+    }
+}
+
 int uft_rules_read(tg_trace *t, struct uft_data *d, tg_error **err)
 {
     size_t n;

@@ -82,6 +82,7 @@ static void uft_close(tg_trace *t)
     struct uft_data *d = t->priv;
     if (!d)
         return;
+    uft_rules_free(d);
     for (size_t i = 0; i < d->n_modules; i++)
         tg_symtab_free(&d->modules[i]->syms);
     free(d->modules);

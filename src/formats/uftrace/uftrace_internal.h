@@ -216,6 +216,7 @@ bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *ou
 int uft_argspec_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len,
                       struct uft_argspec *out);
 int uft_rules_read(tg_trace *t, struct uft_data *d, tg_error **err);
+void uft_rules_free(struct uft_data *d);
 int uft_enums_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len);
 /* The spec that applies to a function (NULL when none). */
 const struct uft_argspec *uft_spec_for(struct uft_data *d, const struct uft_module *mod,
