@@ -22,9 +22,10 @@ enum cli_command {
     CMD_REPORT = 32,
     CMD_SQL = 64,
     CMD_GRAPH = 128,
-    CMD_ALL = 255,
-    CMD_FILTERING =
-        CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL | CMD_GRAPH,
+    CMD_FLEET = 256,
+    CMD_ALL = 511,
+    CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL |
+                    CMD_GRAPH | CMD_FLEET,
 };
 
 /* The command line's own options: not kept in tg_options (they choose what runs). */
@@ -62,6 +63,7 @@ struct cli_args {
     const char *diff_instr_map; /* --diff-instr-map: OTHER's XRay binary */
     tg_options *opts;
     tg_filter *filter;
+    const char *scheduler, *workers; /* fleet's --scheduler, --workers */
     char **paths;
     size_t n_paths;
     const char *func; /* graph's FUNC argument, NULL: none */
@@ -148,5 +150,7 @@ int cli_run_convert(struct cli_args *a);
 int cli_run_replay(struct cli_args *a);
 int cli_run_report(struct cli_args *a);
 int cli_run_sql(struct cli_args *a);
+/* fleet: runs the Python package's traceglot.fleet (python3 -m traceglot.fleet) */
+int cli_run_fleet(struct cli_args *a);
 
 #endif

@@ -123,6 +123,10 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->diff = value;
         else if (strcmp(o->name, "diff-instr-map") == 0)
             a->diff_instr_map = value;
+        else if (strcmp(o->name, "scheduler") == 0)
+            a->scheduler = value;
+        else if (strcmp(o->name, "workers") == 0)
+            a->workers = value;
         else
             a->sink = value; /* --style, --to */
         return 0;

@@ -22,7 +22,9 @@ int cli_offers(const struct cli_command_info *cmd, tg_option_owner owner, const 
     case TG_OWNER_OPEN:
     case TG_OWNER_FORMAT: return 1;
     case TG_OWNER_COMMAND:
-        return strcmp(oname, cmd->name) == 0 || (is_filtering(cmd) && strcmp(oname, "filter") == 0);
+        return strcmp(oname, cmd->name) == 0 || /* fleet runs sql's queries */
+               (is_filtering(cmd) && strcmp(oname, "filter") == 0) ||
+               (cmd->id == CMD_FLEET && strcmp(oname, "sql") == 0);
     default: return owner == cmd->sink;
     }
 }

@@ -17,6 +17,9 @@ const struct cli_option cli_options[] = {
      "uftrace report --diff, convert --to svg or folded, stats"},
     {"diff-instr-map", 0, "BINARY", CMD_REPORT | CMD_CONVERT | CMD_STATS,
      "--diff of XRay logs: the instrumented binary of OTHER (default: --instr-map)"},
+    {"scheduler", 0, "ADDR", CMD_FLEET,
+     "a running dask-scheduler (tcp://HOST:8786); none: a LocalCluster of this machine's cores"},
+    {"workers", 0, "N", CMD_FLEET, "the LocalCluster's workers (default: the cores)"},
     {0},
 };
 
@@ -50,6 +53,11 @@ const struct cli_command_info cli_commands[] = {
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
      "args, ...); no -q on a terminal: a prompt",
      "traceglot sql uftrace.data -q 'SELECT name, count(*), sum(dur) FROM slice GROUP BY name'",
+     TG_OWNER_COMMAND, NULL},
+    {"fleet", CMD_FLEET, "traceglot fleet [--scheduler tcp://HOST:8786] -q SQL PATH...",
+     "one SQL question over many traces (paths, globs, @FILE or a file listing them), one "
+     "Dask task per trace, the rows with a trace column first",
+     "traceglot fleet -q 'SELECT name, count(*) FROM ftrace_event GROUP BY name' 'runs/*.dat'",
      TG_OWNER_COMMAND, NULL},
     {0},
 };

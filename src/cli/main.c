@@ -1,6 +1,6 @@
 /* main.c - the traceglot command: dispatch to a subcommand (info, cat, stats, convert,
- * replay, report, sql), or to what documents them (help, options, completion).  Each
- * subcommand is a thin layer over one library call. */
+ * replay, report, graph, sql, fleet), or to what documents them (help, options,
+ * completion).  Each subcommand is a thin layer over one library call. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -33,6 +33,7 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     case CMD_REPORT: return cli_run_report(a);
     case CMD_SQL: return cli_run_sql(a);
     case CMD_GRAPH: return cli_run_graph(a);
+    case CMD_FLEET: return cli_run_fleet(a);
     default: return 2;
     }
 }
