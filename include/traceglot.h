@@ -165,6 +165,19 @@ void tg_close(tg_set *set);
  * The options set was opened with must still be alive.  NULL with *err on failure. */
 tg_set *tg_set_reopen(const tg_set *set, tg_error **err);
 
+/* Progress of a long pass over a set, for a progress line: every iterator of the set
+ * (tg_iter_new) calls fn every `every` events it reads (before the filter), on the thread
+ * reading.  bytes_read: the streams' data read so far (from each stream's first record to
+ * its current one); bytes_total: the size of the set's input files (0: unknown), so the
+ * ratio is an estimate that stays below 1.  Set it before the pass; fn NULL turns it off.
+ * Off, the cursor costs nothing more; on, every event takes the cursor's general path. */
+typedef struct tg_progress {
+    uint64_t bytes_read, bytes_total;
+    uint64_t events; /* read by this iterator so far */
+} tg_progress;
+typedef void (*tg_progress_fn)(void *ctx, const tg_progress *p);
+void tg_set_progress(tg_set *set, uint64_t every, tg_progress_fn fn, void *ctx);
+
 size_t tg_set_trace_count(const tg_set *set);
 tg_trace *tg_set_trace(const tg_set *set, size_t i);
 

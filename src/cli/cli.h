@@ -12,6 +12,7 @@
 #include "traceglot.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum cli_command {
     CMD_INFO = 1,
@@ -68,6 +69,7 @@ struct cli_args {
     size_t n_paths;
     const char *func; /* graph's FUNC argument, NULL: none */
     int open_exit;    /* cli_open's exit code when it fails (1 input, 2 usage) */
+    int progress;     /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
@@ -125,6 +127,19 @@ void cli_signals_install(void);
 /* o is being written (-1: no slot left) / is committed or discarded. */
 int cli_signals_watch(tg_output *o);
 void cli_signals_unwatch(tg_output *o);
+
+/* ---- the progress line (cli_progress.c) ---- */
+
+struct cli_progress {
+    tg_set *set; /* NULL: no progress line */
+    int64_t start_ns, drawn_ns;
+    int every_call; /* TRACEGLOT_PROGRESS_EVERY: draw at each call back */
+    int shown;
+};
+/* Shows the progress of the passes over set on stderr when a->progress or the terminal says
+ * so; cli_progress_end erases it (pg lives as long as the command's call). */
+void cli_progress_begin(struct cli_progress *pg, const struct cli_args *a, tg_set *set);
+void cli_progress_end(struct cli_progress *pg);
 
 /* ---- what documents the commands (cli_docs.c) ---- */
 

@@ -127,6 +127,10 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->scheduler = value;
         else if (strcmp(o->name, "workers") == 0)
             a->workers = value;
+        else if (strcmp(o->name, "progress") == 0)
+            a->progress = 1;
+        else if (strcmp(o->name, "no-progress") == 0)
+            a->progress = -1;
         else
             a->sink = value; /* --style, --to */
         return 0;

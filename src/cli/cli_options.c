@@ -20,6 +20,11 @@ const struct cli_option cli_options[] = {
     {"scheduler", 0, "ADDR", CMD_FLEET,
      "a running dask-scheduler (tcp://HOST:8786); none: a LocalCluster of this machine's cores"},
     {"workers", 0, "N", CMD_FLEET, "the LocalCluster's workers (default: the cores)"},
+    {"progress", 0, NULL, CMD_ALL & ~(CMD_SQL | CMD_FLEET),
+     "show a progress line on stderr (bytes read of the input, events, rate, time left) even "
+     "when stderr is not a terminal (default: on a terminal, after a second)"},
+    {"no-progress", 0, NULL, CMD_ALL & ~(CMD_SQL | CMD_FLEET),
+     "no progress line, even on a terminal"},
     {0},
 };
 

@@ -18,9 +18,12 @@ static int run_to_fd(struct cli_args *a, int fd, cli_call call)
         return a->open_exit ? a->open_exit : 1;
     tg_buf *out = tg_buf_new_fd(fd);
     tg_error *err = NULL;
+    struct cli_progress pg;
+    cli_progress_begin(&pg, a, set);
     int rc = out ? call(set, a, out, &err) : TG_ERR_NOMEM;
     if (out && tg_buf_flush(out) < 0 && rc >= 0)
         rc = TG_ERR_IO;
+    cli_progress_end(&pg);
     tg_buf_free(out);
     tg_close(set);
     return cli_finish(rc, err);
@@ -176,8 +179,11 @@ static int convert_to_path(struct cli_args *a, const char *path)
         rc = err ? tg_error_status(err) : TG_ERR_NOMEM;
     } else {
         cli_signals_watch(o);
+        struct cli_progress pg;
+        cli_progress_begin(&pg, a, set);
         rc = a->diff ? diff_to_output(set, a, o, &err)
                      : tg_convert_to(set, a->filter, a->sink, a->opts, o, &err);
+        cli_progress_end(&pg);
         cli_signals_unwatch(o);
         tg_output_free(o);
     }

@@ -10,7 +10,11 @@
  * whatever the number of events.
  *
  * Damage: each error is kept in the iterator's list (the first TG_MAX_KEPT_ERRORS of them)
- * and the stream is asked again; the source closes a stream after too many in a row. */
+ * and the stream is asked again; the source closes a stream after too many in a row.
+ *
+ * Progress (tg_set_progress): an iterator of a set that asks for it sends every event
+ * through the general path, which counts it and calls back every so many events with the
+ * bytes read (the records' file offsets); without it the fast path is untouched. */
 #include "core/cursor_source.h"
 #include "core/filter_internal.h"
 #include "core/set_internal.h"
@@ -37,6 +41,10 @@ struct tg_iter {
     int64_t begin_ns, end_ns;
     tg_error *errors;
     size_t n_errors;
+    /* tg_set_progress: events read, the countdown to the next report, and per source the
+     * file offsets of its first record and of the last one seen (NULL: progress off) */
+    uint64_t events, progress_left;
+    uint64_t (*spans)[2];
 };
 
 static void keep_error(void *ctx, tg_error *e)
@@ -107,6 +115,11 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
     if (f && ((f->begin.set && f->begin.kind == TG_BOUND_TIME) ||
               (f->end.set && f->end.kind == TG_BOUND_TIME)))
         set->range_waits_first = true;
+    if (set->progress && !(it->spans = calloc(n ? n : 1, sizeof *it->spans))) {
+        tg_iter_free(it);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     for (size_t t = 0; t < set->n_traces; t++) {
         for (size_t s = 0; s < set->traces[t]->n_streams; s++) {
             if (it->n_src == n)
@@ -166,6 +179,35 @@ static void prime(tg_iter *it)
         it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
     }
     it->checks = it->has_begin || it->has_end || (f && (f->n_globs || f->n_tids || f->n_cpus));
+    if (it->spans) { /* every event through next_event_slow, where it is counted */
+        it->checks = true;
+        it->progress_left = it->set->progress_every;
+        for (size_t i = 0; i < it->n_src; i++) {
+            const struct tg_source *c = &it->src[i];
+            uint64_t at = c->pos < c->n ? c->buf[c->pos].offset : 0;
+            it->spans[i][0] = it->spans[i][1] = at;
+        }
+    }
+}
+
+/* Counts an event read and, every progress_every events, reports the bytes read so far to
+ * the set's progress callback: from each stream's first record to the last one seen.  Out of
+ * line and cold, so that next_event_slow stays as small as it is without progress. */
+__attribute__((noinline, cold)) static void count_progress(tg_iter *it)
+{
+    it->events++;
+    if (--it->progress_left != 0)
+        return;
+    it->progress_left = it->set->progress_every;
+    tg_progress p = {0, it->set->bytes_total, it->events};
+    for (size_t i = 0; i < it->n_src; i++) {
+        const struct tg_source *c = &it->src[i];
+        if (c->pos < c->n && c->buf[c->pos].offset > it->spans[i][1])
+            it->spans[i][1] = c->buf[c->pos].offset;
+        p.bytes_read += it->spans[i][1] - it->spans[i][0];
+    }
+    if (it->set->progress) /* turned off during the pass */
+        it->set->progress(it->set->progress_ctx, &p);
 }
 
 /* Moves past the event handed out last: the current source's next event, or the
@@ -223,6 +265,8 @@ static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
         it->handed = true;
         if (!it->checks)
             return ev;
+        if (__builtin_expect(it->spans != NULL, 0))
+            count_progress(it);
         int64_t key = ev->ts + c->shift;
         if (it->has_end && key > it->end_ns) {
             it->done = true;
@@ -306,5 +350,6 @@ void tg_iter_free(tg_iter *it)
         tg_source_free(&it->src[i]);
     free(it->src);
     free(it->heap);
+    free(it->spans);
     free(it);
 }

@@ -16,6 +16,10 @@ struct tg_set {
     char **paths;       /* as given to tg_open, for tg_set_reopen */
     size_t n_paths;
     bool range_waits_first; /* an iterator's range has a time of day (tg_iter_new) */
+    /* tg_set_progress: every iterator reports to fn every progress_every events */
+    tg_progress_fn progress;
+    void *progress_ctx;
+    uint64_t progress_every, bytes_total;
 };
 
 /* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each
