@@ -66,8 +66,10 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
             if (tg_value_child(v, i, &c) < 0)
                 continue;
             const char *name = c.name ? c.name : "";
-            snprintf(k, sizeof k, "%s%s%s", key, *key ? "." : "", name);
-            snprintf(f, sizeof f, "%s%s%s", flat, *flat ? "." : "", name);
+            /* a key past 255 bytes is left out rather than cut (it would name another) */
+            if (snprintf(k, sizeof k, "%s%s%s", key, *key ? "." : "", name) >= (int)sizeof k ||
+                snprintf(f, sizeof f, "%s%s%s", flat, *flat ? "." : "", name) >= (int)sizeof f)
+                continue;
             TG_TRY(flatten(a, &c, k, f, depth + 1));
         }
         return 0;
@@ -77,7 +79,8 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
             tg_value c;
             if (tg_value_child(v, i, &c) < 0)
                 continue;
-            snprintf(k, sizeof k, "%s[%zu]", key, i);
+            if (snprintf(k, sizeof k, "%s[%zu]", key, i) >= (int)sizeof k)
+                continue;
             TG_TRY(flatten(a, &c, k, flat, depth + 1));
         }
         return 0;

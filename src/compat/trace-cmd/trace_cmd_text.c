@@ -463,7 +463,7 @@ static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *
         } else if (slot && slot->tail_len) {
             w = put_bytes(w, slot->tail + skip, slot->tail_len - skip);
         } else {
-            w = put_bytes(w, ": " + skip, 2 - skip);
+            w = put_bytes(w, &": "[skip], 2 - skip);
             w = put_bytes(w, name, nl);
             w = put_bytes(w, ": ", 2);
             if (nl < 20)
