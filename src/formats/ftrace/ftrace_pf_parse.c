@@ -741,6 +741,10 @@ int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt_out, ft_node **a
     size_t cap = 0, n = 0;
     char *fmt = NULL;
     while (c.lx.type == T_STR) {
+        if (c.lx.len < 2) { /* a quote the text ends in: no closing quote */
+            free(fmt);
+            return -1;
+        }
         size_t l = c.lx.len - 2;
         if (tg_grow(&fmt, &cap, n + l + 1, 1) != 0) {
             free(fmt);
