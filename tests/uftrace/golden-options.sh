@@ -1,7 +1,8 @@
 #!/bin/bash
 # golden-options.sh - traceglot's replay, report and graph with uftrace's options against
 # what the real uftrace printed with them (recorded by record-options.sh into
-# tests/data/uftrace-options/NAME/: the cases, and SLUG.txt or SLUG.sha256 per case).
+# tests/data/uftrace-options/NAME/: the cases, and SLUG.txt, SLUG.sha256 or SLUG.same - the
+# name of the peer output beside the recording that uftrace's equals - per case).
 #
 # usage: golden-options.sh [NAME-GLOB]   A NAME is a fixture of tests/data/uftrace or
 # tests/data/uftrace-kernel, or corpus-NAME for a recording of the corpus (checked only when
@@ -41,6 +42,9 @@ for dir in "$opts_dir"/${1:-*}/; do
         # shellcheck disable=SC2086 # the options are words
         if [ -f "$dir/$slug.txt" ]; then
             tg_check "$name $cmd $topts $args" "$dir/$slug.txt" "$TG" $cmd $topts "$data" $args
+        elif [ -f "$dir/$slug.same" ]; then
+            tg_check "$name $cmd $topts $args" "$(dirname "$data")/$(cat "$dir/$slug.same")" \
+                "$TG" $cmd $topts "$data" $args
         elif tg_run "$TG" $cmd $topts "$data" $args &&
             [ "$(sha256sum <"$TG_TMP/out" | cut -d' ' -f1)" = "$(cat "$dir/$slug.sha256")" ]; then
             tg_pass "$name $cmd $topts $args"

@@ -8,7 +8,8 @@
 # one line per check (SLUG, the command, uftrace's options, traceglot's options: the same
 # but where older spellings are checked against the uftrace option they mean), and uftrace's
 # output of each case, SLUG.txt (or SLUG.sha256 with the output's checksum when it is over
-# 24 KB: the corpus's longer replays).  Function names, thread ids and time ranges given to
+# 24 KB: the corpus's longer replays; or SLUG.same naming the peer output beside the recording,
+# NAME.CMD.txt in the corpus, when uftrace printed exactly that: the corpus is not copied).  Function names, thread ids and time ranges given to
 # the filters are picked from each recording (options_for below), so every fixture gets
 # them.  The outputs come from uftrace, never from traceglot; golden-options.sh compares.
 #
@@ -113,7 +114,7 @@ record() { # NAME DATA
     rm -rf "$dir"
     mkdir -p "$dir"
     options_for "$d" >"$dir/cases"
-    local slug cmd uopts topts args rc
+    local slug cmd uopts topts args rc same
     while IFS=$'\t' read -r slug cmd uopts topts args; do
         [ "$uopts" = - ] && uopts=
         [ "${args:--}" = - ] && args=
@@ -127,7 +128,11 @@ record() { # NAME DATA
             sed -i "/^$slug\t/d" "$dir/cases"
             continue
         fi
-        if [ "$(stat -c %s "$dir/$slug.out")" -gt 24576 ]; then
+        same=${d%.data}.$cmd.txt # a peer output kept beside the recording (the corpus's)
+        if [ -f "$same" ] && cmp -s "$same" "$dir/$slug.out"; then
+            basename "$same" >"$dir/$slug.same" # no copy: golden-options.sh reads it in place
+            rm -f "$dir/$slug.out"
+        elif [ "$(stat -c %s "$dir/$slug.out")" -gt 24576 ]; then
             sha256sum <"$dir/$slug.out" | cut -d' ' -f1 >"$dir/$slug.sha256"
             rm -f "$dir/$slug.out"
         else
