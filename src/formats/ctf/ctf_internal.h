@@ -17,6 +17,7 @@
  *   ctf_decode.c         the step interpreter over the bits of a packet (skip, build or
  *                        print babeltrace2's text)
  *   ctf_text.[ch]        babeltrace2's text of one value (the printer's pieces)
+ *   ctf_clock.c          clock values -> ns from the origin, as babeltrace2 converts them
  *   ctf_stream.c         packets, event headers, clocks, lost events -> tg_event
  *   ctf_value.c          lazily built scope values -> tg_value
  *   ctf_render.c         the babeltrace2 text of an event's scopes (the stream op `render`)
