@@ -59,3 +59,20 @@ void tg_class_counts_free(tg_class_counts *cc)
     free(cc->rows);
     memset(cc, 0, sizeof *cc);
 }
+
+tg_trace_span tg_class_counts_span(const tg_class_counts *cc, const tg_trace *t)
+{
+    tg_trace_span sp = {0};
+    for (size_t i = 0; i < cc->n; i++) {
+        const tg_class_count *r = &cc->rows[i];
+        if (r->trace != t)
+            continue;
+        if (!sp.events || r->first_ns < sp.first_ns)
+            sp.first_ns = r->first_ns;
+        if (!sp.events || r->last_ns > sp.last_ns)
+            sp.last_ns = r->last_ns;
+        sp.events += r->count;
+        sp.classes++;
+    }
+    return sp;
+}

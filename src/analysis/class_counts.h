@@ -23,4 +23,13 @@ typedef struct tg_class_counts {
 int tg_class_counts_run(tg_class_counts *cc, tg_iter *it);
 void tg_class_counts_free(tg_class_counts *cc);
 
+/* One trace's share of the counts: its events, classes, and first and last times (0 when it
+ * has no events).  info's text and info/stats's JSON describe a trace from it. */
+typedef struct tg_trace_span {
+    uint64_t events;
+    size_t classes;
+    int64_t first_ns, last_ns;
+} tg_trace_span;
+tg_trace_span tg_class_counts_span(const tg_class_counts *cc, const tg_trace *t);
+
 #endif

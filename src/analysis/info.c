@@ -8,20 +8,10 @@
 
 static void describe_counts(tg_buf *out, tg_trace *t, const tg_class_counts *cc)
 {
-    uint64_t events = 0;
-    int64_t first = 0, last = 0;
-    size_t classes = 0;
-    for (size_t i = 0; i < cc->n; i++) {
-        const tg_class_count *r = &cc->rows[i];
-        if (r->trace != t)
-            continue;
-        if (!events || r->first_ns < first)
-            first = r->first_ns;
-        if (!events || r->last_ns > last)
-            last = r->last_ns;
-        events += r->count;
-        classes++;
-    }
+    tg_trace_span sp = tg_class_counts_span(cc, t);
+    uint64_t events = sp.events;
+    int64_t first = sp.first_ns, last = sp.last_ns;
+    size_t classes = sp.classes;
     tg_buf_puts(out, "time range:   ");
     if (events) {
         tg_text_time(out, first);

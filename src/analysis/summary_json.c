@@ -170,26 +170,20 @@ static json_object *trace_json(tg_trace *t, const tg_class_counts *cc, tg_error 
         json_object_array_add(streams, so);
     }
     add(o, "streams", streams);
-    uint64_t events = 0;
-    int64_t first = 0, last = 0;
+    tg_trace_span sp = tg_class_counts_span(cc, t);
     json_object *classes = json_object_new_array();
     for (size_t i = 0; i < cc->n; i++) {
         const tg_class_count *r = &cc->rows[i];
         if (r->trace != t)
             continue;
-        if (!events || r->first_ns < first)
-            first = r->first_ns;
-        if (!events || r->last_ns > last)
-            last = r->last_ns;
-        events += r->count;
         json_object *co = json_object_new_object();
         add(co, "name", json_object_new_string(tg_event_class_name(r->cls)));
         add(co, "count", json_object_new_uint64(r->count));
         json_object_array_add(classes, co);
     }
-    add(o, "first_ns", events ? json_object_new_int64(first) : NULL);
-    add(o, "last_ns", events ? json_object_new_int64(last) : NULL);
-    add(o, "events", json_object_new_uint64(events));
+    add(o, "first_ns", sp.events ? json_object_new_int64(sp.first_ns) : NULL);
+    add(o, "last_ns", sp.events ? json_object_new_int64(sp.last_ns) : NULL);
+    add(o, "events", json_object_new_uint64(sp.events));
     add(o, "classes", classes);
     /* the format's own description (uftrace info, trace-cmd report --stat, ...), as text */
     tg_buf *own = tg_buf_new();
