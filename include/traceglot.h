@@ -125,7 +125,16 @@ typedef struct tg_option_decl {
     const char *choices; /* TG_OPT_CHOICE: "a|b|c" */
     long long min, max;  /* TG_OPT_INT: the bounds */
     char short_name;     /* the CLI's one-letter spelling, 0: none */
+    /* the peer tool's own long name where it differs from name ("instr_map" for llvm-xray's
+     * -instr_map): the CLI takes it too, NULL: none */
+    const char *spelling;
+    unsigned flags; /* TG_OPT_SINGLE_DASH */
 } tg_option_decl;
+/* The peer spells the option with one dash, as LLVM's command-line parser does: -name=VALUE,
+ * -name VALUE, -x VALUE, -x=VALUE.  A style that declares such an option has every
+ * single-dash argument longer than one letter read as a long option (-sort=count is never
+ * -s ort=count). */
+#define TG_OPT_SINGLE_DASH 1u
 
 /* Who declares an option: opening (core and the formats read it as a trace is opened), a
  * command's own (replay, info, stats, convert's output), or one style or converter. */

@@ -94,6 +94,7 @@ struct cli_opt {
     const char *help; /* with the registered values of --style/--to */
     const char *def;  /* the default, or NULL */
     int common;       /* of opening or the filters (every command has them) */
+    int styled;       /* declared by a style or converter (labelled with who takes it) */
     const struct cli_option *own;
     const tg_option_decl *decl;
 };
@@ -105,6 +106,12 @@ void cli_each_option(const struct cli_command_info *cmd, cli_option_fn fn, void 
 int cli_offers(const struct cli_command_info *cmd, tg_option_owner owner, const char *oname);
 /* Does cmd, running sink (NULL: whatever it runs by default), take key? */
 int cli_takes(const struct cli_command_info *cmd, const char *sink, const char *key);
+/* Does sink (the chosen style of cmd) spell its options as LLVM's tools (TG_OPT_SINGLE_DASH)? */
+int cli_single_dash(const struct cli_command_info *cmd, const char *sink);
+/* The peer's own spelling of o for --help and the tables ("-instr_map=BINARY"), or "" when
+ * it has none beside --name and -x. */
+void cli_peer_spelling(const struct cli_command_info *cmd, const struct cli_opt *o, char *buf,
+                       size_t size);
 /* The value's name of a declaration for --help ("BINARY", "asc|dsc"), NULL for a flag. */
 const char *cli_arg_name(const tg_option_decl *d);
 /* "trace-cmd", "chrome, perfetto": the styles or converters of cmd that take key. */

@@ -19,10 +19,19 @@ struct resolved {
     const char *arg; /* NULL: takes no value */
     const struct cli_option *own;
     const tg_option_decl *decl;
+    const char *foreign; /* found only among another style's declarations: that style */
 };
 
-/* The option named (name, len) or with short letter c (name NULL) that cmd offers; among
- * several declarations, the one the chosen sink takes. */
+/* Does d answer to the long name (name, len), as its key or its peer's spelling? */
+static int long_name_is(const tg_option_decl *d, const char *name, size_t len)
+{
+    return (strlen(d->name) == len && strncmp(d->name, name, len) == 0) ||
+           (d->spelling && strlen(d->spelling) == len && strncmp(d->spelling, name, len) == 0);
+}
+
+/* The option named (name, len) or with short letter c (name NULL) that cmd offers.  Among
+ * several declarations, one of opening, of the command or of the chosen sink comes first;
+ * one of another style only (r->foreign names it) when no other has that spelling. */
 static int find_option(const struct cli_command_info *cmd, const char *sink, const char *name,
                        size_t len, char c, struct resolved *r)
 {
@@ -30,7 +39,7 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
         if ((o->commands & cmd->id) &&
             (name ? strlen(o->name) == len && strncmp(o->name, name, len) == 0
                   : o->short_name == c)) {
-            *r = (struct resolved){o->name, o->arg, o, NULL};
+            *r = (struct resolved){o->name, o->arg, o, NULL, NULL};
             return 1;
         }
     int found = 0;
@@ -38,14 +47,16 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
     const char *oname;
     const tg_option_decl *d;
     for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
-        if (name ? strlen(d->name) != len || strncmp(d->name, name, len) != 0 : d->short_name != c)
+        if (name ? !long_name_is(d, name, len) : d->short_name != c)
             continue;
         if (!cli_offers(cmd, owner, oname))
             continue;
-        if (!found || cli_takes(cmd, sink, d->name)) {
-            *r = (struct resolved){d->name, cli_arg_name(d), NULL, d};
+        int own =
+            owner != cmd->sink || owner == TG_OWNER_COMMAND || (sink && strcmp(oname, sink) == 0);
+        if (!found || own || cli_takes(cmd, sink, d->name)) {
+            *r = (struct resolved){d->name, cli_arg_name(d), NULL, d, own ? NULL : oname};
             found = 1;
-            if (cli_takes(cmd, sink, d->name))
+            if (own)
                 return 1;
         }
     }
@@ -236,6 +247,7 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
     const char *sink = prescan_sink(argc, argv);
     if (!sink)
         sink = cmd->sink == TG_OWNER_COMMAND ? cmd->name : cmd->sink_default;
+    int llvm = cli_single_dash(cmd, sink);
     int only_paths = 0;
     for (int i = 0; i < argc; i++) {
         char *arg = argv[i];
@@ -249,11 +261,20 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
         }
         struct resolved o;
         const char *value = NULL;
-        if (arg[1] == '-') {
-            const char *name = arg + 2, *eq = strchr(name, '=');
+        /* LLVM's spellings: -name=V, -name V and -x=V, never -x with "ame=V" */
+        int single_long = llvm && arg[1] != '-' && arg[2] && arg[2] != '=';
+        if (arg[1] == '-' || single_long) {
+            const char *name = arg + (single_long ? 1 : 2), *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            if (!find_option(cmd, sink, name, len, 0, &o))
-                return unknown_option(cmd, arg, name, len);
+            if (!find_option(cmd, sink, name, len, 0, &o)) {
+                if (!single_long)
+                    return unknown_option(cmd, arg, name, len);
+                fprintf(stderr,
+                        "traceglot %s: unknown option '%s' (the %s %s takes LLVM's spellings, "
+                        "-name=VALUE; see traceglot %s --help)\n",
+                        cmd->name, arg, sink, cli_sink_word(cmd), cmd->name);
+                return 2;
+            }
             if (eq) { /* a flag may say --flag=0 (the library checks the value) */
                 if (!o.arg && !(o.decl && o.decl->type == TG_OPT_FLAG))
                     return usage_error(cmd, "option takes no value", arg);
@@ -262,11 +283,25 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
         } else {
             if (!find_option(cmd, sink, NULL, 0, arg[1], &o))
                 return usage_error(cmd, "unknown option", arg);
-            if (arg[2]) {
+            if (arg[2] == '=' && llvm) { /* -m=BIN */
+                if (!o.arg && !(o.decl && o.decl->type == TG_OPT_FLAG))
+                    return usage_error(cmd, "option takes no value", arg);
+                value = arg + 3;
+            } else if (arg[2]) {
                 if (!o.arg)
                     return usage_error(cmd, "unknown option", arg);
                 value = arg + 2;
             }
+        }
+        if (o.foreign && cli_takes(cmd, sink, o.name)) {
+            /* another style's short letter or peer spelling of a key the sink takes under its
+             * own name (-m under report --style=uftrace): refused all the same */
+            fprintf(stderr,
+                    "traceglot %s: the %s %s does not take %.*s (the %s %s does; see traceglot %s "
+                    "--help)\n",
+                    cmd->name, sink ? sink : "(none)", cli_sink_word(cmd), (int)strcspn(arg, "="),
+                    arg, o.foreign, cli_sink_word(cmd), cmd->name);
+            return 2;
         }
         if (o.arg && !value) {
             if (i + 1 >= argc)

@@ -43,6 +43,19 @@ int cli_takes(const struct cli_command_info *cmd, const char *sink, const char *
     return 0;
 }
 
+int cli_single_dash(const struct cli_command_info *cmd, const char *sink)
+{
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    if (!sink || cmd->sink == TG_OWNER_COMMAND)
+        return 0;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++)
+        if (owner == cmd->sink && strcmp(oname, sink) == 0 && (d->flags & TG_OPT_SINGLE_DASH))
+            return 1;
+    return 0;
+}
+
 const char *cli_arg_name(const tg_option_decl *d)
 {
     if (d->type == TG_OPT_FLAG)
@@ -74,7 +87,7 @@ void cli_option_label(const struct cli_command_info *cmd, const struct cli_opt *
 {
     char who[128];
     buf[0] = 0;
-    if (o->own || cli_takes(cmd, NULL, o->name))
+    if (o->own || !o->styled)
         return;
     cli_who_takes(cmd, o->name, who, sizeof who);
     snprintf(buf, size, "%s%s%s", who, cmd->sink == TG_OWNER_CONVERTER ? "" : " style",
@@ -97,13 +110,41 @@ const struct cli_command_info *cli_command_find(const char *name)
     return NULL;
 }
 
+/* Options every command has: opening's and the filters. */
+static int is_common(tg_option_owner owner, const char *oname)
+{
+    return owner == TG_OWNER_OPEN || owner == TG_OWNER_FORMAT ||
+           (owner == TG_OWNER_COMMAND && strcmp(oname, "filter") == 0);
+}
+
+void cli_peer_spelling(const struct cli_command_info *cmd, const struct cli_opt *o, char *buf,
+                       size_t size)
+{
+    buf[0] = 0;
+    if (!o->decl)
+        return;
+    /* the declaration of that name with LLVM's spellings, if a style of cmd has one */
+    tg_option_owner owner;
+    const char *oname;
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
+        if (strcmp(d->name, o->name) != 0 || !(d->flags & TG_OPT_SINGLE_DASH) ||
+            !cli_offers(cmd, owner, oname) || is_common(owner, oname) != o->common)
+            continue;
+        const char *arg = cli_arg_name(d);
+        snprintf(buf, size, "-%s%s%s", d->spelling ? d->spelling : d->name, arg ? "=" : "",
+                 arg ? arg : "");
+        return;
+    }
+}
+
 void cli_each_option(const struct cli_command_info *cmd, cli_option_fn fn, void *ctx)
 {
     for (const struct cli_option *o = cli_options; o->name; o++) {
         if (!(o->commands & cmd->id))
             continue;
         char help[512], list[400];
-        struct cli_opt v = {o->name, o->short_name, o->arg, o->help, NULL, 0, o, NULL};
+        struct cli_opt v = {o->name, o->short_name, o->arg, o->help, NULL, 0, 0, o, NULL};
         if (o->values) {
             cli_values_join(o->values, list, sizeof list);
             snprintf(help, sizeof help, "%s: %s", o->help, list);
@@ -118,17 +159,21 @@ void cli_each_option(const struct cli_command_info *cmd, cli_option_fn fn, void 
     for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++) {
         if (!cli_offers(cmd, owner, oname))
             continue;
+        /* once per name among the common options and once among the command's own (a style
+         * may declare a key of opening again for its peer's spellings: instr-map) */
         const tg_option_decl *e;
         tg_option_owner eowner;
         const char *ename;
-        int seen = 0;
+        int seen = 0, common = is_common(owner, oname);
         for (size_t k = 0; k < i && !seen && (e = tg_option_declared(k, &eowner, &ename)); k++)
-            seen = strcmp(e->name, d->name) == 0 && cli_offers(cmd, eowner, ename);
+            seen = strcmp(e->name, d->name) == 0 && cli_offers(cmd, eowner, ename) &&
+                   is_common(eowner, ename) == common;
         if (seen)
             continue;
-        struct cli_opt v = {d->name, d->short_name, cli_arg_name(d), d->help, d->def, 0, NULL, d};
-        v.common = owner == TG_OWNER_OPEN || owner == TG_OWNER_FORMAT ||
-                   (owner == TG_OWNER_COMMAND && strcmp(oname, "filter") == 0);
+        struct cli_opt v = {d->name, d->short_name, cli_arg_name(d), d->help, d->def, 0, 0, NULL,
+                            d};
+        v.common = common;
+        v.styled = owner == cmd->sink && owner != TG_OWNER_COMMAND;
         fn(cmd, &v, ctx);
     }
 }

@@ -29,10 +29,14 @@ static void help_row(const struct cli_command_info *cmd, const struct cli_opt *o
     int n = snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : " ",
                      o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
                      o->arg ? " " : "", o->arg ? o->arg : "");
+    char peer[128];
     cli_option_label(cmd, o, label, sizeof label);
     printf("  %s%*s%s%s", left, n < 28 ? 28 - n : 1, "", label, o->help);
     if (o->def)
         printf(" (default: %s)", o->def);
+    cli_peer_spelling(cmd, o, peer, sizeof peer);
+    if (peer[0])
+        printf(" (also %s)", peer);
     printf("\n");
 }
 
@@ -61,11 +65,17 @@ static void markdown_row(const struct cli_command_info *cmd, const struct cli_op
     char who[128] = "";
     if (strcmp(o->name, "help") == 0 || o->common != *(const int *)ctx)
         return;
-    if (!o->own && !cli_takes(cmd, NULL, o->name))
+    char peer[128];
+    if (!o->own && o->styled)
         cli_who_takes(cmd, o->name, who, sizeof who);
     printf("| `--%s`", o->name);
     if (o->short_name)
         printf(", `-%c`", o->short_name);
+    cli_peer_spelling(cmd, o, peer, sizeof peer);
+    if (peer[0]) { /* the name only: the value is the next column */
+        peer[strcspn(peer, "=")] = 0;
+        printf(", `%s`", peer);
+    }
     printf(" | ");
     if (o->arg) {
         putchar('`');
@@ -176,6 +186,13 @@ static void man_option(const struct cli_command_info *cmd, const struct cli_opt 
     if (o->def) {
         fputs(" (default: ", m->f);
         roff(m->f, o->def);
+        fputs(")", m->f);
+    }
+    char peer[128];
+    cli_peer_spelling(cmd, o, peer, sizeof peer);
+    if (peer[0]) {
+        fputs(" (also ", m->f);
+        roff(m->f, peer);
         fputs(")", m->f);
     }
     fputs(".\n", m->f);

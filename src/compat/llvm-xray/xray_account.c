@@ -498,16 +498,22 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     return rc < 0 ? rc : 0;
 }
 
+/* llvm-xray account's options with its spellings (LLVM's command line: -sort=count, -top 3,
+ * -m BIN, --instr_map=BIN; TG_OPT_SINGLE_DASH); -instr_map is opening's instr-map, declared
+ * again here for its spellings. */
+#define XRAY_LLVM 0, TG_OPT_SINGLE_DASH
 static const tg_option_decl xray_account_options[] = {
     /* text, as uftrace's report takes other keys: parse_sort checks them */
     {"sort", TG_OPT_TEXT, "funcid",
      "the column rows are sorted by: funcid, count, min, med, 90p, 99p, max, sum, func "
      "(llvm-xray account -sort)",
-     "KEY", NULL, 0, 0, 's'},
+     "KEY", NULL, 0, 0, 's', XRAY_LLVM},
     {"sortorder", TG_OPT_CHOICE, "asc", "the sort order (llvm-xray account -sortorder)", "asc|dsc",
-     "asc|dsc"},
-    {"top", TG_OPT_INT, NULL, "only the first N rows (llvm-xray account -top)", "N", NULL, 0,
-     1000000000},
+     "asc|dsc", 0, 0, 'r', XRAY_LLVM},
+    {"top", TG_OPT_INT, NULL, "only the first N rows; 0 or less: all (llvm-xray account -top)", "N",
+     NULL, -2147483647 - 1, 2147483647, 'p', XRAY_LLVM},
+    {"instr-map", TG_OPT_TEXT, NULL, "the instrumented binary (llvm-xray -instr_map)", "BINARY",
+     NULL, 0, 0, 'm', "instr_map", TG_OPT_SINGLE_DASH},
     {0},
 };
 

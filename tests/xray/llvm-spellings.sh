@@ -1,0 +1,64 @@
+#!/bin/bash
+# llvm-spellings.sh - report --style=xray takes llvm-xray account's own spellings, as LLVM's
+# command-line parser reads them: -name=VALUE, -name VALUE, --name=VALUE, the one-letter
+# aliases (-m BIN, -m=BIN, -s, -r, -p), and --instr_map; each prints the bytes llvm-xray
+# printed for that option (tests/data/xray, recorded by record-fixtures.sh; -top=N: the
+# recorded rows' first N, llvm-xray's count line unchanged).  A misspelt LLVM option, and an
+# xray-style spelling given to another style, are usage errors (exit 2) naming the style.
+. "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+data=$TG_TEST_DATA/xray
+tg_need_dir "$data"
+bash "$here/build-app.sh" "$TG_TMP/b" > "$TG_TMP/build.log" 2>&1 ||
+    tg_skip "cannot build the workload: $(tail -1 "$TG_TMP/build.log")"
+[ "$(cd "$TG_TMP/b" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
+    tg_skip "the rebuilt xray_app differs from the one the fixtures were recorded with"
+bin=$TG_TMP/b/xray_app
+for k in fdr basic; do
+    log=$data/$k.xray
+    dsc=$data/$k.account-count-dsc.txt
+    for args in "-sort=count -sortorder=dsc -instr_map=$bin" \
+        "-sort count -sortorder dsc -instr_map $bin" \
+        "--sort=count --sortorder=dsc --instr_map=$bin" \
+        "-s count -r dsc -m $bin" "-s=count -r=dsc -m=$bin" \
+        "--sort count -sortorder=dsc --instr-map $bin"; do
+        # shellcheck disable=SC2086
+        tg_check "$k: ${args//$bin/BIN}" "$dsc" "$TG" report --style=xray $args "$log"
+    done
+    tg_check "$k: -sort=sum -sortorder=asc -m BIN" "$data/$k.account-sum-asc.txt" \
+        "$TG" report --style=xray -sort=sum -sortorder=asc -m "$bin" "$log"
+    for top in "-top=3" "-top 3" "-p 3" "-p=3" "--top=3"; do
+        head -n 5 "$dsc" > "$TG_TMP/top3"
+        # shellcheck disable=SC2086
+        tg_check "$k: $top" "$TG_TMP/top3" \
+            "$TG" report --style=xray -sort=count -sortorder=dsc -m "$bin" $top "$log"
+    done
+    tg_check "$k: -top=0 is every row" "$dsc" \
+        "$TG" report --style=xray -sort=count -sortorder=dsc -m "$bin" -top=0 "$log"
+done
+log=$data/fdr.xray
+refused() {
+    local name=$1 want=$2
+    shift 2
+    tg_run "$@"
+    local rc=$?
+    if [ $rc = 2 ] && grep -qF -- "$want" "$TG_TMP/err"; then
+        tg_pass "$name"
+    else
+        tg_fail "$name" "exit $rc, stderr: $(head -c 300 "$TG_TMP/err")"
+    fi
+}
+refused "misspelt -sortx=count" "unknown option '-sortx=count' (the xray style takes LLVM's" \
+    "$TG" report --style=xray -sortx=count "$log"
+refused "misspelt -instr-mapp=BIN" "unknown option '-instr-mapp=$bin'" \
+    "$TG" report --style=xray "-instr-mapp=$bin" "$log"
+refused "-top=three" "'three' is not an integer" "$TG" report --style=xray -top=three "$log"
+refused "-sortorder=up" "bad sortorder 'up'" "$TG" report --style=xray -sortorder=up "$log"
+refused "-m with the uftrace style" "the uftrace style does not take -m (the xray style does" \
+    "$TG" report -m "$bin" "$log"
+refused "--instr_map with the uftrace style" "the uftrace style does not take --instr_map" \
+    "$TG" report "--instr_map=$bin" "$log"
+# uftrace's spelling, as its getopt reads it: -t op=3 (a time filter)
+refused "-top=3 with the uftrace style is -t op=3" "invalid time given: op=3" \
+    "$TG" report -top=3 "$log"
+tg_done
