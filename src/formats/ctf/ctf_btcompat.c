@@ -60,6 +60,7 @@ typedef struct sim_stream {
     ctf_dstream *rd;
     ctf_dstream *old_rd; /* the reader before the trimmer's seek back: its maps hold texts */
     tg_stream tmp;
+    tg_event ev; /* the event the reader fills (its stream set once) */
     sim_msg *pend;
     size_t pn, pcap;
     sim_msg q[BT_BATCH];
@@ -162,12 +163,15 @@ static bool open_reader(sim_stream *ss, tg_stream *s)
             return false;
     }
     ds->keep_maps = true; /* the texts point into the mapped files */
+    ds->bare = true;      /* the replay reads no event's cpu or thread */
     ds->packet_hook = on_packet;
     ds->hook_ctx = ss;
     ds->d.on_text = add_text; /* every text the reader decodes, in decoding order */
     ds->d.text_ctx = ss;
     ss->tmp = *s;
     ss->tmp.priv = ds;
+    memset(&ss->ev, 0, sizeof ss->ev);
+    ss->ev.stream = &ss->tmp;
     return true;
 }
 
@@ -194,12 +198,10 @@ static void produce(sim_stream *ss)
         return;
     }
     for (;;) {
-        tg_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.stream = &ss->tmp;
+        tg_event *ev = &ss->ev;
         tg_error *err = NULL;
         ss->tq_len = ss->cur_t0; /* a lost-event record's texts, or a failed read's */
-        int rc = ctf_stream_ops.next(&ss->tmp, &ev, &err);
+        int rc = ctf_stream_ops.next(&ss->tmp, ev, &err);
         tg_error_free(err);
         if (rc < 0 && !ss->rd->done)
             continue; /* a damaged packet: the reader goes on with the stream's next file */
@@ -211,12 +213,12 @@ static void produce(sim_stream *ss)
             ss->exhausted = true;
             return;
         }
-        if (!ev.auxp)
+        if (!ev->auxp)
             continue; /* lost-event records: babeltrace2 sends those to stderr */
-        const ctf_event_decl *e = ev.auxp;
+        const ctf_event_decl *e = ev->auxp;
         push_msg(ss, (sim_msg){.type = M_EV,
                                .has_ts = ss->rd->sc->clock != NULL,
-                               .ts = ev.ts,
+                               .ts = ev->ts,
                                .cls = ss->cls_base + (uint32_t)e->cls->index,
                                .serial = ss->rd->serial,
                                .t0 = (uint32_t)ss->cur_t0,

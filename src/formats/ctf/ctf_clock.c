@@ -37,3 +37,20 @@ bool ctf_clock_ns_fits(const ctf_clock *c, uint64_t value)
            !__builtin_add_overflow(base, (int64_t)cycles_ns(freq, c->offset), &base) &&
            v <= (uint64_t)INT64_MAX && !__builtin_add_overflow(base, (int64_t)v, &sum);
 }
+
+bool ctf_clock_ns_checked(const ctf_clock *c, uint64_t value, int64_t *ns)
+{
+    /* ctf_clock_ns_fits and ctf_clock_ns in one: the value converted once (every event) */
+    uint64_t freq = c->freq ? c->freq : 1000000000;
+    uint64_t v = cycles_ns(freq, value);
+    if (c->from_offset) {
+        *ns = (int64_t)v;
+        return v <= (uint64_t)INT64_MAX;
+    }
+    uint64_t off = cycles_ns(freq, c->offset);
+    *ns = (int64_t)((uint64_t)c->offset_s * 1000000000u + off + v);
+    int64_t base, sum;
+    return !__builtin_mul_overflow(c->offset_s, (int64_t)1000000000, &base) &&
+           !__builtin_add_overflow(base, (int64_t)off, &base) && v <= (uint64_t)INT64_MAX &&
+           !__builtin_add_overflow(base, (int64_t)v, &sum);
+}

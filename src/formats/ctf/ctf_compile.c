@@ -253,6 +253,12 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
     p->steps = steps;
     p->n = b.n;
     p->scope = scope;
+    p->self_contained = true;
+    for (uint32_t i = 0; i < b.n; i++) {
+        uint8_t op = steps[i].op;
+        if (op == CTF_OP_SEQUENCE || op == CTF_OP_VARIANT || op == CTF_OP_TEXT_SEQUENCE)
+            p->self_contained = false;
+    }
     p->tid_at = p->pid_at = (ctf_thread_at){0};
     if (b.thread_fixed && steps[0].op == CTF_OP_STRUCT) {
         uint8_t tid_mn = 0, pid_mn = 0; /* vtid before tid, vpid before pid */

@@ -294,6 +294,9 @@ typedef struct ctf_prog {
     bool has_thread;  /* tid_at or pid_at */
     bool thread_fast; /* both (when there) 32-bit little-endian at byte offsets, the context
                        * aligned to bytes: LTTng's, read with one load each */
+    /* its text depends on its own bytes only: no sequence, variant or text sequence reads a
+     * register another scope may set (ctf_render.c reuses such a context's text) */
+    bool self_contained;
 } ctf_prog;
 
 static inline bool ctf_meaning_thread(unsigned mn) { return mn >= CTF_M_VTID && mn <= CTF_M_PID; }
@@ -335,14 +338,6 @@ typedef struct ctf_dec {
     uint64_t bits;      /* decodable bits (content size) */
     uint64_t pos;       /* current bit position */
     uint64_t *regs;
-    uint64_t clock_value;
-    bool clock_seen;
-    /* values of special fields, last seen */
-    uint64_t magic, stream_id, stream_instance_id, content_size, packet_size, ts_begin, ts_end,
-        discarded, seq_num, event_id;
-    uint64_t cpu_id, vtid, tid, vpid, pid;
-    uint32_t seen; /* bit (1 << meaning) set when the field was decoded */
-    const uint8_t *uuid;
     ctf_tree *tree; /* build mode: where nodes go; NULL: skip mode */
     bool quiet;     /* rebuilding a scope: no clock or meaning updates */
     size_t buf_len; /* bytes mapped from buf (loads never go past) */
@@ -361,8 +356,20 @@ typedef struct ctf_dec {
     const char *file;
     uint64_t file_off; /* packet start in the file */
     const char *where; /* failing field name */
+    /* what the reading mode sets and no quiet pass reads: after the fields a quiet pass
+     * (ctf_render.c's) copies of the reader, CTF_DEC_QUIET_COPY bytes */
+    uint64_t clock_value;
+    bool clock_seen;
+    /* values of special fields, last seen */
+    uint64_t magic, stream_id, stream_instance_id, content_size, packet_size, ts_begin, ts_end,
+        discarded, seq_num, event_id;
+    uint64_t cpu_id, vtid, tid, vpid, pid;
+    uint32_t seen; /* bit (1 << meaning) set when the field was decoded */
+    const uint8_t *uuid;
     char msg[160];
 } ctf_dec;
+
+#define CTF_DEC_QUIET_COPY offsetof(ctf_dec, clock_value)
 
 /* ---- pass entry points ---------------------------------------------------------------------- */
 
@@ -417,6 +424,8 @@ int64_t ctf_clock_ns(const ctf_clock *c, uint64_t value);
 /* Does that time fit in signed 64-bit ns from the origin?  babeltrace2 stops with an error
  * at the first one that does not. */
 bool ctf_clock_ns_fits(const ctf_clock *c, uint64_t value);
+/* Both at once: *ns is ctf_clock_ns's value, the result ctf_clock_ns_fits's. */
+bool ctf_clock_ns_checked(const ctf_clock *c, uint64_t value, int64_t *ns);
 ctf_type *ctf_type_copy(tg_arena *a, const ctf_type *t);
 ctf_stream_decl *ctf_meta_stream(const ctf_meta *m, uint64_t id);
 ctf_event_decl *ctf_stream_event(const ctf_stream_decl *s, uint64_t id);

@@ -13,6 +13,7 @@
 #include "formats/ctf/ctf_stream.h"
 #include "formats/ctf/ctf_text.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The scope names babeltrace2 prints with --names=scope, by scope. */
@@ -27,7 +28,13 @@ static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t 
 {
     if (!prog || !prog->n || !prog->steps[0].in_ir)
         return 0;
-    ctf_dec d = ds->d;
+    ctf_dec d; /* the reader's state but what only reading sets (quiet passes never read it) */
+    memcpy(&d, &ds->d, CTF_DEC_QUIET_COPY);
+    d.clock_value = 0;
+    d.clock_seen = false;
+    d.seen = 0;
+    d.uuid = NULL;
+    d.msg[0] = 0;
     d.pos = start;
     d.tree = NULL;
     d.quiet = true;
@@ -45,18 +52,6 @@ static int put_scope(tg_buf *w, ctf_dstream *ds, const ctf_prog *prog, uint64_t 
     return rc < 0 ? rc : 1;
 }
 
-/* Does the scope's text depend on its own bytes only (no sequence, variant or text read
- * from a register another scope may set)? */
-static bool self_contained(const ctf_prog *p)
-{
-    for (uint32_t i = 0; i < p->n; i++) {
-        uint8_t op = p->steps[i].op;
-        if (op == CTF_OP_SEQUENCE || op == CTF_OP_VARIANT || op == CTF_OP_TEXT_SEQUENCE)
-            return false;
-    }
-    return true;
-}
-
 /* The stream event context (thread ids, process name in LTTng traces) changes rarely: its
  * text is kept with the bytes it came from and reused while they are the same, unless a
  * text of it is empty (babeltrace2's text for it depends on the events before). */
@@ -68,7 +63,7 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
         return 0;
     uint64_t b0 = start / 8, b1 = (end + 7) / 8;
     size_t nbytes = (size_t)(b1 - b0);
-    if (nbytes == 0 || nbytes > sizeof ds->sc_raw || !self_contained(prog))
+    if (nbytes == 0 || nbytes > sizeof ds->sc_raw || !prog->self_contained)
         return put_scope(w, ds, prog, start, first, NULL, flags, SC_STREAM);
     const uint8_t *raw = ds->d.buf + b0;
     if (ds->sc_raw_len == nbytes && ds->sc_raw_shift == (start & 7) &&

@@ -154,6 +154,20 @@ void ctf_dstream_free(ctf_dstream *ds)
 static void stream_destroy(tg_stream *s) { ctf_dstream_free(s->priv); }
 
 /* Opens the next packet: 1 opened, 0 no more, <0 error. */
+/* A clock counting ns whose base (offset_s s + offset ns) fits in int64: an event's time is
+ * the base plus its value, checked with one addition (ctf_clock_ns_checked otherwise). */
+static void clock_base(ctf_dstream *ds)
+{
+    const ctf_clock *c = ds->sc->clock;
+    const int64_t g = 1000000000;
+    int64_t base = 0;
+    ds->ck_fast = c && (c->freq == 0 || c->freq == (uint64_t)g) && !c->from_offset &&
+                  c->offset <= (uint64_t)INT64_MAX && c->offset_s <= INT64_MAX / g &&
+                  c->offset_s >= INT64_MIN / g &&
+                  !__builtin_add_overflow(c->offset_s * g, (int64_t)c->offset, &base);
+    ds->ck_base = ds->ck_fast ? base : 0;
+}
+
 static int next_packet(ctf_dstream *ds, tg_error **err)
 {
     while (ds->cur_file < ds->n_files) {
@@ -195,6 +209,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         ds->next_pkt_off = ds->pkt_off + pbits / 8;
         ds->pkt_index++;
         ds->cpu = (ds->d.seen & (1u << CTF_M_CPU_ID)) ? (int32_t)ds->d.cpu_id : -1;
+        clock_base(ds);
         ds->in_packet = true;
         ctf_dec *d = &ds->d;
         const ctf_clock *ck = ds->sc->clock;
@@ -365,7 +380,14 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
                              (unsigned long long)ds->pkt_index, e->name,
                              (unsigned long long)(d->bits - h0));
         }
-        if (ds->sc->clock && !ctf_clock_ns_fits(ds->sc->clock, d->clock_value)) {
+        int64_t ts = 0;
+        bool fits = true;
+        if (__builtin_expect(ds->ck_fast, 1))
+            fits = d->clock_value <= (uint64_t)INT64_MAX &&
+                   !__builtin_add_overflow(ds->ck_base, (int64_t)d->clock_value, &ts);
+        else if (ds->sc->clock)
+            fits = ctf_clock_ns_checked(ds->sc->clock, d->clock_value, &ts);
+        if (!fits) {
             ds->done = true;
             return tg_err_at(err, TG_ERR_FORMAT, ds->files[ds->cur_file].path, ds->pkt_off + h0 / 8,
                              "packet %llu: event '%s': clock value %llu of clock '%s' is past "
@@ -375,7 +397,7 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         }
         ds->serial++;
         ev->cls = e->cls;
-        ev->ts = ds->sc->clock ? ctf_clock_ns(ds->sc->clock, d->clock_value) : 0;
+        ev->ts = ts;
         ds->ev_clock = d->clock_value;
         ds->last_ts = ev->ts;
         ev->data = d->buf;
@@ -386,10 +408,12 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         ev->aux[2] = c0;
         ev->aux[3] = p0;
         ev->auxp = e;
-        ev->cpu = ds->cpu;
-        set_cpu_thread(d, ev);
-        thread_at(d, ds->sc->prog_event_context, s0, ev);
-        thread_at(d, e->prog_context, c0, ev);
+        if (__builtin_expect(!ds->bare, 1)) {
+            ev->cpu = ds->cpu;
+            set_cpu_thread(d, ev);
+            thread_at(d, ds->sc->prog_event_context, s0, ev);
+            thread_at(d, e->prog_context, c0, ev);
+        }
         if (e->cls->kind == TG_KIND_FUNC_ENTRY || e->cls->kind == TG_KIND_FUNC_EXIT)
             ctf_func_event(ds, e, ev);
         return 1;

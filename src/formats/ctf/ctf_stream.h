@@ -56,6 +56,8 @@ struct ctf_dstream {
     uint64_t pkt_off, next_pkt_off, pkt_index;
     uint64_t pc_pos; /* bit where the packet context starts */
     int32_t cpu;     /* the packet context's cpu_id, -1 when none */
+    bool ck_fast;    /* the clock counts ns from a base that fits: times are ck_base + value */
+    int64_t ck_base;
     ctf_dec d;
     uint64_t serial;
     ctf_tree trees[CTF_N_SCOPES];
@@ -83,6 +85,7 @@ struct ctf_dstream {
     ctf_quirk *quirks;         /* sorted by serial */
     size_t n_quirks, quirk_at; /* quirk_at: where the last lookup stopped */
     bool keep_maps;            /* files read stay mapped until freed (ctf_btcompat.c) */
+    bool bare; /* the batch replay's reader (ctf_btcompat.c): no cpu or thread for the events */
     tg_map *kept_maps;
     size_t n_kept_maps, cap_kept_maps;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
