@@ -145,6 +145,7 @@ typedef enum tg_option_owner {
     TG_OWNER_PRINT_STYLE,
     TG_OWNER_CONVERTER,
     TG_OWNER_REPORT_STYLE,
+    TG_OWNER_GRAPH_STYLE,
 } tg_option_owner;
 
 /* The i-th declaration (0..), NULL past the last; *owner and *owner_name (the format,
@@ -824,10 +825,14 @@ int tg_convert_file(tg_set *set, const tg_filter *f, const char *to, const tg_op
 /* Function-call timeline (uftrace replay), function accounting (uftrace report, llvm-xray
  * account: style "uftrace" or "xray"), per-class statistics and the set's description. */
 int tg_replay(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
-/* `uftrace graph`: the function call graph of the whole program (func NULL), or FUNC's
- * backtraces and the graph of what it calls. */
-int tg_graph(tg_set *set, const tg_filter *f, const char *func, const tg_options *opts, tg_buf *out,
-             tg_error **err);
+/* The function call graph in a graph style: "uftrace" (the default, style NULL: `uftrace
+ * graph`, the whole program's call graph with func NULL, else FUNC's backtraces and the graph
+ * of what it calls) or "xray" (`llvm-xray graph`: a DOT digraph of the calls with per-edge
+ * timing statistics; func must be NULL). */
+int tg_graph(tg_set *set, const tg_filter *f, const char *style, const char *func,
+             const tg_options *opts, tg_buf *out, tg_error **err);
+/* Name of graph style i ("uftrace", "xray"), NULL past the last. */
+const char *tg_graph_style_name(size_t i);
 int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
               tg_buf *out, tg_error **err);
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);

@@ -69,6 +69,20 @@ static inline struct tg_thread_stack *tg_callstack_thread(tg_callstack *cs, int 
     return t && t->tid == tid ? t : tg_callstack_thread_add(cs, tid);
 }
 
+/* Ends thread t's top frame at time ts (t has one): its time is added to its parent's child
+ * time and the frame is handed back (valid until the next push).  tg_callstack_step's end
+ * of a frame; llvm-xray graph's -deduce-sibling-calls also ends the frames above a matching
+ * one with it, as llvm-xray unwinds them. */
+static inline __attribute__((always_inline)) const struct tg_frame *
+tg_callstack_pop(struct tg_thread_stack *t, int64_t ts)
+{
+    const struct tg_frame *f = &t->frames[--t->depth];
+    if (t->depth) /* unsigned: damaged times wrap instead of overflowing */
+        t->frames[t->depth - 1].child_ns = (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns +
+                                                     (uint64_t)ts - (uint64_t)f->entry_ns);
+    return f;
+}
+
 /* What one step did. */
 typedef enum tg_step {
     TG_STEP_NONE = 0, /* not a record of the rules (or skipped by them) */
@@ -84,10 +98,19 @@ typedef struct tg_step_out {
     unsigned flags;                 /* TG_STEP_ENDED: TG_CALL_TAIL or 0 */
 } tg_step_out;
 
-/* One record at time ts under rules TG_STACK_TOP_ONLY or TG_STACK_LLVM_XRAY (pass a
- * constant).  A tg_step, or TG_ERR_NOMEM. */
-static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, const tg_event *ev,
-                                    int64_t ts, tg_step_out *out)
+/* A function record apart from its event: what the step reads of one. */
+typedef struct tg_step_rec {
+    tg_event_kind kind;
+    int tid;
+    uint64_t addr;
+} tg_step_rec;
+
+/* The step's one body, on an event ev (is_ev true) or a record rec: each caller below passes a
+ * constant is_ev, so the other branch folds away and the event's fields are read where the
+ * rules need them, as before records could be stepped. */
+static inline __attribute__((always_inline)) int
+tg_callstack_step_any(tg_callstack *cs, tg_stack_rules rules, bool is_ev, const tg_event *ev,
+                      const tg_step_rec *rec, int64_t ts, tg_step_out *out)
 {
     if (rules == TG_STACK_LLVM_XRAY) {
         /* llvm-xray's account: a record before the first one (in cycles, unsigned) is an
@@ -97,13 +120,14 @@ static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, cons
         if ((uint64_t)ts < cs->first_time)
             return TG_STEP_NONE;
     }
-    tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    tg_event_kind kind = is_ev ? (ev->cls ? ev->cls->kind : TG_KIND_GENERIC) : rec->kind;
     if (kind == TG_KIND_FUNC_ENTRY) {
-        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+        struct tg_thread_stack *t = tg_callstack_thread(cs, is_ev ? ev->tid : rec->tid);
         if (!t || (t->depth == t->cap &&
                    tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames) < 0))
             return TG_ERR_NOMEM;
-        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
+        uint64_t ev_addr = is_ev ? ev->addr : rec->addr;
+        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev_addr : ev_addr;
         struct tg_frame *f = &t->frames[t->depth++]; /* name and module: the caller's */
         f->addr = addr;
         f->entry_ns = ts;
@@ -112,31 +136,44 @@ static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, cons
         return TG_STEP_OPENED;
     }
     if (kind == TG_KIND_FUNC_EXIT || kind == TG_KIND_FUNC_TAIL_EXIT) {
-        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+        struct tg_thread_stack *t = tg_callstack_thread(cs, is_ev ? ev->tid : rec->tid);
         if (!t)
             return TG_ERR_NOMEM;
         out->thread = t;
         /* llvm-xray's function ids are 32-bit */
-        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev->addr : ev->addr;
+        uint64_t ev_addr = is_ev ? ev->addr : rec->addr;
+        uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev_addr : ev_addr;
         if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
             return TG_STEP_NO_ENTRY;
-        const struct tg_frame *f = &t->frames[--t->depth];
-        if (t->depth) /* unsigned: damaged times wrap instead of overflowing */
-            t->frames[t->depth - 1].child_ns =
-                (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + (uint64_t)ts -
-                          (uint64_t)f->entry_ns);
-        out->frame = f;
+        out->frame = tg_callstack_pop(t, ts);
         out->flags = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
         return TG_STEP_ENDED;
     }
-    if (rules == TG_STACK_TOP_ONLY && kind == TG_KIND_LOST && ev->tid >= 0) {
-        struct tg_thread_stack *t = tg_callstack_thread(cs, ev->tid);
+    int tid = is_ev ? ev->tid : rec->tid;
+    if (rules == TG_STACK_TOP_ONLY && kind == TG_KIND_LOST && tid >= 0) {
+        struct tg_thread_stack *t = tg_callstack_thread(cs, tid);
         if (!t)
             return TG_ERR_NOMEM;
         out->thread = t;
         return TG_STEP_LOST;
     }
     return TG_STEP_NONE;
+}
+
+/* One event at time ts under rules TG_STACK_TOP_ONLY or TG_STACK_LLVM_XRAY (pass a
+ * constant).  A tg_step, or TG_ERR_NOMEM. */
+static inline int tg_callstack_step(tg_callstack *cs, tg_stack_rules rules, const tg_event *ev,
+                                    int64_t ts, tg_step_out *out)
+{
+    return tg_callstack_step_any(cs, rules, true, ev, NULL, ts, out);
+}
+
+/* The same for a record held apart from its event (llvm-xray graph sorts the records first,
+ * as llvm-xray does). */
+static inline int tg_callstack_step_rec(tg_callstack *cs, tg_stack_rules rules,
+                                        const tg_step_rec *rec, int64_t ts, tg_step_out *out)
+{
+    return tg_callstack_step_any(cs, rules, false, NULL, rec, ts, out);
 }
 
 #endif

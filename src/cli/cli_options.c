@@ -11,6 +11,7 @@ const struct cli_option cli_options[] = {
     {"help", 'h', NULL, CMD_ALL, "show this help"},
     {"style", 0, "NAME", CMD_CAT, "the text style", tg_print_style_name},
     {"style", 0, "NAME", CMD_REPORT, "the report style", tg_report_style_name},
+    {"style", 0, "NAME", CMD_GRAPH, "the graph style", tg_graph_style_name},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format", tg_converter_name},
     {"diff", 0, "OTHER", CMD_REPORT | CMD_CONVERT | CMD_STATS,
      "compare with the run OTHER (any format; functions and events match by name): report as "
@@ -50,10 +51,10 @@ const struct cli_command_info cli_commands[] = {
      "time spent per function (uftrace report; --style=xray: llvm-xray account)",
      "traceglot report --style=xray --instr-map ./app xray-log.app.XXXX", TG_OWNER_REPORT_STYLE,
      "uftrace"},
-    {"graph", CMD_GRAPH, "traceglot graph [options] PATH... [FUNC]",
+    {"graph", CMD_GRAPH, "traceglot graph [--style=uftrace|xray] [options] PATH... [FUNC]",
      "the function call graph, as uftrace graph prints it; with FUNC its backtraces and what "
-     "it calls",
-     "traceglot graph uftrace.data main", TG_OWNER_COMMAND, NULL},
+     "it calls (--style=xray: llvm-xray graph's DOT digraph)",
+     "traceglot graph uftrace.data main", TG_OWNER_GRAPH_STYLE, "uftrace"},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
      "args, ...); no -q on a terminal: a prompt",

@@ -123,10 +123,47 @@ static int call_report(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **
 
 static int call_graph(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
 {
-    return tg_graph(set, a->filter, a->func, a->opts, out, err);
+    return tg_graph(set, a->filter, a->sink, a->func, a->opts, out, err);
 }
 
 int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
+
+/* graph --style=xray -output FILE (llvm-xray graph -output): the graph into FILE, replacing
+ * it as llvm-xray does, written whole or not at all (a tg_output). */
+static int graph_to_path(struct cli_args *a, const char *path)
+{
+    tg_set *set = cli_open(a);
+    if (!set)
+        return a->open_exit ? a->open_exit : 1;
+    tg_error *err = NULL;
+    int rc;
+    tg_output *o = tg_output_new(path, TG_OUTPUT_FORCE, &err);
+    int fd = o ? tg_output_open_file(o, &err) : TG_ERR_NOMEM;
+    tg_buf *out = fd >= 0 ? tg_buf_new_fd(fd) : NULL; /* o owns fd */
+    if (fd < 0) {
+        rc = err ? tg_error_status(err) : fd;
+    } else if (!out) {
+        rc = TG_ERR_NOMEM;
+    } else {
+        cli_signals_watch(o);
+        struct cli_progress pg;
+        cli_progress_begin(&pg, a, set);
+        rc = call_graph(set, a, out, &err);
+        if (tg_buf_flush(out) < 0 && rc >= 0) {
+            fprintf(stderr, "traceglot: error: %s: cannot write the output: %s\n", path,
+                    strerror(tg_buf_error(out)));
+            rc = TG_ERR_IO;
+        }
+        cli_progress_end(&pg);
+        cli_signals_unwatch(o);
+        if (rc >= 0)
+            rc = tg_output_commit(o, &err);
+    }
+    tg_buf_free(out);
+    tg_output_free(o);
+    tg_close(set);
+    return cli_finish(rc, err);
+}
 
 /* `traceglot graph PATH... [FUNC]`: the last argument is FUNC when there are two or more and
  * it names no file. */
@@ -137,6 +174,9 @@ int cli_run_graph(struct cli_args *a)
         a->func = a->paths[--a->n_paths];
         a->paths[a->n_paths] = NULL;
     }
+    const char *path = tg_options_get(a->opts, "output");
+    if (path && strcmp(path, "-") != 0)
+        return graph_to_path(a, path);
     return run_to_fd(a, STDOUT_FILENO, call_graph);
 }
 int cli_run_cat(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_cat); }

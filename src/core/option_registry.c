@@ -1,5 +1,5 @@
 /* option_registry.c - every option's declaration, found through the registries of formats,
- * styles, converters, report styles and option groups (see option_registry.h).
+ * styles, converters, report styles, graph styles and option groups (see option_registry.h).
  *
  * The declarations are walked, never copied: a few dozen entries, read when an option is
  * set or a command starts, so a linear walk is the simplest right structure. */
@@ -54,6 +54,12 @@ static int owner_at(size_t k, owner_ref *r)
         if (k-- == 0) {
             *r = (owner_ref){TG_OWNER_REPORT_STYLE, tg_report_style_list[i]->name,
                              tg_report_style_list[i]->options};
+            return 1;
+        }
+    for (size_t i = 0; tg_graph_style_list[i]; i++)
+        if (k-- == 0) {
+            *r = (owner_ref){TG_OWNER_GRAPH_STYLE, tg_graph_style_list[i]->name,
+                             tg_graph_style_list[i]->options};
             return 1;
         }
     return 0;
@@ -123,6 +129,7 @@ static const char *owner_word(tg_option_owner owner)
     case TG_OWNER_PRINT_STYLE: return "style";
     case TG_OWNER_CONVERTER: return "converter";
     case TG_OWNER_REPORT_STYLE: return "report style";
+    case TG_OWNER_GRAPH_STYLE: return "graph style";
     case TG_OWNER_COMMAND: return "command";
     default: return "reader";
     }

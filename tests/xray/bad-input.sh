@@ -41,7 +41,8 @@ for log in "${logs[@]}"; do
         head -c $cut "$log" > "$out/t.xray"
         exp=any
         [ $cut -gt 32 ] && exp=err
-        for cmd in "cat --style=xray-yaml" "report --style=xray" "cat" "convert --to chrome"; do
+        for cmd in "cat --style=xray-yaml" "report --style=xray" "cat" "convert --to chrome" \
+            "graph --style=xray -k"; do
             tg_sampled || continue
             run "$b truncated at $cut: $cmd" $exp $cmd "$out/t.xray"
         done
@@ -59,7 +60,7 @@ for _ in range(1 + seed % 4):
     d[i] ^= 1 << r.randrange(8)
 open(p, 'wb').write(bytes(d))
 PY
-        for cmd in "cat --style=xray-yaml" "report --style=xray" "cat"; do
+        for cmd in "cat --style=xray-yaml" "report --style=xray" "cat" "graph --style=xray -k"; do
             tg_sampled || continue
             run "$b flipped (seed $seed): $cmd" any $cmd "$out/f.xray"
         done

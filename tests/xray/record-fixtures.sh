@@ -15,6 +15,26 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bash "$here/build-app.sh" "$tmp"
 mkdir -p "$data"
+# llvm-xray graph: each case of graph-cases.txt on each log, as $k.graph-SLUG.dot (cases named
+# nomap* without the instrumentation map).  `record-fixtures.sh graph` records only these,
+# from the logs already committed (the binary must be the one they were recorded with).
+record_graph() {
+    for k in fdr basic; do
+        grep -v '^#' "$here/graph-cases.txt" | while IFS=$'\t' read -r slug opts; do
+            map=-instr_map="$tmp/xray_app"
+            case $slug in nomap*) map= ;; esac
+            # shellcheck disable=SC2086
+            llvm-xray graph $map $opts "$data/$k.xray" > "$data/$k.graph-$slug.dot"
+        done
+    done
+}
+if [ "${1:-}" = graph ]; then
+    [ "$(cd "$tmp" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
+        { echo "the rebuilt xray_app differs from the recorded one: record everything"; exit 1; }
+    record_graph
+    ls -la "$data"/*.graph-*.dot
+    exit 0
+fi
 (cd "$tmp" && XRAY_OPTIONS="xray_logfile_base=$tmp/fdr-" ./xray_app fdr 4 2>/dev/null)
 (cd "$tmp" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$tmp/basic-" \
     XRAY_BASIC_OPTIONS=func_duration_threshold_us=0 ./xray_app basic 4 2>/dev/null)
@@ -32,4 +52,5 @@ for k in fdr basic; do
     llvm-xray account -keep-going "$log" > "$data/$k.account-nomap.txt" 2>/dev/null
     llvm-xray convert -output-format=yaml -symbolize "$log" > "$data/$k.nomap.yaml"
 done
+record_graph
 ls -la "$data"

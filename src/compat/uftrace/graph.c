@@ -1,5 +1,6 @@
-/* graph.c - tg_graph: `uftrace graph`, the function call graph of a function trace, and with
- * a FUNC the backtraces that reach it and the graph of what it calls, byte for byte.
+/* graph.c - the "uftrace" graph style (tg_graph): `uftrace graph`, the function call graph of
+ * a function trace, and with a FUNC the backtraces that reach it and the graph of what it
+ * calls, byte for byte.
  *
  * The records go through uftrace's stack rules (analysis/callstack_uftrace.h) and filters
  * (callstack_filter.h) as in replay and report; each thread walks one call tree per trace
@@ -668,25 +669,27 @@ static int graph_run(const void *impl, tg_set *set, tg_iter *it, const tg_option
     return rc < 0 ? rc : 0;
 }
 
-TG_OPTIONS(graph) = {
-    "graph",
-    TG_OWNER_COMMAND,
-    (const tg_option_decl[]){
-        {"output-fields", TG_OPT_TEXT, "total",
-         "columns: total, self, addr (total-time, self-time, address), none; +FIELD adds "
-         "(uftrace graph -f)",
-         "FIELDS", NULL, 0, 0, 'f'},
-        {"kernel-full", TG_OPT_FLAG, NULL,
-         "uftrace data recorded with -k: also the kernel functions outside user functions "
-         "(uftrace --kernel-full)"},
-        UF_FILTER_OPTION_DECLS,
-        {0},
-    },
+static int graph_style_run(tg_set *set, tg_iter *it, const char *func, const tg_options *opts,
+                           tg_buf *out, tg_error **err)
+{
+    return graph_run(func, set, it, opts, out, err);
+}
+
+static const tg_option_decl graph_options[] = {
+    {"output-fields", TG_OPT_TEXT, "total",
+     "columns: total, self, addr (total-time, self-time, address), none; +FIELD adds "
+     "(uftrace graph -f)",
+     "FIELDS", NULL, 0, 0, 'f'},
+    {"kernel-full", TG_OPT_FLAG, NULL,
+     "uftrace data recorded with -k: also the kernel functions outside user functions "
+     "(uftrace --kernel-full)"},
+    UF_FILTER_OPTION_DECLS,
+    {0},
 };
 
-int tg_graph(tg_set *set, const tg_filter *f, const char *func, const tg_options *opts, tg_buf *out,
-             tg_error **err)
-{
-    TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "graph", "filter", NULL, err));
-    return tg_sink_run(set, f, opts, out, err, graph_run, func);
-}
+TG_GRAPH_STYLE(uftrace) = {
+    .name = "uftrace",
+    .graph = graph_style_run,
+    .options = graph_options,
+    .takes_filters = true,
+};
