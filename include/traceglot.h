@@ -835,6 +835,10 @@ int tg_graph(tg_set *set, const tg_filter *f, const char *style, const char *fun
 const char *tg_graph_style_name(size_t i);
 int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
               tg_buf *out, tg_error **err);
+/* `llvm-xray stack` (style "xray", the only one; NULL: it): the top call stacks by leaf sum
+ * and count, or every stack as flamegraph.pl's lines (options of group "stack"). */
+int tg_stack(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
+             tg_buf *out, tg_error **err);
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
 

@@ -146,7 +146,8 @@ static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, cons
 {
     if (t->depth == t->cap)
         TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
-    t->frames[t->depth++] = (struct tg_frame){addr, name, module, entry_ns, 0};
+    t->frames[t->depth++] =
+        (struct tg_frame){.addr = addr, .name = name, .module = module, .entry_ns = entry_ns};
     if (cs->on_open)
         tell_open(cs, t);
     return 0;
@@ -342,8 +343,8 @@ static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
     int step = cs->rules == TG_STACK_TOP_ONLY
                    ? tg_callstack_step(cs, TG_STACK_TOP_ONLY, ev, ts, &out)
                    : tg_callstack_step(cs, TG_STACK_LLVM_XRAY, ev, ts, &out);
-    if (step <= TG_STEP_NONE)
-        return step;
+    if (step <= TG_STEP_NONE || step == TG_STEP_EARLY)
+        return step < 0 ? step : 0;
     struct tg_thread_stack *t = out.thread;
     t->last_ns = ts;
     t->trace = ev->cls->trace;
@@ -363,7 +364,8 @@ static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
         while (t->depth)
             pop(cs, t, ts, TG_CALL_NO_EXIT | TG_CALL_LOST, ev);
         break;
-    case TG_STEP_NONE: break;
+    case TG_STEP_NONE:
+    case TG_STEP_EARLY: break;
     }
     return 0;
 }

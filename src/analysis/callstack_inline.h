@@ -24,7 +24,10 @@ struct uf_state;
 
 struct tg_frame {
     uint64_t addr;
-    const char *name;   /* left unset by tg_callstack_step (tg_callstack_feed sets them) */
+    union {
+        const char *name; /* left unset by tg_callstack_step (tg_callstack_feed sets them) */
+        void *user;       /* a tg_callstack_step consumer's own (llvm-xray stack's trie node) */
+    };
     const char *module; /* likewise */
     int64_t entry_ns;
     int64_t child_ns;
@@ -90,6 +93,8 @@ typedef enum tg_step {
     TG_STEP_ENDED,    /* a frame ended: *frame (popped; valid until the next step) */
     TG_STEP_NO_ENTRY, /* an exit that does not match the top: stacks unchanged */
     TG_STEP_LOST,     /* lost records (TG_STACK_TOP_ONLY): the caller ends *thread's frames */
+    TG_STEP_EARLY,    /* TG_STACK_LLVM_XRAY: a record timed before the first one, skipped (an
+                       * error to llvm-xray account) */
 } tg_step;
 
 typedef struct tg_step_out {
@@ -117,8 +122,10 @@ tg_callstack_step_any(tg_callstack *cs, tg_stack_rules rules, bool is_ev, const 
          * error that -keep-going skips */
         if (cs->first_time == 0)
             cs->first_time = (uint64_t)ts;
-        if ((uint64_t)ts < cs->first_time)
-            return TG_STEP_NONE;
+        if ((uint64_t)ts < cs->first_time) {
+            out->thread = NULL;
+            return TG_STEP_EARLY;
+        }
     }
     tg_event_kind kind = is_ev ? (ev->cls ? ev->cls->kind : TG_KIND_GENERIC) : rec->kind;
     if (kind == TG_KIND_FUNC_ENTRY) {
@@ -174,6 +181,20 @@ static inline int tg_callstack_step_rec(tg_callstack *cs, tg_stack_rules rules,
                                         const tg_step_rec *rec, int64_t ts, tg_step_out *out)
 {
     return tg_callstack_step_any(cs, rules, false, NULL, rec, ts, out);
+}
+
+/* llvm-xray account -deduce-sibling-calls: an exit of a function below the top of t ends it
+ * and every frame above it.  The index of its frame (t->frames[index .. old depth) stay
+ * readable until the next step), or -1 when the function is not on the stack (nothing
+ * changes).  addr as the rules compare it (32-bit under TG_STACK_LLVM_XRAY). */
+static inline long tg_callstack_unwind_to(struct tg_thread_stack *t, uint64_t addr)
+{
+    for (size_t i = t->depth; i-- > 0;)
+        if (t->frames[i].addr == addr) {
+            t->depth = i;
+            return (long)i;
+        }
+    return -1;
 }
 
 #endif

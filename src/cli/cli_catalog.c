@@ -48,10 +48,12 @@ int cli_single_dash(const struct cli_command_info *cmd, const char *sink)
     tg_option_owner owner;
     const char *oname;
     const tg_option_decl *d;
-    if (!sink || cmd->sink == TG_OWNER_COMMAND)
+    if (!sink)
         return 0;
+    /* a command that is its own sink (stack): its group's declarations */
+    const char *who = cmd->sink == TG_OWNER_COMMAND ? cmd->name : sink;
     for (size_t i = 0; (d = tg_option_declared(i, &owner, &oname)) != NULL; i++)
-        if (owner == cmd->sink && strcmp(oname, sink) == 0 && (d->flags & TG_OPT_SINGLE_DASH))
+        if (owner == cmd->sink && strcmp(oname, who) == 0 && (d->flags & TG_OPT_SINGLE_DASH))
             return 1;
     return 0;
 }

@@ -7,12 +7,16 @@
  * that the chosen style does not take. */
 #include "cli.h"
 
+/* stack's styles: llvm-xray's only (tg_stack) */
+static const char *stack_style_name(size_t i) { return i == 0 ? "xray" : NULL; }
+
 const struct cli_option cli_options[] = {
     {"help", 'h', NULL, CMD_ALL, "show this help"},
     {"style", 0, "NAME", CMD_CAT, "the text style", tg_print_style_name},
     {"style", 0, "NAME", CMD_REPORT, "the report style", tg_report_style_name},
     {"style", 0, "NAME", CMD_GRAPH, "the graph style", tg_graph_style_name},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format", tg_converter_name},
+    {"style", 0, "NAME", CMD_STACK, "the stack style", stack_style_name},
     {"diff", 0, "OTHER", CMD_REPORT | CMD_CONVERT | CMD_STATS,
      "compare with the run OTHER (any format; functions and events match by name): report as "
      "uftrace report --diff, convert --to svg or folded, stats"},
@@ -55,6 +59,11 @@ const struct cli_command_info cli_commands[] = {
      "the function call graph, as uftrace graph prints it; with FUNC its backtraces and what "
      "it calls (--style=xray: llvm-xray graph's DOT digraph)",
      "traceglot graph uftrace.data main", TG_OWNER_GRAPH_STYLE, "uftrace"},
+    {"stack", CMD_STACK, "traceglot stack [--style=xray] [options] PATH...",
+     "call stacks of a function trace, as llvm-xray stack prints them: the top 10 by leaf "
+     "time and count, or every stack for flamegraph.pl (-all-stacks -stack-format=flame)",
+     "traceglot stack --style=xray -instr_map=./app -aggregate-threads xray-log.app.XXXX",
+     TG_OWNER_COMMAND, NULL},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
      "args, ...); no -q on a terminal: a prompt",

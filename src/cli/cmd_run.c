@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -126,6 +128,21 @@ static int call_graph(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **e
     return tg_graph(set, a->filter, a->sink, a->func, a->opts, out, err);
 }
 
+static int call_stack(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_stack(set, a->filter, "xray", a->opts, out, err);
+}
+
+/* stack: --style=xray, or none (the command's name: xray too). */
+int cli_run_stack(struct cli_args *a)
+{
+    if (a->sink && strcmp(a->sink, "stack") != 0 && strcmp(a->sink, "xray") != 0) {
+        fprintf(stderr, "traceglot stack: unknown style '%s' (known: xray)\n", a->sink);
+        return 2;
+    }
+    return run_to_fd(a, STDOUT_FILENO, call_stack);
+}
+
 int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
 
 /* graph --style=xray -output FILE (llvm-xray graph -output): the graph into FILE, replacing
@@ -182,7 +199,23 @@ int cli_run_graph(struct cli_args *a)
 int cli_run_cat(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_cat); }
 int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_stats); }
 int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }
-int cli_run_report(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_report); }
+/* report: stdout, or the file of llvm-xray account's -output (created or truncated before the
+ * trace is read, as llvm-xray opens it; "-" is stdout). */
+int cli_run_report(struct cli_args *a)
+{
+    const char *path = tg_options_get(a->opts, "output");
+    if (!path || strcmp(path, "-") == 0)
+        return run_to_fd(a, STDOUT_FILENO, call_report);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "traceglot: error: Cannot open file '%s' for writing.: %s\n", path,
+                strerror(errno));
+        return 1;
+    }
+    int rc = run_to_fd(a, fd, call_report);
+    close(fd);
+    return rc;
+}
 
 /* convert --diff OTHER -o PATH: the differential stream into o's file, committed when whole. */
 static int diff_to_output(tg_set *set, struct cli_args *a, tg_output *o, tg_error **err)

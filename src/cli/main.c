@@ -34,6 +34,7 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     case CMD_SQL: return cli_run_sql(a);
     case CMD_GRAPH: return cli_run_graph(a);
     case CMD_FLEET: return cli_run_fleet(a);
+    case CMD_STACK: return cli_run_stack(a);
     default: return 2;
     }
 }

@@ -40,7 +40,7 @@ for p in inputs:a4:a8 builds:a4:b4; do
         tg_fail "$pair: across formats" "exit status $?: $(head -3 "$TG_TMP/err")"
     fi
     # --style=xray: llvm-xray account's rows of PATH, each with its change against OTHER
-    if tg_run "$TG" report --style=xray --diff "$other.xray" --diff-instr-map "$bin_other" \
+    if tg_run "$TG" report --style=xray -k --diff "$other.xray" --diff-instr-map "$bin_other" \
         --instr-map "$bin_path" "$path.xray" &&
         /usr/bin/python3 "$TG_TESTS/diff/check_account_diff.py" "$TG_TMP/out" \
             "$pair.account-path.txt" "$pair.account-other.txt" >"$TG_TMP/why"; then

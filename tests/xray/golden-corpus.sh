@@ -21,8 +21,8 @@ check() { # name expected command...
 for k in ${1:-basic fdr}; do
     log=$dir/$k-visible.xray
     check "$k yaml" "$dir/$k-visible.yaml" "$TG" cat --style=xray-yaml --instr-map "$bin" "$log"
-    check "$k account" "$dir/$k-visible.account.txt" "$TG" report --style=xray --instr-map "$bin" "$log"
+    check "$k account" "$dir/$k-visible.account.txt" "$TG" report --style=xray -k --instr-map "$bin" "$log"
     check "$k account count dsc" "$dir/$k-visible.account-count.txt" \
-        "$TG" report --style=xray --sort=count --sortorder=dsc --instr-map "$bin" "$log"
+        "$TG" report --style=xray -k --sort=count --sortorder=dsc --instr-map "$bin" "$log"
 done
 exit $fail

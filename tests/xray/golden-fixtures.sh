@@ -32,11 +32,11 @@ for k in ${1:-fdr basic}; do
     log=$data/$k.xray
     check "$k yaml" "$data/$k.yaml" "$TG" cat --style=xray-yaml --instr-map "$bin" "$log"
     check "$k yaml, no map" "$data/$k.nomap.yaml" "$TG" cat --style=xray-yaml "$log"
-    check "$k account" "$data/$k.account.txt" "$TG" report --style=xray --instr-map "$bin" "$log"
+    check "$k account" "$data/$k.account.txt" "$TG" report --style=xray -k --instr-map "$bin" "$log"
     check "$k account count dsc" "$data/$k.account-count-dsc.txt" \
-        "$TG" report --style=xray --sort=count --sortorder=dsc --instr-map "$bin" "$log"
+        "$TG" report --style=xray -k --sort=count --sortorder=dsc --instr-map "$bin" "$log"
     check "$k account sum asc" "$data/$k.account-sum-asc.txt" \
-        "$TG" report --style=xray --sort=sum --sortorder=asc --instr-map "$bin" "$log"
-    check "$k account, no map" "$data/$k.account-nomap.txt" "$TG" report --style=xray "$log"
+        "$TG" report --style=xray -k --sort=sum --sortorder=asc --instr-map "$bin" "$log"
+    check "$k account, no map" "$data/$k.account-nomap.txt" "$TG" report --style=xray -k "$log"
 done
 exit $fail

@@ -28,7 +28,7 @@ for log in "$out"/fdr-xray_app.* "$out"/basic-xray_app.*; do
         for order in asc dsc; do
             llvm-xray account -keep-going -instr_map="$bin" -sort=$key -sortorder=$order "$log" \
                 > "$out/exp" 2>/dev/null
-            "$TG" report --style=xray --instr-map "$bin" --sort=$key --sortorder=$order "$log" \
+            "$TG" report --style=xray -k --instr-map "$bin" --sort=$key --sortorder=$order "$log" \
                 > "$out/got" 2>&1
             cmp -s "$out/exp" "$out/got" || {
                 echo "FAIL account $key $order $(basename "$log")"; diff "$out/exp" "$out/got" | head -5; fail=1; }
@@ -49,7 +49,7 @@ for log in "$out"/fdr-xray_app.*; do
     cmp -s "$out/exp" "$out/got" || { echo "FAIL yaml, many blocks"; fail=1; }
     for key in funcid count sum; do
         llvm-xray account -keep-going -instr_map="$bin" -sort=$key "$log" > "$out/exp" 2>/dev/null
-        "$TG" report --style=xray --instr-map "$bin" --sort=$key "$log" > "$out/got" 2>&1
+        "$TG" report --style=xray -k --instr-map "$bin" --sort=$key "$log" > "$out/got" 2>&1
         cmp -s "$out/exp" "$out/got" || { echo "FAIL account $key, many blocks"; fail=1; }
     done
     [ $fail -eq 0 ] && echo "ok   many small FDR buffers ($(stat -c %s "$log") bytes)"

@@ -4,7 +4,8 @@
 # aliases (-m BIN, -m=BIN, -s, -r, -p), and --instr_map; each prints the bytes llvm-xray
 # printed for that option (tests/data/xray, recorded by record-fixtures.sh; -top=N: the
 # recorded rows' first N, llvm-xray's count line unchanged).  A misspelt LLVM option, and an
-# xray-style spelling given to another style, are usage errors (exit 2) naming the style.
+# xray-style spelling given to another style, are usage errors (exit 2) naming the style;
+# so are llvm-xray stack's refused combinations.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 data=$TG_TEST_DATA/xray
@@ -23,18 +24,18 @@ for k in fdr basic; do
         "-s count -r dsc -m $bin" "-s=count -r=dsc -m=$bin" \
         "--sort count -sortorder=dsc --instr-map $bin"; do
         # shellcheck disable=SC2086
-        tg_check "$k: ${args//$bin/BIN}" "$dsc" "$TG" report --style=xray $args "$log"
+        tg_check "$k: ${args//$bin/BIN}" "$dsc" "$TG" report --style=xray -k $args "$log"
     done
     tg_check "$k: -sort=sum -sortorder=asc -m BIN" "$data/$k.account-sum-asc.txt" \
-        "$TG" report --style=xray -sort=sum -sortorder=asc -m "$bin" "$log"
+        "$TG" report --style=xray -keep-going -sort=sum -sortorder=asc -m "$bin" "$log"
     for top in "-top=3" "-top 3" "-p 3" "-p=3" "--top=3"; do
         head -n 5 "$dsc" > "$TG_TMP/top3"
         # shellcheck disable=SC2086
         tg_check "$k: $top" "$TG_TMP/top3" \
-            "$TG" report --style=xray -sort=count -sortorder=dsc -m "$bin" $top "$log"
+            "$TG" report --style=xray -k -sort=count -sortorder=dsc -m "$bin" $top "$log"
     done
     tg_check "$k: -top=0 is every row" "$dsc" \
-        "$TG" report --style=xray -sort=count -sortorder=dsc -m "$bin" -top=0 "$log"
+        "$TG" report --style=xray -k -sort=count -sortorder=dsc -m "$bin" -top=0 "$log"
 done
 log=$data/fdr.xray
 refused() {
@@ -61,4 +62,22 @@ refused "--instr_map with the uftrace style" "the uftrace style does not take --
 # uftrace's spelling, as its getopt reads it: -t op=3 (a time filter)
 refused "-top=3 with the uftrace style is -t op=3" "invalid time given: op=3" \
     "$TG" report -top=3 "$log"
+# stack: llvm-xray stack's own refusals of option combinations, with its words (llvm-xray
+# exits 1 there; traceglot says it as a usage error, exit 2), and its misspellings
+refused "stack -all-stacks without a format" \
+    "You must specify a non-human format when reporting with -all-stacks." \
+    "$TG" stack --style=xray -all-stacks "$log"
+refused "stack -stack-format=flame without -all-stacks" \
+    "Can't specify a non-human format without -all-stacks." \
+    "$TG" stack --style=xray -stack-format=flame "$log"
+refused "stack -per-thread-stacks -aggregate-threads" \
+    "Can't specify options for per thread reporting and reporting that aggregates threads." \
+    "$TG" stack -per-thread-stacks -aggregate-threads "$log"
+refused "stack -stack-formt=flame" "unknown option '-stack-formt=flame'" \
+    "$TG" stack --style=xray -all -stack-formt=flame "$log"
+refused "stack -aggregation-type=sum" "bad aggregation-type 'sum'" \
+    "$TG" stack -all -stack-format=flame -aggregation-type=sum "$log"
+refused "stack --style=uftrace" "unknown style 'uftrace' (known: xray)" \
+    "$TG" stack --style=uftrace "$log"
+refused "report --style=uftrace -k" "the uftrace style does not take" "$TG" report -k "$log"
 tg_done

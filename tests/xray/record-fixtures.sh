@@ -53,4 +53,6 @@ for k in fdr basic; do
     llvm-xray convert -output-format=yaml -symbolize "$log" > "$data/$k.nomap.yaml"
 done
 record_graph
+# llvm-xray's options on these logs (llvm-options.cases): tests/data/xray/options
+bash "$here/record-options.sh"
 ls -la "$data"

@@ -1,10 +1,12 @@
-/* xray_account.c - the "xray" report style: `llvm-xray account -keep-going` byte for byte.
+/* xray_account.c - the "xray" report style: `llvm-xray account` byte for byte, with its
+ * options (-keep-going, -deduce-sibling-calls, -sort, -sortorder, -top, -instr_map, -output).
  *
  * llvm-xray account walks the records in the order it loaded them (not sorted by time):
  * per thread id a stack of (function id, TSC); an entry pushes; an exit or tail exit whose
  * function is on top pops it and records the latency |exit TSC - entry TSC| for that
  * function; an exit that does not match the top, an exit on an empty stack, and any record
- * whose TSC is below the very first record's TSC are errors that -keep-going skips.  Per
+ * whose TSC is below the very first record's TSC are errors that -keep-going skips (without
+ * it the account stops; -deduce-sibling-calls ends the frames above a matching one).  Per
  * function: count, min, median (element n/2 of the sorted latencies), 90th and 99th
  * percentiles (element floor(n*0.9) / floor(n*0.99)), max and sum (summed in doubles in
  * record order), divided by the cycle frequency; rows ordered by -sort/-sortorder with
@@ -41,9 +43,13 @@ typedef struct acct {
     size_t n_funcs, cap_funcs;
     func_lat *lastf; /* the function of the previous latency (NULL: none) */
     uint32_t *hist;  /* percentile histogram (allocated for big functions only) */
+    bool keep_going; /* -keep-going: a record llvm-xray cannot account is skipped */
+    bool deduce;     /* -deduce-sibling-calls */
+    bool stopped;    /* without -keep-going: stopped at such a record (nothing printed) */
 } acct;
 
-static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
+__attribute__((always_inline)) static inline func_lat *func_of(acct *a, int32_t id,
+                                                               const tg_event *ev)
 {
     uint64_t *index = tg_hash_find(&a->by_id, (uint32_t)id);
     if (index)
@@ -66,7 +72,10 @@ static func_lat *func_of(acct *a, int32_t id, const tg_event *ev)
     return f->name && f->location ? f : NULL; /* freed with the others on NOMEM */
 }
 
-static int record_latency(acct *a, int32_t id, uint64_t lat, const tg_event *ev)
+/* inlined into the account's loop (its one hot caller; a call per latency cost 7% more
+ * instructions on the bench log once the cold path called it too) */
+__attribute__((always_inline)) static inline int record_latency(acct *a, int32_t id, uint64_t lat,
+                                                                const tg_event *ev)
 {
     func_lat *f = a->lastf;
     if (!f || f->id != id) {
@@ -81,6 +90,120 @@ static int record_latency(acct *a, int32_t id, uint64_t lat, const tg_event *ev)
     return 0;
 }
 
+/* ---- records llvm-xray account cannot account ---------------------------------------------
+ * An exit that does not match the top of its thread's stack (nor, with -deduce-sibling-calls,
+ * any frame below it), an exit on an empty stack, and a record timed before the first one.
+ * -keep-going skips them; without it llvm-xray stops at the first with the record, every
+ * thread's stack (its hash map's order) and "Failed accounting function calls in file", and
+ * prints no rows: the same here, as the error's text (exit 1). */
+
+static int is_xray_event(const tg_event *ev)
+{
+    const char *f = tg_trace_format(tg_event_trace(ev));
+    return f && strcmp(f, "xray") == 0;
+}
+
+static const char *record_kind(const tg_event *ev)
+{
+    static const char *const kinds[] = {"enter",     "exit",         "tail-exit",
+                                        "enter-arg", "custom-event", "typed-event"};
+    uint64_t k = tg_event_class_id(tg_event_class_of(ev));
+    if (!is_xray_event(ev))
+        k = ev->cls && ev->cls->kind == TG_KIND_FUNC_EXIT ? 1 : 0;
+    return k < 6 ? kinds[k] : "enter";
+}
+
+/* llvm-xray's FuncIdConversionHelper name of function id addr, from the trace of ev. */
+static const char *name_of_id(const tg_event *ev, uint64_t addr, char *buf, size_t size)
+{
+    tg_event other = *ev; /* the reader names a function from its event's trace and id */
+    other.addr = addr;
+    const char *nm = tg_event_func_name(&other);
+    if (nm && *nm)
+        return nm;
+    snprintf(buf, size, "#%d", (int32_t)addr);
+    return buf;
+}
+
+static int stop_at(acct *a, const tg_event *ev, uint64_t tsc, tg_error **err)
+{
+    tg_buf *m = tg_buf_new();
+    if (!m)
+        return TG_ERR_NOMEM;
+    tg_value v;
+    uint64_t type =
+        is_xray_event(ev) && tg_event_field(ev, TG_SCOPE_PAYLOAD, 1, &v) == 0 ? v.v.u & 0xffff : 0;
+    char tmp[256];
+    snprintf(tmp, sizeof tmp,
+             "Error processing record: {type: %llu; cpu: %u; record-type: %s; function-id: %d; "
+             "tsc: %llu; thread-id: %u; process-id: %u}}\n",
+             (unsigned long long)type, (unsigned)(uint16_t)tg_event_cpu(ev), record_kind(ev),
+             (int32_t)tg_event_func_addr(ev), (unsigned long long)tsc, (unsigned)tg_event_tid(ev),
+             (unsigned)tg_event_pid(ev));
+    tg_buf_puts(m, tmp);
+    /* the threads in llvm's DenseMap<uint32_t> order (insertion order: the builder's) */
+    size_t n = a->cs->n_threads;
+    unsigned *hashes = malloc((n ? n : 1) * sizeof *hashes);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    int rc = hashes && order ? 0 : TG_ERR_NOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        hashes[i] = tg_llvm_hash32((uint32_t)a->cs->threads[i].tid);
+    if (rc == 0 && n)
+        rc = tg_llvm_densemap_order(hashes, n, order);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct tg_thread_stack *t = &a->cs->threads[order[i]];
+        snprintf(tmp, sizeof tmp, "Thread ID: %u\n", (unsigned)t->tid);
+        tg_buf_puts(m, tmp);
+        if (!t->depth)
+            tg_buf_puts(m, "  (empty stack)\n");
+        for (size_t d = t->depth; d-- > 0;) {
+            char nb[32];
+            snprintf(tmp, sizeof tmp, "  #%zu\t", d + 1);
+            tg_buf_puts(m, tmp);
+            tg_buf_puts(m, name_of_id(ev, t->frames[d].addr, nb, sizeof nb));
+            tg_buf_putc(m, '\n');
+        }
+    }
+    free(hashes);
+    free(order);
+    tg_buf_puts(m, "Failed accounting function calls in file '");
+    tg_buf_puts(m, tg_trace_input_path(tg_event_trace(ev)));
+    tg_buf_puts(m, "'.");
+    if (rc == 0)
+        rc = tg_err(err, TG_ERR_FORMAT, "%s", tg_buf_data(m));
+    tg_buf_free(m);
+    a->stopped = true;
+    return rc;
+}
+
+/* A record the top-only step did not account (step: TG_STEP_NO_ENTRY or TG_STEP_EARLY):
+ * -deduce-sibling-calls ends the frames from the exited function's up, each with its own
+ * latency (bottom first, as llvm-xray records them); else -keep-going skips it, or the
+ * account stops.  0 to go on. */
+__attribute__((noinline, cold)) static int account_unmatched(acct *a, const tg_event *ev, int step,
+                                                             uint64_t tsc,
+                                                             struct tg_thread_stack *t,
+                                                             tg_error **err)
+{
+    if (step == TG_STEP_NO_ENTRY && a->deduce) {
+        size_t top = t->depth;
+        long at = tg_callstack_unwind_to(t, (uint32_t)ev->addr);
+        for (size_t i = at < 0 ? top : (size_t)at; i < top; i++) {
+            const struct tg_frame *f = &t->frames[i];
+            uint64_t entry = (uint64_t)f->entry_ns;
+            tg_event named = *ev; /* the latency's function names its row */
+            named.addr = f->addr;
+            TG_TRY(record_latency(a, (int32_t)f->addr, tsc > entry ? tsc - entry : entry - tsc,
+                                  &named));
+        }
+        if (at >= 0)
+            return 0;
+    }
+    if (a->keep_going)
+        return 0;
+    return stop_at(a, ev, tsc, err);
+}
+
 /* Where a record's cycles are. */
 enum tsc_from {
     TSC_IS_NS,    /* an XRay trace at 1 GHz: the event time in ns is the TSC itself (the
@@ -92,7 +215,7 @@ enum tsc_from {
 /* A run of records, each the builder's step under llvm-xray's rules (records before the
  * first, unmatched exits and other kinds change nothing), and the latency of each ended
  * call.  The one caller of the per-record code, so that it is compiled into this loop. */
-static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from from)
+static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from from, tg_error **err)
 {
     for (const tg_event *ev = run; ev < run + n; ev++) {
         uint64_t tsc;
@@ -107,8 +230,12 @@ static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from fro
         tg_step_out out;
         int step = tg_callstack_step(a->cs, TG_STACK_LLVM_XRAY, ev, (int64_t)tsc, &out);
         if (step != TG_STEP_ENDED) {
+            if (step == TG_STEP_OPENED) /* the common case: one comparison */
+                continue;
             if (step < 0)
                 return step;
+            if (step == TG_STEP_NO_ENTRY || step == TG_STEP_EARLY)
+                TG_TRY(account_unmatched(a, ev, step, tsc, out.thread, err));
             continue;
         }
         uint64_t entry = (uint64_t)out.frame->entry_ns;
@@ -350,10 +477,12 @@ static void account_free(account *ac)
  * iterator) and makes its rows, sorted by key.  0, a negative status (damage: the first
  * error in *err, the rows made all the same), or TG_ERR_NOMEM. */
 static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
-                           tg_error **err)
+                           const tg_options *opts, tg_error **err)
 {
     memset(ac, 0, sizeof *ac);
     acct *a = &ac->a;
+    a->keep_going = opts && tg_options_flag(opts, "keep-going");
+    a->deduce = opts && tg_options_flag(opts, "deduce-sibling-calls");
     a->cs = tg_callstack_new(NULL, NULL);
     if (!a->cs)
         return TG_ERR_NOMEM;
@@ -361,7 +490,7 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
     int rc = 0;
     uint64_t freq = 0;
     int have_xray = 0, have_other = 0;
-    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
+    for (size_t t = 0; t < tg_set_trace_count(set) && !a->stopped; t++) {
         tg_trace *tr = tg_set_trace(set, t);
         if (!is_xray(tr)) {
             have_other = 1;
@@ -372,7 +501,8 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
             freq = tf;
         have_xray = 1;
         int ns_is_tsc = tf == 1000000000u;
-        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc != TG_ERR_NOMEM; s++) {
+        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc != TG_ERR_NOMEM && !a->stopped;
+             s++) {
             tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
             if (!si) {
                 rc = TG_ERR_NOMEM;
@@ -395,7 +525,7 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
                         rc = n;
                     continue;
                 }
-                int ar = account_run(a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD);
+                int ar = account_run(a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD, err);
                 if (ar < 0) {
                     rc = ar;
                     break;
@@ -409,7 +539,7 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
         const tg_event *ev;
         int r;
         while ((r = tg_iter_next(it, &ev)) > 0)
-            if ((rc = account_run(a, ev, 1, TSC_TRACE_NS)) < 0)
+            if ((rc = account_run(a, ev, 1, TSC_TRACE_NS, err)) < 0)
                 break;
         if (r < 0 && rc >= 0)
             rc = r;
@@ -483,8 +613,8 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     if (parse_sort(opts, &key, &asc) < 0)
         return bad_sort(err);
     account ac;
-    int rc = account_run_set(&ac, set, it, key, asc, err);
-    if (rc != TG_ERR_NOMEM) {
+    int rc = account_run_set(&ac, set, it, key, asc, opts, err);
+    if (rc != TG_ERR_NOMEM && !ac.a.stopped) {
         tg_buf_puts(out, "Functions with latencies: ");
         tg_buf_u64(out, ac.n);
         tg_buf_putc(out, '\n');
@@ -514,6 +644,18 @@ static const tg_option_decl xray_account_options[] = {
      NULL, -2147483647 - 1, 2147483647, 'p', XRAY_LLVM},
     {"instr-map", TG_OPT_TEXT, NULL, "the instrumented binary (llvm-xray -instr_map)", "BINARY",
      NULL, 0, 0, 'm', "instr_map", TG_OPT_SINGLE_DASH},
+    {"keep-going", TG_OPT_FLAG, NULL,
+     "skip the records llvm-xray cannot account (an exit that matches no entry, a record timed "
+     "before the first); without it the account stops at the first, as llvm-xray's "
+     "(llvm-xray account -keep-going)",
+     NULL, NULL, 0, 0, 'k', XRAY_LLVM},
+    {"deduce-sibling-calls", TG_OPT_FLAG, NULL,
+     "an exit of a function below the top of the stack ends the frames above it too, each "
+     "timed to that exit (llvm-xray account -deduce-sibling-calls)",
+     NULL, NULL, 0, 0, 'd', XRAY_LLVM},
+    {"output", TG_OPT_TEXT, "-",
+     "write the report to FILE; - is stdout (llvm-xray account -output)", "FILE", NULL, 0, 0, 'o',
+     XRAY_LLVM},
     {0},
 };
 
@@ -565,9 +707,11 @@ static int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *o
     if (parse_sort(opts, &key, &asc) < 0)
         return bad_sort(err);
     account ac, ao = {0};
-    int rc = account_run_set(&ac, set, it, key, asc, err);
-    int rc2 = rc == TG_ERR_NOMEM ? 0 : account_run_set(&ao, other, other_it, key, asc, err);
-    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM) {
+    int rc = account_run_set(&ac, set, it, key, asc, opts, err);
+    int rc2 = rc == TG_ERR_NOMEM || ac.a.stopped
+                  ? 0
+                  : account_run_set(&ao, other, other_it, key, asc, opts, err);
+    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped) {
         size_t gone = 0;
         for (size_t i = 0; i < ao.n; i++)
             gone += !find_row(&ac, &ao.rows[i]);

@@ -1,0 +1,55 @@
+#!/bin/bash
+# llvm-options.sh [KIND] - traceglot against llvm-xray 14 with each option of
+# llvm-options.cases on the project's XRay fixtures (recorded by record-options.sh in
+# tests/data/xray/options): the same arguments, with LLVM's spellings, print the same bytes
+# and exit with the same status; when llvm-xray stopped (exit 1), the same message, past each
+# tool's own prefix ("llvm-xray: ", "traceglot: error: ").  Also -output FILE writes the report
+# there.  The instrumented binary is rebuilt (build-app.sh) and must be the recorded one.
+. "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+data=$TG_TEST_DATA/xray
+tg_need_dir "$data/options"
+bash "$here/build-app.sh" "$TG_TMP/b" > "$TG_TMP/build.log" 2>&1 ||
+    tg_skip "cannot build the workload: $(tail -1 "$TG_TMP/build.log")"
+[ "$(cd "$TG_TMP/b" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
+    tg_skip "the rebuilt xray_app differs from the one the fixtures were recorded with"
+MAP=$TG_TMP/b/xray_app
+cd "$data" || exit 1
+for k in ${1:-basic fdr}; do
+    while read -r name sub args; do
+        case $name in '#'* | '') continue ;; esac
+        args=${args//\$MAP/$MAP}
+        base=options/$k.$name
+        exp=$base.out
+        [ -f "$base.same" ] && exp=options/$k.$(cat "$base.same").out
+        want_rc=0
+        [ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
+        case $sub in
+        account) cmd=(report --style=xray) ;;
+        *) cmd=("$sub" --style=xray) ;;
+        esac
+        # shellcheck disable=SC2086
+        tg_run "$TG" "${cmd[@]}" $args "$k.xray"
+        rc=$?
+        why=""
+        [ "$rc" = "$want_rc" ] || why="exit $rc, llvm-xray $want_rc: $(head -c 300 "$TG_TMP/err")"
+        [ -z "$why" ] && ! cmp -s "$exp" "$TG_TMP/out" &&
+            why="stdout differs: $(diff "$exp" "$TG_TMP/out" | head -5)"
+        if [ -z "$why" ] && [ "$want_rc" != 0 ]; then
+            sed 's/^llvm-xray: //' "$base.err" > "$TG_TMP/want-err"
+            sed 's/^traceglot: error: //' "$TG_TMP/err" > "$TG_TMP/got-err"
+            cmp -s "$TG_TMP/want-err" "$TG_TMP/got-err" ||
+                why="stderr differs: $(diff "$TG_TMP/want-err" "$TG_TMP/got-err" | head -5)"
+        fi
+        if [ -z "$why" ]; then tg_pass "$k $name"; else tg_fail "$k $name" "$why"; fi
+    done < "$here/llvm-options.cases"
+    # -output FILE: the report in FILE, nothing on stdout
+    rm -f "$TG_TMP/report.txt"
+    tg_run "$TG" report --style=xray -k -m "$MAP" -output="$TG_TMP/report.txt" "$k.xray"
+    if [ $? = 0 ] && [ ! -s "$TG_TMP/out" ] && cmp -s "$TG_TMP/report.txt" "options/$k.account-k.out"; then
+        tg_pass "$k -output=FILE"
+    else
+        tg_fail "$k -output=FILE" "$(head -c 300 "$TG_TMP/err")"
+    fi
+done
+tg_done

@@ -1,0 +1,47 @@
+#!/bin/bash
+# record-options.sh - records llvm-xray's outputs for each case of llvm-options.cases on the
+# committed XRay fixtures (tests/data/xray/basic.xray and fdr.xray), into
+# tests/data/xray/options/KIND.NAME.out (stdout), .rc (the exit status when not 0) and .err
+# (stderr when the status is not 0: the message of an account that stopped).  The
+# instrumented binary is rebuilt by build-app.sh and must be the one the logs were recorded
+# with (xray_app.sha256).  Run from record-fixtures.sh, or alone to add cases.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+data=$here/../data/xray
+command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bash "$here/build-app.sh" "$tmp"
+[ "$(cd "$tmp" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
+    { echo "the rebuilt xray_app differs from the one the fixtures were recorded with"; exit 1; }
+MAP=$tmp/xray_app
+mkdir -p "$data/options"
+rm -f "$data/options"/*
+cd "$data"
+for k in basic fdr; do
+    while read -r name sub args; do
+        case $name in '#'* | '') continue ;; esac
+        args=${args//\$MAP/$MAP}
+        base=options/$k.$name
+        set +e
+        # shellcheck disable=SC2086
+        llvm-xray "$sub" $args "$k.xray" > "$base.out" 2> "$base.err"
+        rc=$?
+        set -e
+        if [ $rc = 0 ]; then
+            rm -f "$base.err"
+            # an output another case of this log already has: NAME.same names that case
+            for o in options/"$k".*.out; do
+                if [ "$o" != "$base.out" ] && [ ! -f "${o%.out}.rc" ] && cmp -s "$o" "$base.out"; then
+                    o=${o#options/"$k".}
+                    echo "${o%.out}" > "$base.same"
+                    rm "$base.out"
+                    break
+                fi
+            done
+        else
+            echo $rc > "$base.rc"
+        fi
+    done < "$here/llvm-options.cases"
+done
+ls "$data/options" | wc -l
