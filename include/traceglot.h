@@ -368,6 +368,10 @@ const tg_error *tg_set_warnings(const tg_set *set);
 const char *tg_stream_name(const tg_stream *s);
 int tg_stream_cpu(const tg_stream *s); /* -1 when unknown */
 int tg_stream_tid(const tg_stream *s); /* -1 when unknown */
+/* The stream's class id and its own id, as babeltrace2 numbers CTF data streams (the packet
+ * header's stream id and stream instance id, else streams of a class in order); false when
+ * the format has no such ids. */
+bool tg_stream_ids(const tg_stream *s, uint64_t *class_id, uint64_t *id);
 tg_trace *tg_stream_trace(const tg_stream *s);
 
 /* ---- event classes ---------------------------------------------------------------------- */
@@ -391,6 +395,14 @@ typedef enum tg_event_kind {
                          * lttng_ust_statedump:*, lttng_statedump_*) */
     TG_KIND_COUNTER, /* the payload's integer fields are counter samples at this time (uftrace's
                       * read:* events: -T FUNC@read=proc/statm, page-fault, pmu-*) */
+    /* Only from an iterator that asked for them (tg_iter_want_messages): where a stream
+     * begins and ends, where a packet of it begins (its packet context readable as the
+     * event's TG_SCOPE_PACKET_CONTEXT) and ends, each at its time (a stream's beginning
+     * before every time of the set) and its clock value (tg_event_clock_value). */
+    TG_KIND_STREAM_BEGIN,
+    TG_KIND_STREAM_END,
+    TG_KIND_PACKET_BEGIN,
+    TG_KIND_PACKET_END,
 } tg_event_kind;
 
 typedef struct tg_event_class tg_event_class;
@@ -539,11 +551,20 @@ typedef enum tg_render_flag {
     TG_RENDER_NO_PAYLOAD_NAMES = 1,
     TG_RENDER_NO_CONTEXT_NAMES = 2,
     TG_RENDER_SCOPE_NAMES = 4,
+    /* babeltrace2's details sink instead (alone): the lines after an event's name line (its
+     * common context, specific context and payload, one field a line), or after a packet
+     * beginning's (its context) */
+    TG_RENDER_DETAILS = 8,
 } tg_render_flag;
 int tg_event_render_with(const tg_event *ev, tg_buf *out, unsigned flags);
 /* The raw value of the clock that timed the event (a CTF clock's cycles: babeltrace2
  * --clock-cycles); false where the format keeps none. */
 bool tg_event_clock_value(const tg_event *ev, uint64_t *cycles);
+/* Of a gap (TG_KIND_LOST) from an iterator that asked for messages: the clock values where
+ * the gap begins and ends, and the end's time on the trace clock (a CTF stream's previous
+ * packet end and its packet's end, as babeltrace2's discarded-events message has them);
+ * false where the format keeps none. */
+bool tg_event_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns);
 
 /* ---- field schema ------------------------------------------------------------------------
  *
@@ -632,6 +653,10 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err);
 /* Before the first tg_iter_next: order and bound events by each trace's own clock, ignoring
  * the shared timeline's shifts (what a peer tool does with several traces). */
 void tg_iter_use_trace_clocks(tg_iter *it);
+/* Before the first tg_iter_next: the streams that can also give their structure (a CTF
+ * stream's beginning, end and packets: TG_KIND_STREAM_BEGIN ...) give it as events, in the
+ * merge like the others (babeltrace2's messages, for its details sink). */
+void tg_iter_want_messages(tg_iter *it);
 /* 1 with *ev set (valid until the next call), 0 at the end.  Damage found in a stream is
  * recorded (tg_iter_errors) and that stream skips past it or stops; the others go on. */
 int tg_iter_next(tg_iter *it, const tg_event **ev);

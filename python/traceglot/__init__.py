@@ -208,7 +208,8 @@ class TraceSet:
 
     def cat(self, style="native", **options):
         """Every event as text: traceglot cat --style STYLE (native, trace-cmd, babeltrace,
-        xray-yaml, lttv), with that style's options (raw=True, plugin_option=[...])."""
+        babeltrace-details, xray-yaml, lttv), with that style's options (raw=True,
+        plugin_option=[...])."""
         return self._call("print", style, options)
 
     def report(self, style="uftrace", **options):

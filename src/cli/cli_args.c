@@ -122,6 +122,19 @@ static int choice_ok(const tg_option_decl *d, const char *value)
     return 0;
 }
 
+/* babeltrace2's sink component (-c/--component, the only kind `cat` takes) as the style
+ * that prints what it prints, or NULL. */
+static const char *component_style(const char *component)
+{
+    if (!component)
+        return NULL;
+    if (strcmp(component, "sink.text.pretty") == 0)
+        return "babeltrace";
+    if (strcmp(component, "sink.text.details") == 0)
+        return "babeltrace-details";
+    return NULL;
+}
+
 static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct resolved *o,
                  const char *value)
 {
@@ -142,7 +155,15 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->progress = 1;
         else if (strcmp(o->name, "no-progress") == 0)
             a->progress = -1;
-        else
+        else if (strcmp(o->name, "component") == 0) {
+            if (!(a->sink = component_style(value))) {
+                fprintf(stderr,
+                        "traceglot %s: component '%s' is not one traceglot prints (it takes "
+                        "sink.text.pretty and sink.text.details)\n",
+                        cmd->name, value);
+                return 2;
+            }
+        } else
             a->sink = value; /* --style, --to */
         return 0;
     }
@@ -200,6 +221,17 @@ static const char *prescan_sink(int argc, char **argv)
     const char *sink = NULL;
     for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *s = argv[i];
+        if (strncmp(s, "-c", 2) == 0 || strncmp(s, "--component", 11) == 0) { /* babeltrace2's */
+            const char *v = s[1] == 'c'                  ? (s[2]           ? s + 2
+                                                            : i + 1 < argc ? argv[i + 1]
+                                                                           : NULL)
+                            : s[11] == '='               ? s + 12
+                            : s[11] == 0 && i + 1 < argc ? argv[i + 1]
+                                                         : NULL;
+            if (component_style(v))
+                sink = component_style(v);
+            continue;
+        }
         for (const char *n = "style\0to\0"; *n; n += strlen(n) + 1) {
             size_t len = strlen(n);
             if (strncmp(s, "--", 2) != 0 || strncmp(s + 2, n, len) != 0)

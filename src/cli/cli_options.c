@@ -15,6 +15,9 @@ const struct cli_option cli_options[] = {
     {"style", 0, "NAME", CMD_CAT, "the text style", tg_print_style_name},
     {"style", 0, "NAME", CMD_REPORT, "the report style", tg_report_style_name},
     {"style", 0, "NAME", CMD_GRAPH, "the graph style", tg_graph_style_name},
+    {"component", 'c', "NAME", CMD_CAT,
+     "babeltrace2's spelling of the style: its sink component sink.text.pretty "
+     "(--style=babeltrace) or sink.text.details (--style=babeltrace-details)"},
     {"to", 0, "FORMAT", CMD_CONVERT, "target format", tg_converter_name},
     {"style", 0, "NAME", CMD_STACK, "the stack style", stack_style_name},
     {"diff", 0, "OTHER", CMD_REPORT | CMD_CONVERT | CMD_STATS,

@@ -161,6 +161,43 @@ void tg_buf_printf(tg_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+size_t tg_digits_grouped(char *out, uint64_t abs, int neg, unsigned base)
+{
+    char tmp[24], *end = tmp + sizeof tmp, *d;
+    const char *prefix = "";
+    unsigned group = 3;
+    char sep = ',';
+    if (base == 16 || base == 2) {
+        d = tg_hex_write(end, abs);
+        prefix = "0x";
+        group = 4;
+        sep = ':';
+    } else if (base == 8) {
+        d = end;
+        uint64_t v = abs;
+        do
+            *--d = (char)('0' + (v & 7));
+        while (v >>= 3);
+        prefix = "0";
+        sep = ':';
+    } else {
+        d = tg_dec_write(end, abs);
+        if (abs <= 9999)
+            group = 0;
+    }
+    size_t n = 0, nd = (size_t)(end - d);
+    if (neg)
+        out[n++] = '-';
+    for (const char *p = prefix; *p; p++)
+        out[n++] = *p;
+    for (size_t i = 0; i < nd; i++) {
+        if (group && i && (nd - i) % group == 0)
+            out[n++] = sep;
+        out[n++] = d[i];
+    }
+    return n;
+}
+
 /* ---- the one digit table (core/digits.h) ----------------------------------------------- */
 
 const char tg_dec_pairs[201] =

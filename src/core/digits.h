@@ -15,6 +15,12 @@
 extern const char tg_dec_pairs[201]; /* "00" "01" ... "99" */
 extern const char tg_hex_pairs[513]; /* "00" "01" ... "ff" */
 
+/* A number as babeltrace2's details sink writes it (bt_common_sep_digits): base 10 with ','
+ * every 3 digits from the right, only past 9999 in size ("12,345", "-9999"); base 16 (and 2)
+ * as "0x" and ':' every 4 hex digits ("0xdead:0002"); base 8 as "0" and ':' every 3; a '-'
+ * first when neg.  Writes at most 48 bytes at out (no NUL) and returns how many. */
+size_t tg_digits_grouped(char *out, uint64_t abs, int neg, unsigned base);
+
 /* The number of decimal digits of v (1 for 0). */
 static inline size_t tg_dec_len(uint64_t v)
 {

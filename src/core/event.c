@@ -138,6 +138,12 @@ bool tg_event_clock_value(const tg_event *ev, uint64_t *cycles)
     return ops->clock_value && ops->clock_value(ev, cycles);
 }
 
+bool tg_event_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns)
+{
+    const struct tg_stream_ops *ops = ev->stream->ops;
+    return ops->clock_span && ops->clock_span(ev, begin, end, end_ns);
+}
+
 bool tg_event_class_log_level(const tg_event_class *c, int *level)
 {
     if (c->has_log_level)

@@ -45,6 +45,8 @@ struct tg_stream_ops {
     int (*render_with)(const tg_event *ev, tg_buf *out, unsigned flags);
     /* Optional: the raw clock value of the event (tg_event_clock_value). */
     bool (*clock_value)(const tg_event *ev, uint64_t *cycles);
+    /* Optional: a gap's clock values (tg_event_clock_span). */
+    bool (*clock_span)(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns);
     /* Optional: symbol of ev->addr for function entry/exit events. */
     const char *(*func_name)(const tg_event *ev);
     /* Optional: module of ev->addr (tg_event_func_module); asked once per frame opened. */
@@ -76,6 +78,9 @@ struct tg_stream {
     size_t index;     /* position in the set: the merge's tie-break */
     int64_t shift_ns; /* its trace's shift to the shared timeline (timeline.c) */
     void *priv;
+    bool messages; /* yield TG_KIND_STREAM_BEGIN ... too (tg_iter_want_messages) */
+    bool has_ids;  /* tg_stream_ids: set by the format at open */
+    uint64_t class_id, id;
 };
 
 /* ---- traces ------------------------------------------------------------------------------- */

@@ -135,6 +135,12 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
 
 void tg_iter_use_trace_clocks(tg_iter *it) { it->own_times = true; }
 
+void tg_iter_want_messages(tg_iter *it)
+{
+    for (size_t i = 0; i < it->n_src; i++)
+        it->src[i].s->messages = true;
+}
+
 bool tg_set_range_waits_first(const tg_set *set) { return set && set->range_waits_first; }
 
 static inline void set_limit(tg_iter *it)

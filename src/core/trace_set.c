@@ -345,4 +345,13 @@ const tg_event_class *tg_trace_class(const tg_trace *t, size_t i)
 const char *tg_stream_name(const tg_stream *s) { return s->name; }
 int tg_stream_cpu(const tg_stream *s) { return s->cpu; }
 int tg_stream_tid(const tg_stream *s) { return s->tid; }
+
+bool tg_stream_ids(const tg_stream *s, uint64_t *class_id, uint64_t *id)
+{
+    if (s->has_ids) {
+        *class_id = s->class_id;
+        *id = s->id;
+    }
+    return s->has_ids;
+}
 tg_trace *tg_stream_trace(const tg_stream *s) { return s->trace; }

@@ -38,8 +38,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
-int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                       tg_error **err)
+int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, const char *style,
+                       tg_buf *out, tg_error **err)
 {
     const struct tg_converter *ctf = NULL;
     for (size_t i = 0; tg_converter_list[i]; i++)
@@ -62,7 +62,7 @@ int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
         if (!cs) {
             rc = err && *err ? tg_error_status(*err) : TG_ERR_FORMAT;
         } else {
-            rc = tg_print(cs, NULL, "babeltrace", opts, out, err);
+            rc = tg_print(cs, NULL, style, opts, out, err);
             tg_close(cs);
         }
     }

@@ -9,8 +9,8 @@
 
 /* Does the set hold a trace babeltrace2 cannot read (not CTF)? */
 bool bt_needs_conversion(tg_set *set);
-/* Prints what babeltrace2 prints for the CTF the converter writes of the iterator's events. */
-int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                       tg_error **err);
+/* Prints in style ("babeltrace", "babeltrace-details") what babeltrace2 prints for the CTF the converter writes of the iterator's events. */
+int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, const char *style,
+                       tg_buf *out, tg_error **err);
 
 #endif

@@ -191,7 +191,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
     bt_opts o;
     TG_TRY(bt_opts_parse(opts, &o, err));
     if (bt_needs_conversion(set)) /* babeltrace2 reads CTF: print the CTF we write of it */
-        return bt_print_converted(set, it, opts, out, err);
+        return bt_print_converted(set, it, opts, "babeltrace", out, err);
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
     if (!bt_opts_plain(&o))
         return print_with_options(set, it, &o, out, err);

@@ -175,6 +175,11 @@ static void clock_check(ctf_trace *tr, const ctf_file *f)
                   f->path, ck->name, (long long)ck->offset_s, (unsigned long long)ck->offset);
 }
 
+static bool stream_after(const tg_stream *a, const tg_stream *b)
+{
+    return a->class_id != b->class_id ? a->class_id > b->class_id : a->id > b->id;
+}
+
 static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
 {
     size_t ne;
@@ -235,15 +240,45 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
         ds->n_files = cnt;
         ds->d.regs = regs;
         const char *name = strrchr(grp[0].path, '/');
-        if (!tg_trace_add_stream(t, &ctf_stream_ops, name ? name + 1 : grp[0].path, -1, -1, ds)) {
+        tg_stream *st =
+            tg_trace_add_stream(t, &ctf_stream_ops, name ? name + 1 : grp[0].path, -1, -1, ds);
+        if (!st) {
             ctf_dstream_free(ds);
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+        } else {
+            /* babeltrace2's ids: the instance id, else the class's streams in order */
+            st->has_ids = true;
+            st->class_id = ds->sc->id;
+            st->id = grp[0].has_instance ? grp[0].instance : (uint64_t)-1;
         }
     }
     for (size_t i = 0; i < nf; i++)
         free(files[i].path);
     free(files);
     free(used);
+    for (size_t i = 0; i < t->n_streams && rc >= 0; i++) {
+        tg_stream *st = t->streams[i];
+        if (st->id != (uint64_t)-1)
+            continue;
+        uint64_t n = 0;
+        for (size_t j = 0; j < i; j++)
+            n += t->streams[j]->class_id == st->class_id;
+        st->id = n;
+    }
+    /* babeltrace2's muxer takes messages of equal times in the order of its source's ports,
+     * by stream class id and stream id (stream_2 before stream_10): the merge's tie-break
+     * (the streams' index) follows it */
+    if (rc >= 0 && t->n_streams > 1) {
+        size_t n = t->n_streams, first = t->streams[0]->index;
+        for (size_t a = 1; a < n; a++)
+            for (size_t b = a; b > 0 && stream_after(t->streams[b - 1], t->streams[b]); b--) {
+                tg_stream *x = t->streams[b - 1];
+                t->streams[b - 1] = t->streams[b];
+                t->streams[b] = x;
+            }
+        for (size_t i = 0; i < n; i++)
+            t->streams[i]->index = first + i;
+    }
     return rc;
 }
 
@@ -303,6 +338,20 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
     tr->lost_cls = tg_trace_add_class(t, "lost events", UINT64_MAX, TG_KIND_LOST);
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    static const char *const msg_names[4] = {"stream beginning", "stream end", "packet beginning",
+                                             "packet end"};
+    for (int k = 0; k < 4; k++) {
+        tg_event_class *c = tg_arena_alloc(&t->arena, sizeof *c);
+        if (!c)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        memset(c, 0, sizeof *c);
+        c->name = msg_names[k];
+        c->id = UINT64_MAX;
+        c->kind = (tg_event_kind)(TG_KIND_STREAM_BEGIN + k);
+        c->trace = t;
+        c->number = SIZE_MAX;
+        tr->msg_cls[k] = c;
+    }
     TG_TRY(ctf_func_setup(t, tr, opts));
     if (ctf_debuginfo_setup(tr, opts) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -406,6 +455,24 @@ static int ctf_describe(const tg_trace *t, tg_buf *out, tg_error **err)
     return 0;
 }
 
+static int ctf_render_part(const tg_trace *t, const char *part, tg_buf *out, tg_error **err)
+{
+    const ctf_trace *tr = t->priv;
+    if (strcmp(part, "babeltrace-details-uuid") == 0) { /* the trace's UUID, when it has one */
+        const uint8_t *u = tr->meta.uuid;
+        if (!tr->meta.has_uuid)
+            return 0;
+        tg_buf_printf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                      u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+                      u[12], u[13], u[14], u[15]);
+        return 1;
+    }
+    if (strcmp(part, "babeltrace-details") != 0)
+        return 0;
+    int rc = ctf_details_render(t, out);
+    return rc == TG_ERR_NOMEM ? tg_err(err, rc, "out of memory") : rc;
+}
+
 static void ctf_close(tg_trace *t)
 {
     ctf_trace *tr = t->priv;
@@ -440,5 +507,6 @@ TG_FORMAT(ctf) = {
     .probe = ctf_probe,
     .open = ctf_open,
     .describe = ctf_describe,
+    .render_part = ctf_render_part,
     .close = ctf_close,
 };

@@ -103,6 +103,8 @@ int ctf_render(const tg_event *ev, tg_buf *out) { return ctf_render_with(ev, out
 
 int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags)
 {
+    if (flags & TG_RENDER_DETAILS)
+        return ctf_details_event(ev, out);
     if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
         return 0;
     ctf_dstream *ds = ev->stream->priv;

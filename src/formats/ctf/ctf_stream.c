@@ -153,6 +153,16 @@ void ctf_dstream_free(ctf_dstream *ds)
 
 static void stream_destroy(tg_stream *s) { ctf_dstream_free(s->priv); }
 
+/* The packet's beginning or end, where the packet context gives it, else the packet's
+ * first or last clock value. */
+static uint64_t packet_cycles(const ctf_dec *d, bool end)
+{
+    unsigned m = end ? CTF_M_TS_END : CTF_M_TS_BEGIN;
+    if (d->seen & (1u << m))
+        return end ? d->ts_end : d->ts_begin;
+    return d->clock_value;
+}
+
 /* Opens the next packet: 1 opened, 0 no more, <0 error. */
 /* A clock counting ns whose base (offset_s s + offset ns) fits in int64: an event's time is
  * the base plus its value, checked with one addition (ctf_clock_ns_checked otherwise). */
@@ -208,6 +218,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         }
         ds->next_pkt_off = ds->pkt_off + pbits / 8;
         ds->pkt_index++;
+        ds->trees[CTF_SCOPE_PACKET_CONTEXT].built_for = 0; /* a new packet context */
         ds->cpu = (ds->d.seen & (1u << CTF_M_CPU_ID)) ? (int32_t)ds->d.cpu_id : -1;
         clock_base(ds);
         ds->in_packet = true;
@@ -215,6 +226,14 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         const ctf_clock *ck = ds->sc->clock;
         ds->discarded_msgs = 0;
         if (d->seen & (1u << CTF_M_DISCARDED)) {
+            if (ds->msgs && !ds->have_prev && d->discarded) {
+                /* babeltrace2: events were discarded before the first packet ends, how many
+                 * is not known (from its beginning to its end) */
+                ds->lost_pending = d->discarded;
+                ds->lost_unknown = true;
+                ds->lost_packet = false;
+                ds->lost_ts = ck ? ctf_clock_ns(ck, packet_cycles(d, false)) : ds->last_ts;
+            }
             if (ds->have_prev && d->discarded != ds->prev_discarded)
                 ds->discarded_msgs |= 1;
             if (ds->have_prev && d->discarded > ds->prev_discarded) {
@@ -234,8 +253,14 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             }
             ds->prev_seq = d->seq_num;
         }
+        if (ds->lost_pending) {
+            ds->lost_begin_cycles = ds->have_prev ? ds->prev_ts_end : packet_cycles(d, false);
+            ds->lost_end_cycles = (d->seen & (1u << CTF_M_TS_END)) ? d->ts_end : d->clock_value;
+        }
         ds->prev_ts_end = (d->seen & (1u << CTF_M_TS_END)) ? d->ts_end : d->clock_value;
         ds->have_prev = true;
+        ds->msg_pkt_begin = ds->msg_pkt_end = ds->msgs;
+        ds->attn = ds->lost_pending || ds->msgs;
         if (ds->packet_hook)
             ds->packet_hook(ds->hook_ctx, ds);
         return 1;
@@ -294,6 +319,30 @@ static inline void thread_at(const ctf_dec *d, const ctf_prog *p, uint64_t start
         ev->pid = thread_value(d, pos + p->pid_at.off, &p->pid_at);
 }
 
+/* A message event (tg_iter_want_messages) of class cls at clock value cycles; *ev as a
+ * lost-events record has it: no payload. */
+static int message(ctf_dstream *ds, tg_event *ev, const tg_event_class *cls, uint64_t cycles,
+                   bool timed)
+{
+    const ctf_clock *ck = ds->sc->clock;
+    ev->cls = cls;
+    if (timed && ck && ctf_clock_ns_fits(ck, cycles)) {
+        ev->ts = ctf_clock_ns(ck, cycles);
+        ds->last_ts = ev->ts;
+    } else {
+        ev->ts = ds->msg_begun ? ds->last_ts : INT64_MIN / 4;
+    }
+    ds->ev_clock = cycles;
+    ev->lost = 0;
+    ev->data = NULL;
+    ev->size = 0;
+    ev->offset = ds->pkt_off;
+    ev->auxp = NULL;
+    ev->aux[0] = timed && ck ? 1 : 0;
+    ev->cpu = ds->cpu;
+    return 1; /* not counted in serial: ctf_btcompat.c numbers events and gaps */
+}
+
 static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
 {
     ctf_dstream *ds = s->priv;
@@ -301,10 +350,20 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
     if (ds->done)
         return 0;
     for (;;) {
-        if (ds->lost_pending) {
+        /* a gap or (tg_iter_want_messages) a packet's beginning to give before the events */
+        if (__builtin_expect(ds->attn, 0)) {
+            if (!ds->lost_pending) {
+                ds->attn = false;
+                ds->msg_pkt_begin = false;
+                return message(ds, ev, ds->tr->msg_cls[2], packet_cycles(d, false), true);
+            }
+            ds->attn = ds->msg_pkt_begin; /* after the gap */
             ev->cls = ds->tr->lost_cls;
             ev->ts = ds->lost_ts < ds->last_ts ? ds->last_ts : ds->lost_ts;
-            ev->lost = ds->lost_packet ? 0 : ds->lost_pending;
+            ev->aux[0] = ds->lost_begin_cycles;
+            ev->aux[1] = ds->lost_end_cycles;
+            ev->lost = ds->lost_packet || ds->lost_unknown ? 0 : ds->lost_pending;
+            ds->lost_unknown = false;
             ev->data = NULL;
             ev->size = 0;
             ev->offset = ds->pkt_off;
@@ -315,7 +374,16 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
             return 1;
         }
         if (!ds->in_packet) {
+            if (__builtin_expect(s->messages && !ds->msg_begun, 0)) {
+                ds->msgs = ds->msg_begun = true;
+                return message(ds, ev, ds->tr->msg_cls[0], 0, false);
+            }
             int rc = next_packet(ds, err);
+            if (rc == 0 && s->messages && ds->msg_begun) {
+                ds->msg_begun = false; /* given once */
+                ds->done = true;
+                return message(ds, ev, ds->tr->msg_cls[1], 0, false);
+            }
             if (rc == 0)
                 ds->done = true;
             if (rc <= 0)
@@ -323,6 +391,10 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
             continue;
         }
         if (d->pos >= d->bits) {
+            if (s->messages && ds->msg_pkt_end) {
+                ds->msg_pkt_end = false;
+                return message(ds, ev, ds->tr->msg_cls[3], packet_cycles(d, true), true);
+            }
             ds->in_packet = false;
             continue;
         }
@@ -431,6 +503,18 @@ static bool stream_clock_value(const tg_event *ev, uint64_t *cycles)
     return true;
 }
 
+static bool stream_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns)
+{
+    const ctf_dstream *ds = ev->stream->priv;
+    const ctf_clock *ck = ds->sc->clock;
+    if (!ev->cls || ev->cls->kind != TG_KIND_LOST || !ck || !ctf_clock_ns_fits(ck, ev->aux[1]))
+        return false;
+    *begin = ev->aux[0];
+    *end = ev->aux[1];
+    *end_ns = ctf_clock_ns(ck, ev->aux[1]);
+    return true;
+}
+
 static const char *stream_func_name(const tg_event *ev) { return ctf_func_name(ev); }
 static const char *stream_func_module(const tg_event *ev) { return ctf_func_module(ev); }
 
@@ -441,6 +525,7 @@ const struct tg_stream_ops ctf_stream_ops = {
     .render = ctf_render,
     .render_with = ctf_render_with,
     .clock_value = stream_clock_value,
+    .clock_span = stream_clock_span,
     .func_name = stream_func_name,
     .func_module = stream_func_module,
     .destroy = stream_destroy,

@@ -19,6 +19,9 @@ typedef struct ctf_trace {
     ctf_meta meta;
     const char *dir;
     tg_event_class *lost_cls;
+    /* the message events (tg_iter_want_messages): stream beginning, stream end, packet
+     * beginning, packet end; kept out of the trace's class list, which lists event classes */
+    tg_event_class *msg_cls[4];
     ctf_func_info *func; /* cyg-profile support (ctf_func.c), NULL when none */
     ctf_debug_info *dbg; /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
     tg_trace *trace;
@@ -89,6 +92,12 @@ struct ctf_dstream {
     tg_map *kept_maps;
     size_t n_kept_maps, cap_kept_maps;
     ctf_packet_hook packet_hook; /* called when a packet opens (ctf_btcompat.c) */
+    /* tg_iter_want_messages: the stream's beginning was given; a packet's beginning and end
+     * are still to give; the clock values of the pending gap (lost_pending) */
+    bool msgs, msg_begun, msg_pkt_begin, msg_pkt_end;
+    bool attn;         /* lost_pending or msg_pkt_begin: the one test per event for both */
+    bool lost_unknown; /* the pending gap's count is not known (before the first packet) */
+    uint64_t lost_begin_cycles, lost_end_cycles;
     void *hook_ctx;
 };
 
@@ -126,6 +135,14 @@ int ctf_debuginfo_setup(ctf_trace *tr, const tg_options *opts);
 void ctf_debuginfo_free(ctf_trace *tr);
 bool ctf_debuginfo_applies(const ctf_dstream *ds);
 void ctf_debuginfo_render(const tg_event *ev, tg_buf *w);
+
+/* The "Trace class:" block of babeltrace2's details sink (ctf_details.c): 1 written. */
+int ctf_details_render(const tg_trace *t, tg_buf *out);
+/* The lines of an event's scopes (or a packet beginning's context) in that sink's text
+ * (tg_render_flag TG_RENDER_DETAILS): 1 written, 0 not a CTF event. */
+int ctf_details_event(const tg_event *ev, tg_buf *out);
+/* The decode step a value of ctf_field_get stands for (ctf_value.c). */
+const ctf_step *ctf_value_step(const tg_value *v);
 
 /* Function traces (ctf_func.c). */
 int ctf_func_setup(tg_trace *t, ctf_trace *tr, const tg_options *opts);

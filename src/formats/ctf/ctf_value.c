@@ -18,7 +18,11 @@ static const struct tg_value_ops ctf_value_ops = {.child = value_child};
 
 const ctf_tree *ctf_scope_tree(const tg_event *ev, tg_scope scope, bool *filter)
 {
-    if (!ev->stream || ev->stream->ops != &ctf_stream_ops || !ev->auxp)
+    if (!ev->stream || ev->stream->ops != &ctf_stream_ops)
+        return NULL;
+    /* a packet's beginning (tg_iter_want_messages) has the packet context only */
+    if (!ev->auxp &&
+        !(scope == TG_SCOPE_PACKET_CONTEXT && ev->cls && ev->cls->kind == TG_KIND_PACKET_BEGIN))
         return NULL;
     ctf_dstream *ds = ev->stream->priv;
     const ctf_event_decl *e = ev->auxp;
@@ -132,6 +136,8 @@ static void fill(const ctf_tree *t, uint32_t node, bool filter, ctf_dstream *ds,
     const ctf_type *ty = st->type;
     memset(out, 0, sizeof *out);
     out->name = st->name;
+    out->ctx[0] = t;
+    out->ctx[1] = (const void *)(uintptr_t)node;
     switch (st->op) {
     case CTF_OP_INT:
     case CTF_OP_VLINT:
@@ -170,6 +176,12 @@ static void fill(const ctf_tree *t, uint32_t node, bool filter, ctf_dstream *ds,
     out->ctx[1] = (const void *)(uintptr_t)node;
     out->ctx[2] = ds;
     out->ctx[3] = filter ? "" : NULL;
+}
+
+const ctf_step *ctf_value_step(const tg_value *v)
+{
+    const ctf_tree *t = v->ctx[0];
+    return t ? t->nodes[(uint32_t)(uintptr_t)v->ctx[1]].st : NULL;
 }
 
 static int value_child(const tg_value *v, size_t i, tg_value *out)

@@ -1,0 +1,342 @@
+/* babeltrace_details.c - the "babeltrace-details" print style: what babeltrace2 2.0.4 prints
+ * with its details sink (`babeltrace2 -c sink.text.details PATH`).
+ *
+ *   [1,140,254,578,723 cycles, 1,795,320,148,481,311,448 ns from origin]
+ *   {Trace 0, Stream class ID 0, Stream ID 1}
+ *   Event `lttng_ust_statedump:procname` (Class ID 4):
+ *     Common context:
+ *       vpid: 5086
+ *     Payload:
+ *       procname: ust_app
+ *
+ * One block per babeltrace2 message, blank lines between: a trace's classes before its first
+ * message ("Trace class:", the CTF reader's text: tg_trace_render part "babeltrace-details"),
+ * then each stream's beginning (its file, its trace's name, UUID, environment and streams),
+ * packet beginnings with their context, events with their contexts and payload, discarded
+ * events, packet ends and stream ends, in babeltrace2's muxer order.  The iterator gives the
+ * stream and packet boundaries as events (tg_iter_want_messages), merged by time with the
+ * others, which is the order of babeltrace2's muxer; the streams' beginnings, which have no
+ * time, are written in the order of its ports (trace UUID, stream class id, stream id).
+ * This file writes each message's frame (clock snapshot, ids, what the message is, a
+ * stream's beginning); an event's fields and a packet's context are the format's text
+ * (tg_event_render_with TG_RENDER_DETAILS), as the plain babeltrace style's are, because
+ * babeltrace2 shows there the recycled text of texts that decode empty, which only the CTF
+ * reader replays (docs/design-notes.md, "Compatible rendering lives with the format").
+ *
+ * A trace that is not CTF is printed as the CTF `traceglot convert --to ctf` writes of it
+ * (babeltrace_convert.c), as the plain babeltrace style does. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "compat/babeltrace2/babeltrace_style.h"
+#include "core/consumer.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct details_trace {
+    const tg_trace *trace;
+    bool described; /* its "Trace class:" block was written */
+} details_trace;
+
+/* A stream's beginning not yet written: those at the start are written in babeltrace2's
+ * port order (trace UUID, stream class id, stream id) once all are known. */
+typedef struct details_begin {
+    tg_stream *stream;
+    bool timed;   /* its class has a clock: "[Unknown]" */
+    char key[48]; /* the trace's UUID, else its path's start */
+    uint64_t cls, id;
+} details_begin;
+
+typedef struct details_state {
+    details_trace *traces;
+    size_t n_traces, cap_traces;
+    details_begin *begins;
+    size_t n_begins, cap_begins;
+    bool any; /* a block was written: the next one is preceded by a blank line */
+} details_state;
+
+static void num(tg_buf *out, uint64_t abs, bool neg, unsigned base)
+{
+    char b[48];
+    tg_buf_put(out, b, tg_digits_grouped(b, abs, neg, base));
+}
+
+static void num_s(tg_buf *out, int64_t v)
+{
+    num(out, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0, 10);
+}
+
+/* The trace's number (in order of first message), or -1 when out of memory. */
+static long trace_index(details_state *st, const tg_trace *t)
+{
+    for (size_t i = 0; i < st->n_traces; i++)
+        if (st->traces[i].trace == t)
+            return (long)i;
+    if (tg_grow(&st->traces, &st->cap_traces, st->n_traces + 1, sizeof *st->traces) < 0)
+        return -1;
+    st->traces[st->n_traces] = (details_trace){.trace = t};
+    return (long)st->n_traces++;
+}
+
+static void block(details_state *st, tg_buf *out)
+{
+    if (st->any)
+        tg_buf_putc(out, '\n');
+    st->any = true;
+}
+
+/* "[C cycles, N ns from origin]" */
+static void time_line(tg_buf *out, uint64_t cycles, int64_t ns)
+{
+    tg_buf_putc(out, '[');
+    num(out, cycles, false, 10);
+    tg_buf_puts(out, " cycles, ");
+    num_s(out, ns);
+    tg_buf_puts(out, " ns from origin]\n");
+}
+
+/* The trace's name as babeltrace2's CTF source gives it: the hostname, then the trace's
+ * folder below the path it was opened from. */
+static void trace_name(tg_buf *out, const tg_trace *t)
+{
+    const tg_env_entry *h = tg_trace_env_find(t, "hostname");
+    const char *in = tg_trace_input_path(t), *p = tg_trace_path(t);
+    size_t n = strlen(in);
+    while (n > 1 && in[n - 1] == '/')
+        n--;
+    const char *rel = strncmp(p, in, n) == 0 && p[n] == '/' ? p + n + 1 : "";
+    if (h && h->value)
+        tg_buf_puts(out, h->value);
+    if (*rel)
+        tg_buf_printf(out, "%s%s", h && h->value ? "/" : "", rel);
+}
+
+static int cmp_env(const void *a, const void *b)
+{
+    return strcmp((*(const tg_env_entry *const *)a)->key, (*(const tg_env_entry *const *)b)->key);
+}
+
+static int stream_beginning(tg_buf *out, const tg_stream *s)
+{
+    const tg_trace *t = tg_stream_trace(s);
+    char abs[PATH_MAX];
+    const char *dir = realpath(tg_trace_path(t), abs) ? abs : tg_trace_path(t);
+    tg_buf_printf(out, "Stream beginning:\n  Name: %s/%s\n  Trace", dir, tg_stream_name(s));
+    tg_buf *name = tg_buf_new();
+    if (!name)
+        return TG_ERR_NOMEM;
+    trace_name(name, t);
+    tg_buf_printf(out, " `%s`", tg_buf_len(name) ? tg_buf_data(name) : "");
+    tg_buf_free(name);
+    tg_buf_puts(out, ":\n");
+    size_t ne = tg_trace_env_count(t);
+    const tg_env_entry **env = calloc(ne ? ne : 1, sizeof *env);
+    if (!env)
+        return TG_ERR_NOMEM;
+    for (size_t i = 0; i < ne; i++)
+        env[i] = tg_trace_env(t, i);
+    qsort(env, ne, sizeof *env, cmp_env);
+    tg_buf *uu = tg_buf_new();
+    if (uu && tg_trace_render(t, "babeltrace-details-uuid", uu, NULL) == 1)
+        tg_buf_printf(out, "    UUID: %s\n", tg_buf_data(uu));
+    tg_buf_free(uu);
+    if (ne) {
+        tg_buf_puts(out, "    Environment (");
+        num(out, ne, false, 10);
+        tg_buf_printf(out, " entr%s):\n", ne == 1 ? "y" : "ies");
+    }
+    for (size_t i = 0; i < ne; i++) {
+        tg_buf_printf(out, "      %s: ", env[i]->key);
+        if (env[i]->is_integer)
+            num_s(out, env[i]->integer);
+        else
+            tg_buf_puts(out, env[i]->value ? env[i]->value : "");
+        tg_buf_putc(out, '\n');
+    }
+    free(env);
+    /* the trace's streams by id */
+    size_t ns = tg_trace_stream_count(t);
+    uint64_t last_cls = 0, last_id = 0;
+    bool have_last = false;
+    for (size_t k = 0; k < ns; k++) {
+        /* the next stream in (id, class id) order after the last one written */
+        bool found = false;
+        uint64_t bc = 0, bi = 0;
+        for (size_t i = 0; i < ns; i++) {
+            uint64_t c, id;
+            if (!tg_stream_ids(tg_trace_stream(t, i), &c, &id))
+                continue;
+            if (have_last && (id < last_id || (id == last_id && c <= last_cls)))
+                continue;
+            if (!found || id < bi || (id == bi && c < bc)) {
+                found = true;
+                bc = c;
+                bi = id;
+            }
+        }
+        if (!found)
+            break;
+        tg_buf_printf(out, "    Stream (ID %llu, Class ID %llu)\n", (unsigned long long)bi,
+                      (unsigned long long)bc);
+        last_cls = bc;
+        last_id = bi;
+        have_last = true;
+    }
+    return 0;
+}
+
+/* A message's start: the trace's classes before its first message, the blank line between
+ * blocks; the trace's number, or a negative status. */
+static long start(details_state *st, const tg_trace *t, tg_buf *out, tg_error **err)
+{
+    long ti = trace_index(st, t);
+    if (ti < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (!st->traces[ti].described) {
+        st->traces[ti].described = true;
+        block(st, out);
+        int rc = tg_trace_render(t, "babeltrace-details", out, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            return tg_err(err, TG_ERR_UNSUPPORTED,
+                          "%s: the babeltrace-details style prints CTF traces only",
+                          tg_trace_path(t));
+    }
+    block(st, out);
+    return ti;
+}
+
+static void ids_line(tg_buf *out, long ti, const tg_stream *s)
+{
+    uint64_t cls_id = 0, id = 0;
+    tg_stream_ids(s, &cls_id, &id);
+    tg_buf_printf(out, "{Trace %ld, Stream class ID %llu, Stream ID %llu}\n", ti,
+                  (unsigned long long)cls_id, (unsigned long long)id);
+}
+
+static int cmp_begin(const void *a, const void *b)
+{
+    const details_begin *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int flush_begins(details_state *st, tg_buf *out, tg_error **err)
+{
+    qsort(st->begins, st->n_begins, sizeof *st->begins, cmp_begin);
+    for (size_t i = 0; i < st->n_begins; i++) {
+        const tg_stream *s = st->begins[i].stream;
+        long ti = start(st, tg_stream_trace(s), out, err);
+        if (ti < 0)
+            return (int)ti;
+        if (st->begins[i].timed)
+            tg_buf_puts(out, "[Unknown]\n");
+        ids_line(out, ti, s);
+        if (stream_beginning(out, s) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
+    st->n_begins = 0;
+    return 0;
+}
+
+static int pend_begin(details_state *st, const tg_event *ev, tg_error **err)
+{
+    if (tg_grow(&st->begins, &st->cap_begins, st->n_begins + 1, sizeof *st->begins) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    details_begin *b = &st->begins[st->n_begins++];
+    uint64_t cycles;
+    memset(b, 0, sizeof *b);
+    b->stream = tg_event_stream(ev);
+    b->timed = tg_event_clock_value(ev, &cycles);
+    tg_stream_ids(b->stream, &b->cls, &b->id);
+    tg_buf *u = tg_buf_new();
+    const tg_trace *t = tg_event_trace(ev);
+    if (u && tg_trace_render(t, "babeltrace-details-uuid", u, NULL) == 1)
+        snprintf(b->key, sizeof b->key, "%s", tg_buf_data(u));
+    else
+        snprintf(b->key, sizeof b->key, "~%s", tg_trace_path(t));
+    tg_buf_free(u);
+    return 0;
+}
+
+static int message(details_state *st, const tg_event *ev, tg_buf *out, tg_error **err)
+{
+    tg_event_kind kind = tg_event_kind_of(ev);
+    if (kind == TG_KIND_STREAM_BEGIN)
+        return pend_begin(st, ev, err);
+    if (st->n_begins)
+        TG_TRY(flush_begins(st, out, err));
+    const tg_trace *t = tg_event_trace(ev);
+    long ti = start(st, t, out, err);
+    if (ti < 0)
+        return (int)ti;
+    uint64_t cycles = 0, end = 0;
+    if (kind == TG_KIND_STREAM_BEGIN || kind == TG_KIND_STREAM_END) {
+        if (tg_event_clock_value(ev, &cycles)) /* a stream class with a clock */
+            tg_buf_puts(out, "[Unknown]\n");
+    } else if (kind == TG_KIND_LOST) {
+        int64_t end_ns;
+        if (tg_event_clock_span(ev, &cycles, &end, &end_ns)) {
+            time_line(out, cycles, tg_event_trace_time_ns(ev));
+            time_line(out, end, end_ns);
+        }
+    } else if (tg_event_clock_value(ev, &cycles)) {
+        time_line(out, cycles, tg_event_trace_time_ns(ev));
+    }
+    ids_line(out, ti, tg_event_stream(ev));
+    switch (kind) {
+    case TG_KIND_STREAM_END: tg_buf_puts(out, "Stream end\n"); return 0;
+    case TG_KIND_PACKET_BEGIN:
+        tg_buf_puts(out, tg_event_field_count(ev, TG_SCOPE_PACKET_CONTEXT) ? "Packet beginning:\n"
+                                                                           : "Packet beginning\n");
+        return tg_event_render_with(ev, out, TG_RENDER_DETAILS) < 0 ? TG_ERR_NOMEM : 0;
+    case TG_KIND_PACKET_END: tg_buf_puts(out, "Packet end\n"); return 0;
+    case TG_KIND_LOST: {
+        uint64_t n = tg_event_lost_count(ev);
+        tg_buf_puts(out, "Discarded events");
+        if (n) {
+            tg_buf_puts(out, " (");
+            num(out, n, false, 10);
+            tg_buf_printf(out, " event%s)", n == 1 ? "" : "s");
+        }
+        tg_buf_putc(out, '\n');
+        return 0;
+    }
+    default: break;
+    }
+    const tg_event_class *c = tg_event_class_of(ev);
+    tg_buf_printf(out, "Event `%s` (Class ID %llu):\n", tg_event_name(ev),
+                  (unsigned long long)tg_event_class_id(c));
+    if (tg_event_render_with(ev, out, TG_RENDER_DETAILS) != 1)
+        return tg_err(err, TG_ERR_UNSUPPORTED, "%s: event '%s': no babeltrace2 details text",
+                      tg_trace_path(t), tg_event_name(ev));
+    return 0;
+}
+
+static int print_details(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                         tg_error **err)
+{
+    if (bt_needs_conversion(set)) /* babeltrace2 reads CTF: print the CTF we write of it */
+        return bt_print_converted(set, it, opts, "babeltrace-details", out, err);
+    tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
+    tg_iter_want_messages(it);
+    details_state st = {0};
+    const tg_event *ev;
+    int rc;
+    while ((rc = tg_iter_next(it, &ev)) > 0)
+        if ((rc = message(&st, ev, out, err)) < 0)
+            break;
+    if (rc >= 0 && st.n_begins)
+        rc = flush_begins(&st, out, err);
+    free(st.traces);
+    free(st.begins);
+    return rc;
+}
+
+TG_PRINT_STYLE(babeltrace_details) = {"babeltrace-details", print_details, NULL};
