@@ -16,6 +16,19 @@
 
 #define UFT_MAX_ARGS 64
 
+/* The decimal number at s[*i] (digits up to n), saturated at 100000: no count or size in an
+ * argspec comes near it, and a longer run of digits must not overflow. */
+static int read_decimal(const char *s, size_t n, size_t *i)
+{
+    int v = 0;
+    while (*i < n && isdigit((unsigned char)s[*i])) {
+        v = v * 10 + (s[(*i)++] - '0');
+        if (v > 100000)
+            v = 100000;
+    }
+    return v;
+}
+
 static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
 {
     memset(a, 0, sizeof *a);
@@ -26,17 +39,13 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
         i = 6;
     } else if (n >= 3 && !strncmp(s, "arg", 3)) {
         i = 3;
-        int v = 0;
-        while (i < n && isdigit((unsigned char)s[i]))
-            v = v * 10 + (s[i++] - '0');
+        int v = read_decimal(s, n, &i);
         if (v <= 0 || v > 255)
             return -1;
         a->idx = (int16_t)v;
     } else if (n >= 5 && !strncmp(s, "fparg", 5)) {
         i = 5;
-        int v = 0;
-        while (i < n && isdigit((unsigned char)s[i]))
-            v = v * 10 + (s[i++] - '0');
+        int v = read_decimal(s, n, &i);
         if (v <= 0 || v > 255)
             return -1;
         a->idx = (int16_t)(100 + v);
@@ -78,9 +87,7 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
     }
     {
         if (i < n && isdigit((unsigned char)s[i])) { /* size in bits, after "/" or the letter */
-            int bits = 0;
-            while (i < n && isdigit((unsigned char)s[i]))
-                bits = bits * 10 + (s[i++] - '0');
+            int bits = read_decimal(s, n, &i);
             if (a->fmt == UFT_ARG_FLOAT && bits == 80)
                 a->size = 10;
             else if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
