@@ -37,11 +37,19 @@ static uint64_t cycles_to_ns(const lt0_trace *lt, uint64_t cycles)
     return d >= 9.2e18 ? (uint64_t)9.2e18 : (uint64_t)d;
 }
 
+/* The ns of a cycle count, saturated at the ends of int64_t (a damaged count or start can
+ * put it past them). */
 int64_t lt0_tsc_to_ns(const lt0_trace *lt, uint64_t tsc)
 {
+    int64_t ns;
     if (tsc >= lt->start_tsc)
-        return lt->start_ns + (int64_t)cycles_to_ns(lt, tsc - lt->start_tsc);
-    return lt->start_ns - (int64_t)cycles_to_ns(lt, lt->start_tsc - tsc);
+        return __builtin_add_overflow(lt->start_ns, (int64_t)cycles_to_ns(lt, tsc - lt->start_tsc),
+                                      &ns)
+                   ? INT64_MAX
+                   : ns;
+    return __builtin_sub_overflow(lt->start_ns, (int64_t)cycles_to_ns(lt, lt->start_tsc - tsc), &ns)
+               ? INT64_MIN
+               : ns;
 }
 
 void lt0_cursor_init(lt0_cursor *c, const lt0_trace *lt, const lt0_tracefile *tf, tg_window *win)

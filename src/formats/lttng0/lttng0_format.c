@@ -315,13 +315,15 @@ static int list_tracefiles(tg_trace *t, lt0_trace *lt, const char *path, tg_erro
 static int set_attributes(tg_trace *t, const lt0_trace *lt)
 {
     const lt0_header *h = &lt->hdr;
-    int64_t wall = (int64_t)(h->start_sec * 1000000000ull + h->start_usec * 1000ull);
+    int64_t wall = (int64_t)(h->start_sec * 1000000000ull + h->start_usec * 1000ull), off;
+    if (__builtin_sub_overflow(wall, lt->start_ns, &off)) /* damaged: no offset is true */
+        off = 0;
     tg_clock_info c = {.name = "tsc",
                        .origin = TG_CLOCK_CYCLES,
                        .frequency_hz =
                            h->freq_scale ? h->start_freq / h->freq_scale : h->start_freq,
                        .sync_origin = TG_CLOCK_REALTIME,
-                       .sync_offset_ns = wall - lt->start_ns};
+                       .sync_offset_ns = off};
     TG_TRY(tg_trace_set_clock_info(t, &c));
     tg_host_info host = {.word_bits = h->arch_size == 4 || h->arch_size == 8 ? h->arch_size * 8 : 0,
                          .byte_order = h->big_endian ? 2 : 1};
