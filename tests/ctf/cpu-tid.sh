@@ -9,8 +9,9 @@
 # - a trace.dat converted to CTF keeps every event's cpu and tid (traceglot's native text
 #   of both equal in those columns; lost records become packets' discarded counts, which
 #   CTF cannot say before a stream's first packet, so they are left out).
-# On LTTng-UST traces recorded by record-fixtures.sh (vtid) and on make-threads.py's
-# LTTng-modules-like kernel trace (tid), with the babeltrace2 texts recorded beside them.
+# On LTTng-UST traces recorded by record-fixtures.sh (vtid), on make-threads.py's
+# LTTng-modules-like kernel trace (tid) and on make-byte-order.py's big-endian trace with a
+# little-endian stream class (vtid), with the babeltrace2 texts recorded beside them.
 . "$(dirname "$0")/../lib.sh"
 tg_need_cmd python3
 py=/usr/bin/python3
@@ -19,6 +20,7 @@ check_outputs=$TG_TESTS/viewers/check_outputs.py
 data=$TG_TEST_DATA/ctf
 export TZ=UTC
 python3 "$TG_TESTS/ctf/make-threads.py" "$TG_TMP/t" || exit 1
+python3 "$TG_TESTS/ctf/make-byte-order.py" "$TG_TMP/t" || exit 1
 
 nodelta() { sed 's/ (+[^)]*)//'; }
 # the thread babeltrace2 shows: the vtid (else tid) of the context after the cpu_id
@@ -69,6 +71,8 @@ check_viewers() { # NAME TRACE EXPECTED
 
 check_trace kernel-threads "$TG_TMP/t/kernel-threads" "$data/handmade/kernel-threads.babeltrace2.txt"
 check_viewers kernel-threads "$TG_TMP/t/kernel-threads" "$data/handmade/kernel-threads.babeltrace2.txt"
+# a big-endian kernel stream class and a little-endian one: cpu_id and vtid in both orders
+check_trace byte-order "$TG_TMP/t/byte-order" "$data/handmade/byte-order.babeltrace2.txt"
 for n in types cyg rotation; do
     [ -d "$data/$n" ] || continue
     check_trace "$n" "$data/$n" "$data/$n.babeltrace2.txt"

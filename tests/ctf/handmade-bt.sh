@@ -3,7 +3,9 @@
 # every width at every bit offset behind LTTng-modules' compact event header; clocks at
 # 2.8 GHz, 1.6 GHz, 1 MHz, 33.333 MHz and an odd frequency, with large offsets; metadata
 # babeltrace2 accepts with warnings; a named event header with its align(32)), of
-# make-threads.py (per-cpu kernel streams with a tid context) and of make-strings.py (kernel
+# make-threads.py (per-cpu kernel streams with a tid context), of make-byte-order.py (a
+# big-endian trace with a little-endian stream class and fields of every byte order) and of
+# make-strings.py (kernel
 # events whose strings, text arrays and text sequences decode empty: babeltrace2 shows an
 # earlier event's text) printed with --style=babeltrace must equal babeltrace2's text recorded
 # by record-handmade.sh, and the metadata warnings babeltrace2's (NAME.babeltrace2-warnings.txt,
@@ -16,6 +18,7 @@ work=$TG_TMP
 python3 "$here/make-handmade.py" "$work/t" || exit 1
 python3 "$here/make-strings.py" "$work/t" || exit 1
 python3 "$here/make-threads.py" "$work/t" || exit 1
+python3 "$here/make-byte-order.py" "$work/t" || exit 1
 export TZ=UTC
 fail=0 pass=0
 for e in "$exp"/*.babeltrace2.txt; do

@@ -1,6 +1,6 @@
 #!/bin/bash
-# record-handmade.sh - writes the traces of make-handmade.py, make-strings.py and
-# make-threads.py and records babeltrace2's text of each beside the project
+# record-handmade.sh - writes the traces of make-handmade.py, make-strings.py,
+# make-threads.py and make-byte-order.py and records babeltrace2's text of each beside the project
 # (tests/data/ctf/handmade/NAME.babeltrace2.txt, TZ=UTC; NAME.babeltrace2-warnings.txt: the
 # metadata warnings it printed).  Run it again when one of them
 # changes; handmade-bt.sh compares traceglot with these files.
@@ -13,6 +13,7 @@ trap 'rm -rf "$work"' EXIT
 python3 "$here/make-handmade.py" "$work"
 python3 "$here/make-strings.py" "$work"
 python3 "$here/make-threads.py" "$work"
+python3 "$here/make-byte-order.py" "$work"
 mkdir -p "$dest"
 export TZ=UTC
 for t in "$work"/*/; do

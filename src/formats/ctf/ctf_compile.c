@@ -7,6 +7,7 @@
  * no special meaning) are marked fixed: skipping them is one addition, even for arrays. */
 #include "formats/ctf/ctf_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,61 @@ static int compile_type(cbuf *b, const ctf_type *t, const char *name)
     return find_text_arrays(b, i);
 }
 
+/* The first integer or float of a scope that always starts inside a byte whose first bits the
+ * field read before it filled in the other byte order (CTF packs a big-endian field from a
+ * byte's high bits, a little-endian one from its low bits: the two cannot share a byte, and
+ * babeltrace2 stops there), as 1 + its step; 0 when none does.  Only what is certain counts:
+ * the walk follows the fields always read, in order, while their bit offset within a byte is
+ * known; an array, a sequence or a variant leaves the offset and the last byte order unknown
+ * (a field after them may still start at a byte boundary: its alignment says). */
+static uint32_t find_bo_split(const ctf_step *s, uint32_t n)
+{
+    bool known = false;
+    unsigned mod = 0;
+    int last_be = -1; /* the last field's byte order: -1 unknown, 0 little, 1 big */
+    for (uint32_t i = 0; i < n;) {
+        const ctf_step *st = &s[i];
+        if (st->align >= 8)
+            known = true, mod = 0;
+        else if (known)
+            mod = (unsigned)align_up(mod, st->align) % 8;
+        switch (st->op) {
+        case CTF_OP_INT:
+        case CTF_OP_FLOAT:
+            if (known && mod && last_be >= 0 && last_be != st->big_endian)
+                return i + 1;
+            mod = (mod + st->size) % 8;
+            last_be = st->big_endian;
+            i++;
+            break;
+        case CTF_OP_STRUCT: i++; break;
+        case CTF_OP_STRING:
+        case CTF_OP_TEXT_ARRAY:
+        case CTF_OP_TEXT_SEQUENCE:
+        case CTF_OP_VLINT: /* whole bytes: the next field starts at a byte boundary */
+            known = true, mod = 0, last_be = -1;
+            i = st->end;
+            break;
+        default:
+            known = false, last_be = -1;
+            i = st->end;
+            break;
+        }
+    }
+    return 0;
+}
+
+int ctf_bo_split_err(ctf_dec *d, const ctf_prog *prog)
+{
+    const ctf_step *st = &prog->steps[prog->bo_split - 1];
+    d->where = st->name;
+    snprintf(d->msg, sizeof d->msg,
+             "a %s-endian field starts inside the byte a %s-endian one ends in: two different "
+             "byte orders not at a byte boundary",
+             st->big_endian ? "big" : "little", st->big_endian ? "little" : "big");
+    return TG_ERR_FORMAT;
+}
+
 static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf_prog **out,
                          tg_error **err)
 {
@@ -278,6 +334,7 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
             j = c->end;
         }
     }
+    p->bo_split = find_bo_split(steps, b.n);
     p->has_thread = p->tid_at.size || p->pid_at.size;
     p->thread_fast = p->has_thread && steps[0].align % 8 == 0;
     for (int k = 0; k < 2; k++) {

@@ -765,6 +765,8 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog)
 {
     if (!prog || !prog->n)
         return 0;
+    if (__builtin_expect(prog->bo_split != 0, 0))
+        return ctf_bo_split_err(d, prog);
     d->depth = 0;
     uint32_t root = 0;
     return d->tree ? run_build(d, prog->steps, 0, &root) : run_skip(d, prog->steps, 0);
@@ -782,6 +784,8 @@ int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out)
 {
     if (!prog || !prog->n)
         return 0;
+    if (__builtin_expect(prog->bo_split != 0, 0))
+        return ctf_bo_split_err(d, prog);
     d->depth = 0;
     d->out = out;
     return run_print(d, prog->steps, 0);

@@ -295,6 +295,10 @@ typedef struct ctf_prog {
     bool has_thread;  /* tid_at or pid_at */
     bool thread_fast; /* both (when there) 32-bit little-endian at byte offsets, the context
                        * aligned to bytes: LTTng's, read with one load each */
+    /* 1 + the integer or float step that always starts inside a byte whose first bits the
+     * field before it filled in the other byte order (0: none): babeltrace2 reads no such
+     * field ("two different byte orders not at a byte boundary"), nor does ctf_run */
+    uint32_t bo_split;
     /* its text depends on its own bytes only: no sequence, variant or text sequence reads a
      * register another scope may set (ctf_render.c reuses such a context's text) */
     bool self_contained;
@@ -411,6 +415,9 @@ int ctf2_parse(const char *text, size_t len, ctf_meta *meta, tg_error **err);
 int ctf_resolve(ctf_meta *meta, tg_error **err);
 int ctf_validate(ctf_meta *meta, tg_error **err);
 int ctf_compile(ctf_meta *meta, tg_error **err);
+/* The error of a scope whose prog->bo_split names a field no one can read (ctf_run's): d->msg
+ * and d->where set, TG_ERR_FORMAT returned. */
+int ctf_bo_split_err(ctf_dec *d, const ctf_prog *prog);
 
 /* Runs prog over the decoder's bits from its position: 0, or a negative status with
  * d->msg / d->where set. */
