@@ -42,7 +42,7 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
             *r = (struct resolved){o->name, o->arg, o, NULL, NULL};
             return 1;
         }
-    int found = 0;
+    int found = 0, found_own = 0;
     tg_option_owner owner;
     const char *oname;
     const tg_option_decl *d;
@@ -51,13 +51,21 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
             continue;
         if (!cli_offers(cmd, owner, oname))
             continue;
-        int own =
-            owner != cmd->sink || owner == TG_OWNER_COMMAND || (sink && strcmp(oname, sink) == 0);
+        /* the chosen style's own spelling wins over a command group's (graph --style=xray's
+         * -e is llvm-xray graph's -edge-label, not the filters' -e) */
+        int styled =
+            owner == cmd->sink && owner != TG_OWNER_COMMAND && sink && strcmp(oname, sink) == 0;
+        int own = owner != cmd->sink || owner == TG_OWNER_COMMAND || styled;
+        if (styled) {
+            *r = (struct resolved){d->name, cli_arg_name(d), NULL, d, NULL};
+            return 1;
+        }
+        if (found_own)
+            continue;
         if (!found || own || cli_takes(cmd, sink, d->name)) {
             *r = (struct resolved){d->name, cli_arg_name(d), NULL, d, own ? NULL : oname};
             found = 1;
-            if (own)
-                return 1;
+            found_own = own;
         }
     }
     return found;

@@ -31,18 +31,31 @@ long() {
         esac
     done
 }
+# every case with llvm-xray's own command line (-instr_map=BIN -edge-label=sum ...)
 while IFS=$'\t' read -r slug opts; do
     exp=$data/$kind.graph-$slug.dot
     [ -f "$exp" ] || { tg_fail "$slug" "no recording $exp (run record-fixtures.sh graph)"; continue; }
-    map=(--instr-map "$bin")
+    map=(-instr_map="$bin")
     case $slug in nomap*) map=() ;; esac
     # shellcheck disable=SC2086
-    mapfile -t args < <(long $opts)
-    tg_check "$kind $slug" "$exp" "$TG" graph --style=xray "${map[@]}" "${args[@]}" "$log"
+    tg_check "$kind $slug" "$exp" "$TG" graph --style=xray "${map[@]}" $opts "$log"
 done < <(grep -v '^#' "$here/graph-cases.txt")
+# the other spellings once: traceglot's long ones, LLVM's one-letter aliases
+while IFS=$'\t' read -r slug opts; do
+    # shellcheck disable=SC2086
+    mapfile -t args < <(long $opts)
+    tg_check "$kind $slug, long spellings" "$data/$kind.graph-$slug.dot" \
+        "$TG" graph --style=xray --instr-map "$bin" "${args[@]}" "$log"
+done < <(grep -E '^(keep-going-deduce|el-sum-cv-sum|vl-min-ce-max)	' "$here/graph-cases.txt")
+tg_check "$kind -m -e -b (aliases)" "$data/$kind.graph-el-max-cv-max.dot" \
+    "$TG" graph --style=xray -m "$bin" -e max -b max "$log"
+tg_check "$kind -v -c (aliases)" "$data/$kind.graph-vl-count-ce-sum.dot" \
+    "$TG" graph --style=xray -m "$bin" -v count -c sum "$log"
+tg_check "$kind -k -d (aliases)" "$data/$kind.graph-keep-going-deduce.dot" \
+    "$TG" graph --style=xray -m "$bin" -k -d "$log"
 # -output FILE writes the same bytes there, nothing on stdout
-tg_run "$TG" graph --style=xray --instr-map "$bin" --output "$TG_TMP/g.dot" \
-    --edge-label sum --color-vertices sum "$log"
+tg_run "$TG" graph --style=xray -instr_map="$bin" -output="$TG_TMP/g.dot" \
+    -edge-label=sum -color-vertices=sum "$log"
 if [ -s "$TG_TMP/out" ]; then
     tg_fail "$kind -output FILE" "printed on stdout too"
 else

@@ -643,30 +643,38 @@ static int xray_graph(tg_set *set, tg_iter *it, const char *func, const tg_optio
 }
 
 #define STAT_CHOICES "none|count|min|med|90p|99p|max|sum"
+/* llvm-xray graph's spellings (LLVM's command line: -edge-label=sum, -e sum, -k, -m BIN,
+ * -instr_map=BIN; TG_OPT_SINGLE_DASH); -instr_map is opening's instr-map, declared again here
+ * for its spellings, as the account style does. */
+#define XRAY_LLVM NULL, TG_OPT_SINGLE_DASH
 
 static const tg_option_decl xray_graph_options[] = {
     {"keep-going", TG_OPT_FLAG, NULL,
      "skip the records llvm-xray graph stops at (an exit with no matching entry) "
      "(llvm-xray graph -keep-going)",
-     NULL, NULL, 0, 0, 'k'},
+     NULL, NULL, 0, 0, 'k', XRAY_LLVM},
     {"deduce-sibling-calls", TG_OPT_FLAG, NULL,
      "an exit below the top of the stack ends the frames above it (llvm-xray graph "
      "-deduce-sibling-calls)",
-     NULL, NULL, 0, 0, 'd'},
+     NULL, NULL, 0, 0, 'd', XRAY_LLVM},
     {"edge-label", TG_OPT_CHOICE, "none",
      "label edges with a statistic of their calls: none, count, min, med, 90p, 99p, max, sum "
      "(llvm-xray graph -edge-label)",
-     "STAT", STAT_CHOICES},
+     "STAT", STAT_CHOICES, 0, 0, 'e', XRAY_LLVM},
     {"color-edges", TG_OPT_CHOICE, "none",
-     "colour edges by this statistic (llvm-xray graph -color-edges)", "STAT", STAT_CHOICES},
+     "colour edges by this statistic (llvm-xray graph -color-edges)", "STAT", STAT_CHOICES, 0, 0,
+     'c', XRAY_LLVM},
     {"vertex-label", TG_OPT_CHOICE, "none",
      "label vertices with this statistic of the function's calls (llvm-xray graph "
      "-vertex-label)",
-     "STAT", STAT_CHOICES},
+     "STAT", STAT_CHOICES, 0, 0, 'v', XRAY_LLVM},
     {"color-vertices", TG_OPT_CHOICE, "none",
-     "colour vertices by this statistic (llvm-xray graph -color-vertices)", "STAT", STAT_CHOICES},
+     "colour vertices by this statistic (llvm-xray graph -color-vertices)", "STAT", STAT_CHOICES, 0,
+     0, 'b', XRAY_LLVM},
     {"output", TG_OPT_TEXT, "-", "write the graph to FILE, - for stdout (llvm-xray graph -output)",
-     "FILE", NULL, 0, 0, 'o'},
+     "FILE", NULL, 0, 0, 'o', XRAY_LLVM},
+    {"instr-map", TG_OPT_TEXT, NULL, "the instrumented binary (llvm-xray -instr_map)", "BINARY",
+     NULL, 0, 0, 'm', "instr_map", TG_OPT_SINGLE_DASH},
     {0},
 };
 
