@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xray_select.h"
 
 typedef struct func_lat {
     int32_t id;
@@ -254,49 +255,6 @@ typedef struct row {
     const char *name, *location;
 } row;
 
-static void swap_u64(uint64_t *a, size_t i, size_t j)
-{
-    uint64_t t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-}
-
-/* The k-th smallest of v[lo..hi) (partially reorders v). */
-static uint64_t select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
-{
-    while (hi - lo > 16) {
-        size_t mid = lo + (hi - lo) / 2;
-        /* median of three to v[lo] */
-        if (v[mid] < v[lo])
-            swap_u64(v, mid, lo);
-        if (v[hi - 1] < v[lo])
-            swap_u64(v, hi - 1, lo);
-        if (v[hi - 1] < v[mid])
-            swap_u64(v, hi - 1, mid);
-        uint64_t pivot = v[mid];
-        /* three-way partition: < pivot | == pivot | > pivot */
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            if (v[i] < pivot)
-                swap_u64(v, lt++, i++);
-            else if (v[i] > pivot)
-                swap_u64(v, i, --gt);
-            else
-                i++;
-        }
-        if (k < lt)
-            hi = lt;
-        else if (k >= gt)
-            lo = gt;
-        else
-            return pivot;
-    }
-    for (size_t i = lo + 1; i < hi; i++)
-        for (size_t j = i; j > lo && v[j] < v[j - 1]; j--)
-            swap_u64(v, j, j - 1);
-    return v[k];
-}
-
 #define HIST_SIZE 65536u
 
 /* The order statistics k[0] <= k[1] <= k[2] of v[0..n): small values counted in a
@@ -304,9 +262,9 @@ static uint64_t select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
 static void order_stats(uint64_t *v, size_t n, const size_t k[3], uint64_t out[3], uint32_t *hist)
 {
     if (!hist || n < 8192) {
-        out[2] = select_kth(v, 0, n, k[2]);
-        out[1] = select_kth(v, 0, k[2] + 1, k[1]);
-        out[0] = select_kth(v, 0, k[1] + 1, k[0]);
+        out[2] = tg_xray_select_kth(v, 0, n, k[2]);
+        out[1] = tg_xray_select_kth(v, 0, k[2] + 1, k[1]);
+        out[0] = tg_xray_select_kth(v, 0, k[1] + 1, k[0]);
         return;
     }
     memset(hist, 0, HIST_SIZE * sizeof *hist);
@@ -325,7 +283,7 @@ static void order_stats(uint64_t *v, size_t n, const size_t k[3], uint64_t out[3
             out[j++] = x;
     }
     for (; j < 3; j++)
-        out[j] = select_kth(v, 0, nbig, k[j] - nsmall);
+        out[j] = tg_xray_select_kth(v, 0, nbig, k[j] - nsmall);
 }
 
 static void stats(func_lat *f, uint64_t freq, row *r, uint32_t *hist)

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xray_select.h"
 
 typedef struct rec {
     uint64_t tsc;
@@ -321,47 +322,15 @@ static int account_record(graph *g, const loaded *l, const rec *r, bool deduce, 
     return add_call(g, caller, r->fid, tsc_diff((uint64_t)out.frame->entry_ns, r->tsc));
 }
 
-static void swap_u64(uint64_t *a, size_t i, size_t j)
-{
-    uint64_t t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-}
-
-/* The k-th smallest of v[0..n) (std::nth_element's answer; partially reorders v). */
-static uint64_t kth(uint64_t *v, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        uint64_t pivot = v[lo + (hi - lo) / 2];
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            if (v[i] < pivot)
-                swap_u64(v, lt++, i++);
-            else if (v[i] > pivot)
-                swap_u64(v, i, --gt);
-            else
-                i++;
-        }
-        if (k < lt)
-            hi = lt;
-        else if (k >= gt)
-            lo = gt;
-        else
-            return pivot;
-    }
-    return v[k];
-}
-
 /* GraphRenderer::getStats: median and percentiles of the timings v[0..n). */
 static void order_stats(uint64_t *v, size_t n, tstat *s)
 {
     if (n == 0)
         return;
     int64_t c = s->count;
-    s->med = (double)kth(v, n, (size_t)(c / 2));
-    s->p90 = (double)kth(v, n, (size_t)((c * 9) / 10));
-    s->p99 = (double)kth(v, n, (size_t)((c * 99) / 100));
+    s->med = (double)tg_xray_select_kth(v, 0, n, (size_t)(c / 2));
+    s->p90 = (double)tg_xray_select_kth(v, 0, n, (size_t)((c * 9) / 10));
+    s->p99 = (double)tg_xray_select_kth(v, 0, n, (size_t)((c * 99) / 100));
 }
 
 static void max_stat(const tstat *s, tstat *m)
