@@ -7,8 +7,12 @@
  * A sched-out directly followed by the thread's sched-in folds into `linux:schedule` the
  * same way.  Columns come from the "fields" option (-f): duration, tid, addr, time, delta,
  * elapsed, printed in uftrace's column order; "+name" adds to the default duration,tid.
- * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields". */
+ * The option is read as "output-fields" (the CLI's -f, as uftrace names it) or "fields".
+ * The common line (default columns, a known symbol, no arguments, indentation up to
+ * PAD_ROOM) is written in one piece of output room with fixed-size moves (line_start); the
+ * others piece by piece.  The closing list of open functions is replay_remaining.c's. */
 #include "analysis/callstack.h"
+#include "compat/uftrace/replay_remaining.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/error_internal.h"
 #include "core/consumer.h"
@@ -30,21 +34,19 @@ struct rp {
     tg_buf *out;
     struct uf_digits digits;
     struct {
-        const char *name;
-        size_t len;
-    } lens[1024]; /* symbol -> its length (names repeat on every line) */
-    struct {
         uint64_t addr;
         const void *trace;
         const char *name;
+        size_t len; /* strlen(name), 0 for none */
         bool set;
-    } names[4096]; /* function address -> symbol */
+    } names[4096]; /* function address -> symbol and its length (names repeat on every line) */
     tg_buf *args, *ret, *evtext;
     const tg_trace *args_trace; /* the trace args_ok was found for */
     bool args_ok;
     bool field_on[F_COUNT];
     uint8_t order[F_COUNT]; /* the columns shown, in their order */
     int n_fields;
+    bool plain; /* the default columns, duration and tid: lines take line_start */
     int64_t prev_time;
     uf_filter *filter; /* uftrace's filters, when any is given (callstack_filter.h) */
 };
@@ -90,17 +92,31 @@ static inline void out_put(struct rp *p, const char *s, size_t n)
     }
 }
 
+/* The indentation (two spaces a level) as 32-byte stores from a row of spaces into room
+ * for PAD_ROOM bytes, not a call to memset per line; deeper lines take the general path. */
+enum { PAD_ROOM = 128 };
+static const char spaces[32] = "                                ";
+
 static inline void out_pad(struct rp *p, int n)
 {
-    char *o = n > 0 ? tg_buf_room(p->out, (size_t)n) : NULL;
-    if (o) {
-        memset(o, ' ', (size_t)n);
-        p->out->len += (size_t)n;
+    if (n <= 0)
+        return;
+    if (n > PAD_ROOM) {
+        tg_buf_pad(p->out, ' ', n);
+        return;
     }
+    char *o = tg_buf_room(p->out, PAD_ROOM);
+    if (!o)
+        return;
+    for (int i = 0; i < n; i += 32)
+        memcpy(o + i, spaces, 32);
+    p->out->len += (size_t)n;
 }
 
+/* A symbol (len: its length) or "<hexaddr>"; a short name as two overlapping fixed-size
+ * moves (tg_buf_put_fast), not a call to memcpy. */
 static inline __attribute__((always_inline)) void out_name(struct rp *p, const char *name,
-                                                           uint64_t addr)
+                                                           size_t len, uint64_t addr)
 {
     if (!name) {
         char tmp[24];
@@ -115,12 +131,7 @@ static inline __attribute__((always_inline)) void out_name(struct rp *p, const c
         out_put(p, ">", 1);
         return;
     }
-    size_t h = ((uintptr_t)name >> 3) & 1023;
-    if (p->lens[h].name != name) {
-        p->lens[h].name = name;
-        p->lens[h].len = strlen(name);
-    }
-    out_put(p, name, p->lens[h].len);
+    tg_buf_put_fast(p->out, name, len);
 }
 
 /* The columns of one line, formatted in place in the output buffer (160 bytes at most). */
@@ -215,6 +226,54 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
     p->out->len += (size_t)(w - line);
 }
 
+/* n bytes from s to w (no terminator); short pieces as two overlapping fixed-size moves, as
+ * tg_buf_put_fast does.  Returns the end. */
+static inline __attribute__((always_inline)) char *put_bytes(char *w, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        memcpy(w, s, 8);
+        memcpy(w + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(w, s, 4);
+        memcpy(w + n - 4, s + n - 4, 4);
+    } else if (n >= 2 && n < 4) {
+        memcpy(w, s, 2);
+        memcpy(w + n - 2, s + n - 2, 2);
+    } else if (n == 1) {
+        *w = *s;
+    } else if (n) {
+        memcpy(w, s, n);
+    }
+    return w + n;
+}
+
+/* The common line's start - the default columns (duration, tid) and an indentation of at
+ * most PAD_ROOM - written in one piece of room that holds extra more bytes: the write
+ * position after the indentation, which line_end commits.  NULL when the line takes the
+ * general path (put_fields, out_pad, out_put: other columns, deeper lines, a thread whose
+ * "[  tid]" is not made yet, no memory). */
+static inline __attribute__((always_inline)) char *
+line_start(struct rp *p, const uf_task *t, const uf_frame *f, bool show_time, int pad, size_t extra)
+{
+    if (!p->plain || !t->tid_len || pad > PAD_ROOM || pad < 0)
+        return NULL;
+    char *w = tg_buf_room(p->out, 32 + PAD_ROOM + extra);
+    if (!w)
+        return NULL;
+    *w++ = ' ';
+    w = uf_fmt_time(w, f && show_time ? f->total : 0, &p->digits);
+    *w++ = ' ';
+    memcpy(w, t->tid_text, sizeof t->tid_text); /* fixed size: the room is there */
+    w += t->tid_len;
+    memcpy(w, " | ", 3);
+    w += 3;
+    for (int i = 0; i < PAD_ROOM; i += 32) /* all of it: no branch on the depth */
+        memcpy(w + i, spaces, 32);
+    return w + pad;
+}
+
+static inline void line_end(struct rp *p, char *w) { p->out->len = (size_t)(w - p->out->p); }
+
 static void put_header(struct rp *p)
 {
     if (!p->n_fields)
@@ -228,18 +287,23 @@ static void put_header(struct rp *p)
     tg_buf_puts(p->out, "   FUNCTION\n");
 }
 
-/* The symbol of a function record, asked of the reader once per address and trace. */
-static inline __attribute__((always_inline)) const char *func_name(struct rp *p, const tg_event *ev)
+/* The symbol of a function record and its length (*len), asked of the reader once per
+ * address and trace. */
+static inline __attribute__((always_inline)) const char *func_name(struct rp *p, const tg_event *ev,
+                                                                   size_t *len)
 {
     uint64_t a = ev->addr;
     size_t h = (a ^ (a >> 12)) & 4095;
     const void *tr = ev->cls->trace;
     if (!p->names[h].set || p->names[h].addr != a || p->names[h].trace != tr) {
+        const char *name = tg_event_func_name(ev);
         p->names[h].addr = a;
         p->names[h].trace = tr;
-        p->names[h].name = tg_event_func_name(ev);
+        p->names[h].name = name;
+        p->names[h].len = name ? strlen(name) : 0;
         p->names[h].set = true;
     }
+    *len = p->names[h].len;
     return p->names[h].name;
 }
 
@@ -265,13 +329,13 @@ __attribute__((noinline)) static bool render_payload(struct rp *p, const tg_even
 
 /* Captures what printing needs from the iterator's event before it is advanced. */
 static inline __attribute__((always_inline)) void take(struct rp *p, const tg_event *ev, uf_rec *r,
-                                                       bool *more)
+                                                       size_t *name_len, bool *more)
 {
     tg_buf *args = p->args, *evtext = p->evtext;
     uf_rec_from_event(ev, r);
     *more = false;
     if (r->type == UF_ENTRY || r->type == UF_EXIT) {
-        r->name = func_name(p, ev);
+        r->name = func_name(p, ev, name_len);
         if (ev->size) /* only a payload has arguments to show */
             *more = render_payload(p, ev, args);
     } else if (r->type == UF_EVENT) {
@@ -361,7 +425,8 @@ __attribute__((noinline)) static int peek_filtered(struct rp *p, tg_iter *it, co
         if (!skip && n->type == UF_LOST)
             return 1;
         if (n->type == UF_ENTRY || n->type == UF_EXIT) {
-            n->name = func_name(p, *ev);
+            size_t unused;
+            n->name = func_name(p, *ev, &unused);
             skip |= f->no_libcall && uf_filter_is_libcall(*ev);
         }
         if (!skip && uf_filter_check_skip(&p->st, f, nt, n) >= 0)
@@ -374,7 +439,7 @@ __attribute__((noinline)) static int peek_filtered(struct rp *p, tg_iter *it, co
     }
 }
 
-static inline __attribute__((always_inline)) void put_args(struct rp *p, const char *name,
+static inline __attribute__((always_inline)) void put_args(struct rp *p, const char *name, size_t n,
                                                            const tg_buf *args, bool more)
 {
     if (more) {
@@ -383,100 +448,8 @@ static inline __attribute__((always_inline)) void put_args(struct rp *p, const c
         out_put(p, ")", 1);
         return;
     }
-    size_t h = ((uintptr_t)name >> 3) & 1023;
-    size_t n = !name ? 0 : p->lens[h].name == name ? p->lens[h].len : strlen(name);
     if (!name || n == 0 || name[n - 1] != ')')
         out_put(p, "()", 2);
-}
-
-/* uftrace does not list a task ended in the kernel's exit (sys_exit*, do_syscall_64): with
- * kernel data, no user function left and such a function at the bottom of its stack. */
-static bool ended_in_sys_exit(struct rp *p, uf_task *t)
-{
-    const uf_frame *f = uf_frame_at(&p->st, t, 0);
-    if (!f)
-        return true;
-    if (!p->st.has_kernel || t->user_stack_count != 0 || !f->name)
-        return false;
-    return strstr(f->name, "sys_exit") || strcmp(f->name, "do_syscall_64") == 0;
-}
-
-static void print_remaining(struct rp *p, tg_set *set)
-{
-    /* uftrace walks its threads in the order of the trace's task list (our stream order) */
-    size_t n = p->st.count;
-    uf_task **list = malloc((n ? n : 1) * sizeof *list);
-    if (!list)
-        return;
-    size_t k = 0;
-    for (size_t ti = 0; ti < tg_set_trace_count(set); ti++) {
-        tg_trace *tr = tg_set_trace(set, ti);
-        for (size_t si = 0; si < tg_trace_stream_count(tr); si++) {
-            int tid = tg_stream_tid(tg_trace_stream(tr, si));
-            if (tid < 0)
-                continue;
-            for (size_t j = 0; j < n; j++)
-                if (p->st.order[j]->tid == tid && k < n) {
-                    bool dup = false;
-                    for (size_t q = 0; q < k; q++)
-                        dup |= list[q] == p->st.order[j];
-                    if (!dup)
-                        list[k++] = p->st.order[j];
-                }
-        }
-    }
-    for (size_t j = 0; j < n; j++) {
-        bool dup = false;
-        for (size_t q = 0; q < k; q++)
-            dup |= list[q] == p->st.order[j];
-        if (!dup && k < n)
-            list[k++] = p->st.order[j];
-    }
-    int total = 0;
-    for (size_t i = 0; i < k; i++) {
-        uf_task *t = list[i];
-        int zero = 0;
-        if (ended_in_sys_exit(p, t))
-            continue;
-        for (int j = 0; j < t->stack_count; j++) {
-            uf_frame *f = uf_frame_at(&p->st, t, j);
-            if (f && f->addr != 0)
-                break;
-            zero++;
-        }
-        total += t->stack_count - zero;
-    }
-    if (total > 0) {
-        tg_buf_puts(p->out, "\nuftrace stopped tracing with remaining functions");
-        tg_buf_puts(p->out, "\n================================================\n");
-        for (size_t i = 0; i < k; i++) {
-            uf_task *t = list[i];
-            if (t->stack_count <= 0)
-                continue;
-            int zero = 0;
-            for (int j = 0; j < t->stack_count; j++) {
-                uf_frame *f = uf_frame_at(&p->st, t, j);
-                if (f && f->addr != 0)
-                    break;
-                zero++;
-            }
-            if (zero == t->stack_count || ended_in_sys_exit(p, t))
-                continue;
-            tg_buf_printf(p->out, "task: %d\n", t->tid);
-            while (t->stack_count-- > 0) {
-                uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
-                if (!f)
-                    continue;
-                tg_buf_printf(p->out, "[%d] ", t->stack_count - zero);
-                uf_put_name(p->out, f->name, f->addr);
-                tg_buf_putc(p->out, '\n');
-                if (t->stack_count == zero)
-                    break;
-            }
-            tg_buf_putc(p->out, '\n');
-        }
-    }
-    free(list);
 }
 
 /* The records in merged order, printed as uftrace's print_graph_rstack does; with filtering
@@ -495,7 +468,8 @@ static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_it
     while (rc > 0) {
         uf_rec r;
         bool more;
-        take(p, ev, &r, &more);
+        size_t name_len = 0;
+        take(p, ev, &r, &name_len, &more);
         if (r.tid < 0) {
             /* an event of no thread (uftrace's extern.dat): shown in the thread of the
              * record before it, as uftrace does */
@@ -586,10 +560,30 @@ static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_it
                 rc = next_rec(p, it, &ev, filtering);
             }
             uf_frame *f = uf_frame_at(&p->st, t, idx);
+            char *w = r.name && !more && !ret_more
+                          ? line_start(p, t, f, folded, depth * 2, name_len + 8)
+                          : NULL;
+            if (w) { /* the common line: "name();" or "name() {" */
+                w = put_bytes(w, r.name, name_len);
+                if (name_len == 0 || r.name[name_len - 1] != ')') {
+                    memcpy(w, "()", 2);
+                    w += 2;
+                }
+                if (folded) {
+                    memcpy(w, ";\n", 2);
+                    w += 2;
+                } else {
+                    memcpy(w, " {\n", 3);
+                    w += 3;
+                    uf_update_entry(&p->st, t);
+                }
+                line_end(p, w);
+                continue;
+            }
             put_fields(p, t, f, folded);
             out_pad(p, depth * 2);
-            out_name(p, r.name, r.addr);
-            put_args(p, r.name, p->args, more);
+            out_name(p, r.name, name_len, r.addr);
+            put_args(p, r.name, name_len, p->args, more);
             if (folded) {
                 if (ret_more) {
                     out_put(p, " = ", 3);
@@ -610,6 +604,16 @@ static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_it
             }
             if (f && shown) {
                 int depth = uf_update_exit(t);
+                char *w =
+                    r.name && !more ? line_start(p, t, f, true, depth * 2, name_len + 16) : NULL;
+                if (w) { /* the common line: the closing brace and the name in a comment */
+                    memcpy(w, "} /* ", 5);
+                    w = put_bytes(w + 5, r.name, name_len);
+                    memcpy(w, " */\n", 4);
+                    line_end(p, w + 4);
+                    rc = next_rec(p, it, &ev, filtering);
+                    continue;
+                }
                 put_fields(p, t, f, true);
                 out_pad(p, depth * 2);
                 out_put(p, "}", 1);
@@ -619,7 +623,7 @@ static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_it
                     out_put(p, ";", 1);
                 }
                 out_put(p, " /* ", 4);
-                out_name(p, r.name, r.addr);
+                out_name(p, r.name, name_len, r.addr);
                 out_put(p, " */\n", 4);
             }
             rc = next_rec(p, it, &ev, filtering);
@@ -705,6 +709,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
             if (p.field_on[i])
                 p.order[p.n_fields++] = (uint8_t)i;
     }
+    p.plain = p.n_fields == 2 && p.order[0] == F_DURATION && p.order[1] == F_TID;
     p.args = tg_buf_new();
     p.ret = tg_buf_new();
     p.evtext = tg_buf_new();
@@ -737,7 +742,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
     else
         rc = replay_loop(&p, it, false, err);
     if (rc >= 0)
-        print_remaining(&p, set);
+        uf_replay_remaining(&p.st, set, p.out);
 done:
     uf_filter_free(&filter);
     uf_state_free(&p.st);
