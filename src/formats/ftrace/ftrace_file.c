@@ -558,6 +558,7 @@ static void ftrace_close(tg_trace *t)
     free(f->buffers);
     free(f->sections);
     free(f->strings);
+    ft_ahead_free(f->ahead);
     ft_function_free(f);
     tg_map_close(&f->map);
     free(f);

@@ -191,7 +191,8 @@ typedef struct ft_file {
     bool fg_tailprint, fg_depth; /* trace-cmd's fgraph options (ftrace_fgraph.c) */
     struct ft_fn_chain *fn_chains;
     size_t n_fn_chains, cap_fn_chains;
-    char *strings; /* v7 STRINGS section contents (heap) */
+    struct ft_ahead *ahead; /* compressed cpu data inflated ahead (ftrace_ahead.c), or NULL */
+    char *strings;          /* v7 STRINGS section contents (heap) */
     size_t strings_len, strings_cap;
 } ft_file;
 
@@ -321,5 +322,16 @@ int ft_decompress_into(int kind, void *ctx, const uint8_t *src, size_t srclen, u
                        size_t *cap, size_t dstlen);
 void *ft_zstd_ctx_new(void);
 void ft_zstd_ctx_free(void *ctx);
+
+/* ftrace_ahead.c: the compressed chunks of each cpu (a lane) inflated ahead of the reader on
+ * a second thread, a few per lane.  ft_ahead_take hands out a lane's next chunk (in order,
+ * from 0) with ft_decompress_into's status, or TG_ERR_LIMIT for a chunk larger than
+ * max_chunk (not inflated); its data stays valid until the lane's next take. */
+typedef struct ft_ahead ft_ahead;
+ft_ahead *ft_ahead_new(int kind, bool big_endian, size_t max_chunk);
+/* base: the cpu's data in the map; n_chunks: its readable chunks.  The lane, or -1. */
+int ft_ahead_add_lane(ft_ahead *a, const uint8_t *base, uint32_t n_chunks);
+int ft_ahead_take(ft_ahead *a, int lane, const uint8_t **data);
+void ft_ahead_free(ft_ahead *a);
 
 #endif

@@ -34,9 +34,7 @@ typedef struct ft_stream {
     /* compressed data */
     uint32_t chunk_idx;
     size_t chunk_pos; /* offset of the next chunk header in the cpu data */
-    uint8_t *chunk;
-    size_t chunk_cap;
-    void *zctx; /* zstd context reused from chunk to chunk */
+    int lane;         /* the chunks inflated by f->ahead (ftrace_ahead.c) */
     /* the current page, decoded by core's ring-buffer page decoder */
     tg_rb_layout layout;
     tg_rb_page pg;
@@ -83,14 +81,12 @@ static int load_chunk(ft_stream *s, tg_error **err)
     s->win = NULL;
     s->win_len = 0;
     s->page_pos = 0;
-    if (us > FT_MAX_CHUNK)
+    const uint8_t *chunk;
+    int rc = ft_ahead_take(f->ahead, s->lane, &chunk);
+    if (rc == TG_ERR_LIMIT)
         return tg_err_at(err, TG_ERR_LIMIT, f->path, cd->offset + at,
                          "cpu %d: chunk %u of %u bytes exceeds the limit", cd->cpu,
                          s->chunk_idx - 1, us);
-    if (f->comp_kind == 1 && !s->zctx)
-        s->zctx = ft_zstd_ctx_new();
-    int rc =
-        ft_decompress_into(f->comp_kind, s->zctx, base + at + 8, cs, &s->chunk, &s->chunk_cap, us);
     if (rc == TG_ERR_NOMEM)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc < 0)
@@ -98,7 +94,7 @@ static int load_chunk(ft_stream *s, tg_error **err)
                          "cpu %d: compressed chunk %u (%u bytes) does not decompress to %u "
                          "bytes with %s",
                          cd->cpu, s->chunk_idx - 1, cs, us, f->compression);
-    s->win = s->chunk;
+    s->win = chunk;
     s->win_len = us;
     s->win_file_off = cd->offset + at;
     return 1;
@@ -452,9 +448,6 @@ static void ring_destroy(tg_stream *st)
     ft_stream *s = st->priv;
     if (!s)
         return;
-    free(s->chunk);
-    if (s->zctx)
-        ft_zstd_ctx_free(s->zctx);
     free(s);
     st->priv = NULL;
 }
@@ -489,7 +482,17 @@ static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_
     s->layout.data_off = f->hp_data_off;
     s->layout.long_size = f->long_size;
     s->layout.big_endian = f->big_endian;
-    if (!b->compressed) {
+    if (b->compressed) {
+        if (!f->ahead && !(f->ahead = ft_ahead_new(f->comp_kind, f->big_endian, FT_MAX_CHUNK))) {
+            free(s);
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        }
+        s->lane = ft_ahead_add_lane(f->ahead, f->map.data + cd->offset, cd->n_chunks);
+        if (s->lane < 0) {
+            free(s);
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        }
+    } else {
         s->win = f->map.data + cd->offset;
         s->win_len = (size_t)cd->size;
         s->win_file_off = cd->offset;
