@@ -44,13 +44,10 @@ static inline char *tg_buf_room(tg_buf *b, size_t n)
     return tg_buf_reserve(b, n);
 }
 
-/* Appends n bytes; short pieces as two overlapping fixed-size moves (no loop, no call). */
-static inline void tg_buf_put_fast(tg_buf *b, const char *s, size_t n)
+/* Copies n bytes to o; short pieces as two overlapping fixed-size moves (no loop, no call:
+ * a memcpy of a length not known at compile time is a call). */
+static inline __attribute__((always_inline)) void tg_copy_short(char *o, const char *s, size_t n)
 {
-    char *o = tg_buf_room(b, n);
-    if (!o)
-        return;
-    b->len += n;
     if (n >= 8 && n <= 16) {
         memcpy(o, s, 8);
         memcpy(o + n - 8, s + n - 8, 8);
@@ -65,6 +62,16 @@ static inline void tg_buf_put_fast(tg_buf *b, const char *s, size_t n)
     } else if (n) {
         memcpy(o, s, n);
     }
+}
+
+/* Appends n bytes (tg_copy_short). */
+static inline void tg_buf_put_fast(tg_buf *b, const char *s, size_t n)
+{
+    char *o = tg_buf_room(b, n);
+    if (!o)
+        return;
+    b->len += n;
+    tg_copy_short(o, s, n);
 }
 
 #define TG_BUF_LIT(b, lit) tg_buf_put_fast((b), (lit), sizeof(lit) - 1)

@@ -93,7 +93,7 @@ static comm_slot *class_slot_new(tc_state *st, const tg_event *ev)
 
 static inline char *put_bytes(char *w, const char *s, size_t n)
 {
-    memcpy(w, s, n);
+    tg_copy_short(w, s, n);
     return w + n;
 }
 
@@ -103,24 +103,22 @@ static inline char *put_pad(char *w, char c, size_t n)
     return w + n;
 }
 
-/* v in decimal, right-aligned in width with pad */
-static char *put_u64(char *w, uint64_t v, size_t width, char pad)
+/* v in decimal, right-aligned in width with pad (digits written in place, inline) */
+static inline char *put_u64(char *w, uint64_t v, size_t width, char pad)
 {
-    char d[24];
-    const char *p = tg_digits_dec(d + sizeof d, v);
-    size_t len = (size_t)(d + sizeof d - p);
+    size_t len = tg_dec_len(v);
     if (len < width)
         w = put_pad(w, pad, width - len);
-    return put_bytes(w, p, len);
+    tg_dec_write(w + len, v);
+    return w + len;
 }
 
 /* v in decimal, left-aligned in width columns (the pid: "%-5d") */
-static char *put_u64_left(char *w, uint64_t v, size_t width)
+static inline char *put_u64_left(char *w, uint64_t v, size_t width)
 {
-    char d[24];
-    const char *p = tg_digits_dec(d + sizeof d, v);
-    size_t len = (size_t)(d + sizeof d - p);
-    w = put_bytes(w, p, len);
+    size_t len = tg_dec_len(v);
+    tg_dec_write(w + len, v);
+    w += len;
     return len < width ? put_pad(w, ' ', width - len) : w;
 }
 
@@ -151,7 +149,7 @@ static inline __attribute__((always_inline)) char *put_time(char *w, secs_cache 
     w = put_bytes(w, sc->text, sc->len);
     *w++ = '.';
     size_t n = ns ? 9 : 6;
-    tg_digits_fixed(w, t - secs * p10, n);
+    tg_dec_fixed(w, t - secs * p10, n);
     return w + n;
 }
 
@@ -445,7 +443,7 @@ static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *
         }
         w = put_bytes(w, " [", 2);
         if (cpu >= 0 && cpu < 1000) {
-            tg_digits_fixed(w, (uint64_t)cpu, 3);
+            tg_dec_fixed(w, (uint64_t)cpu, 3);
             w += 3;
         } else {
             w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');

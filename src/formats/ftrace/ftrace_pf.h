@@ -15,6 +15,7 @@
 #define TG_FTRACE_PF_H
 
 #include "core/arena.h"
+#include "core/buf_inline.h"
 #include "core/digits.h"
 #include "formats/ftrace/ftrace_internal.h"
 
@@ -103,30 +104,66 @@ typedef struct rctx {
 } rctx;
 
 /* ---- the output of one event ---------------------------------------------------------------
- * An event's text is assembled in a stack buffer and handed to the tg_buf in one call (it
- * spills into the tg_buf only when an event's text is longer than the buffer). */
+ * An event's text is written straight into room reserved at the end of the output tg_buf
+ * (no copy from a stack buffer) and committed in one call; when the room is full it is
+ * committed and room reserved again.  A sink whose tg_buf could not grow writes into its own
+ * scrap, which is dropped (the tg_buf remembers the failure). */
+
+#define FT_SINK_ROOM 2048
 
 typedef struct ft_sink {
     tg_buf *out;
-    size_t n;
-    char b[2048];
+    char *b;    /* the room: at the end of out, or scrap */
+    size_t n;   /* bytes written at b */
+    size_t cap; /* FT_SINK_ROOM, or sizeof scrap */
+    char scrap[128];
 } ft_sink;
+
+/* Room at the end of out for the next bytes (nothing pending). */
+static inline void sk_room(ft_sink *o)
+{
+    o->n = 0;
+    o->b = tg_buf_room(o->out, FT_SINK_ROOM);
+    o->cap = FT_SINK_ROOM;
+    if (!o->b) {
+        o->b = o->scrap;
+        o->cap = sizeof o->scrap;
+    }
+}
+
+static inline void sk_open(ft_sink *o, tg_buf *out)
+{
+    o->out = out;
+    sk_room(o);
+}
+
+/* Keeps what was written (the sink then has no room: sk_room before writing again). */
+static inline void sk_close(ft_sink *o)
+{
+    if (o->n && o->b != o->scrap)
+        tg_buf_commit(o->out, o->n);
+    o->n = 0;
+    o->cap = 0;
+}
 
 static inline void sk_flush(ft_sink *o)
 {
-    if (o->n)
-        tg_buf_put(o->out, o->b, o->n);
-    o->n = 0;
+    sk_close(o);
+    sk_room(o);
 }
 
 static inline void sk_put(ft_sink *o, const void *p, size_t n)
 {
-    if (n > sizeof o->b - o->n) {
-        sk_flush(o);
-        if (n > sizeof o->b) {
+    if (n > o->cap - o->n) {
+        if (n > FT_SINK_ROOM) {
+            sk_close(o);
             tg_buf_put(o->out, p, n);
+            sk_room(o);
             return;
         }
+        sk_flush(o);
+        if (n > o->cap - o->n)
+            return; /* scrap: dropped */
     }
     memcpy(o->b + o->n, p, n);
     o->n += n;
@@ -134,7 +171,7 @@ static inline void sk_put(ft_sink *o, const void *p, size_t n)
 
 static inline void sk_putc(ft_sink *o, char c)
 {
-    if (o->n == sizeof o->b)
+    if (o->n == o->cap)
         sk_flush(o);
     o->b[o->n++] = c;
 }
@@ -225,7 +262,7 @@ static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, co
         size_t len = nd + neg;
         size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
         /* width < 64 and at most 20 digits: 100 bytes are enough */
-        if (sizeof out->b - out->n < 100)
+        if (out->cap - out->n < 100)
             sk_flush(out);
         char *w = out->b + out->n;
         if (!it->zero)

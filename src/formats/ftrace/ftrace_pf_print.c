@@ -355,7 +355,7 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
         case IT_TEXT: {
             size_t n =
                 it->text_len - (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
-            if (n <= FT_PF_TEXT_PAD && sizeof out->b - out->n >= FT_PF_TEXT_PAD) {
+            if (n <= FT_PF_TEXT_PAD && out->cap - out->n >= FT_PF_TEXT_PAD) {
                 memcpy(out->b + out->n, it->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
                 out->n += n;
             } else {
@@ -534,8 +534,10 @@ static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *dat
     }
     if (e->plugin) {
         /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
-         * event's text starts here) */
+         * event's text starts here); its room is taken again after them */
+        sk_close(out);
         int rc = ft_plugin_render(e, ev, data, size, out->out);
+        sk_room(out);
         if (rc != 1)
             return rc;
     }
@@ -559,10 +561,9 @@ static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *dat
 int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out)
 {
     ft_sink o;
-    o.out = out;
-    o.n = 0;
+    sk_open(&o, out);
     int rc = render_info(e, ev, data, size, &o);
-    sk_flush(&o);
+    sk_close(&o);
     return rc ? rc : 1;
 }
 

@@ -130,8 +130,7 @@ void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, size_
 void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out)
 {
     ft_sink o;
-    o.out = out;
-    o.n = 0;
+    sk_open(&o, out);
     ft_pf_render_raw(e, data, size, size, &o);
-    sk_flush(&o);
+    sk_close(&o);
 }
