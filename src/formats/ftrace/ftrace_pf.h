@@ -79,14 +79,29 @@ typedef struct pf_item {
                          field: read at d_off, d_size (d_idx: eval's bounds check) */
     uint32_t d_size;
     uint64_t d_off, d_idx;
-    int width; /* fast path: minimum width */
-    bool zero; /* fast path: pad with zeros */
+    uint64_t d_mask; /* direct under a cast: the cast's mask (0: none) */
+    int width;       /* fast path: minimum width */
+    bool zero;       /* fast path: pad with zeros */
 } pf_item;
+
+/* A step of an event's fast plan: a literal (padded, at most FT_PF_TEXT_PAD bytes), then a
+ * fast number read directly (or none: the text's last literal). */
+typedef struct pf_step {
+    const char *text;
+    size_t text_len;
+    const pf_item *num;
+} pf_step;
 
 struct ft_pf {
     pf_item *items;
     size_t n, cap;
     tg_arena arena;
+    /* The fast plan (ft_pf_plan), when the text is only short literals and fast numbers
+     * read directly from a little-endian record (sys_enter's "NR %ld (%lx, ...)"): one
+     * bounds check (need: the record bytes every read lies in) and one room check (room:
+     * the longest text) per event. */
+    pf_step *plan;
+    size_t n_plan, need, room;
 };
 
 /* A literal's copy carries 16 zero bytes after it: rendering copies a short literal with one
@@ -236,49 +251,56 @@ static inline bool dyn_loc(const rctx *r, const ft_field *fl, size_t *off, size_
     return true;
 }
 
-/* The fast conversions ("%d", "%08lx", "%llu" ...): the digit count is known first, so the
- * padding and the digits are written straight into the sink, last digit first. */
+/* The fast conversions ("%d", "%08lx", "%llu" ...) written at w (at most 100 bytes: width
+ * < 64 and at most 20 digits): the digit count is known first, so the padding and the
+ * digits are written straight in, last digit first.  The end of the text. */
+static inline __attribute__((always_inline)) char *ft_pf_num_text(char *w, const pf_item *it,
+                                                                  uint64_t val)
+{
+    uint64_t v = val;
+    switch (it->ls) {
+    case -2: v = (uint8_t)v; break;
+    case -1: v = (uint16_t)v; break;
+    case 0: v = (uint32_t)v; break;
+    default: break;
+    }
+    bool neg = false;
+    if (it->fast == 'd') {
+        int64_t sv = it->ls == -2   ? (int8_t)v
+                     : it->ls == -1 ? (int16_t)v
+                     : it->ls == 0  ? (int32_t)v
+                                    : (int64_t)v;
+        neg = sv < 0;
+        v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
+    }
+    size_t nd = it->fast == 'x' ? tg_hex_len(v) : tg_dec_len(v);
+    size_t len = nd + neg;
+    size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
+    if (!it->zero)
+        for (; pad; pad--)
+            *w++ = ' ';
+    if (neg)
+        *w++ = '-';
+    for (; pad; pad--)
+        *w++ = '0';
+    char *e = w + nd;
+    if (it->fast == 'x')
+        tg_hex_write(e, v);
+    else
+        tg_dec_write(e, v);
+    return e;
+}
+
 static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, const pf_item *it,
                                                                 int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
-        uint64_t v = val;
-        switch (it->ls) {
-        case -2: v = (uint8_t)v; break;
-        case -1: v = (uint16_t)v; break;
-        case 0: v = (uint32_t)v; break;
-        default: break;
-        }
-        bool neg = false;
-        if (it->fast == 'd') {
-            int64_t sv = it->ls == -2   ? (int8_t)v
-                         : it->ls == -1 ? (int16_t)v
-                         : it->ls == 0  ? (int32_t)v
-                                        : (int64_t)v;
-            neg = sv < 0;
-            v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
-        }
-        size_t nd = it->fast == 'x' ? tg_hex_len(v) : tg_dec_len(v);
-        size_t len = nd + neg;
-        size_t pad = it->width > 0 && (size_t)it->width > len ? (size_t)it->width - len : 0;
-        /* width < 64 and at most 20 digits: 100 bytes are enough */
         if (out->cap - out->n < 100)
             sk_flush(out);
-        char *w = out->b + out->n;
-        if (!it->zero)
-            for (; pad; pad--)
-                *w++ = ' ';
-        if (neg)
-            *w++ = '-';
-        for (; pad; pad--)
-            *w++ = '0';
-        char *e = w + nd;
-        out->n = (size_t)(e - out->b);
-        if (it->fast == 'x')
-            tg_hex_write(e, v);
-        else
-            tg_dec_write(e, v);
-        return;
+        if (out->cap - out->n >= 100) {
+            out->n = (size_t)(ft_pf_num_text(out->b + out->n, it, val) - out->b);
+            return;
+        }
     }
     ft_pf_put_printf_num(out, it, plen, val);
 }
@@ -301,6 +323,8 @@ typedef struct argv_list {
 struct ft_pf *ft_pf_new(void);
 /* Splits a format into items like libtraceevent's parse_args: 0, or -1 (cannot parse). */
 int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args);
+/* pf's fast plan, when it has one (see struct ft_pf): 0, or -1 out of memory. */
+int ft_pf_plan(struct ft_pf *pf, bool big_endian);
 /* e's print fmt compiled once, on first use (e->pf, e->pf_state). */
 void ft_pf_compile_event(const ft_event *e);
 

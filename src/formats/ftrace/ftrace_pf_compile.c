@@ -273,28 +273,112 @@ int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
 }
 
 /* An argument eval would read as one field (N_FIELD: read_field) or as a constant element
- * of an array field (the '[' operator on an uncast N_FIELD) is read directly when rendering,
- * with the same bounds checks. */
-static void set_direct(pf_item *it)
+ * of an array field (the '[' operator on an uncast N_FIELD), under casts (which only mask),
+ * is read directly when rendering, with the same bounds checks. */
+static bool direct_of(const ft_node *n, pf_item *it)
 {
-    const ft_node *n = it->arg;
-    if (it->type != IT_DIGIT || !n)
-        return;
+    if (!n)
+        return false;
+    if (n->kind == N_CAST) {
+        /* eval: the value masked (a mask of 0: none); a field of 1, 2, 4 or 8 bytes only */
+        if (!direct_of(n->a, it) ||
+            (it->d_size != 1 && it->d_size != 2 && it->d_size != 4 && it->d_size != 8))
+            return false;
+        if (n->num)
+            it->d_mask = it->d_mask ? it->d_mask & n->num : n->num;
+        return true;
+    }
     if (n->kind == N_FIELD && n->field) {
-        it->direct = true;
         it->d_off = n->field->offset;
         it->d_size = n->field->size;
         it->d_idx = 0;
-    } else if (n->kind == N_BIN && n->opstr[0] == '[' && n->a && n->a->kind == N_FIELD &&
-               n->a->field && n->b && (n->b->kind == N_NUM || n->b->kind == N_ATOM)) {
+        return true;
+    }
+    if (n->kind == N_BIN && n->opstr[0] == '[' && n->a && n->a->kind == N_FIELD && n->a->field &&
+        n->b && (n->b->kind == N_NUM || n->b->kind == N_ATOM)) {
         uint64_t idx = n->b->num, esize = n->a->field->elem_size;
         if (idx > UINT32_MAX || esize > UINT32_MAX)
-            return;
-        it->direct = true;
+            return false;
         it->d_idx = idx;
         it->d_off = n->a->field->offset + idx * esize;
         it->d_size = (uint32_t)esize;
+        return true;
     }
+    return false;
+}
+
+static void set_direct(pf_item *it)
+{
+    if (it->type != IT_DIGIT)
+        return;
+    it->d_mask = 0;
+    it->direct = direct_of(it->arg, it);
+}
+
+/* Room a step takes at most: its padded literal and a fast number (ft_pf_num_text). */
+enum { STEP_ROOM = FT_PF_TEXT_PAD + 100 };
+
+int ft_pf_plan(struct ft_pf *pf, bool big_endian)
+{
+    if (big_endian || !pf->n)
+        return 0;
+    size_t steps = 0, need = 0;
+    for (size_t i = 0; i < pf->n; i++) {
+        const pf_item *it = &pf->items[i];
+        if (it->type == IT_TEXT) {
+            /* the last item's trailing newline is dropped (render_items' strip_nl) */
+            size_t n = it->text_len;
+            if (i + 1 == pf->n && n && it->text[n - 1] == '\n')
+                n--;
+            if (n > FT_PF_TEXT_PAD || (i + 1 < pf->n && pf->items[i + 1].type == IT_TEXT))
+                return 0;
+            continue;
+        }
+        if (it->type != IT_DIGIT || !it->fast || it->len_arg || !it->direct ||
+            (it->d_size != 1 && it->d_size != 2 && it->d_size != 4 && it->d_size != 8))
+            return 0;
+        size_t end = (size_t)it->d_off + it->d_size;
+        if (end < it->d_idx)
+            end = (size_t)it->d_idx;
+        if (end > need)
+            need = end;
+        steps++;
+    }
+    if (pf->items[pf->n - 1].type == IT_TEXT)
+        steps++;
+    if (steps * STEP_ROOM > FT_SINK_ROOM)
+        return 0;
+    pf_step *plan = tg_arena_alloc(&pf->arena, steps * sizeof *plan);
+    if (!plan)
+        return -1;
+    static const char none[FT_PF_TEXT_PAD] = {0};
+    size_t k = 0;
+    for (size_t i = 0; i < pf->n; i++) {
+        const pf_item *it = &pf->items[i];
+        pf_step *st = &plan[k];
+        if (it->type == IT_TEXT) {
+            st->text = it->text;
+            st->text_len = it->text_len;
+            if (i + 1 == pf->n) {
+                if (st->text_len && it->text[st->text_len - 1] == '\n')
+                    st->text_len--;
+                st->num = NULL;
+                k++;
+            }
+            continue;
+        }
+        if (i == 0 || pf->items[i - 1].type != IT_TEXT) {
+            st->text = none;
+            st->text_len = 0;
+        }
+        st->num = it;
+        k++;
+    }
+    pf->plan = plan;
+    pf->n_plan = k;
+    pf->need = need;
+    pf->room = k * STEP_ROOM;
+    return 0;
 }
 
 /* Compiles e's "fmt", args into e->pf on first use (the event format is otherwise
@@ -319,7 +403,8 @@ void ft_pf_compile_event(const ft_event *e)
         if (ft_pf_compile_format(pf, fmt, &args) == 0) {
             for (size_t i = 0; i < pf->n; i++)
                 set_direct(&pf->items[i]);
-            me->pf_state = 1;
+            if (ft_pf_plan(pf, e->file->big_endian) == 0)
+                me->pf_state = 1;
         }
     }
     free(fmt);

@@ -331,16 +331,55 @@ static uint64_t read_direct(const rctx *r, const pf_item *it)
     if (it->d_idx > r->size || it->d_off > r->size || it->d_size > r->size - it->d_off)
         return 0;
     const uint8_t *p = r->data + it->d_off;
+    uint64_t v;
     if (!r->f->big_endian) {
         switch (it->d_size) {
-        case 1: return p[0];
-        case 2: return tg_le16(p);
-        case 4: return tg_le32(p);
-        case 8: return tg_le64(p);
-        default: return 0;
+        case 1: v = p[0]; break;
+        case 2: v = tg_le16(p); break;
+        case 4: v = tg_le32(p); break;
+        case 8: v = tg_le64(p); break;
+        default: v = 0; break;
         }
+    } else {
+        v = ft_read_num(r->f, p, it->d_size);
     }
-    return ft_read_num(r->f, p, it->d_size);
+    return it->d_mask ? v & it->d_mask : v;
+}
+
+/* An event with a fast plan (see struct ft_pf): false when the record is shorter than the
+ * plan reads (or the sink has no room), for render_items to print it. */
+static inline bool render_plan(const rctx *r, const struct ft_pf *pf, ft_sink *out)
+{
+    if (r->size < pf->need)
+        return false;
+    if (out->cap - out->n < pf->room) {
+        sk_flush(out);
+        if (out->cap - out->n < pf->room)
+            return false;
+    }
+    char *w = out->b + out->n;
+    const uint8_t *d = r->data;
+    for (size_t i = 0; i < pf->n_plan; i++) {
+        const pf_step *st = &pf->plan[i];
+        memcpy(w, st->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
+        w += st->text_len;
+        const pf_item *it = st->num;
+        if (!it)
+            break;
+        const uint8_t *p = d + it->d_off;
+        uint64_t v;
+        switch (it->d_size) {
+        case 1: v = p[0]; break;
+        case 2: v = tg_le16(p); break;
+        case 4: v = tg_le32(p); break;
+        default: v = tg_le64(p); break;
+        }
+        if (it->d_mask)
+            v &= it->d_mask;
+        w = ft_pf_num_text(w, it, v);
+    }
+    out->n = (size_t)(w - out->b);
+    return true;
 }
 
 static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
@@ -551,7 +590,8 @@ static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *dat
         ft_pf_render_raw(e, data, size, avail, out);
         return 0;
     }
-    render_items(&r, e->pf, out);
+    if (!e->pf->plan || !render_plan(&r, e->pf, out))
+        render_items(&r, e->pf, out);
     return 0;
 }
 
