@@ -6,7 +6,7 @@
 
 void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populate)
 {
-    *w = (tg_window){.data = data, .size = size, .populate = populate};
+    *w = (tg_window){.data = data, .size = size, .populate = populate, .chunk = TG_WINDOW_CHUNK};
 }
 
 static uintptr_t page_floor(uintptr_t a, uintptr_t page) { return a / page * page; }
@@ -32,15 +32,15 @@ void tg_window_move(tg_window *w, size_t pos)
         w->released = 0;
     w->at = pos;
     /* give back the pages a chunk behind, those wholly inside the region */
-    if (pos > TG_WINDOW_CHUNK) {
+    if (pos > w->chunk) {
         uintptr_t from = page_floor(start + w->released + page - 1, page);
-        uintptr_t to = page_floor(start + pos - TG_WINDOW_CHUNK, page);
+        uintptr_t to = page_floor(start + pos - w->chunk, page);
         if (to > from) {
             madvise((void *)from, to - from, MADV_DONTNEED);
             w->released = to - start;
         }
     }
-    size_t ahead = w->size - pos < TG_WINDOW_CHUNK ? w->size - pos : TG_WINDOW_CHUNK;
+    size_t ahead = w->size - pos < w->chunk ? w->size - pos : w->chunk;
     if (w->populate && ahead) {
         uintptr_t from = page_floor(start + pos, page), to = start + pos + ahead;
 #ifdef MADV_POPULATE_READ

@@ -26,6 +26,8 @@ typedef struct tg_window {
     size_t next;     /* a position at or past this moves the window */
     size_t released; /* the pages wholly before this offset were given back */
     bool populate;   /* map the chunk ahead in at once (a hint; failure is harmless) */
+    size_t chunk;    /* TG_WINDOW_CHUNK unless the reader sets less after init (a reader
+                        beside another one over the same bytes) */
 } tg_window;
 
 void tg_window_init(tg_window *w, const uint8_t *data, size_t size, bool populate);

@@ -11,16 +11,17 @@
  * up to 15 messages, oldest first, to the text sink, which releases each event after
  * printing it.  This file replays that graph for one trace (as `babeltrace2 TRACE` runs it)
  * over a private reader of each stream, and records, per event, the text babeltrace2 shows
- * for its empty texts; ctf_decode.c's print mode prints those.  The replay runs the first
- * time an empty text is rendered, so only those traces pay for it; it reads the
- * streams as babeltrace2 does, a batch at a time, so its memory is bounded by the number of
- * streams, not of events.  Texts are not copied: the private readers keep their files
- * mapped, so a pending message's texts and an object's strings point into the trace's
- * bytes, and only what an empty text shows is copied; the replay allocates only as its
- * queues grow, never per event.
+ * for its empty texts, handing them to ctf_btfeed.c a pulled batch at a time (ctf_btfeed.c
+ * runs it beside the printer, the first time an empty text is rendered, so only those traces
+ * pay for it).  It reads the streams as babeltrace2 does, a batch at a time, so its memory is
+ * bounded by the number of streams, not of events.  A pending message's texts point into
+ * the trace's bytes (the private readers keep their files mapped); an object keeps a copy of
+ * each text it holds, as babeltrace2's does, so that what an empty text shows never sends
+ * the replay back to pages its reader gave back long ago (which would stay resident); the
+ * replay allocates only as its queues and objects grow, never per event.
  * Texts are told apart by their decode step: the elements of an array of strings share one
  * object slot here (babeltrace2 has one per element). */
-#include "formats/ctf/ctf_stream.h"
+#include "formats/ctf/ctf_btreplay.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +50,13 @@ typedef struct sim_msg {
     uint32_t t0, n_texts; /* its texts: records t0.. of the stream's text queue, until pulled */
 } sim_msg;
 
-struct sim;
+typedef struct ctf_btsim sim;
 
 /* One data stream as babeltrace2's CTF source sees it: a private reader, the messages
  * produced but not yet handed out (at most a batch and a packet's two), and the muxer's
  * queue (the last batch handed out). */
 typedef struct sim_stream {
-    struct sim *S;
+    sim *S;
     tg_stream *real; /* the stream it replays */
     ctf_dstream *rd;
     ctf_dstream *old_rd; /* the reader before the trimmer's seek back: its maps hold texts */
@@ -68,21 +69,32 @@ typedef struct sim_stream {
     bool started, exhausted, ended;
     bool in_packet, end_has_ts;
     int64_t end_ts;
-    uint32_t cls_base; /* class numbers of its trace start here */
-    tg_arena *arena;   /* its trace's: where the recorded texts live */
-    ctf_quirk *quirks;
+    uint32_t cls_base;   /* class numbers of its trace start here */
+    uint64_t done_below; /* its events numbered below have been pulled */
+    ctf_quirk *quirks;   /* found in the batch being pulled (their texts at .off in qtxt) */
+    char *qtxt;
+    size_t qtxt_len, qtxt_cap;
     size_t n_quirks, cap_quirks;
     sim_text *tq; /* text queue: the pending messages' texts, in order */
     size_t tq_len, tq_cap;
     size_t cur_t0; /* where the texts of the event being read begin in it */
 } sim_stream;
 
+/* An event object's string of one text field: babeltrace2's copy of the last text that
+ * decoded non-empty into it (a copy: the text stays valid when the reader has moved far on
+ * and given its pages back). */
+typedef struct sim_slot {
+    const ctf_step *st;
+    char *s;
+    size_t len, cap;
+} sim_slot;
+
 typedef struct sim_obj {
-    sim_text *v;
+    sim_slot *v;
     size_t n, cap;
 } sim_obj;
 
-typedef struct sim {
+struct ctf_btsim {
     sim_stream *ss;
     size_t n_ss;
     sim_obj *objs;
@@ -91,8 +103,11 @@ typedef struct sim {
     size_t *pool_n, *pool_cap;
     size_t n_classes;
     bool prelude; /* the trimmer reads a first batch for its time of day, then seeks back */
-    bool failed;
-} sim;
+    bool publish; /* past the prelude: what pulls find goes to the sink */
+    bool failed;  /* out of memory, or the sink said stop */
+    ctf_btsim_sink sink;
+    void *sink_ctx;
+};
 
 #define GROW(arr, n, cap) (tg_grow(&(arr), &(cap), (size_t)(n) + 1, sizeof *(arr)) == 0)
 
@@ -256,7 +271,7 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, const sim_msg *m)
     sim_obj *o = &S->objs[id];
     for (uint32_t k = 0; k < m->n_texts; k++) {
         const sim_text *tx = &ss->tq[m->t0 + k];
-        sim_text *slot = NULL;
+        sim_slot *slot = NULL;
         for (size_t j = 0; j < o->n; j++)
             if (o->v[j].st == tx->st)
                 slot = &o->v[j];
@@ -267,20 +282,28 @@ static void obj_decode(sim *S, sim_stream *ss, uint32_t id, const sim_msg *m)
                     return;
                 }
                 slot = &o->v[o->n++];
+                *slot = (sim_slot){.st = tx->st};
             }
-            *slot = *tx;
-        } else if (slot) {
-            const uint8_t *nul = memchr(slot->p, 0, (size_t)slot->count);
-            size_t len = nul ? (size_t)(nul - slot->p) : (size_t)slot->count;
+            const uint8_t *nul = memchr(tx->p, 0, (size_t)tx->count);
+            size_t len = nul ? (size_t)(nul - tx->p) : (size_t)tx->count;
             if (len > UINT32_MAX)
                 len = UINT32_MAX;
-            const char *copy = tg_arena_strndup(ss->arena, (const char *)slot->p, len);
-            if (!copy || !GROW(ss->quirks, ss->n_quirks, ss->cap_quirks)) {
+            if (len > slot->cap && tg_grow(&slot->s, &slot->cap, len, 1) != 0) {
                 S->failed = true;
                 return;
             }
-            ss->quirks[ss->n_quirks++] =
-                (ctf_quirk){.serial = m->serial, .st = tx->st, .s = copy, .len = (uint32_t)len};
+            memcpy(slot->s, tx->p, len);
+            slot->len = len;
+        } else if (slot) {
+            if (!GROW(ss->quirks, ss->n_quirks, ss->cap_quirks) ||
+                (slot->len && tg_grow(&ss->qtxt, &ss->qtxt_cap, ss->qtxt_len + slot->len, 1))) {
+                S->failed = true;
+                return;
+            }
+            memcpy(ss->qtxt + ss->qtxt_len, slot->s, slot->len);
+            ss->quirks[ss->n_quirks++] = (ctf_quirk){
+                .serial = m->serial, .st = tx->st, .off = ss->qtxt_len, .len = (uint32_t)slot->len};
+            ss->qtxt_len += slot->len;
         }
     }
 }
@@ -302,6 +325,16 @@ static void drop_pulled_texts(sim_stream *ss)
     ss->cur_t0 -= kt;
 }
 
+/* What the stream's pulled batch found goes to the sink (after the prelude). */
+static void publish(sim *S, sim_stream *ss)
+{
+    if (S->publish && !S->failed &&
+        !S->sink(S->sink_ctx, (size_t)(ss - S->ss), ss->quirks, ss->n_quirks, ss->qtxt,
+                 ss->qtxt_len, ss->done_below))
+        S->failed = true;
+    ss->n_quirks = ss->qtxt_len = 0;
+}
+
 /* The muxer asks the stream for its next batch (its queue is empty). */
 static void pull(sim *S, sim_stream *ss)
 {
@@ -309,6 +342,8 @@ static void pull(sim *S, sim_stream *ss)
         produce(ss);
     if (!ss->pn) {
         ss->ended = true;
+        ss->done_below = UINT64_MAX;
+        publish(S, ss);
         return;
     }
     size_t n = ss->pn < BT_BATCH ? ss->pn : BT_BATCH;
@@ -318,6 +353,7 @@ static void pull(sim *S, sim_stream *ss)
             m->obj = obj_get(S, m->cls);
             if (!S->failed)
                 obj_decode(S, ss, m->obj, m);
+            ss->done_below = m->serial + 1;
         }
         m->n_texts = 0;
         ss->q[i] = *m;
@@ -327,6 +363,7 @@ static void pull(sim *S, sim_stream *ss)
     drop_pulled_texts(ss);
     ss->qb = 0;
     ss->qe = n;
+    publish(S, ss);
 }
 
 /* The muxer's next batch, oldest first, into out: its length (0 at the end). */
@@ -402,52 +439,31 @@ static void trim_prelude(sim *S)
         ss->started = ss->exhausted = ss->ended = false;
         ss->in_packet = ss->end_has_ts = false;
         ss->end_ts = 0;
-        ss->n_quirks = 0;
+        ss->n_quirks = ss->qtxt_len = 0;
+        ss->done_below = 0;
         ss->tq_len = ss->cur_t0 = 0;
         if (!open_reader(ss, ss->real))
             S->failed = true;
     }
 }
 
-static void run(sim *S)
+bool ctf_btsim_run(sim *S, ctf_btsim_sink sink, void *ctx)
 {
     int64_t last = INT64_MIN;
     sim_msg out[BT_BATCH]; /* copies: a queue may be refilled before the batch is printed */
+    S->sink = sink;
+    S->sink_ctx = ctx;
     if (S->prelude)
         trim_prelude(S);
+    S->publish = true;
     while (!S->failed) {
         size_t k = mux_batch(S, out, &last);
         if (!k)
-            return;
+            break;
         /* the sink prints and releases the batch (queues are not refilled meanwhile) */
         put_batch(S, out, k);
     }
-}
-
-const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
-{
-    if (!ds->tr->btcompat_done)
-        ctf_btcompat_setup(ds->tr->trace, ds->tr);
-    /* events come in serial order: the search goes on from the last event's quirks (a
-     * binary search when the stream was read again from an earlier point) */
-    size_t lo = ds->quirk_at, hi = ds->n_quirks;
-    if (lo > hi || (lo && ds->quirks[lo - 1].serial >= ds->serial)) {
-        lo = 0;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (ds->quirks[mid].serial < ds->serial)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-    }
-    while (lo < ds->n_quirks && ds->quirks[lo].serial < ds->serial)
-        lo++;
-    ds->quirk_at = lo;
-    for (size_t i = lo; i < ds->n_quirks && ds->quirks[i].serial == ds->serial; i++)
-        if (ds->quirks[i].st == st)
-            return &ds->quirks[i];
-    return NULL;
+    return !S->failed;
 }
 
 static bool trace_has_text(const ctf_meta *m)
@@ -464,16 +480,14 @@ static bool trace_has_text(const ctf_meta *m)
     return false;
 }
 
-/* Replays babeltrace2 over every CTF trace of the set at once (its muxer spans all the
- * traces given on its command line), in the set's trace and stream order. */
-int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
+ctf_btsim *ctf_btsim_new(tg_trace *t, tg_stream ***streams, size_t *n_streams)
 {
-    if (tr->btcompat_done)
-        return 0;
     tg_set *set = t->set;
     size_t nt = set ? tg_set_trace_count(set) : 1;
     bool any = false;
     size_t n_ss = 0, n_classes = 0;
+    *streams = NULL;
+    *n_streams = 0;
     for (size_t k = 0; k < nt; k++) {
         tg_trace *u = set ? tg_set_trace(set, k) : t;
         if (u->format != t->format || !u->priv)
@@ -485,56 +499,67 @@ int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr)
         n_classes += u->n_classes;
     }
     if (!any || !n_ss)
-        return 0;
-    sim S = {.n_ss = n_ss, .n_classes = n_classes, .prelude = tg_set_range_waits_first(set)};
-    S.ss = calloc(S.n_ss, sizeof *S.ss);
-    S.pool = calloc(S.n_classes, sizeof *S.pool);
-    S.pool_n = calloc(S.n_classes, sizeof *S.pool_n);
-    S.pool_cap = calloc(S.n_classes, sizeof *S.pool_cap);
-    tg_stream **streams = calloc(S.n_ss, sizeof *streams);
-    if (!S.ss || !S.pool || !S.pool_n || !S.pool_cap || !streams)
-        S.failed = true;
+        return NULL;
+    sim *S = calloc(1, sizeof *S);
+    if (!S)
+        return NULL;
+    *S = (sim){.n_ss = n_ss, .n_classes = n_classes, .prelude = tg_set_range_waits_first(set)};
+    S->ss = calloc(S->n_ss, sizeof *S->ss);
+    S->pool = calloc(S->n_classes, sizeof *S->pool);
+    S->pool_n = calloc(S->n_classes, sizeof *S->pool_n);
+    S->pool_cap = calloc(S->n_classes, sizeof *S->pool_cap);
+    tg_stream **list = calloc(S->n_ss, sizeof *list);
+    if (!S->ss || !S->pool || !S->pool_n || !S->pool_cap || !list)
+        S->failed = true;
     size_t at = 0, cls_base = 0;
-    for (size_t k = 0; k < nt && !S.failed; k++) {
+    for (size_t k = 0; k < nt && !S->failed; k++) {
         tg_trace *u = set ? tg_set_trace(set, k) : t;
         if (u->format != t->format || !u->priv)
             continue;
-        for (size_t i = 0; i < u->n_streams && !S.failed; i++, at++) {
-            streams[at] = u->streams[i];
-            S.ss[at].S = &S;
-            S.ss[at].real = u->streams[i];
-            S.ss[at].cls_base = (uint32_t)cls_base;
-            S.ss[at].arena = &u->arena;
-            if (!open_reader(&S.ss[at], u->streams[i]))
-                S.failed = true;
+        for (size_t i = 0; i < u->n_streams && !S->failed; i++, at++) {
+            list[at] = u->streams[i];
+            S->ss[at].S = S;
+            S->ss[at].real = u->streams[i];
+            S->ss[at].cls_base = (uint32_t)cls_base;
+            if (!open_reader(&S->ss[at], u->streams[i]))
+                S->failed = true;
         }
         cls_base += u->n_classes;
     }
-    if (!S.failed)
-        run(&S);
-    for (size_t i = 0; i < S.n_ss && S.ss; i++) {
-        sim_stream *ss = &S.ss[i];
-        if (!S.failed && streams[i]) {
-            ctf_dstream *ds = streams[i]->priv;
-            ds->quirks = ss->quirks;
-            ds->n_quirks = ss->n_quirks;
-        } else {
-            free(ss->quirks);
-        }
+    if (S->failed) {
+        free(list);
+        ctf_btsim_free(S);
+        return NULL;
+    }
+    *streams = list;
+    *n_streams = n_ss;
+    return S;
+}
+
+void ctf_btsim_free(sim *S)
+{
+    if (!S)
+        return;
+    for (size_t i = 0; i < S->n_ss && S->ss; i++) {
+        sim_stream *ss = &S->ss[i];
+        free(ss->quirks);
+        free(ss->qtxt);
         free(ss->pend);
         free(ss->tq);
         ctf_dstream_free(ss->rd);
         ctf_dstream_free(ss->old_rd);
     }
-    for (size_t i = 0; i < S.n_objs; i++)
-        free(S.objs[i].v);
-    for (size_t c = 0; c < S.n_classes && S.pool; c++)
-        free(S.pool[c]);
-    free(S.objs);
-    free(S.pool);
-    free(S.pool_n);
-    free(S.pool_cap);
-    free(S.ss);
-    free(streams);
-    return 0;
+    for (size_t i = 0; i < S->n_objs; i++) {
+        for (size_t j = 0; j < S->objs[i].n; j++)
+            free(S->objs[i].v[j].s);
+        free(S->objs[i].v);
+    }
+    for (size_t c = 0; c < S->n_classes && S->pool; c++)
+        free(S->pool[c]);
+    free(S->objs);
+    free(S->pool);
+    free(S->pool_n);
+    free(S->pool_cap);
+    free(S->ss);
+    free(S);
 }

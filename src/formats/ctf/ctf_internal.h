@@ -22,6 +22,7 @@
  *   ctf_value.c          lazily built scope values -> tg_value
  *   ctf_render.c         the babeltrace2 text of an event's scopes (the stream op `render`)
  *   ctf_btcompat.c       babeltrace2's recycled text for texts that decode empty
+ *   ctf_btfeed.c         ... found on a thread beside the printer, handed over as it goes
  *   ctf_details.c        babeltrace2's details sink: a trace's classes, an event's fields
  *   ctf_func.c           cyg-profile entry/exit events, symbols from bin_info and ELF files
  *   ctf_format.c         TG_FORMAT(ctf): probe, trace discovery, open, describe

@@ -9,7 +9,7 @@
  * counter or a gap in the packet sequence numbers becomes a TG_KIND_LOST event.  The
  * event's cpu is its packet's cpu_id and its thread the vtid (else tid) of its contexts,
  * read as the steps skip them (the meanings set by name in ctf_resolve.c). */
-#include "formats/ctf/ctf_stream.h"
+#include "formats/ctf/ctf_btreplay.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +131,8 @@ void ctf_dstream_free(ctf_dstream *ds)
 {
     if (!ds)
         return;
+    if (ds->feed)
+        ctf_btfeed_release(ds->feed); /* first: the replay's thread stops */
     if (ds->mapped)
         tg_map_close(&ds->map);
     for (size_t i = 0; i < ds->n_kept_maps; i++)
@@ -147,6 +149,7 @@ void ctf_dstream_free(ctf_dstream *ds)
     tg_buf_free(ds->rbuf);
     tg_buf_free(ds->pc_text);
     free(ds->quirks);
+    free(ds->quirk_txt);
     tg_buf_free(ds->sc_text);
     free(ds);
 }
@@ -185,6 +188,8 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         if (!ds->mapped) {
             TG_TRY(tg_map_open(&ds->map, f->path, err));
             tg_window_init(&ds->win, ds->map.data, ds->map.size, true);
+            if (ds->bare) /* the replay, beside the printer's reader: fewer pages resident */
+                ds->win.chunk = (size_t)256 << 10;
             ds->mapped = true;
             ds->next_pkt_off = 0;
         }

@@ -41,11 +41,13 @@ typedef struct ctf_file {
 typedef struct ctf_quirk {
     uint64_t serial;
     const ctf_step *st;
-    const char *s;
+    const char *s; /* len bytes; on the way from the replay: at off in a text buffer */
+    size_t off;
     uint32_t len;
 } ctf_quirk;
 
 typedef struct ctf_dstream ctf_dstream;
+typedef struct ctf_btfeed ctf_btfeed;
 typedef void (*ctf_packet_hook)(void *ctx, const ctf_dstream *ds);
 
 struct ctf_dstream {
@@ -85,9 +87,16 @@ struct ctf_dstream {
     uint32_t sc_raw_len;  /* bytes in sc_raw; 0: nothing cached */
     uint8_t sc_raw_shift; /* start bit within the first byte */
     tg_buf *sc_text;
-    ctf_quirk *quirks;         /* sorted by serial */
-    size_t n_quirks, quirk_at; /* quirk_at: where the last lookup stopped */
-    bool keep_maps;            /* files read stay mapped until freed (ctf_btcompat.c) */
+    /* babeltrace2's recycled empty texts (ctf_btfeed.c): the replay's findings taken over so
+     * far, sorted by serial, for the events numbered from the current one to quirk_known */
+    ctf_quirk *quirks;
+    size_t n_quirks, cap_quirks, quirk_at; /* quirk_at: where the last lookup stopped */
+    char *quirk_txt;                       /* their texts */
+    size_t quirk_txt_cap;
+    uint64_t quirk_known;
+    ctf_btfeed *feed; /* the replay this stream takes them from; feed_index: its number there */
+    size_t feed_index;
+    bool keep_maps; /* files read stay mapped until freed (ctf_btcompat.c) */
     bool bare; /* the batch replay's reader (ctf_btcompat.c): no cpu or thread for the events */
     tg_map *kept_maps;
     size_t n_kept_maps, cap_kept_maps;
@@ -123,9 +132,8 @@ bool ctf_field_uint(const tg_event *ev, tg_scope scope, const char *name, uint64
 int ctf_render(const tg_event *ev, tg_buf *out);
 int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags);
 
-/* babeltrace2 compatibility: the text babeltrace2 prints for texts that decode empty
- * (ctf_btcompat.c). */
-int ctf_btcompat_setup(tg_trace *t, ctf_trace *tr);
+/* babeltrace2 compatibility: the text babeltrace2 prints for the text of step st of the
+ * stream's current event, which decodes empty (ctf_btfeed.c), or NULL. */
 const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st);
 
 /* babeltrace2's debug-info filter (ctf_debuginfo.c): option "debug-info" (with
