@@ -8,9 +8,9 @@
  * order on the caller's thread.  Damage met in a stream is kept per stream and returned in
  * stream order after all streams ran, so the error list does not depend on scheduling. */
 #include "core/cursor_source.h"
+#include "core/thread_start.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -72,21 +72,11 @@ int tg_streams_run(tg_stream *const *streams, size_t n, unsigned workers, tg_str
         workers = n ? (unsigned)n : 1;
     struct worker w[TG_MAX_WORKERS];
     bool started[TG_MAX_WORKERS] = {false};
-    /* the workers take none of the signals that end a program: its handler runs on the
-     * thread that called, the one that writes its outputs (faults stay each thread's own) */
-    sigset_t ending, old;
-    sigemptyset(&ending);
-    sigaddset(&ending, SIGINT);
-    sigaddset(&ending, SIGTERM);
-    sigaddset(&ending, SIGHUP);
-    sigaddset(&ending, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &ending, &old);
     for (unsigned i = 0; i < workers; i++) {
         w[i] = (struct worker){.run = &r, .index = i};
         if (i > 0)
-            started[i] = pthread_create(&w[i].th, NULL, worker_main, &w[i]) == 0;
+            started[i] = tg_thread_start(&w[i].th, worker_main, &w[i]);
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     worker_main(&w[0]);
     for (unsigned i = 1; i < workers; i++)
         if (started[i])

@@ -226,24 +226,10 @@ static void put_fields(struct rp *p, const uf_task *t, const uf_frame *f, bool s
     p->out->len += (size_t)(w - line);
 }
 
-/* n bytes from s to w (no terminator); short pieces as two overlapping fixed-size moves, as
- * tg_buf_put_fast does.  Returns the end. */
+/* n bytes from s to w (no terminator, tg_copy_short's moves).  Returns the end. */
 static inline __attribute__((always_inline)) char *put_bytes(char *w, const char *s, size_t n)
 {
-    if (n >= 8 && n <= 16) {
-        memcpy(w, s, 8);
-        memcpy(w + n - 8, s + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(w, s, 4);
-        memcpy(w + n - 4, s + n - 4, 4);
-    } else if (n >= 2 && n < 4) {
-        memcpy(w, s, 2);
-        memcpy(w + n - 2, s + n - 2, 2);
-    } else if (n == 1) {
-        *w = *s;
-    } else if (n) {
-        memcpy(w, s, n);
-    }
+    tg_copy_short(w, s, n);
     return w + n;
 }
 

@@ -17,9 +17,9 @@
  * The feed is shared by the streams of every CTF trace of the set; the first stream freed
  * stops the thread (the replay reads those traces' metadata), the last frees the feed. */
 #include "formats/ctf/ctf_btreplay.h"
+#include "core/thread_start.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,17 +130,8 @@ static void feed_start(tg_trace *t)
         ds->feed = f;
         ds->feed_index = i;
     }
-    /* the thread takes none of the signals that end a program (as tg_streams_run's) */
-    sigset_t ending, old;
-    sigemptyset(&ending);
-    sigaddset(&ending, SIGINT);
-    sigaddset(&ending, SIGTERM);
-    sigaddset(&ending, SIGHUP);
-    sigaddset(&ending, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &ending, &old);
     f->threaded = true; /* set before the thread reads it */
-    bool started = pthread_create(&f->th, NULL, replay_main, f) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bool started = tg_thread_start(&f->th, replay_main, f);
     if (!started) {
         f->threaded = false;
         f->joined = true;

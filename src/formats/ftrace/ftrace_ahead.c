@@ -19,9 +19,9 @@
  * structure, never a stream. */
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
+#include "core/thread_start.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -165,16 +165,7 @@ static void start(ft_ahead *a)
     a->tried = true;
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
         return;
-    /* the worker takes none of the signals that end a program (as tg_streams_run's) */
-    sigset_t ending, old;
-    sigemptyset(&ending);
-    sigaddset(&ending, SIGINT);
-    sigaddset(&ending, SIGTERM);
-    sigaddset(&ending, SIGHUP);
-    sigaddset(&ending, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &ending, &old);
-    a->started = pthread_create(&a->th, NULL, worker_main, a) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    a->started = tg_thread_start(&a->th, worker_main, a);
 }
 
 int ft_ahead_take(ft_ahead *a, int lane, const uint8_t **data)
