@@ -219,7 +219,7 @@ class FleetResult:
         return pandas.DataFrame.from_records(self.errors, columns=["trace", "error"])
 
     def format(self, format="table"):
-        """The rows as `traceglot sql --format` prints them (table, csv, json)."""
+        """The rows as `traceglot sql --format` prints them (table, csv, json, perfetto)."""
         if not self.columns:
             return ""
         return _tg._traceglot.format_rows(self.columns, self.rows, format)
@@ -340,7 +340,7 @@ def main(argv=None):
                    "a LocalCluster of this machine's cores")
     p.add_argument("--workers", type=int, help="workers of the LocalCluster (default: cores)")
     p.add_argument("-q", "--query", action="append", default=[], help="SQL (@FILE: from FILE)")
-    p.add_argument("--format", default="table", choices=["table", "csv", "json"])
+    p.add_argument("--format", default="table", choices=["table", "csv", "json", "perfetto"])
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of opening or a filter (begin=+1ms, instr-map=./app)")
     p.add_argument("paths", nargs="*", metavar="PATH")

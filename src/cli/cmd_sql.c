@@ -2,7 +2,8 @@
  *
  * Each -q is run in order (-q @FILE reads the SQL from FILE); without -q, standard input is
  * read: on a terminal as a prompt, one statement per line, as sqlite3 gives one; otherwise
- * as one SQL text.  Rows go to standard output in --format table, csv or json.  Bad SQL is a
+ * as one SQL text.  Rows go to standard output in --format table, csv, json or
+ * perfetto (trace_processor_shell's).  Bad SQL is a
  * usage error (exit 2, SQLite's message); damage met in the traces is printed after the
  * rows it let through (exit 1). */
 #include "cli.h"
@@ -79,8 +80,9 @@ int cli_run_sql(struct cli_args *a)
 {
     const char *format = tg_options_get(a->opts, "format");
     if (format && strcmp(format, "table") != 0 && strcmp(format, "csv") != 0 &&
-        strcmp(format, "json") != 0) {
-        fprintf(stderr, "traceglot sql: unknown format '%s' (table, csv, json)\n", format);
+        strcmp(format, "json") != 0 && strcmp(format, "perfetto") != 0) {
+        fprintf(stderr, "traceglot sql: unknown format '%s' (table, csv, json, perfetto)\n",
+                format);
         return 2;
     }
     tg_set *set = cli_open(a);

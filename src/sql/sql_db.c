@@ -198,8 +198,10 @@ TG_OPTIONS(sql) = {
          "run SQL (Perfetto's tables: slice, thread, ftrace_event, args, ...); @FILE reads it "
          "from FILE; repeatable",
          "SQL", NULL, 0, 0, 'q'},
-        {"format", TG_OPT_CHOICE, "table", "rows as table, csv (as sqlite3 -csv -header), json",
-         "FORMAT", "table|csv|json"},
+        {"format", TG_OPT_CHOICE, "table",
+         "rows as table, csv (as sqlite3 -csv -header), json, perfetto (as "
+         "trace_processor_shell -Q)",
+         "FORMAT", "table|csv|json|perfetto"},
         {0},
     },
 };

@@ -9,7 +9,11 @@
  * breaks the cell); its column widths come from the first 1000 rows, so a long result
  * streams (a later wider value widens its row only).  "json" is one array of
  * objects per statement that returns rows, numbers as JSON numbers (floats with 17
- * significant digits), text escaped, NULL as null. */
+ * significant digits), text escaped, NULL as null.  "perfetto" is what trace_processor_shell
+ * prints for -Q (its diff tests' expected outputs): each statement with columns gives a
+ * header of quoted names and its rows - strings in quotes as they are, integers bare, floats
+ * as printf %f, NULL as "[NULL]", a blob as "<raw bytes>" - and result sets are separated by
+ * a blank line; a statement with a column named suppress_query_output prints nothing. */
 #include "sql/sql_internal.h"
 
 #include <math.h>
@@ -19,7 +23,7 @@
 
 #define TABLE_SAMPLE 1000
 
-enum sql_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum sql_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_PERFETTO };
 
 /* ---- csv ----------------------------------------------------------------------------------- */
 
@@ -113,6 +117,54 @@ static void json_row(sqlite3_stmt *st, tg_buf *out, bool first)
         }
     }
     tg_buf_putc(out, '}');
+}
+
+/* ---- perfetto ------------------------------------------------------------------------------- */
+
+static void perfetto_header(sqlite3_stmt *st, tg_buf *out)
+{
+    int n = sqlite3_column_count(st);
+    for (int i = 0; i < n; i++) {
+        const char *name = sqlite3_column_name(st, i);
+        tg_buf_puts(out, i ? ",\"" : "\"");
+        tg_buf_puts(out, name ? name : "");
+        tg_buf_putc(out, '"');
+    }
+    tg_buf_putc(out, '\n');
+}
+
+static void perfetto_row(sqlite3_stmt *st, tg_buf *out)
+{
+    int n = sqlite3_column_count(st);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            tg_buf_putc(out, ',');
+        switch (sqlite3_column_type(st, i)) {
+        case SQLITE_INTEGER: tg_buf_i64(out, sqlite3_column_int64(st, i)); break;
+        case SQLITE_FLOAT: tg_buf_printf(out, "%f", sqlite3_column_double(st, i)); break;
+        case SQLITE_TEXT:
+            tg_buf_putc(out, '"');
+            tg_buf_put(out, (const char *)sqlite3_column_text(st, i),
+                       (size_t)sqlite3_column_bytes(st, i));
+            tg_buf_putc(out, '"');
+            break;
+        case SQLITE_BLOB: tg_buf_puts(out, "\"<raw bytes>\""); break;
+        default: tg_buf_puts(out, "\"[NULL]\""); break;
+        }
+    }
+    tg_buf_putc(out, '\n');
+}
+
+/* Whether trace_processor_shell leaves the statement's result out. */
+static bool perfetto_suppressed(sqlite3_stmt *st)
+{
+    int n = sqlite3_column_count(st);
+    for (int i = 0; i < n; i++) {
+        const char *name = sqlite3_column_name(st, i);
+        if (name && strcmp(name, "suppress_query_output") == 0)
+            return true;
+    }
+    return n == 0;
 }
 
 /* ---- table ----------------------------------------------------------------------------------- */
@@ -233,6 +285,8 @@ static int format_of(const char *name, enum sql_format *f)
         *f = FMT_CSV;
     else if (strcmp(name, "json") == 0)
         *f = FMT_JSON;
+    else if (strcmp(name, "perfetto") == 0)
+        *f = FMT_PERFETTO;
     else
         return -1;
     return 0;
@@ -265,11 +319,17 @@ static int run_statement(sqlite3_stmt *st, enum sql_format f, tg_buf *out, sqlit
             t.width[i] = text_width(sqlite3_column_name(st, i) ? sqlite3_column_name(st, i) : "");
     if (f == FMT_CSV && n)
         csv_header(st, out);
+    bool quiet = f == FMT_PERFETTO && perfetto_suppressed(st);
+    if (f == FMT_PERFETTO && !quiet)
+        perfetto_header(st, out);
     size_t rows = 0;
     int rc, status = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (f == FMT_CSV) {
             csv_row(st, out);
+        } else if (f == FMT_PERFETTO) {
+            if (!quiet)
+                perfetto_row(st, out);
         } else if (f == FMT_JSON) {
             json_row(st, out, rows == 0);
         } else if (rows < TABLE_SAMPLE) {
@@ -306,9 +366,11 @@ int tg_sql_run(struct sqlite3 *sqlite, const char *sql, const char *format, tg_b
 {
     enum sql_format f;
     if (format_of(format, &f) < 0)
-        return tg_err(err, TG_ERR_USAGE, "unknown output format '%s' (table, csv, json)", format);
+        return tg_err(err, TG_ERR_USAGE, "unknown output format '%s' (table, csv, json, perfetto)",
+                      format);
     sql_db *db = sql_db_of(sqlite);
     const char *tail = sql;
+    size_t printed = 0;
     while (tail && *tail) {
         sqlite3_stmt *st = NULL;
         if (db) {
@@ -319,6 +381,8 @@ int tg_sql_run(struct sqlite3 *sqlite, const char *sql, const char *format, tg_b
             return tg_err(err, TG_ERR_USAGE, "%s", sqlite3_errmsg(sqlite));
         if (!st)
             continue; /* white space or a comment */
+        if (f == FMT_PERFETTO && !perfetto_suppressed(st) && printed++)
+            tg_buf_putc(out, '\n'); /* between result sets */
         int rc = run_statement(st, f, out, sqlite, db, err);
         sqlite3_finalize(st);
         if (rc < 0)
