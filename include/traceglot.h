@@ -865,6 +865,12 @@ int tg_report(tg_set *set, const tg_filter *f, const char *style, const tg_optio
 int tg_stack(tg_set *set, const tg_filter *f, const char *style, const tg_options *opts,
              tg_buf *out, tg_error **err);
 int tg_stats(tg_set *set, const tg_filter *f, const tg_options *opts, tg_buf *out, tg_error **err);
+/* lttng-analyses 0.6.1's command lttng-NAME on a kernel trace (name "cputop", "schedstats",
+ * ...; options of group "analyze"): its text byte for byte, or with format=json the LAMI 1.0
+ * document lttng-NAME-mi prints. */
+int tg_analyze(tg_set *set, const char *name, const tg_options *opts, tg_buf *out, tg_error **err);
+/* Name of analysis i ("cputop", ...), NULL past the last. */
+const char *tg_analysis_name(size_t i);
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err);
 
 /* ---- SQL: Perfetto's tables over the events, on SQLite ------------------------------------- */

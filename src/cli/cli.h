@@ -25,7 +25,8 @@ enum cli_command {
     CMD_GRAPH = 128,
     CMD_FLEET = 256,
     CMD_STACK = 512,
-    CMD_ALL = 1023,
+    CMD_ANALYZE = 1024,
+    CMD_ALL = 2047,
     CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL |
                     CMD_GRAPH | CMD_FLEET,
 };
@@ -174,6 +175,7 @@ int cli_run_replay(struct cli_args *a);
 int cli_run_report(struct cli_args *a);
 int cli_run_sql(struct cli_args *a);
 int cli_run_stack(struct cli_args *a);
+int cli_run_analyze(struct cli_args *a);
 /* fleet: runs the Python package's traceglot.fleet (python3 -m traceglot.fleet) */
 int cli_run_fleet(struct cli_args *a);
 

@@ -67,6 +67,11 @@ const struct cli_command_info cli_commands[] = {
      "time and count, or every stack for flamegraph.pl (-all-stacks -stack-format=flame)",
      "traceglot stack --style=xray -instr_map=./app -aggregate-threads xray-log.app.XXXX",
      TG_OWNER_COMMAND, NULL},
+    {"analyze", CMD_ANALYZE, "traceglot analyze NAME [options] PATH...",
+     "lttng-analyses' answers on a kernel trace (NAME: cputop, schedstats, schedtop, schedlog, "
+     "schedfreq, irqstats, irqlog, irqfreq, syscallstats), as lttng-NAME prints them; "
+     "--format json: LAMI",
+     "traceglot analyze cputop --limit 5 lttng-kernel-trace/", TG_OWNER_COMMAND, NULL},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
      "args, ...); no -q on a terminal: a prompt",

@@ -143,6 +143,24 @@ int cli_run_stack(struct cli_args *a)
     return run_to_fd(a, STDOUT_FILENO, call_stack);
 }
 
+static int call_analyze(tg_set *set, struct cli_args *a, tg_buf *out, tg_error **err)
+{
+    return tg_analyze(set, a->func, a->opts, out, err);
+}
+
+/* analyze NAME PATH...: NAME is the first argument */
+int cli_run_analyze(struct cli_args *a)
+{
+    if (a->n_paths < 2) {
+        fprintf(stderr, "traceglot analyze: give the analysis' NAME and the trace's PATH\n");
+        return 2;
+    }
+    a->func = a->paths[0];
+    memmove(a->paths, a->paths + 1, (a->n_paths - 1) * sizeof *a->paths);
+    a->paths[--a->n_paths] = NULL;
+    return run_to_fd(a, STDOUT_FILENO, call_analyze);
+}
+
 int cli_run_info(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_info); }
 
 /* graph --style=xray -output FILE (llvm-xray graph -output): the graph into FILE, replacing

@@ -1,0 +1,113 @@
+/* la_run.h - one run of an lttng-analyses command (`traceglot analyze NAME`): its options as
+ * lttng-analyses reads them, the period it covers, the state it reads (la_state.h), and what
+ * each analysis (la_cputop.c, la_sched.c, la_irq.c, la_syscalls.c) provides to the driver
+ * (la_run.c).  The printing helpers every analysis shares are at the end (la_text.c). */
+#ifndef TG_LA_RUN_H
+#define TG_LA_RUN_H
+
+#include "analysis/la_state.h"
+
+#include <json-c/json.h>
+
+typedef struct la_conf {
+    int64_t begin, end; /* LA_NONE: not given */
+    int64_t *tids;
+    size_t n_tids;
+    char **procs; /* --procname */
+    size_t n_procs;
+    int64_t *cpus;
+    size_t n_cpus;
+    bool has_min, has_max;
+    double min, max; /* ns, as lttng-analyses keeps them (usec * 1000) */
+    long limit;
+    bool json, gmt, multi_day;
+    /* the sched and irq commands' views */
+    bool top, log, stats, freq, total, per_tid, per_prio, freq_uniform, freq_series;
+    long freq_resolution;
+    char **irqs, **softirqs; /* --irq, --softirq as texts (NULL: not given) */
+    size_t n_irqs, n_softirqs;
+} la_conf;
+
+struct la_kind;
+
+typedef struct la_run {
+    la_conf conf;
+    la_state st;
+    const struct la_kind *kind;
+    void *ctx;                 /* the analysis' own */
+    int64_t first_ts, last_ts; /* of the events the analysis saw */
+    int64_t period_begin;      /* LA_NONE: no period yet */
+    bool started, ended;
+    json_object *results; /* --format json: the result tables */
+} la_run;
+
+/* One lttng-analyses command. */
+typedef struct la_kind {
+    const char *name;
+    const char *const *needs; /* the events it needs, NULL-ended (any one will do) */
+    /* the command line view it starts with (schedtop: --top, irqlog: --log, ...) */
+    void (*preset)(la_conf *c);
+    int (*begin)(la_run *r); /* the period begins: make r->ctx, set the state's hooks */
+    /* the period ended at r->last_ts: print (or add to r->results) what it found */
+    int (*end)(la_run *r, tg_buf *out);
+    void (*free)(la_run *r);
+} la_kind;
+
+extern const la_kind la_kind_cputop, la_kind_schedstats, la_kind_schedtop, la_kind_schedlog,
+    la_kind_schedfreq, la_kind_irqstats, la_kind_irqlog, la_kind_irqfreq, la_kind_syscallstats;
+
+/* lttng-analyses' process filter (--procname, --tid); proc NULL passes */
+bool la_filter_proc(const la_conf *c, const la_proc *p);
+bool la_filter_cpu(const la_conf *c, int64_t cpu);
+
+/* Python's sorted(): idx[0..n) ordered stably by before(a, b, arg) ("a goes first") */
+typedef bool (*la_before_fn)(size_t a, size_t b, const void *arg);
+int la_sort(size_t *idx, size_t n, la_before_fn before, const void *arg);
+
+/* ---- printing as Python prints (la_text.c) ---- */
+
+/* s (UTF-8) padded with spaces to width characters: align '<' left, '>' right */
+void la_pad(tg_buf *out, const char *s, int width, char align);
+/* "hh:mm:ss.nnnnnnnnn", with "YYYY-MM-DD " before it when multi-day (format_timestamp) */
+void la_timestamp(char *buf, size_t size, int64_t ns, bool date, bool gmt);
+/* "Timerange: [begin, end]\n" with dates */
+void la_print_timerange(const la_run *r, tg_buf *out, int64_t begin, int64_t end);
+/* Python's repr of a float ("1.5", "0.0", "1e-05") */
+void la_float_repr(char *buf, size_t size, double x);
+/* Python's round(x, 3) */
+double la_round3(double x);
+/* statistics.stdev of n integers, correctly rounded as Python computes it; NaN when n < 2 */
+double la_stdev(const int64_t *xs, size_t n);
+/* The prio list text ("[20]", "[-6, 20 (2 times)]") of n (timestamp, prio) changes */
+void la_prio_list(char *buf, size_t size, const int64_t *prios, size_t n);
+
+/* A horizontal bar graph as termgraph.BarGraph prints it: title, label header (NULL: none),
+ * then per datum the bar, the value's text ("%.2f" + " " + unit) and the label. */
+typedef struct la_bar {
+    double value;
+    const char *label;
+} la_bar;
+void la_bar_graph(tg_buf *out, const char *title, const char *label_header, const char *unit,
+                  const la_bar *data, size_t n);
+/* A frequency graph as termgraph.FreqGraph prints it */
+void la_freq_graph(tg_buf *out, const char *title, const char *unit, const double *lower,
+                   const int64_t *counts, size_t n);
+
+/* ---- LAMI 1.0 (la_lami.c) ---- */
+
+json_object *la_lami_table(la_run *r, const char *cls, int64_t begin, int64_t end);
+/* a table whose class is given inline (a subtitle): {"inherit": cls, "title": title} */
+json_object *la_lami_table_sub(la_run *r, const char *cls, const char *title, int64_t begin,
+                               int64_t end);
+json_object *la_lami_row(json_object *table);
+void la_lami_add(la_run *r, json_object *table); /* a table with rows joins the results */
+json_object *la_lami_number(double v);
+json_object *la_lami_int(const char *cls, int64_t v); /* {"class": cls, "value": v} */
+json_object *la_lami_value(const char *cls, double v);
+json_object *la_lami_string(const char *s);
+json_object *la_lami_unknown(void);
+json_object *la_lami_process(const char *name, int64_t pid, int64_t tid); /* LA_NONE: absent */
+json_object *la_lami_cpu(int64_t id);
+json_object *la_lami_timerange(int64_t begin, int64_t end);
+
+#endif
