@@ -1,0 +1,55 @@
+#!/bin/bash
+# record-fixtures.sh - records the project's own perf.data fixtures with Debian's perf.
+#
+# Builds tests/perf/perf_work.c at a fixed path (/tmp/tg-perf-fixture/perf_work, so that the
+# recorded MMAP paths do not depend on a temporary name), records it as root with
+# `perf record` in every mode the reader must handle, and keeps in tests/data/perf/: each
+# small perf.data, the workload binary (perf resolves its symbols from it when its build id
+# matches: the tests give it as --symfs) and the peers' outputs for each file:
+#   NAME.script.txt        perf script --symfs=EMPTY         (every symbol [unknown])
+#   NAME.script-sym.txt    perf script --symfs=symfs         (the workload's own symbols)
+#   NAME.script-F.txt      perf script -F comm,pid,tid,time,period,event,ip,sym,dso
+#   NAME.script-ns.txt     perf script --ns
+#   NAME.report.txt        perf report --stdio --symfs=EMPTY
+#   NAME.stats.txt         perf report --stats
+# An empty symfs makes the outputs independent of the machine's kernel and libraries (perf
+# then finds no kallsyms and no library either), so they can be compared on any machine.
+# Skips (exit 77) where perf is missing or perf_event_open is refused.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+data=$here/../data/perf
+command -v perf >/dev/null || { echo "SKIP: perf is not installed (linux-perf)"; exit 77; }
+command -v gcc >/dev/null || { echo "SKIP: gcc is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1 ||
+    { echo "SKIP: perf record is refused here (perf_event_open; run as root)"; exit 77; }
+work=/tmp/tg-perf-fixture
+mkdir -p "$work" "$data" "$tmp/empty"
+gcc -O1 -g -fno-omit-frame-pointer -o "$work/perf_work" "$here/perf_work.c"
+rm -rf "$data/symfs" && mkdir -p "$data/symfs$work" && cp "$work/perf_work" "$data/symfs$work/"
+run=("$work/perf_work" 1000)
+rec() { # NAME perf-record-options...
+    local name=$1
+    shift
+    perf record -q -o "$data/$name.data" "$@" >/dev/null 2>&1
+}
+rec cpu-clock -F 1000 -e cpu-clock -- "${run[@]}"
+rec cpu-clock-g -F 1000 -g -e cpu-clock -- "${run[@]}"
+rec multi -F 1000 -e cpu-clock -e task-clock -e page-faults -e context-switches -- "${run[@]}"
+rec sched --synth=task -a -e sched:sched_switch -e sched:sched_wakeup -- sleep 0.1
+rec zstd --compression-level=3 -F 1000 -e cpu-clock -- "${run[@]}"
+perf record -q -o - -F 1000 -e cpu-clock -- "${run[@]}" 2>/dev/null >"$data/pipe.data"
+rm -f "$data"/*.data.old
+for f in "$data"/*.data; do
+    name=${f%.data}
+    perf script -i "$f" --symfs="$tmp/empty" >"$name.script.txt" 2>/dev/null
+    perf script -i "$f" --symfs="$data/symfs" >"$name.script-sym.txt" 2>/dev/null
+    perf script -i "$f" --symfs="$tmp/empty" -F comm,pid,tid,time,period,event,ip,sym,dso \
+        >"$name.script-F.txt" 2>/dev/null
+    perf script -i "$f" --symfs="$tmp/empty" --ns >"$name.script-ns.txt" 2>/dev/null
+    perf report -i "$f" --stdio --symfs="$tmp/empty" >"$name.report.txt" 2>/dev/null
+    perf report -i "$f" --stats >"$name.stats.txt" 2>/dev/null
+done
+chmod 644 "$data"/*.data "$data"/*.txt
+ls -la "$data"
