@@ -166,7 +166,8 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
 }
 
 static const tg_option_decl perf_script_options[] = {
-    {"ns", TG_OPT_FLAG, NULL, "perf script --ns: times with nanoseconds"},
+    {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
+     NULL, 0, 0, 't'},
     {0},
 };
 

@@ -516,7 +516,8 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
  * render them); ns here. */
 static const tg_option_decl trace_cmd_options[] = {
     {"raw", TG_OPT_FLAG, NULL, "raw fields (trace-cmd report -R)", NULL, NULL, 0, 0, 'R'},
-    {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t)", NULL, NULL, 0, 0, 't'},
+    {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
+     NULL, 0, 0, 't'},
     {"plugin-option", TG_OPT_LIST, NULL,
      "a plugin option as trace-cmd report -O (ftrace:parent=1); repeatable", "PLUGIN:OPT[=V]", NULL,
      0, 0, 'O'},
