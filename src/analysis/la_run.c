@@ -14,8 +14,8 @@
 #include <time.h>
 
 static const la_kind *const kinds[] = {
-    &la_kind_cputop,
-    NULL,
+    &la_kind_cputop,   &la_kind_schedstats, &la_kind_schedtop,
+    &la_kind_schedlog, &la_kind_schedfreq,  NULL,
 };
 
 TG_OPTIONS(analyze) = {
