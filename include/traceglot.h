@@ -312,6 +312,9 @@ typedef struct tg_env_entry {
 typedef struct tg_task_info {
     int64_t tid, pid, ppid; /* -1 when unknown */
     const char *name;       /* command name, NULL when unknown */
+    int64_t start_ns;       /* when the trace lists it from (uftrace's TASK or FORK line time),
+                             * on the trace's clock; 0 when unknown */
+    bool forked;            /* listed as a forked process (uftrace's FORK line) */
 } tg_task_info;
 
 const tg_clock_info *tg_trace_clock(const tg_trace *t);

@@ -331,13 +331,12 @@ int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink)
         if (r->kind != TG_KIND_SCHED_IN)
             return 0;
         uf_frame *f = uf_frame_at(st, t, t->stack_count);
-        if (!f)
+        /* the frame a sched-out opened (its name says whether it was a pre-emption); a
+         * sched-in that ends another frame (a thread's first record, whose frame only its
+         * depth made) is no call of linux:schedule to uftrace */
+        if (!f || (f->name != uf_schedule_name && f->name != uf_schedule_preempted_name))
             return 0;
-        /* the frame the sched-out opened (its name says whether it was a pre-emption) */
-        return sink->close(sink->ctx, t,
-                           f->name == uf_schedule_preempted_name ? uf_schedule_preempted_name
-                                                                 : uf_schedule_name,
-                           0, r->time, UF_CLOSE_EXIT);
+        return sink->close(sink->ctx, t, f->name, 0, r->time, UF_CLOSE_EXIT);
     }
     /* LOST: close what was open, as uftrace's add_lost_fstack */
     int rc = 0;

@@ -4,7 +4,9 @@
  * uftrace builds this table from the same records as the function report, under the same
  * stack rules (analysis/callstack_uftrace.h), but adds every ended call's self time to its
  * thread instead of to its function, and keeps apart the time between each sched-out (not
- * a pre-emption's) and the sched-in that follows.  "Total time" is the sum of the self times (the thread's run time,
+ * a pre-emption's) and the sched-in that follows; before the thread's first sched-out that
+ * stamp is the thread's own start (its task.txt line), so its first sched-in after a
+ * pre-emption counts from there, as uftrace's task stamp does.  "Total time" is the sum of the self times (the thread's run time,
  * linux:schedule frames included), "Self time" that less the scheduled-out time, "Num funcs"
  * the calls ended.  Lost records end no frame here, and frames still open at the end are
  * closed at the thread's last exit or event (not its last entry), as uftrace does.  Rows
@@ -32,6 +34,7 @@ struct task_row {
     int64_t sched_out; /* time of the pending sched-out, 0 when none */
     int64_t last;      /* time of its last exit or event */
     bool has_row;      /* a call ended */
+    bool seen;         /* its first record was read */
 };
 
 struct task_report {
@@ -102,9 +105,14 @@ static int feed(struct task_report *p, const tg_event *ev)
         r.name = func_name(p, ev);
     const uf_sink sink = {.close = task_close, .ctx = p};
     int rc = uf_step(&p->st, t, &r, &sink);
+    row = &p->rows[t->order];
+    if (!row->seen) { /* uftrace's idle stamp starts at the thread's task.txt time */
+        const tg_task_info *ti = tg_trace_task_find(ev->cls->trace, r.tid);
+        row->seen = true;
+        row->sched_out = ti ? ti->start_ns : 0;
+    }
     if (rc < 0 || r.type == UF_ENTRY || r.type == UF_LOST || uf_hidden(&p->st, t, &r))
         return rc;
-    row = &p->rows[t->order];
     if (r.type == UF_EXIT && !uf_frame_at(&p->st, t, t->stack_count))
         return 0;
     row->last = r.time;
@@ -131,6 +139,11 @@ static int finish(struct task_report *p)
             uf_frame *f = uf_frame_at(&p->st, t, t->stack_count);
             if (!f || f->addr == 0 || f->total > last)
                 continue;
+            if (f->name == uf_schedule_name || f->name == uf_schedule_preempted_name) {
+                if (r->sched_out) /* a context switch still open: idle to the end */
+                    r->idle += last - f->total;
+                r->sched_out = 0;
+            }
             f->total = last - f->total;
             if (f->child > f->total)
                 f->total = f->child;

@@ -124,7 +124,8 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d)
     TG_TRY(tg_trace_set_process(t, &pr));
     for (size_t i = 0; i < d->n_tasks; i++) {
         const struct uft_task *tk = &d->tasks[i];
-        tg_task_info task = {tk->tid, tk->pid, tk->ppid, tk->comm[0] ? tk->comm : NULL};
+        tg_task_info task = {tk->tid, tk->pid,   tk->ppid, tk->comm[0] ? tk->comm : NULL,
+                             tk->ts,  tk->forked};
         TG_TRY(tg_trace_add_task(t, &task));
     }
     /* the session uftrace graph names its graph by */

@@ -134,9 +134,10 @@ struct uft_dlopen {
 
 struct uft_task {
     int tid, pid, ppid;
-    int64_t ts;
+    int64_t ts; /* its TASK or FORK line's time (0: none) */
     char comm[17];
     bool has_dat;
+    bool forked; /* a FORK line lists it */
 };
 
 struct uft_user_event {

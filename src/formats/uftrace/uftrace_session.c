@@ -270,6 +270,7 @@ int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err)
                 const char *pid = field(line, fork ? "pid" : "pid", &lp);
                 const char *ppid = fork ? field(line, "ppid", &lp) : NULL;
                 tk->ts = parse_ts(ts);
+                tk->forked = fork;
                 if (pid)
                     tk->pid = atoi(pid);
                 if (ppid)
