@@ -21,7 +21,7 @@ static const char sep[] = "\n--stream--\n";
 /* metadata, then sep and the stream file when there is one */
 static int seed_trace(const char *out, const char *dir, const char *name)
 {
-    char path[1400];
+    char path[1400 + 16]; /* dir (up to 1399 bytes) and a file name */
     size_t mn = 0, sn = 0;
     snprintf(path, sizeof path, "%s/metadata", dir);
     uint8_t *m = tg_fuzz_slurp(path, &mn);
