@@ -7,10 +7,12 @@
  * then the ip (%16lx) with its symbol and shared object, or with a call chain a newline and
  * one "\t%16lx sym (dso)" line per frame (addresses inside a map relative to it, as perf's
  * callchain cursor holds them) and an empty line.  The session (perf_session.c) names
- * threads and maps from the records before the sample, as perf's machine does.  Symbols:
- * none are looked up yet, every one is "[unknown]": what perf prints when it finds no
- * symbol table (perf script --symfs=EMPTY_DIR, the fixtures' reference). */
+ * threads and maps from the records before the sample, as perf's machine does.  Symbols of
+ * user-space objects come from their ELF files (perf_symbols.c; under --symfs DIR when
+ * given), as "name+0xoffset"; an address without one, and every kernel address (kallsyms is
+ * not read yet), is "[unknown]". */
 #include "compat/perf/perf_session.h"
+#include "compat/perf/perf_symbols.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 
 typedef struct ps_printer {
     perf_session s;
+    perf_symbols syms;
     tg_buf *out;
     bool ns;
     int name_width;
@@ -59,9 +62,14 @@ static bool get_u64(const tg_event *ev, const char *name, uint64_t *v)
  * what the sample's cpumode says for every sample the kernel takes there. */
 static bool kernel_addr(uint64_t a) { return a >> 63; }
 
-static void put_sym_dso(ps_printer *p, const ps_map *m)
+/* " sym+0xoff (dso)" of the map-relative address addr in map m (NULL: none) */
+static void put_sym_dso(ps_printer *p, const ps_map *m, uint64_t addr)
 {
-    tg_buf_puts(p->out, " [unknown] (");
+    const ps_sym *sym = m ? perf_symbols_find(&p->syms, m->dso, addr) : NULL;
+    if (sym)
+        tg_buf_printf(p->out, " %s+0x%" PRIx64 " (", sym->name, addr - sym->start);
+    else
+        tg_buf_puts(p->out, " [unknown] (");
     tg_buf_puts(p->out, m ? m->dso : "[unknown]");
     tg_buf_putc(p->out, ')');
 }
@@ -85,7 +93,7 @@ static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
         uint64_t addr = m ? ip - m->start + m->pgoff : ip;
         snprintf(line, sizeof line, "\t%16" PRIx64, addr);
         tg_buf_puts(p->out, line);
-        put_sym_dso(p, m);
+        put_sym_dso(p, m, addr);
         tg_buf_putc(p->out, '\n');
     }
 }
@@ -142,7 +150,8 @@ static void print_sample(ps_printer *p, const tg_event *ev)
         } else {
             snprintf(b, sizeof b, " %16" PRIx64, ip);
             tg_buf_puts(p->out, b);
-            put_sym_dso(p, perf_session_map(&p->s, (int32_t)pid, kernel_addr(ip), ip));
+            const ps_map *m = perf_session_map(&p->s, (int32_t)pid, kernel_addr(ip), ip);
+            put_sym_dso(p, m, m ? ip - m->start + m->pgoff : ip);
         }
     }
     tg_buf_putc(p->out, '\n');
@@ -151,6 +160,7 @@ static void print_sample(ps_printer *p, const tg_event *ev)
 static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     ps_printer p = {.out = out, .ns = opts && tg_options_flag(opts, "ns")};
+    p.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
     p.name_width = max_name_len(set);
     const tg_event *ev;
     int rc;
@@ -159,15 +169,17 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
         if (!is_record(tg_event_name(ev)))
             print_sample(&p, ev);
     }
-    if (p.s.nomem && rc >= 0)
+    if ((p.s.nomem || p.syms.nomem) && rc >= 0)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     perf_session_free(&p.s);
+    perf_symbols_free(&p.syms);
     return rc;
 }
 
 static const tg_option_decl perf_script_options[] = {
     {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
      NULL, 0, 0, 't'},
+    {"symfs", TG_OPT_TEXT, NULL, "perf script --symfs: look for the mapped files under DIR", "DIR"},
     {0},
 };
 
