@@ -39,6 +39,8 @@ struct tg_event {
     tg_stream *stream;
     int32_t cpu, pid, tid; /* -1 when unknown */
     int32_t depth;         /* function traces; -1 when none */
+    int32_t utid;          /* the thread in the kernel model (kernel_model.h): set by a
+                            * cursor of the model, -1 unknown; unset without one */
     uint64_t addr;         /* function address for entry/exit */
     uint64_t lost;         /* TG_KIND_LOST: how many */
     uint64_t offset;       /* byte offset of the record in its file */

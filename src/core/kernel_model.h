@@ -1,0 +1,174 @@
+/* kernel_model.h - the kernel state model: which task runs on each CPU, the threads and
+ * processes of a trace with their names and lifetimes, the tracks and counters drawn from
+ * them (issue 33; DESIGN.md "State models").
+ *
+ * Every consumer that needs to know what a kernel trace says about the system reads it from
+ * here, and only from here: the SQL tables (thread, process, ftrace_event.utid, tracks,
+ * counters, sched_slice, thread_state), the analyses (lttng-analyses' commands), the
+ * filters (--tid, --pid), the Perfetto writer (process_tree), Python.  Two consumers
+ * disagreeing is a bug of this model.
+ *
+ * Two objects:
+ *   - tg_kmodel: the tables, shared.  Threads (utid), processes (upid) and tracks (track id)
+ *     are numbered in the order the events create them, so every pass over the same events
+ *     numbers them alike.  Utid 0 / upid 0 are the idle task and its process (pid 0), as in
+ *     Perfetto; then the tasks the traces list (tg_trace_task: uftrace's task.txt,
+ *     trace.dat's saved cmdlines and tgids), then what the events create.
+ *   - tg_kcursor: one pass's position over the merged events (per CPU the task running, the
+ *     current tid -> utid map).  It is fed every event of the set in merge order, before any
+ *     filter; it grows the tables only while it is the pass that got farthest (the
+ *     frontier: several SQL scans read the same events at once), otherwise it only reads
+ *     them, so a pass behind the frontier finds the same utids without changing anything.
+ *
+ * The usual consumer does not feed anything itself: it asks its iterator for the model
+ * (tg_iter_kernel_model, before the first event) and the iterator feeds its own cursor:
+ *
+ *     tg_iter *it = ...;
+ *     tg_kmodel *m = tg_iter_kernel_model(it);      // NULL: out of memory
+ *     while (tg_iter_next(it, &ev) > 0) {
+ *         int64_t utid = ev->utid;                  // the event's thread, -1 unknown
+ *         const tg_kstep *st = tg_iter_kstep(it);   // what ev did (counters, slices, ...)
+ *     }
+ *     // after the end, tg_kmodel_complete(m): the tables hold every thread and process
+ *     for (size_t u = 0; u < tg_kmodel_thread_count(m); u++) ... tg_kmodel_thread(m, u) ...
+ *
+ * An event's thread (ev->tid, ev->pid, ev->utid), by the trace's rules:
+ *   - a tid (vtid) / pid (vpid) context the session recorded, or trace.dat's common_pid, is
+ *     the thread (it wins over the rest);
+ *   - else the task running on the event's CPU, from the last sched_switch there (ftrace's
+ *     prev_pid/next_pid, LTTng 2.x's prev_tid/next_tid, LTTng 0.x's kernel.sched_schedule
+ *     prev_pid/next_pid); the sched_switch itself belongs to the task switched out;
+ *     before a CPU's first sched_switch the thread is unknown (-1);
+ *   - ev->pid is the thread's process (its tgid) once the model knows it.
+ *
+ * Threads and processes (Perfetto's thread and process tables), from:
+ *   - LTTng's statedump (lttng_statedump_process_state: tid, pid, ppid, name; LTTng 0.x's
+ *     task_state.process_state: pid, tgid, parent_pid, name);
+ *   - sched_process_fork (a new thread; a new process when the child is its own tgid:
+ *     LTTng 2.x's child_pid, LTTng 0.x's child_tgid; ftrace's fork names no tgid: a new
+ *     process, corrected by the saved tgids / a later event), sched_process_exec (the
+ *     process's name and cmdline from the file name), sched_process_exit / _free (the
+ *     thread's end_ts; a process ends with its main thread), task_rename and the comm
+ *     fields of sched_switch / sched_wakeup (names that change over time: the last one);
+ *   - a tid seen again after its thread was freed is a new thread (a new utid).
+ *
+ * Cost: one branch per event when the model is off; on, a class-role lookup (an array by
+ * the class's set-wide number) and, for the kernel events that change state, a few hash
+ * lookups.  Memory follows the CPUs, threads, processes and tracks, never the events. */
+#ifndef TG_KERNEL_MODEL_H
+#define TG_KERNEL_MODEL_H
+
+#include "traceglot.h"
+#include "core/event_model.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TG_KM_NONE INT64_MIN /* a time or number the model does not know */
+
+typedef struct tg_kmodel tg_kmodel;
+typedef struct tg_kcursor tg_kcursor;
+
+/* ---- the tables ------------------------------------------------------------------------- */
+
+typedef struct tg_kthread {
+    int64_t tid;
+    int64_t upid;             /* its process, -1 unknown */
+    int64_t track_id;         /* its thread track (slices of its calls) */
+    int64_t start_ts, end_ts; /* created (fork, statedump: TG_KM_NONE) / freed or exited;
+                               * else its first and last event; TG_KM_NONE unknown */
+    const char *name;         /* the last name it was given; NULL unknown */
+    bool is_main_thread;      /* tid == its process's pid (valid when upid >= 0) */
+} tg_kthread;
+
+typedef struct tg_kprocess {
+    int64_t pid;
+    int64_t parent_upid; /* -1 unknown */
+    const char *name;    /* the main thread's name, or the exec'd file's base name */
+    const char *cmdline; /* the exec'd file, the trace's process attribute; NULL unknown */
+    int64_t start_ts, end_ts;
+} tg_kprocess;
+
+/* What kind of track (Perfetto's track.type). */
+typedef enum tg_ktrack_type {
+    TG_KTRACK_THREAD = 1,  /* "thread": a thread's slices (utid) */
+    TG_KTRACK_COUNTER,     /* "thread_counter": a thread's counter (utid; uftrace read:*) */
+    TG_KTRACK_CPU_IRQ,     /* "cpu_irq": hard IRQ slices of a CPU (step 2) */
+    TG_KTRACK_CPU_SOFTIRQ, /* "cpu_softirq": softirq slices of a CPU (step 2) */
+    TG_KTRACK_CPU_FREQ,    /* "cpu_frequency": counter, kHz (step 2) */
+    TG_KTRACK_CPU_IDLE,    /* "cpu_idle": counter, the idle state (step 2) */
+    TG_KTRACK_CPU_COUNTER, /* another per-CPU counter (step 2) */
+    TG_KTRACK_PROCESS,     /* "process": a process's track (upid; Perfetto traces) */
+} tg_ktrack_type;
+
+typedef struct tg_ktrack {
+    int64_t id;
+    tg_ktrack_type type;
+    const char *name;   /* Perfetto's name ("cpufreq", "Irq Cpu 0"); NULL none */
+    int64_t utid, upid; /* whose (-1 none) */
+    int32_t cpu;        /* per-CPU tracks, else -1 */
+    bool is_counter;    /* values are counter rows (counter table), not slices */
+    const char *unit;   /* counters: NULL none */
+    int64_t parent_id;  /* -1 none */
+} tg_ktrack;
+
+tg_kmodel *tg_kmodel_new(tg_set *set); /* NULL when out of memory */
+void tg_kmodel_free(tg_kmodel *m);
+
+size_t tg_kmodel_thread_count(const tg_kmodel *m);
+const tg_kthread *tg_kmodel_thread(const tg_kmodel *m, int64_t utid); /* NULL past the end */
+size_t tg_kmodel_process_count(const tg_kmodel *m);
+const tg_kprocess *tg_kmodel_process(const tg_kmodel *m, int64_t upid);
+size_t tg_kmodel_track_count(const tg_kmodel *m);
+const tg_ktrack *tg_kmodel_track(const tg_kmodel *m, int64_t id);
+/* The CPUs events were seen on (the cpu table), ascending; step 2. */
+size_t tg_kmodel_cpu_count(const tg_kmodel *m);
+int32_t tg_kmodel_cpu(const tg_kmodel *m, size_t i);
+/* Whether a pass fed every event (and called tg_kcursor_finish): the tables are whole. */
+bool tg_kmodel_complete(const tg_kmodel *m);
+/* The upid of pid's process now (the last one created with that pid), -1 unknown. */
+int64_t tg_kmodel_upid_of_pid(const tg_kmodel *m, int64_t pid);
+/* The utid of tid now (at the frontier), -1 unknown. */
+int64_t tg_kmodel_utid_of_tid(const tg_kmodel *m, int64_t tid);
+
+/* ---- what one event did (tg_kcursor_feed, tg_iter_kstep) -------------------------------- */
+
+typedef enum tg_kstep_what {
+    TG_KSTEP_COUNTER = 1,     /* a counter value: counter_track, value */
+    TG_KSTEP_SLICE_BEGIN = 2, /* a slice begins on slice_track: name, args from the event */
+    TG_KSTEP_SLICE_END = 4,   /* the slice open on slice_track ends */
+    TG_KSTEP_SWITCH = 8,      /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
+    TG_KSTEP_WAKEUP = 16,     /* woken_utid woken by the event's thread (step 3) */
+} tg_kstep_what;
+
+typedef struct tg_kstep {
+    unsigned what; /* tg_kstep_what bits, 0: nothing but the thread */
+    int64_t counter_track;
+    double value;
+    int64_t slice_track;
+    const char *slice_name; /* "IRQ (eth0)", "RCU": Perfetto's names (step 2) */
+    int64_t prev_utid, next_utid, woken_utid;
+} tg_kstep;
+
+/* ---- a pass ------------------------------------------------------------------------------ */
+
+tg_kcursor *tg_kcursor_new(tg_kmodel *m); /* NULL when out of memory */
+void tg_kcursor_free(tg_kcursor *c);
+/* Feeds the next event of the set in merge order (every event, before any filter), at ts on
+ * the timeline: sets ev->tid, ev->pid where the trace did not record them and ev->utid, and
+ * fills *step (may be NULL).  0, or TG_ERR_NOMEM. */
+int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step);
+/* The events ended: the tables are whole once the frontier's cursor got here. */
+void tg_kcursor_finish(tg_kcursor *c);
+
+/* ---- the iterator's cursor (core/merge.c) ------------------------------------------------- */
+
+/* The model fed by it (created on the first call, owned by it): every event the iterator
+ * reads, filtered out or not, goes through its cursor before the filter, so a --tid filter
+ * sees ev->tid.  Call it before the first tg_iter_next.  NULL when out of memory.  An
+ * iterator whose filter names threads or processes (--tid, --pid) feeds one by itself. */
+tg_kmodel *tg_iter_kernel_model(tg_iter *it);
+/* What the event handed out last did (NULL without a model). */
+const tg_kstep *tg_iter_kstep(const tg_iter *it);
+
+#endif
