@@ -645,6 +645,11 @@ int tg_filter_set_gmt(tg_filter *f, bool gmt);
  * babeltrace2 refuses it. */
 int tg_filter_set_events(tg_filter *f, const char *globs, tg_error **err);
 int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err);
+/* Processes: the events of the threads of these processes.  The iterator applies it after
+ * the kernel model gave each event its thread (tg_iter_follow_threads), so on a kernel trace
+ * a thread counts from when its process is known (statedump, fork, a recorded pid context);
+ * tg_filter_match does not look at it. */
+int tg_filter_set_pids(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_match(const tg_filter *f, const tg_event *ev);
 
@@ -660,6 +665,11 @@ void tg_iter_use_trace_clocks(tg_iter *it);
  * stream's beginning, end and packets: TG_KIND_STREAM_BEGIN ...) give it as events, in the
  * merge like the others (babeltrace2's messages, for its details sink). */
 void tg_iter_want_messages(tg_iter *it);
+/* Before the first tg_iter_next: every event gets its thread from the kernel state model
+ * (the task running on its CPU, from sched_switch, where the trace recorded no thread:
+ * LTTng kernel traces, LTTng 0.x), so tg_event_tid and tg_event_pid answer for it.  An
+ * iterator whose filter names threads or processes does it by itself.  0 or TG_ERR_NOMEM. */
+int tg_iter_follow_threads(tg_iter *it);
 /* 1 with *ev set (valid until the next call), 0 at the end.  Damage found in a stream is
  * recorded (tg_iter_errors) and that stream skips past it or stops; the others go on. */
 int tg_iter_next(tg_iter *it, const tg_event **ev);

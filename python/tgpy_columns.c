@@ -409,6 +409,10 @@ static PyObject *columns_events(tgpy_set *s, PyObject *names, PyObject *extra)
     tg_set *set = PyErr_Occurred() ? NULL : tgpy_set_open_with(s, extra, &o, &f);
     tg_error *err = NULL;
     tg_iter *it = set ? tg_iter_new(set, f, &err) : NULL;
+    if (it && tg_iter_follow_threads(it) < 0) { /* a kernel trace's events get their thread */
+        tg_iter_free(it);
+        it = NULL;
+    }
     if (set && !it)
         tgpy_raise(st, err ? tg_error_status(err) : TG_ERR_NOMEM, err, NULL);
     if (it) {

@@ -504,6 +504,11 @@ PyObject *tgpy_events_new(tgpy_set *s, PyObject *extra, int trace_clock, int kee
     it->set = tg_set_reopen(s->set, &err);
     if (it->set)
         it->it = tg_iter_new(it->set, it->filter, &err);
+    if (it->it &&
+        tg_iter_follow_threads(it->it) < 0) { /* a kernel trace's events get their thread */
+        tg_iter_free(it->it);
+        it->it = NULL;
+    }
     if (!it->it) {
         Py_DECREF(it);
         return tgpy_raise(st, err ? tg_error_status(err) : TG_ERR_NOMEM, err, NULL);

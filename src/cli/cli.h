@@ -9,6 +9,7 @@
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
+#include <stdbool.h>
 #include "traceglot.h"
 
 #include <stddef.h>
@@ -72,6 +73,7 @@ struct cli_args {
     const char *func; /* graph's FUNC argument, NULL: none */
     int open_exit;    /* cli_open's exit code when it fails (1 input, 2 usage) */
     int progress;     /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
+    bool style_pid;   /* the style takes its own --pid: not the filter's */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);

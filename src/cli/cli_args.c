@@ -185,6 +185,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         rc = tg_filter_set_events(a->filter, value, &err);
     else if (strcmp(o->name, "tid") == 0)
         rc = tg_filter_set_tids(a->filter, value, &err);
+    else if (strcmp(o->name, "pid") == 0 && !a->style_pid)
+        rc = tg_filter_set_pids(a->filter, value, &err);
     else if (strcmp(o->name, "cpu") == 0)
         rc = tg_filter_set_cpus(a->filter, value, &err);
     else if (strcmp(o->name, "invert") == 0 && o->decl->type == TG_OPT_FLAG)
@@ -288,6 +290,9 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
     if (!sink)
         sink = cmd->sink == TG_OWNER_COMMAND ? cmd->name : cmd->sink_default;
     int llvm = cli_single_dash(cmd, sink);
+    /* a peer's own --pid (trace-cmd report's: common_pid, pid or next_pid) replaces the
+     * filter by processes */
+    a->style_pid = sink && tg_option_taken("pid", TG_OWNER_PRINT_STYLE, sink) == 1;
     int only_paths = 0;
     for (int i = 0; i < argc; i++) {
         char *arg = argv[i];

@@ -1,5 +1,5 @@
 /* filter.c - the event filters every subcommand shares: time bounds, event-name globs,
- * thread ids and cpus.
+ * thread ids, process ids (applied by the iterator, through the kernel model) and cpus.
  *
  * Parsed once from the command-line strings; matching is a few comparisons per event.
  * Relative time bounds ("+1.5ms") are resolved by the iterator against the first event. */
@@ -25,6 +25,7 @@ void tg_filter_free(tg_filter *f)
         free(f->globs[i]);
     free(f->globs);
     free(f->tids);
+    free(f->pids);
     free(f->cpus);
     free(f);
 }
@@ -157,6 +158,9 @@ TG_OPTIONS(filter) = {
         {"events", TG_OPT_TEXT, NULL, "only events whose name matches a glob (a,b*,sys:c)", "GLOBS",
          NULL, 0, 0, 'e'},
         {"tid", TG_OPT_TEXT, NULL, "only these thread ids", "N[,N]"},
+        {"pid", TG_OPT_LIST, NULL,
+         "only the threads of these processes, as the kernel model knows them; repeatable",
+         "N[,N]"},
         {"cpu", TG_OPT_TEXT, NULL, "only these cpus (ranges: 0-3)", "N[,N-M]"},
         {0},
     },
@@ -289,6 +293,19 @@ static int parse_int_list(const char *list, const char *what, bool ranges, int *
 int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err)
 {
     return parse_int_list(list, "tid", false, &f->tids, &f->n_tids, &f->cap_tids, err);
+}
+
+int tg_filter_set_pids(tg_filter *f, const char *list, tg_error **err)
+{
+    return parse_int_list(list, "pid", false, &f->pids, &f->n_pids, &f->cap_pids, err);
+}
+
+bool tg_filter_pid_listed(const tg_filter *f, int64_t pid)
+{
+    for (size_t i = 0; i < f->n_pids; i++)
+        if (f->pids[i] == pid)
+            return true;
+    return false;
 }
 
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err)

@@ -4,6 +4,9 @@
 
 #include "traceglot.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 enum tg_bound_kind {
     TG_BOUND_NS = 0, /* ns: absolute, or from the first event when relative */
     TG_BOUND_DATE,   /* a date and time (babeltrace2's "YYYY-MM-DD hh:mm[:ss[.ns]]") */
@@ -26,9 +29,14 @@ struct tg_filter {
     size_t n_globs, cap_globs;
     int *tids;
     size_t n_tids, cap_tids;
+    int *pids; /* the iterator matches them against the model's process of the thread */
+    size_t n_pids, cap_pids;
     int *cpus;
     size_t n_cpus, cap_cpus;
 };
+
+/* Whether pid is one of the filter's. */
+bool tg_filter_pid_listed(const tg_filter *f, int64_t pid);
 
 /* The bound in ns on the clock of the events, first being the first event's time. */
 int64_t tg_time_bound_ns(const struct tg_time_bound *b, int64_t first, int gmt);

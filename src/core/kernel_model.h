@@ -79,14 +79,17 @@ typedef struct tg_kthread {
                                * else its first and last event; TG_KM_NONE unknown */
     const char *name;         /* the last name it was given; NULL unknown */
     bool is_main_thread;      /* tid == its process's pid (valid when upid >= 0) */
+    int8_t ended;             /* how end_ts was found: 0 its last event, 1 its exit, 2 freed */
 } tg_kthread;
 
 typedef struct tg_kprocess {
     int64_t pid;
-    int64_t parent_upid; /* -1 unknown */
-    const char *name;    /* the main thread's name, or the exec'd file's base name */
-    const char *cmdline; /* the exec'd file, the trace's process attribute; NULL unknown */
-    int64_t start_ts, end_ts;
+    int64_t parent_upid;      /* -1 unknown */
+    const char *name;         /* the main thread's name, or the exec'd file's base name */
+    const char *cmdline;      /* the exec'd file, the trace's process attribute; NULL unknown */
+    int64_t start_ts, end_ts; /* forked (else its threads' first event) / its main thread's
+                               * end (else its threads' last event); TG_KM_NONE unknown */
+    int8_t ended;             /* 0: end_ts is its threads' last event */
 } tg_kprocess;
 
 /* What kind of track (Perfetto's track.type). */
@@ -109,6 +112,7 @@ typedef struct tg_ktrack {
     int32_t cpu;        /* per-CPU tracks, else -1 */
     bool is_counter;    /* values are counter rows (counter table), not slices */
     const char *unit;   /* counters: NULL none */
+    double scale;       /* counters: a value is the field times this (1024: KiB), 0: 1 */
     int64_t parent_id;  /* -1 none */
 } tg_ktrack;
 
@@ -130,6 +134,11 @@ bool tg_kmodel_complete(const tg_kmodel *m);
 int64_t tg_kmodel_upid_of_pid(const tg_kmodel *m, int64_t pid);
 /* The utid of tid now (at the frontier), -1 unknown. */
 int64_t tg_kmodel_utid_of_tid(const tg_kmodel *m, int64_t tid);
+/* The counter track of payload field i of a thread counter event (TG_KIND_COUNTER: uftrace's
+ * read:* records) a cursor fed, or -1. */
+int64_t tg_kmodel_counter_track(const tg_kmodel *m, const tg_event *ev, size_t i);
+/* The pid of the process of the thread utid, -1 unknown. */
+int64_t tg_kmodel_pid_of(const tg_kmodel *m, int64_t utid);
 
 /* ---- what one event did (tg_kcursor_feed, tg_iter_kstep) -------------------------------- */
 
@@ -168,6 +177,10 @@ void tg_kcursor_finish(tg_kcursor *c);
  * sees ev->tid.  Call it before the first tg_iter_next.  NULL when out of memory.  An
  * iterator whose filter names threads or processes (--tid, --pid) feeds one by itself. */
 tg_kmodel *tg_iter_kernel_model(tg_iter *it);
+/* The same with a model the caller owns and shares between iterators (the SQL tables' scans
+ * over the same events, each from its own set): the iterator feeds its own cursor of m.  Before
+ * the first tg_iter_next; m must outlive the iterator.  0 or TG_ERR_NOMEM. */
+int tg_iter_use_kernel_model(tg_iter *it, tg_kmodel *m);
 /* What the event handed out last did (NULL without a model). */
 const tg_kstep *tg_iter_kstep(const tg_iter *it);
 

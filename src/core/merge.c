@@ -17,6 +17,7 @@
  * bytes read (the records' file offsets); without it the fast path is untouched. */
 #include "core/cursor_source.h"
 #include "core/filter_internal.h"
+#include "core/kernel_model.h"
 #include "core/set_internal.h"
 
 #include <stdint.h>
@@ -45,6 +46,11 @@ struct tg_iter {
      * file offsets of its first record and of the last one seen (NULL: progress off) */
     uint64_t events, progress_left;
     uint64_t (*spans)[2];
+    /* the kernel model (tg_iter_kernel_model): fed every event read, before the filter */
+    tg_kmodel *kmodel;
+    tg_kcursor *kcursor;
+    tg_kstep kstep;
+    bool own_model;
 };
 
 static void keep_error(void *ctx, tg_error *e)
@@ -130,6 +136,12 @@ tg_iter *tg_iter_new(tg_set *set, const tg_filter *f, tg_error **err)
             }
         }
     }
+    /* --tid, --pid: on a kernel trace the thread comes from the model */
+    if (f && (f->n_tids || f->n_pids) && !tg_iter_kernel_model(it)) {
+        tg_iter_free(it);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     return it;
 }
 
@@ -184,7 +196,8 @@ static void prime(tg_iter *it)
         it->has_end = true;
         it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
     }
-    it->checks = it->has_begin || it->has_end || (f && (f->n_globs || f->n_tids || f->n_cpus));
+    it->checks = it->has_begin || it->has_end ||
+                 (f && (f->n_globs || f->n_tids || f->n_pids || f->n_cpus)) || it->kcursor;
     if (it->spans) { /* every event through next_event_slow, where it is counted */
         it->checks = true;
         it->progress_left = it->set->progress_every;
@@ -214,6 +227,34 @@ __attribute__((noinline, cold)) static void count_progress(tg_iter *it)
     }
     if (it->set->progress) /* turned off during the pass */
         it->set->progress(it->set->progress_ctx, &p);
+}
+
+/* The events ended: the model's tables are whole. */
+static void end_of_events(tg_iter *it)
+{
+    it->done = true;
+    if (it->kcursor)
+        tg_kcursor_finish(it->kcursor);
+}
+
+/* Feeds the event to the model (it owns the read-ahead buffer, so the event may be
+ * completed in place); an allocation failure is kept as an error and the event skipped. */
+__attribute__((noinline)) static int feed_model(tg_iter *it, tg_event *ev, int64_t key)
+{
+    int rc = tg_kcursor_feed(it->kcursor, ev, key, &it->kstep);
+    if (rc < 0) {
+        tg_error *e = NULL;
+        tg_err(&e, rc, "kernel model: out of memory");
+        keep_error(it, e);
+    }
+    return rc;
+}
+
+/* --pid: the event's process as the model has it (trace.dat's common_pid is a thread). */
+static bool pid_match(const tg_iter *it, const tg_event *ev)
+{
+    int64_t pid = it->kmodel ? tg_kmodel_pid_of(it->kmodel, ev->utid) : ev->pid;
+    return tg_filter_pid_listed(it->filter, pid);
 }
 
 /* Moves past the event handed out last: the current source's next event, or the
@@ -259,11 +300,11 @@ static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
                 return NULL;
             it->handed = false;
             if (!step(it)) {
-                it->done = true;
+                end_of_events(it);
                 return NULL;
             }
         } else if (!it->have_cur) {
-            it->done = true;
+            end_of_events(it);
             return NULL;
         }
         const struct tg_source *c = &it->src[it->cur];
@@ -278,9 +319,13 @@ static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
             it->done = true;
             return NULL;
         }
+        if (it->kcursor && feed_model(it, (tg_event *)ev, key) < 0)
+            continue;
         if (it->has_begin && key < it->begin_ns)
             continue;
         if (it->filter && !tg_filter_match(it->filter, ev))
+            continue;
+        if (it->filter && it->filter->n_pids && !pid_match(it, ev))
             continue;
         return ev;
     }
@@ -332,6 +377,41 @@ int tg_iter_next_batch(tg_iter *it, const tg_event **evs, size_t max)
 
 const tg_error *tg_iter_errors(const tg_iter *it) { return it->errors; }
 
+tg_kmodel *tg_iter_kernel_model(tg_iter *it)
+{
+    if (it->kcursor)
+        return it->kmodel;
+    if (!(it->kmodel = tg_kmodel_new(it->set)))
+        return NULL;
+    it->own_model = true;
+    if (!(it->kcursor = tg_kcursor_new(it->kmodel))) {
+        tg_kmodel_free(it->kmodel);
+        it->kmodel = NULL;
+        return NULL;
+    }
+    it->checks = true;
+    return it->kmodel;
+}
+
+int tg_iter_use_kernel_model(tg_iter *it, tg_kmodel *m)
+{
+    tg_kcursor *c = tg_kcursor_new(m);
+    if (!c)
+        return TG_ERR_NOMEM;
+    tg_kcursor_free(it->kcursor);
+    if (it->own_model)
+        tg_kmodel_free(it->kmodel);
+    it->kmodel = m;
+    it->kcursor = c;
+    it->own_model = false;
+    it->checks = true;
+    return 0;
+}
+
+int tg_iter_follow_threads(tg_iter *it) { return tg_iter_kernel_model(it) ? 0 : TG_ERR_NOMEM; }
+
+const tg_kstep *tg_iter_kstep(const tg_iter *it) { return it->kcursor ? &it->kstep : NULL; }
+
 tg_iter *tg_iter_twin(const tg_iter *it, tg_set **twin, tg_error **err)
 {
     *twin = tg_set_reopen(it->set, err);
@@ -352,6 +432,9 @@ void tg_iter_free(tg_iter *it)
     if (!it)
         return;
     tg_error_free(it->errors);
+    tg_kcursor_free(it->kcursor);
+    if (it->own_model)
+        tg_kmodel_free(it->kmodel);
     for (size_t i = 0; it->src && i < it->n_src; i++)
         tg_source_free(&it->src[i]);
     free(it->src);

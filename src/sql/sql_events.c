@@ -10,7 +10,7 @@
  * cpu or thread are skipped before SQLite sees them.
  *
  * counter is uftrace's read:* samples (TG_KIND_COUNTER): one row per integer field, on the
- * track of that thread and field (sql_registry.c), the value as the Perfetto writer gives it
+ * track of that thread and field (the kernel model's), the value as the Perfetto writer gives it
  * (KiB fields in bytes).  A sample's id is its ordinal among the samples. */
 #include "sql/sql_internal.h"
 
@@ -106,7 +106,7 @@ static const tg_event *next_event(sql_cursor *c, struct event_scan *s, int *rc)
             continue;
         if ((q->cpu != SQL_ANY && ev->cpu != q->cpu) || !name_matches(s, q, ev))
             continue;
-        if (q->utid != SQL_ANY && (ev->tid < 0 || sql_utid_of(c->db, ev->tid) != q->utid))
+        if (q->utid != SQL_ANY && ev->utid != q->utid)
             continue;
         return ev;
     }
@@ -131,7 +131,7 @@ static int ftrace_event_next(sql_cursor *c)
     sql_int(&v[E_TS], s->scan.last_ns);
     sql_text(&v[E_NAME], tg_event_name(ev));
     sql_int_or_null(&v[E_CPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
-    sql_int_or_null(&v[E_UTID], ev->tid >= 0 ? sql_utid_of(c->db, ev->tid) : SQL_ANY);
+    sql_int_or_null(&v[E_UTID], ev->utid >= 0 ? ev->utid : SQL_ANY);
     sql_int(&v[E_ARG_SET_ID], id);
     sql_null(&v[E_COMMON_FLAGS]);
     sql_int_or_null(&v[E_UCPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
@@ -183,7 +183,8 @@ static int counter_next(sql_cursor *c)
             if (tg_event_field(s->ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !numeric(&v, &value))
                 continue;
             s->sample++;
-            const sql_ctrack *track = sql_ctrack_of(c->db, s->ev, i);
+            const tg_ktrack *track =
+                tg_kmodel_track(c->db->model, tg_kmodel_counter_track(c->db->model, s->ev, i));
             int64_t ts = tg_event_time_ns(s->ev);
             if (!track || ts < q->ts_lo || (q->track != SQL_ANY && track->id != q->track) ||
                 (q->id != SQL_ANY && s->sample != q->id))
@@ -193,7 +194,7 @@ static int counter_next(sql_cursor *c)
             sql_int(&r[K_TS], ts);
             sql_int(&r[K_TRACK_ID], track->id);
             r[K_VALUE].type = SQLITE_FLOAT;
-            r[K_VALUE].u.d = track->kib ? value * 1024 : value;
+            r[K_VALUE].u.d = track->scale ? value * track->scale : value;
             sql_null(&r[K_ARG_SET_ID]);
             return 0;
         }

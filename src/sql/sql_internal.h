@@ -6,9 +6,9 @@
  * (a scan), built as SQLite asks for the next row: nothing of the trace is copied into the
  * database.  Every pass starts at the first event and sees the same events in the same
  * order, so an event's place in that order (its ordinal) is its id in every table, and
- * the registry numbers threads, processes and tracks in the order their first event comes:
- * whichever pass first gets that far registers them (the frontier), and every pass agrees
- * on the numbers.  A stream has one read position, so a pass takes a set of its own from a
+ * the kernel model (core/kernel_model.h), which every pass feeds, numbers threads,
+ * processes and tracks in the order the events create them: whichever pass first gets that
+ * far writes them (the frontier), and every pass agrees on the numbers.  A stream has one read position, so a pass takes a set of its own from a
  * pool (the caller's set first, then the same paths opened again). */
 #ifndef TG_SQL_INTERNAL_H
 #define TG_SQL_INTERNAL_H
@@ -42,28 +42,7 @@ int sql_scan_next(sql_scan *s, const tg_event **ev);
 /* Ends the pass: its damage joins the database's errors, its set goes back to the pool. */
 void sql_scan_close(sql_scan *s);
 
-/* ---- the registry: threads, processes, tracks, counters (sql_registry.c) ----------------- */
-
-typedef struct sql_thread {
-    int64_t tid, upid;        /* upid -1: process unknown */
-    int64_t track_id;         /* its thread_track */
-    int64_t start_ts, end_ts; /* its first and last event; SQL_ANY: none */
-    const char *name;         /* interned; NULL unknown */
-} sql_thread;
-
-typedef struct sql_process {
-    int64_t pid, ppid;          /* ppid -1: unknown */
-    const char *name, *cmdline; /* interned; NULL unknown */
-    int64_t start_ts, end_ts;   /* first and last event of its threads; SQL_ANY: none */
-} sql_process;
-
-/* A counter track: one field of a thread's counter events (uftrace's read:* records), as the
- * Perfetto writer draws it: "<event> <field>", KiB counted as bytes. */
-typedef struct sql_ctrack {
-    int64_t id, utid;
-    const char *name, *unit; /* interned; unit NULL when the field has none */
-    bool kib;                /* values count KiB: the value is 1024 times the field */
-} sql_ctrack;
+/* ---- the registry: the model, the counts, the sched classes (sql_registry.c) ------------ */
 
 /* What the tables need to know about an event class, by its set-wide number (the same in
  * every set of the pool). */
@@ -85,21 +64,17 @@ typedef struct sql_class {
     int8_t field[SQL_F_COUNT]; /* payload index; -1 absent (valid once role is known) */
 } sql_class;
 
-/* Registers what ev (the event at ordinal, at time ts on the timeline) tells: its thread,
- * process, names, counter tracks.  Every pass calls it for the event at the frontier (the
- * first event no pass got to before).  0 or TG_ERR_NOMEM. */
+/* Counts ev (the event at ordinal, at time ts on the timeline) for trace_bounds and stats:
+ * every pass calls it for the event at the frontier (the first event no pass got to before).
+ * 0. */
 int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal, int64_t ts);
-/* Reads every event once when no pass has (so the registry holds every thread, process and
+/* Reads every event once when no pass has (so the model holds every thread, process and
  * track).  0 or a negative status. */
 int sql_registry_complete(sql_db *db);
-/* The utid of tid (registered when the frontier passed its first event), or SQL_ANY. */
-int64_t sql_utid_of(sql_db *db, int64_t tid);
 /* The integer in payload field index of ev, or SQL_ANY (no such field, not an integer). */
 int64_t sql_int_field(const tg_event *ev, int index);
 /* The class's role and field places, found from its first event. */
 const sql_class *sql_class_of(sql_db *db, const tg_event *ev);
-/* The counter track of field i of a counter event (registered at the frontier), or NULL. */
-const sql_ctrack *sql_ctrack_of(sql_db *db, const tg_event *ev, size_t i);
 int sql_registry_init(sql_db *db);
 void sql_registry_free(sql_db *db);
 
@@ -128,17 +103,7 @@ struct sql_db {
     int64_t seen;  /* events registered: the frontier */
     bool complete; /* a pass read every event */
     int64_t first_ns, last_ns, n_events, n_lost_events, lost_records, n_counter_samples;
-    sql_thread *threads;
-    size_t n_threads, cap_threads;
-    tg_hash thread_by_tid;
-    size_t last_thread; /* of the previous event registered */
-    sql_process *procs;
-    size_t n_procs, cap_procs;
-    tg_hash proc_by_pid;
-    int64_t n_tracks;
-    sql_ctrack *ctracks;
-    size_t n_ctracks, cap_ctracks;
-    tg_hash ctrack_by_key;
+    tg_kmodel *model; /* threads, processes, tracks: fed by every pass */
     sql_class *classes;
     size_t n_classes, cap_classes;
     /* the ftrace_event cursors on a row, for args lookups by arg_set_id */

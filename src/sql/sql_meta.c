@@ -71,7 +71,7 @@ enum {
 static int thread_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, c->db->n_threads, c->q.id);
+    return rc < 0 ? rc : reg_filter(c, tg_kmodel_thread_count(c->db->model), c->q.id);
 }
 
 static int thread_next(sql_cursor *c)
@@ -79,9 +79,9 @@ static int thread_next(sql_cursor *c)
     size_t i = reg_next(c);
     if (i == SIZE_MAX)
         return 0;
-    const sql_db *db = c->db;
-    const sql_thread *t = &db->threads[i];
-    const sql_process *p = t->upid >= 0 ? &db->procs[t->upid] : NULL;
+    const tg_kmodel *m = c->db->model;
+    const tg_kthread *t = tg_kmodel_thread(m, (int64_t)i);
+    const tg_kprocess *p = tg_kmodel_process(m, t->upid);
     sql_val *v = c->row;
     sql_int(&v[T_UTID], (int64_t)i);
     sql_int(&v[T_TID], t->tid);
@@ -91,7 +91,7 @@ static int thread_next(sql_cursor *c)
     sql_int_or_null(&v[T_START_TS], t->start_ts);
     sql_int_or_null(&v[T_END_TS], t->end_ts);
     sql_int_or_null(&v[T_UPID], t->upid >= 0 ? t->upid : SQL_ANY);
-    sql_int_or_null(&v[T_IS_MAIN], p ? p->pid == t->tid : SQL_ANY);
+    sql_int_or_null(&v[T_IS_MAIN], p ? t->is_main_thread : SQL_ANY);
     sql_int(&v[T_IS_IDLE], t->tid == 0);
     sql_null(&v[T_MACHINE]);
     sql_null(&v[T_ARGS]);
@@ -137,7 +137,7 @@ enum {
 static int process_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, c->db->n_procs, c->q.id);
+    return rc < 0 ? rc : reg_filter(c, tg_kmodel_process_count(c->db->model), c->q.id);
 }
 
 static int process_next(sql_cursor *c)
@@ -145,17 +145,14 @@ static int process_next(sql_cursor *c)
     size_t i = reg_next(c);
     if (i == SIZE_MAX)
         return 0;
-    const sql_db *db = c->db;
-    const sql_process *p = &db->procs[i];
-    const uint64_t *parent =
-        p->ppid >= 0 ? tg_hash_find(&db->proc_by_pid, (uint64_t)p->ppid) : NULL;
+    const tg_kprocess *p = tg_kmodel_process(c->db->model, (int64_t)i);
     sql_val *v = c->row;
     sql_int(&v[P_UPID], (int64_t)i);
     sql_int(&v[P_PID], p->pid);
     sql_text(&v[P_NAME], p->name);
     sql_int_or_null(&v[P_START_TS], p->start_ts);
     sql_int_or_null(&v[P_END_TS], p->end_ts);
-    sql_int_or_null(&v[P_PARENT_UPID], parent ? (int64_t)*parent : SQL_ANY);
+    sql_int_or_null(&v[P_PARENT_UPID], p->parent_upid >= 0 ? p->parent_upid : SQL_ANY);
     for (int k = P_UID; k <= P_ANDROID_USER_ID; k++)
         sql_null(&v[k]);
     sql_text(&v[P_CMDLINE], p->cmdline);
@@ -183,44 +180,45 @@ const sql_table sql_table_process = {
 };
 
 /* ---- tracks ---------------------------------------------------------------------------------
- * Track ids are handed out in one sequence (a thread's track when the thread is registered,
- * a counter track when its first sample is seen), so thread_track.id and counter_track.id
- * never meet.  thread_track is one track per thread (utid), in utid order. */
+ * The kernel model hands track ids out in one sequence (a thread's track when the thread is
+ * made, a counter track when its first sample is seen), so thread_track.id and
+ * counter_track.id never meet; a track's id is its place in that sequence. */
 
 enum { TT_ID, TT_NAME, TT_TYPE, TT_PARENT, TT_SOURCE_ARGS, TT_MACHINE, TT_UTID, TT_COUNT };
 
-static int thread_track_filter(sql_cursor *c)
+/* A walk over the model's tracks, or the one track id (a lookup). */
+static int track_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    if (rc < 0)
-        return rc;
-    const sql_db *db = c->db;
-    int64_t utid = c->q.utid;
-    if (c->q.id != SQL_ANY) { /* the thread whose track it is */
-        int64_t found = -1;
-        for (size_t i = 0; i < db->n_threads && found < 0; i++)
-            if (db->threads[i].track_id == c->q.id)
-                found = (int64_t)i;
-        if (found < 0 || (utid != SQL_ANY && utid != found))
-            c->q.empty = true;
-        utid = found;
+    return rc < 0 ? rc : reg_filter(c, tg_kmodel_track_count(c->db->model), c->q.id);
+}
+
+/* The next track of the walk of a type whose thread is the query's, or NULL. */
+static const tg_ktrack *track_next_of(sql_cursor *c, tg_ktrack_type type)
+{
+    for (;;) {
+        size_t i = reg_next(c);
+        if (i == SIZE_MAX)
+            return NULL;
+        const tg_ktrack *t = tg_kmodel_track(c->db->model, (int64_t)i);
+        if (t->type == type && (c->q.utid == SQL_ANY || t->utid == c->q.utid))
+            return t;
     }
-    return reg_filter(c, db->n_threads, utid);
 }
 
 static int thread_track_next(sql_cursor *c)
 {
-    size_t i = reg_next(c);
-    if (i == SIZE_MAX)
+    const tg_ktrack *t = track_next_of(c, TG_KTRACK_THREAD);
+    if (!t)
         return 0;
     sql_val *v = c->row;
-    sql_int(&v[TT_ID], c->db->threads[i].track_id);
-    sql_null(&v[TT_NAME]);
+    sql_int(&v[TT_ID], t->id);
+    sql_text(&v[TT_NAME], t->name);
     sql_text(&v[TT_TYPE], "thread_execution");
     sql_null(&v[TT_PARENT]);
     sql_null(&v[TT_SOURCE_ARGS]);
     sql_null(&v[TT_MACHINE]);
-    sql_int(&v[TT_UTID], (int64_t)i);
+    sql_int(&v[TT_UTID], t->utid);
     return 0;
 }
 
@@ -236,7 +234,7 @@ const sql_table sql_table_thread_track = {
     .col_id = TT_ID,
     .col_track = -1,
     .col_argset = -1,
-    .filter = thread_track_filter,
+    .filter = track_filter,
     .next = thread_track_next,
     .close = reg_close,
 };
@@ -255,45 +253,23 @@ enum {
     CT_COUNT
 };
 
-static int counter_track_filter(sql_cursor *c)
-{
-    int rc = sql_registry_complete(c->db);
-    if (rc < 0)
-        return rc;
-    const sql_db *db = c->db;
-    int64_t index = SQL_ANY;
-    if (c->q.id != SQL_ANY) {
-        index = -1;
-        for (size_t i = 0; i < db->n_ctracks && index < 0; i++)
-            if (db->ctracks[i].id == c->q.id)
-                index = (int64_t)i;
-    }
-    return reg_filter(c, db->n_ctracks, index);
-}
-
 static int counter_track_next(sql_cursor *c)
 {
-    const sql_db *db = c->db;
-    for (;;) {
-        size_t i = reg_next(c);
-        if (i == SIZE_MAX)
-            return 0;
-        const sql_ctrack *t = &db->ctracks[i];
-        if (c->q.utid != SQL_ANY && t->utid != c->q.utid)
-            continue;
-        sql_val *v = c->row;
-        sql_int(&v[CT_ID], t->id);
-        sql_text(&v[CT_NAME], t->name);
-        sql_int(&v[CT_PARENT], db->threads[t->utid].track_id);
-        sql_text(&v[CT_TYPE], "thread_counter");
-        sql_null(&v[CT_DIMENSION_ARGS]);
-        sql_null(&v[CT_SOURCE_ARGS]);
-        sql_null(&v[CT_MACHINE]);
-        sql_text(&v[CT_UNIT], t->unit);
-        sql_null(&v[CT_DESCRIPTION]);
-        sql_int(&v[CT_UTID], t->utid);
+    const tg_ktrack *t = track_next_of(c, TG_KTRACK_COUNTER);
+    if (!t)
         return 0;
-    }
+    sql_val *v = c->row;
+    sql_int(&v[CT_ID], t->id);
+    sql_text(&v[CT_NAME], t->name);
+    sql_int_or_null(&v[CT_PARENT], t->parent_id >= 0 ? t->parent_id : SQL_ANY);
+    sql_text(&v[CT_TYPE], "thread_counter");
+    sql_null(&v[CT_DIMENSION_ARGS]);
+    sql_null(&v[CT_SOURCE_ARGS]);
+    sql_null(&v[CT_MACHINE]);
+    sql_text(&v[CT_UNIT], t->unit);
+    sql_null(&v[CT_DESCRIPTION]);
+    sql_int(&v[CT_UTID], t->utid);
+    return 0;
 }
 
 const sql_table sql_table_counter_track = {
@@ -309,7 +285,7 @@ const sql_table sql_table_counter_track = {
     .col_id = CT_ID,
     .col_track = -1,
     .col_argset = -1,
-    .filter = counter_track_filter,
+    .filter = track_filter,
     .next = counter_track_next,
     .close = reg_close,
 };
@@ -392,8 +368,8 @@ static int stats_next(sql_cursor *c)
                               db->n_lost_events,
                               db->lost_records,
                               (int64_t)db->n_errors,
-                              (int64_t)db->n_threads,
-                              (int64_t)db->n_procs,
+                              (int64_t)tg_kmodel_thread_count(db->model),
+                              (int64_t)tg_kmodel_process_count(db->model),
                               (int64_t)tg_set_trace_count(db->set)};
     sql_val *v = c->row;
     sql_text(&v[S_NAME], stat_rows[i].name);

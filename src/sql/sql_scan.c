@@ -2,9 +2,10 @@
  *
  * A pass takes a set from the database's pool (a stream has one read position, so two
  * passes at once need two sets) and reads it through the one cursor, with the database's
- * filter.  It counts the events it hands out, so an event's ordinal is the same in every
- * pass, and tells the registry about each event (which does work only at the frontier: the
- * first pass to get that far).  When a pass ends or stops, the damage its cursor met joins
+ * filter, its cursor feeding the database's kernel model (which gives each event its
+ * thread and writes its tables only at the frontier: the first pass to get that far).  It
+ * counts the events it hands out, so an event's ordinal is the same in every pass, and
+ * tells the registry about each event at the frontier.  When a pass ends or stops, the damage its cursor met joins
  * the database's errors, each message once. */
 #include "sql/sql_internal.h"
 
@@ -18,6 +19,10 @@ int sql_scan_open(sql_db *db, sql_scan *s)
     if (!s->set)
         return sql_fail(db, err ? tg_error_status(err) : TG_ERR_NOMEM, err);
     s->it = tg_iter_new(s->set, db->filter, &err);
+    if (s->it && tg_iter_use_kernel_model(s->it, db->model) < 0) {
+        tg_iter_free(s->it);
+        s->it = NULL;
+    }
     if (!s->it) {
         sql_pool_give(db, s->set);
         s->set = NULL;

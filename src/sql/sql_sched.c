@@ -160,22 +160,17 @@ static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, 
     return 0;
 }
 
-static int64_t utid_of(sql_db *db, int64_t tid)
-{
-    if (tid == SQL_ANY || tid < 0)
-        return SQL_ANY;
-    return tid == 0 ? 0 : sql_utid_of(db, tid);
-}
+/* A utid of the model's step, SQL_ANY when unknown. */
+static int64_t utid_or_any(int64_t utid) { return utid >= 0 ? utid : SQL_ANY; }
 
 static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *ev,
                      const sql_class *cls, int64_t ts)
 {
-    sql_db *db = s->scan.db;
     struct cpu_run *c = ev->cpu >= 0 ? cpu_of(s, ev->cpu) : NULL;
-    if (!c)
-        return ev->cpu >= 0 ? TG_ERR_NOMEM : 0;
-    int64_t prev = utid_of(db, sql_int_field(ev, cls->field[SQL_F_PREV_TID]));
-    int64_t next = utid_of(db, sql_int_field(ev, cls->field[SQL_F_NEXT_TID]));
+    const tg_kstep *step = tg_iter_kstep(s->scan.it);
+    if (!c || !step || !(step->what & TG_KSTEP_SWITCH))
+        return ev->cpu >= 0 && !c ? TG_ERR_NOMEM : 0;
+    int64_t prev = utid_or_any(step->prev_utid), next = utid_or_any(step->next_utid);
     int64_t prev_state = sql_int_field(ev, cls->field[SQL_F_PREV_STATE]);
     struct sched_row r = {.cpu = ev->cpu};
     state_letters(prev_state, r.state);
@@ -213,8 +208,11 @@ static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *e
 static int on_wakeup(struct sched_scan *s, const sql_query *q, const tg_event *ev,
                      const sql_class *cls, int64_t ts)
 {
-    int64_t utid = utid_of(s->scan.db, sql_int_field(ev, cls->field[SQL_F_TID]));
-    if (utid == SQL_ANY || utid <= 0)
+    (void)ev;
+    (void)cls;
+    const tg_kstep *step = tg_iter_kstep(s->scan.it);
+    int64_t utid = step && (step->what & TG_KSTEP_WAKEUP) ? step->woken_utid : -1;
+    if (utid <= 0)
         return 0;
     struct thread_run *t = thread_of(s, utid);
     if (!t)

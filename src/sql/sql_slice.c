@@ -86,9 +86,10 @@ static struct slice_thread *thread_of(struct slice_scan *s, int tid)
     if (added) {
         if (tg_grow(&s->threads, &s->cap_threads, s->n_threads + 1, sizeof *s->threads) < 0)
             return NULL;
-        int64_t utid = sql_utid_of(s->scan.db, tid);
-        s->threads[s->n_threads++] = (struct slice_thread){
-            .tid = tid, .track = utid == SQL_ANY ? SQL_ANY : s->scan.db->threads[utid].track_id};
+        const tg_kthread *t =
+            tg_kmodel_thread(s->scan.db->model, tg_kmodel_utid_of_tid(s->scan.db->model, tid));
+        s->threads[s->n_threads++] =
+            (struct slice_thread){.tid = tid, .track = t ? t->track_id : SQL_ANY};
     }
     s->last = (size_t)i;
     return &s->threads[i];

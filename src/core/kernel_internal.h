@@ -1,0 +1,113 @@
+/* kernel_internal.h - what the files of the kernel model share (kernel_model.h is the API):
+ * the tables' storage, the rules per event class, and a pass's own state.
+ *
+ * kernel_model.c keeps the tables and the rule "only the frontier writes" (see
+ * kernel_model.h); kernel_rules.c says what each event class is to the model (its role and
+ * where its fields are, by the tracer's names); kernel_cursor.c feeds one pass. */
+#ifndef TG_KERNEL_INTERNAL_H
+#define TG_KERNEL_INTERNAL_H
+
+#include "core/hash.h"
+#include "core/kernel_model.h"
+
+/* What an event class is to the model. */
+enum km_role {
+    KM_ROLE_UNKNOWN = 0, /* not looked at yet */
+    KM_ROLE_NONE,
+    KM_ROLE_SWITCH,    /* sched_switch, LTTng 0.x kernel.sched_schedule */
+    KM_ROLE_WAKEUP,    /* sched_wakeup, _waking, _wakeup_new, LTTng 0.x sched_try_wakeup */
+    KM_ROLE_FORK,      /* sched_process_fork, LTTng 0.x kernel.process_fork */
+    KM_ROLE_EXEC,      /* sched_process_exec, LTTng 0.x fs.exec */
+    KM_ROLE_EXIT,      /* sched_process_exit, LTTng 0.x kernel.process_exit */
+    KM_ROLE_FREE,      /* sched_process_free, LTTng 0.x kernel.process_free */
+    KM_ROLE_RENAME,    /* task_rename */
+    KM_ROLE_STATEDUMP, /* lttng_statedump_process_state, LTTng 0.x task_state.process_state */
+    KM_ROLE_TASK_NAME, /* a thread named itself (uftrace's COMM records: TG_KIND_TASK_NAME) */
+    KM_ROLE_COUNTER,   /* TG_KIND_COUNTER: every numeric field is a thread counter sample */
+};
+
+/* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
+enum km_slot {
+    KM_PREV_TID, /* switch */
+    KM_PREV_COMM,
+    KM_NEXT_TID,
+    KM_NEXT_COMM,
+    KM_TID, /* wakeup, exec, exit, free, rename, statedump: the thread */
+    KM_COMM,
+    KM_PID,       /* statedump: the thread's process (tgid) */
+    KM_PPID,      /* statedump: the parent process */
+    KM_CHILD_TID, /* fork */
+    KM_CHILD_PID, /* fork: the child's process (tgid), where the tracer gives it */
+    KM_CHILD_COMM,
+    KM_PARENT_TID,
+    KM_FILENAME, /* exec */
+    KM_SLOT_COUNT
+};
+
+typedef struct km_class {
+    uint8_t role; /* enum km_role */
+    int16_t field[KM_SLOT_COUNT];
+} km_class;
+
+struct tg_kmodel {
+    tg_set *set;
+    int64_t seen;  /* events fed by the frontier cursor */
+    bool complete; /* the frontier cursor saw the end */
+    tg_kthread *threads;
+    size_t n_threads, cap_threads;
+    tg_kprocess *procs;
+    size_t n_procs, cap_procs;
+    tg_ktrack *tracks;
+    size_t n_tracks, cap_tracks;
+    int32_t *cpus; /* seen, ascending */
+    size_t n_cpus, cap_cpus;
+    /* what a cursor starts from: the idle task and the tasks the traces list */
+    size_t n_init_threads, n_init_procs, n_init_tracks;
+    /* at the frontier: tid -> utid and pid -> upid now */
+    tg_hash utid_by_tid, upid_by_pid;
+    tg_hash ctrack_by_key; /* thread counter tracks by (utid, class, field) */
+    /* names, each kept once */
+    char **strs;
+    size_t n_strs, cap_strs;
+    tg_hash str_index;
+    km_class *classes; /* by tg_event_class.number */
+    size_t n_classes, cap_classes;
+};
+
+/* Per thread, what a pass knows that changes its decisions (never read from the tables,
+ * which the frontier may have moved on). */
+enum { KM_FRESH = 1, KM_DEAD = 2 };
+
+struct tg_kcursor {
+    tg_kmodel *m;
+    int64_t fed; /* events fed so far */
+    /* creations so far: the next utid, upid, track id this pass would make */
+    size_t n_threads, n_procs, n_tracks;
+    tg_hash utid_by_tid, upid_by_pid, ctrack_by_key;
+    uint8_t *flags; /* by utid: KM_FRESH, KM_DEAD */
+    size_t n_flags, cap_flags;
+    int64_t *cpu_utid; /* by cpu: the task running, -1 unknown */
+    int32_t *cpu_tid;
+    size_t n_cpu, cap_cpu;
+    int64_t last_tid, last_utid; /* the lookup of the previous event */
+    const tg_trace *last_trace;  /* of the previous event, and whether its events' pid is */
+    bool pid_is_process;         /* a process's (trace.dat's common_pid is a thread's) */
+};
+
+/* The class's role and fields, looked up from ev (its first event) once per class. */
+const km_class *km_class_of(tg_kmodel *m, const tg_event *ev);
+/* A name kept once in the model; NULL when out of memory. */
+const char *km_intern(tg_kmodel *m, const char *s, size_t n);
+
+/* Creations, in the order every pass makes them: the (c->n_threads)-th thread, ...  At the
+ * frontier they add a record; behind it they find the one the frontier added.  The index,
+ * or TG_ERR_NOMEM. */
+int64_t km_thread_create(tg_kcursor *c, int64_t tid);
+int64_t km_process_create(tg_kcursor *c, int64_t pid);
+int64_t km_track_create(tg_kcursor *c, tg_ktrack_type type, int64_t utid, int32_t cpu,
+                        const char *name);
+/* Whether c writes the tables (it is the pass that got farthest). */
+static inline bool km_at_frontier(const tg_kcursor *c) { return c->fed == c->m->seen; }
+int km_cpu_seen(tg_kmodel *m, int32_t cpu);
+
+#endif
