@@ -14,11 +14,17 @@
 #include <time.h>
 
 static const la_kind *const kinds[] = {
-    &la_kind_cputop,       &la_kind_schedstats,
-    &la_kind_schedtop,     &la_kind_schedlog,
-    &la_kind_schedfreq,    &la_kind_irqstats,
-    &la_kind_irqlog,       &la_kind_irqfreq,
-    &la_kind_syscallstats, NULL,
+    &la_kind_cputop,
+    &la_kind_schedstats,
+    &la_kind_schedtop,
+    &la_kind_schedlog,
+    &la_kind_schedfreq,
+    &la_kind_irqstats,
+    &la_kind_irqlog,
+    &la_kind_irqfreq,
+    &la_kind_syscallstats,
+    &la_kind_memtop,
+    NULL,
 };
 
 TG_OPTIONS(analyze) = {

@@ -54,7 +54,8 @@ typedef struct la_kind {
 } la_kind;
 
 extern const la_kind la_kind_cputop, la_kind_schedstats, la_kind_schedtop, la_kind_schedlog,
-    la_kind_schedfreq, la_kind_irqstats, la_kind_irqlog, la_kind_irqfreq, la_kind_syscallstats;
+    la_kind_schedfreq, la_kind_irqstats, la_kind_irqlog, la_kind_irqfreq, la_kind_syscallstats,
+    la_kind_memtop;
 
 /* lttng-analyses' process filter (--procname, --tid); proc NULL passes */
 bool la_filter_proc(const la_conf *c, const la_proc *p);
@@ -89,6 +90,9 @@ typedef struct la_bar {
 } la_bar;
 void la_bar_graph(tg_buf *out, const char *title, const char *label_header, const char *unit,
                   const la_bar *data, size_t n);
+/* the same with integer values (printed as integers, not "%.2f") */
+void la_bar_graph_int(tg_buf *out, const char *title, const char *label_header, const char *unit,
+                      const la_bar *data, size_t n);
 /* A frequency graph as termgraph.FreqGraph prints it */
 void la_freq_graph(tg_buf *out, const char *title, const char *unit, const double *lower,
                    const int64_t *counts, size_t n);

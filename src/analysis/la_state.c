@@ -28,6 +28,8 @@ enum la_role {
     ROLE_SOFTIRQ_EXIT,
     ROLE_SYSCALL_ENTRY,
     ROLE_SYSCALL_EXIT,
+    ROLE_PAGE_ALLOC,
+    ROLE_PAGE_FREE,
 };
 
 #define LA_FIELDS 6
@@ -67,6 +69,10 @@ static const struct role_def role_defs[] = {
     {"softirq_raise", ROLE_SOFTIRQ_RAISE, {"vec"}},
     {"softirq_entry", ROLE_SOFTIRQ_ENTRY, {"vec"}},
     {"softirq_exit", ROLE_SOFTIRQ_EXIT, {"vec"}},
+    {"mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
+    {"kmem_mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
+    {"mm_page_free", ROLE_PAGE_FREE, {0}},
+    {"kmem_mm_page_free", ROLE_PAGE_FREE, {0}},
 };
 
 static bool name_matches(const char *spec, const char *name)
@@ -512,6 +518,25 @@ static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
     return 0;
 }
 
+/* lttng-analyses' page count, and the page's thread: the one running on the CPU */
+static int on_page(la_state *s, const struct la_class *c, const tg_event *ev)
+{
+    bool alloc = c->role == ROLE_PAGE_ALLOC;
+    if (alloc)
+        s->page_count++;
+    else if (s->page_count == 0)
+        return 0;
+    else
+        s->page_count--;
+    if (ev->cpu < 0 || (size_t)ev->cpu >= s->n_cpus || !s->cpus[ev->cpu].known)
+        return 0;
+    int64_t tid = s->cpus[ev->cpu].current_tid;
+    long i = tid == LA_NONE ? -1 : find_proc(s, tid);
+    if (i >= 0 && s->hooked && s->hooks.page)
+        s->hooks.page(s->hooks.ctx, (size_t)i, ev->cpu, alloc);
+    return 0;
+}
+
 int la_state_event(la_state *s, const tg_event *ev)
 {
     struct la_class *c = class_of(s, ev);
@@ -536,6 +561,8 @@ int la_state_event(la_state *s, const tg_event *ev)
     case ROLE_SOFTIRQ_EXIT: return on_irq(s, c, ev);
     case ROLE_SYSCALL_ENTRY:
     case ROLE_SYSCALL_EXIT: return on_syscall(s, c, ev);
+    case ROLE_PAGE_ALLOC:
+    case ROLE_PAGE_FREE: return on_page(s, c, ev);
     default: return 0;
     }
 }

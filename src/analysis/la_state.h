@@ -49,6 +49,8 @@ typedef struct la_hooks {
     void (*softirq_exit)(void *ctx, const la_irq *irq);
     /* a syscall returned: the thread's record, the call began at proc's sc_begin */
     void (*syscall_exit)(void *ctx, size_t proc, const tg_event *ev, int64_t ret, bool has_ret);
+    /* a page allocated (alloc) or freed by the thread running on cpu */
+    void (*page)(void *ctx, size_t proc, int32_t cpu, bool alloc);
 } la_hooks;
 
 struct la_cpu {
@@ -74,7 +76,8 @@ typedef struct la_state {
     size_t n_classes, cap_classes;
     char **names; /* interned syscall names */
     size_t n_names, cap_names;
-    bool prio_offset; /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
+    int64_t page_count; /* pages allocated minus freed since the first event (never < 0) */
+    bool prio_offset;   /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
     la_hooks hooks;
     bool hooked; /* an analysis period is open: tell it */
 } la_state;

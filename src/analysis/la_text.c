@@ -269,8 +269,15 @@ int la_sort(size_t *idx, size_t n, la_before_fn before, const void *arg)
 #define GRAPH_WIDTH 80
 static const char bar_char[] = "\xe2\x96\x88"; /* U+2588 FULL BLOCK */
 
-void la_bar_graph(tg_buf *out, const char *title, const char *label_header, const char *unit,
-                  const la_bar *data, size_t n)
+static int value_text(char *buf, size_t size, double v, bool integral, const char *unit)
+{
+    if (integral)
+        return snprintf(buf, size, "%.0f%s%s", v, unit ? " " : "", unit ? unit : "");
+    return snprintf(buf, size, "%.2f%s%s", v, unit ? " " : "", unit ? unit : "");
+}
+
+static void bar_graph(tg_buf *out, const char *title, const char *label_header, const char *unit,
+                      const la_bar *data, size_t n, bool integral)
 {
     if (!n)
         return;
@@ -280,8 +287,7 @@ void la_bar_graph(tg_buf *out, const char *title, const char *label_header, cons
     for (size_t i = 0; i < n; i++) {
         if (data[i].value > max)
             max = data[i].value;
-        int len = snprintf(text, sizeof text, "%.2f%s%s", data[i].value, unit ? " " : "",
-                           unit ? unit : "");
+        int len = value_text(text, sizeof text, data[i].value, integral, unit);
         if (len > max_len)
             max_len = len;
     }
@@ -299,8 +305,7 @@ void la_bar_graph(tg_buf *out, const char *title, const char *label_header, cons
             tg_buf_put(out, bar_char, 3);
         tg_buf_pad(out, ' ', GRAPH_WIDTH - w);
         tg_buf_putc(out, ' ');
-        int len = snprintf(text, sizeof text, "%.2f%s%s", data[i].value, unit ? " " : "",
-                           unit ? unit : "");
+        int len = value_text(text, sizeof text, data[i].value, integral, unit);
         tg_buf_pad(out, ' ', max_len - len);
         tg_buf_puts(out, text);
         tg_buf_putc(out, ' ');
@@ -308,6 +313,18 @@ void la_bar_graph(tg_buf *out, const char *title, const char *label_header, cons
         tg_buf_putc(out, '\n');
     }
     tg_buf_putc(out, '\n');
+}
+
+void la_bar_graph(tg_buf *out, const char *title, const char *label_header, const char *unit,
+                  const la_bar *data, size_t n)
+{
+    bar_graph(out, title, label_header, unit, data, n, false);
+}
+
+void la_bar_graph_int(tg_buf *out, const char *title, const char *label_header, const char *unit,
+                      const la_bar *data, size_t n)
+{
+    bar_graph(out, title, label_header, unit, data, n, true);
 }
 
 void la_freq_graph(tg_buf *out, const char *title, const char *unit, const double *lower,

@@ -69,7 +69,7 @@ const struct cli_command_info cli_commands[] = {
      TG_OWNER_COMMAND, NULL},
     {"analyze", CMD_ANALYZE, "traceglot analyze NAME [options] PATH...",
      "lttng-analyses' answers on a kernel trace (NAME: cputop, schedstats, schedtop, schedlog, "
-     "schedfreq, irqstats, irqlog, irqfreq, syscallstats), as lttng-NAME prints them; "
+     "schedfreq, irqstats, irqlog, irqfreq, syscallstats, memtop), as lttng-NAME prints them; "
      "--format json: LAMI",
      "traceglot analyze cputop --limit 5 lttng-kernel-trace/", TG_OWNER_COMMAND, NULL},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",

@@ -7,7 +7,8 @@ events lttng-analyses reads, with lttng-modules' names and fields: the statedump
 wakeups (sched_waking then sched_wakeup, some of a thread that is running, some twice) before
 switches, preemptions and sleeps, migrations, forks with sched_wakeup_new, priority changes
 (sched_pi_setprio), hard IRQs (some nested), softirqs raised (some twice, some entered
-without a raise), and system calls with their return values (errors too).  The softirq
+without a raise), pages allocated and freed (kmem_mm_page_*), and system calls with their
+return values (errors too).  The softirq
 events are named softirq_raise/entry/exit, the names lttng-analyses 0.6.1 reads.  One packet
 per CPU, all with the same bounds (babeltrace 1's intersection is then the whole trace).
 The same SEED writes the same bytes."""
@@ -34,6 +35,9 @@ EVENTS = [
     ("softirq_raise", "uint32_t _vec;"),
     ("softirq_entry", "uint32_t _vec;"),
     ("softirq_exit", "uint32_t _vec;"),
+    ("kmem_mm_page_alloc", "uint64_t _page; uint64_t _pfn; uint32_t _order; "
+     "uint32_t _gfp_flags; int32_t _migratetype;"),
+    ("kmem_mm_page_free", "uint64_t _page; uint64_t _pfn; uint32_t _order;"),
 ]
 SYSCALLS = ["read", "write", "ioctl", "futex", "poll", "close"]
 for name in SYSCALLS:
@@ -220,6 +224,14 @@ class Sim:
             if r.random() < 0.15:  # raised again while it runs: handled next time
                 self.emit(cpu, "softirq_raise", struct.pack("<I", vec))
             self.emit(cpu, "softirq_exit", struct.pack("<I", vec))
+        elif x < 0.85:  # pages: more freed than allocated at times (lttng-analyses' count)
+            for _ in range(r.randint(1, 4)):
+                pfn = r.randrange(1 << 20)
+                if r.random() < 0.55:
+                    self.emit(cpu, "kmem_mm_page_alloc", struct.pack("<QQIIi", pfn << 6, pfn, 0,
+                                                                   0xcc0, 1))
+                else:
+                    self.emit(cpu, "kmem_mm_page_free", struct.pack("<QQI", pfn << 6, pfn, 0))
         elif self.running[cpu] or r.random() < 0.2:
             name = r.choice(SYSCALLS)
             self.emit(cpu, "syscall_entry_" + name, struct.pack("<iQ", r.randrange(10), 4096))
