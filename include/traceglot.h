@@ -208,6 +208,10 @@ int64_t tg_trace_clock_offset_ns(const tg_trace *t);
 const char *tg_format_name(size_t i);
 /* What the reader accepted with a warning (an unknown metadata attribute, ...), in order. */
 size_t tg_trace_warning_count(const tg_trace *t);
+/* Why the trace's function addresses cannot be named, or NULL: the part of the trace that
+ * maps them to modules is missing (a uftrace session's sid-*.map).  Its events still read;
+ * what refuses such a trace (uftrace replay, report, graph) refuses it with this text. */
+const char *tg_trace_symbols_missing(const tg_trace *t);
 const char *tg_trace_warning(const tg_trace *t, size_t i);
 /* The event classes the trace declares (every event format of a trace.dat, every CTF event
  * class), whether or not an event of them occurs. */

@@ -115,6 +115,7 @@ struct tg_trace {
     void *priv;                        /* the format's own state */
     struct tg_trace_warning *warnings; /* what the reader accepted with a warning, in order */
     size_t n_warnings;
+    const char *symbols_missing; /* tg_trace_symbols_missing, or NULL */
 };
 
 /* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
@@ -143,6 +144,8 @@ tg_clock_origin tg_clock_origin_of_name(const char *name);
 /* Records what the reader accepted although it is not quite valid (as the peer tool warns
  * and goes on); the CLI prints these on stderr.  At most 100 are kept per trace. */
 void tg_trace_warn(tg_trace *t, const char *fmt, ...) TG_PRINTF(2, 3);
+/* Why function addresses cannot be named (tg_trace_symbols_missing), copied; also warned. */
+void tg_trace_set_symbols_missing(tg_trace *t, const char *why);
 void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);
 /* A trace in the same set opened by another format (ftrace kernel data of a uftrace dir). */
 tg_trace *tg_set_open_child(tg_set *set, const struct tg_format *fmt, const char *path,

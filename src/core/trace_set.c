@@ -283,6 +283,15 @@ void tg_trace_warn(tg_trace *t, const char *fmt, ...)
 
 size_t tg_trace_warning_count(const tg_trace *t) { return t->n_warnings; }
 
+void tg_trace_set_symbols_missing(tg_trace *t, const char *why)
+{
+    if (!t->symbols_missing)
+        t->symbols_missing = tg_arena_strdup(&t->arena, why);
+    tg_trace_warn(t, "%s", why);
+}
+
+const char *tg_trace_symbols_missing(const tg_trace *t) { return t->symbols_missing; }
+
 const char *tg_trace_warning(const tg_trace *t, size_t i)
 {
     const struct tg_trace_warning *w = t->warnings;

@@ -607,6 +607,7 @@ static void graph_free(struct graph *g)
 static int graph_run(const void *impl, tg_set *set, tg_iter *it, const tg_options *opts,
                      tg_buf *out, tg_error **err)
 {
+    TG_TRY(uf_need_symbols(set, err));
     struct graph *g = calloc(1, sizeof *g);
     uf_filter filter;
     int rc = uf_filter_setup(&filter, opts, err);

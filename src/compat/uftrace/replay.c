@@ -664,6 +664,7 @@ static int replay_run(const void *impl, tg_set *set, tg_iter *it, const tg_optio
                       tg_buf *out, tg_error **err)
 {
     (void)impl;
+    TG_TRY(uf_need_symbols(set, err));
     struct rp p;
     memset(&p, 0, sizeof p);
     p.out = out;

@@ -313,6 +313,8 @@ int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
                    const tg_options *opts, tg_buf *out, tg_error **err)
 {
     struct diff_fmt f;
+    TG_TRY(uf_need_symbols(set, err));
+    TG_TRY(uf_need_symbols(other, err));
     TG_TRY(diff_fmt_parse(&f, opts, err));
     uf_filter filter; /* uftrace filters the two runs of a diff in ways not yet followed */
     int frc = uf_filter_setup(&filter, opts, err);

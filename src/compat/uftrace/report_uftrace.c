@@ -619,6 +619,7 @@ int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
 static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
+    TG_TRY(uf_need_symbols(set, err));
     if (tg_options_flag(opts, "task") || tg_options_flag(opts, "threads")) {
         uf_filter filter;
         int rc = uf_filter_setup(&filter, opts, err);

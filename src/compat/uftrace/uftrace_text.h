@@ -8,6 +8,7 @@
 #define TG_UFTRACE_TEXT_H
 
 #include "traceglot.h"
+#include "core/error_internal.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -115,6 +116,18 @@ static inline void uf_put_name(tg_buf *b, const char *name, uint64_t addr)
     tg_buf_putc(b, '<');
     tg_buf_hex(b, addr);
     tg_buf_putc(b, '>');
+}
+
+/* uftrace's refusal of a recording whose session map is missing (replay, report, graph):
+ * TG_ERR_FORMAT with its words, or 0. */
+static inline int uf_need_symbols(tg_set *set, tg_error **err)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const char *why = tg_trace_symbols_missing(tg_set_trace(set, i));
+        if (why)
+            return tg_err(err, TG_ERR_FORMAT, "%s", why);
+    }
+    return 0;
 }
 
 #endif

@@ -8,10 +8,12 @@
  * every module); uft_resolve then only reads the tables. */
 #include "formats/uftrace/uftrace_internal.h"
 
+#include <errno.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define UFT_TEXT_MAX (64u << 20)
 #define UFT_MAX_TASKS 1000000u
@@ -101,6 +103,17 @@ static int read_map(tg_trace *t, struct uft_data *d, struct uft_session *s, tg_e
     char *path = tg_path_join(d->dir, name);
     char *text = NULL;
     size_t len = 0;
+    struct stat st;
+    if (path && stat(path, &st) != 0 && errno == ENOENT) {
+        /* no map: the session's addresses stay unnamed; what the directory says besides
+         * (info, tasks, records) is still read, as `uftrace info` reads it, and what uftrace
+         * refuses without it refuses with uftrace's words */
+        char why[4200];
+        snprintf(why, sizeof why, "cannot open maps file: %s: No such file or directory", path);
+        tg_trace_set_symbols_missing(t, why);
+        free(path);
+        return 0;
+    }
     int rc = path ? tg_read_text_file(path, UFT_TEXT_MAX, &text, &len, err)
                   : tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc < 0) {
