@@ -12,6 +12,7 @@
 #ifndef TRACEGLOT_H
 #define TRACEGLOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -170,6 +171,43 @@ typedef struct tg_event_class tg_event_class; /* an event's kind of record (name
  * On failure returns NULL and sets *err. */
 tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_error **err);
 void tg_close(tg_set *set);
+
+/* ---- live sources: an LTTng session read from lttng-relayd while it records ---------------
+ * net://RELAY[:PORT]/host/TARGET/SESSION names a live session as babeltrace2 names it (port
+ * 5344 by default).  tg_live_record reads it (the lttng-live protocol 2.4: metadata and
+ * packets as the relay has them, from the first packet it still holds) into a folder that
+ * tg_open then reads as a CTF trace, until the session is destroyed, *stop is set, or the
+ * relay fails; tg_live_list writes the relay's sessions as `babeltrace2 -i lttng-live
+ * net://RELAY` prints them.  Every wait is bounded by timeout_ms. */
+typedef struct tg_live_params {
+    const char *not_found;             /* session-not-found-action: "continue" (NULL: wait for
+                                          it), "fail" (an error), "end" (nothing read) */
+    const volatile sig_atomic_t *stop; /* set (by a signal handler) to stop reading; NULL */
+    int timeout_ms;                    /* the longest wait for one reply (0: 10000) */
+    int retry_ms;                      /* the pause when the relay has nothing new (0: 100) */
+} tg_live_params;
+
+typedef struct tg_live_result {
+    uint64_t packets, bytes, streams, discarded; /* what was received */
+    bool found;                                  /* the session was found and attached */
+    bool ended;   /* the session ended (destroyed), or was not found with "end" */
+    bool stopped; /* *stop was set */
+} tg_live_result;
+
+/* Whether path names a live source (net://...). */
+bool tg_live_is_url(const char *path);
+/* Whether the URL names a session (net://RELAY/host/TARGET/SESSION) or only a relay. */
+bool tg_live_names_session(const char *url);
+/* Reads the session into the folder dir (which must exist): 0, or <0 with *err set, in which
+ * case dir still holds the whole packets received before the failure (res says how many). */
+int tg_live_record(const char *url, const char *dir, const tg_live_params *p, tg_live_result *res,
+                   tg_error **err);
+/* The same over an open, connected socket to a relay (fd is not closed); where names it in
+ * messages. */
+int tg_live_record_fd(int fd, const char *where, const char *target_host, const char *session,
+                      const char *dir, const tg_live_params *p, tg_live_result *res,
+                      tg_error **err);
+int tg_live_list(const char *url, tg_buf *out, const tg_live_params *p, tg_error **err);
 /* The same paths opened again with the same options, as a second set: a stream has one read
  * position, so two passes over the traces at once (the SQL tables' cursors) need two sets.
  * The options set was opened with must still be alive.  NULL with *err on failure. */

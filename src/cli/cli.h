@@ -70,10 +70,11 @@ struct cli_args {
     const char *scheduler, *workers; /* fleet's --scheduler, --workers */
     char **paths;
     size_t n_paths;
-    const char *func; /* graph's FUNC argument, NULL: none */
-    int open_exit;    /* cli_open's exit code when it fails (1 input, 2 usage) */
-    int progress;     /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
-    bool style_pid;   /* the style takes its own --pid: not the filter's */
+    const char *func;      /* graph's FUNC argument, NULL: none */
+    int open_exit;         /* cli_open's exit code when it fails (1 input, 2 usage) */
+    int progress;          /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
+    bool style_pid;        /* the style takes its own --pid: not the filter's */
+    struct cli_live *live; /* net:// paths read into scratch folders (cli_live.c) */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
@@ -138,6 +139,17 @@ void cli_signals_install(void);
 /* o is being written (-1: no slot left) / is committed or discarded. */
 int cli_signals_watch(tg_output *o);
 void cli_signals_unwatch(tg_output *o);
+/* Until cli_signals_install is called again, the first ending signal only sets *flag (a
+ * live session's reading ends; the command goes on with what arrived). */
+void cli_signals_soft(volatile sig_atomic_t *flag);
+
+/* ---- live sessions (cli_live.c) ---- */
+
+/* Reads the net:// paths into scratch folders, which replace them: 0 go on; 1 nothing to
+ * run (a relay's session list was printed, or an error: cli_live_finish says the exit). */
+int cli_live_prepare(struct cli_args *a);
+/* After the command: prints what failed while reading, removes the folders; the exit code. */
+int cli_live_finish(struct cli_args *a, int rc);
 
 /* ---- the progress line (cli_progress.c) ---- */
 

@@ -399,6 +399,10 @@ int cli_finish(int rc, tg_error *err)
 
 tg_set *cli_open(struct cli_args *a)
 {
+    if (cli_live_prepare(a)) {
+        a->open_exit = 1;
+        return NULL;
+    }
     tg_error *err = NULL;
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
     if (!set)

@@ -16,6 +16,7 @@
 
 struct cli_signal_state {
     tg_output *volatile outputs[CLI_MAX_OUTPUTS];
+    volatile sig_atomic_t *volatile soft; /* cli_signals_soft's flag, NULL: none */
 };
 
 static struct cli_signal_state *signal_state(void)
@@ -29,6 +30,11 @@ static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 static void on_ending_signal(int sig)
 {
     struct cli_signal_state *s = signal_state();
+    if (s->soft) { /* a live reading ends; the handler is back to the default (RESETHAND) */
+        *s->soft = 1;
+        s->soft = NULL;
+        return;
+    }
     for (size_t i = 0; i < CLI_MAX_OUTPUTS; i++)
         if (s->outputs[i])
             tg_output_remove_now(s->outputs[i]);
@@ -47,6 +53,7 @@ static void hold(sigset_t *old)
 
 void cli_signals_install(void)
 {
+    signal_state()->soft = NULL;
     struct sigaction sa = {0};
     sa.sa_handler = on_ending_signal;
     sa.sa_flags = SA_RESETHAND;
@@ -83,5 +90,13 @@ void cli_signals_unwatch(tg_output *o)
     for (int i = 0; i < CLI_MAX_OUTPUTS; i++)
         if (s->outputs[i] == o)
             s->outputs[i] = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void cli_signals_soft(volatile sig_atomic_t *flag)
+{
+    sigset_t old;
+    hold(&old);
+    signal_state()->soft = flag;
     sigprocmask(SIG_SETMASK, &old, NULL);
 }

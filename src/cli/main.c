@@ -92,6 +92,7 @@ int main(int argc, char **argv)
         rc = run(c, &a);
     else if (rc == 1)
         rc = 0;
+    rc = cli_live_finish(&a, rc);
     cli_args_free(&a);
     return rc;
 }

@@ -164,6 +164,8 @@ typedef struct tg_probe_input {
     size_t head_len;
 } tg_probe_input;
 
+struct tg_net_conn;
+
 struct tg_format {
     const char *name;
     /* Confidence 0..100 that path is this format. */
@@ -188,6 +190,14 @@ struct tg_format {
     /* Optional: the i-th function symbol of the trace's own tables (tg_trace_func_symbol);
      * without it, t->symbols is listed. */
     int (*func_symbol_at)(const tg_trace *t, size_t i, tg_func_symbol *out);
+    /* Optional: a live source (tg_live_record, tg_live_list; core/live.c connects): reads
+     * the session host/session from the server on conn into the folder dir, which this
+     * format then opens; or lists the server's sessions.  where: the URL, for messages. */
+    int (*live_record)(struct tg_net_conn *conn, const char *where, const char *host,
+                       const char *session, const char *dir, const tg_live_params *p,
+                       tg_live_result *res, tg_error **err);
+    int (*live_list)(struct tg_net_conn *conn, const char *where, tg_buf *out,
+                     const tg_live_params *p, tg_error **err);
 };
 
 #define TG_FORMAT(id) const struct tg_format tg_format_##id

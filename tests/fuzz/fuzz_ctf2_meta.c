@@ -23,9 +23,13 @@ static int seed_trace(const char *out, const char *dir, const char *name)
 {
     char path[1400 + 16]; /* dir (up to 1399 bytes) and a file name */
     size_t mn = 0, sn = 0;
-    snprintf(path, sizeof path, "%s/metadata", dir);
+    if (snprintf(path, sizeof path, "%s/metadata", dir) >= (int)sizeof path)
+        return 0;
     uint8_t *m = tg_fuzz_slurp(path, &mn);
-    snprintf(path, sizeof path, "%s/stream", dir);
+    if (snprintf(path, sizeof path, "%s/stream", dir) >= (int)sizeof path) {
+        free(m);
+        return 0;
+    }
     uint8_t *s = tg_fuzz_slurp(path, &sn);
     uint8_t *b = m ? malloc(mn + sizeof sep + sn) : NULL;
     int k = 0;

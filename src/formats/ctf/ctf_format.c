@@ -6,6 +6,7 @@
  * Opening runs the metadata passes, then reads every stream file's packet headers once
  * (sizes validated before any event is read, as babeltrace2 does) and groups files of one
  * stream instance (tracefile rotation) into one stream. */
+#include "formats/ctf/ctf_live.h"
 #include "formats/ctf/ctf_stream.h"
 #include "io/byte_reader.h"
 
@@ -498,12 +499,18 @@ static const tg_option_decl ctf_options[] = {
      "LTTng-UST function traces: debug files by build id under DIR/.build-id, by debug link "
      "under DIR",
      "DIR"},
+    {"params", TG_OPT_TEXT, NULL,
+     "net:// (lttng-live): session-not-found-action=continue|fail|end, as babeltrace2's "
+     "--params (default continue: wait for the session to appear)",
+     "PARAMS"},
     {0},
 };
 
 TG_FORMAT(ctf) = {
     .name = "ctf",
     .options = ctf_options,
+    .live_record = ctf_live_record,
+    .live_list = ctf_live_list,
     .probe = ctf_probe,
     .open = ctf_open,
     .describe = ctf_describe,
