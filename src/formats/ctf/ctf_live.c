@@ -184,17 +184,9 @@ static int add_stream(live_state *L, const live_stream_info *si)
     }
     size_t len = strlen(path);
     snprintf(path + len, sizeof path - len, "/%s", si->channel);
-    for (size_t i = 0; i < L->n_streams; i++) /* two streams of one channel name */
-        if (L->streams[i].trace == ti && L->streams[i].fd >= 0) {
-            /* a later stream of the same name gets the stream id appended */
-            char other[4300];
-            snprintf(other, sizeof other, "%s", path);
-            if (access(other, F_OK) == 0) {
-                snprintf(path + len, sizeof path - len, "/%s_%llu", si->channel,
-                         (unsigned long long)si->id);
-                break;
-            }
-        }
+    if (access(path, F_OK) == 0) /* a second stream of one channel name: its id appended */
+        snprintf(path + len, sizeof path - len, "/%s_%llu", si->channel,
+                 (unsigned long long)si->id);
     if (tg_grow(&L->streams, &L->cap_streams, L->n_streams + 1, sizeof *L->streams) < 0)
         return tg_err(L->err, TG_ERR_NOMEM, "out of memory");
     live_dstream *s = &L->streams[L->n_streams];
