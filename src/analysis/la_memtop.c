@@ -158,6 +158,7 @@ static const char *const mem_needs[] = {"kmem_mm_page_alloc", "mm_page_alloc", N
 const la_kind la_kind_memtop = {
     .name = "memtop",
     .needs = mem_needs,
+    .threads = true,
     .begin = mem_begin,
     .end = mem_end,
     .free = mem_free,

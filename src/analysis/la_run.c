@@ -299,6 +299,10 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    if (r->kind->threads && !tg_iter_kernel_model(it)) { /* each event's thread */
+        tg_iter_free(it);
+        return TG_ERR_NOMEM;
+    }
     const tg_event *ev;
     bool first = true;
     int rc = 0, got;

@@ -45,6 +45,7 @@ typedef struct la_run {
 typedef struct la_kind {
     const char *name;
     const char *const *needs; /* the events it needs, NULL-ended (any one will do) */
+    bool threads;             /* it reads each event's thread (the kernel model's ev->tid) */
     /* the command line view it starts with (schedtop: --top, irqlog: --log, ...) */
     void (*preset)(la_conf *c);
     int (*begin)(la_run *r); /* the period begins: make r->ctx, set the state's hooks */

@@ -39,7 +39,10 @@ struct la_class {
     int8_t field[LA_FIELDS]; /* payload positions of the role's fields, -1: absent */
     int8_t procname_scope;   /* exec: the context scope holding procname, -1: none */
     int8_t procname_field;
-    uint32_t name; /* syscalls: the interned name */
+    uint32_t name;      /* syscalls: the interned name */
+    int16_t prio_shift; /* subtracted from its priorities: 100 where the tracer records the
+                         * kernel's prio (ftrace, perf: 120 for nice 0), 0 for lttng-modules,
+                         * which records prio - 100 (MAX_RT_PRIO) as lttng-analyses prints */
 };
 
 struct role_def {
@@ -137,6 +140,8 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
         return c;
     const char *name = ev->cls->name;
     const struct role_def *def = NULL;
+    const tg_tracer_info *tracer = ev->cls->trace ? tg_trace_tracer(ev->cls->trace) : NULL;
+    c->prio_shift = tracer && tracer->name && strncmp(tracer->name, "lttng", 5) == 0 ? 0 : 100;
     c->role = ROLE_NONE;
     for (size_t i = 0; i < sizeof role_defs / sizeof *role_defs; i++)
         if (strcmp(role_defs[i].event, name) == 0)
@@ -161,7 +166,12 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
     /* lttng-analyses' syscall rule: sys_X / syscall_entry_X enter X, exit_syscall and
      * syscall_exit_X return */
     const char *call = NULL;
-    if (strncmp(name, "sys_", 4) == 0)
+    bool ftrace_exit = strncmp(name, "sys_exit_", 9) == 0; /* ftrace's syscalls events */
+    if (strncmp(name, "sys_enter_", 10) == 0)
+        call = name + 10;
+    else if (ftrace_exit)
+        call = NULL;
+    else if (strncmp(name, "sys_", 4) == 0)
         call = name + 4;
     else if (strncmp(name, "syscall_entry_", 14) == 0)
         call = name + 14;
@@ -169,7 +179,8 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
         c->role = ROLE_SYSCALL_ENTRY;
         if (intern_name(s, call, &c->name) < 0)
             return NULL;
-    } else if (strncmp(name, "exit_syscall", 12) == 0 || strncmp(name, "syscall_exit_", 13) == 0) {
+    } else if (ftrace_exit || strncmp(name, "exit_syscall", 12) == 0 ||
+               strncmp(name, "syscall_exit_", 13) == 0) {
         c->role = ROLE_SYSCALL_EXIT;
         size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
         for (size_t i = 0; i < count && i < 127; i++) {
@@ -200,6 +211,13 @@ static int64_t int_or(const tg_event *ev, int8_t i, int64_t dflt)
 {
     int64_t x;
     return int_field(ev, i, &x) ? x : dflt;
+}
+
+/* a priority field as lttng-modules records it (LA_NONE: absent) */
+static int64_t prio_of(const struct la_class *c, const tg_event *ev, int8_t i)
+{
+    int64_t x;
+    return int_field(ev, i, &x) ? x - c->prio_shift : LA_NONE;
 }
 
 /* A text field into buf (NUL-terminated, cut to size); false when absent. */
@@ -313,8 +331,8 @@ static int on_switch(la_state *s, const struct la_class *c, const tg_event *ev)
         return TG_ERR_NOMEM;
     la_proc *np = &s->procs[wakee];
     snprintf(np->comm, sizeof np->comm, "%s", next_comm);
-    prio_check(s, ev->ts, prev, int_or(ev, c->field[2], LA_NONE));
-    prio_check(s, ev->ts, next, int_or(ev, c->field[5], LA_NONE));
+    prio_check(s, ev->ts, prev, prio_of(c, ev, c->field[2]));
+    prio_check(s, ev->ts, next, prio_of(c, ev, c->field[5]));
     np = &s->procs[wakee];
     long waker = np->last_waker != LA_NONE ? find_proc(s, np->last_waker) : -1;
     if (s->hooked && s->hooks.sched_switch)
@@ -337,14 +355,14 @@ static int on_migrate(la_state *s, const struct la_class *c, const tg_event *ev)
     }
     if (s->hooked && s->hooks.migrate)
         s->hooks.migrate(s->hooks.ctx, (size_t)i, ev->cpu);
-    prio_check(s, ev->ts, tid, int_or(ev, c->field[2], LA_NONE));
+    prio_check(s, ev->ts, tid, prio_of(c, ev, c->field[2]));
     return 0;
 }
 
 static int on_wakeup(la_state *s, const struct la_class *c, const tg_event *ev)
 {
     int64_t tid = int_or(ev, c->field[0], 0);
-    int64_t prio = int_or(ev, c->field[1], LA_NONE);
+    int64_t prio = prio_of(c, ev, c->field[1]);
     int64_t target = int_or(ev, c->field[2], -1);
     if (s->prio_offset && prio != LA_NONE)
         prio -= 100;
@@ -492,14 +510,18 @@ static int on_irq(la_state *s, const struct la_class *c, const tg_event *ev)
     return 0;
 }
 
+/* The record of the thread running ev (the kernel model's: the task switched in on its CPU,
+ * or the tid the trace recorded), -1 when unknown or idle. */
+static long running(la_state *s, const tg_event *ev)
+{
+    if (ev->tid <= 0)
+        return -1;
+    return proc_of(s, ev->tid);
+}
+
 static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
 {
-    if (ev->cpu < 0 || (size_t)ev->cpu >= s->n_cpus || !s->cpus[ev->cpu].known)
-        return 0;
-    int64_t tid = s->cpus[ev->cpu].current_tid;
-    if (tid == LA_NONE)
-        return 0;
-    long i = find_proc(s, tid);
+    long i = running(s, ev);
     if (i < 0)
         return 0;
     la_proc *p = &s->procs[i];
@@ -528,10 +550,7 @@ static int on_page(la_state *s, const struct la_class *c, const tg_event *ev)
         return 0;
     else
         s->page_count--;
-    if (ev->cpu < 0 || (size_t)ev->cpu >= s->n_cpus || !s->cpus[ev->cpu].known)
-        return 0;
-    int64_t tid = s->cpus[ev->cpu].current_tid;
-    long i = tid == LA_NONE ? -1 : find_proc(s, tid);
+    long i = running(s, ev);
     if (i >= 0 && s->hooked && s->hooks.page)
         s->hooks.page(s->hooks.ctx, (size_t)i, ev->cpu, alloc);
     return 0;
@@ -550,7 +569,7 @@ int la_state_event(la_state *s, const tg_event *ev)
     case ROLE_EXEC: return on_exec(s, c, ev);
     case ROLE_PI_SETPRIO: {
         int64_t tid = int_or(ev, c->field[0], 0);
-        prio_check(s, ev->ts, tid, int_or(ev, c->field[1], LA_NONE));
+        prio_check(s, ev->ts, tid, prio_of(c, ev, c->field[1]));
         return 0;
     }
     case ROLE_STATEDUMP_PROC: return on_statedump(s, c, ev);

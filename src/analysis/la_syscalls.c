@@ -452,6 +452,7 @@ static const char *const sc_needs[] = {NULL};
 const la_kind la_kind_syscallstats = {
     .name = "syscallstats",
     .needs = sc_needs,
+    .threads = true,
     .begin = sc_begin,
     .end = sc_end,
     .free = sc_free,
