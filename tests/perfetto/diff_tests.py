@@ -52,9 +52,9 @@ def run_one(tg, folder):
     got = normalize(p.stdout.decode("utf-8", "replace"))
     with open(expected, encoding="utf-8", errors="replace") as f:
         want = normalize(f.read())
-    if got == want:
+    if got == want and p.returncode == 0:
         return True, ""
-    if p.returncode != 0 and not p.stdout.strip():
+    if p.returncode != 0:
         err = p.stderr.decode("utf-8", "replace").strip().splitlines()
         return False, "exit %d: %s" % (p.returncode, (err[-1] if err else "")[:160])
     return False, first_difference(want, got)

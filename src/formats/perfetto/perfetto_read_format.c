@@ -1,0 +1,544 @@
+/* perfetto_read_format.c - TG_FORMAT(perfetto): finding Perfetto protobuf traces and reading
+ * their packets into records (see perfetto_read_internal.h for the whole story).
+ *
+ * The outer `Trace` framing (field 1, length-delimited packets) is walked here, by hand and
+ * bounds-checked, so a damaged packet is found where it starts: the packets before it are
+ * records, the error names the file, offset and packet, and the stream gives it after them.
+ * Each packet is decoded by protobuf-c (perfetto_read.proto, Perfetto's field numbers);
+ * its sequence's incremental state - interned names, trace_packet_defaults, the thread
+ * of a ThreadDescriptor - is kept per trusted_packet_sequence_id and dropped when the
+ * packet says SEQ_INCREMENTAL_STATE_CLEARED. */
+#include "formats/perfetto/perfetto_read_internal.h"
+
+#include "core/file_input.h"
+#include "core/grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { PF_SEQ_INCREMENTAL_STATE_CLEARED = 1 };
+enum { PF_INTERNED_NAME = 1, PF_INTERNED_CATEGORY = 2 };
+
+/* ---- the wire --------------------------------------------------------------------------- */
+
+static int varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64 && *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int pf_wire_next(const uint8_t **p, const uint8_t *end, pf_wire *w)
+{
+    if (*p >= end)
+        return 0;
+    uint64_t key;
+    if (varint(p, end, &key) < 0 || key >> 3 == 0 || key >> 3 > UINT32_MAX)
+        return -1;
+    w->field = (uint32_t)(key >> 3);
+    w->type = (uint32_t)(key & 7);
+    switch (w->type) {
+    case 0: return varint(p, end, &w->value) < 0 ? -1 : 1;
+    case 1:
+    case 5: {
+        size_t n = w->type == 1 ? 8 : 4;
+        if ((size_t)(end - *p) < n)
+            return -1;
+        w->value = 0;
+        for (size_t i = 0; i < n; i++)
+            w->value |= (uint64_t)(*p)[i] << (8 * i);
+        *p += n;
+        return 1;
+    }
+    case 2: {
+        uint64_t len;
+        if (varint(p, end, &len) < 0 || len > (uint64_t)(end - *p))
+            return -1;
+        w->bytes = *p;
+        w->len = (size_t)len;
+        *p += len;
+        return 1;
+    }
+    default: return -1;
+    }
+}
+
+/* ---- probe --------------------------------------------------------------------------------- */
+
+static int pf_probe(const tg_probe_input *in)
+{
+    if (in->is_dir)
+        return 0;
+    if (in->head_len == 0)
+        return 5; /* an empty file: a trace of no packets (weakest claim) */
+    const uint8_t *p = in->head, *end = in->head + in->head_len;
+    if (p[0] != 0x0a) /* field 1 (packet), length-delimited */
+        return 0;
+    p++;
+    uint64_t len;
+    if (varint(&p, end, &len) < 0)
+        return 0;
+    if (len == 0)
+        return 30;
+    if (p >= end)
+        return 20;
+    /* text (a JSON trace starts with a newline too) is no packet framing */
+    size_t printable = 0, look = in->head_len < 64 ? in->head_len : 64;
+    for (size_t i = 0; i < look; i++)
+        printable += (in->head[i] >= 0x20 && in->head[i] < 0x7f) || in->head[i] == '\n' ||
+                     in->head[i] == '\t' || in->head[i] == '\r';
+    if (printable == look)
+        return 0;
+    /* the packet's fields within the head: well formed */
+    const uint8_t *q = p, *packet_end = len < (uint64_t)(end - p) ? p + len : end;
+    pf_wire w;
+    int more, fields = 0;
+    while ((more = pf_wire_next(&q, packet_end, &w)) > 0)
+        fields++;
+    if (more < 0 && packet_end != end)
+        return 0; /* malformed inside a packet the head holds whole */
+    if (!fields)
+        return 10;
+    return 60;
+}
+
+/* ---- records, names, classes, tasks ---------------------------------------------------------- */
+
+pf_record *pf_add_record(pf_trace *p)
+{
+    if (tg_grow(&p->recs, &p->cap_recs, p->n_recs + 1, sizeof *p->recs) < 0)
+        return NULL;
+    pf_record *r = &p->recs[p->n_recs++];
+    memset(r, 0, sizeof *r);
+    r->order = p->order++;
+    r->cpu = r->pid = r->tid = -1;
+    return r;
+}
+
+static int name_eq(const void *ctx, uint64_t value)
+{
+    const void *const *c = ctx;
+    const pf_trace *p = c[0];
+    return strcmp(p->names[value], c[1]) == 0;
+}
+
+uint64_t pf_name_number(tg_trace *t, const char *name)
+{
+    pf_trace *p = t->priv;
+    if (!name)
+        name = "";
+    uint64_t h = tg_hash_str(name);
+    const void *ctx[2] = {p, name};
+    uint64_t *slot = tg_hash_find_by(&p->name_by_hash, h, name_eq, ctx);
+    if (slot)
+        return *slot;
+    const char *copy = tg_arena_strdup(&t->arena, name);
+    if (!copy || tg_grow(&p->names, &p->cap_names, p->n_names + 1, sizeof *p->names) < 0 ||
+        tg_hash_add(&p->name_by_hash, h, &slot) < 0)
+        return UINT64_MAX;
+    p->names[p->n_names] = copy;
+    *slot = p->n_names;
+    return p->n_names++;
+}
+
+const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor *d,
+                                  const char *name)
+{
+    pf_trace *p = t->priv;
+    uint64_t *slot;
+    int added = tg_hash_insert(&p->class_by_desc, (uintptr_t)d, &slot);
+    if (added < 0)
+        return NULL;
+    if (!added)
+        return (const tg_event_class *)(uintptr_t)*slot;
+    tg_event_class *c = tg_trace_add_class(t, name, t->n_classes, TG_KIND_GENERIC);
+    if (!c)
+        return NULL;
+    c->system = "ftrace";
+    c->kernel = true;
+    c->fmt_data = (void *)(uintptr_t)d;
+    *slot = (uintptr_t)c;
+    return c;
+}
+
+/* A thread or process the trace names; a later, named mention fills what an earlier left
+ * unknown. */
+int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name)
+{
+    for (size_t i = t->n_tasks; i-- > 0;) {
+        tg_task_info *k = &t->tasks[i];
+        if (k->tid != tid)
+            continue;
+        if (pid >= 0)
+            k->pid = pid;
+        if (name && *name)
+            k->name = tg_arena_strdup(&t->arena, name);
+        return 0;
+    }
+    tg_task_info k = {.tid = tid, .pid = pid, .ppid = -1, .name = name && *name ? name : NULL};
+    return tg_trace_add_task(t, &k);
+}
+
+/* ---- sequences and their interned data ------------------------------------------------------ */
+
+static pf_sequence *sequence_of(pf_trace *p, uint32_t id)
+{
+    uint64_t *slot;
+    int added = tg_hash_insert(&p->seq_by_id, id, &slot);
+    if (added < 0)
+        return NULL;
+    if (!added)
+        return &p->seqs[*slot];
+    if (tg_grow(&p->seqs, &p->cap_seqs, p->n_seqs + 1, sizeof *p->seqs) < 0)
+        return NULL;
+    p->seqs[p->n_seqs] = (pf_sequence){.id = id, .pid = -1, .tid = -1};
+    *slot = p->n_seqs;
+    return &p->seqs[p->n_seqs++];
+}
+
+static uint64_t interned_key(const pf_sequence *s, uint64_t kind, uint64_t iid)
+{
+    uint64_t k = s->id * 0x9e3779b97f4a7c15ull ^ s->generation * 0xc2b2ae3d27d4eb4full;
+    return (k ^ kind * 0x165667b19e3779f9ull) + iid * 0x27d4eb2f165667c5ull;
+}
+
+static int intern(tg_trace *t, const pf_sequence *s, uint64_t kind, uint64_t iid, const char *text)
+{
+    pf_trace *p = t->priv;
+    uint64_t *slot;
+    if (tg_hash_insert(&p->interned_by_key, interned_key(s, kind, iid), &slot) < 0)
+        return TG_ERR_NOMEM;
+    const char *copy = tg_arena_strdup(&t->arena, text ? text : "");
+    if (!copy)
+        return TG_ERR_NOMEM;
+    *slot = (uintptr_t)copy;
+    return 0;
+}
+
+static const char *interned(const pf_trace *p, const pf_sequence *s, uint64_t kind, uint64_t iid)
+{
+    uint64_t *slot = tg_hash_find(&p->interned_by_key, interned_key(s, kind, iid));
+    return slot ? (const char *)(uintptr_t)*slot : NULL;
+}
+
+static int read_interned(tg_trace *t, const pf_sequence *s, const PerfettoRead__InternedData *d)
+{
+    for (size_t i = 0; i < d->n_event_names; i++)
+        if (intern(t, s, PF_INTERNED_NAME, d->event_names[i]->iid, d->event_names[i]->name) < 0)
+            return TG_ERR_NOMEM;
+    for (size_t i = 0; i < d->n_event_categories; i++)
+        if (intern(t, s, PF_INTERNED_CATEGORY, d->event_categories[i]->iid,
+                   d->event_categories[i]->name) < 0)
+            return TG_ERR_NOMEM;
+    return 0;
+}
+
+/* ---- tracks and track events ---------------------------------------------------------------- */
+
+static pf_track *track_of(pf_trace *p, uint64_t uuid, bool add)
+{
+    uint64_t *slot = tg_hash_find(&p->track_by_uuid, uuid);
+    if (slot)
+        return &p->tracks[*slot];
+    if (!add || tg_grow(&p->tracks, &p->cap_tracks, p->n_tracks + 1, sizeof *p->tracks) < 0 ||
+        tg_hash_insert(&p->track_by_uuid, uuid, &slot) < 0)
+        return NULL;
+    p->tracks[p->n_tracks] = (pf_track){.uuid = uuid, .pid = -1, .tid = -1};
+    *slot = p->n_tracks;
+    return &p->tracks[p->n_tracks++];
+}
+
+static int read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d)
+{
+    pf_trace *p = t->priv;
+    pf_track *k = track_of(p, d->uuid, true);
+    if (!k)
+        return TG_ERR_NOMEM;
+    if (d->static_or_dynamic_name_case ==
+        PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME)
+        k->name = tg_arena_strdup(&t->arena, d->name);
+    if (d->thread) {
+        k->pid = d->thread->has_pid ? d->thread->pid : -1;
+        k->tid = d->thread->has_tid ? d->thread->tid : -1;
+        if (d->thread->has_tid &&
+            pf_add_task(t, d->thread->tid, k->pid, d->thread->thread_name) < 0)
+            return TG_ERR_NOMEM;
+    } else if (d->process && d->process->has_pid) {
+        k->pid = k->tid = d->process->pid;
+        const char *name = d->process->process_name;
+        if (!name && d->process->n_cmdline)
+            name = d->process->cmdline[0];
+        if (pf_add_task(t, d->process->pid, d->process->pid, name) < 0)
+            return TG_ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int slice_record(tg_trace *t, const tg_event_class *cls, int64_t ts, const pf_track *k,
+                        const pf_sequence *s, uint64_t name, uint64_t offset)
+{
+    pf_record *r = pf_add_record(t->priv);
+    if (!r)
+        return TG_ERR_NOMEM;
+    r->ts = ts;
+    r->cls = cls;
+    r->pid = k ? k->pid : s->pid;
+    r->tid = k ? k->tid : s->tid;
+    if (r->tid < 0)
+        r->tid = r->pid >= 0 ? r->pid : 0;
+    r->addr = name;
+    r->offset = offset;
+    return 0;
+}
+
+static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                            int64_t ts, uint64_t offset)
+{
+    pf_trace *p = t->priv;
+    const PerfettoRead__TrackEvent *e = pk->track_event;
+    pf_track *k = NULL;
+    if (e->has_track_uuid)
+        k = track_of(p, e->track_uuid, true);
+    else if (s->has_default_track)
+        k = track_of(p, s->default_track, true);
+    else if (s->tid >= 0) {
+        k = track_of(p, ((uint64_t)s->id << 32 | 0x80000000u) ^ (uint64_t)s->tid, true);
+        if (k) {
+            k->pid = s->pid;
+            k->tid = s->tid;
+        }
+    }
+    const char *name = NULL;
+    if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME)
+        name = e->name;
+    else if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME_IID)
+        name = interned(p, s, PF_INTERNED_NAME, e->name_iid);
+    switch (e->type) {
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN: {
+        uint64_t n = pf_name_number(t, name);
+        if (n == UINT64_MAX)
+            return TG_ERR_NOMEM;
+        if (k) {
+            if (tg_grow(&k->stack, &k->cap, (size_t)k->open + 1, sizeof *k->stack) < 0)
+                return TG_ERR_NOMEM;
+            k->stack[k->open++] = n;
+        }
+        return slice_record(t, p->slice_begin, ts, k, s, n, offset);
+    }
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+        if (!k || !k->open)
+            return 0; /* an end without a begin: trace_processor drops it too */
+        return slice_record(t, p->slice_end, ts, k, s, k->stack[--k->open], offset);
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT: {
+        uint64_t n = pf_name_number(t, name);
+        if (n == UINT64_MAX)
+            return TG_ERR_NOMEM;
+        int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
+    }
+    default: return 0;
+    }
+}
+
+/* ---- packets ------------------------------------------------------------------------------------ */
+
+static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)
+{
+    for (size_t i = 0; i < tree->n_processes; i++) {
+        const PerfettoRead__ProcessTree__Process *pr = tree->processes[i];
+        const char *name = pr->n_cmdline ? pr->cmdline[0] : NULL;
+        if (pf_add_task(t, pr->pid, pr->pid, name) < 0)
+            return TG_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < tree->n_threads; i++) {
+        const PerfettoRead__ProcessTree__Thread *th = tree->threads[i];
+        if (pf_add_task(t, th->tid, th->has_tgid ? th->tgid : -1, th->name) < 0)
+            return TG_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* The bytes of field `field` of a message (the last occurrence), or NULL. */
+static const uint8_t *sub_bytes(const uint8_t *data, size_t size, uint32_t field, size_t *len)
+{
+    const uint8_t *p = data, *end = data + size, *found = NULL;
+    pf_wire w;
+    while (pf_wire_next(&p, end, &w) > 0)
+        if (w.field == field && w.type == 2) {
+            found = w.bytes;
+            *len = w.len;
+        }
+    return found;
+}
+
+static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t offset,
+                       tg_error **err)
+{
+    pf_trace *p = t->priv;
+    PerfettoRead__TracePacket *pk = perfetto_read__trace_packet__unpack(NULL, size, data);
+    if (!pk)
+        return tg_err(err, TG_ERR_FORMAT,
+                      "%s: offset 0x%llx: a packet of %zu bytes does not "
+                      "decode as a TracePacket",
+                      t->path, (unsigned long long)offset, size);
+    uint32_t seq_id =
+        pk->optional_trusted_packet_sequence_id_case ? pk->trusted_packet_sequence_id : 0;
+    pf_sequence *s = sequence_of(p, seq_id);
+    int rc = s ? 0 : TG_ERR_NOMEM;
+    if (s && ((pk->has_sequence_flags && (pk->sequence_flags & PF_SEQ_INCREMENTAL_STATE_CLEARED)) ||
+              (pk->has_incremental_state_cleared && pk->incremental_state_cleared))) {
+        s->generation++;
+        s->has_default_track = false;
+    }
+    if (s && pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults &&
+        pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {
+        s->default_track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
+        s->has_default_track = true;
+    }
+    if (rc == 0 && pk->interned_data)
+        rc = read_interned(t, s, pk->interned_data);
+    int64_t ts = pk->has_timestamp && pk->timestamp <= INT64_MAX ? (int64_t)pk->timestamp : 0;
+    switch (rc == 0 ? pk->data_case : 0) {
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_EVENT:
+        rc = read_track_event(t, pk, s, ts, offset);
+        break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
+        rc = read_track_descriptor(t, pk->track_descriptor);
+        break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_PROCESS_TREE:
+        rc = read_process_tree(t, pk->process_tree);
+        break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
+        const PerfettoRead__ProcessDescriptor *d = pk->process_descriptor;
+        if (d->has_pid)
+            rc = pf_add_task(t, d->pid, d->pid,
+                             d->process_name ? d->process_name
+                             : d->n_cmdline  ? d->cmdline[0]
+                                             : NULL);
+        break;
+    }
+    case PERFETTO_READ__TRACE_PACKET__DATA_THREAD_DESCRIPTOR: {
+        const PerfettoRead__ThreadDescriptor *d = pk->thread_descriptor;
+        s->pid = d->has_pid ? d->pid : -1;
+        s->tid = d->has_tid ? d->tid : -1;
+        if (d->has_tid)
+            rc = pf_add_task(t, d->tid, s->pid, d->thread_name);
+        break;
+    }
+    case PERFETTO_READ__TRACE_PACKET__DATA_FTRACE_EVENTS: {
+        size_t len = 0;
+        const uint8_t *bundle = sub_bytes(data, size, 1, &len);
+        if (bundle)
+            rc = pf_read_ftrace_bundle(t, bundle, len, offset, err);
+        break;
+    }
+    default: break;
+    }
+    perfetto_read__trace_packet__free_unpacked(pk, NULL);
+    if (rc == TG_ERR_NOMEM && !(err && *err))
+        tg_err(err, rc, "out of memory");
+    return rc;
+}
+
+static int compare_records(const void *a, const void *b)
+{
+    const pf_record *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
+{
+    (void)opts;
+    pf_trace *p = calloc(1, sizeof *p);
+    if (!p)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    t->priv = p;
+    if (tg_map_open(&p->map, path, err) < 0)
+        return TG_ERR_IO;
+    tg_trace_set_version(t, "protobuf");
+    tg_trace_set_clock(t, "boot", 0);
+    tg_trace_set_tracer(t, "perfetto", NULL);
+    tg_event_class *b = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
+    tg_event_class *e = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
+    if (!b || !e)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    p->slice_begin = b;
+    p->slice_end = e;
+    const uint8_t *base = p->map.data, *cur = base, *end = base + p->map.size;
+    tg_error *damage = NULL;
+    size_t n_packets = 0;
+    pf_wire w;
+    int more;
+    const uint8_t *at_packet = cur;
+    while ((more = pf_wire_next(&cur, end, &w)) > 0) {
+        at_packet = cur;
+        if (w.field != 1 || w.type != 2)
+            continue; /* not a packet: trace_processor skips such fields too */
+        uint64_t at = (uint64_t)(w.bytes - base);
+        int rc = read_packet(t, w.bytes, w.len, at, &damage);
+        if (rc == TG_ERR_NOMEM) {
+            if (err)
+                *err = damage;
+            else
+                tg_error_free(damage);
+            return rc;
+        }
+        if (rc < 0)
+            break;
+        n_packets++;
+    }
+    if (more < 0 && !damage)
+        tg_err(&damage, TG_ERR_FORMAT,
+               "%s: offset 0x%llx: packet %zu: its field header or length runs past the end of "
+               "the file (%zu bytes)",
+               path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
+    if (p->n_recs > 1)
+        qsort(p->recs, p->n_recs, sizeof *p->recs, compare_records);
+    int rc = pf_add_stream(t);
+    if (rc < 0) {
+        tg_error_free(damage);
+        return tg_err(err, rc, "out of memory");
+    }
+    p->damage = damage;
+    return 0;
+}
+
+static void pf_close(tg_trace *t)
+{
+    pf_trace *p = t->priv;
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n_tracks; i++)
+        free(p->tracks[i].stack);
+    free(p->tracks);
+    free(p->recs);
+    free(p->seqs);
+    free(p->names);
+    free(p->cpu_current);
+    free(p->cpu_comm);
+    tg_hash_free(&p->track_by_uuid);
+    tg_hash_free(&p->seq_by_id);
+    tg_hash_free(&p->interned_by_key);
+    tg_hash_free(&p->name_by_hash);
+    tg_hash_free(&p->class_by_desc);
+    tg_error_free(p->damage);
+    tg_map_close(&p->map);
+    free(p);
+    t->priv = NULL;
+}
+
+TG_FORMAT(perfetto) = {
+    .name = "perfetto",
+    .probe = pf_probe,
+    .open = pf_open,
+    .close = pf_close,
+};

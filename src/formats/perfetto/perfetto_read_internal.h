@@ -1,0 +1,111 @@
+/* perfetto_read_internal.h - what the files of the Perfetto protobuf reader share.
+ *
+ * A Perfetto trace is a `Trace` message: a run of `TracePacket`s (field 1), each written by
+ * one producer sequence, in no global time order.  Open walks the packets once
+ * (perfetto_read_format.c), keeps each sequence's incremental state (interned names,
+ * defaults, its thread), and turns what it understands into records: ftrace events
+ * (perfetto_read_ftrace.c: one record each, its payload the encoded event message, decoded
+ * field by field through protobuf-c's descriptors when a consumer asks), compact sched
+ * batches expanded into sched_switch and sched_waking records, track event slices as
+ * function entries and exits of their thread, tasks from the process and thread
+ * descriptors and process trees.  The records are then sorted by time (stable: file order
+ * breaks ties, as trace_processor's sorter does) and handed out by one stream
+ * (perfetto_read_stream.c).  Memory is one small record per event, not the packets. */
+#ifndef TG_PERFETTO_READ_INTERNAL_H
+#define TG_PERFETTO_READ_INTERNAL_H
+
+#include "core/format_api.h"
+#include "core/hash.h"
+#include "io/mapped_file.h"
+
+#include "perfetto_read.pb-c.h"
+
+#include <stdint.h>
+
+/* One event as the stream hands it out. */
+typedef struct pf_record {
+    int64_t ts;
+    uint64_t order; /* file order: the sort's tie-break */
+    const tg_event_class *cls;
+    int32_t cpu, pid, tid;
+    uint64_t addr;       /* slices: the name's number (pf_trace.names) */
+    const uint8_t *data; /* ftrace: the encoded event message (in the map or the arena) */
+    size_t size;
+    uint64_t offset; /* of its packet in the file */
+} pf_record;
+
+/* A track a TrackDescriptor declared: which thread or process its slices belong to. */
+typedef struct pf_track {
+    uint64_t uuid;
+    int32_t pid, tid; /* -1 unknown */
+    const char *name;
+    uint32_t open; /* slices begun and not ended (their names' numbers on a stack) */
+    uint64_t *stack;
+    size_t cap;
+} pf_track;
+
+/* One interned string of a sequence (event names, categories). */
+typedef struct pf_interned {
+    uint64_t seq, kind, iid;
+    const char *text;
+} pf_interned;
+
+typedef struct pf_sequence {
+    uint32_t id;
+    int32_t pid, tid;       /* its thread (a ThreadDescriptor packet), -1 unknown */
+    uint64_t default_track; /* trace_packet_defaults' track_uuid (0: none) */
+    bool has_default_track;
+    uint64_t generation; /* bumped when its incremental state is cleared */
+} pf_sequence;
+
+typedef struct pf_trace {
+    tg_map map;
+    pf_record *recs;
+    size_t n_recs, cap_recs;
+    pf_track *tracks;
+    size_t n_tracks, cap_tracks;
+    tg_hash track_by_uuid;
+    pf_sequence *seqs;
+    size_t n_seqs, cap_seqs;
+    tg_hash seq_by_id;
+    pf_interned *interned;
+    size_t n_interned, cap_interned;
+    tg_hash interned_by_key;
+    const char **names; /* slice names by number */
+    size_t n_names, cap_names;
+    tg_hash name_by_hash;
+    tg_hash class_by_desc; /* ftrace member descriptor -> class */
+    const tg_event_class *slice_begin, *slice_end;
+    int32_t *cpu_current; /* compact sched: the task running on each cpu (its pid) */
+    const char **cpu_comm;
+    size_t n_cpus;
+    uint64_t order;
+    tg_error *damage; /* where reading stopped: the stream gives it after the records */
+} pf_trace;
+
+/* ---- perfetto_read_format.c ------------------------------------------------------------- */
+pf_record *pf_add_record(pf_trace *p);
+const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor *d,
+                                  const char *name);
+int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name);
+uint64_t pf_name_number(tg_trace *t, const char *name);
+
+/* ---- perfetto_read_ftrace.c ------------------------------------------------------------- */
+/* The records of one FtraceEventBundle (its bytes: data, size).  0 or a negative status. */
+int pf_read_ftrace_bundle(tg_trace *t, const uint8_t *data, size_t size, uint64_t offset,
+                          tg_error **err);
+
+/* ---- perfetto_read_stream.c ------------------------------------------------------------- */
+int pf_add_stream(tg_trace *t);
+
+/* ---- the wire (perfetto_read_format.c) -------------------------------------------------- */
+typedef struct pf_wire {
+    uint32_t field, type; /* type: 0 varint, 1 64-bit, 2 bytes, 5 32-bit */
+    uint64_t value;       /* varint, fixed */
+    const uint8_t *bytes; /* type 2 */
+    size_t len;
+} pf_wire;
+/* The next field of [*p, end): 1, 0 at the end, -1 malformed. */
+int pf_wire_next(const uint8_t **p, const uint8_t *end, pf_wire *w);
+
+#endif
