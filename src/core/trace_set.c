@@ -156,8 +156,8 @@ static const struct tg_format *detect(const char *path, tg_error **err)
     if (!best)
         tg_err_at(err, TG_ERR_UNSUPPORTED, path, TG_NO_OFFSET,
                   "not a trace traceglot can read (expected a uftrace data directory, a CTF "
-                  "trace, an ftrace trace.dat, an XRay log, an LTTng 0.x trace or a Perfetto "
-                  "trace)");
+                  "trace, an ftrace trace.dat, an XRay log, an LTTng 0.x trace, a Perfetto "
+                  "trace or a Chrome JSON trace)");
     return best;
 }
 

@@ -12,3 +12,9 @@ for t in "$data"/*.textproto; do
         --encode=perfetto.protos.Trace "$(basename "$schema")" > "${t%.textproto}.pb"
     echo "wrote ${t%.textproto}.pb ($(stat -c %s "${t%.textproto}.pb") bytes)"
 done
+# The JSON fixture: what uftrace dump --chrome writes for the recursion recording (the fuzz
+# target's seed and the damaged-fixture sweep's input).
+json=$here/../data/json
+mkdir -p "$json"
+uftrace dump --chrome -d "$here/../data/uftrace/recursion.data" > "$json/uftrace-recursion.json"
+echo "wrote $json/uftrace-recursion.json ($(stat -c %s "$json/uftrace-recursion.json") bytes)"

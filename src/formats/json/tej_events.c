@@ -1,0 +1,192 @@
+/* tej_events.c - one Trace Event Format object into records.
+ *
+ * The phases read: B and E (a slice begins and ends on its thread: an E ends the latest
+ * slice begun on that thread), X (a complete slice: ts and dur), i, I and n (an instant: a
+ * slice of no duration), M (process_name and thread_name name the process and the thread).
+ * Times are in microseconds, as numbers or as numeric strings; an
+ * event whose time is missing or not a number is skipped, as trace_processor skips it.
+ * A slice's end sorts before what begins at the same time, except the end of a slice of no
+ * duration, which comes right after its own begin; ends at one time come latest begun first;
+ * complete events beginning at one time come longest first (trace_processor nests them so).
+ * The other phases (counters, async b/e, flows, samples) are not read yet. */
+#include "formats/json/tej_internal.h"
+
+#include "core/grow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A number, or a string holding one: 1 with *out, 0 when absent or not a number. */
+static int number_of(struct json_object *o, double *out)
+{
+    if (!o)
+        return 0;
+    switch (json_object_get_type(o)) {
+    case json_type_int: *out = (double)json_object_get_int64(o); return 1;
+    case json_type_double: *out = json_object_get_double(o); return isfinite(*out);
+    case json_type_string: {
+        const char *s = json_object_get_string(o);
+        char *end;
+        *out = strtod(s, &end);
+        return end != s && *end == 0 && isfinite(*out);
+    }
+    default: return 0;
+    }
+}
+
+static struct json_object *member(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static int32_t id_of(struct json_object *o)
+{
+    double d;
+    if (!number_of(o, &d) || d < INT32_MIN || d > INT32_MAX)
+        return 0;
+    return (int32_t)d;
+}
+
+static int name_eq(const void *ctx, uint64_t value)
+{
+    const void *const *c = ctx;
+    const tej_trace *j = c[0];
+    return strcmp(j->names[value], c[1]) == 0;
+}
+
+static uint64_t name_number(tg_trace *t, const char *name)
+{
+    tej_trace *j = t->priv;
+    uint64_t h = tg_hash_str(name);
+    const void *ctx[2] = {j, name};
+    uint64_t *slot = tg_hash_find_by(&j->name_by_hash, h, name_eq, ctx);
+    if (slot)
+        return *slot;
+    const char *copy = tg_arena_strdup(&t->arena, name);
+    if (!copy || tg_grow(&j->names, &j->cap_names, j->n_names + 1, sizeof *j->names) < 0 ||
+        tg_hash_add(&j->name_by_hash, h, &slot) < 0)
+        return UINT64_MAX;
+    j->names[j->n_names] = copy;
+    *slot = j->n_names;
+    return j->n_names++;
+}
+
+static int add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name)
+{
+    for (size_t i = t->n_tasks; i-- > 0;) {
+        tg_task_info *k = &t->tasks[i];
+        if (k->tid != tid)
+            continue;
+        if (pid >= 0)
+            k->pid = pid;
+        if (name && *name)
+            k->name = tg_arena_strdup(&t->arena, name);
+        return 0;
+    }
+    tg_task_info k = {.tid = tid, .pid = pid, .ppid = -1, .name = name && *name ? name : NULL};
+    return tg_trace_add_task(t, &k);
+}
+
+static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint32_t rank,
+                       int64_t longer, uint64_t order, int32_t pid, int32_t tid, uint64_t name,
+                       struct json_object *args, uint64_t offset)
+{
+    tej_trace *j = t->priv;
+    if (tg_grow(&j->recs, &j->cap_recs, j->n_recs + 1, sizeof *j->recs) < 0)
+        return NULL;
+    tej_record *r = &j->recs[j->n_recs++];
+    *r = (tej_record){.ts = ts,
+                      .rank = rank,
+                      .longer = longer,
+                      .order = order,
+                      .cls = cls,
+                      .pid = pid,
+                      .tid = tid,
+                      .name = name,
+                      .args = args ? json_object_get(args) : NULL,
+                      .offset = offset};
+    return r;
+}
+
+static int64_t ns_of(double us)
+{
+    double ns = nearbyint(us * 1000.0);
+    return ns >= 9.2e18 ? INT64_MAX : ns <= -9.2e18 ? INT64_MIN : (int64_t)ns;
+}
+
+static int read_metadata(tg_trace *t, struct json_object *ev, int32_t pid, int32_t tid)
+{
+    const char *what = json_object_get_string(member(ev, "name"));
+    struct json_object *args = member(ev, "args");
+    const char *name = args ? json_object_get_string(member(args, "name")) : NULL;
+    if (!what || !name)
+        return 0;
+    if (strcmp(what, "process_name") == 0)
+        return add_task(t, pid, pid, name);
+    if (strcmp(what, "thread_name") == 0)
+        return add_task(t, tid, pid, name);
+    return 0;
+}
+
+int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
+{
+    tej_trace *j = t->priv;
+    if (!json_object_is_type(ev, json_type_object))
+        return 0;
+    const char *ph = json_object_get_string(member(ev, "ph"));
+    if (!ph || strlen(ph) != 1)
+        return 0;
+    int32_t pid = id_of(member(ev, "pid")), tid = id_of(member(ev, "tid"));
+    if (!member(ev, "tid"))
+        tid = pid;
+    if (*ph == 'M')
+        return read_metadata(t, ev, pid, tid) < 0 ? TG_ERR_NOMEM : 0;
+    double ts_units;
+    if (!number_of(member(ev, "ts"), &ts_units))
+        return 0;
+    int64_t ts = ns_of(ts_units);
+    const char *name = json_object_get_string(member(ev, "name"));
+    struct json_object *args = member(ev, "args");
+    uint64_t order = j->order;
+    j->order += 2;
+    switch (*ph) {
+    case 'B': {
+        uint64_t n = name_number(t, name ? name : "");
+        if (n == UINT64_MAX || tg_grow(&j->open, &j->cap_open, j->n_open + 1, sizeof *j->open) < 0)
+            return TG_ERR_NOMEM;
+        j->open[j->n_open++] = (tej_open_slice){.tid = tid, .name = n};
+        return add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset) ? 0 : TG_ERR_NOMEM;
+    }
+    case 'E':
+        for (size_t i = j->n_open; i-- > 0;) {
+            if (j->open[i].tid != tid)
+                continue;
+            uint64_t n = j->open[i].name;
+            memmove(&j->open[i], &j->open[i + 1], (j->n_open - i - 1) * sizeof *j->open);
+            j->n_open--;
+            return add(t, j->end, ts, 1, 0, order, pid, tid, n, NULL, offset) ? 0 : TG_ERR_NOMEM;
+        }
+        return 0; /* an end without a begin */
+    case 'X':
+    case 'i':
+    case 'I':
+    case 'n': {
+        double dur_units = 0;
+        if (*ph == 'X' && !number_of(member(ev, "dur"), &dur_units))
+            return 0;
+        int64_t dur = dur_units > 0 ? ns_of(dur_units) : 0;
+        uint64_t n = name_number(t, name ? name : "");
+        if (n == UINT64_MAX || !add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset))
+            return TG_ERR_NOMEM;
+        int64_t end = dur > 0 && ts <= INT64_MAX - dur ? ts + dur : ts;
+        bool lasted = end > ts;
+        return add(t, j->end, end, lasted ? 0 : 1, lasted ? 0 : -dur,
+                   lasted ? UINT64_MAX - order : order + 1, pid, tid, n, NULL, offset)
+                   ? 0
+                   : TG_ERR_NOMEM;
+    }
+    default: return 0;
+    }
+}

@@ -1,0 +1,58 @@
+/* tej_internal.h - what the files of the Chrome JSON reader (the Trace Event Format) share.
+ *
+ * A JSON trace is an array of event objects, or an object whose "traceEvents" member is that
+ * array (Chrome's tracing, Perfetto's JSON export, `uftrace dump --chrome`, traceglot's own
+ * `convert --to chrome`).  Open (tej_format.c) parses the events one at a time with json-c,
+ * so an array cut short or damaged gives the events before the damage, and turns each into
+ * records (tej_events.c): slices (ph B/E, X, and the instants i/I/n as slices of no
+ * duration) as function entries and exits of their thread, metadata (ph M) as the names of
+ * processes and threads.  The records are sorted by time and handed out by one stream
+ * (tej_stream.c); an event's "args" are its payload fields. */
+#ifndef TG_TEJ_INTERNAL_H
+#define TG_TEJ_INTERNAL_H
+
+#include "core/format_api.h"
+#include "core/hash.h"
+#include "io/mapped_file.h"
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+typedef struct tej_record {
+    int64_t ts;
+    uint32_t rank;  /* at one time: ends of slices that lasted (0), then the rest (1) */
+    int64_t longer; /* within rank 1: -dur of a complete (X) event, so the longest comes
+                      * first and holds the others; 0 for the rest */
+    uint64_t order; /* within a rank: file order (ends: the latest begun first) */
+    const tg_event_class *cls;
+    int32_t pid, tid;
+    uint64_t name;            /* the slice's name number (tej_trace.names) */
+    struct json_object *args; /* the event's "args" (a reference held), or NULL */
+    uint64_t offset;          /* of the event in the file */
+} tej_record;
+
+typedef struct tej_open_slice {
+    int32_t tid;
+    uint64_t name;
+} tej_open_slice;
+
+typedef struct tej_trace {
+    tg_map map;
+    tej_record *recs;
+    size_t n_recs, cap_recs;
+    const char **names;
+    size_t n_names, cap_names;
+    tg_hash name_by_hash;
+    tej_open_slice *open; /* B events not yet ended, all threads (searched from the top) */
+    size_t n_open, cap_open;
+    const tg_event_class *begin, *end;
+    uint64_t order;
+    tg_error *damage;
+} tej_trace;
+
+/* tej_events.c: the records of one event object (at offset in the file).  0 or TG_ERR_NOMEM. */
+int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset);
+/* tej_stream.c */
+int tej_add_stream(tg_trace *t);
+
+#endif

@@ -1,0 +1,136 @@
+/* tej_stream.c - a JSON trace's records as one traceglot stream, and their fields.
+ *
+ * The records are sorted already (tej_format.c): next() hands them out in turn and, after
+ * the last, the damage reading stopped at (if any).  A slice's begin carries its event's
+ * "args" as payload fields, in the order the file lists them: numbers as integers or
+ * floats, strings as strings, true/false as 1/0, an object or array as its JSON text. */
+#include "formats/json/tej_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tej_stream {
+    tej_trace *j;
+    size_t next;
+    bool damage_given;
+} tej_stream;
+
+static int tej_next(tg_stream *s, tg_event *ev, tg_error **err)
+{
+    tej_stream *st = s->priv;
+    tej_trace *j = st->j;
+    if (st->next >= j->n_recs) {
+        if (j->damage && !st->damage_given) {
+            st->damage_given = true;
+            return tg_err(err, TG_ERR_FORMAT, "%s", tg_error_message(j->damage));
+        }
+        return 0;
+    }
+    const tej_record *r = &j->recs[st->next++];
+    memset(ev, 0, sizeof *ev);
+    ev->ts = r->ts;
+    ev->cls = r->cls;
+    ev->stream = s;
+    ev->cpu = -1;
+    ev->pid = r->pid;
+    ev->tid = r->tid;
+    ev->depth = -1;
+    ev->addr = r->name;
+    ev->offset = r->offset;
+    ev->auxp = r;
+    return 1;
+}
+
+static int tej_rewind(tg_stream *s, tg_error **err)
+{
+    (void)err;
+    tej_stream *st = s->priv;
+    st->next = 0;
+    st->damage_given = false;
+    return 0;
+}
+
+static size_t tej_field_count(const tg_event *ev, tg_scope scope)
+{
+    const tej_record *r = ev->auxp;
+    if (scope != TG_SCOPE_PAYLOAD || !r->args || !json_object_is_type(r->args, json_type_object))
+        return 0;
+    return (size_t)json_object_object_length(r->args);
+}
+
+static int tej_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
+{
+    const tej_record *r = ev->auxp;
+    if (i >= tej_field_count(ev, scope))
+        return TG_ERR_USAGE;
+    memset(out, 0, sizeof *out);
+    size_t k = 0;
+    json_object_object_foreach(r->args, key, val)
+    {
+        if (k++ != i)
+            continue;
+        out->name = key;
+        switch (json_object_get_type(val)) {
+        case json_type_int:
+            out->type = TG_VAL_SINT;
+            out->v.s = json_object_get_int64(val);
+            out->bits = 64;
+            out->base = 10;
+            break;
+        case json_type_boolean:
+            out->type = TG_VAL_UINT;
+            out->v.u = json_object_get_boolean(val) != 0;
+            out->bits = 8;
+            out->base = 10;
+            break;
+        case json_type_double:
+            out->type = TG_VAL_FLOAT;
+            out->v.f = json_object_get_double(val);
+            out->bits = 64;
+            break;
+        case json_type_null: out->type = TG_VAL_NONE; break;
+        default: {
+            const char *s = json_object_get_type(val) == json_type_string
+                                ? json_object_get_string(val)
+                                : json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
+            out->type = TG_VAL_STRING;
+            out->v.str.ptr = s ? s : "";
+            out->v.str.len = s ? strlen(s) : 0;
+            break;
+        }
+        }
+        return 0;
+    }
+    return TG_ERR_USAGE;
+}
+
+static const char *tej_func_name(const tg_event *ev)
+{
+    const tej_stream *st = ev->stream->priv;
+    return ev->addr < st->j->n_names ? st->j->names[ev->addr] : NULL;
+}
+
+static void tej_destroy(tg_stream *s) { free(s->priv); }
+
+static const struct tg_stream_ops tej_stream_ops = {
+    .next = tej_next,
+    .field_count = tej_field_count,
+    .field = tej_field,
+    .func_name = tej_func_name,
+    .destroy = tej_destroy,
+    .rewind = tej_rewind,
+    .events_independent = true, /* records and their args live as long as the trace */
+};
+
+int tej_add_stream(tg_trace *t)
+{
+    tej_stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return TG_ERR_NOMEM;
+    st->j = t->priv;
+    if (!tg_trace_add_stream(t, &tej_stream_ops, "events", -1, -1, st)) {
+        free(st);
+        return TG_ERR_NOMEM;
+    }
+    return 0;
+}
