@@ -276,10 +276,11 @@ def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
 
 
 def write_dat(path, e, ls, header_page, header_event, ftrace_fmts, systems, ksyms, printk,
-              cmdlines, cpus):
+              cmdlines, cpus, align=PAGE):
     """A file-version-6 trace.dat: the headers, ftrace's own formats, other event systems
     ([(system, [format text])]), kallsyms, printk formats, saved cmdlines (text), a
-    TRACECLOCK option and one flyrecord of pages per cpu (bytes)."""
+    TRACECLOCK option and one flyrecord of pages per cpu (bytes), the first cpu's data at a
+    multiple of align (a multiple of the page size)."""
     u16, u32, u64 = (lambda v: struct.pack(e + 'H', v)), (lambda v: struct.pack(e + 'I', v)), \
         (lambda v: struct.pack(e + 'Q', v))
     b = b'\x17\x08\x44tracing' + b'6\0'
@@ -310,7 +311,7 @@ def write_dat(path, e, ls, header_page, header_event, ftrace_fmts, systems, ksym
     b += u16(0)
     b += b'flyrecord\0'
     table_at = len(b)
-    data_at = (table_at + 16 * len(cpus) + PAGE - 1) // PAGE * PAGE
+    data_at = (table_at + 16 * len(cpus) + align - 1) // align * align
     table, at = b'', data_at
     for c in cpus:
         table += u64(at) + u64(len(c))

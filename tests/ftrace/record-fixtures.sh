@@ -46,8 +46,10 @@ marker() { # trace_marker writes (print events) from both CPUs; a trailing newli
     done
 }
 
-workload() {
-    # a little of everything: fork/exec, files, pipes, signals, timers, marker writes
+# a little of everything: fork/exec, files, pipes, signals, timers, marker writes.  It runs in
+# a subshell: bash 5.2 run in the script itself printed "wait_for: No record of process N"
+# from the EXIT trap, about the pipeline's last process that the subshell now reaps
+workload() (
     marker 1
     ls /usr/bin > /dev/null
     dd if=/dev/zero of="$tmp/blob" bs=4k count=8 conv=fsync 2>/dev/null
@@ -59,7 +61,7 @@ workload() {
     marker 2
     sync "$tmp/blob"
     rm -f "$tmp/blob"
-}
+)
 
 # capture NAME BUFFER_KB EVENT...
 capture() {
@@ -84,6 +86,20 @@ capture() {
     finish "$name" "$systems"
 }
 
+# raw_of NAME DAT OUT: trace-cmd report -R of DAT into OUT.  Reading a kernel stack's caller[]
+# past the pages it mapped, trace-cmd can also crash (a segmentation fault when nothing is
+# mapped there): then OUT is not kept, and the capture has no -R output to compare with
+raw_of() {
+    local rc=0
+    trace-cmd report -R "$2" > "$3" 2>/dev/null || rc=$?
+    if [ $rc -ge 128 ]; then
+        echo "$1: trace-cmd report -R $(basename "$2") died of signal $((rc - 128)) (a kernel" \
+            "stack read past its pages): no -R output kept"
+        rm -f "$3"
+        return 1
+    fi
+}
+
 # finish NAME SYSTEMS: shrink $tmp/NAME.full.dat into OUTDIR/NAME-v6.dat, convert it to v7 and
 # v7 zstd, and record trace-cmd's outputs (checked alike for the three versions)
 finish() {
@@ -99,16 +115,24 @@ finish() {
     # trace-cmd prints the three versions alike: one set of outputs per capture
     local base="$out/$name"
     trace-cmd report "$base-v6.dat" > "$base.report.txt" 2>/dev/null
-    trace-cmd report -R "$base-v6.dat" > "$base.report-raw.txt" 2>/dev/null
+    raw_of "$name" "$base-v6.dat" "$base.report-raw.txt" || true
     trace-cmd report -t "$base-v6.dat" > "$base.report-t.txt" 2>/dev/null
     for v in v6 v7 v7zstd; do # --stat shows file offsets: one per version
         trace-cmd report --stat "$base-$v.dat" > "$base-$v.stat.txt" 2>/dev/null
     done
+    # a kernel_stack record whose caller[] runs past its page is printed by -R past the
+    # record: the next page while trace-cmd's block of mapped pages holds it, else trace-cmd's
+    # own memory, and the blocks lie elsewhere in each version: the versions are compared up
+    # to the page's end (golden.sh compares traceglot with all that the file holds)
+    [ -f "$base.report-raw.txt" ] &&
+        python3 "$here/stack-past-page.py" --page "$base-v6.dat" "$base.report-raw.txt" > "$tmp/v6-raw"
     for v in v7 v7zstd; do
         trace-cmd report "$base-$v.dat" 2>/dev/null | cmp -s - "$base.report.txt" &&
-        trace-cmd report -R "$base-$v.dat" 2>/dev/null | cmp -s - "$base.report-raw.txt" &&
         trace-cmd report -t "$base-$v.dat" 2>/dev/null | cmp -s - "$base.report-t.txt" ||
             { echo "$name: trace-cmd prints $v differently from v6"; exit 1; }
+        [ -f "$base.report-raw.txt" ] && raw_of "$name" "$base-$v.dat" "$tmp/raw" || continue
+        python3 "$here/stack-past-page.py" --page "$base-v6.dat" "$tmp/raw" | cmp -s - "$tmp/v6-raw" ||
+            { echo "$name: trace-cmd prints $v differently from v6 (report -R)"; exit 1; }
     done
     echo "$name: $(wc -l < "$out/$name.report.txt") lines, $(du -k "$out/$name-v7zstd.dat" | cut -f1) KB (v7 zstd)"
 }
@@ -159,36 +183,28 @@ capture_all() {
 
 # capture_stack NAME EVENT...: options/stacktrace on, so each event is followed by an
 # ftrace:kernel_stack record of the kernel stack at that point (its depth as recorded, the
-# caller array declared longer)
+# caller array declared longer: report -R prints it past the record, see finish)
 capture_stack() {
-    local name=$1 try
+    local name=$1
     shift
-    for try in 1 2 3 4 5 6 7 8 9 10; do
-        reset_tracing
-        echo 8 > $T/buffer_size_kb
-        for e in "$@"; do
-            echo 1 > "$T/events/$e/enable"
-        done
-        echo 1 > $T/options/stacktrace
-        echo 1 > $T/tracing_on
-        workload
-        echo 0 > $T/tracing_on
-        echo 0 > $T/options/stacktrace
-        echo 0 > $T/events/enable
-        trace-cmd extract -o "$tmp/$name.raw.dat" > /dev/null 2>&1
-        trace-cmd convert --file-version 6 -i "$tmp/$name.raw.dat" -o "$tmp/$name.full.dat" >/dev/null 2>&1
-        trace-cmd report "$tmp/$name.full.dat" > "$tmp/full.txt" 2>/dev/null
-        trace-cmd report -R "$tmp/$name.full.dat" > "$tmp/full-raw.txt" 2>/dev/null
-        # a kernel_stack record at the end of its page whose caller[] (its declared length)
-        # runs past the page makes -R read past the page, which trace-cmd prints
-        # differently per file version (finish refuses that): record again until none does
-        local systems=ftrace e
-        for e in "$@"; do systems="$systems,$e"; done
-        (finish "$name" "$systems") && return 0
-        echo "$name: a stack record reaches past its page, recording again"
+    reset_tracing
+    echo 8 > $T/buffer_size_kb
+    for e in "$@"; do
+        echo 1 > "$T/events/$e/enable"
     done
-    echo "$name: no recording without a stack record past its page"
-    exit 1
+    echo 1 > $T/options/stacktrace
+    echo 1 > $T/tracing_on
+    workload
+    echo 0 > $T/tracing_on
+    echo 0 > $T/options/stacktrace
+    echo 0 > $T/events/enable
+    trace-cmd extract -o "$tmp/$name.raw.dat" > /dev/null 2>&1
+    trace-cmd convert --file-version 6 -i "$tmp/$name.raw.dat" -o "$tmp/$name.full.dat" >/dev/null 2>&1
+    trace-cmd report "$tmp/$name.full.dat" > "$tmp/full.txt" 2>/dev/null
+    trace-cmd report -R "$tmp/$name.full.dat" > "$tmp/full-raw.txt" 2>/dev/null
+    local systems=ftrace e
+    for e in "$@"; do systems="$systems,$e"; done
+    finish "$name" "$systems"
 }
 
 # TG_CAPTURES="NAME..." records only those captures (the others stay as committed)

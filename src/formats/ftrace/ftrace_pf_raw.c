@@ -21,28 +21,31 @@ static bool printable_array(const uint8_t *p, size_t len)
 static void raw_default(const rctx *r, const ft_field *fl, ft_sink *out)
 {
     if (fl->flags & FT_F_ARRAY) {
-        size_t off = fl->offset, len = fl->size;
+        size_t off = fl->offset, len = fl->size, have = len;
         if (fl->flags & FT_F_DYNAMIC) {
             if (!dyn_loc(r, fl, &off, &len))
                 return;
+            have = len;
         } else if (off > r->avail) {
             return;
         } else if (len > r->avail - off) {
-            len = r->avail - off; /* the declared length, within the bytes read */
+            have = r->avail - off; /* the declared length runs past the bytes trace-cmd holds */
         }
         const uint8_t *p = r->data + off;
-        if ((fl->flags & FT_F_STRING) && printable_array(p, len)) {
+        if ((fl->flags & FT_F_STRING) && printable_array(p, have)) {
             /* "%s": up to the NUL, even past a zero-sized "char buf[]" */
-            size_t l = strnlen((const char *)p, r->size - off);
+            size_t l = strnlen((const char *)p, off < r->size ? r->size - off : have);
             if (r->strip_nl && l && p[l - 1] == '\n')
                 l--;
             sk_put(out, p, l);
         } else {
+            /* the declared length: past the bytes held (the end of the file's pages or
+             * of an inflated chunk, where trace-cmd prints its own memory) as zeros */
             sk_puts(out, "ARRAY[");
             for (size_t i = 0; i < len; i++) {
                 if (i)
                     sk_puts(out, ", ");
-                sk_hex2(out, p[i]);
+                sk_hex2(out, i < have ? p[i] : 0);
             }
             sk_putc(out, ']');
         }
