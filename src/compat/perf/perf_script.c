@@ -40,18 +40,27 @@ static int max_name_len(tg_set *set)
     for (size_t i = 0; i < tg_set_trace_count(set); i++) {
         const tg_trace *t = tg_set_trace(set, i);
         for (size_t k = 0; k < tg_trace_class_count(t); k++) {
-            const char *n = tg_event_class_name(tg_trace_class(t, k));
-            if (n && !is_record(n) && (int)strlen(n) > w)
-                w = (int)strlen(n);
+            const tg_event_class *c = tg_trace_class(t, k);
+            const char *n = tg_event_class_name(c), *sys = tg_event_class_system(c);
+            int len = n ? (int)strlen(n) + (sys ? (int)strlen(sys) + 1 : 0) : 0;
+            if (n && !is_record(n) && len > w)
+                w = len;
         }
     }
     return w;
 }
 
+/* Where a sample's own fields are: a tracepoint's payload is its format's fields, and the
+ * sample's (ip, tid, time, ...) are its event context. */
+static tg_scope sample_scope(const tg_event *ev)
+{
+    return tg_event_class_system(tg_event_class_of(ev)) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
+}
+
 static bool get_u64(const tg_event *ev, const char *name, uint64_t *v)
 {
     tg_value val;
-    if (tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, name, &val) < 0 ||
+    if (tg_event_field_by_name(ev, sample_scope(ev), name, &val) < 0 ||
         (val.type != TG_VAL_UINT && val.type != TG_VAL_SINT))
         return false;
     *v = val.v.u;
@@ -119,7 +128,7 @@ static void print_sample(ps_printer *p, const tg_event *ev)
     get_u64(ev, "tid", &tid);
     bool has_ip = get_u64(ev, "ip", &ip);
     tg_value chain;
-    bool has_chain = tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "callchain", &chain) == 0 &&
+    bool has_chain = tg_event_field_by_name(ev, sample_scope(ev), "callchain", &chain) == 0 &&
                      chain.type == TG_VAL_ARRAY;
     ps_thread *t = perf_session_thread(&p->s, (int32_t)pid, (int32_t)tid);
     const char *comm = t ? t->comm : ":-1";
@@ -142,7 +151,15 @@ static void print_sample(ps_printer *p, const tg_event *ev)
         snprintf(b, sizeof b, "%10" PRIu64 " ", period);
         tg_buf_puts(p->out, b);
     }
-    tg_buf_printf(p->out, "%*s: ", p->name_width, tg_event_name(ev));
+    /* perf's name of a tracepoint is "system:event" */
+    const char *sys = tg_event_class_system(tg_event_class_of(ev));
+    if (sys) {
+        char name[256];
+        snprintf(name, sizeof name, "%s:%s", sys, tg_event_name(ev));
+        tg_buf_printf(p->out, "%*s: ", p->name_width, name);
+    } else {
+        tg_buf_printf(p->out, "%*s: ", p->name_width, tg_event_name(ev));
+    }
     if (has_ip) {
         if (has_chain) {
             tg_buf_putc(p->out, '\n');

@@ -15,28 +15,25 @@
 #include "core/format_api.h"
 #include "io/byte_reader.h"
 #include "core/file_input.h"
+#include "common/linux/event_format.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
 /* ---- event formats --------------------------------------------------------------------- */
 
+/* the fields of a format, as the shared parser gives them (common/linux/event_format.h) */
 enum {
-    FT_F_SIGNED = 1,
-    FT_F_ARRAY = 2,
-    FT_F_DYNAMIC = 4,  /* __data_loc: u32 (len << 16 | offset) */
-    FT_F_RELATIVE = 8, /* __rel_loc: offset relative to the end of the field */
-    FT_F_STRING = 16,  /* char/u8/s8 array */
-    FT_F_POINTER = 32, /* type ends in '*' */
-    FT_F_LONG = 64,    /* type mentions "long" */
+    FT_F_SIGNED = TG_EVF_SIGNED,
+    FT_F_ARRAY = TG_EVF_ARRAY,
+    FT_F_DYNAMIC = TG_EVF_DYNAMIC,
+    FT_F_RELATIVE = TG_EVF_RELATIVE,
+    FT_F_STRING = TG_EVF_STRING,
+    FT_F_POINTER = TG_EVF_POINTER,
+    FT_F_LONG = TG_EVF_LONG,
 };
 
-typedef struct ft_field {
-    const char *name;
-    const char *type;
-    uint32_t offset, size, elem_size, array_len;
-    uint32_t flags;
-} ft_field;
+typedef tg_evf_field ft_field;
 
 struct ft_pf; /* a compiled print fmt (ftrace_pf.h) */
 struct ft_file;
@@ -68,7 +65,7 @@ typedef struct ft_event {
     bool is_func;          /* funcgraph_entry/exit: events fill addr and depth */
     tg_event_class *cls;
     struct ft_file *file;
-    const struct ft_field *kf[FT_KF_COUNT]; /* FT_KF_* fields (NULL: the format has none) */
+    const ft_field *kf[FT_KF_COUNT]; /* FT_KF_* fields (NULL: the format has none) */
 } ft_event;
 
 enum {

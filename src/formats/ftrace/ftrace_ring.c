@@ -336,62 +336,6 @@ static size_t ring_field_count(const tg_event *ev, tg_scope scope)
     return 0;
 }
 
-static void field_value(const ft_file *f, const ft_field *fl, const uint8_t *d, size_t n,
-                        tg_value *out)
-{
-    out->name = fl->name;
-    if (fl->flags & FT_F_ARRAY) {
-        size_t off = fl->offset, len = fl->size;
-        if (fl->flags & FT_F_DYNAMIC) {
-            if (fl->offset + (size_t)fl->size > n) {
-                out->type = TG_VAL_NONE;
-                return;
-            }
-            uint64_t v = ft_read_num(f, d + fl->offset, fl->size);
-            off = (size_t)(v & 0xffff);
-            len = (size_t)(v >> 16 & 0xffff);
-            if (fl->flags & FT_F_RELATIVE)
-                off += fl->offset + fl->size;
-        }
-        if (off > n)
-            off = n;
-        if (len > n - off)
-            len = n - off;
-        if (fl->flags & FT_F_STRING) {
-            out->type = TG_VAL_STRING;
-            out->v.str.ptr = (const char *)d + off;
-            out->v.str.len = strnlen((const char *)d + off, len);
-            out->flags = TG_VALF_TEXT;
-        } else {
-            out->type = TG_VAL_BYTES;
-            out->v.str.ptr = (const char *)d + off;
-            out->v.str.len = len;
-        }
-        return;
-    }
-    if (fl->offset + (size_t)fl->size > n ||
-        (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)) {
-        out->type = TG_VAL_NONE;
-        return;
-    }
-    uint64_t v = ft_read_num(f, d + fl->offset, fl->size);
-    out->bits = (uint16_t)(fl->size * 8);
-    out->base = (fl->flags & FT_F_POINTER) ? 16 : 10;
-    out->byte_order = f->big_endian ? 2 : 1;
-    if (fl->flags & FT_F_POINTER)
-        out->flags = TG_VALF_POINTER;
-    if (fl->flags & FT_F_LONG)
-        out->flags |= TG_VALF_LONG;
-    if (fl->flags & FT_F_SIGNED) {
-        out->type = TG_VAL_SINT;
-        int sh = 64 - fl->size * 8;
-        out->v.s = sh ? (int64_t)(v << sh) >> sh : (int64_t)v;
-    } else {
-        out->type = TG_VAL_UINT;
-        out->v.u = v;
-    }
-}
-
 static int ring_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
     const ft_event *e = event_of(ev);
@@ -399,11 +343,11 @@ static int ring_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *ou
         return TG_ERR_USAGE;
     const ft_file *f = e->file;
     if (scope == TG_SCOPE_PAYLOAD && i < e->n_fields) {
-        field_value(f, &e->fields[i], ev->data, ev->size, out);
+        tg_evf_value(&e->fields[i], ev->data, ev->size, f->big_endian, out);
         return 0;
     }
     if (scope == TG_SCOPE_COMMON && i < e->n_common) {
-        field_value(f, &e->common[i], ev->data, ev->size, out);
+        tg_evf_value(&e->common[i], ev->data, ev->size, f->big_endian, out);
         return 0;
     }
     if (scope == TG_SCOPE_COMMON && i == e->n_common) {

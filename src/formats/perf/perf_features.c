@@ -9,7 +9,6 @@
  * tracepoint's id, name and format text.  A feature it cannot read is skipped with a warning,
  * as perf does: the events do not depend on it. */
 #include "formats/perf/perf_internal.h"
-#include "common/linux/ring_page.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -172,19 +171,6 @@ int perf_read_features(perf_file *pf, tg_error **err)
 
 /* ---- tracing data ---------------------------------------------------------------------- */
 
-/* "name: X" of a format file's text: X, or NULL. */
-static const char *format_name(perf_file *pf, const char *text, size_t len)
-{
-    for (const char *p = text, *end = text + len; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        if (le - p > 6 && memcmp(p, "name: ", 6) == 0)
-            return tg_arena_strndup(&pf->trace->arena, p + 6, (size_t)(le - p - 6));
-        p = le + 1;
-    }
-    return NULL;
-}
-
 int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t off, tg_error **err)
 {
     (void)err;
@@ -199,6 +185,7 @@ int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t 
         !tg_read_cstr(&r, &ver, &vlen) || !tg_read_u8(&r, &be) || !tg_read_u8(&r, &long_size))
         goto bad;
     r.big_endian = be != 0;
+    pf->tracing_big_endian = be != 0;
     if (!tg_read_u32(&r, &page_size))
         goto bad;
     pf->tracing_version = tg_arena_strndup(&pf->trace->arena, ver, vlen);
@@ -234,21 +221,25 @@ int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t 
             uint64_t len;
             if (!tg_read_sized64(&r, &text, &len))
                 goto bad;
-            uint32_t id;
-            const char *name = format_name(pf, (const char *)text, (size_t)len);
-            if (!name || tg_rb_format_id((const char *)text, (size_t)len, &id) < 0)
-                continue;
+            tg_evf fmt;
+            int rc =
+                tg_evf_parse(&pf->trace->arena, long_size, (const char *)text, (size_t)len, &fmt);
+            if (rc == TG_ERR_NOMEM)
+                return rc;
+            if (rc < 0)
+                continue; /* perf skips a format it cannot parse too */
             TG_TRY(tg_grow(&pf->tps, &pf->cap_tps, pf->n_tps + 1, sizeof *pf->tps));
             perf_tp *tp = &pf->tps[pf->n_tps++];
-            tp->id = id;
-            size_t full = sl + 1 + strlen(name);
-            char *both = tg_arena_alloc(&pf->trace->arena, full + 1);
-            if (!both)
+            tp->id = (uint32_t)fmt.id;
+            tp->fmt = fmt;
+            tp->system = tg_arena_strndup(&pf->trace->arena, sys, sl);
+            tp->event = tg_arena_strndup(&pf->trace->arena, fmt.name, fmt.name_len);
+            size_t full = sl + 2 + fmt.name_len;
+            char *both = tg_arena_alloc(&pf->trace->arena, full);
+            if (!both || !tp->system || !tp->event)
                 return TG_ERR_NOMEM;
-            snprintf(both, full + 1, "%s:%s", sys, name);
+            snprintf(both, full, "%s:%s", tp->system, tp->event);
             tp->name = both;
-            tp->format = (const char *)text;
-            tp->format_len = (size_t)len;
         }
     }
     return 0;

@@ -144,15 +144,15 @@ int perf_attrs_finish(perf_file *pf, tg_error **err)
         char buf[64];
         if (!a->name)
             a->name = tg_arena_strdup(&pf->trace->arena, default_name(pf, a, buf, sizeof buf));
-        a->cls = a->name ? tg_trace_add_class(pf->trace, a->name, i, TG_KIND_GENERIC) : NULL;
+        if (a->type == 2)
+            a->tp = perf_tp_by_id(pf, a->config);
+        /* a tracepoint's class is named as trace.dat's are: the event, and its system */
+        const char *cname = a->tp ? a->tp->event : a->name;
+        a->cls = cname ? tg_trace_add_class(pf->trace, cname, i, TG_KIND_GENERIC) : NULL;
         if (!a->cls)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        const char *colon = strchr(a->name, ':');
-        if (a->type == 2 && colon) {
-            a->cls->system =
-                tg_arena_strndup(&pf->trace->arena, a->name, (size_t)(colon - a->name));
-            a->cls->kernel = true;
-        }
+        if (a->tp)
+            a->cls->system = a->tp->system;
     }
     /* non-sample records carry the first attribute's sample id fields at their end */
     if (pf->n_attrs && pf->attrs[0].sample_id_all) {

@@ -20,6 +20,7 @@
 #include "core/file_input.h"
 #include "core/grow.h"
 #include "core/hash.h"
+#include "common/linux/event_format.h"
 #include "io/byte_reader.h"
 
 #include <stdbool.h>
@@ -143,7 +144,8 @@ typedef struct perf_attr {
     uint32_t sample_stack_user;
     int32_t clockid;
     bool sample_id_all, use_clockid;
-    const char *name; /* event name ("cpu-clock", "sched:sched_switch") */
+    const char *name;         /* event name ("cpu-clock", "sched:sched_switch") */
+    const struct perf_tp *tp; /* a tracepoint's format (NULL: not a tracepoint, or none stored) */
     tg_event_class *cls;
     uint64_t first_id; /* the first sample id listed for it (the order of EVENT_DESC) */
 } perf_attr;
@@ -158,9 +160,10 @@ typedef struct perf_segment {
 /* A tracepoint's format from the tracing data: its id and "system:name". */
 typedef struct perf_tp {
     uint32_t id;
-    const char *name;
-    const char *format; /* the format file's text (in the map or the arena) */
-    size_t format_len;
+    const char *name;   /* "system:event", as perf names it */
+    const char *system; /* "system" */
+    const char *event;  /* "event" */
+    tg_evf fmt;         /* its fields (common/linux/event_format.h) */
 } perf_tp;
 
 typedef struct perf_file {
@@ -190,6 +193,7 @@ typedef struct perf_file {
     uint64_t clock_wall_ns, clock_ref_ns;
     bool have_clock_data;
     const char *tracing_version;
+    bool tracing_big_endian; /* the raw data's byte order, as the tracing data says */
     perf_tp *tps;
     size_t n_tps, cap_tps;
     /* records */

@@ -313,19 +313,34 @@ static const sample_field_desc sample_fields[] = {
 
 static const perf_file *file_of(const tg_event *ev) { return ev->stream->trace->priv; }
 
+/* The scope of a sample's own fields: a tracepoint's payload is its format's fields (as in
+ * trace.dat: the event's own, and common_* in TG_SCOPE_COMMON), the sample's in the event
+ * context. */
+static tg_scope sample_scope(const perf_attr *a)
+{
+    return a->tp ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
+}
+
 size_t perf_field_count(const tg_event *ev, tg_scope scope)
 {
-    if (scope != TG_SCOPE_PAYLOAD)
-        return 0;
     uint64_t type = ev->aux[PERF_AUX_TYPE];
     if (type == PERF_REC_SAMPLE) {
         const perf_file *pf = file_of(ev);
-        uint64_t st = pf->attrs[ev->aux[PERF_AUX_ATTR]].sample_type;
+        const perf_attr *a = &pf->attrs[ev->aux[PERF_AUX_ATTR]];
+        if (a->tp && scope == TG_SCOPE_PAYLOAD)
+            return a->tp->fmt.n_fields;
+        if (a->tp && scope == TG_SCOPE_COMMON)
+            return a->tp->fmt.n_common;
+        if (scope != sample_scope(a))
+            return 0;
+        uint64_t st = a->sample_type;
         size_t n = 0;
         for (size_t i = 0; i < N_SAMPLE_FIELDS; i++)
             n += (st & sample_fields[i].bit) != 0;
         return n;
     }
+    if (scope != TG_SCOPE_PAYLOAD)
+        return 0;
     return type < PERF_REC_KERNEL_MAX ? layouts[type].n : 0;
 }
 
@@ -413,17 +428,35 @@ static int sample_field(const tg_event *ev, size_t i, tg_value *out)
     return 0;
 }
 
+/* A tracepoint field of the sample's raw data. */
+static int tracepoint_field(const tg_event *ev, const perf_attr *a, const tg_evf_field *fl,
+                            tg_value *out)
+{
+    const perf_file *pf = file_of(ev);
+    perf_sample s;
+    if (perf_sample_parse(pf, a, ev->data + 8, ev->size - 8, &s) < 0 || !s.raw)
+        return TG_ERR_FORMAT;
+    tg_evf_value(fl, s.raw, s.raw_size, pf->tracing_big_endian, out);
+    return 0;
+}
+
 int perf_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
     memset(out, 0, sizeof *out);
-    if (scope != TG_SCOPE_PAYLOAD)
-        return TG_ERR_USAGE;
     uint64_t type = ev->aux[PERF_AUX_TYPE];
-    if (type == PERF_REC_SAMPLE)
-        return sample_field(ev, i, out);
-    if (type >= PERF_REC_KERNEL_MAX || i >= layouts[type].n)
-        return TG_ERR_USAGE;
     const perf_file *pf = file_of(ev);
+    if (type == PERF_REC_SAMPLE) {
+        const perf_attr *a = &pf->attrs[ev->aux[PERF_AUX_ATTR]];
+        if (a->tp && scope == TG_SCOPE_PAYLOAD && i < a->tp->fmt.n_fields)
+            return tracepoint_field(ev, a, &a->tp->fmt.fields[i], out);
+        if (a->tp && scope == TG_SCOPE_COMMON && i < a->tp->fmt.n_common)
+            return tracepoint_field(ev, a, &a->tp->fmt.common[i], out);
+        if (scope != sample_scope(a))
+            return TG_ERR_USAGE;
+        return sample_field(ev, i, out);
+    }
+    if (scope != TG_SCOPE_PAYLOAD || type >= PERF_REC_KERNEL_MAX || i >= layouts[type].n)
+        return TG_ERR_USAGE;
     const rec_field *f = &layouts[type].f[i];
     /* the record's own bytes end where its sample id fields begin */
     size_t end = ev->size;
