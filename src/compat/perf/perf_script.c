@@ -196,7 +196,7 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
 static const tg_option_decl perf_script_options[] = {
     {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
      NULL, 0, 0, 't'},
-    {"symfs", TG_OPT_TEXT, NULL, "perf script --symfs: look for the mapped files under DIR", "DIR"},
+    {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
     {0},
 };
 
