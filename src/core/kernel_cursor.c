@@ -56,8 +56,7 @@ void tg_kcursor_free(tg_kcursor *c)
     tg_hash_free(&c->upid_by_pid);
     tg_hash_free(&c->ctrack_by_key);
     free(c->flags);
-    free(c->cpu_utid);
-    free(c->cpu_tid);
+    free(c->cpu);
     free(c);
 }
 
@@ -69,7 +68,7 @@ void tg_kcursor_finish(tg_kcursor *c)
 
 /* ---- fields ---------------------------------------------------------------------------------- */
 
-static int64_t int_field(const tg_event *ev, int index)
+int64_t km_int_field(const tg_event *ev, int index)
 {
     tg_value v;
     if (index < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)index, &v) < 0)
@@ -153,7 +152,7 @@ static void join_process(tg_kcursor *c, int64_t utid, int64_t upid)
 /* The thread a field names, named by another field (at the frontier). */
 static int64_t named_thread(tg_kcursor *c, const tg_event *ev, int tid_at, int comm_at)
 {
-    int64_t tid = int_field(ev, tid_at);
+    int64_t tid = km_int_field(ev, tid_at);
     if (tid < 0)
         return -1;
     int64_t utid = thread_of(c, tid, false);
@@ -184,10 +183,10 @@ static void end_thread(tg_kcursor *c, int64_t utid, int64_t ts, int8_t how)
 static int see_fork(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts, int64_t utid)
 {
     tg_kmodel *m = c->m;
-    int64_t parent_tid = int_field(ev, k->field[KM_PARENT_TID]);
+    int64_t parent_tid = km_int_field(ev, k->field[KM_PARENT_TID]);
     int64_t parent = parent_tid >= 0 ? thread_of(c, parent_tid, false) : utid;
-    int64_t tid = int_field(ev, k->field[KM_CHILD_TID]);
-    int64_t pid = int_field(ev, k->field[KM_CHILD_PID]);
+    int64_t tid = km_int_field(ev, k->field[KM_CHILD_TID]);
+    int64_t pid = km_int_field(ev, k->field[KM_CHILD_PID]);
     if (parent < -1 || tid < 0)
         return parent < -1 ? (int)parent : 0;
     int64_t child = thread_of(c, tid, true);
@@ -222,8 +221,8 @@ static int see_fork(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_
 static int see_statedump(tg_kcursor *c, const km_class *k, const tg_event *ev)
 {
     tg_kmodel *m = c->m;
-    int64_t tid = int_field(ev, k->field[KM_TID]), pid = int_field(ev, k->field[KM_PID]);
-    int64_t ppid = int_field(ev, k->field[KM_PPID]);
+    int64_t tid = km_int_field(ev, k->field[KM_TID]), pid = km_int_field(ev, k->field[KM_PID]);
+    int64_t ppid = km_int_field(ev, k->field[KM_PPID]);
     if (tid < 0)
         return 0;
     int64_t utid = thread_of(c, tid, false);
@@ -248,7 +247,7 @@ static int see_statedump(tg_kcursor *c, const km_class *k, const tg_event *ev)
 static void see_exec(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t utid)
 {
     tg_kmodel *m = c->m;
-    int64_t tid = int_field(ev, k->field[KM_TID]);
+    int64_t tid = km_int_field(ev, k->field[KM_TID]);
     if (tid >= 0)
         utid = thread_of(c, tid, false);
     const char *s;
@@ -341,22 +340,37 @@ static bool pid_is_process(tg_kcursor *c, const tg_event *ev)
     return c->pid_is_process;
 }
 
+/* Whether ev came from an interrupt: trace.dat's common_flags (TRACE_FLAG_HARDIRQ 0x08,
+ * TRACE_FLAG_SOFTIRQ 0x10), else an IRQ or softirq slice open on its CPU, -1 unknown. */
+static int8_t irq_context(const tg_kcursor *c, const tg_event *ev)
+{
+    tg_value v;
+    if (tg_event_field_by_name(ev, TG_SCOPE_COMMON, "common_flags", &v) == 0 &&
+        (v.type == TG_VAL_UINT || v.type == TG_VAL_SINT))
+        return (v.v.u & 0x18) != 0;
+    if (ev->cpu < 0 || (size_t)ev->cpu >= c->n_cpu)
+        return -1;
+    const km_cpu *pc = &c->cpu[ev->cpu];
+    if (pc->track[KM_CPU_IRQ] < 0 && pc->track[KM_CPU_SOFTIRQ] < 0)
+        return -1; /* no interrupt seen on it yet: the trace may record none */
+    return pc->depth[0] || pc->depth[1];
+}
+
 /* ---- an event --------------------------------------------------------------------------------- */
 
-static int cpu_room(tg_kcursor *c, int cpu)
+int km_cpu_room(tg_kcursor *c, int cpu)
 {
     if ((size_t)cpu < c->n_cpu)
         return 0;
-    size_t n = c->n_cpu, cap = c->cap_cpu;
-    if (tg_grow(&c->cpu_utid, &cap, (size_t)cpu + 1, sizeof *c->cpu_utid) < 0)
+    size_t n = c->n_cpu;
+    if (tg_grow(&c->cpu, &c->cap_cpu, (size_t)cpu + 1, sizeof *c->cpu) < 0)
         return TG_ERR_NOMEM;
-    size_t cap2 = c->cap_cpu;
-    if (tg_grow(&c->cpu_tid, &cap2, (size_t)cpu + 1, sizeof *c->cpu_tid) < 0)
-        return TG_ERR_NOMEM;
-    c->cap_cpu = cap < cap2 ? cap : cap2;
     for (size_t i = n; i <= (size_t)cpu; i++) {
-        c->cpu_utid[i] = -1;
-        c->cpu_tid[i] = -1;
+        memset(&c->cpu[i], 0, sizeof c->cpu[i]);
+        c->cpu[i].utid = -1;
+        c->cpu[i].tid = -1;
+        for (int k = 0; k < KM_CPU_KINDS; k++)
+            c->cpu[i].track[k] = -1;
     }
     c->n_cpu = (size_t)cpu + 1;
     return 0;
@@ -399,17 +413,26 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     int cpu = ev->cpu;
     if (step)
         step->what = 0;
-    if (cpu >= 0 && (size_t)cpu >= c->n_cpu) {
-        TG_TRY(cpu_room(c, cpu));
+    if (cpu >= 0 && ((size_t)cpu >= c->n_cpu || !c->cpu[cpu].seen)) {
+        TG_TRY(km_cpu_room(c, cpu));
+        c->cpu[cpu].seen = true;
         if (front)
             TG_TRY(km_cpu_seen(m, cpu));
     }
     int64_t tid = ev->tid;
+    tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    if (kind == TG_KIND_LOST || kind >= TG_KIND_STREAM_BEGIN) {
+        ev->utid = ev->tid = ev->pid = -1; /* records lost, a stream's structure: no task's */
+        c->fed++;
+        if (front)
+            m->seen = c->fed;
+        return 0;
+    }
     if (tid < 0) {
         if (k->role == KM_ROLE_SWITCH)
-            tid = int_field(ev, k->field[KM_PREV_TID]);
+            tid = km_int_field(ev, k->field[KM_PREV_TID]);
         else if (cpu >= 0)
-            tid = c->cpu_tid[cpu];
+            tid = c->cpu[cpu].tid;
         if (tid >= 0)
             ev->tid = (int32_t)tid;
     }
@@ -440,8 +463,8 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         if (a < -1 || b < -1)
             return TG_ERR_NOMEM;
         if (cpu >= 0) {
-            c->cpu_utid[cpu] = b;
-            c->cpu_tid[cpu] = (int32_t)int_field(ev, k->field[KM_NEXT_TID]);
+            c->cpu[cpu].utid = b;
+            c->cpu[cpu].tid = (int32_t)km_int_field(ev, k->field[KM_NEXT_TID]);
         }
         if (step) {
             step->what = TG_KSTEP_SWITCH;
@@ -456,6 +479,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         if (step) {
             step->what = TG_KSTEP_WAKEUP;
             step->woken_utid = a;
+            step->irq_context = irq_context(c, ev);
         }
         break;
     case KM_ROLE_FORK: TG_TRY(see_fork(c, k, ev, ts, utid)); break;
@@ -490,6 +514,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         if (utid >= 0)
             TG_TRY(see_counter(c, ev, utid));
         break;
+    default: /* IRQs, softirqs, CPU counters */ TG_TRY(km_cpu_event(c, k, ev, ts, step)); break;
     }
     c->fed++;
     if (front)

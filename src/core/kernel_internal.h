@@ -14,16 +14,22 @@
 enum km_role {
     KM_ROLE_UNKNOWN = 0, /* not looked at yet */
     KM_ROLE_NONE,
-    KM_ROLE_SWITCH,    /* sched_switch, LTTng 0.x kernel.sched_schedule */
-    KM_ROLE_WAKEUP,    /* sched_wakeup, _waking, _wakeup_new, LTTng 0.x sched_try_wakeup */
-    KM_ROLE_FORK,      /* sched_process_fork, LTTng 0.x kernel.process_fork */
-    KM_ROLE_EXEC,      /* sched_process_exec, LTTng 0.x fs.exec */
-    KM_ROLE_EXIT,      /* sched_process_exit, LTTng 0.x kernel.process_exit */
-    KM_ROLE_FREE,      /* sched_process_free, LTTng 0.x kernel.process_free */
-    KM_ROLE_RENAME,    /* task_rename */
-    KM_ROLE_STATEDUMP, /* lttng_statedump_process_state, LTTng 0.x task_state.process_state */
-    KM_ROLE_TASK_NAME, /* a thread named itself (uftrace's COMM records: TG_KIND_TASK_NAME) */
-    KM_ROLE_COUNTER,   /* TG_KIND_COUNTER: every numeric field is a thread counter sample */
+    KM_ROLE_SWITCH,        /* sched_switch, LTTng 0.x kernel.sched_schedule */
+    KM_ROLE_WAKEUP,        /* sched_wakeup, _waking, _wakeup_new, LTTng 0.x sched_try_wakeup */
+    KM_ROLE_FORK,          /* sched_process_fork, LTTng 0.x kernel.process_fork */
+    KM_ROLE_EXEC,          /* sched_process_exec, LTTng 0.x fs.exec */
+    KM_ROLE_EXIT,          /* sched_process_exit, LTTng 0.x kernel.process_exit */
+    KM_ROLE_FREE,          /* sched_process_free, LTTng 0.x kernel.process_free */
+    KM_ROLE_RENAME,        /* task_rename */
+    KM_ROLE_STATEDUMP,     /* lttng_statedump_process_state, LTTng 0.x task_state.process_state */
+    KM_ROLE_TASK_NAME,     /* a thread named itself (uftrace's COMM records: TG_KIND_TASK_NAME) */
+    KM_ROLE_COUNTER,       /* TG_KIND_COUNTER: every numeric field is a thread counter sample */
+    KM_ROLE_IRQ_ENTRY,     /* irq_handler_entry, LTTng 0.x kernel.irq_entry */
+    KM_ROLE_IRQ_EXIT,      /* irq_handler_exit, LTTng 0.x kernel.irq_exit */
+    KM_ROLE_SOFTIRQ_ENTRY, /* softirq_entry, LTTng 2.x irq_softirq_entry, 0.x softirq_entry */
+    KM_ROLE_SOFTIRQ_EXIT,
+    KM_ROLE_CPU_FREQ, /* cpu_frequency, LTTng 2.x power_cpu_frequency */
+    KM_ROLE_CPU_IDLE, /* cpu_idle, LTTng 2.x power_cpu_idle */
 };
 
 /* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
@@ -41,6 +47,12 @@ enum km_slot {
     KM_CHILD_COMM,
     KM_PARENT_TID,
     KM_FILENAME, /* exec */
+    KM_IRQ,      /* irq entry: the number and the handler's name; exit: ret */
+    KM_IRQ_NAME,
+    KM_RET,
+    KM_VEC,   /* softirq */
+    KM_STATE, /* cpu_frequency, cpu_idle: the value, and the CPU it is of */
+    KM_CPU_ID,
     KM_SLOT_COUNT
 };
 
@@ -78,6 +90,24 @@ struct tg_kmodel {
  * which the frontier may have moved on). */
 enum { KM_FRESH = 1, KM_DEAD = 2 };
 
+/* The per-CPU tracks, by kind, and the slices open on the two slice tracks. */
+enum { KM_CPU_IRQ, KM_CPU_SOFTIRQ, KM_CPU_FREQ, KM_CPU_IDLE, KM_CPU_KINDS };
+enum { KM_OPEN_MAX = 16 }; /* deeper nesting is counted, not kept */
+
+typedef struct km_open {
+    int64_t ts;
+    const char *name;
+} km_open;
+
+typedef struct km_cpu {
+    int64_t utid; /* the task running, -1 unknown */
+    int32_t tid;
+    int64_t track[KM_CPU_KINDS]; /* -1: not made yet */
+    km_open open[2][KM_OPEN_MAX];
+    uint8_t depth[2]; /* slices open per slice track, past KM_OPEN_MAX too */
+    bool seen;        /* an event was on it, or a counter event named it */
+} km_cpu;
+
 struct tg_kcursor {
     tg_kmodel *m;
     int64_t fed; /* events fed so far */
@@ -86,8 +116,7 @@ struct tg_kcursor {
     tg_hash utid_by_tid, upid_by_pid, ctrack_by_key;
     uint8_t *flags; /* by utid: KM_FRESH, KM_DEAD */
     size_t n_flags, cap_flags;
-    int64_t *cpu_utid; /* by cpu: the task running, -1 unknown */
-    int32_t *cpu_tid;
+    km_cpu *cpu; /* by cpu number */
     size_t n_cpu, cap_cpu;
     int64_t last_tid, last_utid; /* the lookup of the previous event */
     const tg_trace *last_trace;  /* of the previous event, and whether its events' pid is */
@@ -109,5 +138,12 @@ int64_t km_track_create(tg_kcursor *c, tg_ktrack_type type, int64_t utid, int32_
 /* Whether c writes the tables (it is the pass that got farthest). */
 static inline bool km_at_frontier(const tg_kcursor *c) { return c->fed == c->m->seen; }
 int km_cpu_seen(tg_kmodel *m, int32_t cpu);
+/* Makes room for cpu in c's per-CPU records.  0 or TG_ERR_NOMEM. */
+int km_cpu_room(tg_kcursor *c, int cpu);
+/* The payload integer at index, -1 when absent or not an integer. */
+int64_t km_int_field(const tg_event *ev, int index);
+/* What an IRQ, softirq, cpu_frequency or cpu_idle event does on its CPU's tracks
+ * (kernel_cpu.c): fills step.  0 or TG_ERR_NOMEM. */
+int km_cpu_event(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts, tg_kstep *step);
 
 #endif

@@ -152,11 +152,20 @@ typedef enum tg_kstep_what {
 
 typedef struct tg_kstep {
     unsigned what; /* tg_kstep_what bits, 0: nothing but the thread */
+    int32_t cpu;   /* of the per-CPU track (a counter's: the CPU its value is of) */
     int64_t counter_track;
     double value;
+    /* a slice on a per-CPU track: Perfetto's name ("IRQ (eth0)", "RCU") and category
+     * ("irq"), its depth on the track; at its end, when it began (SLICE_END of a slice whose
+     * beginning was not seen: none) */
     int64_t slice_track;
-    const char *slice_name; /* "IRQ (eth0)", "RCU": Perfetto's names (step 2) */
+    const char *slice_name, *slice_category;
+    int32_t slice_depth;
+    int64_t slice_begin_ts;
     int64_t prev_utid, next_utid, woken_utid;
+    /* WAKEUP: 1 when the wakeup came from an interrupt (ftrace's common_flags hardirq or
+     * softirq bit; elsewhere an IRQ or softirq open on the CPU), 0 when not, -1 unknown */
+    int8_t irq_context;
 } tg_kstep;
 
 /* ---- a pass ------------------------------------------------------------------------------ */

@@ -5,7 +5,8 @@
  * "pid" is a thread's id), lttng-modules 2.x's (prev_tid/next_tid, sched_process_fork's
  * child_tid and child_pid = the child's process), and LTTng 0.x's markers (channel "kernel":
  * sched_schedule, sched_try_wakeup, process_fork with child_tgid, process_exit,
- * process_free; "fs": exec; "task_state": process_state with pid/tgid/parent_pid).  A class
+ * process_free, irq_entry/irq_exit with irq_id/handled, softirq_entry/exit with softirq_id;
+ * "fs": exec; "task_state": process_state with pid/tgid/parent_pid).  A class
  * is looked at once, at its first event: its role from its name, then the payload index of
  * each field the role reads (the names of the fields say which dialect it is). */
 #include "core/kernel_internal.h"
@@ -65,6 +66,16 @@ static enum km_role role_of(const tg_event_class *cls)
         {"sched_process_free", KM_ROLE_FREE},
         {"task_rename", KM_ROLE_RENAME},
         {"lttng_statedump_process_state", KM_ROLE_STATEDUMP},
+        {"irq_handler_entry", KM_ROLE_IRQ_ENTRY},
+        {"irq_handler_exit", KM_ROLE_IRQ_EXIT},
+        {"softirq_entry", KM_ROLE_SOFTIRQ_ENTRY},
+        {"softirq_exit", KM_ROLE_SOFTIRQ_EXIT},
+        {"irq_softirq_entry", KM_ROLE_SOFTIRQ_ENTRY},
+        {"irq_softirq_exit", KM_ROLE_SOFTIRQ_EXIT},
+        {"cpu_frequency", KM_ROLE_CPU_FREQ},
+        {"power_cpu_frequency", KM_ROLE_CPU_FREQ},
+        {"cpu_idle", KM_ROLE_CPU_IDLE},
+        {"power_cpu_idle", KM_ROLE_CPU_IDLE},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(b, names[i].name) == 0)
@@ -77,6 +88,10 @@ static enum km_role role_of(const tg_event_class *cls)
             return KM_ROLE_EXIT;
         if (strcmp(b, "process_free") == 0)
             return KM_ROLE_FREE;
+        if (strcmp(b, "irq_entry") == 0)
+            return KM_ROLE_IRQ_ENTRY;
+        if (strcmp(b, "irq_exit") == 0)
+            return KM_ROLE_IRQ_EXIT;
     }
     if (strcmp(system, "fs") == 0 && strcmp(b, "exec") == 0)
         return KM_ROLE_EXEC;
@@ -153,6 +168,21 @@ static void place_fields(km_class *c, const struct names *f)
             x[KM_PID] = (int16_t)find(f, "pid");
             x[KM_PPID] = (int16_t)find(f, "ppid");
         }
+        break;
+    case KM_ROLE_IRQ_ENTRY:
+        x[KM_IRQ] = (int16_t)find2(f, "irq", "irq_id");
+        x[KM_IRQ_NAME] = (int16_t)find(f, "name");
+        break;
+    case KM_ROLE_IRQ_EXIT:
+        x[KM_IRQ] = (int16_t)find(f, "irq");
+        x[KM_RET] = (int16_t)find2(f, "ret", "handled");
+        break;
+    case KM_ROLE_SOFTIRQ_ENTRY:
+    case KM_ROLE_SOFTIRQ_EXIT: x[KM_VEC] = (int16_t)find2(f, "vec", "softirq_id"); break;
+    case KM_ROLE_CPU_FREQ:
+    case KM_ROLE_CPU_IDLE:
+        x[KM_STATE] = (int16_t)find(f, "state");
+        x[KM_CPU_ID] = (int16_t)find(f, "cpu_id");
         break;
     default: break;
     }

@@ -11,7 +11,9 @@
  *
  * counter is uftrace's read:* samples (TG_KIND_COUNTER): one row per integer field, on the
  * track of that thread and field (the kernel model's), the value as the Perfetto writer gives it
- * (KiB fields in bytes).  A sample's id is its ordinal among the samples. */
+ * (KiB fields in bytes); and the kernel model's per-CPU counters (cpu_frequency's kHz on
+ * "cpufreq", cpu_idle's state on "cpuidle").  A sample's id is its ordinal among the
+ * samples. */
 #include "sql/sql_internal.h"
 
 #include <stdlib.h>
@@ -171,6 +173,40 @@ static bool numeric(const tg_value *v, double *out)
 
 /* A counter event's numeric fields are samples; every pass counts them all (whatever its
  * constraints), so a sample's ordinal is its id. */
+/* The kernel model's counter value of the event the scan is on (cpu_frequency, cpu_idle),
+ * as a row when it passes the constraints: 1, else 0. */
+static int model_counter_row(sql_cursor *c, struct event_scan *s)
+{
+    const sql_query *q = &c->q;
+    const tg_kstep *st = tg_iter_kstep(s->scan.it);
+    s->sample++;
+    int64_t ts = s->scan.last_ns;
+    if (ts < q->ts_lo || (q->track != SQL_ANY && st->counter_track != q->track) ||
+        (q->id != SQL_ANY && s->sample != q->id))
+        return 0;
+    sql_val *r = c->row;
+    sql_int(&r[K_ID], s->sample);
+    sql_int(&r[K_TS], ts);
+    sql_int(&r[K_TRACK_ID], st->counter_track);
+    r[K_VALUE].type = SQLITE_FLOAT;
+    r[K_VALUE].u.d = st->value;
+    sql_null(&r[K_ARG_SET_ID]);
+    return 1;
+}
+
+/* Whether the event the scan is on carries samples: a counter event's fields, or the model's
+ * value of a kernel counter event. */
+static bool has_samples(const sql_scan *scan, const tg_event *ev)
+{
+    if (ev->cls && ev->cls->kind == TG_KIND_COUNTER)
+        return true;
+    const tg_kstep *st = tg_iter_kstep(scan->it);
+    return st && (st->what & TG_KSTEP_COUNTER);
+}
+
+/* A counter event's numeric fields are samples, and so is each value of the kernel model's
+ * counters (cpu_frequency, cpu_idle); every pass counts them all (whatever its constraints),
+ * so a sample's ordinal is its id. */
 static int counter_next(sql_cursor *c)
 {
     struct event_scan *s = c->priv;
@@ -203,11 +239,16 @@ static int counter_next(sql_cursor *c)
         int rc = 0;
         if (!s->done && !(q->id != SQL_ANY && s->sample >= q->id))
             while ((rc = sql_scan_next(&s->scan, &ev)) > 0 && tg_event_time_ns(ev) <= q->ts_hi &&
-                   (!ev->cls || ev->cls->kind != TG_KIND_COUNTER))
+                   !has_samples(&s->scan, ev))
                 ;
         if (rc <= 0 || tg_event_time_ns(ev) > q->ts_hi) {
             s->done = c->eof = true;
             return rc < 0 ? rc : 0;
+        }
+        if (!(ev->cls && ev->cls->kind == TG_KIND_COUNTER)) {
+            if (model_counter_row(c, s))
+                return 0;
+            continue;
         }
         s->ev = ev;
         s->field = 0;

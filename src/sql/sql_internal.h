@@ -218,7 +218,15 @@ static inline bool sql_ts_in(const sql_query *q, int64_t ts)
 extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counter, sql_table_args,
     sql_table_thread, sql_table_process, sql_table_thread_track, sql_table_counter_track,
     sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state,
-    sql_table_trace_bounds;
+    sql_table_trace_bounds, sql_table_track, sql_table_cpu, sql_table_cpu_track,
+    sql_table_process_track, sql_table_cpu_counter_track;
+
+/* The small tables' walk over records 0..n (sql_meta.c): the records of the cursor's scan,
+ * or record id alone (a lookup; SQL_ANY: all).  sql_reg_next gives the next index, SIZE_MAX
+ * at the end (c->eof set); sql_reg_close is their close. */
+int sql_reg_filter(sql_cursor *c, size_t n, int64_t id);
+size_t sql_reg_next(sql_cursor *c);
+void sql_reg_close(sql_cursor *c);
 
 /* Registers every table as an eponymous virtual table of db.  SQLite's status. */
 int sql_vtab_register(sql_db *db);

@@ -1,6 +1,6 @@
-/* sql_meta.c - the small tables read from the registry: thread, process, thread_track,
- * counter_track, trace_bounds (with TRACE_START() and TRACE_END()), and traceglot's own trace
- * and stats.
+/* sql_meta.c - the small tables read from the kernel model and the registry: thread,
+ * process, trace_bounds (with TRACE_START() and TRACE_END()), and traceglot's own trace and
+ * stats (the tracks and CPUs: sql_tracks.c).
  *
  * Their rows are the registry's records (sql_registry.c), complete once a pass has read every
  * event: the first scan of one of these tables reads the events once if no pass has, so
@@ -17,7 +17,7 @@ struct reg_cursor {
 };
 
 /* Starts a walk over n records, or over record id alone (a lookup; SQL_ANY: all). */
-static int reg_filter(sql_cursor *c, size_t n, int64_t id)
+int sql_reg_filter(sql_cursor *c, size_t n, int64_t id)
 {
     if (!c->priv && !(c->priv = calloc(1, sizeof(struct reg_cursor))))
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);
@@ -35,14 +35,14 @@ static int reg_filter(sql_cursor *c, size_t n, int64_t id)
     return 0;
 }
 
-static void reg_close(sql_cursor *c)
+void sql_reg_close(sql_cursor *c)
 {
     free(c->priv);
     c->priv = NULL;
 }
 
 /* The next record index, or SIZE_MAX at the end. */
-static size_t reg_next(sql_cursor *c)
+size_t sql_reg_next(sql_cursor *c)
 {
     struct reg_cursor *r = c->priv;
     if (r->i >= r->end) {
@@ -71,12 +71,12 @@ enum {
 static int thread_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, tg_kmodel_thread_count(c->db->model), c->q.id);
+    return rc < 0 ? rc : sql_reg_filter(c, tg_kmodel_thread_count(c->db->model), c->q.id);
 }
 
 static int thread_next(sql_cursor *c)
 {
-    size_t i = reg_next(c);
+    size_t i = sql_reg_next(c);
     if (i == SIZE_MAX)
         return 0;
     const tg_kmodel *m = c->db->model;
@@ -113,7 +113,7 @@ const sql_table sql_table_thread = {
     .col_argset = -1,
     .filter = thread_filter,
     .next = thread_next,
-    .close = reg_close,
+    .close = sql_reg_close,
 };
 
 /* ---- process ------------------------------------------------------------------------------ */
@@ -137,12 +137,12 @@ enum {
 static int process_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, tg_kmodel_process_count(c->db->model), c->q.id);
+    return rc < 0 ? rc : sql_reg_filter(c, tg_kmodel_process_count(c->db->model), c->q.id);
 }
 
 static int process_next(sql_cursor *c)
 {
-    size_t i = reg_next(c);
+    size_t i = sql_reg_next(c);
     if (i == SIZE_MAX)
         return 0;
     const tg_kprocess *p = tg_kmodel_process(c->db->model, (int64_t)i);
@@ -176,118 +176,7 @@ const sql_table sql_table_process = {
     .col_argset = -1,
     .filter = process_filter,
     .next = process_next,
-    .close = reg_close,
-};
-
-/* ---- tracks ---------------------------------------------------------------------------------
- * The kernel model hands track ids out in one sequence (a thread's track when the thread is
- * made, a counter track when its first sample is seen), so thread_track.id and
- * counter_track.id never meet; a track's id is its place in that sequence. */
-
-enum { TT_ID, TT_NAME, TT_TYPE, TT_PARENT, TT_SOURCE_ARGS, TT_MACHINE, TT_UTID, TT_COUNT };
-
-/* A walk over the model's tracks, or the one track id (a lookup). */
-static int track_filter(sql_cursor *c)
-{
-    int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, tg_kmodel_track_count(c->db->model), c->q.id);
-}
-
-/* The next track of the walk of a type whose thread is the query's, or NULL. */
-static const tg_ktrack *track_next_of(sql_cursor *c, tg_ktrack_type type)
-{
-    for (;;) {
-        size_t i = reg_next(c);
-        if (i == SIZE_MAX)
-            return NULL;
-        const tg_ktrack *t = tg_kmodel_track(c->db->model, (int64_t)i);
-        if (t->type == type && (c->q.utid == SQL_ANY || t->utid == c->q.utid))
-            return t;
-    }
-}
-
-static int thread_track_next(sql_cursor *c)
-{
-    const tg_ktrack *t = track_next_of(c, TG_KTRACK_THREAD);
-    if (!t)
-        return 0;
-    sql_val *v = c->row;
-    sql_int(&v[TT_ID], t->id);
-    sql_text(&v[TT_NAME], t->name);
-    sql_text(&v[TT_TYPE], "thread_execution");
-    sql_null(&v[TT_PARENT]);
-    sql_null(&v[TT_SOURCE_ARGS]);
-    sql_null(&v[TT_MACHINE]);
-    sql_int(&v[TT_UTID], t->utid);
-    return 0;
-}
-
-const sql_table sql_table_thread_track = {
-    .name = "thread_track",
-    .columns = "id INTEGER, name TEXT, type TEXT, parent_id INTEGER, source_arg_set_id INTEGER, "
-               "machine_id INTEGER, utid INTEGER",
-    .n_cols = TT_COUNT,
-    .col_ts = -1,
-    .col_name = -1,
-    .col_cpu = -1,
-    .col_utid = TT_UTID,
-    .col_id = TT_ID,
-    .col_track = -1,
-    .col_argset = -1,
-    .filter = track_filter,
-    .next = thread_track_next,
-    .close = reg_close,
-};
-
-enum {
-    CT_ID,
-    CT_NAME,
-    CT_PARENT,
-    CT_TYPE,
-    CT_DIMENSION_ARGS,
-    CT_SOURCE_ARGS,
-    CT_MACHINE,
-    CT_UNIT,
-    CT_DESCRIPTION,
-    CT_UTID,
-    CT_COUNT
-};
-
-static int counter_track_next(sql_cursor *c)
-{
-    const tg_ktrack *t = track_next_of(c, TG_KTRACK_COUNTER);
-    if (!t)
-        return 0;
-    sql_val *v = c->row;
-    sql_int(&v[CT_ID], t->id);
-    sql_text(&v[CT_NAME], t->name);
-    sql_int_or_null(&v[CT_PARENT], t->parent_id >= 0 ? t->parent_id : SQL_ANY);
-    sql_text(&v[CT_TYPE], "thread_counter");
-    sql_null(&v[CT_DIMENSION_ARGS]);
-    sql_null(&v[CT_SOURCE_ARGS]);
-    sql_null(&v[CT_MACHINE]);
-    sql_text(&v[CT_UNIT], t->unit);
-    sql_null(&v[CT_DESCRIPTION]);
-    sql_int(&v[CT_UTID], t->utid);
-    return 0;
-}
-
-const sql_table sql_table_counter_track = {
-    .name = "counter_track",
-    .columns = "id INTEGER, name TEXT, parent_id INTEGER, type TEXT, dimension_arg_set_id INTEGER, "
-               "source_arg_set_id INTEGER, machine_id INTEGER, unit TEXT, description TEXT, "
-               "utid INTEGER",
-    .n_cols = CT_COUNT,
-    .col_ts = -1,
-    .col_name = -1,
-    .col_cpu = -1,
-    .col_utid = CT_UTID,
-    .col_id = CT_ID,
-    .col_track = -1,
-    .col_argset = -1,
-    .filter = track_filter,
-    .next = counter_track_next,
-    .close = reg_close,
+    .close = sql_reg_close,
 };
 
 /* ---- trace: one row per trace of the set ---------------------------------------------------- */
@@ -296,12 +185,12 @@ enum { TR_ID, TR_PATH, TR_FORMAT, TR_VERSION, TR_CLOCK, TR_HOST, TR_SHIFT, TR_TR
 
 static int trace_filter(sql_cursor *c)
 {
-    return reg_filter(c, tg_set_trace_count(c->db->set), c->q.id);
+    return sql_reg_filter(c, tg_set_trace_count(c->db->set), c->q.id);
 }
 
 static int trace_next(sql_cursor *c)
 {
-    size_t i = reg_next(c);
+    size_t i = sql_reg_next(c);
     if (i == SIZE_MAX)
         return 0;
     const tg_trace *t = tg_set_trace(c->db->set, i);
@@ -333,7 +222,7 @@ const sql_table sql_table_trace = {
     .col_argset = -1,
     .filter = trace_filter,
     .next = trace_next,
-    .close = reg_close,
+    .close = sql_reg_close,
 };
 
 /* ---- stats: what reading the events counted -------------------------------------------------- */
@@ -355,12 +244,12 @@ static const struct {
 static int stats_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, sizeof stat_rows / sizeof *stat_rows, SQL_ANY);
+    return rc < 0 ? rc : sql_reg_filter(c, sizeof stat_rows / sizeof *stat_rows, SQL_ANY);
 }
 
 static int stats_next(sql_cursor *c)
 {
-    size_t i = reg_next(c);
+    size_t i = sql_reg_next(c);
     if (i == SIZE_MAX)
         return 0;
     const sql_db *db = c->db;
@@ -395,7 +284,7 @@ const sql_table sql_table_stats = {
     .col_argset = -1,
     .filter = stats_filter,
     .next = stats_next,
-    .close = reg_close,
+    .close = sql_reg_close,
 };
 
 /* ---- trace_bounds, TRACE_START(), TRACE_END(): the first and last event ---------------------- */
@@ -405,12 +294,12 @@ enum { B_START_TS, B_END_TS, B_COUNT };
 static int bounds_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : reg_filter(c, c->db->n_events ? 1 : 0, SQL_ANY);
+    return rc < 0 ? rc : sql_reg_filter(c, c->db->n_events ? 1 : 0, SQL_ANY);
 }
 
 static int bounds_next(sql_cursor *c)
 {
-    if (reg_next(c) == SIZE_MAX)
+    if (sql_reg_next(c) == SIZE_MAX)
         return 0;
     sql_int(&c->row[B_START_TS], c->db->first_ns);
     sql_int(&c->row[B_END_TS], c->db->last_ns);
@@ -430,7 +319,7 @@ const sql_table sql_table_trace_bounds = {
     .col_argset = -1,
     .filter = bounds_filter,
     .next = bounds_next,
-    .close = reg_close,
+    .close = sql_reg_close,
 };
 
 /* The first (end false) or last event's ts, after the census; NULL without events. */

@@ -6,10 +6,13 @@
  * since its switch-in (the idle task is utid 0), per thread its state since it changed.  A
  * sched_switch ends prev's slice with prev_state as its end_state (the kernel's letters:
  * R, R+ when pre-empted, S, D, T, t, X, Z, P, I), begins next's slice, moves prev to that
- * state and next to Running; a wakeup moves a sleeping thread to R (runnable).  What ran on
- * a CPU before its first switch is known too: prev ran from the CPU's first event.  At the
- * end of the events each CPU's last slice ends at the last event (end_state NULL, as
- * Perfetto ends them at the trace's end); a thread's last state has dur -1.
+ * state and next to Running; a wakeup moves a sleeping thread to R (runnable), with the task
+ * the wakeup event is on as its waker_utid and whether it came from an interrupt as its
+ * irq_context (the kernel model's step).  What ran on a CPU before its first switch is known
+ * too: prev ran from the CPU's first event (and was Running, unless it had a state already).
+ * At the end of the events each CPU's last slice ends at the last event (end_state NULL, as
+ * Perfetto ends them at the trace's end), and so does its thread's Running state: a
+ * thread's Running rows are its sched_slice rows; its other last states have dur -1.
  *
  * Rows come when a slice or state ends; ids count slices (states) in the order they began,
  * the same in every scan.  Memory: one record per CPU and per thread. */
@@ -43,12 +46,14 @@ struct cpu_run {
 
 struct thread_run {
     int64_t id, ts, cpu; /* cpu SQL_ANY: not running */
+    int64_t waker, irq;  /* of the state since a wakeup; SQL_ANY: none */
     char state[12];      /* "" : not known yet */
 };
 
 struct sched_row {
     int64_t id, ts, dur, cpu, utid, prio;
-    char state[12]; /* "" : NULL */
+    int64_t waker, irq; /* SQL_ANY: NULL */
+    char state[12];     /* "" : NULL */
 };
 
 struct sched_scan {
@@ -136,9 +141,10 @@ static void began(struct sched_scan *s, const sql_query *q, bool mine, int64_t t
         s->pending++;
 }
 
-/* Thread utid's state changes to state at ts (on cpu while running). */
-static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, const char *state,
-                        int64_t ts, int64_t cpu)
+/* Thread utid's state changes to state at ts (on cpu while running; woken by waker, in an
+ * interrupt or not: SQL_ANY when unknown). */
+static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t utid,
+                           const char *state, int64_t ts, int64_t cpu, int64_t waker, int64_t irq)
 {
     if (utid <= 0)
         return 0; /* the idle task has no thread states */
@@ -146,8 +152,13 @@ static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, 
     if (!t)
         return TG_ERR_NOMEM;
     if (t->state[0]) {
-        struct sched_row r = {
-            .id = t->id, .ts = t->ts, .dur = ts - t->ts, .cpu = t->cpu, .utid = utid};
+        struct sched_row r = {.id = t->id,
+                              .ts = t->ts,
+                              .dur = ts - t->ts,
+                              .cpu = t->cpu,
+                              .utid = utid,
+                              .waker = t->waker,
+                              .irq = t->irq};
         strcpy(r.state, t->state);
         if (s->states)
             TG_TRY(put_row(s, q, &r));
@@ -155,9 +166,17 @@ static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, 
     t->id = s->next_state++;
     t->ts = ts;
     t->cpu = cpu;
+    t->waker = waker;
+    t->irq = irq;
     snprintf(t->state, sizeof t->state, "%s", state);
     began(s, q, s->states, ts);
     return 0;
+}
+
+static int change_state(struct sched_scan *s, const sql_query *q, int64_t utid, const char *state,
+                        int64_t ts, int64_t cpu)
+{
+    return change_state_by(s, q, utid, state, ts, cpu, SQL_ANY, SQL_ANY);
 }
 
 /* A utid of the model's step, SQL_ANY when unknown. */
@@ -181,6 +200,11 @@ static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *e
             c->ts = c->first_ts;
             c->prio = sql_int_field(ev, cls->field[SQL_F_PREV_PRIO]);
             began(s, q, !s->states, c->ts);
+            struct thread_run *t = prev > 0 ? thread_of(s, prev) : NULL;
+            if (prev > 0 && !t)
+                return TG_ERR_NOMEM;
+            if (t && !t->state[0]) /* its Running state is that slice */
+                TG_TRY(change_state(s, q, prev, "Running", c->first_ts, ev->cpu));
         }
         r.id = c->id;
         r.ts = c->ts;
@@ -189,6 +213,11 @@ static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *e
         r.prio = c->prio;
         if (!s->states)
             TG_TRY(put_row(s, q, &r));
+        /* a switch whose prev is not the task running (records lost between) still ends that
+         * task's slice, and with it its Running state */
+        struct thread_run *was = c->utid != prev && c->utid > 0 ? thread_of(s, c->utid) : NULL;
+        if (was && was->cpu == ev->cpu && strcmp(was->state, "Running") == 0)
+            TG_TRY(change_state(s, q, c->utid, r.state[0] ? r.state : "R", ts, SQL_ANY));
     }
     c->running = next != SQL_ANY;
     if (c->running) {
@@ -208,7 +237,6 @@ static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *e
 static int on_wakeup(struct sched_scan *s, const sql_query *q, const tg_event *ev,
                      const sql_class *cls, int64_t ts)
 {
-    (void)ev;
     (void)cls;
     const tg_kstep *step = tg_iter_kstep(s->scan.it);
     int64_t utid = step && (step->what & TG_KSTEP_WAKEUP) ? step->woken_utid : -1;
@@ -219,11 +247,13 @@ static int on_wakeup(struct sched_scan *s, const sql_query *q, const tg_event *e
         return TG_ERR_NOMEM;
     if (strcmp(t->state, "Running") == 0 || t->state[0] == 'R')
         return 0; /* running or runnable already */
-    return change_state(s, q, utid, "R", ts, SQL_ANY);
+    /* the waker is the task the event is on (the one running on the waking CPU) */
+    return change_state_by(s, q, utid, "R", ts, SQL_ANY, ev->utid >= 0 ? ev->utid : SQL_ANY,
+                           step->irq_context >= 0 ? step->irq_context : SQL_ANY);
 }
 
-/* The end of the events: each CPU's last slice ends at the last event; thread states that
- * did not end have dur -1. */
+/* The end of the events: each CPU's last slice ends at the last event, and so does its
+ * thread's Running state; other thread states that did not end have dur -1. */
 static int at_end(struct sched_scan *s, const sql_query *q)
 {
     int64_t end = s->scan.last_ns;
@@ -243,8 +273,15 @@ static int at_end(struct sched_scan *s, const sql_query *q)
         const struct thread_run *t = &s->threads[i];
         if (!t->state[0])
             continue;
-        struct sched_row r = {
-            .id = t->id, .ts = t->ts, .dur = -1, .cpu = t->cpu, .utid = (int64_t)i};
+        /* a running thread's state ends with its CPU's slice, at the last event */
+        bool running = strcmp(t->state, "Running") == 0;
+        struct sched_row r = {.id = t->id,
+                              .ts = t->ts,
+                              .dur = running ? end - t->ts : -1,
+                              .cpu = t->cpu,
+                              .utid = (int64_t)i,
+                              .waker = t->waker,
+                              .irq = t->irq};
         strcpy(r.state, t->state);
         TG_TRY(put_row(s, q, &r));
     }
@@ -340,8 +377,10 @@ static int sched_next(sql_cursor *c)
         sql_int(&v[TS_UTID], r->utid);
         sql_text(&v[TS_STATE], r->state);
         v[TS_STATE].copy = true;
-        for (int i = TS_IO_WAIT; i <= TS_IRQ_CONTEXT; i++)
-            sql_null(&v[i]);
+        sql_null(&v[TS_IO_WAIT]);
+        sql_null(&v[TS_BLOCKED_FUNCTION]);
+        sql_int_or_null(&v[TS_WAKER_UTID], r->waker);
+        sql_int_or_null(&v[TS_IRQ_CONTEXT], r->irq);
         sql_int_or_null(&v[TS_UCPU], r->cpu);
         return 0;
     }

@@ -1,4 +1,5 @@
-/* sql_slice.c - the slice table: one row per function call, from the one call-stack builder.
+/* sql_slice.c - the slice table: one row per function call, from the one call-stack builder,
+ * and one per IRQ and softirq the kernel model draws on its per-CPU tracks.
  *
  * A scan feeds every event to tg_callstack (each trace by its tracer's rules, on the shared
  * timeline, as the viewer writers do), so a uftrace recording is counted as `uftrace report`
@@ -12,7 +13,11 @@
  * the calls that began inside the bounds have ended.  Calls still open at the end of the
  * events have dur -1 (Perfetto's "did not end"); their end_ts is their thread's last event,
  * where uftrace report and the viewers end them.  Frames uftrace's rules drop without an
- * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here. */
+ * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.
+ *
+ * The kernel model's slices (category "irq": "IRQ (name)" on "Irq Cpu N", a softirq's action
+ * on "SoftIrq Cpu N") take the next id where they begin, as a call does; their arg_set_id is
+ * their entry event's (its irq, name or vec in args), their self_dur their dur. */
 #include "sql/sql_internal.h"
 
 #include <stdlib.h>
@@ -54,9 +59,20 @@ struct slice_thread {
 };
 
 struct slice_row {
-    int64_t id, ts, dur, track, depth, parent, self, end;
-    const char *name, *module;
+    int64_t id, ts, dur, track, depth, parent, self, end, argset;
+    const char *name, *module, *category;
     bool recursive;
+};
+
+/* A per-CPU track of the kernel model (IRQs, softirqs) and the ids of its open slices. */
+enum { KSLICE_MAX = 16 };
+struct kslice_track {
+    int64_t track;
+    struct {
+        int64_t id, argset, ts;
+        const char *name, *category;
+        bool wanted;
+    } open[KSLICE_MAX];
 };
 
 struct slice_scan {
@@ -70,6 +86,9 @@ struct slice_scan {
     bool draining, done;
     struct slice_row *rows; /* ended calls not yet handed to SQLite: rows[head..n) */
     size_t head, n, cap;
+    struct kslice_track *ktracks; /* the kernel model's slice tracks met */
+    size_t n_ktracks, cap_ktracks;
+    tg_hash ktrack_index;
     const tg_trace *rules_trace; /* the trace whose rules were looked up last */
     bool rules_uftrace;
     int status;
@@ -165,8 +184,89 @@ static void on_call(void *ctx, const tg_call *call)
         .end = call->exit_ns,
         .name = sql_frame_name(s->scan.db, call),
         .module = call->module,
+        .argset = SQL_ANY,
         .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
     };
+}
+
+/* ---- the kernel model's slices: IRQs and softirqs on per-CPU tracks ------------------------ */
+
+static struct kslice_track *ktrack_of(struct slice_scan *s, int64_t track)
+{
+    int added;
+    int64_t i = tg_hash_index(&s->ktrack_index, (uint64_t)track, &added);
+    if (i < 0)
+        return NULL;
+    if (added) {
+        if (tg_grow(&s->ktracks, &s->cap_ktracks, s->n_ktracks + 1, sizeof *s->ktracks) < 0)
+            return NULL;
+        s->ktracks[s->n_ktracks++] = (struct kslice_track){.track = track};
+    }
+    return &s->ktracks[i];
+}
+
+/* The row of the slice open at depth on t, ended at end (SQL_ANY: never; its end_ts is then
+ * the last event's). */
+static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, int64_t end)
+{
+    if (s->head == s->n)
+        s->head = s->n = 0;
+    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0)
+        return TG_ERR_NOMEM;
+    s->pending--;
+    t->open[depth].wanted = false;
+    int64_t ts = t->open[depth].ts, dur = end == SQL_ANY ? -1 : end - ts;
+    s->rows[s->n++] = (struct slice_row){
+        .id = t->open[depth].id,
+        .ts = ts,
+        .dur = dur,
+        .track = t->track,
+        .depth = depth,
+        .parent = depth ? t->open[depth - 1].id : SQL_ANY,
+        .self = dur,
+        .end = end == SQL_ANY ? s->scan.last_ns : end,
+        .argset = t->open[depth].argset,
+        .name = t->open[depth].name,
+        .category = t->open[depth].category,
+    };
+    return 0;
+}
+
+/* What the model's step says of the event at ordinal: a slice begins (it takes the next id,
+ * as a call does when it opens) or ends (its row). */
+static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordinal, int64_t ts)
+{
+    struct kslice_track *t = ktrack_of(s, st->slice_track);
+    if (!t)
+        return TG_ERR_NOMEM;
+    int depth = st->slice_depth;
+    if (st->what & TG_KSTEP_SLICE_END) {
+        return depth < KSLICE_MAX && t->open[depth].wanted ? put_kslice(s, t, depth, ts) : 0;
+    }
+    const sql_query *q = &s->c->q;
+    int64_t id = s->next_id++;
+    if (depth >= KSLICE_MAX)
+        return 0;
+    bool wanted = !s->draining && sql_ts_in(q, ts) &&
+                  (q->track == SQL_ANY || q->track == t->track) && name_wanted(q, st->slice_name);
+    t->open[depth].id = id;
+    t->open[depth].argset = ordinal;
+    t->open[depth].ts = ts;
+    t->open[depth].name = st->slice_name;
+    t->open[depth].category = st->slice_category;
+    t->open[depth].wanted = wanted;
+    s->pending += wanted;
+    return 0;
+}
+
+/* The end of the events: the slices still open did not end (dur -1). */
+static int kernel_slices_finish(struct slice_scan *s)
+{
+    for (size_t i = 0; i < s->n_ktracks; i++)
+        for (int d = 0; d < KSLICE_MAX; d++)
+            if (s->ktracks[i].open[d].wanted)
+                TG_TRY(put_kslice(s, &s->ktracks[i], d, SQL_ANY));
+    return 0;
 }
 
 static void slice_close(sql_cursor *c)
@@ -181,6 +281,8 @@ static void slice_close(sql_cursor *c)
     free(s->threads);
     tg_hash_free(&s->by_tid);
     free(s->rows);
+    free(s->ktracks);
+    tg_hash_free(&s->ktrack_index);
     free(s);
     c->priv = NULL;
 }
@@ -220,6 +322,8 @@ static int fill(struct slice_scan *s)
             return rc;
         if (rc == 0) {
             tg_callstack_finish(s->cs);
+            if ((rc = kernel_slices_finish(s)) < 0)
+                return sql_fail(s->scan.db, rc, NULL);
             s->done = true;
             break;
         }
@@ -227,6 +331,9 @@ static int fill(struct slice_scan *s)
         if (ns > q->ts_hi)
             s->draining = true;
         rc = tg_callstack_feed_at(s->cs, ev, ns);
+        const tg_kstep *st = tg_iter_kstep(s->scan.it);
+        if (rc >= 0 && st && (st->what & (TG_KSTEP_SLICE_BEGIN | TG_KSTEP_SLICE_END)))
+            rc = kernel_slice(s, st, s->scan.ordinal, ns);
         if (rc < 0 || s->status < 0)
             return sql_fail(s->scan.db, rc < 0 ? rc : s->status, NULL);
     }
@@ -249,13 +356,13 @@ static int slice_next(sql_cursor *c)
     sql_int(&v[C_TS], r->ts);
     sql_int(&v[C_DUR], r->dur);
     sql_int_or_null(&v[C_TRACK_ID], r->track);
-    sql_null(&v[C_CATEGORY]);
+    sql_text(&v[C_CATEGORY], r->category);
     sql_text(&v[C_NAME], r->name);
     sql_int(&v[C_DEPTH], r->depth);
     sql_null(&v[C_STACK_ID]);
     sql_null(&v[C_PARENT_STACK_ID]);
     sql_int_or_null(&v[C_PARENT_ID], r->parent);
-    sql_null(&v[C_ARG_SET_ID]);
+    sql_int_or_null(&v[C_ARG_SET_ID], r->argset);
     sql_null(&v[C_THREAD_TS]);
     sql_null(&v[C_THREAD_DUR]);
     sql_null(&v[C_THREAD_INSTRUCTION_COUNT]);

@@ -4,7 +4,9 @@
 # by hand from its sched_switch lines (kernel_threads.py): events per thread in
 # ftrace_event, the tids of thread and the pids of process (the statedump's, the forks',
 # the sched events'), the same through `traceglot stats --tid`, `--pid`, Python's events and
-# `convert --to sqlite`; per-thread system calls as lttng-syscallstats counts them.
+# `convert --to sqlite`; per-thread system calls as lttng-syscallstats counts them; the IRQ
+# and softirq slices on per-CPU tracks (their durations: the entry/exit pairs) and the
+# cpufreq/cpuidle counters, and per IRQ the count, min and max of lttng-irqstats.
 # Traces: make-lttng-kernel.py's (babeltrace2 run here) and the corpus's many-threads (its
 # recorded babeltrace2 text and lttng-syscallstats output, read in place).
 . "$(dirname "$0")/../lib.sh"
@@ -18,7 +20,32 @@ syscalls="SELECT t.tid, count(*) FROM (SELECT utid, name, lag(name) OVER (PARTIT
           WHERE e.name LIKE 'syscall_exit_%' AND e.before LIKE 'syscall_entry_%'
           GROUP BY t.tid ORDER BY t.tid"
 threads="SELECT DISTINCT tid FROM thread ORDER BY tid"
+slices() { # TYPE
+    echo "SELECT c.cpu, s.dur, s.name FROM slice s JOIN cpu_track c ON s.track_id = c.id
+          WHERE c.type = '$1' ORDER BY c.cpu, s.ts"
+}
+counters="SELECT c.cpu, c.name, k.value FROM counter k JOIN cpu_counter_track c ON k.track_id = c.id
+          ORDER BY k.ts, k.id"
 processes="SELECT DISTINCT pid FROM process ORDER BY pid"
+
+# thread_state's Running rows are sched_slice's rows (but the idle task's, which has no
+# thread states), both ways
+running_check() { # NAME TRACE
+    local q="SELECT (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM sched_slice WHERE utid != 0
+                                         EXCEPT SELECT ts, dur, cpu, utid FROM thread_state
+                                         WHERE state = 'Running')),
+                    (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM thread_state WHERE state = 'Running'
+                                         EXCEPT SELECT ts, dur, cpu, utid FROM sched_slice)),
+                    (SELECT count(*) FROM sched_slice WHERE utid != 0)"
+    if tg_run "$TG" sql --format csv "$2" -q "$q"; then
+        local row
+        row=$(tail -1 "$TG_TMP/out")
+        [ "${row%,*}" = "0,0" ] && tg_pass "$1: thread_state Running = sched_slice (${row##*,} slices)" ||
+            tg_fail "$1: thread_state Running = sched_slice" "$row (missing, extra, slices)"
+    else
+        tg_fail "$1: thread_state" "$(head -3 "$TG_TMP/err")"
+    fi
+}
 
 # sql_csv NAME TRACE QUERY OUT: the query's rows without the header
 sql_csv() {
@@ -31,7 +58,7 @@ sql_csv() {
 
 check() { # NAME TRACE BABELTRACE2-TEXT
     local name=$1 trace=$2 text=$3 what
-    for what in per-thread threads processes syscalls; do
+    for what in per-thread threads processes syscalls irq softirq counters; do
         /usr/bin/python3 "$TG_TESTS/sql/kernel_threads.py" "$what" "$text" >"$TG_TMP/want-$what" ||
             { tg_fail "$name: $what" "kernel_threads.py failed"; continue; }
     done
@@ -46,6 +73,18 @@ check() { # NAME TRACE BABELTRACE2-TEXT
             "$TG_TMP/want-processes" "$TG_TMP/got-processes"
     sql_csv "$name" "$trace" "$syscalls" "$TG_TMP/got-syscalls" &&
         tg_same "$name: completed system calls per thread" "$TG_TMP/want-syscalls" "$TG_TMP/got-syscalls"
+    sql_csv "$name" "$trace" "$(slices cpu_irq)" "$TG_TMP/got-irq" &&
+        tg_same "$name: IRQ slices ($(wc -l <"$TG_TMP/want-irq")) = irq_handler_entry/exit pairs" \
+            "$TG_TMP/want-irq" "$TG_TMP/got-irq"
+    sql_csv "$name" "$trace" "$(slices cpu_softirq)" "$TG_TMP/got-softirq" &&
+        tg_same "$name: softirq slices ($(wc -l <"$TG_TMP/want-softirq")) = irq_softirq_entry/exit pairs" \
+            "$TG_TMP/want-softirq" "$TG_TMP/got-softirq"
+    sql_csv "$name" "$trace" "$counters" "$TG_TMP/got-counters" &&
+        tg_same "$name: cpufreq and cpuidle counters ($(wc -l <"$TG_TMP/want-counters")) = power_cpu_* events" \
+            "$TG_TMP/want-counters" "$TG_TMP/got-counters"
+    # (make-lttng-kernel.py's schedule runs a thread on two CPUs at once, which no thread
+    # state can say: checked on the real trace only)
+    [ "$name" = make-lttng-kernel ] || running_check "$name" "$trace"
     # the busiest known thread through --tid (stats' total line) and Python's events
     local busiest count
     busiest=$(grep -v '^-1,' "$TG_TMP/want-per-thread" | sort -t, -k2,2nr -k1,1n | head -1)
@@ -96,6 +135,16 @@ if [ -d "$mt" ] && command -v zstd >/dev/null; then
              /^Total:/ && tid != "" { print tid "," $2; tid = "" }' | sort -t, -k1,1n >"$TG_TMP/lsc"
     sort -t, -k1,1n "$TG_TMP/got-syscalls" >"$TG_TMP/got-sorted"
     tg_same "many-threads: system calls per thread = lttng-syscallstats' totals" "$TG_TMP/lsc" "$TG_TMP/got-sorted"
+    # lttng-irqstats' hard IRQs: count, min and max duration (us) of each IRQ's slices
+    sed -n 's/^\([0-9]*\): <\(.*\)> *\([0-9]*\) *\([0-9.]*\) *[0-9.]* *\([0-9.]*\) .*/\1,\2,\3,\4,\5/p' \
+        "$mt.irqstats.txt" >"$TG_TMP/irqstats"
+    sql_csv many-threads "$mt" "SELECT EXTRACT_ARG(s.arg_set_id, 'irq'), substr(s.name, 6, length(s.name) - 6),
+                                       count(*), printf('%.3f', min(s.dur) / 1000.0),
+                                       printf('%.3f', max(s.dur) / 1000.0)
+                                FROM slice s JOIN cpu_track c ON s.track_id = c.id
+                                WHERE c.type = 'cpu_irq' GROUP BY 1, 2 ORDER BY 1" "$TG_TMP/got-irqstats" &&
+        tg_same "many-threads: IRQ slices per IRQ (count, min, max) = lttng-irqstats'" \
+            "$TG_TMP/irqstats" "$TG_TMP/got-irqstats"
     n=$((n + 1))
 fi
 [ "$n" -gt 0 ] || tg_skip "neither babeltrace2 nor the corpus's many-threads"

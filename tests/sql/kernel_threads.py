@@ -13,11 +13,28 @@ prev_tid; before a CPU's first sched_switch the thread is unknown, -1).  WHAT:
                children and every tid a sched event names
   processes    the pids of the process table: 0, the statedump's pids and ppids, and the
                forks' children's processes
+  irq          "cpu,dur,name" per irq_handler_entry/exit pair of a CPU, in the order they
+               began: Perfetto's slice "IRQ (name)" (an exit ends the entry open on its CPU;
+               one without an entry ends nothing)
+  softirq      the same for irq_softirq_entry/exit: the slice named by the vector's action
+  counters     "cpu,name,value" per power_cpu_frequency ("cpufreq", of the CPU it names) and
+               power_cpu_idle ("cpuidle") in time order
 """
 import re
 import sys
 
-LINE = re.compile(r"^\[[^\]]*\] \([^)]*\) (?:\S+ )?([\w:]+): \{ cpu_id = (\d+) \}(?:, \{ ?(.*?) ?\})?$")
+LINE = re.compile(r"^\[([^\]]*)\] \([^)]*\) (?:\S+ )?([\w:]+): \{ cpu_id = (\d+) \}(?:, \{ ?(.*?) ?\})?$")
+SOFTIRQS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
+            "RCU"]
+
+
+def ns_of(stamp):
+    """A time as babeltrace2 prints it, in ns: [HH:MM:SS.NNNNNNNNN] (of the day) or [cycles]."""
+    if ':' not in stamp:
+        return int(stamp)
+    h, m, sec = stamp.split(':')
+    whole, frac = sec.split('.')
+    return ((int(h) * 60 + int(m)) * 60 + int(whole)) * 1000000000 + int(frac.ljust(9, '0'))
 
 
 def field(payload, name):
@@ -33,11 +50,14 @@ def main():
     in_call = {}
     threads = {0}
     processes = {0}
+    opened = {}
+    slices = {'irq': [], 'softirq': []}
+    counters = []
     for line in open(path, encoding='utf-8', errors='replace'):
         m = LINE.match(line.rstrip('\n'))
         if not m:
             continue
-        name, cpu, payload = m.group(1), int(m.group(2)), m.group(3)
+        ts, name, cpu, payload = ns_of(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
         tid = current.get(cpu, -1)
         if name == 'sched_switch':
             prev, nxt = field(payload, 'prev_tid'), field(payload, 'next_tid')
@@ -53,6 +73,25 @@ def main():
         elif name == 'lttng_statedump_process_state':
             threads.add(field(payload, 'tid'))
             processes.update((field(payload, 'pid'), field(payload, 'ppid')))
+        elif name in ('irq_handler_entry', 'irq_softirq_entry'):
+            kind = 'irq' if name == 'irq_handler_entry' else 'softirq'
+            if kind == 'irq':
+                label = 'IRQ (%s)' % re.search(r'name = "([^"]*)"', payload).group(1)
+            else:
+                vec = field(payload, 'vec')
+                label = SOFTIRQS[vec] if 0 <= vec < len(SOFTIRQS) else None
+            if label:
+                opened.setdefault((cpu, kind), []).append((ts, label))
+        elif name in ('irq_handler_exit', 'irq_softirq_exit'):
+            kind = 'irq' if name == 'irq_handler_exit' else 'softirq'
+            stack = opened.get((cpu, kind))
+            if stack:
+                begin, label = stack.pop()
+                slices[kind].append((cpu, begin, ts - begin, label))
+        elif name in ('power_cpu_frequency', 'power_cpu_idle'):
+            counters.append('%d,%s,%.1f' % (field(payload, 'cpu_id'),
+                                            'cpufreq' if name == 'power_cpu_frequency' else 'cpuidle',
+                                            field(payload, 'state')))
         per_thread[tid] = per_thread.get(tid, 0) + 1
         if name.startswith('syscall_entry_'):
             in_call[tid] = True
@@ -60,6 +99,13 @@ def main():
             if in_call.get(tid):
                 syscalls[tid] = syscalls.get(tid, 0) + 1
             in_call[tid] = False
+    if what in slices:  # quoted as `traceglot sql --format csv` quotes a text with a space
+        for cpu, _, dur, label in sorted(slices[what]):
+            print('%d,%d,%s' % (cpu, dur, '"%s"' % label if ' ' in label else label))
+        return
+    if what == 'counters':
+        print('\n'.join(counters)) if counters else None
+        return
     if what == 'per-thread':
         rows = per_thread
     elif what == 'syscalls':

@@ -5,10 +5,12 @@ lttng-modules cannot be loaded here, so this writes the shape it records: the ke
 domain in the environment, one stream file per CPU whose packet context holds cpu_id, and
 lttng-modules' event names and fields (sched_switch with prev_tid/next_tid and char-array
 comms, sched_waking, irq_handler_entry/exit, irq_softirq_entry/exit, the statedump's
-lttng_statedump_process_state).  Two CPUs run a fixed schedule of four tasks: most switches
+lttng_statedump_process_state, sched_process_fork/exec/exit/free, power_cpu_frequency and
+power_cpu_idle, syscall_entry/exit_openat).  Two CPUs run a fixed schedule of four tasks: most switches
 follow one another (the next task of one is the previous task of the next), one does not
 (a switch the trace lost), so a converter must keep both forms.  babeltrace2 reads it; the
-viewer tests compare traceglot's Perfetto output with babeltrace2's text of it."""
+viewer tests compare traceglot's Perfetto output with babeltrace2's text of it, the SQL tests
+(tests/sql/kernel-threads.sh) the kernel model's threads, processes, slices and counters."""
 import os
 import struct
 import sys
@@ -71,9 +73,27 @@ event { name = "irq_softirq_entry"; id = 4; stream_id = 0; fields := struct { ui
 event { name = "irq_softirq_exit"; id = 5; stream_id = 0; fields := struct { uint32_t _vec; }; };
 event { name = "lttng_statedump_process_state"; id = 6; stream_id = 0; fields := struct {
     int32_t _tid; int32_t _pid; int32_t _ppid; char_t _name[16]; int32_t _type; }; };
+event { name = "sched_process_fork"; id = 7; stream_id = 0; fields := struct {
+    char_t _parent_comm[16]; int32_t _parent_tid; int32_t _parent_pid;
+    char_t _child_comm[16]; int32_t _child_tid; int32_t _child_pid; }; };
+event { name = "sched_process_exec"; id = 8; stream_id = 0; fields := struct {
+    string _filename; int32_t _tid; int32_t _old_tid; }; };
+event { name = "sched_process_exit"; id = 9; stream_id = 0; fields := struct {
+    char_t _comm[16]; int32_t _tid; int32_t _prio; }; };
+event { name = "sched_process_free"; id = 10; stream_id = 0; fields := struct {
+    char_t _comm[16]; int32_t _tid; int32_t _prio; }; };
+event { name = "power_cpu_frequency"; id = 11; stream_id = 0; fields := struct {
+    uint32_t _state; uint32_t _cpu_id; }; };
+event { name = "power_cpu_idle"; id = 12; stream_id = 0; fields := struct {
+    uint32_t _state; uint32_t _cpu_id; }; };
+event { name = "syscall_entry_openat"; id = 13; stream_id = 0; fields := struct {
+    int32_t _dfd; string _filename; }; };
+event { name = "syscall_exit_openat"; id = 14; stream_id = 0; fields := struct {
+    int64_t _ret; }; };
 """
 
-TASKS = {0: "swapper/0", 1: "systemd", 410: "worker", 411: "worker", 500: "bash"}
+TASKS = {0: "swapper/0", 1: "systemd", 410: "worker", 411: "worker", 500: "bash", 412: "worker",
+         600: "ls"}
 TGID = {0: 0, 1: 1, 410: 410, 411: 410, 500: 500}
 PPID = {0: 0, 1: 0, 410: 500, 411: 500, 500: 1}
 
@@ -93,7 +113,7 @@ def events_of(cpu):
     t = 1000 + cpu * 7
     out = []
     if cpu == 0:
-        for tid in sorted(TASKS):
+        for tid in sorted(TGID):  # the tasks alive when tracing started
             out.append((t, 6, struct.pack("<iii", tid, TGID[tid], PPID[tid]) + comm(tid) +
                         struct.pack("<i", 1)))
             t += 50
@@ -117,6 +137,34 @@ def events_of(cpu):
             out.append((t + 900, 5, struct.pack("<I", 3)))
             t += 1000
         cur = nxt
+    # then a process and a thread are born, run, exec, exit and are freed; the CPUs' frequency
+    # and idle states change (a frequency event may name the other CPU)
+    def at(ident, payload, dt=500):
+        nonlocal t
+        out.append((t, ident, payload))
+        t += dt
+
+    parent, child, pid, rest = (500, 600, 600, 0) if cpu == 0 else (410, 412, 410, 0)
+    if cur != parent:
+        at(*switch(cur, parent, 1))
+    at(7, comm(parent) + struct.pack("<ii", parent, TGID[parent]) + comm(parent) +
+       struct.pack("<ii", child, pid))
+    at(13, struct.pack("<i", -100) + b"/etc/passwd\0")
+    at(14, struct.pack("<q", 3))
+    at(*switch(parent, child, 1))
+    if cpu == 0:
+        at(8, b"/usr/bin/ls\0" + struct.pack("<ii", child, child))
+        at(11, struct.pack("<II", 1200000, 0))
+        at(11, struct.pack("<II", 800000, 1))
+    else:
+        at(13, struct.pack("<i", -100) + b"/tmp/x\0")
+        at(14, struct.pack("<q", -2))
+        at(11, struct.pack("<II", 1000000, 1))
+    at(9, comm(child) + struct.pack("<ii", child, 120))
+    at(*switch(child, rest, 64))
+    at(12, struct.pack("<II", 1, cpu))
+    at(12, struct.pack("<II", 4294967295, cpu))
+    at(10, comm(child) + struct.pack("<ii", child, 120))
     return out
 
 

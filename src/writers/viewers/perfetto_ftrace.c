@@ -171,8 +171,9 @@ static int32_t find_field(const char *const *names, size_t n, const char *name)
     return -1;
 }
 
-/* The payload field that fills Perfetto's field pname: the alias's, LTTng's *_tid for a
- * *_pid (the kernel's pid is a thread's id), else the same name. */
+/* The payload field that fills Perfetto's field pname: the alias's (LTTng 0.x's softirq_id for
+ * vec: the alias of a name trace.dat shares, whose events have the kernel's field), LTTng's
+ * *_tid for a *_pid (the kernel's pid is a thread's id), else the same name. */
 static int32_t input_field(const char *const *names, size_t n, const struct alias *al,
                            const char *pname)
 {
@@ -184,10 +185,12 @@ static int32_t input_field(const char *const *names, size_t n, const struct alia
         if (eq && (size_t)(eq - f) == plen && memcmp(f, pname, plen) == 0) {
             char in[64];
             size_t len = (size_t)(end - eq - 1);
-            if (len < sizeof in) {
+            if (len < sizeof in) { /* LTTng 0.x's name; the kernel's (trace.dat) else */
                 memcpy(in, eq + 1, len);
                 in[len] = 0;
-                return find_field(names, n, in);
+                int32_t i = find_field(names, n, in);
+                if (i >= 0)
+                    return i;
             }
         }
         f = *end ? end + 1 : end;
