@@ -3,7 +3,8 @@
  * The phases read: B and E (a slice begins and ends on its thread: an E ends the latest
  * slice begun on that thread), X (a complete slice: ts and dur), i, I and n (an instant: a
  * slice of no duration), M (process_name and thread_name name the process and the thread).
- * Times are in microseconds, as numbers or as numeric strings; an
+ * Times are in microseconds, as numbers or as numeric strings, read from their decimal text
+ * exactly to the nanosecond (rounded half up past it); an
  * event whose time is missing or not a number is skipped, as trace_processor skips it.
  * A slice's end sorts before what begins at the same time, except the end of a slice of no
  * duration, which comes right after its own begin; ends at one time come latest begun first;
@@ -33,6 +34,56 @@ static int number_of(struct json_object *o, double *out)
     }
     default: return 0;
     }
+}
+
+/* A decimal number of microseconds as exact nanoseconds ("1795324914579411.270": a double
+ * would lose the last digits of such a time): 1 with *ns, 0 when the text is no such number. */
+static int exact_ns(const char *s, int64_t *ns)
+{
+    bool neg = *s == '-';
+    s += neg;
+    if (*s < '0' || *s > '9')
+        return 0;
+    __int128 v = 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+        if ((v = v * 10 + (*s - '0')) > ((__int128)1 << 80))
+            return 0;
+    int digits = 0;
+    bool round_up = false;
+    if (*s == '.') {
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
+            if (digits < 3)
+                v = v * 10 + (*s - '0');
+            else if (digits == 3)
+                round_up = *s >= '5';
+        }
+    }
+    if (*s)
+        return 0; /* an exponent, or not a number: the double path reads it */
+    for (; digits < 3; digits++)
+        v *= 10;
+    v += round_up;
+    if (v > INT64_MAX)
+        return 0;
+    *ns = neg ? -(int64_t)v : (int64_t)v;
+    return 1;
+}
+
+/* A time in microseconds as ns: 1 with *ns, 0 when absent or not a number. */
+static int time_of(struct json_object *o, int64_t *ns)
+{
+    if (!o)
+        return 0;
+    enum json_type t = json_object_get_type(o);
+    if ((t == json_type_double || t == json_type_string || t == json_type_int) &&
+        exact_ns(json_object_get_string(o), ns))
+        return 1;
+    double us;
+    if (!number_of(o, &us))
+        return 0;
+    double v = nearbyint(us * 1000.0);
+    *ns = v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+    return 1;
 }
 
 static struct json_object *member(struct json_object *o, const char *key)
@@ -110,12 +161,6 @@ static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint3
     return r;
 }
 
-static int64_t ns_of(double us)
-{
-    double ns = nearbyint(us * 1000.0);
-    return ns >= 9.2e18 ? INT64_MAX : ns <= -9.2e18 ? INT64_MIN : (int64_t)ns;
-}
-
 static int read_metadata(tg_trace *t, struct json_object *ev, int32_t pid, int32_t tid)
 {
     const char *what = json_object_get_string(member(ev, "name"));
@@ -143,10 +188,9 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         tid = pid;
     if (*ph == 'M')
         return read_metadata(t, ev, pid, tid) < 0 ? TG_ERR_NOMEM : 0;
-    double ts_units;
-    if (!number_of(member(ev, "ts"), &ts_units))
+    int64_t ts;
+    if (!time_of(member(ev, "ts"), &ts))
         return 0;
-    int64_t ts = ns_of(ts_units);
     const char *name = json_object_get_string(member(ev, "name"));
     struct json_object *args = member(ev, "args");
     uint64_t order = j->order;
@@ -173,10 +217,11 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
     case 'i':
     case 'I':
     case 'n': {
-        double dur_units = 0;
-        if (*ph == 'X' && !number_of(member(ev, "dur"), &dur_units))
+        int64_t dur = 0;
+        if (*ph == 'X' && !time_of(member(ev, "dur"), &dur))
             return 0;
-        int64_t dur = dur_units > 0 ? ns_of(dur_units) : 0;
+        if (dur < 0)
+            dur = 0;
         uint64_t n = name_number(t, name ? name : "");
         if (n == UINT64_MAX || !add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset))
             return TG_ERR_NOMEM;

@@ -397,6 +397,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         s->generation++;
         s->has_default_track = false;
     }
+    if (s && pk->trace_packet_defaults && pk->trace_packet_defaults->has_timestamp_clock_id)
+        s->default_clock = pk->trace_packet_defaults->timestamp_clock_id;
     if (s && pk->trace_packet_defaults && pk->trace_packet_defaults->track_event_defaults &&
         pk->trace_packet_defaults->track_event_defaults->has_track_uuid) {
         s->default_track = pk->trace_packet_defaults->track_event_defaults->track_uuid;
@@ -404,7 +406,12 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     }
     if (rc == 0 && pk->interned_data)
         rc = read_interned(t, s, pk->interned_data);
-    int64_t ts = pk->has_timestamp && pk->timestamp <= INT64_MAX ? (int64_t)pk->timestamp : 0;
+    if (rc == 0 && pk->data_case == PERFETTO_READ__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
+        rc = pf_read_clock_snapshot(p, pk->clock_snapshot, seq_id);
+    uint32_t clock = pk->has_timestamp_clock_id ? pk->timestamp_clock_id
+                     : s && s->default_clock    ? s->default_clock
+                                                : 6;
+    int64_t ts = pk->has_timestamp ? pf_boot_time(p, clock, seq_id, pk->timestamp) : 0;
     switch (rc == 0 ? pk->data_case : 0) {
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_EVENT:
         rc = read_track_event(t, pk, s, ts, offset);
@@ -525,6 +532,7 @@ static void pf_close(tg_trace *t)
     free(p->names);
     free(p->cpu_current);
     free(p->cpu_comm);
+    free(p->clocks);
     tg_hash_free(&p->track_by_uuid);
     tg_hash_free(&p->seq_by_id);
     tg_hash_free(&p->interned_by_key);

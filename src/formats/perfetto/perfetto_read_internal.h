@@ -50,12 +50,22 @@ typedef struct pf_interned {
     const char *text;
 } pf_interned;
 
+/* A clock a snapshot related to BOOTTIME (perfetto_read_clock.c). */
+typedef struct pf_clock {
+    uint32_t id, seq; /* seq 0: a global clock (id < 64) */
+    bool incremental;
+    uint64_t unit;     /* ns per unit */
+    uint64_t at, last; /* its reading in the snapshot; an incremental one's last value */
+    int64_t boot;      /* BOOTTIME's reading in the snapshot */
+} pf_clock;
+
 typedef struct pf_sequence {
     uint32_t id;
     int32_t pid, tid;       /* its thread (a ThreadDescriptor packet), -1 unknown */
     uint64_t default_track; /* trace_packet_defaults' track_uuid (0: none) */
     bool has_default_track;
-    uint64_t generation; /* bumped when its incremental state is cleared */
+    uint32_t default_clock; /* trace_packet_defaults' timestamp_clock_id (0: none) */
+    uint64_t generation;    /* bumped when its incremental state is cleared */
 } pf_sequence;
 
 typedef struct pf_trace {
@@ -79,6 +89,8 @@ typedef struct pf_trace {
     int32_t *cpu_current; /* compact sched: the task running on each cpu (its pid) */
     const char **cpu_comm;
     size_t n_cpus;
+    pf_clock *clocks;
+    size_t n_clocks, cap_clocks;
     uint64_t order;
     tg_error *damage; /* where reading stopped: the stream gives it after the records */
 } pf_trace;
@@ -89,6 +101,11 @@ const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor 
                                   const char *name);
 int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name);
 uint64_t pf_name_number(tg_trace *t, const char *name);
+
+/* ---- perfetto_read_clock.c -------------------------------------------------------------- */
+int pf_read_clock_snapshot(pf_trace *p, const PerfettoRead__ClockSnapshot *s, uint32_t seq);
+/* A packet's timestamp (value, of clock_id) on BOOTTIME. */
+int64_t pf_boot_time(pf_trace *p, uint32_t clock_id, uint32_t seq, uint64_t value);
 
 /* ---- perfetto_read_ftrace.c ------------------------------------------------------------- */
 /* The records of one FtraceEventBundle (its bytes: data, size).  0 or a negative status. */
