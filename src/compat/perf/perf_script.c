@@ -16,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* perf_event.h's PERF_CONTEXT_*: markers in a call chain, not addresses */
@@ -29,6 +30,8 @@ typedef struct ps_printer {
     tg_buf *out;
     bool ns;
     int name_width;
+    struct ps_layout *layouts; /* by class number */
+    size_t n_layouts, cap_layouts;
 } ps_printer;
 
 static bool is_record(const char *name) { return strncmp(name, "PERF_RECORD_", 12) == 0; }
@@ -57,19 +60,29 @@ static tg_scope sample_scope(const tg_event *ev)
     return tg_event_class_system(tg_event_class_of(ev)) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
 }
 
-static bool get_u64(const tg_event *ev, const char *name, uint64_t *v)
-{
-    tg_value val;
-    if (tg_event_field_by_name(ev, sample_scope(ev), name, &val) < 0 ||
-        (val.type != TG_VAL_UINT && val.type != TG_VAL_SINT))
-        return false;
-    *v = val.v.u;
-    return true;
-}
-
 /* A kernel address: the upper half of a 64-bit address space (x86_64, aarch64), which is
  * what the sample's cpumode says for every sample the kernel takes there. */
 static bool kernel_addr(uint64_t a) { return a >> 63; }
+
+static void put_spaces(tg_buf *out, size_t n)
+{
+    static const char sp[] = "                                ";
+    while (n) {
+        size_t k = n < sizeof sp - 1 ? n : sizeof sp - 1;
+        tg_buf_put(out, sp, k);
+        n -= k;
+    }
+}
+
+static void put_hex16(tg_buf *out, uint64_t v)
+{
+    int len = 1;
+    for (uint64_t x = v >> 4; x; x >>= 4)
+        len++;
+    if (len < 16)
+        put_spaces(out, (size_t)(16 - len));
+    tg_buf_hex(out, v);
+}
 
 /* " sym+0xoff (dso)" of the map-relative address addr in map m (NULL: none) */
 static void put_sym_dso(ps_printer *p, const ps_map *m, uint64_t addr)
@@ -86,7 +99,6 @@ static void put_sym_dso(ps_printer *p, const ps_map *m, uint64_t addr)
 static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
 {
     bool kernel = false;
-    char line[32];
     for (size_t i = 0; i < chain->count; i++) {
         tg_value v;
         if (tg_value_child(chain, i, &v) < 0)
@@ -100,8 +112,8 @@ static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
         }
         const ps_map *m = perf_session_map(&p->s, pid, kernel, ip);
         uint64_t addr = m ? ip - m->start + m->pgoff : ip;
-        snprintf(line, sizeof line, "\t%16" PRIx64, addr);
-        tg_buf_puts(p->out, line);
+        tg_buf_putc(p->out, '\t');
+        put_hex16(p->out, addr);
         put_sym_dso(p, m, addr);
         tg_buf_putc(p->out, '\n');
     }
@@ -109,65 +121,127 @@ static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
 
 static void put_time(ps_printer *p, uint64_t t)
 {
-    char b[48];
     uint64_t secs = t / 1000000000u, nsecs = t % 1000000000u;
-    if (p->ns) {
-        snprintf(b, sizeof b, "%5" PRIu64 ".%09" PRIu64 ": ", secs, nsecs);
-    } else {
-        char usec[32];
-        snprintf(usec, sizeof usec, "%" PRIu64 ".%06" PRIu64, secs, nsecs / 1000u);
-        snprintf(b, sizeof b, "%12s: ", usec);
+    if (p->ns) { /* "%5lu.%09lu: " */
+        tg_buf_u64_pad(p->out, secs, 5, ' ');
+        tg_buf_putc(p->out, '.');
+        tg_buf_u64_pad(p->out, nsecs, 9, '0');
+    } else { /* "%12s: " of "secs.usecs" */
+        int digits = 1;
+        for (uint64_t x = secs / 10; x; x /= 10)
+            digits++;
+        if (digits + 7 < 12)
+            put_spaces(p->out, (size_t)(12 - digits - 7));
+        tg_buf_u64(p->out, secs);
+        tg_buf_putc(p->out, '.');
+        tg_buf_u64_pad(p->out, nsecs / 1000u, 6, '0');
     }
-    tg_buf_puts(p->out, b);
+    tg_buf_puts(p->out, ": ");
+}
+
+/* Where a class's sample fields are, found at its first sample: the fields printed per
+ * sample are then read by index (the thread, cpu and ip the reader put in the event). */
+typedef struct ps_layout {
+    bool known, has_ip, has_cpu, has_tid;
+    tg_scope scope;
+    int period, chain; /* field index, -1: none */
+} ps_layout;
+
+static const ps_layout *layout_of(ps_printer *p, const tg_event *ev)
+{
+    const tg_event_class *c = tg_event_class_of(ev);
+    if (tg_grow_zeroed(&p->layouts, &p->n_layouts, &p->cap_layouts, c->number + 1,
+                       sizeof *p->layouts) < 0) {
+        p->s.nomem = true;
+        return NULL;
+    }
+    ps_layout *l = &p->layouts[c->number];
+    if (l->known)
+        return l;
+    l->known = true;
+    l->scope = sample_scope(ev);
+    l->period = l->chain = -1;
+    size_t n = tg_event_field_count(ev, l->scope);
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, l->scope, i, &v) < 0 || !v.name)
+            continue;
+        if (strcmp(v.name, "ip") == 0)
+            l->has_ip = true;
+        else if (strcmp(v.name, "cpu") == 0)
+            l->has_cpu = true;
+        else if (strcmp(v.name, "tid") == 0)
+            l->has_tid = true;
+        else if (strcmp(v.name, "period") == 0)
+            l->period = (int)i;
+        else if (strcmp(v.name, "callchain") == 0 && v.type == TG_VAL_ARRAY)
+            l->chain = (int)i;
+    }
+    return l;
+}
+
+/* "%*d" of a value that may be negative */
+static void put_int(tg_buf *out, int64_t v, int width)
+{
+    if (v >= 0) {
+        tg_buf_u64_pad(out, (uint64_t)v, width, ' ');
+        return;
+    }
+    char b[32];
+    snprintf(b, sizeof b, "%*" PRId64, width, v);
+    tg_buf_puts(out, b);
 }
 
 static void print_sample(ps_printer *p, const tg_event *ev)
 {
-    uint64_t pid = (uint64_t)-1, tid = (uint64_t)-1, cpu, period, ip = 0;
-    get_u64(ev, "pid", &pid);
-    get_u64(ev, "tid", &tid);
-    bool has_ip = get_u64(ev, "ip", &ip);
+    const ps_layout *l = layout_of(p, ev);
+    if (!l)
+        return;
+    int32_t pid = ev->pid, tid = ev->tid;
+    uint64_t ip = ev->addr;
     tg_value chain;
-    bool has_chain = tg_event_field_by_name(ev, sample_scope(ev), "callchain", &chain) == 0 &&
+    bool has_chain = l->chain >= 0 && tg_event_field(ev, l->scope, (size_t)l->chain, &chain) == 0 &&
                      chain.type == TG_VAL_ARRAY;
-    ps_thread *t = perf_session_thread(&p->s, (int32_t)pid, (int32_t)tid);
+    ps_thread *t = perf_session_thread(&p->s, pid, tid);
     const char *comm = t ? t->comm : ":-1";
-    char b[64];
-    if (has_ip && has_chain) {
-        tg_buf_puts(p->out, comm);
-        tg_buf_putc(p->out, ' ');
-    } else {
-        snprintf(b, sizeof b, "%16s ", comm);
-        tg_buf_puts(p->out, b);
-    }
-    snprintf(b, sizeof b, "%5d ", (int)(int32_t)tid);
-    tg_buf_puts(p->out, b);
-    if (get_u64(ev, "cpu", &cpu)) {
-        snprintf(b, sizeof b, "[%03d] ", (int)cpu);
-        tg_buf_puts(p->out, b);
+    size_t cl = strlen(comm);
+    if (!(l->has_ip && has_chain) && cl < 16)
+        put_spaces(p->out, 16 - cl);
+    tg_buf_put(p->out, comm, cl);
+    tg_buf_putc(p->out, ' ');
+    put_int(p->out, tid, 5);
+    tg_buf_putc(p->out, ' ');
+    if (l->has_cpu) {
+        tg_buf_putc(p->out, '[');
+        tg_buf_u64_pad(p->out, (uint64_t)(uint32_t)ev->cpu, 3, '0');
+        tg_buf_puts(p->out, "] ");
     }
     put_time(p, (uint64_t)tg_event_trace_time_ns(ev));
-    if (get_u64(ev, "period", &period)) {
-        snprintf(b, sizeof b, "%10" PRIu64 " ", period);
-        tg_buf_puts(p->out, b);
+    tg_value period;
+    if (l->period >= 0 && tg_event_field(ev, l->scope, (size_t)l->period, &period) == 0) {
+        tg_buf_u64_pad(p->out, period.v.u, 10, ' ');
+        tg_buf_putc(p->out, ' ');
     }
     /* perf's name of a tracepoint is "system:event" */
     const char *sys = tg_event_class_system(tg_event_class_of(ev));
+    const char *name = tg_event_name(ev);
+    size_t nl = strlen(name) + (sys ? strlen(sys) + 1 : 0);
+    if ((int)nl < p->name_width)
+        put_spaces(p->out, (size_t)p->name_width - nl);
     if (sys) {
-        char name[256];
-        snprintf(name, sizeof name, "%s:%s", sys, tg_event_name(ev));
-        tg_buf_printf(p->out, "%*s: ", p->name_width, name);
-    } else {
-        tg_buf_printf(p->out, "%*s: ", p->name_width, tg_event_name(ev));
+        tg_buf_puts(p->out, sys);
+        tg_buf_putc(p->out, ':');
     }
-    if (has_ip) {
+    tg_buf_puts(p->out, name);
+    tg_buf_puts(p->out, ": ");
+    if (l->has_ip) {
         if (has_chain) {
             tg_buf_putc(p->out, '\n');
-            put_callchain(p, &chain, (int32_t)pid);
+            put_callchain(p, &chain, pid);
         } else {
-            snprintf(b, sizeof b, " %16" PRIx64, ip);
-            tg_buf_puts(p->out, b);
-            const ps_map *m = perf_session_map(&p->s, (int32_t)pid, kernel_addr(ip), ip);
+            tg_buf_putc(p->out, ' ');
+            put_hex16(p->out, ip);
+            const ps_map *m = perf_session_map(&p->s, pid, kernel_addr(ip), ip);
             put_sym_dso(p, m, m ? ip - m->start + m->pgoff : ip);
         }
     }
@@ -190,6 +264,7 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     perf_session_free(&p.s);
     perf_symbols_free(&p.syms);
+    free(p.layouts);
     return rc;
 }
 
