@@ -179,20 +179,24 @@ void tg_close(tg_set *set);
  * tg_open then reads as a CTF trace, until the session is destroyed, *stop is set, or the
  * relay fails; tg_live_list writes the relay's sessions as `babeltrace2 -i lttng-live
  * net://RELAY` prints them.  Every wait is bounded by timeout_ms. */
+typedef struct tg_live_result tg_live_result;
 typedef struct tg_live_params {
     const char *not_found;             /* session-not-found-action: "continue" (NULL: wait for
                                           it), "fail" (an error), "end" (nothing read) */
     const volatile sig_atomic_t *stop; /* set (by a signal handler) to stop reading; NULL */
     int timeout_ms;                    /* the longest wait for one reply (0: 10000) */
     int retry_ms;                      /* the pause when the relay has nothing new (0: 100) */
+    /* Optional: called about twice a second while reading, with what came so far. */
+    void (*progress)(void *ctx, const tg_live_result *res);
+    void *progress_ctx;
 } tg_live_params;
 
-typedef struct tg_live_result {
+struct tg_live_result {
     uint64_t packets, bytes, streams, discarded; /* what was received */
     bool found;                                  /* the session was found and attached */
     bool ended;   /* the session ended (destroyed), or was not found with "end" */
     bool stopped; /* *stop was set */
-} tg_live_result;
+};
 
 /* Whether path names a live source (net://...). */
 bool tg_live_is_url(const char *path);

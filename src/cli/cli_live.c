@@ -103,8 +103,18 @@ static void forget(struct cli_live *L)
     free(L);
 }
 
+/* The line on a terminal while a session is read: the command's output comes at its end. */
+static void draw(void *ctx, const tg_live_result *res)
+{
+    fprintf(stderr,
+            "\rtraceglot: %s: %llu packets, %llu KiB (output at the session's end or Ctrl-C) ",
+            (const char *)ctx, (unsigned long long)res->packets,
+            (unsigned long long)(res->bytes >> 10));
+}
+
 /* Reads one live path into a new scratch folder: 0 (the folder in *dir), or an exit code. */
-static int record(struct cli_live *L, const char *url, const tg_live_params *p, char **dir)
+static int record(struct cli_live *L, const char *url, const tg_live_params *p, bool show,
+                  char **dir)
 {
     const char *tmp = getenv("TMPDIR");
     char tmpl[4200];
@@ -122,7 +132,14 @@ static int record(struct cli_live *L, const char *url, const tg_live_params *p, 
     *dir = L->dirs[L->n_dirs++];
     tg_live_result res;
     tg_error *err = NULL;
-    int rc = tg_live_record(url, *dir, p, &res, &err);
+    tg_live_params q = *p;
+    if (show) {
+        q.progress = draw;
+        q.progress_ctx = (void *)url;
+    }
+    int rc = tg_live_record(url, *dir, &q, &res, &err);
+    if (show)
+        fprintf(stderr, "\r\033[K");
     if (rc < 0 && res.packets == 0)
         return cli_finish(rc, err); /* nothing to show: the error alone */
     if (rc < 0)
@@ -164,7 +181,8 @@ int cli_live_prepare(struct cli_args *a)
         }
         char *dir = NULL;
         cli_signals_soft(&stop); /* Ctrl-C ends the reading, not the command */
-        rc = record(L, a->paths[i], &p, &dir);
+        bool show = a->progress > 0 || (a->progress == 0 && isatty(STDERR_FILENO));
+        rc = record(L, a->paths[i], &p, show, &dir);
         cli_signals_install();
         if (!rc)
             a->paths[i] = dir;

@@ -93,7 +93,7 @@ tg_same "cat net:// = babeltrace2 on the relay's files" "$w/s1.files" "$w/s1.tg"
 # ---- stats of a session read after its program ran -----------------------------------------
 live_session s2 || tg_fail "create s2" "lttng create --live failed"
 run_app
-timeout 60 "$TG" stats "$(url s2)" > "$w/s2.tg" 2> "$w/s2.tg.err" &
+timeout 60 "$TG" stats --progress "$(url s2)" > "$w/s2.tg" 2> "$w/s2.tg.err" &
 tg=$!
 tg_relay_clients s2 1 || tg_fail "stats attach" "traceglot did not attach in 20 s"
 sleep 0.5 # a live timer's flush: the program's last packets reach the relay
@@ -103,6 +103,9 @@ rc=$?
 [ $rc = 0 ] && tg_pass "stats ends at the destroy" || tg_fail "stats ends at the destroy" "exit $rc: $(cat "$w/s2.tg.err")"
 "$TG" stats "$(relay_trace s2)" > "$w/s2.files" 2>&1
 tg_same "stats net:// = stats of the relay's files" "$w/s2.files" "$w/s2.tg"
+grep -q "traceglot: net://.*/s2: [0-9]* packets, [0-9]* KiB (output at the session's end or Ctrl-C)" \
+    "$w/s2.tg.err" && tg_pass "--progress: the reading's line" ||
+    tg_fail "--progress: the reading's line" "$(head -c 300 "$w/s2.tg.err")"
 grep -q "^total: 36 events, 0 lost$" "$w/s2.tg" && tg_pass "stats: 36 events" || tg_fail "stats: 36 events" "$(cat "$w/s2.tg")"
 
 # ---- no stream yet, destroyed before any metadata ------------------------------------------

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LIVE_MAX_STREAMS 65536
@@ -64,6 +65,7 @@ typedef struct live_state {
     size_t n_traces, cap_traces;
     live_dstream *streams;
     size_t n_streams, cap_streams;
+    int64_t progress_at; /* ms of the last progress call */
     uint8_t buf[LIVE_COPY_CHUNK];
 } live_state;
 
@@ -537,12 +539,32 @@ static int find_and_attach(live_state *L, const live_wanted *w)
     }
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Tells the caller what came so far, at most twice a second. */
+static void report(live_state *L)
+{
+    if (!L->p->progress)
+        return;
+    int64_t now = now_ms();
+    if (now - L->progress_at < 500)
+        return;
+    L->progress_at = now;
+    L->p->progress(L->p->progress_ctx, L->res);
+}
+
 /* Reads the attached sessions until they end: 0, 1 stopped, <0 error. */
 static int read_sessions(live_state *L)
 {
     int rc = fetch_all_metadata(L);
     for (; !rc;) {
         bool progress = false;
+        report(L);
         for (size_t k = 0; k < L->n_streams && !rc; k++)
             if (!L->streams[k].done) {
                 bool got = false;
