@@ -17,7 +17,9 @@
  *
  * trace-cmd keeps the -F filters given before -v (one must match) apart from those after it
  * (none may match); an event of no positive filter is hidden, except a kernel or user stack
- * right after a shown event of its cpu (tracecmd_filter_match).
+ * of a cpu where an event was shown before it: trace-cmd 3.1.6's flag per cpu (test_stacktrace
+ * in trace-read.c) is set by each event it shows and cleared by none, so once a filtered event
+ * of a cpu is shown, every later stack of that cpu is (unless -v hides it).
  *
  * The expression is parsed once into nodes; each class the filter names resolves its field
  * references once, from the fields it declares (so what trace-cmd refuses is refused before
@@ -491,7 +493,7 @@ int tc_filters_show(tc_filters *fs, const tg_event *ev, tg_error **err)
                                             sizeof *fs->last_printed) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (!found && fs->n_pos) {
-        /* a stack trace goes with the event before it on its cpu */
+        /* a stack trace of no filter of its own: shown once an event of its cpu was */
         if (!is_stack(ev) || !fs->last_printed[cpu])
             return 0;
         stack = true;
@@ -503,6 +505,7 @@ int tc_filters_show(tc_filters *fs, const tg_event *ev, tg_error **err)
             return m;
         found = m;
     }
-    fs->last_printed[cpu] = !stack && !found;
+    if (!stack && !found)
+        fs->last_printed[cpu] = true;
     return !found;
 }
