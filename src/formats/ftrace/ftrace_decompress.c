@@ -5,7 +5,11 @@
  * not decompress to exactly that size is damage).  That size is only what the file says:
  * past what real sections and chunks need, a buffer not yet large enough grows with the
  * output the compressed bytes really produce (streaming), never to a size a damaged header
- * names (an 8 KB file saying 640 MB).  The real libraries do the work. */
+ * names (an 8 KB file saying 640 MB).  A size more than the compressed bytes can produce at
+ * all is refused before anything is allocated: zstd writes at most one block of 128 KiB per 4
+ * bytes (a 3-byte block header and one repeated byte), deflate at most 258 bytes per 2 bits
+ * (1032 per byte), so every buffer stays bounded by the file's size.  The real libraries do
+ * the work. */
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
 
@@ -132,9 +136,19 @@ static int stream_zlib(const uint8_t *src, size_t srclen, uint8_t **buf, size_t 
     return rc;
 }
 
+/* The most that srclen bytes of the kind can decompress to. */
+static uint64_t most_from(int kind, size_t srclen)
+{
+    if (kind == 1)
+        return ((uint64_t)srclen / 4 + 1) * (128u << 10);
+    return (uint64_t)srclen * 1032 + 1024;
+}
+
 int ft_decompress_into(int kind, void *ctx, const uint8_t *src, size_t srclen, uint8_t **buf,
                        size_t *cap, size_t dstlen)
 {
+    if (dstlen > most_from(kind, srclen))
+        return -1; /* damage: no data of that size decompresses to it */
     bool direct = dstlen <= DIRECT || dstlen / RATIO <= srclen;
     if (tg_grow(buf, cap, direct ? (dstlen ? dstlen : 1) : 1, 1) != 0)
         return TG_ERR_NOMEM;
