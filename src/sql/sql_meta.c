@@ -348,12 +348,29 @@ static void trace_end_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     bound(ctx, true);
 }
 
+/* TRACE_DUR(): TRACE_END() - TRACE_START(), as Perfetto defines it. */
+static void trace_dur_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    sql_db *db = sqlite3_user_data(ctx);
+    if (sql_registry_complete(db) < 0)
+        sqlite3_result_error(ctx, db->message ? db->message : "cannot read the trace", -1);
+    else if (!db->n_events)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, db->last_ns - db->first_ns);
+}
+
 int sql_meta_register(sql_db *db)
 {
     int rc = sqlite3_create_function(db->sqlite, "TRACE_START", 0, SQLITE_UTF8, db, trace_start_fn,
                                      NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function(db->sqlite, "TRACE_END", 0, SQLITE_UTF8, db, trace_end_fn,
+                                     NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function(db->sqlite, "TRACE_DUR", 0, SQLITE_UTF8, db, trace_dur_fn,
                                      NULL, NULL);
     return rc;
 }
