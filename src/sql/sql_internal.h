@@ -232,6 +232,9 @@ void sql_reg_close(sql_cursor *c);
 int sql_vtab_register(sql_db *db);
 /* The list of tables, NULL-terminated (for the export). */
 extern const sql_table *const sql_tables[];
+/* lttng-analyses' answers (sql_analysis.c: analysis_cputop, ...), NULL-terminated: registered
+ * beside the others, not exported (each scan runs its analysis over the events). */
+extern const sql_table *const sql_analysis_tables[];
 
 /* ---- args (sql_args.c) ------------------------------------------------------------------- */
 

@@ -364,5 +364,15 @@ int sql_vtab_register(sql_db *db)
         if (rc != SQLITE_OK)
             return rc;
     }
+    for (size_t i = 0; sql_analysis_tables[i]; i++) {
+        struct sql_module *m = malloc(sizeof *m);
+        if (!m)
+            return SQLITE_NOMEM;
+        *m = (struct sql_module){.db = db, .table = sql_analysis_tables[i]};
+        int rc = sqlite3_create_module_v2(db->sqlite, sql_analysis_tables[i]->name, &module, m,
+                                          module_free);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
     return SQLITE_OK;
 }
