@@ -422,7 +422,12 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     int64_t tid = ev->tid;
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
     if (kind == TG_KIND_LOST || kind >= TG_KIND_STREAM_BEGIN) {
-        ev->utid = ev->tid = ev->pid = -1; /* records lost, a stream's structure: no task's */
+        /* records lost, a stream's structure: a thread's only where the trace says so (uftrace's
+         * lost records are a thread's: the call-stack builder ends its frames there) */
+        int64_t lost_utid = tid >= 0 && kind == TG_KIND_LOST ? thread_of(c, tid, false) : -1;
+        if (lost_utid < -1)
+            return (int)lost_utid;
+        ev->utid = (int32_t)lost_utid;
         c->fed++;
         if (front)
             m->seen = c->fed;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # kernel-dat.sh - the kernel model on trace.dat files against `trace-cmd report -t`
-# (kernel_report.py counts its lines): the events of each thread (ftrace_event per utid's tid
+# (kernel_report.py counts its lines): the events of each thread (but lost-event records) (ftrace_event per utid's tid
 # = the report's lines per comm-pid), and the IRQ and softirq slices of each CPU (slice on
 # cpu_track: Perfetto's "IRQ (name)" and softirq action names, their ts and dur = the
 # irq_handler_entry/exit and softirq_entry/exit pairs the report prints), through `traceglot
@@ -10,7 +10,8 @@
 . "$(dirname "$0")/../lib.sh"
 tg_need_cmd trace-cmd
 [ -x /usr/bin/python3 ] || tg_skip "no /usr/bin/python3"
-per_thread="SELECT t.tid, count(*) FROM ftrace_event e JOIN thread t USING (utid) GROUP BY t.tid ORDER BY 1"
+per_thread="SELECT t.tid, count(*) FROM ftrace_event e JOIN thread t USING (utid) WHERE e.name != 'lost'
+            GROUP BY t.tid ORDER BY 1"
 slices() { # TYPE
     echo "SELECT c.cpu, s.ts, s.dur, s.name FROM slice s JOIN cpu_track c ON s.track_id = c.id
           WHERE c.type = '$1' ORDER BY 1, 2"
