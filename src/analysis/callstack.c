@@ -402,9 +402,10 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
         return push(cs, t, addr, name, module_of(cs, ev->cls->trace, addr, name), ts);
     }
     unsigned how = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
-    /* unwind: find the matching frame from the top */
+    /* unwind: find the matching frame from the top (an exit without an address ends the
+     * top frame) */
     size_t match = t->depth;
-    while (match > 0 && t->frames[match - 1].addr != addr)
+    while (match > 0 && t->frames[match - 1].addr != addr && !ev->cls->exit_ends_top)
         match--;
     if (match == 0) {
         no_entry(cs, t, ev, addr, ts);

@@ -150,8 +150,9 @@ tg_callstack_step_any(tg_callstack *cs, tg_stack_rules rules, bool is_ev, const 
         /* llvm-xray's function ids are 32-bit */
         uint64_t ev_addr = is_ev ? ev->addr : rec->addr;
         uint64_t addr = rules == TG_STACK_LLVM_XRAY ? (uint32_t)ev_addr : ev_addr;
-        if (t->depth == 0 || t->frames[t->depth - 1].addr != addr)
-            return TG_STEP_NO_ENTRY;
+        if (t->depth == 0 ||
+            (t->frames[t->depth - 1].addr != addr && !(is_ev && ev->cls->exit_ends_top)))
+            return TG_STEP_NO_ENTRY; /* (an exit without an address ends the top frame) */
         out->frame = tg_callstack_pop(t, ts);
         out->flags = kind == TG_KIND_FUNC_TAIL_EXIT ? TG_CALL_TAIL : 0;
         return TG_STEP_ENDED;

@@ -320,6 +320,11 @@ int uf_step(uf_state *st, uf_task *t, const uf_rec *r, const uf_sink *sink)
         if (!uf_frame_at(st, t, t->stack_count))
             return 0;
         uf_update_exit(t);
+        if (r->cls->exit_ends_top) { /* no address of its own: the frame it ended */
+            uf_rec top = *r;
+            uf_rec_exit_of_top(t, &top);
+            return sink->close(sink->ctx, t, top.name, top.addr, r->time, UF_CLOSE_EXIT);
+        }
         return sink->close(sink->ctx, t, r->name, r->addr, r->time, UF_CLOSE_EXIT);
     }
     if (r->type == UF_EVENT) {

@@ -257,6 +257,16 @@ static inline __attribute__((always_inline)) bool uf_consume_fast(uf_state *st, 
     return false;
 }
 
+/* An exit that carries no address (its class's exit_ends_top: LTTng-UST cyg_profile_fast),
+ * once consumed: it ended the frame at t->stack_count, whose function it is. */
+static inline void uf_rec_exit_of_top(const uf_task *t, uf_rec *r)
+{
+    if (t->stack_count >= 0 && t->stack_count < t->cap) {
+        r->addr = t->frames[t->stack_count].addr;
+        r->name = t->frames[t->stack_count].name;
+    }
+}
+
 /* fstack_update: the display depth after printing an entry / an exit. */
 int uf_update_entry(uf_state *st, uf_task *t);
 int uf_update_exit(uf_task *t);

@@ -18,11 +18,14 @@ struct tg_event_class {
     const char *system; /* ftrace system / CTF provider; may be NULL */
     uint64_t id;
     tg_event_kind kind;
-    bool kernel;    /* function entries/exits of the kernel recorded beside a user
+    bool kernel;        /* function entries/exits of the kernel recorded beside a user
                             * program's (uftrace record -k): uftrace's rules treat them apart */
-    void *fmt_data; /* the format's compiled layout for this class */
-    size_t index;   /* position in its trace's class list */
-    size_t number;  /* dense across the set (0, 1, ...): a consumer keeps one row per class
+    bool exit_ends_top; /* a function exit that carries no address (LTTng-UST's
+                         * cyg_profile_fast:func_exit): it ends its thread's top frame, whatever
+                         * function that is (the call-stack builder's rules, every rule set) */
+    void *fmt_data;     /* the format's compiled layout for this class */
+    size_t index;       /* position in its trace's class list */
+    size_t number;      /* dense across the set (0, 1, ...): a consumer keeps one row per class
                        in an array indexed by it, no lookup */
     tg_trace *trace;
     bool has_log_level; /* the class's declared log level (CTF loglevel: 0 emergency .. 14

@@ -477,6 +477,10 @@ static inline __attribute__((always_inline)) int replay_loop(struct rp *p, tg_it
             rc = next_rec(p, it, &ev, filtering);
             continue;
         }
+        if (r.type == UF_EXIT && r.cls->exit_ends_top) { /* the function of the frame it ended */
+            uf_rec_exit_of_top(t, &r);
+            name_len = r.name ? strlen(r.name) : 0;
+        }
         if (r.type != UF_LOST && r.time) {
             if ((uint64_t)p->prev_time > (uint64_t)r.time) {
                 for (int k = 0; k < p->n_fields; k++) {

@@ -149,7 +149,8 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
                                                            const bool stats)
 {
     tg_event_kind kind = ev->cls->kind;
-    if ((kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || ev->cls->kernel)
+    if ((kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || ev->cls->kernel ||
+        ev->cls->exit_ends_top)
         return feed(p, ev);
     uf_task *t = p->st.last_task;
     if (!t || t->tid != ev->tid)

@@ -146,6 +146,19 @@ static tg_event_kind class_kind(const char *name)
     return TG_KIND_GENERIC;
 }
 
+/* A function exit whose payload declares no address (lttng_ust_cyg_profile_fast:func_exit
+ * has none: the fast probe records the entry's address only). */
+static bool exit_without_address(const tg_event_class *c)
+{
+    if (c->kind != TG_KIND_FUNC_EXIT)
+        return false;
+    const tg_field_type *p = c->schema[TG_SCOPE_PAYLOAD];
+    for (size_t i = 0; p && i < p->n_members; i++)
+        if (p->members[i].name && strcmp(p->members[i].name, "addr") == 0)
+            return false;
+    return true;
+}
+
 static int cmp_file(const void *a, const void *b)
 {
     const ctf_file *x = a, *y = b;
@@ -335,6 +348,8 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
             e->cls->emf_uri = e->emf_uri;
         }
         TG_TRY(ctf_schema_attach(m, s, err));
+        for (size_t j = 0; j < s->n_events; j++)
+            s->events[j]->cls->exit_ends_top = exit_without_address(s->events[j]->cls);
     }
     tr->lost_cls = tg_trace_add_class(t, "lost events", UINT64_MAX, TG_KIND_LOST);
     if (!tr->lost_cls)

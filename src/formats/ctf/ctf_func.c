@@ -275,6 +275,7 @@ void ctf_func_event(ctf_dstream *ds, const ctf_event_decl *e, tg_event *ev)
     uint64_t v;
     /* the payload (addr, call_site) is not the function's arguments */
     ev->size = 0;
+    ev->addr = 0; /* an exit of cyg_profile_fast has none (its class says exit_ends_top) */
     if (ctf_field_uint(ev, TG_SCOPE_PAYLOAD, "addr", &v))
         ev->addr = v;
     /* the thread (vtid, vpid) was set from the contexts as they were skipped */

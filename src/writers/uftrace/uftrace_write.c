@@ -92,11 +92,9 @@ static int func_index(uw_writer *w, const char *name, size_t *out, tg_error **er
     return 0;
 }
 
-static int func_address(uw_writer *w, const tg_event *ev, uint64_t *out, size_t *func,
+static int func_address(uw_writer *w, uint64_t addr, const char *name, uint64_t *out, size_t *func,
                         tg_error **err)
 {
-    uint64_t addr = tg_event_func_addr(ev);
-    const char *name = tg_event_func_name(ev);
     size_t slot = (size_t)((addr >> 2) ^ (addr >> 12)) % FUNC_CACHE;
     if (w->cache_addr[slot] == addr && w->cache_index[slot]) {
         *out = UW_BASE + UW_FIRST + UW_STEP * (w->cache_index[slot] - 1);
@@ -333,6 +331,13 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         kind != TG_KIND_LOST && kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT &&
         kind != TG_KIND_SCHED_OUT_PREEMPTED)
         return 0;
+    if (w->stacks && kind != TG_KIND_SCHED_IN && kind != TG_KIND_SCHED_OUT &&
+        kind != TG_KIND_SCHED_OUT_PREEMPTED) {
+        w->ended_addr = 0;
+        w->ended_name = NULL;
+        if (tg_callstack_feed(w->stacks, ev) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    }
     uw_thread *t = NULL;
     TG_TRY(thread_of(w, ev, &t, err));
     int64_t ns = tg_event_time_ns(ev);
@@ -350,7 +355,7 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     size_t f;
     switch (kind) {
     case TG_KIND_FUNC_ENTRY:
-        TG_TRY(func_address(w, ev, &addr, &f, err));
+        TG_TRY(func_address(w, tg_event_func_addr(ev), tg_event_func_name(ev), &addr, &f, err));
         if (depth < 0)
             depth = t->open;
         t->open = depth + 1;
@@ -358,7 +363,10 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         break;
     case TG_KIND_FUNC_EXIT:
     case TG_KIND_FUNC_TAIL_EXIT:
-        TG_TRY(func_address(w, ev, &addr, &f, err));
+        if (ev->cls->exit_ends_top) /* no address: the function of the frame it ended */
+            TG_TRY(func_address(w, w->ended_addr, w->ended_name, &addr, &f, err));
+        else
+            TG_TRY(func_address(w, tg_event_func_addr(ev), tg_event_func_name(ev), &addr, &f, err));
         if (depth < 0)
             depth = t->open > 0 ? t->open - 1 : 0;
         t->open = depth;
@@ -378,8 +386,31 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     return 0;
 }
 
+/* The call the builder ended with the exit being written (an exit without an address). */
+static void on_ended(void *ctx, const tg_call *call)
+{
+    uw_writer *w = ctx;
+    if (!(call->flags & (TG_CALL_NO_EXIT | TG_CALL_NO_ENTRY))) {
+        w->ended_addr = call->addr;
+        w->ended_name = call->name;
+    }
+}
+
+/* Whether the set has exits without an address (they need the builder's stacks). */
+static bool any_exit_ends_top(tg_set *set)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const tg_trace *tr = tg_set_trace(set, i);
+        for (size_t k = 0; k < tg_trace_class_count(tr); k++)
+            if (tg_trace_class(tr, k)->exit_ends_top)
+                return true;
+    }
+    return false;
+}
+
 static void writer_free(uw_writer *w)
 {
+    tg_callstack_free(w->stacks);
     for (size_t i = 0; i < w->n_threads; i++) {
         tg_buf_free(w->threads[i].out);
         close(w->threads[i].fd);
@@ -411,8 +442,11 @@ static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, con
     w.cache_addr = calloc(FUNC_CACHE, sizeof *w.cache_addr);
     w.cache_index = calloc(FUNC_CACHE, sizeof *w.cache_index);
     w.payload = tg_buf_new();
-    int rc =
-        w.cache_addr && w.cache_index && w.payload ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (any_exit_ends_top(set))
+        w.stacks = tg_callstack_new(on_ended, &w);
+    int rc = w.cache_addr && w.cache_index && w.payload && (w.stacks || !any_exit_ends_top(set))
+                 ? 0
+                 : tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
     while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
         rc = write_event(&w, ev, err);

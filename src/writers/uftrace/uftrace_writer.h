@@ -60,6 +60,11 @@ typedef struct uw_writer {
     int *before, *after;
     size_t n_ties, cap_before, cap_after;
     tg_buf *payload; /* one record's argument values */
+    /* Inputs whose exits carry no address (LTTng-UST cyg_profile_fast): the one call-stack
+     * builder, fed their function records, says which function each exit ended. */
+    tg_callstack *stacks; /* NULL: no such input */
+    uint64_t ended_addr;
+    const char *ended_name;
     tg_value *vals;
     size_t cap_vals;
 } uw_writer;
