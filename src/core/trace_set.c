@@ -228,7 +228,10 @@ tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, t
     if (tg_grow(&t->classes, &t->cap_classes, t->n_classes + 1, sizeof *t->classes) < 0)
         return NULL;
     tg_event_class *c = tg_arena_alloc(&t->arena, sizeof *c);
-    if (!c || !(c->name = tg_arena_strdup(&t->arena, name)))
+    if (!c)
+        return NULL;
+    memset(c, 0, sizeof *c); /* the arena's memory is not cleared: no flag left to chance */
+    if (!(c->name = tg_arena_strdup(&t->arena, name)))
         return NULL;
     c->id = id;
     c->kind = kind;
