@@ -37,7 +37,7 @@ grep_err "unknown command 'frobnicate'" "help of an unknown command says so"
 expect 2 "unknown --to" -- "$TG" convert --to json -o "$tmp/x" "$tmp/nonexistent"
 grep_err "unknown target 'json' (known: chrome, ctf, folded, perfetto, speedscope, sqlite, svg, uftrace)" "unknown --to lists the targets"
 expect 2 "unknown report style" -- "$TG" report --style=nope "$tmp/nonexistent"
-grep_err "unknown style 'nope' (known: uftrace, xray)" "unknown report style lists the styles"
+grep_err "unknown style 'nope' (known: perf, uftrace, xray)" "unknown report style lists the styles"
 for c in info cat stats convert replay report; do
     expect 0 "$c --help" -- "$TG" $c --help
     grep -q "usage: traceglot $c" "$tmp/out" && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: $c --help text"; }
