@@ -12,6 +12,11 @@
 #                                    (TRACE.babeltrace2-details.txt, read in place): the stream
 #                                    names it shows start with the folder it was recorded from
 #                                    (/tmp/tg-corpus/out/ctf/NAME), which is this TRACE here
+#   details.sh --symlink TRACE       one CTF trace reached through a symbolic link to its
+#                                    folder (absolute and relative paths, "." and "..", a
+#                                    working folder entered through the link): babeltrace2 runs
+#                                    here on each path and names the stream files by the path
+#                                    as given, made absolute, not by where the link points
 #   details.sh --converted PATH...   traces of other formats: babeltrace2 runs on the CTF
 #                                    `traceglot convert --to ctf` writes of each; traceglot's
 #                                    conversion is a temporary folder with UUIDs of its own (the
@@ -59,11 +64,31 @@ case "${1:-}" in
         [ -d "$t" ] && [ -f "$exp" ] || continue
         found=1
         name=$(basename "$t")
-        dir=$(cd "$t" && pwd -P)
+        dir=$(cd "$t" && pwd) # as given, not resolved: babeltrace2 does not resolve links
         sed "s|^  Name: /tmp/tg-corpus/out/ctf/$name/|  Name: $dir/|" "$exp" > "$TG_TMP/exp"
         tg_check "$name" "$TG_TMP/exp" "$TG" cat -c sink.text.details "$t"
     done
     [ "$found" = 1 ] || tg_skip "no recorded details outputs beside: $*"
+    ;;
+--symlink)
+    tg_need_cmd babeltrace2
+    t=${2:?}
+    [ -d "$t" ] || tg_skip "no CTF trace $t"
+    t=$(cd "$t" && pwd)
+    mkdir -p "$TG_TMP/real/sub"
+    ln -s "$t" "$TG_TMP/real/sub/trace"
+    ln -s real/sub "$TG_TMP/link"
+    live "absolute through the link" "$TG_TMP/link/trace"
+    live "through . and .." "$TG_TMP/real/../link/./trace/"
+    cd "$TG_TMP"
+    live "relative through the link" link/trace
+    cd "$TG_TMP/link"
+    live "working folder entered through the link" trace
+    # where $PWD does not name the working folder: the folder's own path (getcwd's)
+    PWD=/ babeltrace2 -c sink.text.details trace >"$TG_TMP/peer" 2>"$TG_TMP/peer.err"
+    PWD=/ tg_run "$TG" cat -c sink.text.details trace
+    tg_same "a stale \$PWD" "$TG_TMP/peer" "$TG_TMP/out"
+    cd "$TG_TMP/.."
     ;;
 --converted)
     shift
