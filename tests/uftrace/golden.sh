@@ -4,8 +4,9 @@
 # usage: golden.sh DIR...   Every NAME.data directory in each DIR (or each NAME.data given
 # itself: the build registers one test per recording) is checked against the
 # outputs uftrace printed beside it: NAME.replay.txt (replay), NAME.replay-time.txt
-# (replay -f time,tid,duration), NAME.report.txt (report), NAME.info.txt (info: compared with
-# the uftrace part of `traceglot info`, from "# system information" on).  The expected files
+# (replay -f time,tid,duration), NAME.report.txt (report), NAME.graph.txt (graph, where it was
+# kept), NAME.info.txt (info: compared with the uftrace part of `traceglot info`, from
+# "# system information" on).  The expected files
 # were written by the real uftrace, never by traceglot.  Skipped when no DIR holds one.
 . "$(dirname "$0")/../lib.sh"
 
@@ -30,6 +31,7 @@ for dir in "$@"; do
         check "$name replay -f time,tid,duration" "$base.replay-time.txt" \
             "$TG" replay -f time,tid,duration "$data"
         check "$name report" "$base.report.txt" "$TG" report "$data"
+        check "$name graph" "$base.graph.txt" "$TG" graph "$data"
         check "$name info" "$base.info.txt" info_part "$data"
     done
 done

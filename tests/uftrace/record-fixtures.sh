@@ -6,7 +6,9 @@
 # uftrace's own outputs beside it: NAME.replay.txt (uftrace replay), NAME.replay-time.txt
 # (uftrace replay -f time,tid,duration), NAME.report.txt (uftrace report) and NAME.info.txt
 # (uftrace info).  The fixtures: threads, forks, recursion (also with -finstrument-functions),
-# cxx (C++ names as uftrace demangles them), args (-a, DWARF specs), libcalls (-a on libc
+# cxx (C++ names as uftrace demangles them), cxxnames (the names uftrace's own demangler words
+# otherwise than a full demangler: static constructors, ABI tags, iostreams, templates; also
+# NAME.graph.txt = uftrace graph), args (-a, DWARF specs), libcalls (-a on libc
 # calls: automatic specs, enum flags), args-spec (-A/-R specs of every format), events (-T read=...
 # built-in events), extern (an extern.dat) and lost (LOST records).  Symbol files of shared libraries are dropped before the outputs are made
 # (only the program's own .sym/.dbg are kept), so the fixtures stay a few tens of KB; the
@@ -14,6 +16,8 @@
 #
 # usage: tests/uftrace/record-fixtures.sh [OUTDIR]      (default: tests/data/uftrace)
 #        tests/uftrace/record-fixtures.sh --example     (re-record examples/fib.uftrace.data)
+#        TG_RECORD_ONLY="NAME..." tests/uftrace/record-fixtures.sh [OUTDIR]
+#                                                       (re-record only these fixtures)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -27,6 +31,7 @@ trap 'rm -rf "$work"' EXIT
 record() {
     local name=$1 src=$2 cflags=$3 uopts=$4
     shift 4
+    wanted "$name" || return 0
     case "$src" in
     *.cc) g++ $cflags -o "$work/$name" "$src" ;;
     *) gcc $cflags -o "$work/$name" "$src" -lpthread ;;
@@ -41,12 +46,19 @@ record() {
     outputs "$name"
 }
 
+wanted() { # wanted NAME: whether TG_RECORD_ONLY (all when empty) names it
+    [ -z "${TG_RECORD_ONLY:-}" ] || [[ " $TG_RECORD_ONLY " == *" $1 "* ]]
+}
+
+graphed="cxxnames" # the fixtures whose `uftrace graph` is kept too (NAME.graph.txt)
+
 outputs() { # outputs NAME: uftrace's own outputs beside $work/NAME.data
     local name=$1 d="$work/$1.data"
     uftrace replay -d "$d" >"$work/$name.replay.txt"
     uftrace replay -f time,tid,duration -d "$d" >"$work/$name.replay-time.txt"
     uftrace report -d "$d" >"$work/$name.report.txt"
     uftrace info -d "$d" >"$work/$name.info.txt"
+    [[ " $graphed " != *" $name "* ]] || uftrace graph -d "$d" >"$work/$name.graph.txt"
 }
 
 # extern: the recursion recording plus an extern.dat of messages at times taken from it
@@ -67,7 +79,9 @@ store() { # store NAME OUTDIR
     mkdir -p "$out"
     rm -rf "${out:?}/$name.data"
     cp -r "$work/$name.data" "$out/"
-    for s in replay replay-time report info; do cp "$work/$name.$s.txt" "$out/"; done
+    for s in replay replay-time report info graph; do
+        [ ! -f "$work/$name.$s.txt" ] || cp "$work/$name.$s.txt" "$out/"
+    done
 }
 
 if [ "${1:-}" = "--example" ]; then
@@ -88,6 +102,7 @@ record recursion-cyg "$src/recursion.c" "-O1 -finstrument-functions" ""
 record args "$src/args.c" "-O0 -g -pg" "-a"
 if command -v g++ >/dev/null; then
     record cxx "$src/cxx.cc" "-O0 -pg" ""
+    record cxxnames "$src/cxxnames.cc" "-O0 -pg" ""
 fi
 record libcalls "$src/libcalls.c" "-O0 -g -pg" "-a"
 record events "$src/recursion.c" "-O1 -pg" "-T main@read=proc/statm -T is_even@read=page-fault"
@@ -115,12 +130,11 @@ PY
     outputs lost
 }
 
-make_extern
-fixtures="threads forks recursion recursion-cyg args args-spec libcalls events extern"
-[ -d "$work/cxx.data" ] && fixtures="$fixtures cxx"
-if command -v python3 >/dev/null; then
+wanted extern && make_extern
+fixtures="threads forks recursion recursion-cyg args args-spec libcalls events extern cxx cxxnames"
+if command -v python3 >/dev/null && wanted lost; then
     make_lost
     fixtures="$fixtures lost"
 fi
-for n in $fixtures; do store "$n" "$out"; done
+for n in $fixtures; do [ ! -d "$work/$n.data" ] || store "$n" "$out"; done
 du -sh "$out"
