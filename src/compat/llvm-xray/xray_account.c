@@ -1,5 +1,6 @@
 /* xray_account.c - the "xray" report style: `llvm-xray account` byte for byte, with its
- * options (-keep-going, -deduce-sibling-calls, -sort, -sortorder, -top, -instr_map, -output).
+ * options (-keep-going, -deduce-sibling-calls, -recursive-calls-only, -sort, -sortorder, -top,
+ * -instr_map, -output, -format text or csv).
  *
  * llvm-xray account walks the records in the order it loaded them (not sorted by time):
  * per thread id a stack of (function id, TSC); an entry pushes; an exit or tail exit whose
@@ -28,26 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xray_account.h"
 #include "xray_select.h"
-
-typedef struct func_lat {
-    int32_t id;
-    uint64_t *v;
-    size_t n, cap;
-    char *name, *location;
-} func_lat;
-
-typedef struct acct {
-    tg_callstack *cs; /* the builder, under llvm-xray's rules, stepped in line */
-    tg_hash by_id;    /* function id -> index into funcs */
-    func_lat *funcs;
-    size_t n_funcs, cap_funcs;
-    func_lat *lastf; /* the function of the previous latency (NULL: none) */
-    uint32_t *hist;  /* percentile histogram (allocated for big functions only) */
-    bool keep_going; /* -keep-going: a record llvm-xray cannot account is skipped */
-    bool deduce;     /* -deduce-sibling-calls */
-    bool stopped;    /* without -keep-going: stopped at such a record (nothing printed) */
-} acct;
 
 __attribute__((always_inline)) static inline func_lat *func_of(acct *a, int32_t id,
                                                                const tg_event *ev)
@@ -177,6 +160,51 @@ static int stop_at(acct *a, const tg_event *ev, uint64_t tsc, tg_error **err)
     return rc;
 }
 
+/* ---- -recursive-calls-only ------------------------------------------------------------------
+ * llvm-xray keeps, per thread and function, the number of the function's frames on the
+ * stack and whether it has called itself (two frames at once) since its outermost frame
+ * began; a call's latency counts only when its function has, and the mark goes with the
+ * outermost frame. */
+
+#define RECURSED (1ull << 32)
+
+static uint64_t *recursion_of(acct *a, uint32_t tid, int32_t id)
+{
+    uint64_t key = (uint64_t)tid << 32 | (uint32_t)id, *status = tg_hash_find(&a->recursion, key);
+    if (status)
+        return status;
+    if (tg_hash_insert(&a->recursion, key, &status) < 0)
+        return NULL;
+    *status = 0;
+    return status;
+}
+
+static int recursion_enter(acct *a, uint32_t tid, int32_t id)
+{
+    uint64_t *st = recursion_of(a, tid, id);
+    if (!st)
+        return TG_ERR_NOMEM;
+    *st = (*st & RECURSED) | ((*st & 0xffffffffu) + 1);
+    if ((*st & 0xffffffffu) == 2)
+        *st |= RECURSED;
+    return 0;
+}
+
+/* Whether the function's calls count now; with leave, one of its frames ends. */
+static int recursion_counts(acct *a, uint32_t tid, int32_t id, bool leave)
+{
+    uint64_t *st = recursion_of(a, tid, id);
+    if (!st)
+        return TG_ERR_NOMEM;
+    int counts = (*st & RECURSED) != 0;
+    if (leave && (*st & 0xffffffffu)) {
+        *st = (*st & RECURSED) | ((*st & 0xffffffffu) - 1);
+        if (!(*st & 0xffffffffu))
+            *st = 0;
+    }
+    return counts;
+}
+
 /* A record the top-only step did not account (step: TG_STEP_NO_ENTRY or TG_STEP_EARLY):
  * -deduce-sibling-calls ends the frames from the exited function's up, each with its own
  * latency (bottom first, as llvm-xray records them); else -keep-going skips it, or the
@@ -191,12 +219,21 @@ __attribute__((noinline, cold)) static int account_unmatched(acct *a, const tg_e
         long at = tg_callstack_unwind_to(t, (uint32_t)ev->addr);
         for (size_t i = at < 0 ? top : (size_t)at; i < top; i++) {
             const struct tg_frame *f = &t->frames[i];
+            if (a->recursive) { /* every ended frame checked before any leaves */
+                int counts = recursion_counts(a, (uint32_t)t->tid, (int32_t)f->addr, false);
+                if (counts < 0)
+                    return counts;
+                if (!counts)
+                    continue;
+            }
             uint64_t entry = (uint64_t)f->entry_ns;
             tg_event named = *ev; /* the latency's function names its row */
             named.addr = f->addr;
             TG_TRY(record_latency(a, (int32_t)f->addr, tsc > entry ? tsc - entry : entry - tsc,
                                   &named));
         }
+        for (size_t i = at < 0 ? top : (size_t)at; a->recursive && i < top; i++)
+            TG_TRY(recursion_counts(a, (uint32_t)t->tid, (int32_t)t->frames[i].addr, true));
         if (at >= 0)
             return 0;
     }
@@ -215,8 +252,12 @@ enum tsc_from {
 
 /* A run of records, each the builder's step under llvm-xray's rules (records before the
  * first, unmatched exits and other kinds change nothing), and the latency of each ended
- * call.  The one caller of the per-record code, so that it is compiled into this loop. */
-static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from from, tg_error **err)
+ * call.  Compiled twice (account_run, account_run_recursive), so that the common case pays
+ * nothing for -recursive-calls-only: the one caller of the per-record code each. */
+__attribute__((always_inline)) static inline int account_run_with(acct *a, const tg_event *run,
+                                                                  size_t n, enum tsc_from from,
+                                                                  const bool recursive,
+                                                                  tg_error **err)
 {
     for (const tg_event *ev = run; ev < run + n; ev++) {
         uint64_t tsc;
@@ -231,13 +272,26 @@ static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from fro
         tg_step_out out;
         int step = tg_callstack_step(a->cs, TG_STACK_LLVM_XRAY, ev, (int64_t)tsc, &out);
         if (step != TG_STEP_ENDED) {
-            if (step == TG_STEP_OPENED) /* the common case: one comparison */
+            if (step == TG_STEP_OPENED) { /* the common case: one comparison */
+                if (recursive)
+                    TG_TRY(
+                        recursion_enter(a, (uint32_t)out.thread->tid,
+                                        (int32_t)out.thread->frames[out.thread->depth - 1].addr));
                 continue;
+            }
             if (step < 0)
                 return step;
             if (step == TG_STEP_NO_ENTRY || step == TG_STEP_EARLY)
                 TG_TRY(account_unmatched(a, ev, step, tsc, out.thread, err));
             continue;
+        }
+        if (recursive) {
+            int counts =
+                recursion_counts(a, (uint32_t)out.thread->tid, (int32_t)out.frame->addr, true);
+            if (counts < 0)
+                return counts;
+            if (!counts)
+                continue;
         }
         uint64_t entry = (uint64_t)out.frame->entry_ns;
         uint64_t lat = tsc > entry ? tsc - entry : entry - tsc;
@@ -246,14 +300,18 @@ static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from fro
     return 0;
 }
 
-/* ---- statistics ------------------------------------------------------------------------- */
+static int account_run(acct *a, const tg_event *run, size_t n, enum tsc_from from, tg_error **err)
+{
+    return account_run_with(a, run, n, from, false, err);
+}
 
-typedef struct row {
-    int32_t id;
-    uint64_t count;
-    double min, med, p90, p99, max, sum;
-    const char *name, *location;
-} row;
+static int account_run_recursive(acct *a, const tg_event *run, size_t n, enum tsc_from from,
+                                 tg_error **err)
+{
+    return account_run_with(a, run, n, from, true, err);
+}
+
+/* ---- statistics ------------------------------------------------------------------------- */
 
 #define HIST_SIZE 65536u
 
@@ -326,8 +384,6 @@ static void stats(func_lat *f, uint64_t freq, row *r, uint32_t *hist)
     r->location = f->location;
 }
 
-enum sort_key { K_FUNCID, K_COUNT, K_MIN, K_MED, K_90P, K_99P, K_MAX, K_SUM, K_FUNC };
-
 typedef struct sort_ctx {
     const row *rows;
     enum sort_key key;
@@ -357,7 +413,7 @@ static int row_less(void *ctx, size_t x, size_t y)
     return 0;
 }
 
-static int parse_sort(const tg_options *opts, enum sort_key *key, int *asc)
+int xray_account_parse_sort(const tg_options *opts, enum sort_key *key, int *asc)
 {
     static const char *const names[] = {"funcid", "count", "min", "med", "90p",
                                         "99p",    "max",   "sum", "func"};
@@ -393,7 +449,7 @@ static int is_xray(const tg_trace *t)
     return f && strcmp(f, "xray") == 0;
 }
 
-static void put_row(tg_buf *out, const row *r)
+void xray_account_put_row(tg_buf *out, const row *r)
 {
     char tmp[256];
     int n =
@@ -407,16 +463,21 @@ static void put_row(tg_buf *out, const row *r)
     tg_buf_putc(out, '\n');
 }
 
-/* One run's account: the stacks and latencies, then the rows in llvm's order. */
-typedef struct account {
-    acct a;
-    uint64_t freq;
-    row *rows;
-    size_t *idx; /* rows in the printed order */
-    size_t n;
-} account;
+/* -format=csv: llvm's raw_ostream writes a double as "%e". */
+static void put_csv_row(tg_buf *out, const row *r)
+{
+    char tmp[320];
+    int n = snprintf(tmp, sizeof tmp, "%d,%llu,%e,%e,%e,%e,%e,%e,\"", r->id,
+                     (unsigned long long)r->count, r->min, r->med, r->p90, r->p99, r->max, r->sum);
+    if (n > 0)
+        tg_buf_put(out, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    tg_buf_puts(out, r->location);
+    tg_buf_puts(out, "\",\"");
+    tg_buf_puts(out, r->name);
+    tg_buf_puts(out, "\"\n");
+}
 
-static void account_free(account *ac)
+void xray_account_free(account *ac)
 {
     free(ac->rows);
     free(ac->idx);
@@ -428,19 +489,21 @@ static void account_free(account *ac)
     }
     free(ac->a.funcs);
     tg_hash_free(&ac->a.by_id);
+    tg_hash_free(&ac->a.recursion);
     free(ac->a.hist);
 }
 
 /* Reads a set as llvm-xray account does (XRay traces stream after stream, others through the
  * iterator) and makes its rows, sorted by key.  0, a negative status (damage: the first
  * error in *err, the rows made all the same), or TG_ERR_NOMEM. */
-static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
-                           const tg_options *opts, tg_error **err)
+int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
+                         const tg_options *opts, tg_error **err)
 {
     memset(ac, 0, sizeof *ac);
     acct *a = &ac->a;
     a->keep_going = opts && tg_options_flag(opts, "keep-going");
     a->deduce = opts && tg_options_flag(opts, "deduce-sibling-calls");
+    a->recursive = opts && tg_options_flag(opts, "recursive-calls-only");
     a->cs = tg_callstack_new(NULL, NULL);
     if (!a->cs)
         return TG_ERR_NOMEM;
@@ -483,7 +546,9 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
                         rc = n;
                     continue;
                 }
-                int ar = account_run(a, run, (size_t)n, ns_is_tsc ? TSC_IS_NS : TSC_FIELD, err);
+                enum tsc_from from = ns_is_tsc ? TSC_IS_NS : TSC_FIELD;
+                int ar = a->recursive ? account_run_recursive(a, run, (size_t)n, from, err)
+                                      : account_run(a, run, (size_t)n, from, err);
                 if (ar < 0) {
                     rc = ar;
                     break;
@@ -497,7 +562,8 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
         const tg_event *ev;
         int r;
         while ((r = tg_iter_next(it, &ev)) > 0)
-            if ((rc = account_run(a, ev, 1, TSC_TRACE_NS, err)) < 0)
+            if ((rc = a->recursive ? account_run_recursive(a, ev, 1, TSC_TRACE_NS, err)
+                                   : account_run(a, ev, 1, TSC_TRACE_NS, err)) < 0)
                 break;
         if (r < 0 && rc >= 0)
             rc = r;
@@ -540,7 +606,7 @@ static int account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key 
     return rc;
 }
 
-static void put_header(tg_buf *out)
+void xray_account_put_header(tg_buf *out)
 {
     char tmp[160];
     snprintf(tmp, sizeof tmp, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count",
@@ -548,7 +614,7 @@ static void put_header(tg_buf *out)
     tg_buf_puts(out, tmp);
 }
 
-static size_t top_of(const tg_options *opts, size_t n)
+size_t xray_account_top_of(const tg_options *opts, size_t n)
 {
     const char *top = opts ? tg_options_get(opts, "top") : NULL;
     if (top && atoi(top) > 0 && (size_t)atoi(top) < n)
@@ -556,7 +622,7 @@ static size_t top_of(const tg_options *opts, size_t n)
     return n;
 }
 
-static int bad_sort(tg_error **err)
+int xray_account_bad_sort(tg_error **err)
 {
     return tg_err(err, TG_ERR_USAGE,
                   "--sort takes funcid, count, min, med, 90p, 99p, max, sum or func; "
@@ -568,19 +634,25 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
 {
     enum sort_key key;
     int asc;
-    if (parse_sort(opts, &key, &asc) < 0)
-        return bad_sort(err);
+    if (xray_account_parse_sort(opts, &key, &asc) < 0)
+        return xray_account_bad_sort(err);
     account ac;
-    int rc = account_run_set(&ac, set, it, key, asc, opts, err);
-    if (rc != TG_ERR_NOMEM && !ac.a.stopped) {
+    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, err);
+    const char *format = opts ? tg_options_get(opts, "format") : NULL;
+    bool csv = format && strcmp(format, "csv") == 0;
+    if (rc != TG_ERR_NOMEM && !ac.a.stopped && csv) {
+        tg_buf_puts(out, "funcid,count,min,median,90%ile,99%ile,max,sum,debug,function\n");
+        for (size_t i = 0, limit = xray_account_top_of(opts, ac.n); i < limit; i++)
+            put_csv_row(out, &ac.rows[ac.idx[i]]);
+    } else if (rc != TG_ERR_NOMEM && !ac.a.stopped) {
         tg_buf_puts(out, "Functions with latencies: ");
         tg_buf_u64(out, ac.n);
         tg_buf_putc(out, '\n');
-        put_header(out);
-        for (size_t i = 0, limit = top_of(opts, ac.n); i < limit; i++)
-            put_row(out, &ac.rows[ac.idx[i]]);
+        xray_account_put_header(out);
+        for (size_t i = 0, limit = xray_account_top_of(opts, ac.n); i < limit; i++)
+            xray_account_put_row(out, &ac.rows[ac.idx[i]]);
     }
-    account_free(&ac);
+    xray_account_free(&ac);
     if (rc == TG_ERR_NOMEM && err && !*err)
         return TG_ERR_NOMEM;
     return rc < 0 ? rc : 0;
@@ -614,98 +686,19 @@ static const tg_option_decl xray_account_options[] = {
     {"output", TG_OPT_TEXT, "-",
      "write the report to FILE; - is stdout (llvm-xray account -output)", "FILE", NULL, 0, 0, 'o',
      XRAY_LLVM},
+    {"format", TG_OPT_CHOICE, "text",
+     "the rows as text or csv (llvm-xray account -format; --diff: text only)", "text|csv",
+     "text|csv", 0, 0, 'f', XRAY_LLVM},
+    {"recursive-calls-only", TG_OPT_FLAG, NULL,
+     "only the calls of functions that called themselves, from their outermost call on "
+     "(llvm-xray account -recursive-calls-only)",
+     NULL, NULL, 0, 0, 0, XRAY_LLVM},
     {0},
 };
-
-/* ---- --diff: two runs' accounts side by side ----------------------------------------------
- * Each row of PATH as llvm-xray account prints it, followed by a line of the change of each
- * column against OTHER's row of the same function (matched by name; by function id when the
- * logs have no names): "(change)", or "(only in PATH)" with the whole row as the change.
- * Then OTHER's rows PATH lacks, as llvm-xray prints them for OTHER, each followed by
- * "(only in OTHER)" and the row negated. */
-
-static const row *find_row(const account *ac, const row *r)
-{
-    for (size_t i = 0; i < ac->n; i++) {
-        const row *o = &ac->rows[i];
-        if (r->name[0] ? strcmp(o->name, r->name) == 0 : !o->name[0] && o->id == r->id)
-            return o;
-    }
-    return NULL;
-}
-
-static void put_change(tg_buf *out, const row *r, const row *o, const char *what)
-{
-    static const row zero;
-    if (!o)
-        o = &zero;
-    char tmp[256];
-    int n =
-        snprintf(tmp, sizeof tmp, "%9s %+10lld [%+9.6f, %+9.6f, %+9.6f, %+9.6f, %+9.6f] %+9.6f  ",
-                 "", (long long)r->count - (long long)o->count, r->min - o->min, r->med - o->med,
-                 r->p90 - o->p90, r->p99 - o->p99, r->max - o->max, r->sum - o->sum);
-    if (n > 0)
-        tg_buf_put(out, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-    tg_buf_puts(out, what);
-    tg_buf_putc(out, '\n');
-}
-
-/* The row with no call: what PATH has of a function only OTHER ran. */
-static void negate(row *r)
-{
-    r->count = 0;
-    r->min = r->med = r->p90 = r->p99 = r->max = r->sum = 0;
-}
-
-static int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
-                             const tg_options *opts, tg_buf *out, tg_error **err)
-{
-    enum sort_key key;
-    int asc;
-    if (parse_sort(opts, &key, &asc) < 0)
-        return bad_sort(err);
-    account ac, ao = {0};
-    int rc = account_run_set(&ac, set, it, key, asc, opts, err);
-    int rc2 = rc == TG_ERR_NOMEM || ac.a.stopped
-                  ? 0
-                  : account_run_set(&ao, other, other_it, key, asc, opts, err);
-    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped) {
-        size_t gone = 0;
-        for (size_t i = 0; i < ao.n; i++)
-            gone += !find_row(&ac, &ao.rows[i]);
-        tg_buf_puts(out, "Functions with latencies: ");
-        tg_buf_u64(out, ac.n);
-        tg_buf_puts(out, " (OTHER: ");
-        tg_buf_u64(out, ao.n);
-        tg_buf_puts(out, ", ");
-        tg_buf_u64(out, gone);
-        tg_buf_puts(out, " of them only in OTHER)\n");
-        put_header(out);
-        for (size_t i = 0, limit = top_of(opts, ac.n); i < limit; i++) {
-            const row *r = &ac.rows[ac.idx[i]], *o = find_row(&ao, r);
-            put_row(out, r);
-            put_change(out, r, o, o ? "(change)" : "(only in PATH)");
-        }
-        for (size_t i = 0; i < ao.n; i++) {
-            const row *o = &ao.rows[ao.idx[i]];
-            if (find_row(&ac, o))
-                continue;
-            row z = *o;
-            negate(&z);
-            put_row(out, o);
-            put_change(out, &z, o, "(only in OTHER)");
-        }
-    }
-    account_free(&ao);
-    account_free(&ac);
-    if ((rc == TG_ERR_NOMEM || rc2 == TG_ERR_NOMEM) && err && !*err)
-        return TG_ERR_NOMEM;
-    return rc < 0 ? rc : rc2 < 0 ? rc2 : 0;
-}
 
 TG_REPORT_STYLE(xray) = {
     .name = "xray",
     .report = xray_account_report,
     .options = xray_account_options,
-    .diff = xray_account_diff,
+    .diff = xray_account_diff, /* xray_account_diff.c */
 };

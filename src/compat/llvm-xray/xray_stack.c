@@ -548,14 +548,17 @@ static int stack_print(const void *impl, tg_set *set, tg_iter *it, const tg_opti
     const char *format = tg_options_get(opts, "stack-format");
     const char *agg = tg_options_get(opts, "aggregation-type");
     bool human = !format || strcmp(format, "human") == 0;
+    /* llvm-xray stack's refusals of option combinations, in its words: errors of the run
+     * (it exits 1 there, as for a log it cannot read), not of the command line (exit 2) */
     if (per_thread && aggregate)
-        return tg_err(err, TG_ERR_USAGE,
+        return tg_err(err, TG_ERR_UNSUPPORTED,
                       "Can't specify options for per thread reporting and reporting that "
                       "aggregates threads.");
     if (!all && !human)
-        return tg_err(err, TG_ERR_USAGE, "Can't specify a non-human format without -all-stacks.");
+        return tg_err(err, TG_ERR_UNSUPPORTED,
+                      "Can't specify a non-human format without -all-stacks.");
     if (all && human)
-        return tg_err(err, TG_ERR_USAGE,
+        return tg_err(err, TG_ERR_UNSUPPORTED,
                       "You must specify a non-human format when reporting with -all-stacks.");
     strie s = {.keep_going = tg_options_flag(opts, "keep-going")};
     s.cs = tg_callstack_new(NULL, NULL);
