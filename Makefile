@@ -17,7 +17,7 @@ BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev li
               protobuf-c-compiler libprotobuf-c-dev libjson-c-dev libsqlite3-dev python3-dev
 TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14 llvm-14 \
              python3 zstd protobuf-compiler chromium clang-format-14 sqlite3 python3-numpy \
-             python3-pandas python3-bt2 python3-distributed python3-lttnganalyses man-db bash-completion \
+             python3-pandas python3-bt2 python3-distributed python3-lttnganalyses linux-perf man-db bash-completion \
              zsh $(NODE_DEPS)
 # Node.js and npm from Debian only where none is installed: a machine with another build of
 # Node.js (nodesource's, which bundles npm) cannot take Debian's npm package beside it.
