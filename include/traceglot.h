@@ -901,6 +901,9 @@ int tg_convert_dir(tg_set *set, const tg_filter *f, const char *to, const tg_opt
 /* 1 when converter `to` writes a directory (tg_convert_dir), 0 when a stream (tg_convert),
  * 2 when a file at a path (tg_convert_file), TG_ERR_USAGE when there is no such converter. */
 int tg_convert_writes_dir(const char *to);
+/* 1 when converter `to` writes a binary stream (a Perfetto protobuf), 0 when text or not a
+ * stream, TG_ERR_USAGE when there is no such converter. */
+int tg_convert_is_binary(const char *to);
 /* Converts to a format that is one file written at path ("sqlite": an SQLite database holding
  * the SQL tables as real tables): tg_convert_to on a tg_output of path, replacing an existing
  * file only with the option "force".  Returns 0 or a negative status. */

@@ -304,5 +304,12 @@ int cli_run_convert(struct cli_args *a)
                 to_dir == 1 ? "directory" : "file", to_dir == 1 ? "DIR" : "FILE");
         return 2;
     }
+    if (tg_convert_is_binary(a->sink) == 1 && isatty(STDOUT_FILENO)) {
+        fprintf(stderr,
+                "traceglot convert: --to %s writes binary data; not writing it to a terminal: "
+                "give -o FILE or redirect the output\n",
+                a->sink);
+        return 2;
+    }
     return run_to_fd(a, STDOUT_FILENO, call_convert);
 }

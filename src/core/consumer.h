@@ -50,6 +50,9 @@ struct tg_converter {
      * own iterator; NULL when the format has no differential form */
     int (*convert_diff)(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
                         const tg_options *opts, tg_buf *out, tg_error **err);
+    /* the stream is binary (a Perfetto protobuf), not text: the CLI will not send it to a
+     * terminal */
+    bool binary;
 };
 
 struct tg_report_style {

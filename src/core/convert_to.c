@@ -53,6 +53,14 @@ int tg_convert_writes_dir(const char *to)
     return c->convert_file ? 2 : c->convert_dir != NULL;
 }
 
+int tg_convert_is_binary(const char *to)
+{
+    const struct tg_converter *c = find_converter(to);
+    if (!c)
+        return TG_ERR_USAGE;
+    return c->binary;
+}
+
 static int unknown_target(const char *to, tg_error **err)
 {
     char known[256];

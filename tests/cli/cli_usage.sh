@@ -82,6 +82,23 @@ if [ -d "$ex" ]; then
     n=$("$TG" cat "$ex" | wc -l)
     m=$("$TG" cat --end +0us "$ex" | wc -l)
     [ "$m" -ge 1 ] && [ "$m" -lt "$n" ] && passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: --end +0us kept $m of $n"; }
+    # a binary stream is not written to a terminal (as zstd and protoc refuse); text is, and
+    # binary is where standard output is a pipe or a file (script(1) gives the terminal)
+    if command -v script >/dev/null; then
+        expect 2 "convert --to perfetto to a terminal" -- \
+            script -qec "'$TG' convert --to perfetto '$ex'" /dev/null
+        grep -q "writes binary data; not writing it to a terminal: give -o FILE" "$tmp/out" &&
+            passes=$((passes+1)) || { fails=$((fails+1)); echo "FAIL: the refusal says to use -o"; }
+        expect 0 "convert --to chrome to a terminal" -- \
+            script -qec "'$TG' convert --to chrome '$ex'" /dev/null
+        grep -q '"traceEvents"' "$tmp/out" && passes=$((passes+1)) ||
+            { fails=$((fails+1)); echo "FAIL: chrome text written to a terminal"; }
+        expect 0 "convert --to perfetto to a pipe" -- "$TG" convert --to perfetto "$ex"
+        [ -s "$tmp/out" ] && passes=$((passes+1)) ||
+            { fails=$((fails+1)); echo "FAIL: perfetto written to a file"; }
+    else
+        echo "note: script(1) absent: the terminal checks skipped"
+    fi
 else
     echo "note: $ex absent: example-based checks skipped"
 fi

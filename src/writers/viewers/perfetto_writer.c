@@ -718,4 +718,4 @@ static const tg_option_decl perfetto_options[] = {
 };
 
 TG_CONVERTER(perfetto) = {
-    .name = "perfetto", .convert = convert_perfetto, .options = perfetto_options};
+    .name = "perfetto", .convert = convert_perfetto, .options = perfetto_options, .binary = true};
