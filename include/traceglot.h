@@ -180,6 +180,15 @@ void tg_close(tg_set *set);
  * relay fails; tg_live_list writes the relay's sessions as `babeltrace2 -i lttng-live
  * net://RELAY` prints them.  Every wait is bounded by timeout_ms. */
 typedef struct tg_live_result tg_live_result;
+/* How far one CTF trace of the session, the folder dir/trace-ID, can be read in time order:
+ * every event up to the clock value complete_to (the trace clock's counter) has been written,
+ * and no packet still to come holds an earlier one (each open stream's last packet ends
+ * there or later, or the relay's inactivity beacon says the stream is idle until then).
+ * UINT64_MAX: every stream of the trace ended. */
+typedef struct tg_live_horizon {
+    uint64_t trace_id;
+    uint64_t complete_to;
+} tg_live_horizon;
 typedef struct tg_live_params {
     const char *not_found;             /* session-not-found-action: "continue" (NULL: wait for
                                           it), "fail" (an error), "end" (nothing read) */
@@ -189,6 +198,12 @@ typedef struct tg_live_params {
     /* Optional: called about twice a second while reading, with what came so far. */
     void (*progress)(void *ctx, const tg_live_result *res);
     void *progress_ctx;
+    /* Optional: called, between whole packets written to dir, when the horizon of the
+     * session's traces moved (one entry per trace folder; n >= 1), so that a caller can show
+     * the events up to it while the session records (about five times a second at most while
+     * packets keep coming, and each time the viewer has caught up with the relay). */
+    void (*complete)(void *ctx, const tg_live_horizon *h, size_t n);
+    void *complete_ctx;
 } tg_live_params;
 
 struct tg_live_result {
@@ -682,7 +697,7 @@ void tg_filter_free(tg_filter *f);
 /* Time bounds: "S.NNNNNNNNN" absolute seconds on the trace clock, or "+1.5ms"/"+20us"/"+3s"
  * relative to the first event.  0, or TG_ERR_USAGE with a message in *err. */
 int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err);
-int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err);
+int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err); /* NULL: no end */
 /* babeltrace2's forms are taken too: "2024-03-01 04:02:28.48" (a date and time), "04:02:28.48"
  * (a time of day on the first event's date), "-2.5" (seconds before the origin); dates and
  * times of day are local times, or GMT after tg_filter_set_gmt(f, true) (--clock-gmt). */

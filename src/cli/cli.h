@@ -75,6 +75,7 @@ struct cli_args {
     int progress;          /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
     bool style_pid;        /* the style takes its own --pid: not the filter's */
     struct cli_live *live; /* net:// paths read into scratch folders (cli_live.c) */
+    bool live_show;        /* cat: a live session's events printed while it records */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
@@ -84,6 +85,8 @@ void cli_args_free(struct cli_args *a);
 /* Opens the paths and prints the open's warnings; NULL after printing the error (exit code
  * in a->open_exit). */
 tg_set *cli_open(struct cli_args *a);
+/* Prints the set's and its traces' warnings on stderr (not with --quiet). */
+void cli_print_warnings(const struct cli_args *a, const tg_set *set);
 /* Prints err (every error of its list) as "traceglot: error: ..." and frees it; returns the
  * exit code for rc. */
 int cli_finish(int rc, tg_error *err);
@@ -150,6 +153,17 @@ void cli_signals_soft(volatile sig_atomic_t *flag);
 int cli_live_prepare(struct cli_args *a);
 /* After the command: prints what failed while reading, removes the folders; the exit code. */
 int cli_live_finish(struct cli_args *a, int rc);
+
+/* ---- a live cat shown while the session records (cli_live_show.c) ---- */
+
+struct cli_live_show;
+/* For the scratch folder dir of a's one live path; NULL when out of memory or files. */
+struct cli_live_show *cli_live_show_new(struct cli_args *a, const char *dir);
+void cli_live_show_free(struct cli_live_show *s);
+/* tg_live_params.complete: prints the events up to the session's new horizon. */
+void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n);
+/* After the reading: prints the rest of the events; the command's exit code. */
+int cli_live_show_end(struct cli_live_show *s);
 
 /* ---- the progress line (cli_progress.c) ---- */
 

@@ -407,8 +407,14 @@ tg_set *cli_open(struct cli_args *a)
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
     if (!set)
         a->open_exit = cli_finish(err ? tg_error_status(err) : TG_ERR_FORMAT, err);
+    cli_print_warnings(a, set);
+    return set;
+}
+
+void cli_print_warnings(const struct cli_args *a, const tg_set *set)
+{
     if (tg_options_flag(a->opts, "quiet")) /* trace-cmd report -q */
-        return set;
+        return;
     for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
         fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
     for (size_t i = 0; set && i < tg_set_trace_count(set); i++) {
@@ -416,5 +422,4 @@ tg_set *cli_open(struct cli_args *a)
         for (size_t k = 0; k < tg_trace_warning_count(t); k++)
             fprintf(stderr, "traceglot: warning: %s\n", tg_trace_warning(t, k));
     }
-    return set;
 }

@@ -112,9 +112,23 @@ static void draw(void *ctx, const tg_live_result *res)
             (unsigned long long)(res->bytes >> 10));
 }
 
-/* Reads one live path into a new scratch folder: 0 (the folder in *dir), or an exit code. */
-static int record(struct cli_live *L, const char *url, const tg_live_params *p, bool show,
-                  char **dir)
+/* Whether a's live path is a cat whose events are printed as they come (cli_live_show.c):
+ * one path, in a style whose text of the first events is the beginning of the whole text,
+ * without --begin/--end (the passes bound the events themselves). */
+static bool shown_as_it_comes(const struct cli_args *a)
+{
+    static const char *const styles[] = {"cat", "babeltrace", "native"};
+    bool style = false;
+    for (size_t i = 0; i < sizeof styles / sizeof *styles; i++)
+        style |= a->sink && strcmp(a->sink, styles[i]) == 0;
+    return a->live_show && a->n_paths == 1 && style && !tg_options_get(a->opts, "begin") &&
+           !tg_options_get(a->opts, "end");
+}
+
+/* Reads one live path into a new scratch folder: 0 (the folder in *dir), or an exit code.
+ * A cat shown as it comes is printed here, whole: L->done then says the command ran. */
+static int record(struct cli_live *L, struct cli_args *a, const char *url, const tg_live_params *p,
+                  bool show, char **dir)
 {
     const char *tmp = getenv("TMPDIR");
     char tmpl[4200];
@@ -133,20 +147,31 @@ static int record(struct cli_live *L, const char *url, const tg_live_params *p, 
     tg_live_result res;
     tg_error *err = NULL;
     tg_live_params q = *p;
-    if (show) {
+    struct cli_live_show *as_it_comes = shown_as_it_comes(a) ? cli_live_show_new(a, *dir) : NULL;
+    if (as_it_comes) {
+        q.complete = cli_live_show_pass;
+        q.complete_ctx = as_it_comes;
+    } else if (show) {
         q.progress = draw;
         q.progress_ctx = (void *)url;
     }
     int rc = tg_live_record(url, *dir, &q, &res, &err);
-    if (show)
+    if (show && !as_it_comes)
         fprintf(stderr, "\r\033[K");
-    if (rc < 0 && res.packets == 0)
+    if (rc < 0 && res.packets == 0) {
+        cli_live_show_free(as_it_comes);
         return cli_finish(rc, err); /* nothing to show: the error alone */
+    }
     if (rc < 0)
         L->late[L->n_late++] = err;
     else if (!has_trace(*dir) && res.found)
         fprintf(stderr, "traceglot: note: %s ended before its trace metadata came: no events\n",
                 url);
+    if (as_it_comes) {
+        L->done = true;
+        L->exit_code = has_trace(*dir) ? cli_live_show_end(as_it_comes) : 0;
+        cli_live_show_free(as_it_comes);
+    }
     return 0;
 }
 
@@ -182,11 +207,13 @@ int cli_live_prepare(struct cli_args *a)
         char *dir = NULL;
         cli_signals_soft(&stop); /* Ctrl-C ends the reading, not the command */
         bool show = a->progress > 0 || (a->progress == 0 && isatty(STDERR_FILENO));
-        rc = record(L, a->paths[i], &p, show, &dir);
+        rc = record(L, a, a->paths[i], &p, show, &dir);
         cli_signals_install();
         if (!rc)
             a->paths[i] = dir;
     }
+    if (!rc && L->done) /* shown as it came: the command ran */
+        return 1;
     if (rc || L->done) {
         L->done = true;
         L->exit_code = rc;

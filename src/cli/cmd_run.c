@@ -214,7 +214,11 @@ int cli_run_graph(struct cli_args *a)
         return graph_to_path(a, path);
     return run_to_fd(a, STDOUT_FILENO, call_graph);
 }
-int cli_run_cat(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_cat); }
+int cli_run_cat(struct cli_args *a)
+{
+    a->live_show = true; /* a live session's events as they come */
+    return run_to_fd(a, STDOUT_FILENO, call_cat);
+}
 int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_stats); }
 int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }
 /* report: stdout, or the file of llvm-xray account's -output (created or truncated before the

@@ -239,6 +239,10 @@ int tg_filter_set_begin(tg_filter *f, const char *spec, tg_error **err)
 
 int tg_filter_set_end(tg_filter *f, const char *spec, tg_error **err)
 {
+    if (!spec) {
+        memset(&f->end, 0, sizeof f->end);
+        return 0;
+    }
     TG_TRY(set_bound(&f->end, spec, "end", err));
     return check_range(f, spec, err);
 }

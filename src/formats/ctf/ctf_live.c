@@ -47,7 +47,9 @@ typedef struct live_dstream {
     size_t trace; /* index in live->traces */
     int fd;
     bool done;
-    bool pending; /* an index was received, its packet not yet */
+    bool pending;         /* an index was received, its packet not yet */
+    bool known;           /* complete_to holds: a packet came, or an inactivity beacon */
+    uint64_t complete_to; /* the stream's events up to this clock value have come */
     live_index idx;
 } live_dstream;
 
@@ -65,7 +67,10 @@ typedef struct live_state {
     size_t n_traces, cap_traces;
     live_dstream *streams;
     size_t n_streams, cap_streams;
-    int64_t progress_at; /* ms of the last progress call */
+    int64_t progress_at;      /* ms of the last progress call */
+    int64_t complete_at;      /* ms of the last complete call */
+    tg_live_horizon *horizon; /* per trace, what the last complete call said */
+    bool horizon_told;
     uint8_t buf[LIVE_COPY_CHUNK];
 } live_state;
 
@@ -361,6 +366,9 @@ static int fetch_packet(live_state *L, live_dstream *s, bool *got)
         return rc;
     }
     s->pending = false;
+    s->known = true;
+    if (s->idx.ts_end > s->complete_to)
+        s->complete_to = s->idx.ts_end;
     *got = true;
     L->res->packets++;
     L->res->bytes += len;
@@ -387,9 +395,12 @@ static int pull(live_state *L, size_t k, bool *got)
             return bad_reply(L, at, why);
         s = &L->streams[k];
         switch (idx.status) {
-        case LIVE_INDEX_RETRY:
-        case LIVE_INDEX_INACTIVE: /* nothing new until idx.ts_end: the files need no beacon */
+        case LIVE_INDEX_INACTIVE: /* a beacon: nothing new in the stream until idx.ts_end */
+            s->known = true;
+            if (idx.ts_end > s->complete_to)
+                s->complete_to = idx.ts_end;
             return idx.flags ? handle_flags(L, idx.flags) : 0;
+        case LIVE_INDEX_RETRY: return idx.flags ? handle_flags(L, idx.flags) : 0;
         case LIVE_INDEX_HUP:
         case LIVE_INDEX_EOF: s->done = true; return 0;
         case LIVE_INDEX_ERR:
@@ -558,6 +569,47 @@ static void report(live_state *L)
     L->p->progress(L->p->progress_ctx, L->res);
 }
 
+/* Tells the caller how far each trace can be read in time order, when that moved: per trace,
+ * the least clock value up to which its streams still open are complete (a stream that has
+ * said nothing yet holds every trace back).  At most five times a second while packets keep
+ * coming, and whenever the viewer has caught up with the relay. */
+static int tell_complete(live_state *L, bool caught_up)
+{
+    if (!L->p->complete || L->n_traces == 0)
+        return 0;
+    int64_t now = now_ms();
+    if (!caught_up && now - L->complete_at < 200)
+        return 0;
+    tg_live_horizon *h = realloc(L->horizon, L->n_traces * sizeof *h);
+    if (!h)
+        return tg_err(L->err, TG_ERR_NOMEM, "out of memory");
+    L->horizon = h;
+    bool moved = !L->horizon_told;
+    for (size_t i = 0; i < L->n_traces; i++) {
+        uint64_t to = UINT64_MAX;
+        for (size_t k = 0; k < L->n_streams; k++) {
+            const live_dstream *s = &L->streams[k];
+            if (s->trace != i || s->done)
+                continue;
+            if (!s->known)
+                return 0;
+            if (s->complete_to < to)
+                to = s->complete_to;
+        }
+        if (L->traces[i].metadata_bytes == 0)
+            return 0;
+        moved |= h[i].trace_id != L->traces[i].ctf_trace_id || h[i].complete_to != to;
+        h[i].trace_id = L->traces[i].ctf_trace_id;
+        h[i].complete_to = to;
+    }
+    if (!moved)
+        return 0;
+    L->horizon_told = true;
+    L->complete_at = now;
+    L->p->complete(L->p->complete_ctx, h, L->n_traces);
+    return 0;
+}
+
 /* Reads the attached sessions until they end: 0, 1 stopped, <0 error. */
 static int read_sessions(live_state *L)
 {
@@ -571,6 +623,8 @@ static int read_sessions(live_state *L)
                 rc = pull(L, k, &got);
                 progress |= got;
             }
+        if (!rc)
+            rc = tell_complete(L, !progress);
         if (rc || progress)
             continue;
         bool news = false;
@@ -640,6 +694,7 @@ int ctf_live_record(tg_net_conn *net, const char *where, const char *host, const
     free(L->closed);
     free(L->traces);
     free(L->streams);
+    free(L->horizon);
     free(L);
     return rc < 0 ? rc : 0;
 }
