@@ -575,6 +575,9 @@ const char *tg_event_func_name(const tg_event *ev);
 /* The module holding the function: the executable or shared library path as the tracer
  * recorded it, "[kernel.kallsyms]" or "[MODULE]" for a kernel function; NULL when unknown. */
 const char *tg_event_func_module(const tg_event *ev);
+/* The category a viewer trace (Perfetto's TrackEvent categories, Chrome JSON's "cat") gives
+ * the slice a function entry begins; NULL when none. */
+const char *tg_event_func_category(const tg_event *ev);
 /* The symbol holding the function, as the tracer's symbol table gives it: its name, start
  * and size in bytes (the distance to the next symbol where the table gives none), and
  * TG_FUNC_PLT for a library call recorded at its PLT entry (uftrace's 'P' symbols). */

@@ -45,6 +45,12 @@ const char *tg_event_func_module(const tg_event *ev)
     return ops && ops->func_module ? ops->func_module(ev) : NULL;
 }
 
+const char *tg_event_func_category(const tg_event *ev)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    return ops && ops->func_category ? ops->func_category(ev) : NULL;
+}
+
 /* A symbol of a table as tg_func_symbol: no size means up to the next symbol. */
 static int symbol_of(const tg_symtab *st, const tg_symbol *s, tg_func_symbol *out)
 {

@@ -168,13 +168,17 @@ static int add_listed_tasks(tg_kmodel *m)
     int64_t utid = km_thread_create(c, 0), upid = utid < 0 ? utid : km_process_create(c, 0);
     if (utid < 0 || upid < 0)
         rc = TG_ERR_NOMEM;
-    else
+    else {
         m->threads[0].upid = 0;
+        m->threads[0].is_main_thread = true;
+    }
     for (size_t i = 0; rc == 0 && i < tg_set_trace_count(m->set); i++) {
         const tg_trace *t = tg_set_trace(m->set, i);
         const tg_process_info *attr = tg_trace_process(t);
         for (size_t k = 0; rc == 0 && k < tg_trace_task_count(t); k++) {
             const tg_task_info *task = tg_trace_task(t, k);
+            if (task->tid == 0 && task->name && task->name[0] && !m->threads[0].name)
+                m->threads[0].name = km_intern(m, task->name, strlen(task->name));
             if (task->tid < 0 || tg_hash_find(&c->utid_by_tid, (uint64_t)task->tid))
                 continue;
             if ((utid = km_thread_create(c, task->tid)) < 0) {

@@ -24,13 +24,19 @@ enum {
     A_STRING_VALUE,
     A_REAL_VALUE,
     A_VALUE_TYPE,
+    A_ID,
+    A_DISPLAY_VALUE,
     A_COUNT
 };
+
+/* An args row's id: its set's id and its place in the set, so ids follow Perfetto's order
+ * (sets in event order, a set's args in the order the event gives them). */
+#define ARG_ID_BITS 16
 
 struct arg_row {
     size_t flat_key, key, text; /* offsets into the set's text */
     size_t text_len;
-    const char *type; /* "int", "uint", "pointer", "real", "string" */
+    const char *type; /* "int", "uint", "pointer", "real", "string", "bool" */
     int64_t i;
     double d;
 };
@@ -99,7 +105,7 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
         r->i = v->v.s;
         break;
     case TG_VAL_UINT:
-        r->type = (v->flags & TG_VALF_POINTER) ? "pointer" : "uint";
+        r->type = (v->flags & TG_VALF_POINTER) ? "pointer" : v->bits == 1 ? "bool" : "uint";
         r->i = (int64_t)v->v.u;
         break;
     case TG_VAL_FLOAT:
@@ -235,7 +241,7 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         const struct arg_row *r = &a->rows[i];
         if (strcmp(text + r->key, key) != 0)
             continue;
-        if (r->type[0] == 's')
+        if (r->type[0] == 's' && r->type[1] == 't')
             sqlite3_result_text(ctx, text + r->text, (int)r->text_len, SQLITE_TRANSIENT);
         else if (r->type[0] == 'r')
             sqlite3_result_double(ctx, r->d);
@@ -271,7 +277,8 @@ void sql_args_cache_free(sql_db *db)
 struct args_cursor {
     struct arg_set set;
     size_t row;
-    sql_scan scan; /* a whole-table scan: every event's args */
+    sql_scan scan;   /* a whole-table scan: every event's args */
+    tg_buf *display; /* the row's display_value when it is not the string itself */
     bool scanning, done;
 };
 
@@ -283,6 +290,7 @@ static void args_close(sql_cursor *c)
     if (a->scanning)
         sql_scan_close(&a->scan);
     arg_set_free(&a->set);
+    tg_buf_free(a->display);
     free(a);
     c->priv = NULL;
 }
@@ -317,6 +325,37 @@ static int args_filter(sql_cursor *c)
     return sql_scan_open(c->db, &a->scan);
 }
 
+/* Perfetto's display_value: the value as text (a pointer in hex, a truth value as
+ * true/false), kept by the cursor until its next row. */
+static void put_display_value(sql_cursor *c, const struct arg_row *r, const char *text)
+{
+    struct args_cursor *a = c->priv;
+    sql_val *v = &c->row[A_DISPLAY_VALUE];
+    if (r->type[0] == 's' && r->type[1] == 't') {
+        sql_text(v, text + r->text);
+        v->len = (int)r->text_len;
+        return;
+    }
+    tg_buf *b = a->display ? a->display : (a->display = tg_buf_new());
+    if (!b) {
+        sql_null(v);
+        return;
+    }
+    tg_buf_reset(b);
+    if (r->type[0] == 'b')
+        tg_buf_printf(b, "%s", r->i ? "true" : "false");
+    else if (r->type[0] == 'p')
+        tg_buf_printf(b, "0x%llx", (unsigned long long)r->i);
+    else if (r->type[0] == 'u')
+        tg_buf_printf(b, "%llu", (unsigned long long)r->i);
+    else if (r->type[0] == 'r')
+        tg_buf_printf(b, "%g", r->d);
+    else
+        tg_buf_printf(b, "%lld", (long long)r->i);
+    tg_buf_putc(b, 0);
+    sql_text(v, tg_buf_data(b));
+}
+
 static int args_next(sql_cursor *c)
 {
     struct args_cursor *a = c->priv;
@@ -335,16 +374,19 @@ static int args_next(sql_cursor *c)
             return sql_fail(c->db, rc, NULL);
         a->row = 0;
     }
+    size_t index = a->row;
     const struct arg_row *r = &a->set.rows[a->row++];
     const char *text = tg_buf_data(a->set.text);
     sql_val *v = c->row;
+    sql_int(&v[A_ID], (int64_t)((uint64_t)a->set.id << ARG_ID_BITS | index));
+    put_display_value(c, r, text);
     sql_int(&v[A_ARG_SET_ID], a->set.id);
     sql_text(&v[A_FLAT_KEY], text + r->flat_key);
     sql_text(&v[A_KEY], text + r->key);
     sql_null(&v[A_INT_VALUE]);
     sql_null(&v[A_STRING_VALUE]);
     sql_null(&v[A_REAL_VALUE]);
-    if (r->type[0] == 's') {
+    if (r->type[0] == 's' && r->type[1] == 't') {
         sql_text(&v[A_STRING_VALUE], text + r->text);
         v[A_STRING_VALUE].len = (int)r->text_len;
     } else if (r->type[0] == 'r') {
@@ -356,13 +398,15 @@ static int args_next(sql_cursor *c)
     sql_text(&v[A_VALUE_TYPE], r->type);
     for (int i = A_FLAT_KEY; i <= A_STRING_VALUE; i++)
         v[i].copy = true;
+    v[A_DISPLAY_VALUE].copy = true;
     return 0;
 }
 
 const sql_table sql_table_args = {
     .name = "args",
     .columns = "arg_set_id INTEGER, flat_key TEXT, key TEXT, int_value INTEGER, "
-               "string_value TEXT, real_value REAL, value_type TEXT",
+               "string_value TEXT, real_value REAL, value_type TEXT, id INTEGER, "
+               "display_value TEXT",
     .n_cols = A_COUNT,
     .col_ts = -1,
     .col_name = -1,

@@ -48,7 +48,9 @@ enum {
 
 struct frame_id {
     int64_t id;
-    bool wanted; /* a row of the query when it ends */
+    int64_t argset;       /* its entry event's ordinal when that event has args, else SQL_ANY */
+    const char *category; /* its entry event's (viewer traces), or NULL */
+    bool wanted;          /* a row of the query when it ends */
 };
 
 struct slice_thread {
@@ -89,6 +91,7 @@ struct slice_scan {
     struct kslice_track *ktracks; /* the kernel model's slice tracks met */
     size_t n_ktracks, cap_ktracks;
     tg_hash ktrack_index;
+    const tg_event *fed; /* the event being fed to the builder (the entry a frame opens at) */
     const tg_trace *rules_trace; /* the trace whose rules were looked up last */
     bool rules_uftrace;
     int status;
@@ -133,7 +136,15 @@ static void on_open(void *ctx, const tg_call *call)
                   (q->track == SQL_ANY || q->track == t->track);
     if (wanted && q->name)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
-    t->frames[depth] = (struct frame_id){.id = s->next_id++, .wanted = wanted};
+    struct frame_id f = {.id = s->next_id++, .argset = SQL_ANY, .wanted = wanted};
+    const tg_event *ev = s->fed;
+    if (wanted && ev && tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_ENTRY &&
+        tg_event_func_addr(ev) == call->addr) {
+        f.category = tg_event_func_category(ev);
+        if (tg_event_field_count(ev, TG_SCOPE_PAYLOAD) > 0)
+            f.argset = s->scan.ordinal;
+    }
+    t->frames[depth] = f;
     s->pending += wanted;
 }
 
@@ -184,7 +195,8 @@ static void on_call(void *ctx, const tg_call *call)
         .end = call->exit_ns,
         .name = sql_frame_name(s->scan.db, call),
         .module = call->module,
-        .argset = SQL_ANY,
+        .category = f->category,
+        .argset = f->argset,
         .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
     };
 }
@@ -330,7 +342,9 @@ static int fill(struct slice_scan *s)
         int64_t ns = s->scan.last_ns; /* the event's time on the timeline */
         if (ns > q->ts_hi)
             s->draining = true;
+        s->fed = ev;
         rc = tg_callstack_feed_at(s->cs, ev, ns);
+        s->fed = NULL;
         const tg_kstep *st = tg_iter_kstep(s->scan.it);
         if (rc >= 0 && st && (st->what & (TG_KSTEP_SLICE_BEGIN | TG_KSTEP_SLICE_END)))
             rc = kernel_slice(s, st, s->scan.ordinal, ns);

@@ -17,7 +17,12 @@
 #include <string.h>
 
 enum { PF_SEQ_INCREMENTAL_STATE_CLEARED = 1 };
-enum { PF_INTERNED_NAME = 1, PF_INTERNED_CATEGORY = 2 };
+enum {
+    PF_INTERNED_NAME = 1,
+    PF_INTERNED_CATEGORY = 2,
+    PF_INTERNED_ANNOTATION_NAME = 3,
+    PF_INTERNED_ANNOTATION_STRING = 29
+};
 
 /* ---- the wire --------------------------------------------------------------------------- */
 
@@ -209,17 +214,23 @@ static uint64_t interned_key(const pf_sequence *s, uint64_t kind, uint64_t iid)
     return (k ^ kind * 0x165667b19e3779f9ull) + iid * 0x27d4eb2f165667c5ull;
 }
 
-static int intern(tg_trace *t, const pf_sequence *s, uint64_t kind, uint64_t iid, const char *text)
+static int intern_n(tg_trace *t, const pf_sequence *s, uint64_t kind, uint64_t iid,
+                    const char *text, size_t len)
 {
     pf_trace *p = t->priv;
     uint64_t *slot;
     if (tg_hash_insert(&p->interned_by_key, interned_key(s, kind, iid), &slot) < 0)
         return TG_ERR_NOMEM;
-    const char *copy = tg_arena_strdup(&t->arena, text ? text : "");
+    const char *copy = tg_arena_strndup(&t->arena, text ? text : "", text ? len : 0);
     if (!copy)
         return TG_ERR_NOMEM;
     *slot = (uintptr_t)copy;
     return 0;
+}
+
+static int intern(tg_trace *t, const pf_sequence *s, uint64_t kind, uint64_t iid, const char *text)
+{
+    return intern_n(t, s, kind, iid, text, text ? strlen(text) : 0);
 }
 
 static const char *interned(const pf_trace *p, const pf_sequence *s, uint64_t kind, uint64_t iid)
@@ -237,6 +248,16 @@ static int read_interned(tg_trace *t, const pf_sequence *s, const PerfettoRead__
         if (intern(t, s, PF_INTERNED_CATEGORY, d->event_categories[i]->iid,
                    d->event_categories[i]->name) < 0)
             return TG_ERR_NOMEM;
+    for (size_t i = 0; i < d->n_debug_annotation_names; i++)
+        if (intern(t, s, PF_INTERNED_ANNOTATION_NAME, d->debug_annotation_names[i]->iid,
+                   d->debug_annotation_names[i]->name) < 0)
+            return TG_ERR_NOMEM;
+    for (size_t i = 0; i < d->n_debug_annotation_string_values; i++) {
+        const PerfettoRead__InternedString *v = d->debug_annotation_string_values[i];
+        if (intern_n(t, s, PF_INTERNED_ANNOTATION_STRING, v->iid, (const char *)v->str.data,
+                     v->has_str ? v->str.len : 0) < 0)
+            return TG_ERR_NOMEM;
+    }
     return 0;
 }
 
@@ -278,6 +299,130 @@ static int read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescripto
         if (pf_add_task(t, d->process->pid, d->process->pid, name) < 0)
             return TG_ERR_NOMEM;
     }
+    return 0;
+}
+
+/* ---- a slice's category and args ---------------------------------------------------------- */
+
+/* One debug annotation as an arg (a scalar one: nested values are not read yet); false when
+ * it has no value this reader reads. */
+static bool annotation_value(tg_trace *t, const pf_sequence *s,
+                             const PerfettoRead__DebugAnnotation *a, tg_value *v)
+{
+    const pf_trace *p = t->priv;
+    memset(v, 0, sizeof *v);
+    v->base = 10;
+    v->bits = 64;
+    switch (a->value_case) {
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->bool_value != 0;
+        v->bits = 1; /* a truth value */
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->uint_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+        v->type = TG_VAL_SINT;
+        v->v.s = a->int_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE:
+        v->type = TG_VAL_FLOAT;
+        v->v.f = a->double_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->pointer_value;
+        v->flags = TG_VALF_POINTER;
+        v->base = 16;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
+        const char *text =
+            a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE ? a->string_value
+            : a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE
+                ? a->legacy_json_value
+                : interned(p, s, PF_INTERNED_ANNOTATION_STRING, a->string_value_iid);
+        if (!text)
+            return false;
+        v->type = TG_VAL_STRING;
+        v->v.str.ptr = text; /* copied by the caller */
+        v->v.str.len = strlen(text);
+        v->bits = 0;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* The category and args of a track event beginning a slice; *out NULL when it has neither. */
+static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                      const pf_slice_info **out)
+{
+    const pf_trace *p = t->priv;
+    *out = NULL;
+    size_t n_cats = e->n_categories ? e->n_categories : e->n_category_iids;
+    if (!n_cats && !e->n_debug_annotations)
+        return 0;
+    pf_slice_info *info = tg_arena_alloc(&t->arena, sizeof *info);
+    if (!info)
+        return TG_ERR_NOMEM;
+    memset(info, 0, sizeof *info);
+    if (n_cats) {
+        size_t len = 0;
+        for (size_t i = 0; i < n_cats; i++) {
+            const char *c = e->n_categories
+                                ? e->categories[i]
+                                : interned(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+            len += (c ? strlen(c) : 0) + 1;
+        }
+        char *cat = tg_arena_alloc(&t->arena, len);
+        if (!cat)
+            return TG_ERR_NOMEM;
+        cat[0] = 0;
+        for (size_t i = 0, at = 0; i < n_cats; i++) {
+            const char *c = e->n_categories
+                                ? e->categories[i]
+                                : interned(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+            size_t n = c ? strlen(c) : 0;
+            if (i)
+                cat[at++] = ',';
+            memcpy(cat + at, c ? c : "", n);
+            at += n;
+            cat[at] = 0;
+        }
+        info->category = cat;
+    }
+    if (e->n_debug_annotations) {
+        info->args = tg_arena_alloc(&t->arena, e->n_debug_annotations * sizeof *info->args);
+        if (!info->args)
+            return TG_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < e->n_debug_annotations; i++) {
+        const PerfettoRead__DebugAnnotation *a = e->debug_annotations[i];
+        const char *name =
+            a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME ? a->name
+            : a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID
+                ? interned(p, s, PF_INTERNED_ANNOTATION_NAME, a->name_iid)
+                : NULL;
+        tg_value *v = &info->args[info->n_args];
+        if (!name || !annotation_value(t, s, a, v))
+            continue;
+        size_t n = strlen(name);
+        char *key = tg_arena_alloc(&t->arena, n + sizeof "debug.");
+        if (!key)
+            return TG_ERR_NOMEM;
+        memcpy(key, "debug.", 6);
+        memcpy(key + 6, name, n + 1);
+        v->name = key;
+        if (v->type == TG_VAL_STRING &&
+            !(v->v.str.ptr = tg_arena_strndup(&t->arena, v->v.str.ptr, v->v.str.len)))
+            return TG_ERR_NOMEM;
+        info->n_args++;
+    }
+    *out = info;
     return 0;
 }
 
@@ -330,7 +475,8 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
                 return TG_ERR_NOMEM;
             k->stack[k->open++] = n;
         }
-        return slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        return rc < 0 ? rc : slice_info(t, s, e, &p->recs[p->n_recs - 1].slice);
     }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END:
         if (!k || !k->open)
@@ -341,6 +487,8 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
         if (n == UINT64_MAX)
             return TG_ERR_NOMEM;
         int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        if (rc == 0)
+            rc = slice_info(t, s, e, &p->recs[p->n_recs - 1].slice);
         return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
     }
     default: return 0;
@@ -480,6 +628,10 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     p->slice_begin = b;
     p->slice_end = e;
+    /* a Linux system trace's tid 0 is the idle task, which trace_processor names so */
+    tg_task_info swapper = {.tid = 0, .pid = 0, .ppid = -1, .name = "swapper"};
+    if (tg_trace_add_task(t, &swapper) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const uint8_t *base = p->map.data, *cur = base, *end = base + p->map.size;
     tg_error *damage = NULL;
     size_t n_packets = 0;

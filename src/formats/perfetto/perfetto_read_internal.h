@@ -22,6 +22,14 @@
 
 #include <stdint.h>
 
+/* What a track event slice carries beside its name: its categories (joined by ",") and its
+ * debug annotations as Perfetto keys them ("debug.NAME"), the slice's args. */
+typedef struct pf_slice_info {
+    const char *category; /* NULL none */
+    tg_value *args;
+    size_t n_args;
+} pf_slice_info;
+
 /* One event as the stream hands it out. */
 typedef struct pf_record {
     int64_t ts;
@@ -31,7 +39,8 @@ typedef struct pf_record {
     uint64_t addr;       /* slices: the name's number (pf_trace.names) */
     const uint8_t *data; /* ftrace: the encoded event message (in the map or the arena) */
     size_t size;
-    uint64_t offset; /* of its packet in the file */
+    uint64_t offset;            /* of its packet in the file */
+    const pf_slice_info *slice; /* a slice's beginning: its category and args, or NULL */
 } pf_record;
 
 /* A track a TrackDescriptor declared: which thread or process its slices belong to. */

@@ -64,6 +64,9 @@ static const ProtobufCMessageDescriptor *descriptor_of(const tg_event_class *c)
 
 static size_t pf_field_count(const tg_event *ev, tg_scope scope)
 {
+    const pf_record *r = ev->auxp;
+    if (r && r->slice)
+        return scope == TG_SCOPE_PAYLOAD ? r->slice->n_args : 0;
     const ProtobufCMessageDescriptor *d = descriptor_of(ev->cls);
     return scope == TG_SCOPE_PAYLOAD && d ? d->n_fields : 0;
 }
@@ -160,6 +163,13 @@ static void scalar(const ProtobufCFieldDescriptor *f, const void *at, tg_value *
 
 static int pf_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
+    const pf_record *r = ev->auxp;
+    if (r && r->slice) {
+        if (scope != TG_SCOPE_PAYLOAD || i >= r->slice->n_args)
+            return TG_ERR_USAGE;
+        *out = r->slice->args[i];
+        return 0;
+    }
     const ProtobufCMessageDescriptor *d = descriptor_of(ev->cls);
     if (scope != TG_SCOPE_PAYLOAD || !d || i >= d->n_fields)
         return TG_ERR_USAGE;
@@ -183,6 +193,12 @@ static const char *pf_func_name(const tg_event *ev)
     return ev->addr < st->p->n_names ? st->p->names[ev->addr] : NULL;
 }
 
+static const char *pf_func_category(const tg_event *ev)
+{
+    const pf_record *r = ev->auxp;
+    return r && r->slice ? r->slice->category : NULL;
+}
+
 static void pf_destroy(tg_stream *s)
 {
     pf_stream *st = s->priv;
@@ -196,6 +212,7 @@ static const struct tg_stream_ops pf_stream_ops = {
     .field_count = pf_field_count,
     .field = pf_field,
     .func_name = pf_func_name,
+    .func_category = pf_func_category,
     .destroy = pf_destroy,
     .rewind = pf_rewind,
 };
