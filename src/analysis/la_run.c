@@ -14,17 +14,10 @@
 #include <time.h>
 
 static const la_kind *const kinds[] = {
-    &la_kind_cputop,
-    &la_kind_schedstats,
-    &la_kind_schedtop,
-    &la_kind_schedlog,
-    &la_kind_schedfreq,
-    &la_kind_irqstats,
-    &la_kind_irqlog,
-    &la_kind_irqfreq,
-    &la_kind_syscallstats,
-    &la_kind_memtop,
-    NULL,
+    &la_kind_cputop,        &la_kind_schedstats, &la_kind_schedtop,     &la_kind_schedlog,
+    &la_kind_schedfreq,     &la_kind_irqstats,   &la_kind_irqlog,       &la_kind_irqfreq,
+    &la_kind_syscallstats,  &la_kind_memtop,     &la_kind_iolatencytop, &la_kind_iolatencystats,
+    &la_kind_iolatencyfreq, &la_kind_iousagetop, &la_kind_iolog,        NULL,
 };
 
 TG_OPTIONS(analyze) = {
@@ -44,6 +37,10 @@ TG_OPTIONS(analyze) = {
         {"limit", TG_OPT_INT, "10", "the top N rows", "N", NULL, -1000000000, 1000000000},
         {"min", TG_OPT_TEXT, NULL, "durations shorter than min usec left out", "USEC"},
         {"max", TG_OPT_TEXT, NULL, "durations longer than max usec left out", "USEC"},
+        {"minsize", TG_OPT_TEXT, NULL, "io: requests of fewer bytes left out", "BYTES"},
+        {"maxsize", TG_OPT_TEXT, NULL, "io: requests of more bytes left out", "BYTES"},
+        {"top", TG_OPT_FLAG, NULL, "sched, io: the top ones"},
+        {"usage", TG_OPT_FLAG, NULL, "io: the I/O usage"},
         {"stats", TG_OPT_FLAG, NULL, "sched, irq: the statistics"},
         {"log", TG_OPT_FLAG, NULL, "sched, irq: every one in time order"},
         {"freq", TG_OPT_FLAG, NULL, "sched, irq: the frequency distribution"},
@@ -213,6 +210,8 @@ static int read_conf(la_conf *c, const tg_options *opts, int64_t first_ns, tg_er
     c->stats |= tg_options_flag(opts, "stats");
     c->log |= tg_options_flag(opts, "log");
     c->freq |= tg_options_flag(opts, "freq");
+    c->top |= tg_options_flag(opts, "top");
+    c->usage |= tg_options_flag(opts, "usage");
     c->total = tg_options_flag(opts, "total");
     c->per_tid = tg_options_flag(opts, "per-tid");
     c->per_prio = tg_options_flag(opts, "per-prio");
@@ -220,6 +219,17 @@ static int read_conf(la_conf *c, const tg_options *opts, int64_t first_ns, tg_er
     c->freq_uniform = tg_options_flag(opts, "freq-uniform") || c->freq_series;
     if (!(c->total || c->per_prio))
         c->per_tid = true;
+    for (int k = 0; k < 2; k++) { /* --minsize, --maxsize: bytes */
+        const char *name = k ? "maxsize" : "minsize";
+        if (!(v = tg_options_get(opts, name)))
+            continue;
+        char *end;
+        double x = strtod(v, &end);
+        if (end == v || *end)
+            return tg_err(err, TG_ERR_USAGE, "argument --%s: invalid float value: '%s'", name, v);
+        *(k ? &c->has_maxsize : &c->has_minsize) = true;
+        *(k ? &c->maxsize : &c->minsize) = x;
+    }
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "max" : "min";
         if (!(v = tg_options_get(opts, name)))
@@ -324,6 +334,8 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
             break;
         r->started = r->period_begin != LA_NONE;
         if ((rc = la_state_event(&r->st, ev)) < 0)
+            break;
+        if (r->kind->event && (rc = r->kind->event(r, ev)) < 0)
             break;
     }
     if (got < 0 && rc == 0)

@@ -26,6 +26,9 @@ typedef struct la_conf {
     long freq_resolution;
     char **irqs, **softirqs; /* --irq, --softirq as texts (NULL: not given) */
     size_t n_irqs, n_softirqs;
+    /* the I/O commands' */
+    bool usage, has_minsize, has_maxsize;
+    double minsize, maxsize; /* bytes */
 } la_conf;
 
 struct la_kind;
@@ -49,6 +52,8 @@ typedef struct la_kind {
     /* the command line view it starts with (schedtop: --top, irqlog: --log, ...) */
     void (*preset)(la_conf *c);
     int (*begin)(la_run *r); /* the period begins: make r->ctx, set the state's hooks */
+    /* each event the state saw, from the first (NULL: none; it may make r->ctx) */
+    int (*event)(la_run *r, const tg_event *ev);
     /* the period ended at r->last_ts: print (or add to r->results) what it found */
     int (*end)(la_run *r, tg_buf *out);
     void (*free)(la_run *r);
@@ -56,7 +61,8 @@ typedef struct la_kind {
 
 extern const la_kind la_kind_cputop, la_kind_schedstats, la_kind_schedtop, la_kind_schedlog,
     la_kind_schedfreq, la_kind_irqstats, la_kind_irqlog, la_kind_irqfreq, la_kind_syscallstats,
-    la_kind_memtop;
+    la_kind_memtop, la_kind_iolatencytop, la_kind_iolatencystats, la_kind_iolatencyfreq,
+    la_kind_iousagetop, la_kind_iolog;
 
 /* lttng-analyses' process filter (--procname, --tid); proc NULL passes */
 bool la_filter_proc(const la_conf *c, const la_proc *p);
@@ -94,6 +100,10 @@ void la_bar_graph(tg_buf *out, const char *title, const char *label_header, cons
 /* the same with integer values (printed as integers, not "%.2f") */
 void la_bar_graph_int(tg_buf *out, const char *title, const char *label_header, const char *unit,
                       const la_bar *data, size_t n);
+/* the same with each value's text given (lttng-analyses' get_value_str) */
+void la_bar_graph_str(tg_buf *out, const char *title, const char *label_header,
+                      const double *values, const char *const *value_texts,
+                      const char *const *labels, size_t n);
 /* A frequency graph as termgraph.FreqGraph prints it */
 void la_freq_graph(tg_buf *out, const char *title, const char *unit, const double *lower,
                    const int64_t *counts, size_t n);

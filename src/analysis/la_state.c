@@ -292,6 +292,14 @@ static long new_proc(la_state *s, int64_t tid, int64_t pid, const char *comm)
     return (long)s->n_procs++;
 }
 
+long la_state_find(const la_state *s, int64_t tid)
+{
+    uint64_t *v = tg_hash_find(&s->by_tid, (uint64_t)tid);
+    return v ? (long)*v : -1;
+}
+
+long la_state_make(la_state *s, int64_t tid, int64_t pid) { return new_proc(s, tid, pid, NULL); }
+
 /* tid's record, made (Process(tid=tid), or the swapper's pid 0) when it has none. */
 static long proc_of(la_state *s, int64_t tid)
 {

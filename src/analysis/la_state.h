@@ -86,6 +86,9 @@ int la_state_init(la_state *s, tg_set *set);
 void la_state_free(la_state *s);
 /* Updates the state with ev, telling the hooks when s->hooked. */
 int la_state_event(la_state *s, const tg_event *ev);
+/* tid's latest record (-1: none), or a new one made as Process(tid=tid, pid=pid) */
+long la_state_find(const la_state *s, int64_t tid);
+long la_state_make(la_state *s, int64_t tid, int64_t pid);
 static inline la_proc *la_proc_at(la_state *s, size_t i) { return &s->procs[i]; }
 /* The number of CPUs lttng-analyses knows (its len(state.cpus)). */
 static inline size_t la_state_cpu_count(const la_state *s) { return s->n_known_cpus; }

@@ -363,3 +363,40 @@ void la_freq_graph(tg_buf *out, const char *title, const char *unit, const doubl
     }
     tg_buf_putc(out, '\n');
 }
+
+void la_bar_graph_str(tg_buf *out, const char *title, const char *label_header,
+                      const double *values, const char *const *value_texts,
+                      const char *const *labels, size_t n)
+{
+    if (!n)
+        return;
+    double max = 0;
+    int max_len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (values[i] > max)
+            max = values[i];
+        if (utf8_chars(value_texts[i]) > max_len)
+            max_len = utf8_chars(value_texts[i]);
+    }
+    tg_buf_puts(out, title);
+    if (label_header) {
+        tg_buf_pad(out, ' ', GRAPH_WIDTH - utf8_chars(title) + 1 + max_len + 1);
+        tg_buf_puts(out, label_header);
+    }
+    tg_buf_putc(out, '\n');
+    tg_buf_pad(out, '#', GRAPH_WIDTH);
+    tg_buf_putc(out, '\n');
+    for (size_t i = 0; i < n; i++) {
+        int w = max == 0 ? 0 : (int)(GRAPH_WIDTH * values[i] / max);
+        for (int k = 0; k < w; k++)
+            tg_buf_put(out, bar_char, 3);
+        tg_buf_pad(out, ' ', GRAPH_WIDTH - w);
+        tg_buf_putc(out, ' ');
+        tg_buf_pad(out, ' ', max_len - utf8_chars(value_texts[i]));
+        tg_buf_puts(out, value_texts[i]);
+        tg_buf_putc(out, ' ');
+        tg_buf_puts(out, labels[i]);
+        tg_buf_putc(out, '\n');
+    }
+    tg_buf_putc(out, '\n');
+}

@@ -7,7 +7,8 @@
 dir=$TG_CORPUS/ctf-kernel
 tg_need_dir "$dir/many-threads"
 export LC_ALL=C.UTF-8 TZ=UTC
-names=${TG_ANALYSES:-cputop schedstats schedtop schedlog irqstats irqlog syscallstats memtop}
+names=${TG_ANALYSES:-cputop schedstats schedtop schedlog irqstats irqlog syscallstats memtop iolatencytop
+    iousagetop}
 # the recorded text or JSON of analysis $1 with suffix $2 into $3 (1: none recorded)
 recorded() {
     if [ -f "$dir/many-threads.$1.$2" ]; then cp "$dir/many-threads.$1.$2" "$3"

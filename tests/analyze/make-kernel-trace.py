@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make-kernel-trace.py OUTDIR [SEED] [TRACER_VERSION] - a small LTTng-modules-like kernel
+"""make-kernel-trace.py OUTDIR [SEED] [TRACER_VERSION] [io] - a small LTTng-modules-like kernel
 CTF 1.8 trace for the lttng-analyses checks (tests/analyze/live.sh).
 
 lttng-modules cannot be loaded here, so this simulates a few CPUs and threads and writes the
@@ -11,7 +11,16 @@ without a raise), pages allocated and freed (kmem_mm_page_*), and system calls w
 return values (errors too).  The softirq
 events are named softirq_raise/entry/exit, the names lttng-analyses 0.6.1 reads.  One packet
 per CPU, all with the same bounds (babeltrace 1's intersection is then the whole trace).
-The same SEED writes the same bytes."""
+The same SEED writes the same bytes.
+
+With "io", for the I/O analyses (lttng-io*) the trace also holds the statedump's file
+descriptors and block devices, system calls on descriptors (open, openat, socket, dup, dup2,
+dup3, fcntl, close, read, write, pread64, readv, writev, recvmsg, sendmsg, recvfrom, sendto,
+connect, fsync, fdatasync, sync, sync_file_range, splice; on known and unknown descriptors,
+some failing), network packets sent during writes and received (net_dev_xmit,
+netif_receive_skb), and block requests (block_rq_insert, block_rq_issue, block_rq_complete,
+some remapped with block_bio_remap, some completed in another size or never issued), and
+execs that close the close-on-exec descriptors.  With "midnight", the trace crosses a day."""
 import os
 import random
 import struct
@@ -43,6 +52,52 @@ SYSCALLS = ["read", "write", "ioctl", "futex", "poll", "close"]
 for name in SYSCALLS:
     EVENTS.append(("syscall_entry_" + name, "int32_t _fd; uint64_t _count;"))
     EVENTS.append(("syscall_exit_" + name, "int64_t _ret;"))
+IO_EVENTS = [
+    ("lttng_statedump_file_descriptor", "int32_t _pid; int32_t _fd; uint32_t _flags; "
+     "uint32_t _fmode; string _filename;"),
+    ("lttng_statedump_block_device", "uint32_t _dev; string _diskname;"),
+    ("block_rq_insert", "uint32_t _dev; uint64_t _sector; uint32_t _nr_sector; uint32_t _bytes; "
+     "int32_t _tid; uint32_t _rwbs; char_t _comm[16];"),
+    ("block_rq_issue", "uint32_t _dev; uint64_t _sector; uint32_t _nr_sector; uint32_t _bytes; "
+     "int32_t _tid; uint32_t _rwbs; char_t _comm[16];"),
+    ("block_rq_complete", "uint32_t _dev; uint64_t _sector; uint32_t _nr_sector; "
+     "int32_t _errors; uint32_t _rwbs;"),
+    ("block_bio_remap", "uint32_t _dev; uint64_t _sector; uint32_t _nr_sector; uint32_t _rwbs; "
+     "uint32_t _old_dev; uint64_t _old_sector;"),
+    ("net_dev_xmit", "uint64_t _skbaddr; int32_t _rc; uint32_t _len; string _name;"),
+    ("netif_receive_skb", "uint64_t _skbaddr; uint32_t _len; string _name;"),
+    ("sched_process_exec", "string _filename; int32_t _tid; int32_t _old_tid;"),
+]
+IO_SYSCALLS = [
+    ("open", "string _filename; int32_t _flags; uint16_t _mode;"),
+    ("openat", "int32_t _dfd; string _filename; int32_t _flags; uint16_t _mode;"),
+    ("socket", "int32_t _family; int32_t _type; int32_t _protocol;"),
+    ("dup", "uint32_t _fildes;"),
+    ("dup2", "uint32_t _oldfd; uint32_t _newfd;"),
+    ("dup3", "uint32_t _oldfd; uint32_t _newfd; int32_t _flags;"),
+    ("fcntl", "uint32_t _fd; uint32_t _cmd; uint64_t _arg;"),
+    ("pread64", "uint32_t _fd; uint64_t _count; int64_t _pos;"),
+    ("readv", "uint64_t _fd; uint64_t _vec; uint64_t _vlen;"),
+    ("writev", "uint64_t _fd; uint64_t _vec; uint64_t _vlen;"),
+    ("recvmsg", "int32_t _fd; uint64_t _msg; uint32_t _flags;"),
+    ("sendmsg", "int32_t _fd; uint64_t _msg; uint32_t _flags;"),
+    ("recvfrom", "int32_t _fd; uint64_t _size; uint32_t _flags; uint64_t _addr_len;"),
+    ("sendto", "int32_t _fd; uint64_t _buff; uint64_t _len; uint32_t _flags; uint64_t _addr; "
+     "int32_t _addr_len;"),
+    ("connect", "int32_t _fd; uint64_t _uservaddr; int32_t _addrlen; int32_t _family; "
+     "be16_t _dport; uint32_t __v4addr_length; uint8_t _v4addr[__v4addr_length];"),
+    ("fsync", "uint32_t _fd;"),
+    ("fdatasync", "uint32_t _fd;"),
+    ("sync", "uint32_t _unused;"),
+    ("sync_file_range", "int32_t _fd; int64_t _offset; int64_t _nbytes; uint32_t _flags;"),
+    ("splice", "int32_t _fd_in; uint64_t _off_in; int32_t _fd_out; uint64_t _off_out; "
+     "uint64_t _len; uint32_t _flags;"),
+]
+if "io" in sys.argv[4:]:
+    EVENTS += IO_EVENTS
+    for name, fields in IO_SYSCALLS:
+        EVENTS.append(("syscall_entry_" + name, fields))
+        EVENTS.append(("syscall_exit_" + name, "int64_t _ret;"))
 ID = {name: i for i, (name, _) in enumerate(EVENTS)}
 
 HEAD = """/* CTF 1.8 */
@@ -51,6 +106,8 @@ typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
 typealias integer { size = 64; align = 8; signed = false; } := uint64_t;
 typealias integer { size = 32; align = 8; signed = true; } := int32_t;
 typealias integer { size = 64; align = 8; signed = true; } := int64_t;
+typealias integer { size = 16; align = 8; signed = false; } := uint16_t;
+typealias integer { size = 16; align = 8; signed = false; byte_order = be; } := be16_t;
 trace {
     major = 1;
     minor = 8;
@@ -71,8 +128,8 @@ clock {
     name = "monotonic";
     description = "Monotonic Clock";
     freq = 1000000000;
-    offset_s = 1700000000;
-    offset = 0;
+    offset_s = %d;
+    offset = %d;
     absolute = FALSE;
 };
 typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := clock_t;
@@ -99,8 +156,18 @@ def comm(name):
     return name.encode().ljust(16, b"\0")[:16]
 
 
+FILES = ["/etc/passwd", "/var/log/syslog", "/home/user/data.bin", "/tmp/x", "/proc/stat",
+         "/dev/null"]
+DISKS = [(8 << 20, "sda"), ((8 << 20) | 1, "sda1"), (253 << 20, "dm-0")]
+UNNAMED_DISK = 8 << 20 | 16  # no statedump: "(8,16)"
+IFACES = ["eth0", "lo", "wlan0"]
+
+
 class Sim:
-    def __init__(self, seed, prio_offset):
+    def __init__(self, seed, prio_offset, io=False):
+        self.io = io
+        self.fds = {}  # pid -> {fd: name}
+        self.pending = []  # block requests issued: (dev, sector, nr_sector, rwbs)
         self.r = random.Random(seed)
         self.t = 1000
         self.evs = []  # (time, cpu, id, payload)
@@ -134,6 +201,164 @@ class Sim:
             self.emit(0, "lttng_statedump_process_state",
                       struct.pack("<iii", tid, pid, ppid) + comm(name) + struct.pack("<ii", 0, prio))
             tid += 1
+
+    def io_statedump(self):
+        for pid in sorted({p for _, p, _ in self.threads.values()}):
+            fds = self.fds.setdefault(pid, {})
+            names = ["/dev/null", "/dev/pts/0", "/dev/pts/0"] + self.r.sample(
+                FILES + ["socket:[4242]", "pipe:[77]", "anon_inode:[eventfd]"], 3)
+            for fd, name in enumerate(names):
+                if fd >= 3 and self.r.random() < 0.3:
+                    continue
+                fds[fd] = name
+                flags = self.r.choice([0, 0x80000, 0x2])
+                self.emit(0, "lttng_statedump_file_descriptor",
+                          struct.pack("<iiII", pid, fd, flags, 0) + name.encode() + b"\0")
+        # a process the statedump's process list does not hold
+        self.emit(0, "lttng_statedump_file_descriptor",
+                  struct.pack("<iiII", 999, 4, 0, 0) + b"/var/lib/orphan\0")
+        for dev, name in DISKS:
+            self.emit(0, "lttng_statedump_block_device",
+                      struct.pack("<I", dev) + name.encode() + b"\0")
+
+    def io_block(self, cpu):
+        r = self.r
+        if self.pending and r.random() < 0.5:
+            dev, sector, nr, rwbs = self.pending.pop(r.randrange(len(self.pending)))
+            if r.random() < 0.08:  # another size: lttng-analyses ignores it
+                nr += 8
+            self.emit(cpu, "block_rq_complete", struct.pack("<IQIiI", dev, sector, nr, 0, rwbs))
+            return
+        if r.random() < 0.05:  # never issued
+            self.emit(cpu, "block_rq_complete",
+                      struct.pack("<IQIiI", DISKS[0][0], r.randrange(1 << 30), 8, 0, 0))
+            return
+        dev = r.choice([d for d, _ in DISKS] + [UNNAMED_DISK])
+        sector = r.randrange(1 << 30)
+        nr = r.choice([0, 8, 8, 16, 256, 1024])
+        rwbs = r.choice([0, 1, 2, 3, 8, 9])
+        tid = self.running[cpu] or r.choice(sorted(self.threads) + [9999])
+        if dev == DISKS[2][0] and r.random() < 0.6:  # dm-0 remapped onto sda
+            new_sector = r.randrange(1 << 30)
+            self.emit(cpu, "block_bio_remap", struct.pack("<IQIIIQ", DISKS[0][0], new_sector, nr,
+                                                          rwbs, dev, sector))
+            dev, sector = DISKS[0][0], new_sector
+        name = self.threads[tid][0] if tid in self.threads else "kworker"
+        issue = struct.pack("<IQIIiI", dev, sector, nr, nr * 512, tid, rwbs) + comm(name)
+        self.emit(cpu, "block_rq_insert", issue)
+        self.emit(cpu, "block_rq_issue", issue)
+        if nr:
+            self.pending.append((dev, sector, nr, rwbs))
+
+    def io_call(self, cpu):
+        r = self.r
+        tid = self.running[cpu]
+        pid = self.threads[tid][1] if tid else 0
+        fds = self.fds.setdefault(pid, {})
+
+        def pick_fd():
+            known = sorted(fds)
+            return r.choice(known) if known and r.random() < 0.85 else r.randrange(3, 40)
+
+        def new_fd():
+            n = 3
+            while n in fds:
+                n += 1
+            return n
+
+        def call(name, payload, ret, inside=None):
+            self.emit(cpu, "syscall_entry_" + name, payload)
+            if inside:
+                inside()
+            self.emit(cpu, "syscall_exit_" + name, struct.pack("<q", ret))
+
+        k = r.random()
+        if k < 0.15:
+            name = r.choice(FILES)
+            flags = r.choice([0, 0x80000, 0x241])
+            ret = new_fd() if r.random() < 0.85 else r.choice([-2, -13])
+            if r.random() < 0.5:
+                call("open", name.encode() + b"\0" + struct.pack("<iH", flags, 0o644), ret)
+            else:
+                call("openat", struct.pack("<i", -100) + name.encode() + b"\0" +
+                     struct.pack("<iH", flags, 0o644), ret)
+            if ret >= 0:
+                fds[ret] = name
+        elif k < 0.22:
+            family = r.choice([2, 2, 10, 1])
+            ret = new_fd()
+            call("socket", struct.pack("<iii", family, 1, 0), ret)
+            fds[ret] = "socket"
+        elif k < 0.30:
+            name = r.choice(["dup", "dup2", "dup3", "fcntl"])
+            old = pick_fd()
+            ret = new_fd() if r.random() < 0.9 else -9
+            if name == "dup":
+                call(name, struct.pack("<I", old), ret)
+            elif name == "fcntl":
+                cmd = r.choice([0, 0, 1, 2])
+                call(name, struct.pack("<IIQ", old, cmd, 0), ret if cmd == 0 else 0)
+                if cmd:
+                    return
+            else:
+                new = r.choice([new_fd(), pick_fd()])
+                ret = new if ret >= 0 else ret
+                payload = struct.pack("<II", old, new)
+                if name == "dup3":
+                    payload += struct.pack("<i", r.choice([0, 0x80000]))
+                call(name, payload, ret)
+            if ret >= 0:
+                fds[ret] = fds.get(old, "unknown")
+        elif k < 0.40:
+            fd = pick_fd()
+            ret = 0 if r.random() < 0.9 else -9
+            call("close", struct.pack("<iQ", fd, 0), ret)
+            if ret == 0:
+                fds.pop(fd, None)
+        elif k < 0.75:
+            name = r.choice(["read", "write", "read", "write", "pread64", "readv", "writev",
+                             "recvmsg", "sendmsg", "recvfrom", "sendto"])
+            fd = pick_fd()
+            count = r.choice([1, 16, 512, 4096, 65536, 1 << 20, 3 << 20])
+            payload = {
+                "read": lambda: struct.pack("<iQ", fd, count),
+                "write": lambda: struct.pack("<iQ", fd, count),
+                "pread64": lambda: struct.pack("<IQq", fd, count, 0),
+                "readv": lambda: struct.pack("<QQQ", fd, 0, r.randint(1, 8)),
+                "writev": lambda: struct.pack("<QQQ", fd, 0, r.randint(1, 8)),
+                "recvmsg": lambda: struct.pack("<iQI", fd, 0, 0),
+                "sendmsg": lambda: struct.pack("<iQI", fd, 0, 0),
+                "recvfrom": lambda: struct.pack("<iQIQ", fd, count, 0, 0),
+                "sendto": lambda: struct.pack("<iQQIQi", fd, 0, count, 0, 0, 16),
+            }[name]()
+            ret = r.randint(0, count) if r.random() < 0.85 else r.choice([-11, -9, -4])
+
+            def xmit():
+                self.emit(cpu, "net_dev_xmit", struct.pack("<QiI", 0xffff0000, 0, r.randint(40, 1500))
+                          + r.choice(IFACES).encode() + b"\0")
+            sending = name in ("write", "writev", "sendmsg", "sendto")
+            call(name, payload, ret, xmit if sending and r.random() < 0.4 else None)
+        elif k < 0.80:
+            fd = pick_fd()
+            family = r.choice([2, 2, 10])
+            payload = (struct.pack("<iQii", fd, 0, 16, family) + struct.pack(">H", r.choice([80, 443]))
+                       + struct.pack("<I", 4) + bytes([10, 0, r.randrange(256), r.randrange(256)]))
+            call("connect", payload, r.choice([0, 0, -111]))
+        elif k < 0.86:
+            name = r.choice(["fsync", "fdatasync", "sync", "sync_file_range"])
+            fd = pick_fd()
+            payload = {"fsync": struct.pack("<I", fd), "fdatasync": struct.pack("<I", fd),
+                       "sync": struct.pack("<I", 0),
+                       "sync_file_range": struct.pack("<iqqI", fd, 0, r.choice([4096, 1 << 20]), 0)
+                       }[name]
+            call(name, payload, r.choice([0, 0, 0, -5]))
+        elif k < 0.89:
+            call("splice", struct.pack("<iQiQQI", pick_fd(), 0, pick_fd(), 0, 4096, 0), 4096)
+        elif k < 0.96:
+            self.emit(cpu, "netif_receive_skb", struct.pack("<QI", 0xffff0001, r.randint(40, 9000))
+                      + r.choice(IFACES).encode() + b"\0")
+        elif tid:
+            self.emit(cpu, "sched_process_exec", b"/usr/bin/true\0" + struct.pack("<ii", tid, tid))
 
     def wake(self, tid, cpu, target):
         name, _, prio = self.threads[tid]
@@ -232,6 +457,11 @@ class Sim:
                                                                    0xcc0, 1))
                 else:
                     self.emit(cpu, "kmem_mm_page_free", struct.pack("<QQI", pfn << 6, pfn, 0))
+        elif self.io and x < 0.95:
+            if r.random() < 0.3:
+                self.io_block(cpu)
+            elif self.running[cpu] or r.random() < 0.2:
+                self.io_call(cpu)
         elif self.running[cpu] or r.random() < 0.2:
             name = r.choice(SYSCALLS)
             self.emit(cpu, "syscall_entry_" + name, struct.pack("<iQ", r.randrange(10), 4096))
@@ -244,13 +474,18 @@ def main():
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     version = [int(x) for x in (sys.argv[3] if len(sys.argv) > 3 else "2.8.0").split(".")]
     prio_offset = tuple(version) < (2, 7, 1)
-    sim = Sim(seed, prio_offset)
+    io = "io" in sys.argv[4:]
+    sim = Sim(seed, prio_offset, io)
     sim.statedump()
+    if io:
+        sim.io_statedump()
     for _ in range(3000):
         sim.step()
     begin, end = sim.evs[0][0] - 10, sim.t + 10
     os.makedirs(out, exist_ok=True)
-    meta = HEAD % tuple(version)
+    # "midnight": the trace crosses a day (lttng-analyses then prints dates)
+    offset = (1700006399, 995000000) if "midnight" in sys.argv[4:] else (1700000000, 0)
+    meta = HEAD % (tuple(version) + offset)
     for i, (name, fields) in enumerate(EVENTS):
         meta += 'event { name = "%s"; id = %d; stream_id = 0; fields := struct { %s }; };\n' % (
             name, i, fields)

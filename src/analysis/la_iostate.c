@@ -1,0 +1,786 @@
+/* la_iostate.c - lttng-analyses' I/O state (la_io.h), fed by every event from the trace's
+ * first: the descriptors of each process, the I/O request of the system call each thread is
+ * in, the pending block requests of each disk; what changes is told to the period
+ * (la_ioperiod.c).
+ *
+ * Its definitions, kept: a thread's descriptors are its process' (its pid's record); the
+ * thread is the one lttng-analyses saw switched in on the event's CPU; open, openat, socket,
+ * dup, dup2, dup3 and fcntl(F_DUPFD) open a descriptor (named by the call's file name, the
+ * duplicated one's name or "socket"), close closes it when it returns 0, and any call on a
+ * descriptor it does not know (a read, fsync, close...) that succeeds makes one named
+ * "unknown"; accept, splice and sendfile64 are not followed; connect(AF_INET) renames the
+ * descriptor "a.b.c.d:port"; a write that sends a network packet makes its unknown
+ * descriptor "maybe network".  A block request runs from block_rq_issue to the
+ * block_rq_complete of the same disk, sector and size (a remapped request counts for its
+ * first disk); its thread is block_rq_issue's tid.
+ *
+ * Each event class is looked at once: its role, and where the fields its role reads are. */
+#include "analysis/la_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum io_role {
+    IO_UNKNOWN = 0,
+    IO_NONE,
+    IO_ENTRY,
+    IO_EXIT,
+    IO_CONNECT,
+    IO_DUMP_PROC,
+    IO_DUMP_FD,
+    IO_DUMP_BLOCK,
+    IO_RQ_ISSUE,
+    IO_RQ_COMPLETE,
+    IO_BIO_REMAP,
+    IO_BIO_BACKMERGE,
+    IO_NET_XMIT,
+    IO_NET_RECV,
+    IO_FORK,
+    IO_EXEC,
+};
+
+/* what an I/O system call does (lttng-analyses' SyscallConsts lists) */
+enum io_call {
+    CALL_OTHER = 0, /* not an I/O call */
+    CALL_OPEN,      /* open, openat */
+    CALL_SOCKET,
+    CALL_DUP, /* dup, dup2, dup3, fcntl */
+    CALL_CLOSE,
+    CALL_READ,
+    CALL_WRITE,
+    CALL_SYNC,
+    CALL_UNTRACKED, /* splice, sendfile64: I/O calls no request is made for */
+};
+
+/* the fields roles read, by name */
+enum io_field {
+    F_FD,
+    F_LEN,
+    F_FILENAME,
+    F_FLAGS,
+    F_FILDES,
+    F_OLDFD,
+    F_NEWFD,
+    F_CMD,
+    F_FAMILY,
+    F_V4ADDR,
+    F_DPORT,
+    F_RET,
+    F_TID,
+    F_PID,
+    F_DEV,
+    F_SECTOR,
+    F_NR_SECTOR,
+    F_RWBS,
+    F_OLD_DEV,
+    F_OLD_SECTOR,
+    F_DISKNAME,
+    F_NAME,
+    F_CHILD_TID,
+    F_PARENT_PID,
+    N_FIELDS
+};
+
+static const char *const field_names[N_FIELDS] = {
+    "fd",        "len",    "filename", "flags",      "fildes",   "oldfd", "newfd",     "cmd",
+    "family",    "v4addr", "dport",    "ret",        "tid",      "pid",   "dev",       "sector",
+    "nr_sector", "rwbs",   "old_dev",  "old_sector", "diskname", "name",  "child_tid", "parent_pid",
+};
+
+struct la_io_class {
+    uint8_t role, call;
+    uint32_t name; /* the system call's name */
+    int8_t field[N_FIELDS];
+};
+
+static const struct {
+    const char *event;
+    enum io_role role;
+} role_names[] = {
+    {"syscall_entry_connect", IO_CONNECT},
+    {"lttng_statedump_process_state", IO_DUMP_PROC},
+    {"lttng_statedump_file_descriptor", IO_DUMP_FD},
+    {"lttng_statedump_block_device", IO_DUMP_BLOCK},
+    {"block_rq_issue", IO_RQ_ISSUE},
+    {"block_rq_complete", IO_RQ_COMPLETE},
+    {"block_bio_remap", IO_BIO_REMAP},
+    {"block_bio_backmerge", IO_BIO_BACKMERGE},
+    {"net_dev_xmit", IO_NET_XMIT},
+    {"netif_receive_skb", IO_NET_RECV},
+    {"sched_process_fork", IO_FORK},
+    {"sched_process_exec", IO_EXEC},
+};
+
+static bool in_list(const char *name, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strcmp(list[i], name) == 0)
+            return true;
+    return false;
+}
+
+static const char *const read_calls[] = {"read",  "recvmsg", "recvfrom", "readv",
+                                         "pread", "pread64", "preadv",   NULL};
+static const char *const write_calls[] = {"write",  "sendmsg",  "sendto",  "writev",
+                                          "pwrite", "pwrite64", "pwritev", NULL};
+
+static enum io_call call_of(const char *name)
+{
+    static const char *const dup[] = {"fcntl", "dup", "dup2", "dup3", NULL};
+    static const char *const sync[] = {"sync", "sync_file_range", "fsync", "fdatasync", NULL};
+    if (strcmp(name, "open") == 0 || strcmp(name, "openat") == 0)
+        return CALL_OPEN;
+    if (strcmp(name, "socket") == 0)
+        return CALL_SOCKET;
+    if (in_list(name, dup))
+        return CALL_DUP;
+    if (strcmp(name, "close") == 0)
+        return CALL_CLOSE;
+    if (in_list(name, read_calls))
+        return CALL_READ;
+    if (in_list(name, write_calls))
+        return CALL_WRITE;
+    if (in_list(name, sync))
+        return CALL_SYNC;
+    if (strcmp(name, "splice") == 0 || strcmp(name, "sendfile64") == 0)
+        return CALL_UNTRACKED;
+    return CALL_OTHER;
+}
+
+static struct la_io_class *class_of(la_io *io, const tg_event *ev)
+{
+    static struct la_io_class none = {.role = IO_NONE};
+    if (!ev->cls)
+        return &none;
+    size_t n = ev->cls->number;
+    if (n >= io->n_classes && tg_grow_zeroed(&io->classes, &io->n_classes, &io->cap_classes, n + 1,
+                                             sizeof *io->classes) < 0)
+        return NULL;
+    struct la_io_class *c = &io->classes[n];
+    if (c->role != IO_UNKNOWN)
+        return c;
+    const char *name = ev->cls->name;
+    c->role = IO_NONE;
+    for (size_t i = 0; i < sizeof role_names / sizeof *role_names; i++)
+        if (strcmp(role_names[i].event, name) == 0)
+            c->role = (uint8_t)role_names[i].role;
+    const char *call = NULL;
+    if (c->role == IO_NONE) {
+        if (strncmp(name, "sys_enter_", 10) == 0) /* ftrace's, as la_state.c reads them */
+            call = name + 10;
+        else if (strncmp(name, "sys_exit_", 9) == 0)
+            c->role = IO_EXIT;
+        else if (strncmp(name, "sys_", 4) == 0)
+            call = name + 4;
+        else if (strncmp(name, "syscall_entry_", 14) == 0)
+            call = name + 14;
+        else if (strncmp(name, "exit_syscall", 12) == 0 || strncmp(name, "syscall_exit_", 13) == 0)
+            c->role = IO_EXIT;
+    }
+    if (call) {
+        c->role = IO_ENTRY;
+        c->call = (uint8_t)call_of(call);
+        if ((c->name = la_io_str(io, call, strlen(call))) == LA_IO_NOSTR)
+            return NULL;
+    }
+    for (size_t k = 0; k < N_FIELDS; k++)
+        c->field[k] = -1;
+    size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
+    for (size_t i = 0; i < count && i < 127; i++) {
+        tg_value v;
+        if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !v.name)
+            continue;
+        for (size_t k = 0; k < N_FIELDS; k++)
+            if (c->field[k] < 0 && strcmp(field_names[k], v.name) == 0)
+                c->field[k] = (int8_t)i;
+    }
+    return c;
+}
+
+static bool int_field(const tg_event *ev, const struct la_io_class *c, enum io_field f,
+                      int64_t *out)
+{
+    tg_value v;
+    if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0)
+        return false;
+    if (v.type == TG_VAL_SINT)
+        *out = v.v.s;
+    else if (v.type == TG_VAL_UINT)
+        *out = (int64_t)v.v.u;
+    else
+        return false;
+    return true;
+}
+
+static int64_t int_or(const tg_event *ev, const struct la_io_class *c, enum io_field f,
+                      int64_t dflt)
+{
+    int64_t x;
+    return int_field(ev, c, f, &x) ? x : dflt;
+}
+
+/* a text field as a string of the run (LA_IO_NOSTR: absent) */
+static uint32_t str_field(la_io *io, const tg_event *ev, const struct la_io_class *c,
+                          enum io_field f)
+{
+    tg_value v;
+    if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0 ||
+        v.type != TG_VAL_STRING)
+        return LA_IO_NOSTR;
+    uint32_t s = la_io_str(io, v.v.str.ptr, v.v.str.len);
+    if (s == LA_IO_NOSTR)
+        io->nomem = true;
+    return s;
+}
+
+/* the process record's I/O state */
+static struct la_io_sproc *sproc(la_io *io, size_t i)
+{
+    if (i >= io->n_procs) {
+        size_t old = io->n_procs;
+        if (tg_grow_zeroed(&io->procs, &io->n_procs, &io->cap_procs, i + 1, sizeof *io->procs) <
+            0) {
+            io->nomem = true;
+            return NULL;
+        }
+        for (size_t k = old; k < io->n_procs; k++)
+            io->procs[k].rq = -1;
+    }
+    return &io->procs[i];
+}
+
+/* The record of the thread lttng-analyses sees on cpu, -1: none (cpu unknown or idle). */
+static long current_proc(la_io *io, int32_t cpu)
+{
+    const la_state *st = &io->run->st;
+    if (cpu < 0 || (size_t)cpu >= st->n_cpus || !st->cpus[cpu].known ||
+        st->cpus[cpu].current_tid == LA_NONE)
+        return -1;
+    return la_state_find(st, st->cpus[cpu].current_tid);
+}
+
+/* _get_parent_proc: the record of the thread's process */
+static size_t parent_of(la_io *io, size_t proc)
+{
+    const la_proc *p = la_proc_at(&io->run->st, proc);
+    if (p->pid != LA_NONE && p->tid != p->pid) {
+        long i = la_state_find(&io->run->st, p->pid);
+        if (i >= 0)
+            return (size_t)i;
+    }
+    return proc;
+}
+
+static la_io_fd *find_fd(struct la_io_sproc *s, int64_t fd)
+{
+    for (size_t i = 0; i < s->n_fds; i++)
+        if (s->fds[i].fd == fd)
+            return &s->fds[i];
+    return NULL;
+}
+
+static la_io_fd *add_fd(la_io *io, struct la_io_sproc *s, const la_io_fd *fd)
+{
+    if (tg_grow(&s->fds, &s->cap_fds, s->n_fds + 1, sizeof *s->fds) < 0) {
+        io->nomem = true;
+        return NULL;
+    }
+    s->fds[s->n_fds] = *fd;
+    return &s->fds[s->n_fds++];
+}
+
+static void del_fd(struct la_io_sproc *s, int64_t fd)
+{
+    la_io_fd *f = find_fd(s, fd);
+    if (!f)
+        return;
+    size_t i = (size_t)(f - s->fds);
+    memmove(&s->fds[i], &s->fds[i + 1], (s->n_fds - i - 1) * sizeof *s->fds);
+    s->n_fds--;
+}
+
+static la_io_fd plain_fd(la_io *io, int64_t fd)
+{
+    return (la_io_fd){
+        .fd = fd, .family = LA_NONE, .filename = io->unknown_str, .fd_type = LA_FD_UNKNOWN};
+}
+
+static void close_fd(la_io *io, size_t proc, int64_t fd, int64_t ts)
+{
+    size_t parent = parent_of(io, proc);
+    la_io_notify_close_fd(io, parent, fd, ts);
+    struct la_io_sproc *s = sproc(io, parent);
+    if (s)
+        del_fd(s, fd);
+}
+
+static long new_rq(la_io *io, const tg_event *ev, const struct la_io_class *c, int64_t tid,
+                   uint8_t op)
+{
+    if (tg_grow(&io->rqs, &io->cap_rqs, io->n_rqs + 1, sizeof *io->rqs) < 0) {
+        io->nomem = true;
+        return -1;
+    }
+    la_iorq *rq = &io->rqs[io->n_rqs];
+    *rq = (la_iorq){.begin = ev->ts,
+                    .end = LA_NONE,
+                    .size = LA_NONE,
+                    .returned_size = LA_NONE,
+                    .fd = LA_NONE,
+                    .fd_in = LA_NONE,
+                    .fd_out = LA_NONE,
+                    .tid = tid,
+                    .family = LA_NONE,
+                    .name = c ? c->name : LA_IO_NOSTR,
+                    .filename = LA_IO_NOSTR,
+                    .op = op};
+    return (long)io->n_rqs++;
+}
+
+#define O_CLOEXEC_BIT 02000000
+
+/* The request a system call's entry makes (-1: none) */
+static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c, size_t proc)
+{
+    int64_t tid = la_proc_at(&io->run->st, proc)->tid;
+    long i = -1;
+    switch ((enum io_call)c->call) {
+    case CALL_OPEN:
+        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+            uint32_t name = str_field(io, ev, c, F_FILENAME);
+            /* ftrace records the name's address only */
+            io->rqs[i].filename = name == LA_IO_NOSTR ? io->unknown_str : name;
+            io->rqs[i].fd_type = LA_FD_DISK;
+            io->rqs[i].cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
+        }
+        return i;
+    case CALL_SOCKET:
+        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+            io->rqs[i].filename = io->socket_str;
+            io->rqs[i].fd_type = LA_FD_NET;
+            io->rqs[i].family = int_or(ev, c, F_FAMILY, LA_NONE);
+        }
+        return i;
+    case CALL_DUP: {
+        const char *name = la_io_text(io, c->name);
+        size_t parent = parent_of(io, proc);
+        int64_t oldfd;
+        if (strcmp(name, "dup") == 0) {
+            oldfd = int_or(ev, c, F_FILDES, LA_NONE);
+        } else if (strcmp(name, "fcntl") == 0) {
+            if (int_or(ev, c, F_CMD, -1) != 0) /* F_DUPFD only */
+                return -1;
+            oldfd = int_or(ev, c, F_FD, LA_NONE);
+        } else {
+            oldfd = int_or(ev, c, F_OLDFD, LA_NONE);
+            int64_t newfd = int_or(ev, c, F_NEWFD, LA_NONE);
+            struct la_io_sproc *ps = sproc(io, parent);
+            if (ps && find_fd(ps, newfd))
+                close_fd(io, parent, newfd, ev->ts);
+        }
+        struct la_io_sproc *ps = sproc(io, parent);
+        const la_io_fd *old = ps ? find_fd(ps, oldfd) : NULL;
+        la_io_fd copy = old ? *old : plain_fd(io, LA_NONE);
+        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+            io->rqs[i].filename = copy.filename;
+            io->rqs[i].fd_type = copy.fd_type;
+            if (strcmp(name, "dup3") == 0)
+                io->rqs[i].cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
+        }
+        return i;
+    }
+    case CALL_CLOSE:
+        if ((i = new_rq(io, ev, c, tid, LA_IO_CLOSE)) >= 0) {
+            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+            io->rqs[i].name = io->close_str;
+        }
+        return i;
+    case CALL_READ:
+    case CALL_WRITE:
+        if ((i = new_rq(io, ev, c, tid, c->call == CALL_READ ? LA_IO_READ : LA_IO_WRITE)) >= 0) {
+            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+        }
+        return i;
+    case CALL_SYNC: {
+        const char *name = la_io_text(io, c->name);
+        if ((i = new_rq(io, ev, c, tid, LA_IO_SYNC)) < 0)
+            return i;
+        if (strcmp(name, "sync") != 0)
+            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+        return i;
+    }
+    default: return -1;
+    }
+}
+
+static void on_entry(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long proc = current_proc(io, ev->cpu);
+    struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
+    if (!s)
+        return;
+    s->in_call = true;
+    s->rq = -1;
+    if (c->call == CALL_OTHER || c->call == CALL_UNTRACKED)
+        return;
+    long rq = entry_rq(io, ev, c, (size_t)proc);
+    if ((s = sproc(io, (size_t)proc)))
+        s->rq = rq;
+}
+
+/* _create_fd: a call that returned >= 0 on a descriptor its process does not know */
+static void create_fd(la_io *io, size_t proc, size_t rqi)
+{
+    size_t parent = parent_of(io, proc);
+    struct la_io_sproc *ps = sproc(io, parent);
+    const la_iorq *rq = &io->rqs[rqi];
+    if (!ps || rq->fd == LA_NONE || find_fd(ps, rq->fd))
+        return;
+    la_io_fd fd = plain_fd(io, rq->fd);
+    if (rq->op == LA_IO_OPEN)
+        fd = (la_io_fd){.fd = rq->fd,
+                        .family = rq->family,
+                        .filename = rq->filename,
+                        .fd_type = rq->fd_type,
+                        .cloexec = rq->cloexec};
+    if (add_fd(io, ps, &fd))
+        la_io_notify_create_fd(io, parent, rq->fd, rq->end);
+}
+
+static void on_exit_call(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long proc = current_proc(io, ev->cpu);
+    struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
+    if (!s || !s->in_call)
+        return;
+    long rqi = s->rq;
+    s->in_call = false;
+    s->rq = -1;
+    if (rqi < 0)
+        return;
+    int64_t ret = int_or(ev, c, F_RET, 0);
+    la_iorq *rq = &io->rqs[rqi];
+    rq->end = ev->ts;
+    if (ret < 0)
+        rq->err = -ret;
+    if (rq->op == LA_IO_OPEN && ret >= 0)
+        rq->fd = ret;
+    if ((rq->op == LA_IO_READ || rq->op == LA_IO_WRITE) && ret >= 0) {
+        rq->returned_size = ret;
+        if (rq->size == LA_NONE)
+            rq->size = ret;
+    }
+    if (ret >= 0)
+        create_fd(io, (size_t)proc, (size_t)rqi);
+    la_io_notify_rq_exit(io, (size_t)proc, parent_of(io, (size_t)proc), (size_t)rqi);
+    rq = &io->rqs[rqi];
+    if (rq->op == LA_IO_CLOSE && ret == 0)
+        close_fd(io, (size_t)proc, rq->fd, rq->end);
+}
+
+/* "a.b.c.d:port" of a connect's address (format_ipv4) */
+static uint32_t ipv4_name(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    tg_value v, b;
+    int64_t q[4] = {0, 0, 0, 0};
+    if (c->field[F_V4ADDR] < 0 ||
+        tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[F_V4ADDR], &v) < 0)
+        return LA_IO_NOSTR;
+    if (v.type == TG_VAL_ARRAY || v.type == TG_VAL_SEQUENCE) {
+        for (size_t k = 0; k < 4; k++)
+            if (k < v.count && tg_value_child(&v, k, &b) == 0)
+                q[k] = b.type == TG_VAL_SINT ? b.v.s : (int64_t)b.v.u;
+    } else { /* an integer in network order (lttng-modules < 2.6) */
+        uint64_t x = v.type == TG_VAL_SINT ? (uint64_t)v.v.s : v.v.u;
+        for (size_t k = 0; k < 4; k++)
+            q[k] = (int64_t)((x >> (24 - 8 * k)) & 0xff);
+    }
+    char text[80];
+    int n =
+        snprintf(text, sizeof text, "%lld.%lld.%lld.%lld:%lld", (long long)q[0], (long long)q[1],
+                 (long long)q[2], (long long)q[3], (long long)int_or(ev, c, F_DPORT, 0));
+    return la_io_str(io, text, (size_t)n);
+}
+
+static void on_connect(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long proc = current_proc(io, ev->cpu);
+    if (proc < 0)
+        return;
+    /* the system call state sees the entry too (syscall_entry_connect) */
+    struct la_io_sproc *s = sproc(io, (size_t)proc);
+    if (s) {
+        s->in_call = true;
+        s->rq = -1;
+    }
+    if (int_or(ev, c, F_FAMILY, -1) != 2) /* AF_INET */
+        return;
+    int64_t fd = int_or(ev, c, F_FD, LA_NONE);
+    struct la_io_sproc *ps = sproc(io, parent_of(io, (size_t)proc));
+    la_io_fd *f = ps ? find_fd(ps, fd) : NULL;
+    if (f)
+        f->filename = ipv4_name(io, ev, c);
+    la_io_notify_update_fd(io, (size_t)proc, fd, ev->ts);
+}
+
+static void on_dump_proc(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    int64_t tid = int_or(ev, c, F_TID, 0), pid = int_or(ev, c, F_PID, 0);
+    long proc = la_state_find(&io->run->st, tid), parent = la_state_find(&io->run->st, pid);
+    if (pid == tid || proc < 0 || parent < 0)
+        return;
+    if (!sproc(io, (size_t)(proc > parent ? proc : parent)))
+        return;
+    struct la_io_sproc *ts = &io->procs[proc], *ps = &io->procs[parent];
+    for (size_t i = 0; i < ts->n_fds; i++) {
+        la_io_fd *have = find_fd(ps, ts->fds[i].fd);
+        if (!have)
+            add_fd(io, ps, &ts->fds[i]);
+        else if (!*la_io_text(io, have->filename))
+            have->filename = ts->fds[i].filename;
+    }
+    ts->n_fds = 0;
+    la_io_notify_parent(io, (size_t)proc, (size_t)parent);
+}
+
+static void on_dump_fd(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    int64_t pid = int_or(ev, c, F_PID, 0), fd = int_or(ev, c, F_FD, 0);
+    uint32_t filename = str_field(io, ev, c, F_FILENAME);
+    long proc = la_state_find(&io->run->st, pid);
+    if (proc < 0 && (proc = la_state_make(&io->run->st, pid, pid)) < 0) {
+        io->nomem = true;
+        return;
+    }
+    struct la_io_sproc *s = sproc(io, (size_t)proc);
+    if (!s)
+        return;
+    la_io_fd *have = find_fd(s, fd);
+    if (have) {
+        have->filename = filename;
+        la_io_notify_update_fd(io, (size_t)proc, fd, ev->ts);
+        return;
+    }
+    la_io_fd nfd = {.fd = fd,
+                    .family = LA_NONE,
+                    .filename = filename,
+                    .fd_type = LA_FD_UNKNOWN,
+                    .cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0};
+    if (add_fd(io, s, &nfd))
+        la_io_notify_create_fd(io, (size_t)proc, fd, ev->ts);
+}
+
+static struct la_io_sdisk *state_disk(la_io *io, int64_t dev)
+{
+    uint64_t *slot;
+    int added = tg_hash_insert(&io->disk_by_dev, (uint64_t)dev, &slot);
+    if (added < 0 ||
+        (added && tg_grow(&io->disks, &io->cap_disks, io->n_disks + 1, sizeof *io->disks) < 0)) {
+        io->nomem = true;
+        return NULL;
+    }
+    if (added) {
+        *slot = io->n_disks;
+        io->disks[io->n_disks++] = (struct la_io_sdisk){.dev = dev, .name = LA_IO_NOSTR};
+    }
+    return &io->disks[*slot];
+}
+
+static void on_dump_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    int64_t dev = int_or(ev, c, F_DEV, 0);
+    uint32_t name = str_field(io, ev, c, F_DISKNAME);
+    struct la_io_sdisk *d = state_disk(io, dev);
+    if (!d)
+        return;
+    if (d->name == LA_IO_NOSTR)
+        d->name = name;
+    la_io_notify_disk(io, dev, name);
+}
+
+/* a remapped request's first disk; the remap is forgotten when complete */
+static int64_t remapped(la_io *io, int64_t dev, int64_t sector, bool complete)
+{
+    for (size_t i = 0; i < io->n_remaps; i++) {
+        struct la_io_remap *m = &io->remaps[i];
+        if (m->dev == dev && m->sector == sector) {
+            int64_t old = m->old_dev;
+            if (complete) {
+                memmove(m, m + 1, (io->n_remaps - i - 1) * sizeof *m);
+                io->n_remaps--;
+            }
+            return old;
+        }
+    }
+    return dev;
+}
+
+static void on_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    int64_t dev = int_or(ev, c, F_DEV, 0), sector = int_or(ev, c, F_SECTOR, 0);
+    if (c->role == IO_BIO_REMAP) {
+        int64_t old_dev = int_or(ev, c, F_OLD_DEV, 0), old_sector = int_or(ev, c, F_OLD_SECTOR, 0);
+        for (size_t i = 0; i < io->n_remaps; i++)
+            if (io->remaps[i].dev == old_dev && io->remaps[i].sector == old_sector) {
+                io->remaps[i].dev = dev;
+                io->remaps[i].sector = sector;
+                return;
+            }
+        if (tg_grow(&io->remaps, &io->cap_remaps, io->n_remaps + 1, sizeof *io->remaps) < 0) {
+            io->nomem = true;
+            return;
+        }
+        io->remaps[io->n_remaps++] = (struct la_io_remap){dev, sector, old_dev, old_sector};
+        return;
+    }
+    if (c->role == IO_BIO_BACKMERGE) { /* removed while iterated: the next one is skipped */
+        for (size_t i = 0; i < io->n_remaps; i++)
+            if (io->remaps[i].dev == dev && io->remaps[i].sector == sector) {
+                memmove(&io->remaps[i], &io->remaps[i + 1],
+                        (io->n_remaps - i - 1) * sizeof *io->remaps);
+                io->n_remaps--;
+            }
+        return;
+    }
+    int64_t nr = int_or(ev, c, F_NR_SECTOR, 0);
+    if (nr == 0)
+        return;
+    if (c->role == IO_RQ_ISSUE) {
+        int64_t rwbs = int_or(ev, c, F_RWBS, 0);
+        long i =
+            new_rq(io, ev, NULL, int_or(ev, c, F_TID, 0), rwbs % 2 == 0 ? LA_IO_READ : LA_IO_WRITE);
+        if (i < 0)
+            return;
+        la_iorq *rq = &io->rqs[i];
+        rq->block = true;
+        rq->dev = dev;
+        rq->sector = sector;
+        rq->nr_sector = nr;
+        rq->size = nr * 512;
+        struct la_io_sdisk *d = state_disk(io, remapped(io, dev, sector, false));
+        uint64_t *slot;
+        if (!d || tg_hash_insert(&d->pending, (uint64_t)sector, &slot) < 0) {
+            io->nomem = true;
+            return;
+        }
+        *slot = (uint64_t)i;
+        return;
+    }
+    struct la_io_sdisk *d = state_disk(io, remapped(io, dev, sector, true));
+    uint64_t *slot = d ? tg_hash_find(&d->pending, (uint64_t)sector) : NULL;
+    if (!slot)
+        return;
+    la_iorq *rq = &io->rqs[*slot];
+    if (rq->nr_sector != nr)
+        return;
+    rq->end = ev->ts;
+    size_t rqi = (size_t)*slot;
+    la_io_notify_block(io, rqi, la_state_find(&io->run->st, rq->tid), d->dev, d->name);
+    tg_hash_remove(&d->pending, (uint64_t)sector);
+}
+
+static void on_net(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    tg_value v;
+    uint32_t name = LA_IO_NOSTR;
+    if (c->field[F_NAME] >= 0 &&
+        tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[F_NAME], &v) == 0 &&
+        v.type == TG_VAL_STRING) {
+        size_t n = 0;
+        while (n < v.v.str.len && v.v.str.ptr[n])
+            n++;
+        for (size_t i = 0; i < io->n_ifaces && name == LA_IO_NOSTR; i++) {
+            const char *have = la_io_text(io, io->ifaces[i].name);
+            if (strlen(have) == n && memcmp(have, v.v.str.ptr, n) == 0)
+                name = io->ifaces[i].name;
+        }
+        if (name == LA_IO_NOSTR)
+            name = la_io_str(io, v.v.str.ptr, n);
+    }
+    la_io_notify_net(io, name, int_or(ev, c, F_LEN, 0), c->role == IO_NET_XMIT);
+    if (c->role != IO_NET_XMIT)
+        return;
+    long proc = current_proc(io, ev->cpu);
+    struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
+    if (!s || !s->in_call || s->rq < 0)
+        return;
+    const la_iorq *rq = &io->rqs[s->rq];
+    if (!in_list(la_io_text(io, rq->name), write_calls))
+        return;
+    struct la_io_sproc *ps = sproc(io, parent_of(io, (size_t)proc));
+    la_io_fd *f = ps ? find_fd(ps, rq->fd) : NULL;
+    if (f && f->fd_type == LA_FD_UNKNOWN)
+        f->fd_type = LA_FD_MAYBE_NET;
+}
+
+/* a fork: the child's record (new) gets a copy of its parent process' descriptors */
+static void on_fork(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long parent = la_state_find(&io->run->st, int_or(ev, c, F_PARENT_PID, 0));
+    long child = la_state_find(&io->run->st, int_or(ev, c, F_CHILD_TID, 0));
+    if (parent < 0 || child < 0 || parent == child ||
+        !sproc(io, (size_t)(parent > child ? parent : child)))
+        return;
+    struct la_io_sproc *cs = &io->procs[child];
+    cs->n_fds = 0;
+    for (size_t i = 0; i < io->procs[parent].n_fds; i++) {
+        la_io_fd fd = io->procs[parent].fds[i];
+        if (!add_fd(io, &io->procs[child], &fd))
+            return;
+        la_io_notify_create_fd(io, (size_t)child, fd.fd, ev->ts);
+    }
+}
+
+/* an exec closes the thread's close-on-exec descriptors */
+static void on_exec(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long proc = la_state_find(&io->run->st, int_or(ev, c, F_TID, 0));
+    struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
+    for (size_t i = 0; s && i < s->n_fds;) {
+        if (!s->fds[i].cloexec) {
+            i++;
+            continue;
+        }
+        la_io_notify_close_fd(io, (size_t)proc, s->fds[i].fd, ev->ts);
+        del_fd(s, s->fds[i].fd);
+    }
+}
+
+int la_io_state_event(la_io *io, const tg_event *ev)
+{
+    const struct la_io_class *c = class_of(io, ev);
+    if (!c)
+        return TG_ERR_NOMEM;
+    switch ((enum io_role)c->role) {
+    case IO_ENTRY: on_entry(io, ev, c); break;
+    case IO_EXIT: on_exit_call(io, ev, c); break;
+    case IO_CONNECT: on_connect(io, ev, c); break;
+    case IO_DUMP_PROC: on_dump_proc(io, ev, c); break;
+    case IO_DUMP_FD: on_dump_fd(io, ev, c); break;
+    case IO_DUMP_BLOCK: on_dump_block(io, ev, c); break;
+    case IO_RQ_ISSUE:
+    case IO_RQ_COMPLETE:
+    case IO_BIO_REMAP:
+    case IO_BIO_BACKMERGE: on_block(io, ev, c); break;
+    case IO_NET_XMIT:
+    case IO_NET_RECV: on_net(io, ev, c); break;
+    case IO_FORK: on_fork(io, ev, c); break;
+    case IO_EXEC: on_exec(io, ev, c); break;
+    default: break;
+    }
+    return io->nomem ? TG_ERR_NOMEM : 0;
+}
+
+void la_io_state_free(la_io *io)
+{
+    for (size_t i = 0; i < io->n_procs; i++)
+        free(io->procs[i].fds);
+    free(io->procs);
+    for (size_t i = 0; i < io->n_disks; i++)
+        tg_hash_free(&io->disks[i].pending);
+    free(io->disks);
+    tg_hash_free(&io->disk_by_dev);
+    free(io->remaps);
+    free(io->classes);
+}
