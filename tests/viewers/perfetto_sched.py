@@ -133,7 +133,7 @@ def perfetto_counts(path):
                 for key, value in e.items():
                     if key == "generic":
                         key = one(value[0], "event_name")
-                    elif key in ("timestamp", "pid"):
+                    elif key in ("timestamp", "pid", "common_flags"):
                         continue
                     counts[key] = counts.get(key, 0) + 1
             for c in b.get("compact_sched", []):

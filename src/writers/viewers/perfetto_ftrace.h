@@ -15,17 +15,19 @@
  * - any other event is a GenericFtraceEvent with its name and fields;
  * - each CPU's events are buffered and written as one bundle when about 64 KB are held, at
  *   the end of a part and at the end; lost records start a new bundle marked lost_events;
- * - the tasks a trace lists with their process, and LTTng's statedump of processes, become
- *   ProcessTree packets (tid, tgid, name; pid, ppid), so threads are named and grouped into
- *   processes (a task of no known process is left out: Perfetto would make it pid 0's).
+ * - each event's pid is its thread as the kernel model gives it (trace.dat's common_pid,
+ *   LTTng's task running on the CPU), its common_flags trace.dat's;
+ * - the threads and processes the kernel model knows become ProcessTree packets
+ *   (perfetto_tasks.c), so threads are named and grouped into processes.
  * Times are the shared timeline's, absolute, as the other packets' (Perfetto's boot clock).
  * Memory: a bundle per CPU. */
 #ifndef TG_PERFETTO_FTRACE_H
 #define TG_PERFETTO_FTRACE_H
 
+#include "writers/viewers/perfetto_bundle.h"
 #include "writers/viewers/perfetto_packets.h"
+#include "writers/viewers/perfetto_tasks.h"
 
-typedef struct pf_cpu pf_cpu;
 typedef struct pf_plan pf_plan;
 
 typedef struct tg_pf_ftrace {
@@ -35,17 +37,20 @@ typedef struct tg_pf_ftrace {
     size_t cpus_cap;
     pf_plan *plans; /* by tg_event_class.number */
     size_t plans_cap;
-    const tg_trace **tree_done; /* traces whose listed tasks were written */
-    size_t n_tree_done, tree_done_cap;
-    tg_buf *text; /* the current event's strings */
+    tg_pf_tasks tasks; /* the kernel model's threads and processes */
+    int64_t last_ns;   /* the last kernel event's time */
+    tg_buf *text;      /* the current event's strings */
     uint8_t *pack;
     size_t pack_cap;
 } tg_pf_ftrace;
 
+/* Before the first event: when the set holds a kernel trace, the iterator feeds the kernel
+ * model the process trees are taken from.  0 or TG_ERR_NOMEM. */
+int tg_pf_ftrace_open(tg_pf_ftrace *ft, tg_set *set, tg_iter *it);
 /* Writes ev into its CPU's bundle when it is an event of a kernel trace: 1 when taken, 0
  * when not (the caller writes it as a track event), a negative status on failure. */
 int tg_pf_ftrace_event(tg_pf_ftrace *ft, tg_pf_packets *pk, const tg_event *ev);
-/* Writes every CPU's bundle (the end of a part, the end). */
+/* Writes every CPU's bundle and what changed of the tasks (the end of a part, the end). */
 int tg_pf_ftrace_flush(tg_pf_ftrace *ft, tg_pf_packets *pk);
 /* A new part is open (split output): it names the tasks again and infers nothing from
  * the switches of the part before. */

@@ -685,6 +685,8 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
         return TG_ERR_NOMEM;
     int rc = tg_pf_packets_open(&pf.pk, out, opts, &pf_split_ops, &pf, err);
     if (rc == 0)
+        rc = tg_pf_ftrace_open(&pf.ft, set, it);
+    if (rc == 0)
         rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
     if (rc == 0)
         rc = tg_pf_ftrace_flush(&pf.ft, &pf.pk);
