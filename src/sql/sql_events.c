@@ -26,6 +26,9 @@ struct event_scan {
     sql_scan scan;
     uint8_t *name_match; /* by class number: 0 not yet known, 1 matches the query's name, 2 not */
     size_t n_match, cap_match;
+    int32_t *flags_at; /* by class number: 0 not yet known, -1 none, else 1 + the common-scope
+                        * index of common_flags (trace.dat's record header flags) */
+    size_t n_flags_at, cap_flags_at;
     bool done;
     /* counter: the sample being read */
     const tg_event *ev;
@@ -44,6 +47,29 @@ static bool name_matches(struct event_scan *s, const sql_query *q, const tg_even
     if (!s->name_match[n])
         s->name_match[n] = strcmp(tg_event_name(ev), q->name) == 0 ? 1 : 2;
     return s->name_match[n] == 1;
+}
+
+/* The event's common_flags (trace.dat's), or SQL_ANY when its format has none. */
+static int64_t common_flags(struct event_scan *s, const tg_event *ev)
+{
+    if (!ev->cls)
+        return SQL_ANY;
+    size_t n = ev->cls->number;
+    if (n >= s->n_flags_at && tg_grow_zeroed(&s->flags_at, &s->n_flags_at, &s->cap_flags_at, n + 1,
+                                             sizeof *s->flags_at) < 0)
+        return SQL_ANY;
+    tg_value v;
+    if (!s->flags_at[n]) {
+        s->flags_at[n] = -1;
+        for (size_t i = 0, nc = tg_event_field_count(ev, TG_SCOPE_COMMON); i < nc; i++)
+            if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) == 0 && v.name &&
+                strcmp(v.name, "common_flags") == 0)
+                s->flags_at[n] = (int32_t)i + 1;
+    }
+    if (s->flags_at[n] < 0 ||
+        tg_event_field(ev, TG_SCOPE_COMMON, (size_t)s->flags_at[n] - 1, &v) < 0)
+        return SQL_ANY;
+    return v.type == TG_VAL_UINT ? (int64_t)v.v.u : v.type == TG_VAL_SINT ? v.v.s : SQL_ANY;
 }
 
 static void unlink_live(sql_cursor *c)
@@ -65,6 +91,7 @@ static void event_close(sql_cursor *c)
         return;
     sql_scan_close(&s->scan);
     free(s->name_match);
+    free(s->flags_at);
     free(s);
     c->priv = NULL;
 }
@@ -135,7 +162,7 @@ static int ftrace_event_next(sql_cursor *c)
     sql_int_or_null(&v[E_CPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
     sql_int_or_null(&v[E_UTID], ev->utid >= 0 ? ev->utid : SQL_ANY);
     sql_int(&v[E_ARG_SET_ID], id);
-    sql_null(&v[E_COMMON_FLAGS]);
+    sql_int_or_null(&v[E_COMMON_FLAGS], common_flags(s, ev));
     sql_int_or_null(&v[E_UCPU], ev->cpu >= 0 ? ev->cpu : SQL_ANY);
     return 0;
 }
