@@ -10,6 +10,8 @@
 #     (bench/ftrace.sh captures it) against `trace-cmd report --stat` (the kernel buffer
 #     counts it prints without reading the events) and `trace-cmd report | wc -l` (reading
 #     them); the answers: events per name = trace-cmd report's lines per name;
+#   - the parent join on the same recording (`slice s JOIN slice p ON s.parent_id = p.id`:
+#     goal < 2 s, each parent looked up through the index built on first use);
 #   - the rate of a scan (`SELECT count(*) FROM ftrace_event`, and the GROUP BY) in events/s
 #     and MB/s of trace data, beside Perfetto's published 13-40 MB/s of trace_processor.
 set -u
@@ -68,6 +70,15 @@ if [ -f "$uft/info" ] && command -v uftrace >/dev/null; then
     fi
     bench "sql slice report query" "uftrace report" "'$TG' sql --format csv '$uft' -q '$q'" \
         "uftrace report -d '$uft'" "$agree"
+    # the parent join (issues 34, 35: goal < 2 s): each row's parent looked up by id
+    jq="SELECT count(*) FROM slice s JOIN slice p ON s.parent_id = p.id"
+    read -r s kb c < <(tg_timed "$out/sql-join.csv" "$TG" sql --format csv "$uft" -q "$jq")
+    want=$("$TG" sql --format csv "$uft" -q "SELECT count(*) FROM slice WHERE parent_id IN (SELECT id FROM slice)" | tail -1)
+    got=$(tail -1 "$out/sql-join.csv")
+    awk -v s="$s" -v kb="$kb" -v got="$got" -v want="$want" 'BEGIN {
+        printf "sql slice parent join (uftrace): %.3f s (goal < 2 s), peak RSS %.0f MB, %s rows, %s\n",
+               s, kb / 1024, got, (got == want ? "as many as slices whose parent is a slice" : "ROWS DIFFER from " want) }'
+    rm -f "$out/sql-join.csv"
     rate "sql slice scan (uftrace)" "$(du -sb "$uft" | cut -f1)" "SELECT count(*) FROM slice" "$uft"
     rm -f "$out/sql-uf.txt" "$out/sql-tg.csv" "$out/sql-cmp.txt"
 else

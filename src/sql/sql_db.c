@@ -154,6 +154,7 @@ static void db_free(void *p)
         free(db->arg_scan);
     }
     sql_args_cache_free(db);
+    sql_index_free_all(db);
     for (size_t i = 0; i < db->n_pool; i++)
         if (db->pool[i].owned)
             tg_close(db->pool[i].set);

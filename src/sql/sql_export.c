@@ -3,7 +3,8 @@
  *
  * The file is an SQLite database attached to the tables' in-memory database; each table is
  * created there with the columns it declares and filled by INSERT ... SELECT * from the
- * virtual table, in one transaction without a journal (a failed export leaves no file, so
+ * virtual table, with an index on each join column (id, utid, upid, *_id) and the views of
+ * the connection (raw, sched, counters, ...) beside them, in one transaction without a journal (a failed export leaves no file, so
  * there is nothing to roll back to).  path is the temporary file tg_convert_to made (renamed
  * when whole, removed on failure, as every output); damage in the input refuses the output,
  * as the directory writers do: a database that looks whole but lacks events would mislead. */
@@ -33,6 +34,40 @@ static int exec(sqlite3 *db, char *sql, const char *path, tg_error **err)
     return status;
 }
 
+/* An index on each join column of t (id, utid, upid, *_id), so that sqlite3 joins the
+ * tables as fast as traceglot's lookups do. */
+static int join_indexes(sqlite3 *db, const sql_table *t, const char *tmp, tg_error **err)
+{
+    uint64_t cols = sql_join_columns(t);
+    for (int col = 0; col < t->n_cols && col < 64; col++) {
+        size_t n;
+        const char *name = sql_column_name(t, col, &n);
+        if (!(cols >> col & 1) || !name)
+            continue;
+        TG_TRY(exec(db,
+                    sqlite3_mprintf("CREATE INDEX out.%s__%.*s ON %s(%.*s)", t->name, (int)n, name,
+                                    t->name, (int)n, name),
+                    tmp, err));
+    }
+    return 0;
+}
+
+/* The views of the connection (raw, sched, counters, ...) made again in the file. */
+static int views(sqlite3 *db, const char *tmp, tg_error **err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(
+        db, "SELECT sql FROM temp.sqlite_master WHERE type = 'view' ORDER BY rowid", -1, &st, NULL);
+    while (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const char *sql = (const char *)sqlite3_column_text(st, 0);
+        const char *rest = sql ? strstr(sql, " VIEW ") : NULL;
+        if (rest && exec(db, sqlite3_mprintf("CREATE VIEW out.%s", rest + 6), tmp, err) < 0)
+            rc = SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? 0 : TG_ERR_IO;
+}
+
 static int fill(sqlite3 *db, const char *tmp, tg_error **err)
 {
     TG_TRY(exec(db, sqlite3_mprintf("ATTACH %Q AS out", tmp), tmp, err));
@@ -45,7 +80,9 @@ static int fill(sqlite3 *db, const char *tmp, tg_error **err)
         TG_TRY(exec(db,
                     sqlite3_mprintf("INSERT INTO out.%s SELECT * FROM main.%s", t->name, t->name),
                     tmp, err));
+        TG_TRY(join_indexes(db, t, tmp, err));
     }
+    TG_TRY(views(db, tmp, err));
     TG_TRY(exec(db, sqlite3_mprintf("COMMIT"), tmp, err));
     return exec(db, sqlite3_mprintf("DETACH out"), tmp, err);
 }

@@ -23,6 +23,7 @@
 
 typedef struct sql_db sql_db;
 typedef struct sql_cursor sql_cursor;
+typedef struct sql_index sql_index;
 
 /* ---- one pass over the events (sql_scan.c) ---------------------------------------------- */
 
@@ -112,6 +113,8 @@ struct sql_db {
     const tg_event *arg_ev;    /* its event now */
     struct arg_set *arg_cache; /* the args EXTRACT_ARG flattened last */
     tg_buf *tmp;               /* scratch text */
+    sql_index **indexes;       /* the lookups' indexes built so far (sql_index.c) */
+    size_t n_indexes, cap_indexes;
 };
 
 const char *sql_intern(sql_db *db, const char *s, size_t n); /* NULL when out of memory */
@@ -168,6 +171,13 @@ typedef struct sql_table {
 
 #define SQL_MAX_COLS 20
 
+/* A cursor's lookup through an index instead of its table's scan (sql_index.c). */
+struct sql_lookup {
+    sql_index *ix;          /* NULL: the cursor scans */
+    size_t pos, end, other; /* in memory: the key's rows left, then the other keys' rows */
+    sqlite3_stmt *stmt;     /* spilled: the query of the key's rows */
+};
+
 struct sql_cursor {
     sqlite3_vtab_cursor base;
     sql_db *db;
@@ -181,6 +191,9 @@ struct sql_cursor {
     sql_cursor *next_live;
     const tg_event *live_ev;
     int64_t live_id;
+    struct sql_lookup look;
+    const char *plan; /* the lookup plan (idxStr) whose index plan_ix is */
+    sql_index *plan_ix;
 };
 
 static inline void sql_null(sql_val *v) { v->type = SQLITE_NULL; }
@@ -227,6 +240,27 @@ extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counte
 int sql_reg_filter(sql_cursor *c, size_t n, int64_t id);
 size_t sql_reg_next(sql_cursor *c);
 void sql_reg_close(sql_cursor *c);
+
+/* The query that constrains nothing (no bounds, no equalities). */
+void sql_query_all(sql_query *q);
+
+/* ---- lookups by join columns (sql_index.c) ----------------------------------------------- */
+
+/* The join columns of t (bit i: column i): id, utid, upid and every *_id, the columns an
+ * equality looks up through an index, and the export indexes. */
+uint64_t sql_join_columns(const sql_table *t);
+/* The name of column col of t as its column list declares it (*n bytes), or NULL. */
+const char *sql_column_name(const sql_table *t, int col, size_t *n);
+/* The index of t on column key keeping at least the columns cols, built on first use (one
+ * pass of the table).  0 or a negative status with a message in db. */
+int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, sql_index **out);
+void sql_index_free_all(sql_db *db);
+/* Starts c's lookup of the rows whose key equals v; sql_lookup_next gives them (c->row,
+ * c->rowid, c->eof) in scan order; sql_lookup_end frees what the lookup holds.  0 or a
+ * negative status with a message in db. */
+int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v);
+int sql_lookup_next(sql_cursor *c);
+void sql_lookup_end(sql_cursor *c);
 
 /* Registers every table as an eponymous virtual table of db.  SQLite's status. */
 int sql_vtab_register(sql_db *db);

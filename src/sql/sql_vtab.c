@@ -7,10 +7,14 @@
  * set), so a scan may apply a constraint loosely but never drops a row that matches.  Costs
  * steer the planner: a table read from the events costs a pass over them whatever its
  * constraints (so it is the outer loop of a join, and a small table is looked up inside
- * it), except an args lookup by arg_set_id, which reads the one event. */
+ * it), except an args lookup by arg_set_id, which reads the one event.  An equality on a
+ * join column (id, utid, upid, *_id) that the scan cannot look up itself and whose value
+ * comes from another table is a lookup through an index built on first use (sql_index.c):
+ * a join costs two passes, not one per outer row. */
 #include "sql/sql_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +50,7 @@ struct sql_vtab {
     sqlite3_vtab base;
     sql_db *db;
     const sql_table *table;
+    uint64_t join_cols; /* the columns an equality can look up through an index */
 };
 
 static void module_free(void *p)
@@ -75,6 +80,7 @@ static int vt_connect(sqlite3 *sqlite, void *aux, int argc, const char *const *a
     memset(vt, 0, sizeof *vt);
     vt->db = m->db;
     vt->table = m->table;
+    vt->join_cols = sql_join_columns(m->table);
     *out = &vt->base;
     return SQLITE_OK;
 }
@@ -108,9 +114,77 @@ static char constraint_code(const sql_table *t, int col, unsigned char op)
                                   : 0;
 }
 
+/* Whether the table's own scan answers the equality code as a lookup (not a pass). */
+static bool native_lookup(const sql_table *t, char code)
+{
+    return code == 's' || (!t->big && (code == 'i' || code == 'u' || code == 't'));
+}
+
+/* The constraint an index lookup answers, or -1: an equality on a join column that the
+ * table's scan does not look up itself, whose value comes from another table (a join; a
+ * constant is one pass of a table that reads the events, as cheap as building the index)
+ * or that is on a small table. */
+static int index_candidate(const struct sql_vtab *vt, sqlite3_index_info *info)
+{
+    const sql_table *t = vt->table;
+    int best = -1;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+        if (!k->usable || k->op != SQLITE_INDEX_CONSTRAINT_EQ || k->iColumn < 0)
+            continue;
+        if (native_lookup(t, constraint_code(t, k->iColumn, k->op)))
+            return -1;
+        if (k->iColumn >= SQL_MAX_COLS || !(vt->join_cols >> k->iColumn & 1))
+            continue;
+        sqlite3_value *rhs = NULL;
+        if (t->big && sqlite3_vtab_rhs_value(info, i, &rhs) == SQLITE_OK)
+            continue;
+        if (best < 0 || k->iColumn == t->col_id)
+            best = i;
+    }
+    return best;
+}
+
+/* A plan that looks rows up through the index on a join column: idxStr "#KEY:COLUMNS". */
+static int index_plan(const struct sql_vtab *vt, sqlite3_index_info *info, int which)
+{
+    const sql_table *t = vt->table;
+    int key = info->aConstraint[which].iColumn;
+    uint64_t cols = info->colUsed;
+    if (t->n_cols < 64)
+        cols &= (1ull << t->n_cols) - 1;
+    info->idxStr = sqlite3_mprintf("#%d:%llx", key, (unsigned long long)cols);
+    if (!info->idxStr)
+        return SQLITE_NOMEM;
+    info->needToFreeIdxStr = 1;
+    info->aConstraintUsage[which].argvIndex = 1;
+    info->aConstraintUsage[which].omit = 0;
+    /* on a table read from the events the first lookup costs a pass (building the index):
+     * dearer than a lookup in a small table, so a join that scanned the events in its outer
+     * loop still does, and far cheaper than a pass per row */
+    info->estimatedCost = t->big ? 1e10 : 10;
+    info->estimatedRows = key == t->col_id ? 1 : 10;
+    if (key == t->col_id)
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    return SQLITE_OK;
+}
+
 static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
-    const sql_table *t = ((struct sql_vtab *)vtab)->table;
+    const struct sql_vtab *vt = (struct sql_vtab *)vtab;
+    const sql_table *t = vt->table;
+    int which = index_candidate(vt, info);
+    if (which >= 0) {
+        int rc = index_plan(vt, info, which);
+        if (rc != SQLITE_OK)
+            return rc;
+        if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+            ((t->ts_ordered && info->aOrderBy[0].iColumn == t->col_ts) ||
+             ((t->ts_ordered || !t->big) && t->col_id >= 0 &&
+              info->aOrderBy[0].iColumn == t->col_id)))
+            info->orderByConsumed = 1; /* a lookup's rows come in scan order */
+        return SQLITE_OK;
+    }
     char codes[16];
     int n = 0;
     bool bounded = false, narrowed = false, lookup = false, by_id = false;
@@ -125,7 +199,7 @@ static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
         info->aConstraintUsage[i].omit = 0;
         bounded |= code == 'c' || code == 'd' || code == 'e';
         narrowed |= code == 'n' || code == 'p' || code == 'u' || code == 't';
-        lookup |= code == 's' || (!t->big && (code == 'i' || code == 'u' || code == 't'));
+        lookup |= native_lookup(t, code);
         by_id |= code == 'i';
     }
     codes[n] = 0;
@@ -170,6 +244,7 @@ static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 static int vt_close(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
+    sql_lookup_end(c);
     if (c->table->close)
         c->table->close(c);
     free(c->q.name);
@@ -220,10 +295,8 @@ static void set_eq(sql_query *q, int64_t *slot, sqlite3_value *v)
     *slot = lo;
 }
 
-static void read_constraints(sql_cursor *c, const char *codes, int argc, sqlite3_value **argv)
+void sql_query_all(sql_query *q)
 {
-    sql_query *q = &c->q;
-    free(q->name);
     *q = (sql_query){.ts_lo = INT64_MIN,
                      .ts_hi = INT64_MAX,
                      .cpu = SQL_ANY,
@@ -231,6 +304,13 @@ static void read_constraints(sql_cursor *c, const char *codes, int argc, sqlite3
                      .id = SQL_ANY,
                      .track = SQL_ANY,
                      .argset = SQL_ANY};
+}
+
+static void read_constraints(sql_cursor *c, const char *codes, int argc, sqlite3_value **argv)
+{
+    sql_query *q = &c->q;
+    free(q->name);
+    sql_query_all(q);
     for (int i = 0; i < argc && codes && codes[i]; i++) {
         sqlite3_value *v = argv[i];
         int64_t x;
@@ -291,9 +371,26 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
 {
     (void)idx;
     sql_cursor *c = (sql_cursor *)cur;
-    read_constraints(c, codes, argc, argv);
     c->rowid = 0;
     c->eof = false;
+    int key;
+    unsigned long long cols;
+    if (codes && codes[0] == '#' && argc == 1) {
+        int rc = 0;
+        if (c->plan != codes) { /* the plan's index, found once per plan */
+            if (sscanf(codes, "#%d:%llx", &key, &cols) != 2)
+                return SQLITE_INTERNAL;
+            rc = sql_index_get(c->db, c->table, key, cols, &c->plan_ix);
+            c->plan = rc >= 0 ? codes : NULL;
+        }
+        if (rc >= 0)
+            rc = sql_lookup_start(c, c->plan_ix, argv[0]);
+        if (rc >= 0)
+            rc = sql_lookup_next(c);
+        return rc < 0 ? failed(c, rc) : SQLITE_OK;
+    }
+    sql_lookup_end(c);
+    read_constraints(c, codes, argc, argv);
     int rc = c->table->filter(c);
     if (rc < 0)
         return failed(c, rc);
@@ -306,6 +403,10 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
 static int vt_next(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
+    if (c->look.ix) {
+        int rc = sql_lookup_next(c);
+        return rc < 0 ? failed(c, rc) : SQLITE_OK;
+    }
     c->rowid++;
     int rc = c->table->next(c);
     return rc < 0 ? failed(c, rc) : SQLITE_OK;

@@ -1,0 +1,602 @@
+/* sql_index.c - lookups by a join column (id, parent_id, utid, upid, track_id, arg_set_id,
+ * any column named *_id) for every table: an index built on first use.
+ *
+ * A table's rows come from a pass over the events, so a join that looks rows up by an id
+ * would read the trace again for every outer row.  The first lookup on a column instead reads
+ * the table once, keeps the columns the query uses (SQLite's colUsed) for every row, in the
+ * table's scan order (a row's number there is its rowid, as in a scan), and sorts the row
+ * numbers by the key: a counting sort when the keys are dense (ids, utids, tracks), else a
+ * merge sort; a lookup is then a bucket or a binary search, and the rows of one key come in
+ * scan order, as the plain plan gives them.  Memory is bounded: past TG_SQL_INDEX_MB (256 MB
+ * when unset) the rows move to a private temporary SQLite database (SQLite's temp store:
+ * pages beyond its cache go to a file deleted on close) with an index on the key, and a lookup
+ * is a query there.  An index lives as long as the database: a table's rows never change.
+ * Keys that are no integer (never met in the tables, but a table may hold one) are kept
+ * apart and offered to every lookup: SQLite checks every constraint again (omit is never set). */
+#include "sql/sql_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SQL_INDEX_DEFAULT_MB 256
+
+struct sql_index {
+    const sql_table *table;
+    int key;       /* the column looked up */
+    uint64_t cols; /* the columns kept (bit i: column i) */
+    size_t n, cap; /* rows */
+    size_t bytes, limit;
+    /* in memory: per kept column, each row's value (integer, double bits, or text offset) */
+    uint64_t *val[SQL_MAX_COLS];
+    uint8_t *type[SQL_MAX_COLS]; /* NULL while every value is an integer */
+    char *text;                  /* the texts, NUL-terminated, each once */
+    size_t n_text, cap_text;
+    tg_hash text_index;
+    uint32_t *order; /* the rows with an integer key, by key then row */
+    size_t n_order;
+    uint32_t *bucket; /* dense keys: order[bucket[k - lo] .. bucket[k - lo + 1]) hold key k */
+    int64_t lo, hi;
+    uint32_t *others; /* rows whose key is no integer and not NULL, in row order */
+    size_t n_others, cap_others;
+    /* spilled: the rows in a temporary database */
+    sqlite3 *spill;
+    sqlite3_stmt *insert;
+};
+
+/* ---- which columns are join columns --------------------------------------------------------- */
+
+static bool join_column_name(const char *s, size_t n)
+{
+    return (n == 2 && memcmp(s, "id", 2) == 0) || (n == 4 && memcmp(s, "utid", 4) == 0) ||
+           (n == 4 && memcmp(s, "upid", 4) == 0) || (n > 3 && memcmp(s + n - 3, "_id", 3) == 0);
+}
+
+/* The name of column col of t (its length in *n), or NULL. */
+const char *sql_column_name(const sql_table *t, int col, size_t *n)
+{
+    const char *p = t->columns;
+    for (int i = 0; *p; i++) {
+        while (*p == ' ')
+            p++;
+        if (i == col) {
+            *n = strcspn(p, " ,");
+            return p;
+        }
+        p += strcspn(p, ",");
+        if (*p == ',')
+            p++;
+    }
+    return NULL;
+}
+
+uint64_t sql_join_columns(const sql_table *t)
+{
+    uint64_t mask = 0;
+    for (int col = 0; col < t->n_cols && col < SQL_MAX_COLS; col++) {
+        size_t n;
+        const char *name = sql_column_name(t, col, &n);
+        if (name && join_column_name(name, n))
+            mask |= 1ull << col;
+    }
+    return mask;
+}
+
+/* ---- building ----------------------------------------------------------------------------- */
+
+struct text_key {
+    const struct sql_index *ix;
+    const char *s;
+};
+
+static int text_eq(const void *ctx, uint64_t value)
+{
+    const struct text_key *k = ctx;
+    return strcmp(k->ix->text + value, k->s) == 0;
+}
+
+/* The offset of s among the index's texts (kept once each); -1 when out of memory. */
+static int64_t keep_text(struct sql_index *ix, const char *s, int len)
+{
+    size_t n = len < 0 ? strlen(s) : (size_t)len;
+    if (len >= 0 && memchr(s, 0, n))
+        n = strlen(s); /* SQLite would stop at the NUL too */
+    uint64_t h = tg_hash_bytes(s, n);
+    char *copy = NULL;
+    if (len >= 0 && s[n] != 0) { /* not NUL-terminated: compare a terminated copy */
+        if (!(copy = malloc(n + 1)))
+            return -1;
+        memcpy(copy, s, n);
+        copy[n] = 0;
+        s = copy;
+    }
+    const struct text_key key = {ix, s};
+    const uint64_t *found = tg_hash_find_by(&ix->text_index, h, text_eq, &key);
+    int64_t at = found ? (int64_t)*found : (int64_t)ix->n_text;
+    uint64_t *value;
+    if (!found) {
+        size_t old = ix->cap_text;
+        if (tg_grow(&ix->text, &ix->cap_text, ix->n_text + n + 1, 1) < 0 ||
+            tg_hash_add(&ix->text_index, h, &value) < 0) {
+            free(copy);
+            return -1;
+        }
+        ix->bytes += ix->cap_text - old + 16;
+        memcpy(ix->text + ix->n_text, s, n + 1);
+        *value = ix->n_text;
+        ix->n_text += n + 1;
+    }
+    free(copy);
+    return at;
+}
+
+static int64_t key_of(const sql_val *v, bool *integer)
+{
+    *integer = v->type == SQLITE_INTEGER;
+    if (v->type == SQLITE_FLOAT && v->u.d == floor(v->u.d) && fabs(v->u.d) < 9e18) {
+        *integer = true;
+        return (int64_t)v->u.d;
+    }
+    return *integer ? v->u.i : 0;
+}
+
+static void bind_val(sqlite3_stmt *st, int i, const sql_val *v)
+{
+    switch (v->type) {
+    case SQLITE_INTEGER: sqlite3_bind_int64(st, i, v->u.i); break;
+    case SQLITE_FLOAT: sqlite3_bind_double(st, i, v->u.d); break;
+    case SQLITE_TEXT: sqlite3_bind_text(st, i, v->u.s, v->len, SQLITE_TRANSIENT); break;
+    default: sqlite3_bind_null(st, i); break;
+    }
+}
+
+/* The value of kept column col at row r, as the table gave it. */
+static sql_val stored(const struct sql_index *ix, int col, size_t r)
+{
+    sql_val v = {.type = ix->type[col] ? ix->type[col][r] : SQLITE_INTEGER};
+    uint64_t bits = ix->val[col][r];
+    switch (v.type) {
+    case SQLITE_INTEGER: v.u.i = (int64_t)bits; break;
+    case SQLITE_FLOAT: memcpy(&v.u.d, &bits, sizeof v.u.d); break;
+    case SQLITE_TEXT:
+        v.u.s = ix->text + bits;
+        v.len = -1;
+        break;
+    default: break;
+    }
+    return v;
+}
+
+static int spill_insert(struct sql_index *ix, int64_t row, const sql_val *vals)
+{
+    sqlite3_stmt *st = ix->insert;
+    sqlite3_bind_int64(st, 1, row + 1);
+    bind_val(st, 2, &vals[ix->key]);
+    int p = 3;
+    for (int col = 0; col < ix->table->n_cols; col++)
+        if (ix->cols >> col & 1)
+            bind_val(st, p++, &vals[col]);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : rc;
+}
+
+/* Moves the rows kept so far to a private temporary database; the next rows go there too. */
+static int spill(struct sql_index *ix)
+{
+    int rc = sqlite3_open_v2("", &ix->spill, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    tg_buf *ddl = tg_buf_new(), *ins = tg_buf_new();
+    if (!ddl || !ins)
+        rc = SQLITE_NOMEM;
+    if (rc == SQLITE_OK) {
+        tg_buf_puts(ddl, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                         "PRAGMA cache_size = -16384; CREATE TABLE r(k INTEGER");
+        tg_buf_puts(ins, "INSERT INTO r(rowid, k");
+        for (int col = 0; col < ix->table->n_cols; col++)
+            if (ix->cols >> col & 1) {
+                tg_buf_printf(ddl, ", c%d", col);
+                tg_buf_printf(ins, ", c%d", col);
+            }
+        tg_buf_puts(ddl, "); BEGIN");
+        tg_buf_puts(ins, ") VALUES (?, ?");
+        for (int col = 0; col < ix->table->n_cols; col++)
+            if (ix->cols >> col & 1)
+                tg_buf_puts(ins, ", ?");
+        tg_buf_puts(ins, ")");
+        rc = sqlite3_exec(ix->spill, tg_buf_data(ddl), NULL, NULL, NULL);
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ix->spill, tg_buf_data(ins), -1, &ix->insert, NULL);
+    tg_buf_free(ddl);
+    tg_buf_free(ins);
+    sql_val vals[SQL_MAX_COLS] = {0};
+    for (size_t r = 0; rc == SQLITE_OK && r < ix->n; r++) {
+        for (int col = 0; col < ix->table->n_cols; col++)
+            if (ix->cols >> col & 1)
+                vals[col] = stored(ix, col, r);
+        rc = spill_insert(ix, (int64_t)r, vals);
+    }
+    for (int col = 0; col < SQL_MAX_COLS; col++) {
+        free(ix->val[col]);
+        free(ix->type[col]);
+        ix->val[col] = NULL;
+        ix->type[col] = NULL;
+    }
+    free(ix->text);
+    ix->text = NULL;
+    ix->n_text = ix->cap_text = 0;
+    tg_hash_free(&ix->text_index);
+    return rc == SQLITE_OK ? 0 : TG_ERR_IO;
+}
+
+/* Keeps row number n of the table (its values in vals). */
+static int keep_row(struct sql_index *ix, const sql_val *vals)
+{
+    if (ix->spill)
+        return spill_insert(ix, (int64_t)ix->n++, vals) ? TG_ERR_IO : 0;
+    if (ix->n == ix->cap) {
+        size_t cap = ix->cap ? ix->cap * 2 : 4096;
+        for (int col = 0; col < ix->table->n_cols; col++) {
+            if (!(ix->cols >> col & 1))
+                continue;
+            uint64_t *v = realloc(ix->val[col], cap * sizeof *v);
+            if (!v)
+                return TG_ERR_NOMEM;
+            ix->val[col] = v;
+            ix->bytes += (cap - ix->cap) * sizeof *v;
+            if (ix->type[col]) {
+                uint8_t *t = realloc(ix->type[col], cap);
+                if (!t)
+                    return TG_ERR_NOMEM;
+                ix->type[col] = t;
+                ix->bytes += cap - ix->cap;
+            }
+        }
+        ix->cap = cap;
+    }
+    size_t r = ix->n;
+    for (int col = 0; col < ix->table->n_cols; col++) {
+        if (!(ix->cols >> col & 1))
+            continue;
+        const sql_val *v = &vals[col];
+        uint64_t bits = 0;
+        if (v->type == SQLITE_INTEGER)
+            bits = (uint64_t)v->u.i;
+        else if (v->type == SQLITE_FLOAT)
+            memcpy(&bits, &v->u.d, sizeof bits);
+        else if (v->type == SQLITE_TEXT) {
+            int64_t at = keep_text(ix, v->u.s, v->len);
+            if (at < 0)
+                return TG_ERR_NOMEM;
+            bits = (uint64_t)at;
+        }
+        if (v->type != SQLITE_INTEGER && !ix->type[col]) {
+            if (!(ix->type[col] = malloc(ix->cap)))
+                return TG_ERR_NOMEM;
+            memset(ix->type[col], SQLITE_INTEGER, r);
+            ix->bytes += ix->cap;
+        }
+        ix->val[col][r] = bits;
+        if (ix->type[col])
+            ix->type[col][r] = v->type;
+    }
+    ix->n++;
+    return ix->bytes > ix->limit ? spill(ix) : 0;
+}
+
+struct key_row {
+    int64_t key;
+    uint32_t row;
+};
+
+static int key_row_cmp(const void *a, const void *b)
+{
+    const struct key_row *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Sorts the rows with an integer key by key (then row); the others apart. */
+static int sort_rows(struct sql_index *ix)
+{
+    size_t n_int = 0;
+    ix->lo = INT64_MAX;
+    ix->hi = INT64_MIN;
+    for (size_t r = 0; r < ix->n; r++) {
+        sql_val v = stored(ix, ix->key, r);
+        bool integer;
+        int64_t k = key_of(&v, &integer);
+        if (integer) {
+            n_int++;
+            ix->lo = k < ix->lo ? k : ix->lo;
+            ix->hi = k > ix->hi ? k : ix->hi;
+        } else if (v.type != SQLITE_NULL) {
+            if (tg_grow(&ix->others, &ix->cap_others, ix->n_others + 1, sizeof *ix->others) < 0)
+                return TG_ERR_NOMEM;
+            ix->others[ix->n_others++] = (uint32_t)r;
+        }
+    }
+    if (!n_int)
+        return 0;
+    if (!(ix->order = malloc(n_int * sizeof *ix->order)))
+        return TG_ERR_NOMEM;
+    ix->n_order = n_int;
+    uint64_t range = (uint64_t)ix->hi - (uint64_t)ix->lo;
+    if (range < 2 * (uint64_t)n_int + 1024) { /* dense: a counting sort, stable */
+        if (!(ix->bucket = calloc(range + 2, sizeof *ix->bucket)))
+            return TG_ERR_NOMEM;
+        for (size_t r = 0; r < ix->n; r++) {
+            sql_val v = stored(ix, ix->key, r);
+            bool integer;
+            int64_t k = key_of(&v, &integer);
+            if (integer)
+                ix->bucket[(uint64_t)k - (uint64_t)ix->lo + 1]++;
+        }
+        for (uint64_t i = 1; i <= range + 1; i++)
+            ix->bucket[i] += ix->bucket[i - 1];
+        uint32_t *fill = malloc((range + 1) * sizeof *fill);
+        if (!fill)
+            return TG_ERR_NOMEM;
+        memcpy(fill, ix->bucket, (range + 1) * sizeof *fill);
+        for (size_t r = 0; r < ix->n; r++) {
+            sql_val v = stored(ix, ix->key, r);
+            bool integer;
+            int64_t k = key_of(&v, &integer);
+            if (integer)
+                ix->order[fill[(uint64_t)k - (uint64_t)ix->lo]++] = (uint32_t)r;
+        }
+        free(fill);
+        return 0;
+    }
+    struct key_row *kr = malloc(n_int * sizeof *kr);
+    if (!kr)
+        return TG_ERR_NOMEM;
+    size_t i = 0;
+    for (size_t r = 0; r < ix->n; r++) {
+        sql_val v = stored(ix, ix->key, r);
+        bool integer;
+        int64_t k = key_of(&v, &integer);
+        if (integer)
+            kr[i++] = (struct key_row){k, (uint32_t)r};
+    }
+    qsort(kr, n_int, sizeof *kr, key_row_cmp);
+    for (i = 0; i < n_int; i++)
+        ix->order[i] = kr[i].row;
+    free(kr);
+    return 0;
+}
+
+static void index_free(struct sql_index *ix)
+{
+    if (!ix)
+        return;
+    for (int col = 0; col < SQL_MAX_COLS; col++) {
+        free(ix->val[col]);
+        free(ix->type[col]);
+    }
+    free(ix->text);
+    tg_hash_free(&ix->text_index);
+    free(ix->order);
+    free(ix->bucket);
+    free(ix->others);
+    sqlite3_finalize(ix->insert);
+    sqlite3_close(ix->spill);
+    free(ix);
+}
+
+static size_t memory_limit(void)
+{
+    const char *env = getenv("TG_SQL_INDEX_MB");
+    char *end;
+    unsigned long long mb = env ? strtoull(env, &end, 10) : SQL_INDEX_DEFAULT_MB;
+    if (env && (end == env || *end))
+        mb = SQL_INDEX_DEFAULT_MB;
+    return mb > SIZE_MAX >> 20 ? SIZE_MAX : (size_t)mb << 20;
+}
+
+/* Reads every row of t once through its own scan and keeps the columns cols. */
+static int build(sql_db *db, struct sql_index *ix)
+{
+    sql_cursor *c = calloc(1, sizeof *c);
+    if (!c)
+        return TG_ERR_NOMEM;
+    c->db = db;
+    c->table = ix->table;
+    sql_query_all(&c->q);
+    int rc = ix->table->filter(c);
+    if (rc >= 0 && !c->eof)
+        rc = ix->table->next(c);
+    while (rc >= 0 && !c->eof) {
+        if (ix->n >= UINT32_MAX) {
+            rc = sql_fail(db, TG_ERR_LIMIT, NULL);
+            break;
+        }
+        if ((rc = keep_row(ix, c->row)) < 0) {
+            rc = sql_fail(db, rc, NULL);
+            break;
+        }
+        rc = ix->table->next(c);
+    }
+    if (ix->table->close)
+        ix->table->close(c);
+    free(c->q.name);
+    free(c);
+    if (rc < 0)
+        return rc;
+    if (ix->spill) {
+        char *msg = NULL;
+        if (sqlite3_exec(ix->spill, "CREATE INDEX rk ON r(k); COMMIT", NULL, NULL, &msg) !=
+            SQLITE_OK) {
+            rc = sql_fail(db, TG_ERR_IO, NULL);
+            sqlite3_free(msg);
+        }
+        return rc;
+    }
+    rc = sort_rows(ix);
+    return rc < 0 ? sql_fail(db, rc, NULL) : 0;
+}
+
+int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, sql_index **out)
+{
+    cols |= 1ull << key;
+    for (size_t i = 0; i < db->n_indexes; i++) {
+        sql_index *ix = db->indexes[i];
+        if (ix->table == t && ix->key == key && (ix->cols & cols) == cols) {
+            *out = ix;
+            return 0;
+        }
+    }
+    if (tg_grow(&db->indexes, &db->cap_indexes, db->n_indexes + 1, sizeof *db->indexes) < 0)
+        return sql_fail(db, TG_ERR_NOMEM, NULL);
+    sql_index *ix = calloc(1, sizeof *ix);
+    if (!ix)
+        return sql_fail(db, TG_ERR_NOMEM, NULL);
+    *ix = (sql_index){.table = t, .key = key, .cols = cols, .limit = memory_limit()};
+    int rc = build(db, ix);
+    if (rc < 0) {
+        index_free(ix);
+        return rc;
+    }
+    db->indexes[db->n_indexes++] = ix;
+    *out = ix;
+    return 0;
+}
+
+void sql_index_free_all(sql_db *db)
+{
+    for (size_t i = 0; i < db->n_indexes; i++)
+        index_free(db->indexes[i]);
+    free(db->indexes);
+    db->indexes = NULL;
+    db->n_indexes = db->cap_indexes = 0;
+}
+
+/* ---- looking up ------------------------------------------------------------------------------ */
+
+void sql_lookup_end(sql_cursor *c)
+{
+    sqlite3_finalize(c->look.stmt);
+    c->look = (struct sql_lookup){0};
+}
+
+int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
+{
+    struct sql_lookup *l = &c->look;
+    if (l->stmt && l->ix == ix) { /* the same query again, for another key */
+        sqlite3_reset(l->stmt);
+        sqlite3_bind_value(l->stmt, 1, v);
+        return 0;
+    }
+    sql_lookup_end(c);
+    l->ix = ix;
+    if (ix->spill) {
+        tg_buf *sel = tg_buf_new();
+        if (!sel)
+            return sql_fail(c->db, TG_ERR_NOMEM, NULL);
+        tg_buf_puts(sel, "SELECT rowid - 1");
+        for (int col = 0; col < ix->table->n_cols; col++)
+            if (ix->cols >> col & 1)
+                tg_buf_printf(sel, ", c%d", col);
+        tg_buf_puts(sel, " FROM r WHERE k = ?1 ORDER BY rowid");
+        int rc = sqlite3_prepare_v2(ix->spill, tg_buf_data(sel), -1, &l->stmt, NULL);
+        tg_buf_free(sel);
+        if (rc != SQLITE_OK)
+            return sql_fail(c->db, rc == SQLITE_NOMEM ? TG_ERR_NOMEM : TG_ERR_IO, NULL);
+        sqlite3_bind_value(l->stmt, 1, v);
+        return 0;
+    }
+    /* the rows of integer key k (none when the value is no integer SQLite would equal) */
+    l->pos = l->end = 0;
+    int type = sqlite3_value_numeric_type(v);
+    bool integer = type == SQLITE_INTEGER;
+    int64_t k = integer ? sqlite3_value_int64(v) : 0;
+    if (type == SQLITE_FLOAT) {
+        double d = sqlite3_value_double(v);
+        integer = d == floor(d) && fabs(d) < 9e18;
+        k = integer ? (int64_t)d : 0;
+    }
+    if (integer && ix->n_order && k >= ix->lo && k <= ix->hi) {
+        if (ix->bucket) {
+            uint64_t i = (uint64_t)k - (uint64_t)ix->lo;
+            l->pos = ix->bucket[i];
+            l->end = ix->bucket[i + 1];
+        } else {
+            size_t a = 0, b = ix->n_order;
+            while (a < b) { /* the first row with a key >= k */
+                size_t m = a + (b - a) / 2;
+                sql_val mv = stored(ix, ix->key, ix->order[m]);
+                bool mi;
+                if (key_of(&mv, &mi) < k)
+                    a = m + 1;
+                else
+                    b = m;
+            }
+            l->pos = a;
+            for (l->end = a; l->end < ix->n_order; l->end++) {
+                sql_val mv = stored(ix, ix->key, ix->order[l->end]);
+                bool mi;
+                if (key_of(&mv, &mi) != k)
+                    break;
+            }
+        }
+    }
+    l->other = type == SQLITE_NULL ? ix->n_others : 0;
+    return 0;
+}
+
+int sql_lookup_next(sql_cursor *c)
+{
+    struct sql_lookup *l = &c->look;
+    const sql_index *ix = l->ix;
+    const sql_table *t = ix->table;
+    sql_val *row = c->row;
+    if (l->stmt) {
+        int rc = sqlite3_step(l->stmt);
+        if (rc != SQLITE_ROW) {
+            c->eof = true;
+            return rc == SQLITE_DONE ? 0 : sql_fail(c->db, TG_ERR_IO, NULL);
+        }
+        c->rowid = sqlite3_column_int64(l->stmt, 0);
+        int p = 1;
+        for (int col = 0; col < t->n_cols; col++) {
+            sql_val *v = &row[col];
+            if (!(ix->cols >> col & 1)) {
+                sql_null(v);
+                continue;
+            }
+            v->type = (uint8_t)sqlite3_column_type(l->stmt, p);
+            if (v->type == SQLITE_INTEGER)
+                v->u.i = sqlite3_column_int64(l->stmt, p);
+            else if (v->type == SQLITE_FLOAT)
+                v->u.d = sqlite3_column_double(l->stmt, p);
+            else if (v->type == SQLITE_TEXT) {
+                v->u.s = (const char *)sqlite3_column_text(l->stmt, p);
+                v->len = sqlite3_column_bytes(l->stmt, p);
+                v->copy = true;
+            } else
+                v->type = SQLITE_NULL;
+            p++;
+        }
+        return 0;
+    }
+    /* the key's rows and the others, merged in row order */
+    bool from_key = l->pos < l->end;
+    bool from_other = l->other < ix->n_others;
+    if (!from_key && !from_other) {
+        c->eof = true;
+        return 0;
+    }
+    if (from_key && from_other)
+        from_key = ix->order[l->pos] < ix->others[l->other];
+    size_t r = from_key ? ix->order[l->pos++] : ix->others[l->other++];
+    c->rowid = (int64_t)r;
+    for (int col = 0; col < t->n_cols; col++) {
+        if (ix->cols >> col & 1)
+            row[col] = stored(ix, col, r);
+        else
+            sql_null(&row[col]);
+    }
+    return 0;
+}
