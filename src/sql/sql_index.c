@@ -21,23 +21,48 @@
 #include <string.h>
 
 #define SQL_INDEX_DEFAULT_MB 256
+#define SQL_WALK_GROUPS 16 /* a GROUP BY of at most this many keys walks the rows per group */
+
+/* A kept column: each row's value as bits (an integer, a real's bits, a text's offset), in
+ * 32 bits while every value fits (texts, small integers, NULLs), else 64; its type apart
+ * only once the column holds two types. */
+struct kept_col {
+    void *val; /* uint32_t[] or (wide) uint64_t[] */
+    bool wide;
+    uint8_t uniform; /* the type of every value while types is NULL (0: no value yet) */
+    uint8_t *types;
+};
+
+static inline uint64_t col_bits(const struct kept_col *k, size_t r)
+{
+    return k->wide ? ((const uint64_t *)k->val)[r] : ((const uint32_t *)k->val)[r];
+}
+
+static inline int col_type(const struct kept_col *k, size_t r)
+{
+    return k->types ? k->types[r] : k->uniform;
+}
 
 struct sql_index {
     const sql_table *table;
-    int key;       /* the column looked up */
+    int key;       /* the column looked up, or grouped by */
     uint64_t cols; /* the columns kept (bit i: column i) */
+    bool grouped;  /* every row in order[], for a GROUP BY (else the integer keys, for lookups) */
     size_t n, cap; /* rows */
     size_t bytes, limit;
-    /* in memory: per kept column, each row's value (integer, double bits, or text offset) */
-    uint64_t *val[SQL_MAX_COLS];
-    uint8_t *type[SQL_MAX_COLS]; /* NULL while every value is an integer */
-    char *text;                  /* the texts, NUL-terminated, each once */
+    /* in memory: per kept column, each row's value */
+    struct kept_col col[SQL_MAX_COLS];
+    char *text; /* the texts, NUL-terminated, each once */
     size_t n_text, cap_text;
     tg_hash text_index;
     uint32_t *order; /* the rows with an integer key, by key then row */
     size_t n_order;
     uint32_t *bucket; /* dense keys: order[bucket[k - lo] .. bucket[k - lo + 1]) hold key k */
     int64_t lo, hi;
+    bool walking; /* a GROUP BY of few keys: no order[], each group a walk of the rows */
+    int64_t walk[SQL_WALK_GROUPS]; /* its keys in SQLite's order, after the NULLs when walk_null */
+    size_t n_walk;
+    bool walk_null;
     uint32_t *others; /* rows whose key is no integer and not NULL, in row order */
     size_t n_others, cap_others;
     /* spilled: the rows in a temporary database */
@@ -131,16 +156,6 @@ static int64_t keep_text(struct sql_index *ix, const char *s, int len)
     return at;
 }
 
-static int64_t key_of(const sql_val *v, bool *integer)
-{
-    *integer = v->type == SQLITE_INTEGER;
-    if (v->type == SQLITE_FLOAT && v->u.d == floor(v->u.d) && fabs(v->u.d) < 9e18) {
-        *integer = true;
-        return (int64_t)v->u.d;
-    }
-    return *integer ? v->u.i : 0;
-}
-
 static void bind_val(sqlite3_stmt *st, int i, const sql_val *v)
 {
     switch (v->type) {
@@ -154,8 +169,8 @@ static void bind_val(sqlite3_stmt *st, int i, const sql_val *v)
 /* The value of kept column col at row r, as the table gave it. */
 static sql_val stored(const struct sql_index *ix, int col, size_t r)
 {
-    sql_val v = {.type = ix->type[col] ? ix->type[col][r] : SQLITE_INTEGER};
-    uint64_t bits = ix->val[col][r];
+    sql_val v = {.type = (uint8_t)col_type(&ix->col[col], r)};
+    uint64_t bits = col_bits(&ix->col[col], r);
     switch (v.type) {
     case SQLITE_INTEGER: v.u.i = (int64_t)bits; break;
     case SQLITE_FLOAT: memcpy(&v.u.d, &bits, sizeof v.u.d); break;
@@ -218,10 +233,9 @@ static int spill(struct sql_index *ix)
         rc = spill_insert(ix, (int64_t)r, vals);
     }
     for (int col = 0; col < SQL_MAX_COLS; col++) {
-        free(ix->val[col]);
-        free(ix->type[col]);
-        ix->val[col] = NULL;
-        ix->type[col] = NULL;
+        free(ix->col[col].val);
+        free(ix->col[col].types);
+        ix->col[col] = (struct kept_col){0};
     }
     free(ix->text);
     ix->text = NULL;
@@ -230,35 +244,58 @@ static int spill(struct sql_index *ix)
     return rc == SQLITE_OK ? 0 : TG_ERR_IO;
 }
 
+/* Makes room for cap rows in every kept column. */
+static int grow_rows(struct sql_index *ix, size_t cap)
+{
+    for (int col = 0; col < ix->table->n_cols; col++) {
+        struct kept_col *k = &ix->col[col];
+        if (!(ix->cols >> col & 1))
+            continue;
+        size_t width = k->wide ? 8 : 4;
+        void *v = realloc(k->val, cap * width);
+        if (!v)
+            return TG_ERR_NOMEM;
+        k->val = v;
+        ix->bytes += (cap - ix->cap) * width;
+        if (k->types) {
+            uint8_t *t = realloc(k->types, cap);
+            if (!t)
+                return TG_ERR_NOMEM;
+            k->types = t;
+            ix->bytes += cap - ix->cap;
+        }
+    }
+    ix->cap = cap;
+    return 0;
+}
+
+/* Column k's values in 64 bits from now on. */
+static int widen(struct sql_index *ix, struct kept_col *k)
+{
+    uint64_t *v = malloc((ix->cap ? ix->cap : 1) * sizeof *v);
+    if (!v)
+        return TG_ERR_NOMEM;
+    for (size_t r = 0; r < ix->n; r++)
+        v[r] = ((const uint32_t *)k->val)[r];
+    free(k->val);
+    k->val = v;
+    k->wide = true;
+    ix->bytes += ix->cap * 4;
+    return 0;
+}
+
 /* Keeps row number n of the table (its values in vals). */
 static int keep_row(struct sql_index *ix, const sql_val *vals)
 {
     if (ix->spill)
         return spill_insert(ix, (int64_t)ix->n++, vals) ? TG_ERR_IO : 0;
-    if (ix->n == ix->cap) {
-        size_t cap = ix->cap ? ix->cap * 2 : 4096;
-        for (int col = 0; col < ix->table->n_cols; col++) {
-            if (!(ix->cols >> col & 1))
-                continue;
-            uint64_t *v = realloc(ix->val[col], cap * sizeof *v);
-            if (!v)
-                return TG_ERR_NOMEM;
-            ix->val[col] = v;
-            ix->bytes += (cap - ix->cap) * sizeof *v;
-            if (ix->type[col]) {
-                uint8_t *t = realloc(ix->type[col], cap);
-                if (!t)
-                    return TG_ERR_NOMEM;
-                ix->type[col] = t;
-                ix->bytes += cap - ix->cap;
-            }
-        }
-        ix->cap = cap;
-    }
+    if (ix->n == ix->cap)
+        TG_TRY(grow_rows(ix, ix->cap ? ix->cap * 2 : 4096));
     size_t r = ix->n;
     for (int col = 0; col < ix->table->n_cols; col++) {
         if (!(ix->cols >> col & 1))
             continue;
+        struct kept_col *k = &ix->col[col];
         const sql_val *v = &vals[col];
         uint64_t bits = 0;
         if (v->type == SQLITE_INTEGER)
@@ -271,99 +308,263 @@ static int keep_row(struct sql_index *ix, const sql_val *vals)
                 return TG_ERR_NOMEM;
             bits = (uint64_t)at;
         }
-        if (v->type != SQLITE_INTEGER && !ix->type[col]) {
-            if (!(ix->type[col] = malloc(ix->cap)))
+        if (!k->uniform)
+            k->uniform = v->type;
+        if (v->type != k->uniform && !k->types) {
+            if (!(k->types = malloc(ix->cap)))
                 return TG_ERR_NOMEM;
-            memset(ix->type[col], SQLITE_INTEGER, r);
+            memset(k->types, k->uniform, r);
             ix->bytes += ix->cap;
         }
-        ix->val[col][r] = bits;
-        if (ix->type[col])
-            ix->type[col][r] = v->type;
+        if (!k->wide && (bits > UINT32_MAX || v->type == SQLITE_FLOAT))
+            TG_TRY(widen(ix, k));
+        if (k->wide)
+            ((uint64_t *)k->val)[r] = bits;
+        else
+            ((uint32_t *)k->val)[r] = (uint32_t)bits;
+        if (k->types)
+            k->types[r] = v->type;
     }
     ix->n++;
     return ix->bytes > ix->limit ? spill(ix) : 0;
 }
 
+/* How a row's key sorts: its class first (the order a GROUP BY's groups come in), then its
+ * value (an integer, a real's bits, a text's offset: texts are kept once, so equal texts
+ * have one offset).  A real that is an integer is that integer, as SQLite compares them. */
+enum { KEY_NULL, KEY_INT, KEY_REAL, KEY_TEXT };
+
+static int key_class(const struct sql_index *ix, size_t r, int64_t *k)
+{
+    int type = col_type(&ix->col[ix->key], r);
+    uint64_t bits = col_bits(&ix->col[ix->key], r);
+    *k = (int64_t)bits;
+    if (type == SQLITE_INTEGER)
+        return KEY_INT;
+    if (type == SQLITE_TEXT)
+        return KEY_TEXT;
+    if (type != SQLITE_FLOAT)
+        return KEY_NULL;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    if (d == floor(d) && fabs(d) < 9e18) {
+        *k = (int64_t)d;
+        return KEY_INT;
+    }
+    return KEY_REAL;
+}
+
 struct key_row {
     int64_t key;
+    double num; /* an integer's or a real's value */
+    const char *text;
     uint32_t row;
+    uint8_t rank; /* 0 null, 1 number, 2 text: the order SQLite sorts them in */
 };
 
 static int key_row_cmp(const void *a, const void *b)
 {
     const struct key_row *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    int c = 0;
+    if (x->rank == 2)
+        c = strcmp(x->text, y->text);
+    else if (x->num != y->num)
+        c = x->num < y->num ? -1 : 1;
+    else if (x->key != y->key)
+        c = x->key < y->key ? -1 : 1;
+    if (c)
+        return c;
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* Sorts the rows with an integer key by key (then row); the others apart. */
+/* Whether a row whose key is of class cls is among the sorted rows: every row with a key
+ * for a GROUP BY (NULLs apart), the integer keys for lookups (the others are offered to every
+ * lookup). */
+static bool sorted_class(const struct sql_index *ix, int cls)
+{
+    return cls != KEY_NULL && (ix->grouped || cls == KEY_INT);
+}
+
+static int text_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Where each key's rows start in order[] (fill[k - lo]), the keys taken in SQLite's order:
+ * integers by value, texts by their bytes.  count[i + 1] holds key lo + i's rows. */
+static int key_starts(const struct sql_index *ix, bool text, const uint32_t *count, uint64_t range,
+                      size_t first, uint32_t *fill)
+{
+    size_t at = first;
+    if (!text) {
+        for (uint64_t i = 0; i <= range; i++) {
+            fill[i] = (uint32_t)at;
+            at += count[i + 1];
+        }
+        return 0;
+    }
+    size_t n = 0;
+    for (uint64_t i = 0; i <= range; i++)
+        n += count[i + 1] != 0;
+    const char **keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys)
+        return TG_ERR_NOMEM;
+    n = 0;
+    for (uint64_t i = 0; i <= range; i++)
+        if (count[i + 1])
+            keys[n++] = ix->text + ix->lo + (int64_t)i;
+    qsort(keys, n, sizeof *keys, text_cmp);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t i = (uint64_t)(keys[j] - ix->text - ix->lo);
+        fill[i] = (uint32_t)at;
+        at += count[i + 1];
+    }
+    free(keys);
+    return 0;
+}
+
+/* A GROUP BY of few keys of one class (integers or texts, NULLs aside): the keys in SQLite's
+ * order, and each group a walk of every row, which costs less than an order[] of every row.
+ * true when it is so. */
+static int walk_groups(struct sql_index *ix, int cls, size_t n_null, bool *done)
+{
+    *done = false;
+    uint64_t range = (uint64_t)ix->hi - (uint64_t)ix->lo;
+    if (range > 1u << 20)
+        return 0;
+    uint32_t *count = calloc(range + 2, sizeof *count);
+    if (!count)
+        return TG_ERR_NOMEM;
+    for (size_t r = 0; r < ix->n; r++) {
+        int64_t k;
+        if (key_class(ix, r, &k) == cls)
+            count[(uint64_t)k - (uint64_t)ix->lo + 1]++;
+    }
+    size_t n = 0;
+    for (uint64_t i = 0; i <= range && n <= SQL_WALK_GROUPS; i++)
+        n += count[i + 1] != 0;
+    if (n <= SQL_WALK_GROUPS) {
+        const char *texts[SQL_WALK_GROUPS];
+        n = 0;
+        for (uint64_t i = 0; i <= range; i++)
+            if (count[i + 1]) {
+                ix->walk[n] = ix->lo + (int64_t)i;
+                texts[n] = cls == KEY_TEXT ? ix->text + ix->walk[n] : NULL;
+                n++;
+            }
+        if (cls == KEY_TEXT) {
+            qsort(texts, n, sizeof *texts, text_cmp);
+            for (size_t j = 0; j < n; j++)
+                ix->walk[j] = texts[j] - ix->text;
+        }
+        ix->n_walk = n;
+        ix->walk_null = n_null > 0;
+        ix->walking = *done = true;
+    }
+    free(count);
+    return 0;
+}
+
+/* Sorts the rows by key (then row) into order[]: for a GROUP BY every row, NULL keys first,
+ * the keys in SQLite's order (so the groups come as SQLite's sort gives them); for lookups
+ * the integer keys, with bucket[] when they are dense. */
 static int sort_rows(struct sql_index *ix)
 {
-    size_t n_int = 0;
+    size_t n_sorted = 0, n_null = 0;
+    int first_cls = -1;
+    bool one_cls = true;
     ix->lo = INT64_MAX;
     ix->hi = INT64_MIN;
     for (size_t r = 0; r < ix->n; r++) {
-        sql_val v = stored(ix, ix->key, r);
-        bool integer;
-        int64_t k = key_of(&v, &integer);
-        if (integer) {
-            n_int++;
+        int64_t k;
+        int cls = key_class(ix, r, &k);
+        if (sorted_class(ix, cls)) {
+            n_sorted++;
+            one_cls &= first_cls < 0 || cls == first_cls;
+            first_cls = cls;
             ix->lo = k < ix->lo ? k : ix->lo;
             ix->hi = k > ix->hi ? k : ix->hi;
-        } else if (v.type != SQLITE_NULL) {
+        } else if (cls == KEY_NULL) {
+            n_null += ix->grouped;
+        } else {
             if (tg_grow(&ix->others, &ix->cap_others, ix->n_others + 1, sizeof *ix->others) < 0)
                 return TG_ERR_NOMEM;
             ix->others[ix->n_others++] = (uint32_t)r;
         }
     }
-    if (!n_int)
+    size_t total = n_null + n_sorted;
+    if (!total)
         return 0;
-    if (!(ix->order = malloc(n_int * sizeof *ix->order)))
+    if (ix->grouped && n_sorted && one_cls && first_cls != KEY_REAL) {
+        bool done;
+        TG_TRY(walk_groups(ix, first_cls, n_null, &done));
+        if (done)
+            return 0;
+    }
+    if (!(ix->order = malloc(total * sizeof *ix->order)))
         return TG_ERR_NOMEM;
-    ix->n_order = n_int;
+    ix->n_order = total;
+    ix->bytes += total * sizeof *ix->order;
+    size_t at = 0;
+    for (size_t r = 0; r < ix->n && n_null; r++) { /* a GROUP BY's NULL group comes first */
+        int64_t k;
+        if (key_class(ix, r, &k) == KEY_NULL)
+            ix->order[at++] = (uint32_t)r;
+    }
+    if (!n_sorted)
+        return 0;
     uint64_t range = (uint64_t)ix->hi - (uint64_t)ix->lo;
-    if (range < 2 * (uint64_t)n_int + 1024) { /* dense: a counting sort, stable */
-        if (!(ix->bucket = calloc(range + 2, sizeof *ix->bucket)))
-            return TG_ERR_NOMEM;
-        for (size_t r = 0; r < ix->n; r++) {
-            sql_val v = stored(ix, ix->key, r);
-            bool integer;
-            int64_t k = key_of(&v, &integer);
-            if (integer)
-                ix->bucket[(uint64_t)k - (uint64_t)ix->lo + 1]++;
-        }
-        for (uint64_t i = 1; i <= range + 1; i++)
-            ix->bucket[i] += ix->bucket[i - 1];
+    if (one_cls && first_cls != KEY_REAL &&
+        range < 2 * (uint64_t)n_sorted + 1024) { /* dense: a counting sort, stable */
+        uint32_t *count = calloc(range + 2, sizeof *count);
         uint32_t *fill = malloc((range + 1) * sizeof *fill);
-        if (!fill)
-            return TG_ERR_NOMEM;
-        memcpy(fill, ix->bucket, (range + 1) * sizeof *fill);
-        for (size_t r = 0; r < ix->n; r++) {
-            sql_val v = stored(ix, ix->key, r);
-            bool integer;
-            int64_t k = key_of(&v, &integer);
-            if (integer)
+        int rc = count && fill ? 0 : TG_ERR_NOMEM;
+        for (size_t r = 0; r < ix->n && rc == 0; r++) {
+            int64_t k;
+            if (sorted_class(ix, key_class(ix, r, &k)))
+                count[(uint64_t)k - (uint64_t)ix->lo + 1]++;
+        }
+        if (rc == 0)
+            rc = key_starts(ix, first_cls == KEY_TEXT, count, range, at, fill);
+        if (rc == 0 && !ix->grouped) { /* lookups: bucket[i] .. bucket[i + 1] */
+            ix->bucket = count;
+            count = NULL;
+            for (uint64_t i = 0; i <= range; i++)
+                ix->bucket[i] = fill[i];
+            ix->bucket[range + 1] = (uint32_t)total;
+        }
+        for (size_t r = 0; r < ix->n && rc == 0; r++) {
+            int64_t k;
+            if (sorted_class(ix, key_class(ix, r, &k)))
                 ix->order[fill[(uint64_t)k - (uint64_t)ix->lo]++] = (uint32_t)r;
         }
+        free(count);
         free(fill);
-        return 0;
+        return rc;
     }
-    struct key_row *kr = malloc(n_int * sizeof *kr);
+    struct key_row *kr = malloc(n_sorted * sizeof *kr);
     if (!kr)
         return TG_ERR_NOMEM;
     size_t i = 0;
     for (size_t r = 0; r < ix->n; r++) {
-        sql_val v = stored(ix, ix->key, r);
-        bool integer;
-        int64_t k = key_of(&v, &integer);
-        if (integer)
-            kr[i++] = (struct key_row){k, (uint32_t)r};
+        int64_t k;
+        int cls = key_class(ix, r, &k);
+        if (!sorted_class(ix, cls))
+            continue;
+        struct key_row *e = &kr[i++];
+        *e = (struct key_row){.key = k, .row = (uint32_t)r, .rank = cls == KEY_TEXT ? 2 : 1};
+        if (cls == KEY_TEXT)
+            e->text = ix->text + k;
+        else if (cls == KEY_REAL)
+            memcpy(&e->num, &k, sizeof e->num);
+        else
+            e->num = (double)k;
     }
-    qsort(kr, n_int, sizeof *kr, key_row_cmp);
-    for (i = 0; i < n_int; i++)
-        ix->order[i] = kr[i].row;
+    qsort(kr, n_sorted, sizeof *kr, key_row_cmp);
+    for (i = 0; i < n_sorted; i++)
+        ix->order[at + i] = kr[i].row;
     free(kr);
     return 0;
 }
@@ -373,8 +574,8 @@ static void index_free(struct sql_index *ix)
     if (!ix)
         return;
     for (int col = 0; col < SQL_MAX_COLS; col++) {
-        free(ix->val[col]);
-        free(ix->type[col]);
+        free(ix->col[col].val);
+        free(ix->col[col].types);
     }
     free(ix->text);
     tg_hash_free(&ix->text_index);
@@ -438,12 +639,14 @@ static int build(sql_db *db, struct sql_index *ix)
     return rc < 0 ? sql_fail(db, rc, NULL) : 0;
 }
 
-int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, sql_index **out)
+int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, bool grouped,
+                  sql_index **out)
 {
     cols |= 1ull << key;
     for (size_t i = 0; i < db->n_indexes; i++) {
         sql_index *ix = db->indexes[i];
-        if (ix->table == t && ix->key == key && (ix->cols & cols) == cols) {
+        if (ix->table == t && ix->key == key && ix->grouped == grouped &&
+            (ix->cols & cols) == cols) {
             *out = ix;
             return 0;
         }
@@ -453,7 +656,8 @@ int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, sql_in
     sql_index *ix = calloc(1, sizeof *ix);
     if (!ix)
         return sql_fail(db, TG_ERR_NOMEM, NULL);
-    *ix = (sql_index){.table = t, .key = key, .cols = cols, .limit = memory_limit()};
+    *ix = (sql_index){
+        .table = t, .key = key, .cols = cols, .grouped = grouped, .limit = memory_limit()};
     int rc = build(db, ix);
     if (rc < 0) {
         index_free(ix);
@@ -484,7 +688,7 @@ void sql_lookup_end(sql_cursor *c)
 int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
 {
     struct sql_lookup *l = &c->look;
-    if (l->stmt && l->ix == ix) { /* the same query again, for another key */
+    if (l->stmt && l->ix == ix && v) { /* the same query again, for another key */
         sqlite3_reset(l->stmt);
         sqlite3_bind_value(l->stmt, 1, v);
         return 0;
@@ -499,12 +703,20 @@ int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
         for (int col = 0; col < ix->table->n_cols; col++)
             if (ix->cols >> col & 1)
                 tg_buf_printf(sel, ", c%d", col);
-        tg_buf_puts(sel, " FROM r WHERE k = ?1 ORDER BY rowid");
+        tg_buf_puts(sel, v ? " FROM r WHERE k = ?1 ORDER BY rowid" : " FROM r ORDER BY k, rowid");
         int rc = sqlite3_prepare_v2(ix->spill, tg_buf_data(sel), -1, &l->stmt, NULL);
         tg_buf_free(sel);
         if (rc != SQLITE_OK)
             return sql_fail(c->db, rc == SQLITE_NOMEM ? TG_ERR_NOMEM : TG_ERR_IO, NULL);
-        sqlite3_bind_value(l->stmt, 1, v);
+        if (v)
+            sqlite3_bind_value(l->stmt, 1, v);
+        return 0;
+    }
+    if (!v) { /* every row, by key */
+        l->group = 0;
+        l->pos = 0;
+        l->end = ix->n_order;
+        l->other = ix->n_others;
         return 0;
     }
     /* the rows of integer key k (none when the value is no integer SQLite would equal) */
@@ -524,20 +736,19 @@ int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
             l->end = ix->bucket[i + 1];
         } else {
             size_t a = 0, b = ix->n_order;
+            int64_t mk;
             while (a < b) { /* the first row with a key >= k */
                 size_t m = a + (b - a) / 2;
-                sql_val mv = stored(ix, ix->key, ix->order[m]);
-                bool mi;
-                if (key_of(&mv, &mi) < k)
+                key_class(ix, ix->order[m], &mk);
+                if (mk < k)
                     a = m + 1;
                 else
                     b = m;
             }
             l->pos = a;
             for (l->end = a; l->end < ix->n_order; l->end++) {
-                sql_val mv = stored(ix, ix->key, ix->order[l->end]);
-                bool mi;
-                if (key_of(&mv, &mi) != k)
+                key_class(ix, ix->order[l->end], &mk);
+                if (mk != k)
                     break;
             }
         }
@@ -578,6 +789,34 @@ int sql_lookup_next(sql_cursor *c)
             } else
                 v->type = SQLITE_NULL;
             p++;
+        }
+        return 0;
+    }
+    if (ix->walking) { /* the next row of the group, or of the next group */
+        size_t groups = ix->n_walk + ix->walk_null;
+        for (; l->group < groups; l->group++, l->pos = 0) {
+            bool null_group = ix->walk_null && l->group == 0;
+            int64_t want = null_group ? 0 : ix->walk[l->group - ix->walk_null];
+            for (; l->pos < ix->n; l->pos++) {
+                int64_t k;
+                int cls = key_class(ix, l->pos, &k);
+                if (null_group ? cls == KEY_NULL : cls != KEY_NULL && k == want)
+                    break;
+            }
+            if (l->pos < ix->n)
+                break;
+        }
+        if (l->group >= groups) {
+            c->eof = true;
+            return 0;
+        }
+        size_t r = l->pos++;
+        c->rowid = (int64_t)r;
+        for (int col = 0; col < t->n_cols; col++) {
+            if (ix->cols >> col & 1)
+                row[col] = stored(ix, col, r);
+            else
+                sql_null(&row[col]);
         }
         return 0;
     }

@@ -175,6 +175,7 @@ typedef struct sql_table {
 struct sql_lookup {
     sql_index *ix;          /* NULL: the cursor scans */
     size_t pos, end, other; /* in memory: the key's rows left, then the other keys' rows */
+    size_t group;           /* a GROUP BY's walk: the group it is in (pos: the row) */
     sqlite3_stmt *stmt;     /* spilled: the query of the key's rows */
 };
 
@@ -252,12 +253,15 @@ uint64_t sql_join_columns(const sql_table *t);
 /* The name of column col of t as its column list declares it (*n bytes), or NULL. */
 const char *sql_column_name(const sql_table *t, int col, size_t *n);
 /* The index of t on column key keeping at least the columns cols, built on first use (one
- * pass of the table).  0 or a negative status with a message in db. */
-int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, sql_index **out);
+ * pass of the table); grouped: every row sorted by key (for a GROUP BY), else the rows for
+ * lookups.  0 or a negative status with a message in db. */
+int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, bool grouped,
+                  sql_index **out);
 void sql_index_free_all(sql_db *db);
-/* Starts c's lookup of the rows whose key equals v; sql_lookup_next gives them (c->row,
- * c->rowid, c->eof) in scan order; sql_lookup_end frees what the lookup holds.  0 or a
- * negative status with a message in db. */
+/* Starts c's lookup of the rows whose key equals v (NULL: every row, by key, equal keys
+ * together); sql_lookup_next gives them (c->row, c->rowid, c->eof), a key's rows in scan
+ * order; sql_lookup_end frees what the lookup holds.  0 or a negative status with a message
+ * in db. */
 int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v);
 int sql_lookup_next(sql_cursor *c);
 void sql_lookup_end(sql_cursor *c);

@@ -169,10 +169,38 @@ static int index_plan(const struct sql_vtab *vt, sqlite3_index_info *info, int w
     return SQLITE_OK;
 }
 
+/* Whether the rows of a GROUP BY of one column of a table read from the events, with no
+ * constraint the scan applies, come grouped from an index sorted by that column: SQLite
+ * then aggregates each group as it comes instead of sorting every row first. */
+static bool group_plan(const struct sql_vtab *vt, sqlite3_index_info *info)
+{
+    const sql_table *t = vt->table;
+    if (!t->big || info->nOrderBy != 1 || info->aOrderBy[0].iColumn < 0 ||
+        info->aOrderBy[0].iColumn >= t->n_cols || sqlite3_vtab_distinct(info) != 1)
+        return false;
+    for (int i = 0; i < info->nConstraint; i++)
+        if (info->aConstraint[i].usable &&
+            constraint_code(t, info->aConstraint[i].iColumn, info->aConstraint[i].op))
+            return false; /* a narrower pass, or a lookup */
+    uint64_t cols = info->colUsed;
+    if (t->n_cols < 64)
+        cols &= (1ull << t->n_cols) - 1;
+    info->idxStr = sqlite3_mprintf("@%d:%llx", info->aOrderBy[0].iColumn, (unsigned long long)cols);
+    if (!info->idxStr)
+        return false;
+    info->needToFreeIdxStr = 1;
+    info->orderByConsumed = 1;
+    info->estimatedCost = 1e12;
+    info->estimatedRows = (sqlite3_int64)1e7;
+    return true;
+}
+
 static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
     const struct sql_vtab *vt = (struct sql_vtab *)vtab;
     const sql_table *t = vt->table;
+    if (group_plan(vt, info))
+        return SQLITE_OK;
     int which = index_candidate(vt, info);
     if (which >= 0) {
         int rc = index_plan(vt, info, which);
@@ -375,16 +403,17 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
     c->eof = false;
     int key;
     unsigned long long cols;
-    if (codes && codes[0] == '#' && argc == 1) {
+    bool grouped = codes && codes[0] == '@' && argc == 0;
+    if ((codes && codes[0] == '#' && argc == 1) || grouped) {
         int rc = 0;
         if (c->plan != codes) { /* the plan's index, found once per plan */
-            if (sscanf(codes, "#%d:%llx", &key, &cols) != 2)
+            if (sscanf(codes + 1, "%d:%llx", &key, &cols) != 2)
                 return SQLITE_INTERNAL;
-            rc = sql_index_get(c->db, c->table, key, cols, &c->plan_ix);
+            rc = sql_index_get(c->db, c->table, key, cols, grouped, &c->plan_ix);
             c->plan = rc >= 0 ? codes : NULL;
         }
         if (rc >= 0)
-            rc = sql_lookup_start(c, c->plan_ix, argv[0]);
+            rc = sql_lookup_start(c, c->plan_ix, grouped ? NULL : argv[0]);
         if (rc >= 0)
             rc = sql_lookup_next(c);
         return rc < 0 ? failed(c, rc) : SQLITE_OK;
