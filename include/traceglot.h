@@ -438,6 +438,11 @@ int tg_stream_tid(const tg_stream *s); /* -1 when unknown */
  * the format has no such ids. */
 bool tg_stream_ids(const tg_stream *s, uint64_t *class_id, uint64_t *id);
 tg_trace *tg_stream_trace(const tg_stream *s);
+/* After a tg_stream_iter read the stream to its end: the time on the set's shared timeline up
+ * to which the stream's records say it is whole, which may pass its last event (a CTF
+ * packet's end time; following a trace being written, a stream's later events come after
+ * it); false when the format does not say. */
+bool tg_stream_end_time(const tg_stream *s, int64_t *ns);
 
 /* ---- event classes ---------------------------------------------------------------------- */
 

@@ -76,6 +76,7 @@ struct cli_args {
     bool style_pid;        /* the style takes its own --pid: not the filter's */
     struct cli_live *live; /* net:// paths read into scratch folders (cli_live.c) */
     bool live_show;        /* cat: a live session's events printed while it records */
+    bool follow;           /* cat --follow */
 };
 
 /* Parses argv (after the subcommand name).  0: go on; 1: --help was printed (exit 0);
@@ -157,13 +158,23 @@ int cli_live_finish(struct cli_args *a, int rc);
 /* ---- a live cat shown while the session records (cli_live_show.c) ---- */
 
 struct cli_live_show;
+/* Whether a's output can be shown as it comes: one path, in a style whose text of the first
+ * events is the beginning of the whole text (the default, babeltrace, native), without
+ * --begin/--end (the passes bound the events themselves). */
+bool cli_live_show_fits(const struct cli_args *a);
 /* For the scratch folder dir of a's one live path; NULL when out of memory or files. */
 struct cli_live_show *cli_live_show_new(struct cli_args *a, const char *dir);
 void cli_live_show_free(struct cli_live_show *s);
 /* tg_live_params.complete: prints the events up to the session's new horizon. */
 void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n);
+/* `cat --follow`: prints the events up to where every stream of the trace at dir is whole;
+ * true when events are left that a later pass may show without the files changing. */
+bool cli_live_show_follow(struct cli_live_show *s);
 /* After the reading: prints the rest of the events; the command's exit code. */
 int cli_live_show_end(struct cli_live_show *s);
+
+/* `cat --follow PATH` (cli_follow.c): the exit code. */
+int cli_follow_run(struct cli_args *a);
 
 /* ---- the progress line (cli_progress.c) ---- */
 

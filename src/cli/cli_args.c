@@ -161,6 +161,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->workers = value;
         else if (strcmp(o->name, "progress") == 0)
             a->progress = 1;
+        else if (strcmp(o->name, "follow") == 0)
+            a->follow = true;
         else if (strcmp(o->name, "no-progress") == 0)
             a->progress = -1;
         else if (strcmp(o->name, "component") == 0) {

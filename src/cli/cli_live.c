@@ -112,17 +112,10 @@ static void draw(void *ctx, const tg_live_result *res)
             (unsigned long long)(res->bytes >> 10));
 }
 
-/* Whether a's live path is a cat whose events are printed as they come (cli_live_show.c):
- * one path, in a style whose text of the first events is the beginning of the whole text,
- * without --begin/--end (the passes bound the events themselves). */
+/* Whether a's live path is a cat whose events are printed as they come (cli_live_show.c). */
 static bool shown_as_it_comes(const struct cli_args *a)
 {
-    static const char *const styles[] = {"cat", "babeltrace", "native"};
-    bool style = false;
-    for (size_t i = 0; i < sizeof styles / sizeof *styles; i++)
-        style |= a->sink && strcmp(a->sink, styles[i]) == 0;
-    return a->live_show && a->n_paths == 1 && style && !tg_options_get(a->opts, "begin") &&
-           !tg_options_get(a->opts, "end");
+    return a->live_show && cli_live_show_fits(a);
 }
 
 /* Reads one live path into a new scratch folder: 0 (the folder in *dir), or an exit code.

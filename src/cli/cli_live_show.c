@@ -1,4 +1,5 @@
-/* cli_live_show.c - `cat net://...`: the events of a live session printed while it records.
+/* cli_live_show.c - `cat net://...` and `cat --follow`: the events of a live session, or of a
+ * trace being written, printed while it records.
  *
  * The viewer (tg_live_record) writes whole packets into a scratch folder and says, each time
  * it moved, how far every trace of the session is complete: no packet still to come holds an
@@ -12,7 +13,12 @@
  * session ended (or Ctrl-C stopped the reading), prints the whole and reports what the
  * command would.  A pass decodes the session from its beginning again: simple and exact
  * (the printers' state, deltas and quirks are those of one run), at a cost that grows with
- * the session, paid at most five times a second.  Memory: the scratch text is a file. */
+ * the session, paid at most five times a second.  Memory: the scratch text is a file.
+ *
+ * `cat --follow PATH` (cli_follow.c) works the same on a trace a tracer is writing in place:
+ * the horizon is where every stream is whole (its last event, its last packet's end, or, on
+ * this host's monotonic clock, half a second ago for a tracer that writes every stream at
+ * least that often), read from the files at each pass. */
 #include "cli.h"
 
 #include <errno.h>
@@ -20,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct cli_live_show {
@@ -40,6 +47,16 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 }
 
 #define FNV_START 0xcbf29ce484222325ull
+
+bool cli_live_show_fits(const struct cli_args *a)
+{
+    static const char *const styles[] = {"cat", "babeltrace", "native"};
+    bool style = false;
+    for (size_t i = 0; i < sizeof styles / sizeof *styles; i++)
+        style |= a->sink && strcmp(a->sink, styles[i]) == 0;
+    return a->n_paths == 1 && style && !tg_options_get(a->opts, "begin") &&
+           !tg_options_get(a->opts, "end");
+}
 
 struct cli_live_show *cli_live_show_new(struct cli_args *a, const char *dir)
 {
@@ -176,6 +193,24 @@ static int print_text(struct cli_live_show *s, tg_set *set, tg_error **err)
     return rc;
 }
 
+/* Shows the events of set up to end (ns on its timeline) when that is past the last pass's. */
+static void show_upto(struct cli_live_show *s, tg_set *set, int64_t end)
+{
+    if (s->diverged || end <= s->last_end)
+        return;
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s%lld.%09lld", end < 0 ? "-" : "",
+             (long long)(end < 0 ? -(end / 1000000000) : end / 1000000000),
+             (long long)(end < 0 ? -(end % 1000000000) : end % 1000000000));
+    tg_error *err = NULL;
+    if (tg_filter_set_end(s->a->filter, spec, NULL) == 0 && print_text(s, set, &err) >= 0) {
+        s->last_end = end;
+        show_rest(s);
+    }
+    tg_filter_set_end(s->a->filter, NULL, NULL);
+    tg_error_free(err);
+}
+
 void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n)
 {
     struct cli_live_show *s = ctx;
@@ -186,19 +221,99 @@ void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n)
     tg_set *set = tg_open(&path, 1, s->a->opts, &err);
     int64_t end;
     bool bounded;
-    if (set && horizon_ns(set, h, n, &end, &bounded) && bounded && end > s->last_end) {
-        char spec[64];
-        snprintf(spec, sizeof spec, "%s%lld.%09lld", end < 0 ? "-" : "",
-                 (long long)(end < 0 ? -(end / 1000000000) : end / 1000000000),
-                 (long long)(end < 0 ? -(end % 1000000000) : end % 1000000000));
-        if (tg_filter_set_end(s->a->filter, spec, NULL) == 0 && print_text(s, set, &err) >= 0) {
-            s->last_end = end;
-            show_rest(s);
-        }
-        tg_filter_set_end(s->a->filter, NULL, NULL);
-    }
+    if (set && horizon_ns(set, h, n, &end, &bounded) && bounded)
+        show_upto(s, set, end);
     tg_error_free(err);
     tg_close(set);
+}
+
+/* Where a stream that says nothing new is taken to be whole: a trace on this host's
+ * CLOCK_MONOTONIC (LTTng's default clock) whose tracer writes each stream's buffer at least
+ * every FOLLOW_QUIET_NS (LTTng's `--switch-timer` below it) holds no unwritten event older
+ * than that long ago. */
+#define FOLLOW_QUIET_NS 500000000
+
+/* now - FOLLOW_QUIET_NS on tr's timeline, when its clock is this host's monotonic one. */
+static bool quiet_bound(const tg_trace *tr, int64_t *at)
+{
+    const tg_clock_info *c = tg_trace_clock(tr);
+    struct timespec ts;
+    if (!c || c->origin != TG_CLOCK_MONOTONIC || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+        return false;
+    *at = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + c->offset_ns + tg_trace_shift_ns(tr) -
+          FOLLOW_QUIET_NS;
+    return true;
+}
+
+/* How far a trace being written is whole: each stream is read to its end; its later records
+ * come after its last event, or after its last packet's end where the format says it, or
+ * (quiet_bound) after the time up to which its tracer has written everything.  A stream
+ * with no record and no such time is not waited for (the tracer wrote nothing of it).  true
+ * with *end (just before the least of those times) and *latest (the last event seen); false
+ * when no stream says anything. */
+static bool written_to(tg_set *set, int64_t *end, int64_t *latest)
+{
+    bool any = false;
+    *end = INT64_MAX;
+    *latest = INT64_MIN;
+    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
+        tg_trace *tr = tg_set_trace(set, t);
+        int64_t quiet = INT64_MIN;
+        bool has_quiet = quiet_bound(tr, &quiet);
+        for (size_t i = 0; i < tg_trace_stream_count(tr); i++) {
+            tg_stream *st = tg_trace_stream(tr, i);
+            tg_stream_iter *it = tg_stream_iter_new(st);
+            const tg_event *ev;
+            bool seen = false;
+            int64_t last = INT64_MIN, whole;
+            tg_error *err = NULL;
+            while (it && tg_stream_iter_next(it, &ev, &err) > 0) {
+                last = tg_event_time_ns(ev);
+                seen = true;
+            }
+            tg_error_free(err);
+            tg_stream_iter_free(it);
+            if (seen && last > *latest)
+                *latest = last;
+            if (tg_stream_end_time(st, &whole) && whole > last) {
+                last = whole;
+                seen = true;
+            }
+            if (has_quiet && quiet > last) {
+                last = quiet;
+                seen = true;
+            }
+            if (!seen)
+                continue;
+            any = true;
+            if (last - 1 < *end)
+                *end = last - 1;
+        }
+    }
+    return any;
+}
+
+bool cli_live_show_follow(struct cli_live_show *s)
+{
+    if (s->diverged)
+        return false;
+    const char *path = s->dir;
+    tg_error *err = NULL;
+    tg_set *set = tg_open(&path, 1, s->a->opts, &err);
+    int64_t end = INT64_MIN, latest = INT64_MIN;
+    bool ok = set && written_to(set, &end, &latest);
+    tg_close(set);
+    set = NULL;
+    tg_error_free(err);
+    err = NULL;
+    if (!ok)
+        return false;
+    /* the events are printed from a set opened afresh: the one read above is at its end */
+    if (end > s->last_end && (set = tg_open(&path, 1, s->a->opts, &err)))
+        show_upto(s, set, end);
+    tg_error_free(err);
+    tg_close(set);
+    return s->last_end < latest;
 }
 
 int cli_live_show_end(struct cli_live_show *s)

@@ -28,6 +28,9 @@ const struct cli_option cli_options[] = {
     {"scheduler", 0, "ADDR", CMD_FLEET,
      "a running dask-scheduler (tcp://HOST:8786); none: a LocalCluster of this machine's cores"},
     {"workers", 0, "N", CMD_FLEET, "the LocalCluster's workers (default: the cores)"},
+    {"follow", 0, NULL, CMD_CAT,
+     "keep printing the events a tracer adds to PATH (a CTF trace of a running LTTng session), "
+     "in time order, until Ctrl-C"},
     {"progress", 0, NULL, CMD_ALL & ~(CMD_SQL | CMD_FLEET),
      "show a progress line on stderr (bytes read of the input, events, rate, time left) even "
      "when stderr is not a terminal (default: on a terminal, after a second)"},

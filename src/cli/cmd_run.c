@@ -216,6 +216,8 @@ int cli_run_graph(struct cli_args *a)
 }
 int cli_run_cat(struct cli_args *a)
 {
+    if (a->follow)
+        return cli_follow_run(a);
     a->live_show = true; /* a live session's events as they come */
     return run_to_fd(a, STDOUT_FILENO, call_cat);
 }

@@ -56,6 +56,10 @@ struct tg_stream_ops {
     /* Optional: the symbol of ev->addr with its size and kind (tg_event_func_symbol); without
      * it the trace's symbol table is asked. */
     int (*func_symbol)(const tg_event *ev, tg_func_symbol *out);
+    /* Optional: once next() returned the end, the time (ns, on the trace's clock) up to which
+     * the stream's records say it is whole, which may pass its last event (a CTF packet's
+     * end time): false when not known (tg_stream_end_time). */
+    bool (*end_time)(tg_stream *s, int64_t *ns);
     /* Optional: release priv. */
     void (*destroy)(tg_stream *s);
     /* Optional: go back to the first event, so a set can be iterated more than once (every

@@ -357,6 +357,15 @@ const tg_event_class *tg_trace_class(const tg_trace *t, size_t i)
 
 const char *tg_stream_name(const tg_stream *s) { return s->name; }
 int tg_stream_cpu(const tg_stream *s) { return s->cpu; }
+
+bool tg_stream_end_time(const tg_stream *s, int64_t *ns)
+{
+    int64_t t;
+    if (!s->ops->end_time || !s->ops->end_time((tg_stream *)s, &t) ||
+        __builtin_add_overflow(t, s->shift_ns, ns))
+        return false;
+    return true;
+}
 int tg_stream_tid(const tg_stream *s) { return s->tid; }
 
 bool tg_stream_ids(const tg_stream *s, uint64_t *class_id, uint64_t *id)

@@ -520,6 +520,15 @@ static bool stream_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end
     return true;
 }
 
+/* The last whole packet's end time: a stream being written (a running session) has its
+ * later events after it. */
+static bool stream_end_time(tg_stream *s, int64_t *ns)
+{
+    const ctf_dstream *ds = s->priv;
+    const ctf_clock *ck = ds->sc ? ds->sc->clock : NULL;
+    return ds->have_prev && ck && ctf_clock_ns_checked(ck, ds->prev_ts_end, ns);
+}
+
 static const char *stream_func_name(const tg_event *ev) { return ctf_func_name(ev); }
 static const char *stream_func_module(const tg_event *ev) { return ctf_func_module(ev); }
 
@@ -533,5 +542,6 @@ const struct tg_stream_ops ctf_stream_ops = {
     .clock_span = stream_clock_span,
     .func_name = stream_func_name,
     .func_module = stream_func_module,
+    .end_time = stream_end_time,
     .destroy = stream_destroy,
 };
