@@ -1,9 +1,12 @@
 /* sql_analysis.c - lttng-analyses' answers as SQL tables: analysis_cputop,
  * analysis_cputop_cpu, analysis_schedstats, analysis_schedlog, analysis_irqstats,
- * analysis_irqlog, analysis_syscallstats (traceglot's own names, apart from
- * Perfetto's), so that `traceglot sql` and `traceglot fleet` ask them over many traces.
+ * analysis_irqlog, analysis_syscallstats, analysis_iolatencytop, analysis_iolog,
+ * analysis_iolatencystats, analysis_iolatencyfreq and analysis_iousage_process, _file,
+ * _block, _disk, _netif (traceglot's own names, apart from Perfetto's), so that
+ * `traceglot sql` and `traceglot fleet` ask them over many traces.
  *
- * A scan runs the analysis (tg_analyze, its LAMI form, every row: --limit 0) over a set of the
+ * A scan runs the analysis (tg_analyze, its LAMI form, every row: --limit 0, or the largest
+ * limit for the I/O ones, whose --limit 0 still shows a row) over a set of the
  * pool and turns the chosen result table's rows into columns: a process cell gives its tid,
  * pid and name, an IRQ its kind, number and name, a time range its begin and end, the others
  * their value; lttng-analyses' unknown values and empty cells are NULL.  The numbers are the
@@ -18,11 +21,16 @@
 
 /* How an analysis' table becomes columns: the LAMI cells in order, one letter each:
  * p process (tid, pid, name), i irq (hard, nr, name), t time range (begin, end), c cpu, y
- * syscall name, v a value; T: the first column is the thread of the table's title (the
- * per-thread tables of syscallstats). */
+ * syscall, disk or interface name, f path, d fd, o a value or else a name, v a value; and
+ * what the first column is, from the table's title: the thread (TITLE_TID: the per-thread
+ * tables of syscallstats), the subtitle in brackets (TITLE_SUB: "read", "disk: sda") or the
+ * table's class (TITLE_CLASS). */
+enum title_column { TITLE_NONE, TITLE_TID, TITLE_SUB, TITLE_CLASS };
+
 struct analysis_def {
     const char *analysis, *lami_class, *cells;
-    bool tid_from_title;
+    enum title_column title;
+    const char *limit; /* NULL: "0" */
 };
 
 struct analysis_rows {
@@ -69,7 +77,8 @@ static int analysis_filter(sql_cursor *c)
     tg_options *o = tg_options_new();
     tg_buf *out = tg_buf_new();
     int rc = o && out ? 0 : TG_ERR_NOMEM;
-    if (rc == 0 && (tg_options_set(o, "format", "json") < 0 || tg_options_set(o, "limit", "0") < 0))
+    if (rc == 0 && (tg_options_set(o, "format", "json") < 0 ||
+                    tg_options_set(o, "limit", d->limit ? d->limit : "0") < 0))
         rc = TG_ERR_NOMEM;
     if (rc == 0)
         rc = tg_analyze(set, d->analysis, o, out, &err);
@@ -133,12 +142,23 @@ static int analysis_next(sql_cursor *c)
     json_object *t = r->tables[r->table];
     json_object *row = json_object_array_get_idx(json_object_object_get(t, "data"), r->row++);
     int col = 0;
-    if (d->tid_from_title) {
-        const char *title = json_object_get_string(
-            json_object_object_get(json_object_object_get(t, "class"), "title"));
+    if (d->title != TITLE_NONE) {
+        json_object *cls = json_object_object_get(t, "class");
+        const char *title = json_object_get_string(json_object_object_get(cls, "title"));
         const char *p = title ? strstr(title, "TID: ") : NULL;
-        if (p)
+        const char *open = title ? strrchr(title, '[') : NULL;
+        size_t n = open ? strlen(open) : 0;
+        if (d->title == TITLE_TID && p)
             sql_int(&c->row[col], strtoll(p + 5, NULL, 10));
+        else if (d->title == TITLE_SUB && n >= 2 && open[n - 1] == ']') {
+            char sub[256];
+            snprintf(sub, sizeof sub, "%.*s", (int)(n - 2), open + 1);
+            sql_text(&c->row[col], sub);
+        } else if (d->title == TITLE_CLASS)
+            sql_text(&c->row[col],
+                     json_object_is_type(cls, json_type_string)
+                         ? json_object_get_string(cls)
+                         : json_object_get_string(json_object_object_get(cls, "inherit")));
         else
             sql_null(&c->row[col]);
         col++;
@@ -166,6 +186,12 @@ static int analysis_next(sql_cursor *c)
             break;
         case 'c': put_value(&c->row[col], cell, "id"); break;
         case 'y': put_value(&c->row[col], cell, "name"); break;
+        case 'f': put_value(&c->row[col], cell, "path"); break;
+        case 'd': put_value(&c->row[col], cell, "fd"); break;
+        case 'o':
+            put_value(&c->row[col], cell,
+                      cell && json_object_object_get(cell, "value") ? "value" : "name");
+            break;
         default: put_value(&c->row[col], cell, "value"); break;
         }
         col += cells_width(d->cells[k]);
@@ -222,23 +248,64 @@ ANALYSIS_TABLE(irqlog,
                "nr INTEGER, name TEXT",
                7);
 ANALYSIS_TABLE(syscallstats, "tid INTEGER, syscall TEXT, " DUR_STATS ", return_values TEXT", 8);
+#define IO_CALL                                                                                    \
+    "ts INTEGER, end_ts INTEGER, out_of_range INTEGER, duration INTEGER, syscall TEXT, "           \
+    "size INTEGER, tid INTEGER, pid INTEGER, name TEXT, path TEXT, fd INTEGER"
+ANALYSIS_TABLE(iolatencytop, "category TEXT, " IO_CALL, 12);
+ANALYSIS_TABLE(iolog, IO_CALL, 11);
+ANALYSIS_TABLE(iolatencystats, "object TEXT, " DUR_STATS, 6);
+ANALYSIS_TABLE(iolatencyfreq, "category TEXT, lower REAL, upper REAL, count INTEGER", 4);
+ANALYSIS_TABLE(iousage_process,
+               "direction TEXT, tid INTEGER, pid INTEGER, name TEXT, size INTEGER, "
+               "disk_size INTEGER, net_size INTEGER, unknown_size INTEGER",
+               8);
+ANALYSIS_TABLE(iousage_file, "direction TEXT, path TEXT, size INTEGER, fd_owners TEXT", 4);
+ANALYSIS_TABLE(iousage_block, "direction TEXT, tid INTEGER, pid INTEGER, name TEXT, size INTEGER",
+               5);
+ANALYSIS_TABLE(iousage_disk, "metric TEXT, disk TEXT, value REAL", 3);
+ANALYSIS_TABLE(iousage_netif, "direction TEXT, netif TEXT, size INTEGER", 3);
+
+#define IO_ALL "1000000000" /* the I/O analyses' --limit for every row */
 
 /* the cells of each table, in the order of sql_analysis_tables */
 static const struct analysis_def defs[] = {
-    {"cputop", "per-process", "pvvv", false},
-    {"cputop", "per-cpu", "cv", false},
-    {"schedstats", "per_tid_stats", "pvvvvvv", false},
-    {"schedlog", "log", "vvvvcpp", false},
-    {"irqstats", "hard-stats|soft-stats", "ivvvvvvvvvv", false},
-    {"irqlog", "log", "tvci", false},
-    {"syscallstats", "per-tid", "yvvvvvv", true},
+    {"cputop", "per-process", "pvvv", TITLE_NONE, NULL},
+    {"cputop", "per-cpu", "cv", TITLE_NONE, NULL},
+    {"schedstats", "per_tid_stats", "pvvvvvv", TITLE_NONE, NULL},
+    {"schedlog", "log", "vvvvcpp", TITLE_NONE, NULL},
+    {"irqstats", "hard-stats|soft-stats", "ivvvvvvvvvv", TITLE_NONE, NULL},
+    {"irqlog", "log", "tvci", TITLE_NONE, NULL},
+    {"syscallstats", "per-tid", "yvvvvvv", TITLE_TID, NULL},
+    {"iolatencytop", "top-syscall", "tvvyvpfd", TITLE_SUB, IO_ALL},
+    {"iolog", "log", "tvvyvpfd", TITLE_NONE, IO_ALL},
+    {"iolatencystats", "syscall-latency-stats|disk-latency-stats", "ovvvvv", TITLE_NONE, IO_ALL},
+    {"iolatencyfreq", "freq", "vvv", TITLE_SUB, IO_ALL},
+    {"iousagetop", "per-process-top", "pvvvv", TITLE_SUB, IO_ALL},
+    {"iousagetop", "per-file-top", "fvv", TITLE_SUB, IO_ALL},
+    {"iousagetop", "per-process-top-block", "pv", TITLE_SUB, IO_ALL},
+    {"iousagetop", "per-disk-top-sector|per-disk-top-request|per-disk-top-rps", "yv", TITLE_CLASS,
+     IO_ALL},
+    {"iousagetop", "per-netif-top", "yv", TITLE_SUB, IO_ALL},
 };
 
 const sql_table *const sql_analysis_tables[] = {
-    &sql_table_analysis_cputop,       &sql_table_analysis_cputop_cpu,
-    &sql_table_analysis_schedstats,   &sql_table_analysis_schedlog,
-    &sql_table_analysis_irqstats,     &sql_table_analysis_irqlog,
-    &sql_table_analysis_syscallstats, NULL,
+    &sql_table_analysis_cputop,
+    &sql_table_analysis_cputop_cpu,
+    &sql_table_analysis_schedstats,
+    &sql_table_analysis_schedlog,
+    &sql_table_analysis_irqstats,
+    &sql_table_analysis_irqlog,
+    &sql_table_analysis_syscallstats,
+    &sql_table_analysis_iolatencytop,
+    &sql_table_analysis_iolog,
+    &sql_table_analysis_iolatencystats,
+    &sql_table_analysis_iolatencyfreq,
+    &sql_table_analysis_iousage_process,
+    &sql_table_analysis_iousage_file,
+    &sql_table_analysis_iousage_block,
+    &sql_table_analysis_iousage_disk,
+    &sql_table_analysis_iousage_netif,
+    NULL,
 };
 
 static const struct analysis_def *def_of(const sql_table *t)
