@@ -583,6 +583,17 @@ const char *tg_event_func_module(const tg_event *ev);
 /* The category a viewer trace (Perfetto's TrackEvent categories, Chrome JSON's "cat") gives
  * the slice a function entry begins; NULL when none. */
 const char *tg_event_func_category(const tg_event *ev);
+/* The flows (arrows between slices: Perfetto's flow_ids, terminating_flow_ids, a legacy
+ * event's bind_id) that the slice a function entry begins, or an exit ends, takes part in:
+ * *flows points at n of them (valid while the event is).  A flow links the slices that name
+ * its id in turn: IN draws the arrow from the slice that was its source into this one, OUT
+ * makes this slice its source, END ends the flow (its id may start a new one). */
+enum { TG_FLOW_IN = 1, TG_FLOW_OUT = 2, TG_FLOW_END = 4 };
+typedef struct tg_flow {
+    uint64_t id;
+    unsigned flags; /* TG_FLOW_ bits */
+} tg_flow;
+size_t tg_event_flows(const tg_event *ev, const tg_flow **flows);
 /* The symbol holding the function, as the tracer's symbol table gives it: its name, start
  * and size in bytes (the distance to the next symbol where the table gives none), and
  * TG_FUNC_PLT for a library call recorded at its PLT entry (uftrace's 'P' symbols). */

@@ -51,6 +51,13 @@ const char *tg_event_func_category(const tg_event *ev)
     return ops && ops->func_category ? ops->func_category(ev) : NULL;
 }
 
+size_t tg_event_flows(const tg_event *ev, const tg_flow **flows)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    *flows = NULL;
+    return ops && ops->flows ? ops->flows(ev, flows) : 0;
+}
+
 /* A symbol of a table as tg_func_symbol: no size means up to the next symbol. */
 static int symbol_of(const tg_symtab *st, const tg_symbol *s, tg_func_symbol *out)
 {

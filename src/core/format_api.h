@@ -53,6 +53,8 @@ struct tg_stream_ops {
     const char *(*func_module)(const tg_event *ev);
     /* Optional: the category a viewer trace gave the slice ev begins (tg_event_func_category). */
     const char *(*func_category)(const tg_event *ev);
+    /* Optional: the flows of the slice ev begins or ends (tg_event_flows). */
+    size_t (*flows)(const tg_event *ev, const tg_flow **out);
     /* Optional: the symbol of ev->addr with its size and kind (tg_event_func_symbol); without
      * it the trace's symbol table is asked. */
     int (*func_symbol)(const tg_event *ev, tg_func_symbol *out);

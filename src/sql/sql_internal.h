@@ -233,7 +233,7 @@ extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counte
     sql_table_thread, sql_table_process, sql_table_thread_track, sql_table_counter_track,
     sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state,
     sql_table_trace_bounds, sql_table_track, sql_table_cpu, sql_table_cpu_track,
-    sql_table_process_track, sql_table_cpu_counter_track;
+    sql_table_process_track, sql_table_cpu_counter_track, sql_table_flow;
 
 /* The small tables' walk over records 0..n (sql_meta.c): the records of the cursor's scan,
  * or record id alone (a lookup; SQL_ANY: all).  sql_reg_next gives the next index, SIZE_MAX

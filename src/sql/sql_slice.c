@@ -43,6 +43,7 @@ enum {
     C_SELF_DUR,
     C_RECURSIVE,
     C_END_TS,
+    C_SLICE_ID, /* Perfetto's alias of id */
     C_COUNT
 };
 
@@ -385,6 +386,7 @@ static int slice_next(sql_cursor *c)
     sql_int(&v[C_SELF_DUR], r->self);
     sql_int(&v[C_RECURSIVE], r->recursive);
     sql_int(&v[C_END_TS], r->end);
+    sql_int(&v[C_SLICE_ID], r->id);
     return 0;
 }
 
@@ -394,7 +396,8 @@ const sql_table sql_table_slice = {
                "depth INTEGER, stack_id INTEGER, parent_stack_id INTEGER, parent_id INTEGER, "
                "arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, "
                "thread_instruction_count INTEGER, thread_instruction_delta INTEGER, "
-               "module TEXT, self_dur INTEGER, recursive INTEGER, end_ts INTEGER",
+               "module TEXT, self_dur INTEGER, recursive INTEGER, end_ts INTEGER, "
+               "slice_id INTEGER",
     .n_cols = C_COUNT,
     .col_ts = C_TS,
     .col_name = C_NAME,

@@ -19,25 +19,16 @@
 #include <string.h>
 
 const sql_table *const sql_tables[] = {
-    &sql_table_slice,
-    &sql_table_thread,
-    &sql_table_process,
-    &sql_table_thread_track,
-    &sql_table_counter,
-    &sql_table_counter_track,
-    &sql_table_sched_slice,
-    &sql_table_thread_state,
-    &sql_table_ftrace_event,
-    &sql_table_args,
-    &sql_table_trace,
-    &sql_table_stats,
-    &sql_table_trace_bounds,
-    &sql_table_track,
-    &sql_table_cpu,
-    &sql_table_cpu_track,
-    &sql_table_process_track,
-    &sql_table_cpu_counter_track,
-    NULL,
+    &sql_table_slice,         &sql_table_thread,
+    &sql_table_process,       &sql_table_thread_track,
+    &sql_table_counter,       &sql_table_counter_track,
+    &sql_table_sched_slice,   &sql_table_thread_state,
+    &sql_table_ftrace_event,  &sql_table_args,
+    &sql_table_trace,         &sql_table_stats,
+    &sql_table_trace_bounds,  &sql_table_track,
+    &sql_table_cpu,           &sql_table_cpu_track,
+    &sql_table_process_track, &sql_table_cpu_counter_track,
+    &sql_table_flow,          NULL,
 };
 
 struct sql_module {

@@ -357,19 +357,63 @@ static bool annotation_value(tg_trace *t, const pf_sequence *s,
     }
 }
 
-/* The category and args of a track event beginning a slice; *out NULL when it has neither. */
+/* The old field numbers of the flow ids (uint64 before they became fixed64) are marked
+ * deprecated in perfetto_trace.proto; producers still write them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static size_t flow_count(const PerfettoRead__TrackEvent *e)
+{
+    const PerfettoRead__TrackEvent__LegacyEvent *l = e->legacy_event;
+    return e->n_flow_ids + e->n_flow_ids_old + e->n_terminating_flow_ids +
+           e->n_terminating_flow_ids_old + (l && l->has_bind_id && l->flow_direction);
+}
+
+/* The flows a track event names, into info. */
+static int slice_flows(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_slice_info *info)
+{
+    size_t n = flow_count(e);
+    if (!n)
+        return 0;
+    if (!(info->flows = tg_arena_alloc(&t->arena, n * sizeof *info->flows)))
+        return TG_ERR_NOMEM;
+    const unsigned step = TG_FLOW_IN | TG_FLOW_OUT, last = TG_FLOW_IN | TG_FLOW_END;
+    for (size_t i = 0; i < e->n_flow_ids; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->flow_ids[i], .flags = step};
+    for (size_t i = 0; i < e->n_flow_ids_old; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->flow_ids_old[i], .flags = step};
+    for (size_t i = 0; i < e->n_terminating_flow_ids; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->terminating_flow_ids[i], .flags = last};
+    for (size_t i = 0; i < e->n_terminating_flow_ids_old; i++)
+        info->flows[info->n_flows++] =
+            (tg_flow){.id = e->terminating_flow_ids_old[i], .flags = last};
+    const PerfettoRead__TrackEvent__LegacyEvent *l = e->legacy_event;
+    if (l && l->has_bind_id && l->flow_direction)
+        info->flows[info->n_flows++] =
+            (tg_flow){.id = l->bind_id, .flags = (unsigned)l->flow_direction}; /* IN 1, OUT 2 */
+    return 0;
+}
+
+#pragma GCC diagnostic pop
+
+/* The category, args and flows of a track event beginning a slice (ending: its flows only);
+ * *out NULL when it has none. */
 static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
-                      const pf_slice_info **out)
+                      bool ending, const pf_slice_info **out)
 {
     const pf_trace *p = t->priv;
     *out = NULL;
-    size_t n_cats = e->n_categories ? e->n_categories : e->n_category_iids;
-    if (!n_cats && !e->n_debug_annotations)
+    size_t n_cats = ending ? 0 : e->n_categories ? e->n_categories : e->n_category_iids;
+    size_t n_annotations = ending ? 0 : e->n_debug_annotations;
+    size_t n_flows = flow_count(e);
+    if (!n_cats && !n_annotations && !n_flows)
         return 0;
     pf_slice_info *info = tg_arena_alloc(&t->arena, sizeof *info);
     if (!info)
         return TG_ERR_NOMEM;
     memset(info, 0, sizeof *info);
+    if (slice_flows(t, e, info) < 0)
+        return TG_ERR_NOMEM;
     if (n_cats) {
         size_t len = 0;
         for (size_t i = 0; i < n_cats; i++) {
@@ -395,12 +439,12 @@ static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__Tra
         }
         info->category = cat;
     }
-    if (e->n_debug_annotations) {
-        info->args = tg_arena_alloc(&t->arena, e->n_debug_annotations * sizeof *info->args);
+    if (n_annotations) {
+        info->args = tg_arena_alloc(&t->arena, n_annotations * sizeof *info->args);
         if (!info->args)
             return TG_ERR_NOMEM;
     }
-    for (size_t i = 0; i < e->n_debug_annotations; i++) {
+    for (size_t i = 0; i < n_annotations; i++) {
         const PerfettoRead__DebugAnnotation *a = e->debug_annotations[i];
         const char *name =
             a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME ? a->name
@@ -449,7 +493,7 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
     pf_trace *p = t->priv;
     const PerfettoRead__TrackEvent *e = pk->track_event;
     pf_track *k = NULL;
-    if (e->has_track_uuid)
+    if (e->has_track_uuid && e->track_uuid) /* 0: none, as unset */
         k = track_of(p, e->track_uuid, true);
     else if (s->has_default_track)
         k = track_of(p, s->default_track, true);
@@ -465,7 +509,32 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
         name = e->name;
     else if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME_IID)
         name = interned(p, s, PF_INTERNED_NAME, e->name_iid);
-    switch (e->type) {
+    const PerfettoRead__TrackEvent__LegacyEvent *legacy = e->legacy_event;
+    if (!name && legacy && legacy->has_name_iid)
+        name = interned(p, s, PF_INTERNED_NAME, legacy->name_iid);
+    int type = e->has_type ? (int)e->type : 0;
+    if (!type && legacy && legacy->has_phase) {
+        switch (legacy->phase) {
+        case 'B': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN; break;
+        case 'E': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END; break;
+        case 'I':
+        case 'i':
+        case 'R': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT; break;
+        case 'X': { /* a complete event: its end is duration_us later */
+            uint64_t n = pf_name_number(t, name);
+            if (n == UINT64_MAX)
+                return TG_ERR_NOMEM;
+            int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+            if (rc == 0)
+                rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+            int64_t dur =
+                legacy->has_duration_us && legacy->duration_us > 0 ? legacy->duration_us * 1000 : 0;
+            return rc < 0 ? rc : slice_record(t, p->slice_end, ts + dur, k, s, n, offset);
+        }
+        default: return 0;
+        }
+    }
+    switch (type) {
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN: {
         uint64_t n = pf_name_number(t, name);
         if (n == UINT64_MAX)
@@ -476,19 +545,22 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
             k->stack[k->open++] = n;
         }
         int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
-        return rc < 0 ? rc : slice_info(t, s, e, &p->recs[p->n_recs - 1].slice);
+        return rc < 0 ? rc : slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
     }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END:
         if (!k || !k->open)
             return 0; /* an end without a begin: trace_processor drops it too */
-        return slice_record(t, p->slice_end, ts, k, s, k->stack[--k->open], offset);
+        {
+            int rc = slice_record(t, p->slice_end, ts, k, s, k->stack[--k->open], offset);
+            return rc < 0 ? rc : slice_info(t, s, e, true, &p->recs[p->n_recs - 1].slice);
+        }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT: {
         uint64_t n = pf_name_number(t, name);
         if (n == UINT64_MAX)
             return TG_ERR_NOMEM;
         int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
         if (rc == 0)
-            rc = slice_info(t, s, e, &p->recs[p->n_recs - 1].slice);
+            rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
         return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
     }
     default: return 0;

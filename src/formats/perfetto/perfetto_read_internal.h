@@ -23,11 +23,14 @@
 #include <stdint.h>
 
 /* What a track event slice carries beside its name: its categories (joined by ",") and its
- * debug annotations as Perfetto keys them ("debug.NAME"), the slice's args. */
+ * debug annotations as Perfetto keys them ("debug.NAME"), the slice's args; and the flows it
+ * takes part in (an end event's: the flows of the slice it ends). */
 typedef struct pf_slice_info {
     const char *category; /* NULL none */
     tg_value *args;
     size_t n_args;
+    tg_flow *flows; /* flow_ids, then terminating_flow_ids (and their old numbers) */
+    size_t n_flows;
 } pf_slice_info;
 
 /* One event as the stream hands it out. */

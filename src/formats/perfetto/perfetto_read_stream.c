@@ -199,6 +199,15 @@ static const char *pf_func_category(const tg_event *ev)
     return r && r->slice ? r->slice->category : NULL;
 }
 
+static size_t pf_flows(const tg_event *ev, const tg_flow **out)
+{
+    const pf_record *r = ev->auxp;
+    if (!r || !r->slice)
+        return 0;
+    *out = r->slice->flows;
+    return r->slice->n_flows;
+}
+
 static void pf_destroy(tg_stream *s)
 {
     pf_stream *st = s->priv;
@@ -213,6 +222,7 @@ static const struct tg_stream_ops pf_stream_ops = {
     .field = pf_field,
     .func_name = pf_func_name,
     .func_category = pf_func_category,
+    .flows = pf_flows,
     .destroy = pf_destroy,
     .rewind = pf_rewind,
 };
