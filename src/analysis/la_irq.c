@@ -160,12 +160,11 @@ static bool filter_irq(const la_conf *c, const la_irq *irq)
     return !c->n_irqs;
 }
 
-static double stdev_of(struct irq_state *s, const struct irq_stats *st, bool raise)
+/* st's durations (raise: its raise latencies) into xs (room for st->n); their number */
+static size_t durations(const struct irq_state *s, const struct irq_stats *st, bool raise,
+                        int64_t *xs)
 {
-    int64_t *xs = malloc((st->n + 1) * sizeof *xs);
     size_t n = 0;
-    if (!xs)
-        return NAN;
     for (size_t i = 0; i < st->n; i++) {
         const la_irq *q = &s->list[st->irqs[i]];
         if (!raise)
@@ -173,12 +172,18 @@ static double stdev_of(struct irq_state *s, const struct irq_stats *st, bool rai
         else if (q->raise != LA_NONE)
             xs[n++] = q->begin - q->raise;
     }
-    double v = la_stdev(xs, n);
+    return n;
+}
+
+static double stdev_of(const struct irq_state *s, const struct irq_stats *st, bool raise)
+{
+    int64_t *xs = malloc((st->n + 1) * sizeof *xs);
+    if (!xs)
+        return NAN;
+    double v = la_stdev(xs, durations(s, st, raise, xs));
     free(xs);
     return v;
 }
-
-static void us3(char *buf, size_t size, double ns) { snprintf(buf, size, "%0.03f", ns / 1000); }
 
 /* the stats tables' rows in their order: hard IRQs by number, then softirqs */
 static size_t stats_rows(struct irq_state *s, struct irq_stats **rows)
@@ -206,10 +211,8 @@ static size_t freq_fill(struct irq_state *s, const struct irq_stats *st, double 
                         double *upper, int64_t *counts)
 {
     const la_conf *c = &s->run->conf;
-    long res = c->freq_resolution;
     double min = (c->has_min ? c->min : (double)st->min) / 1000;
     double max = (c->has_max ? c->max : (double)st->max) / 1000;
-    double step;
     if (c->freq_uniform) { /* over every interrupt of the period */
         double lo = 0, hi = 0;
         for (size_t i = 0; i < s->n_list; i++) {
@@ -222,27 +225,13 @@ static size_t freq_fill(struct irq_state *s, const struct irq_stats *st, double 
         min = c->has_min ? c->min : lo;
         max = c->has_max ? c->max : hi;
     }
-    step = (max - min) / (double)res;
-    if (step == 0)
+    int64_t *xs = malloc((st->n + 1) * sizeof *xs);
+    if (!xs)
         return 0;
-    for (long i = 0; i < res; i++)
-        counts[i] = 0;
-    for (size_t i = 0; i < st->n; i++) {
-        const la_irq *q = &s->list[st->irqs[i]];
-        double d = (double)(q->end - q->begin) / 1000;
-        long idx = (long)((d - min) / step);
-        if (idx >= res) {
-            if (d == max)
-                counts[idx - 1 < res ? idx - 1 : res - 1]++;
-            continue;
-        }
-        counts[idx < 0 ? res + idx : idx]++;
-    }
-    for (long i = 0; i < res; i++) {
-        lower[i] = ((double)i * step + min) * 1000;
-        upper[i] = ((double)(i + 1) * step + min) * 1000;
-    }
-    return (size_t)res;
+    size_t n = la_freq_buckets(xs, durations(s, st, false, xs), min, max, c->freq_resolution, lower,
+                               upper, counts);
+    free(xs);
+    return n;
 }
 
 static void put_stats_row(struct irq_state *s, tg_buf *out, const struct irq_stats *st)
@@ -251,14 +240,8 @@ static void put_stats_row(struct irq_state *s, tg_buf *out, const struct irq_sta
     snprintf(nr, sizeof nr, "%d:", st->id);
     snprintf(name, sizeof name, "<%s>", st->name);
     snprintf(cnt, sizeof cnt, "%zu", st->n);
-    us3(t[0], sizeof t[0], (double)st->min);
-    us3(t[1], sizeof t[1], (double)st->total / (double)st->n);
-    us3(t[2], sizeof t[2], (double)st->max);
-    double sd = st->n < 2 ? NAN : stdev_of(s, st, false);
-    if (isnan(sd))
-        snprintf(t[3], sizeof t[3], "?");
-    else
-        us3(t[3], sizeof t[3], sd);
+    la_stats_texts(t, st->min, (double)st->total / (double)st->n, st->max,
+                   st->n < 2 ? NAN : stdev_of(s, st, false));
     la_pad(out, nr, 3, '<');
     tg_buf_putc(out, ' ');
     la_pad(out, name, 18, '<');
@@ -272,14 +255,8 @@ static void put_stats_row(struct irq_state *s, tg_buf *out, const struct irq_sta
     if (!st->hard && st->raise_count) {
         char rc[24];
         snprintf(rc, sizeof rc, "%lld", (long long)st->raise_count);
-        us3(t[0], sizeof t[0], (double)st->raise_min);
-        us3(t[1], sizeof t[1], (double)st->raise_total / (double)st->raise_count);
-        us3(t[2], sizeof t[2], (double)st->raise_max);
-        sd = st->raise_count < 2 ? NAN : stdev_of(s, st, true);
-        if (isnan(sd))
-            snprintf(t[3], sizeof t[3], "?");
-        else
-            us3(t[3], sizeof t[3], sd);
+        la_stats_texts(t, st->raise_min, (double)st->raise_total / (double)st->raise_count,
+                       st->raise_max, st->raise_count < 2 ? NAN : stdev_of(s, st, true));
         tg_buf_putc(out, ' ');
         la_pad(out, rc, 6, '>');
         for (int i = 0; i < 4; i++) {
@@ -351,11 +328,6 @@ static json_object *irq_obj(bool hard, int32_t nr, const char *name)
     return o;
 }
 
-static json_object *dur_or_unknown(double v)
-{
-    return isnan(v) ? la_lami_unknown() : la_lami_value("duration", v);
-}
-
 static void json_output(struct irq_state *s, la_run *r, struct irq_stats **rows, size_t n_rows,
                         double *lower, double *upper, int64_t *counts)
 {
@@ -390,7 +362,8 @@ static void json_output(struct irq_state *s, la_run *r, struct irq_stats **rows,
             json_object_array_add(row,
                                   la_lami_value("duration", (double)st->total / (double)st->n));
             json_object_array_add(row, la_lami_int("duration", st->max));
-            json_object_array_add(row, dur_or_unknown(st->n < 2 ? NAN : stdev_of(s, st, false)));
+            json_object_array_add(
+                row, la_lami_duration_or_unknown(st->n < 2 ? NAN : stdev_of(s, st, false)));
             if (st->hard)
                 continue;
             json_object_array_add(row, la_lami_int("number", st->raise_count));
@@ -403,8 +376,8 @@ static void json_output(struct irq_state *s, la_run *r, struct irq_stats **rows,
             json_object_array_add(
                 row, la_lami_value("duration", (double)st->raise_total / (double)st->raise_count));
             json_object_array_add(row, la_lami_int("duration", st->raise_max));
-            json_object_array_add(
-                row, dur_or_unknown(st->raise_count < 2 ? NAN : stdev_of(s, st, true)));
+            json_object_array_add(row, la_lami_duration_or_unknown(
+                                           st->raise_count < 2 ? NAN : stdev_of(s, st, true)));
         }
         la_lami_add(r, ht);
         la_lami_add(r, st_);
@@ -450,10 +423,8 @@ static void put_log(struct irq_state *s, la_run *r, tg_buf *out)
         if (!filter_irq(c, q))
             continue;
         const struct irq_stats *st = q->hard ? hard_of(s, q->id) : &s->soft[q->id];
-        char a[64], b[64], d[48], cpu[16], nr[16], name[400], raised[64];
-        la_timestamp(a, sizeof a, q->begin, c->multi_day, c->gmt);
-        la_timestamp(b, sizeof b, q->end, c->multi_day, c->gmt);
-        us3(d, sizeof d, (double)(q->end - q->begin));
+        char d[48], cpu[16], nr[16], name[400], raised[64];
+        la_us3(d, sizeof d, (double)(q->end - q->begin));
         snprintf(cpu, sizeof cpu, "%d", q->cpu);
         snprintf(nr, sizeof nr, "%d", q->id);
         if (!q->hard && q->raise != LA_NONE) {
@@ -462,11 +433,7 @@ static void put_log(struct irq_state *s, la_run *r, tg_buf *out)
         } else {
             snprintf(name, sizeof name, "%s", st->name);
         }
-        tg_buf_putc(out, '[');
-        la_pad(out, a, 18, '<');
-        tg_buf_puts(out, ", ");
-        la_pad(out, b, 18, '<');
-        tg_buf_puts(out, "] ");
+        la_log_range(out, c, q->begin, q->end);
         la_pad(out, d, 15, '>');
         tg_buf_putc(out, ' ');
         la_pad(out, cpu, 4, '>');
@@ -567,10 +534,6 @@ static void irq_free(la_run *r)
 
 static const char *const irq_needs[] = {"irq_handler_entry", "softirq_entry", NULL};
 
-static void preset_stats(la_conf *c) { c->stats = true; }
-static void preset_log(la_conf *c) { c->log = true; }
-static void preset_freq(la_conf *c) { c->freq = true; }
-
 #define IRQ_KIND(id, preset_fn)                                                                    \
     const la_kind la_kind_##id = {.name = #id,                                                     \
                                   .needs = irq_needs,                                              \
@@ -578,6 +541,6 @@ static void preset_freq(la_conf *c) { c->freq = true; }
                                   .begin = irq_begin,                                              \
                                   .end = irq_end,                                                  \
                                   .free = irq_free}
-IRQ_KIND(irqstats, preset_stats);
-IRQ_KIND(irqlog, preset_log);
-IRQ_KIND(irqfreq, preset_freq);
+IRQ_KIND(irqstats, la_preset_stats);
+IRQ_KIND(irqlog, la_preset_log);
+IRQ_KIND(irqfreq, la_preset_freq);

@@ -108,6 +108,26 @@ void la_bar_graph_str(tg_buf *out, const char *title, const char *label_header,
 void la_freq_graph(tg_buf *out, const char *title, const char *unit, const double *lower,
                    const int64_t *counts, size_t n);
 
+/* ---- what the latency commands print alike (la_stats.c) ---- */
+
+/* "%0.03f" of ns in microseconds */
+void la_us3(char *buf, size_t size, double ns);
+/* a stats row's min, avg, max, stdev as la_us3 texts; stdev NaN: "?" */
+void la_stats_texts(char txt[4][48], int64_t min, double avg, int64_t max, double stdev);
+/* --freq's res buckets of the n durations ns over [min_us, max_us]: lower and upper bounds in
+ * ns, counts; the number of rows, 0 when the step is 0 */
+size_t la_freq_buckets(const int64_t *ns, size_t n, double min_us, double max_us, long res,
+                       double *lower, double *upper, int64_t *counts);
+/* a log line's "[begin, end] " */
+void la_log_range(tg_buf *out, const la_conf *c, int64_t begin, int64_t end);
+/* {"class": "duration", "value": v}, or unknown when v is NaN */
+json_object *la_lami_duration_or_unknown(double v);
+/* the views a command starts with (la_kind.preset) */
+void la_preset_stats(la_conf *c);
+void la_preset_top(la_conf *c);
+void la_preset_log(la_conf *c);
+void la_preset_freq(la_conf *c);
+
 /* ---- LAMI 1.0 (la_lami.c) ---- */
 
 json_object *la_lami_table(la_run *r, const char *cls, int64_t begin, int64_t end);

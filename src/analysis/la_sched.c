@@ -135,6 +135,7 @@ static int sched_begin(la_run *r)
 struct group {
     int64_t key;
     size_t *evs;
+    int64_t *lat; /* the latencies of evs */
     size_t n;
     int64_t min, max, total;
     double stdev;
@@ -142,7 +143,7 @@ struct group {
 
 static int group_stats(struct sched *s, struct group *g)
 {
-    int64_t *lat = malloc((g->n + 1) * sizeof *lat);
+    int64_t *lat = g->lat = malloc((g->n + 1) * sizeof *lat);
     if (!lat)
         return TG_ERR_NOMEM;
     g->min = g->max = g->total = 0;
@@ -156,7 +157,6 @@ static int group_stats(struct sched *s, struct group *g)
         g->total += l;
     }
     g->stdev = la_stdev(lat, g->n);
-    free(lat);
     return 0;
 }
 
@@ -197,16 +197,11 @@ static int group_by(struct sched *s, bool by_prio, struct group **out, size_t *n
 
 static void free_groups(struct group *gs, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(gs[i].evs);
+        free(gs[i].lat);
+    }
     free(gs);
-}
-
-static void us3(char *buf, size_t size, double ns) { snprintf(buf, size, "%0.03f", ns / 1000); }
-
-static json_object *duration_or_unknown(double v)
-{
-    return isnan(v) ? la_lami_unknown() : la_lami_value("duration", v);
 }
 
 static json_object *proc_obj(la_run *r, long i)
@@ -240,11 +235,8 @@ static void print_events(struct sched *s, tg_buf *out, const char *title, const 
     tg_buf_putc(out, '\n');
     for (size_t i = 0; i < n; i++) {
         const struct sched_ev *e = &s->evs[idx[i]];
-        char a[64], b[64], lat[48], prio[32], cpu[16], wakee[LA_COMM_MAX + 24],
-            waker[LA_COMM_MAX + 24];
-        la_timestamp(a, sizeof a, e->wakeup, r->conf.multi_day, r->conf.gmt);
-        la_timestamp(b, sizeof b, e->sw, r->conf.multi_day, r->conf.gmt);
-        us3(lat, sizeof lat, (double)e->latency);
+        char lat[48], prio[32], cpu[16], wakee[LA_COMM_MAX + 24], waker[LA_COMM_MAX + 24];
+        la_us3(lat, sizeof lat, (double)e->latency);
         snprintf(prio, sizeof prio, "%lld", (long long)e->prio);
         snprintf(cpu, sizeof cpu, "%d", e->cpu);
         const la_proc *wp = la_proc_at(&r->st, e->wakee);
@@ -255,11 +247,7 @@ static void print_events(struct sched *s, tg_buf *out, const char *title, const 
         } else {
             snprintf(waker, sizeof waker, "Unknown (N/A)");
         }
-        tg_buf_putc(out, '[');
-        la_pad(out, a, 18, '<');
-        tg_buf_puts(out, ", ");
-        la_pad(out, b, 18, '<');
-        tg_buf_puts(out, "] ");
+        la_log_range(out, &r->conf, e->wakeup, e->sw);
         la_pad(out, lat, 15, '>');
         tg_buf_putc(out, ' ');
         la_pad(out, prio, 10, '>');
@@ -310,58 +298,21 @@ static bool by_name(size_t a, size_t b, const void *arg)
     }
 }
 
-/* the stats row's four durations as text: min avg max stdev */
-static void stats_texts(char txt[4][48], int64_t min, double avg, int64_t max, double stdev)
-{
-    us3(txt[0], sizeof txt[0], (double)min);
-    us3(txt[1], sizeof txt[1], avg);
-    us3(txt[2], sizeof txt[2], (double)max);
-    if (isnan(stdev))
-        snprintf(txt[3], sizeof txt[3], "?");
-    else
-        us3(txt[3], sizeof txt[3], stdev);
-}
-
 /* freq table of a group: lttng-analyses' buckets (lower bounds in us) */
 static void freq_fill(struct sched *s, const struct group *g, double *lower, double *upper,
-                      int64_t *counts, size_t *n_rows, double umin, double umax, double ustep)
+                      int64_t *counts, size_t *n_rows, double umin, double umax)
 {
     la_conf *c = &s->run->conf;
-    long res = c->freq_resolution;
-    double min, max, step;
-    *n_rows = 0;
-    if (c->freq_uniform) {
-        min = umin;
-        max = umax;
-        step = ustep;
-    } else {
+    double min = umin, max = umax;
+    if (!c->freq_uniform) {
         min = (c->has_min ? c->min : (double)g->min) / 1000;
         max = (c->has_max ? c->max : (double)g->max) / 1000;
         if (!g->n && !c->has_min)
             min = 0;
         if (!g->n && !c->has_max)
             max = 0;
-        step = (max - min) / (double)res;
     }
-    if (step == 0)
-        return;
-    for (long i = 0; i < res; i++)
-        counts[i] = 0;
-    for (size_t i = 0; i < g->n; i++) {
-        double d = (double)s->evs[g->evs[i]].latency / 1000;
-        long idx = (long)((d - min) / step);
-        if (idx >= res) {
-            if (d == max)
-                counts[idx - 1 < res ? idx - 1 : res - 1]++;
-            continue;
-        }
-        counts[idx < 0 ? res + idx : idx]++;
-    }
-    for (long i = 0; i < res; i++) {
-        lower[i] = ((double)i * step + min) * 1000;
-        upper[i] = ((double)(i + 1) * step + min) * 1000;
-    }
-    *n_rows = (size_t)res;
+    *n_rows = la_freq_buckets(g->lat, g->n, min, max, c->freq_resolution, lower, upper, counts);
 }
 
 static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
@@ -377,13 +328,13 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
     int64_t *counts = malloc((size_t)res * sizeof *counts);
     struct group *tid_groups = NULL, *prio_groups = NULL;
     size_t n_tid_groups = 0, n_prio_groups = 0;
+    struct group total = {.evs = all, .n = s->n_evs};
     if (!all || !tid_idx || !lower || !upper || !counts) {
         rc = TG_ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < s->n_evs; i++)
         all[i] = i;
-    struct group total = {.evs = all, .n = s->n_evs};
     if ((rc = group_stats(s, &total)) < 0 ||
         (rc = group_by(s, false, &tid_groups, &n_tid_groups)) < 0 ||
         (rc = group_by(s, true, &prio_groups, &n_prio_groups)) < 0)
@@ -405,11 +356,10 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
     else if (c->limit < 0)
         n_top = (size_t)c->limit + n_top > n_top ? 0 : n_top + (size_t)c->limit;
     /* the uniform buckets: over every latency */
-    double umin = 0, umax = 0, ustep = 0;
+    double umin = 0, umax = 0;
     if (c->freq_uniform) {
         umin = c->has_min ? c->min : (total.n ? (double)total.min / 1000 : 0);
         umax = c->has_max ? c->max : (total.n ? (double)total.max / 1000 : 0);
-        ustep = (umax - umin) / (double)res;
     }
     if (c->json) {
         if (c->log)
@@ -424,7 +374,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
             json_object_array_add(row, total.n ? la_lami_value("duration", total_avg)
                                                : la_lami_int("duration", 0));
             json_object_array_add(row, la_lami_int("duration", total.max));
-            json_object_array_add(row, duration_or_unknown(total.stdev));
+            json_object_array_add(row, la_lami_duration_or_unknown(total.stdev));
             la_lami_add(r, t);
         }
         if (c->stats && c->per_tid) {
@@ -445,7 +395,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                 json_object_array_add(row,
                                       la_lami_value("duration", (double)g->total / (double)g->n));
                 json_object_array_add(row, la_lami_int("duration", g->max));
-                json_object_array_add(row, duration_or_unknown(g->stdev));
+                json_object_array_add(row, la_lami_duration_or_unknown(g->stdev));
                 json_object_array_add(row, la_lami_string(prios));
             }
             la_lami_add(r, t);
@@ -461,7 +411,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                 json_object_array_add(row,
                                       la_lami_value("duration", (double)g->total / (double)g->n));
                 json_object_array_add(row, la_lami_int("duration", g->max));
-                json_object_array_add(row, duration_or_unknown(g->stdev));
+                json_object_array_add(row, la_lami_duration_or_unknown(g->stdev));
             }
             la_lami_add(r, t);
         }
@@ -486,7 +436,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                         t = la_lami_table_sub(r, "freq", title, begin, end);
                     }
                     size_t n_rows;
-                    freq_fill(s, g, lower, upper, counts, &n_rows, umin, umax, ustep);
+                    freq_fill(s, g, lower, upper, counts, &n_rows, umin, umax);
                     for (size_t i = 0; i < n_rows; i++) {
                         json_object *row = la_lami_row(t);
                         json_object_array_add(row, la_lami_value("duration", lower[i]));
@@ -503,7 +453,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
     if (c->stats && c->total) {
         char txt[4][48], cnt[32];
         snprintf(cnt, sizeof cnt, "%zu", total.n);
-        stats_texts(txt, total.min, total_avg, total.max, total.stdev);
+        la_stats_texts(txt, total.min, total_avg, total.max, total.stdev);
         tg_buf_puts(out, "\nScheduling latency stats (total) (us)\n");
         static const char *const h[] = {"Count", "Min", "Avg", "Max", "Stdev"};
         for (int i = 0; i < 5; i++) {
@@ -538,7 +488,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
             char txt[4][48], name[LA_COMM_MAX + 24], cnt[32], prios[256];
             snprintf(name, sizeof name, "%s (%lld)", st->comm, (long long)st->tid);
             snprintf(cnt, sizeof cnt, "%zu", g->n);
-            stats_texts(txt, g->min, (double)g->total / (double)g->n, g->max, g->stdev);
+            la_stats_texts(txt, g->min, (double)g->total / (double)g->n, g->max, g->stdev);
             la_prio_list(prios, sizeof prios, st->prios, st->n_prios);
             la_pad(out, name, 25, '<');
             tg_buf_putc(out, ' ');
@@ -566,7 +516,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
             char txt[4][48], p[32], cnt[32];
             snprintf(p, sizeof p, "%lld", (long long)g->key);
             snprintf(cnt, sizeof cnt, "%zu", g->n);
-            stats_texts(txt, g->min, (double)g->total / (double)g->n, g->max, g->stdev);
+            la_stats_texts(txt, g->min, (double)g->total / (double)g->n, g->max, g->stdev);
             la_pad(out, p, 4, '>');
             tg_buf_putc(out, ' ');
             la_pad(out, cnt, 8, '>');
@@ -596,7 +546,7 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                              "Scheduling latency frequency distribution - %s: %lld",
                              kind == 1 ? "TID" : "Priority", (long long)g->key);
                 size_t n_rows;
-                freq_fill(s, g, lower, upper, counts, &n_rows, umin, umax, ustep);
+                freq_fill(s, g, lower, upper, counts, &n_rows, umin, umax);
                 for (size_t i = 0; i < n_rows; i++)
                     lower[i] = lower[i] / 1000;
                 la_freq_graph(out, title, "\xc2\xb5s", lower, counts, n_rows);
@@ -611,6 +561,7 @@ done_top:
     free(top);
 done:
     free(all);
+    free(total.lat);
     free(tid_idx);
     free(lower);
     free(upper);
@@ -644,11 +595,6 @@ static void sched_free(la_run *r)
 
 static const char *const sched_needs[] = {"sched_switch", NULL};
 
-static void preset_stats(la_conf *c) { c->stats = true; }
-static void preset_top(la_conf *c) { c->top = true; }
-static void preset_log(la_conf *c) { c->log = true; }
-static void preset_freq(la_conf *c) { c->freq = true; }
-
 #define SCHED_KIND(id, preset_fn)                                                                  \
     const la_kind la_kind_##id = {.name = #id,                                                     \
                                   .needs = sched_needs,                                            \
@@ -656,7 +602,7 @@ static void preset_freq(la_conf *c) { c->freq = true; }
                                   .begin = sched_begin,                                            \
                                   .end = sched_end,                                                \
                                   .free = sched_free}
-SCHED_KIND(schedstats, preset_stats);
-SCHED_KIND(schedtop, preset_top);
-SCHED_KIND(schedlog, preset_log);
-SCHED_KIND(schedfreq, preset_freq);
+SCHED_KIND(schedstats, la_preset_stats);
+SCHED_KIND(schedtop, la_preset_top);
+SCHED_KIND(schedlog, la_preset_log);
+SCHED_KIND(schedfreq, la_preset_freq);
