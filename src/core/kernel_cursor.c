@@ -487,6 +487,17 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
             step->irq_context = irq_context(c, ev);
         }
         break;
+    case KM_ROLE_BLOCKED:
+        a = named_thread(c, ev, k->field[KM_TID], -1);
+        if (a < -1)
+            return (int)a;
+        if (step && a >= 0) {
+            int64_t io_wait = km_int_field(ev, k->field[KM_IO_WAIT]);
+            step->what = TG_KSTEP_BLOCKED;
+            step->blocked_utid = a;
+            step->io_wait = (int8_t)(io_wait < 0 ? -1 : io_wait != 0);
+        }
+        break;
     case KM_ROLE_FORK: TG_TRY(see_fork(c, k, ev, ts, utid)); break;
     case KM_ROLE_EXEC: see_exec(c, k, ev, utid); break;
     case KM_ROLE_EXIT:

@@ -30,6 +30,7 @@ enum km_role {
     KM_ROLE_SOFTIRQ_EXIT,
     KM_ROLE_CPU_FREQ, /* cpu_frequency, LTTng 2.x power_cpu_frequency */
     KM_ROLE_CPU_IDLE, /* cpu_idle, LTTng 2.x power_cpu_idle */
+    KM_ROLE_BLOCKED,  /* sched_blocked_reason (Android kernels): why a task blocked */
 };
 
 /* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
@@ -53,6 +54,7 @@ enum km_slot {
     KM_VEC,   /* softirq */
     KM_STATE, /* cpu_frequency, cpu_idle: the value, and the CPU it is of */
     KM_CPU_ID,
+    KM_IO_WAIT, /* sched_blocked_reason */
     KM_SLOT_COUNT
 };
 

@@ -148,6 +148,7 @@ typedef enum tg_kstep_what {
     TG_KSTEP_SLICE_END = 4,   /* the slice open on slice_track ends */
     TG_KSTEP_SWITCH = 8,      /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
     TG_KSTEP_WAKEUP = 16,     /* woken_utid woken by the event's thread (step 3) */
+    TG_KSTEP_BLOCKED = 32,    /* why blocked_utid blocked (sched_blocked_reason): io_wait */
 } tg_kstep_what;
 
 typedef struct tg_kstep {
@@ -166,6 +167,9 @@ typedef struct tg_kstep {
     /* WAKEUP: 1 when the wakeup came from an interrupt (ftrace's common_flags hardirq or
      * softirq bit; elsewhere an IRQ or softirq open on the CPU), 0 when not, -1 unknown */
     int8_t irq_context;
+    /* BLOCKED: the thread, and 1 when it waits for I/O, 0 when not, -1 unknown */
+    int64_t blocked_utid;
+    int8_t io_wait;
 } tg_kstep;
 
 /* ---- a pass ------------------------------------------------------------------------------ */

@@ -76,6 +76,7 @@ static enum km_role role_of(const tg_event_class *cls)
         {"power_cpu_frequency", KM_ROLE_CPU_FREQ},
         {"cpu_idle", KM_ROLE_CPU_IDLE},
         {"power_cpu_idle", KM_ROLE_CPU_IDLE},
+        {"sched_blocked_reason", KM_ROLE_BLOCKED},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(b, names[i].name) == 0)
@@ -130,6 +131,10 @@ static void place_fields(km_class *c, const struct names *f)
         x[KM_PREV_COMM] = (int16_t)find(f, "prev_comm");
         x[KM_NEXT_TID] = (int16_t)find2(f, "next_tid", "next_pid");
         x[KM_NEXT_COMM] = (int16_t)find(f, "next_comm");
+        break;
+    case KM_ROLE_BLOCKED:
+        x[KM_TID] = (int16_t)find(f, "pid");
+        x[KM_IO_WAIT] = (int16_t)find(f, "io_wait");
         break;
     case KM_ROLE_WAKEUP:
     case KM_ROLE_EXIT:

@@ -8,7 +8,9 @@
  * R, R+ when pre-empted, S, D, T, t, X, Z, P, I), begins next's slice, moves prev to that
  * state and next to Running; a wakeup moves a sleeping thread to R (runnable), with the task
  * the wakeup event is on as its waker_utid and whether it came from an interrupt as its
- * irq_context (the kernel model's step).  What ran on a CPU before its first switch is known
+ * irq_context (the kernel model's step).  A sched_blocked_reason (Android kernels, Perfetto
+ * traces) gives the blocked state its thread is in its io_wait, as Perfetto sets it (on the
+ * thread's last blocked state; here while that state lasts: one that ended is out).  What ran on a CPU before its first switch is known
  * too: prev ran from the CPU's first event (and was Running, unless it had a state already).
  * At the end of the events each CPU's last slice ends at the last event (end_state NULL, as
  * Perfetto ends them at the trace's end), and so does its thread's Running state: a
@@ -47,13 +49,14 @@ struct cpu_run {
 struct thread_run {
     int64_t id, ts, cpu; /* cpu SQL_ANY: not running */
     int64_t waker, irq;  /* of the state since a wakeup; SQL_ANY: none */
+    int64_t io_wait;     /* of a blocked state (sched_blocked_reason); SQL_ANY: none */
     char state[12];      /* "" : not known yet */
 };
 
 struct sched_row {
     int64_t id, ts, dur, cpu, utid, prio;
-    int64_t waker, irq; /* SQL_ANY: NULL */
-    char state[12];     /* "" : NULL */
+    int64_t waker, irq, io_wait; /* SQL_ANY: NULL */
+    char state[12];              /* "" : NULL */
 };
 
 struct sched_scan {
@@ -158,7 +161,8 @@ static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t uti
                               .cpu = t->cpu,
                               .utid = utid,
                               .waker = t->waker,
-                              .irq = t->irq};
+                              .irq = t->irq,
+                              .io_wait = t->io_wait};
         strcpy(r.state, t->state);
         if (s->states)
             TG_TRY(put_row(s, q, &r));
@@ -168,6 +172,7 @@ static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t uti
     t->cpu = cpu;
     t->waker = waker;
     t->irq = irq;
+    t->io_wait = SQL_ANY;
     snprintf(t->state, sizeof t->state, "%s", state);
     began(s, q, s->states, ts);
     return 0;
@@ -252,6 +257,19 @@ static int on_wakeup(struct sched_scan *s, const sql_query *q, const tg_event *e
                            step->irq_context >= 0 ? step->irq_context : SQL_ANY);
 }
 
+/* A sched_blocked_reason: the io_wait of the blocked state its thread is in. */
+static int on_blocked(struct sched_scan *s, const tg_kstep *step)
+{
+    if (step->blocked_utid <= 0 || step->io_wait < 0)
+        return 0;
+    struct thread_run *t = thread_of(s, step->blocked_utid);
+    if (!t)
+        return TG_ERR_NOMEM;
+    if (t->state[0] && strcmp(t->state, "Running") != 0 && t->state[0] != 'R')
+        t->io_wait = step->io_wait;
+    return 0;
+}
+
 /* The end of the events: each CPU's last slice ends at the last event, and so does its
  * thread's Running state; other thread states that did not end have dur -1. */
 static int at_end(struct sched_scan *s, const sql_query *q)
@@ -281,7 +299,8 @@ static int at_end(struct sched_scan *s, const sql_query *q)
                               .cpu = t->cpu,
                               .utid = (int64_t)i,
                               .waker = t->waker,
-                              .irq = t->irq};
+                              .irq = t->irq,
+                              .io_wait = t->io_wait};
         strcpy(r.state, t->state);
         TG_TRY(put_row(s, q, &r));
     }
@@ -319,10 +338,13 @@ static int fill(sql_cursor *c, struct sched_scan *s)
         if (!ev->cls || ev->cls->kind != TG_KIND_GENERIC)
             continue;
         const sql_class *cls = sql_class_of(c->db, ev);
+        const tg_kstep *step;
         if (cls->role == SQL_ROLE_SWITCH)
             rc = on_switch(s, q, ev, cls, ts);
         else if (cls->role == SQL_ROLE_WAKEUP)
             rc = on_wakeup(s, q, ev, cls, ts);
+        else if (s->states && (step = tg_iter_kstep(s->scan.it)) && (step->what & TG_KSTEP_BLOCKED))
+            rc = on_blocked(s, step);
         if (rc < 0)
             return sql_fail(c->db, rc, NULL);
     }
@@ -377,7 +399,7 @@ static int sched_next(sql_cursor *c)
         sql_int(&v[TS_UTID], r->utid);
         sql_text(&v[TS_STATE], r->state);
         v[TS_STATE].copy = true;
-        sql_null(&v[TS_IO_WAIT]);
+        sql_int_or_null(&v[TS_IO_WAIT], r->io_wait);
         sql_null(&v[TS_BLOCKED_FUNCTION]);
         sql_int_or_null(&v[TS_WAKER_UTID], r->waker);
         sql_int_or_null(&v[TS_IRQ_CONTEXT], r->irq);
