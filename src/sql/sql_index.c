@@ -45,8 +45,10 @@ static inline int col_type(const struct kept_col *k, size_t r)
 
 struct sql_index {
     const sql_table *table;
-    int key;       /* the column looked up, or grouped by */
-    uint64_t cols; /* the columns kept (bit i: column i) */
+    int key;                   /* the column looked up, or grouped by */
+    uint64_t cols;             /* the columns kept (bit i: column i) */
+    int8_t kept[SQL_MAX_COLS]; /* their numbers */
+    int n_kept;
     bool grouped;  /* every row in order[], for a GROUP BY (else the integer keys, for lookups) */
     size_t n, cap; /* rows */
     size_t bytes, limit;
@@ -58,6 +60,7 @@ struct sql_index {
     uint32_t *order; /* the rows with an integer key, by key then row */
     size_t n_order;
     uint32_t *bucket; /* dense keys: order[bucket[k - lo] .. bucket[k - lo + 1]) hold key k */
+    bool direct;      /* dense keys met once each (ids): order[k - lo] is key k's row or ~0 */
     int64_t lo, hi;
     bool walking; /* a GROUP BY of few keys: no order[], each group a walk of the rows */
     int64_t walk[SQL_WALK_GROUPS]; /* its keys in SQLite's order, after the NULLs when walk_null */
@@ -292,9 +295,8 @@ static int keep_row(struct sql_index *ix, const sql_val *vals)
     if (ix->n == ix->cap)
         TG_TRY(grow_rows(ix, ix->cap ? ix->cap * 2 : 4096));
     size_t r = ix->n;
-    for (int col = 0; col < ix->table->n_cols; col++) {
-        if (!(ix->cols >> col & 1))
-            continue;
+    for (int i = 0; i < ix->n_kept; i++) {
+        int col = ix->kept[i];
         struct kept_col *k = &ix->col[col];
         const sql_val *v = &vals[col];
         uint64_t bits = 0;
@@ -521,10 +523,29 @@ static int sort_rows(struct sql_index *ix)
         uint32_t *count = calloc(range + 2, sizeof *count);
         uint32_t *fill = malloc((range + 1) * sizeof *fill);
         int rc = count && fill ? 0 : TG_ERR_NOMEM;
+        bool unique = true;
         for (size_t r = 0; r < ix->n && rc == 0; r++) {
             int64_t k;
             if (sorted_class(ix, key_class(ix, r, &k)))
-                count[(uint64_t)k - (uint64_t)ix->lo + 1]++;
+                unique &= ++count[(uint64_t)k - (uint64_t)ix->lo + 1] == 1;
+        }
+        if (rc == 0 && unique && !ix->grouped) { /* ids: order[k - lo] is key k's row */
+            free(count);
+            free(fill);
+            uint32_t *direct = realloc(ix->order, (range + 1) * sizeof *direct);
+            if (!direct)
+                return TG_ERR_NOMEM;
+            ix->order = direct;
+            ix->bytes += (range + 1 - total) * sizeof *direct;
+            ix->n_order = range + 1;
+            ix->direct = true;
+            memset(direct, 0xff, (range + 1) * sizeof *direct);
+            for (size_t r = 0; r < ix->n; r++) {
+                int64_t k;
+                if (sorted_class(ix, key_class(ix, r, &k)))
+                    direct[(uint64_t)k - (uint64_t)ix->lo] = (uint32_t)r;
+            }
+            return 0;
         }
         if (rc == 0)
             rc = key_starts(ix, first_cls == KEY_TEXT, count, range, at, fill);
@@ -658,6 +679,9 @@ int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, bool g
         return sql_fail(db, TG_ERR_NOMEM, NULL);
     *ix = (sql_index){
         .table = t, .key = key, .cols = cols, .grouped = grouped, .limit = memory_limit()};
+    for (int col = 0; col < t->n_cols && col < SQL_MAX_COLS; col++)
+        if (cols >> col & 1)
+            ix->kept[ix->n_kept++] = (int8_t)col;
     int rc = build(db, ix);
     if (rc < 0) {
         index_free(ix);
@@ -693,8 +717,12 @@ int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
         sqlite3_bind_value(l->stmt, 1, v);
         return 0;
     }
-    sql_lookup_end(c);
-    l->ix = ix;
+    if (l->ix != ix || l->stmt) { /* the cursor's first lookup here: the other columns NULL */
+        sql_lookup_end(c);
+        l->ix = ix;
+        for (int col = 0; col < ix->table->n_cols; col++)
+            sql_null(&c->row[col]);
+    }
     if (ix->spill) {
         tg_buf *sel = tg_buf_new();
         if (!sel)
@@ -730,7 +758,11 @@ int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
         k = integer ? (int64_t)d : 0;
     }
     if (integer && ix->n_order && k >= ix->lo && k <= ix->hi) {
-        if (ix->bucket) {
+        if (ix->direct) {
+            uint64_t i = (uint64_t)k - (uint64_t)ix->lo;
+            l->pos = i;
+            l->end = ix->order[i] == UINT32_MAX ? i : i + 1;
+        } else if (ix->bucket) {
             uint64_t i = (uint64_t)k - (uint64_t)ix->lo;
             l->pos = ix->bucket[i];
             l->end = ix->bucket[i + 1];
@@ -812,12 +844,8 @@ int sql_lookup_next(sql_cursor *c)
         }
         size_t r = l->pos++;
         c->rowid = (int64_t)r;
-        for (int col = 0; col < t->n_cols; col++) {
-            if (ix->cols >> col & 1)
-                row[col] = stored(ix, col, r);
-            else
-                sql_null(&row[col]);
-        }
+        for (int i = 0; i < ix->n_kept; i++)
+            row[ix->kept[i]] = stored(ix, ix->kept[i], r);
         return 0;
     }
     /* the key's rows and the others, merged in row order */
@@ -831,11 +859,7 @@ int sql_lookup_next(sql_cursor *c)
         from_key = ix->order[l->pos] < ix->others[l->other];
     size_t r = from_key ? ix->order[l->pos++] : ix->others[l->other++];
     c->rowid = (int64_t)r;
-    for (int col = 0; col < t->n_cols; col++) {
-        if (ix->cols >> col & 1)
-            row[col] = stored(ix, col, r);
-        else
-            sql_null(&row[col]);
-    }
+    for (int i = 0; i < ix->n_kept; i++)
+        row[ix->kept[i]] = stored(ix, ix->kept[i], r);
     return 0;
 }
