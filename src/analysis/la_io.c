@@ -146,6 +146,7 @@ static const char *const io_needs[] = {NULL};
     const la_kind la_kind_##id = {                                                                 \
         .name = #id,                                                                               \
         .needs = io_needs,                                                                         \
+        .threads = true,                                                                           \
         .preset = preset_##view,                                                                   \
         .begin = io_begin,                                                                         \
         .event = io_event,                                                                         \

@@ -250,11 +250,20 @@ static struct la_io_sproc *sproc(la_io *io, size_t i)
     return &io->procs[i];
 }
 
-/* The record of the thread lttng-analyses sees on cpu, -1: none (cpu unknown or idle). */
-static long current_proc(la_io *io, int32_t cpu)
+/* The record of the thread running ev, -1: none (idle or unknown): the kernel model's thread
+ * (the task switched in on the event's CPU, or the tid the trace recorded, as la_state.c's
+ * system calls read it), else the task lttng-analyses saw switched in on the CPU. */
+static long current_proc(la_io *io, const tg_event *ev)
 {
-    const la_state *st = &io->run->st;
-    if (cpu < 0 || (size_t)cpu >= st->n_cpus || !st->cpus[cpu].known ||
+    la_state *st = &io->run->st;
+    if (ev->tid > 0) {
+        long i = la_state_find(st, ev->tid);
+        if (i < 0 && (i = la_state_make(st, ev->tid, LA_NONE)) < 0)
+            io->nomem = true;
+        return i;
+    }
+    int32_t cpu = ev->cpu;
+    if (ev->tid == 0 || cpu < 0 || (size_t)cpu >= st->n_cpus || !st->cpus[cpu].known ||
         st->cpus[cpu].current_tid == LA_NONE)
         return -1;
     return la_state_find(st, st->cpus[cpu].current_tid);
@@ -416,7 +425,7 @@ static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c,
 
 static void on_entry(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    long proc = current_proc(io, ev->cpu);
+    long proc = current_proc(io, ev);
     struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
     if (!s)
         return;
@@ -450,7 +459,7 @@ static void create_fd(la_io *io, size_t proc, size_t rqi)
 
 static void on_exit_call(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    long proc = current_proc(io, ev->cpu);
+    long proc = current_proc(io, ev);
     struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
     if (!s || !s->in_call)
         return;
@@ -505,7 +514,7 @@ static uint32_t ipv4_name(la_io *io, const tg_event *ev, const struct la_io_clas
 
 static void on_connect(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    long proc = current_proc(io, ev->cpu);
+    long proc = current_proc(io, ev);
     if (proc < 0)
         return;
     /* the system call state sees the entry too (syscall_entry_connect) */
@@ -701,7 +710,7 @@ static void on_net(la_io *io, const tg_event *ev, const struct la_io_class *c)
     la_io_notify_net(io, name, int_or(ev, c, F_LEN, 0), c->role == IO_NET_XMIT);
     if (c->role != IO_NET_XMIT)
         return;
-    long proc = current_proc(io, ev->cpu);
+    long proc = current_proc(io, ev);
     struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
     if (!s || !s->in_call || s->rq < 0)
         return;
