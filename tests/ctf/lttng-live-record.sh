@@ -5,6 +5,7 @@
 # stopped by pid), where the UST program (tg_fixture_app.c) fired its 36 events, read in turn
 # (each viewer from the relay's first packet):
 #   - sql, stopped by Ctrl-C once every packet came: = sql on the relay's copy, exit 0
+#   - cat, stopped by Ctrl-C: babeltrace2's text of the relay's copy, exit 0
 #   - convert --to perfetto, stopped by Ctrl-C: the bytes `convert --to perfetto` writes from
 #     the relay's copy; protoc decodes as many track events as babeltrace2 prints events
 #   - convert --to sqlite, until the session is destroyed: sqlite3's counts per event name =
@@ -68,6 +69,12 @@ grep -q '^"\?tg_fixture:compound"\?,12,' "$w/sql.tg" && tg_pass "sql: 12 compoun
 babeltrace2 "$(relay_trace)" > "$w/files.bt" 2>/dev/null
 events=$(wc -l < "$w/files.bt")
 [ "$events" = 36 ] && tg_pass "babeltrace2: 36 events" || tg_fail "babeltrace2: 36 events" "$events"
+
+# ---- cat, Ctrl-C: what was shown, then the rest of what arrived ------------------------------
+mkdir -p "$w/spool0"
+TMPDIR=$w/spool0 timeout 60 "$TG" cat --style=babeltrace "$url" > "$w/cat.tg" 2> "$w/err" &
+ctrl_c "cat" $! "$w/spool0"
+tg_same "cat net://, Ctrl-C = babeltrace2 on the relay's copy" "$w/files.bt" "$w/cat.tg"
 
 # ---- convert --to perfetto, Ctrl-C ----------------------------------------------------------
 mkdir -p "$w/spool2"
