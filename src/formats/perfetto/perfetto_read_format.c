@@ -567,6 +567,57 @@ static int read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf
     }
 }
 
+/* ---- atrace: slices written through ftrace print events ------------------------------------------ */
+
+/* The track of a thread's atrace slices (keyed apart from the trace's own track uuids). */
+static pf_track *atrace_track(pf_trace *p, int32_t tid)
+{
+    return track_of(p, 0xa7ace00000000000ull ^ (uint64_t)(uint32_t)tid, true);
+}
+
+int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len, uint64_t offset)
+{
+    pf_trace *p = t->priv;
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == 0))
+        len--;
+    if (len < 1 || (len > 1 && buf[1] != '|') || tid < 0)
+        return 0;
+    char phase = buf[0];
+    if (phase != 'B' && phase != 'E')
+        return 0;
+    /* B|pid|name[|args]: the pid, then the name up to the next bar */
+    const char *at = len > 2 ? buf + 2 : buf + len, *end = buf + len;
+    int64_t pid = 0;
+    bool has_pid = false;
+    while (at < end && *at >= '0' && *at <= '9' && pid < INT32_MAX) {
+        pid = pid * 10 + (*at++ - '0');
+        has_pid = true;
+    }
+    pf_track *k = atrace_track(p, tid);
+    if (!k)
+        return TG_ERR_NOMEM;
+    k->tid = tid;
+    if (phase == 'E') {
+        if (!k->open)
+            return 0; /* an end without a begin: trace_processor drops it */
+        return slice_record(t, p->slice_end, ts, k, NULL, k->stack[--k->open], offset);
+    }
+    if (!has_pid || at >= end || *at != '|')
+        return 0; /* not atrace's form */
+    const char *name = ++at;
+    while (at < end && *at != '|')
+        at++;
+    char *copy = tg_arena_strndup(&t->arena, name, (size_t)(at - name));
+    if (!copy)
+        return TG_ERR_NOMEM;
+    uint64_t n = pf_name_number(t, copy);
+    if (n == UINT64_MAX || tg_grow(&k->stack, &k->cap, (size_t)k->open + 1, sizeof *k->stack) < 0)
+        return TG_ERR_NOMEM;
+    k->stack[k->open++] = n;
+    k->pid = (int32_t)pid;
+    return slice_record(t, p->slice_begin, ts, k, NULL, n, offset);
+}
+
 /* ---- packets ------------------------------------------------------------------------------------ */
 
 static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)

@@ -162,6 +162,13 @@ static int read_event(tg_trace *t, const uint8_t *data, size_t size, uint32_t cp
     r->data = member;
     r->size = member_len;
     r->offset = offset;
+    if (f->descriptor == &perfetto_read__print_ftrace_event__descriptor) {
+        /* atrace's slices, written as print events: the text is field 2 */
+        const uint8_t *q = member, *q_end = member + member_len;
+        while (pf_wire_next(&q, q_end, &w) > 0)
+            if (w.field == 2 && w.type == 2)
+                return pf_atrace(t, r->ts, pid, (const char *)w.bytes, w.len, offset);
+    }
     return 0;
 }
 

@@ -113,6 +113,10 @@ const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor 
                                   const char *name);
 int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name);
 uint64_t pf_name_number(tg_trace *t, const char *name);
+/* An ftrace print event's text (buf, len) at ts by thread tid: atrace's "B|pid|name" begins a
+ * slice of the thread, "E|pid" ends its innermost one, as trace_processor reads them.  0 or
+ * TG_ERR_NOMEM. */
+int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len, uint64_t offset);
 
 /* ---- perfetto_read_clock.c -------------------------------------------------------------- */
 int pf_read_clock_snapshot(pf_trace *p, const PerfettoRead__ClockSnapshot *s, uint32_t seq);
