@@ -377,6 +377,11 @@ typedef struct tg_task_info {
     int64_t start_ns;       /* when the trace lists it from (uftrace's TASK or FORK line time),
                              * on the trace's clock; 0 when unknown */
     bool forked;            /* listed as a forked process (uftrace's FORK line) */
+    /* a process's main thread: what the trace says of the process (Perfetto's process_tree:
+     * its argv[0], its whole command line, its start on the trace's clock) */
+    const char *process_name, *cmdline; /* NULL when unknown */
+    bool process_started;               /* process_start_ns is known */
+    int64_t process_start_ns;
 } tg_task_info;
 
 const tg_clock_info *tg_trace_clock(const tg_trace *t);

@@ -205,6 +205,12 @@ static int add_listed_tasks(tg_kmodel *m)
                 if (attr->cmdline && attr->cmdline[0] && !pr->cmdline)
                     pr->cmdline = km_intern(m, attr->cmdline, strlen(attr->cmdline));
             }
+            if (task->process_name && task->process_name[0] && !pr->name)
+                pr->name = km_intern(m, task->process_name, strlen(task->process_name));
+            if (task->cmdline && task->cmdline[0] && !pr->cmdline)
+                pr->cmdline = km_intern(m, task->cmdline, strlen(task->cmdline));
+            if (task->process_started && pr->start_ts == TG_KM_NONE)
+                pr->start_ts = task->process_start_ns;
             if (!pr->name && th->is_main_thread)
                 pr->name = th->name;
             if (task->ppid >= 0 && pr->parent_upid < 0) {

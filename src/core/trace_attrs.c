@@ -95,6 +95,8 @@ int tg_trace_add_task(tg_trace *t, const tg_task_info *task)
     bool ok = true;
     tg_task_info k = *task;
     k.name = dup_or_null(t, task->name, &ok);
+    k.process_name = dup_or_null(t, task->process_name, &ok);
+    k.cmdline = dup_or_null(t, task->cmdline, &ok);
     if (!ok)
         return TG_ERR_NOMEM;
     t->tasks[t->n_tasks++] = k;

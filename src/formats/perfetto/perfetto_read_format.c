@@ -620,14 +620,69 @@ int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len,
 
 /* ---- packets ------------------------------------------------------------------------------------ */
 
-static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)
+/* A process of a process tree: its name is its argv[0] (a kworker's without the workqueue
+ * it ran last, "kworker/1:0-events" -> "kworker/1:0"; a lone argument up to its first
+ * space, for the processes that rewrite their command line with spaces), its command line
+ * the arguments joined by spaces, and its main thread is named by the command line when
+ * that is the thread's comm - as trace_processor reads them. */
+static int read_tree_process(tg_trace *t, const PerfettoRead__ProcessTree__Process *pr)
 {
-    for (size_t i = 0; i < tree->n_processes; i++) {
-        const PerfettoRead__ProcessTree__Process *pr = tree->processes[i];
-        const char *name = pr->n_cmdline ? pr->cmdline[0] : NULL;
-        if (pf_add_task(t, pr->pid, pr->pid, name) < 0)
+    size_t len = 0;
+    for (size_t i = 0; i < pr->n_cmdline; i++)
+        len += strlen(pr->cmdline[i]) + 1;
+    char *joined = tg_arena_alloc(&t->arena, len + 1), *argv0 = NULL;
+    if (!joined)
+        return TG_ERR_NOMEM;
+    joined[0] = 0;
+    for (size_t i = 0, at = 0; i < pr->n_cmdline; i++) {
+        size_t n = strlen(pr->cmdline[i]);
+        if (i)
+            joined[at++] = ' ';
+        memcpy(joined + at, pr->cmdline[i], n + 1);
+        at += n;
+    }
+    if (pr->n_cmdline) {
+        size_t n = strlen(pr->cmdline[0]);
+        if (pr->has_ppid && pr->ppid == 2 && strncmp(pr->cmdline[0], "kworker/", 8) == 0)
+            for (size_t k = 8; k < n; k++)
+                if (pr->cmdline[0][k] == '+' || pr->cmdline[0][k] == '-') {
+                    n = k;
+                    joined[n] = 0;
+                    break;
+                }
+        if (pr->n_cmdline == 1) {
+            const char *space = memchr(pr->cmdline[0], ' ', n);
+            if (space)
+                n = (size_t)(space - pr->cmdline[0]);
+        }
+        if (!(argv0 = tg_arena_strndup(&t->arena, pr->cmdline[0], n)))
             return TG_ERR_NOMEM;
     }
+    const char *name = pr->has_cmdline_is_comm && pr->cmdline_is_comm ? joined : argv0;
+    if (pf_add_task(t, pr->pid, pr->pid, name) < 0)
+        return TG_ERR_NOMEM;
+    tg_task_info *task = &t->tasks[t->n_tasks - 1];
+    for (size_t i = t->n_tasks; i-- > 0;)
+        if (t->tasks[i].tid == pr->pid) {
+            task = &t->tasks[i];
+            break;
+        }
+    task->process_name = argv0;
+    task->cmdline = pr->n_cmdline ? joined : NULL;
+    if (pr->has_ppid)
+        task->ppid = pr->ppid;
+    if (pr->has_process_start_from_boot && pr->process_start_from_boot <= INT64_MAX) {
+        task->process_started = true;
+        task->process_start_ns = (int64_t)pr->process_start_from_boot;
+    }
+    return 0;
+}
+
+static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)
+{
+    for (size_t i = 0; i < tree->n_processes; i++)
+        if (read_tree_process(t, tree->processes[i]) < 0)
+            return TG_ERR_NOMEM;
     for (size_t i = 0; i < tree->n_threads; i++) {
         const PerfettoRead__ProcessTree__Thread *th = tree->threads[i];
         if (pf_add_task(t, th->tid, th->has_tgid ? th->tgid : -1, th->name) < 0)
