@@ -130,6 +130,18 @@ def expected(packets):
                 ename, fields = member[0]
                 ftrace.append((get(ev, "timestamp", 0), order, cpu, ename, dict(fields)))
                 order += 1
+                if ename == "print":
+                    # atrace's slices: "B|pid|name" begins one on the printing thread, "E" ends it
+                    buf = dict(fields).get("buf", "").rstrip("\n")
+                    stack = tracks.setdefault(("atrace", get(ev, "pid")), [])
+                    parts = buf.split("|")
+                    if parts[0] == "B" and len(parts) >= 3 and parts[1].isdigit():
+                        row = [get(ev, "timestamp", 0), -1, parts[2]]
+                        stack.append(row)
+                        slices.append(row)
+                    elif parts[0] == "E" and stack:
+                        row = stack.pop()
+                        row[1] = get(ev, "timestamp", 0) - row[0]
             cs = get(fe, "compact_sched")
             if cs:
                 table = get_all(cs, "intern_table")
