@@ -51,8 +51,21 @@ d=$(fresh threads); rm "$d/task.txt"
 expect "missing task.txt" "task.txt" 0 -- "$TG" replay "$d"
 d=$(fresh threads); rm "$d"/sid-*.map
 expect "missing session map" "sid-.*\.map" 0 -- "$TG" report "$d"
+# a TID.dat missing is what a thread asleep at the program's exit leaves (it never flushed
+# its records): uftrace reads the others, and so do we, with a warning naming the file
 d=$(fresh threads); f=$(first_dat "$d"); rm "$f"
-expect "missing TID.dat" "$(basename "$f"): missing" 5 -- "$TG" replay "$d"
+timeout 60 "$TG" replay "$d" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" != 0 ] || ! grep -q "$(basename "$f"): task .* has no data file" "$tmp/err" ||
+    [ "$(wc -l <"$tmp/out")" -lt 5 ]; then
+    echo "FAIL missing TID.dat: exit status $rc (expected 0, a warning, the other threads):"
+    head -5 "$tmp/err"; fail=$((fail + 1))
+elif command -v uftrace >/dev/null && uftrace replay -d "$d" >"$tmp/want" 2>/dev/null &&
+    ! cmp -s "$tmp/want" "$tmp/out"; then
+    echo "FAIL missing TID.dat: replay differs from uftrace's"; fail=$((fail + 1))
+else
+    echo "ok   missing TID.dat: $(head -1 "$tmp/err")"
+fi
 
 d=$(fresh threads); f=$(biggest_dat "$d"); size=$(stat -c %s "$f")
 truncate -s $((size / 2 + 5)) "$f"

@@ -8,7 +8,8 @@ that is not traceglot's, and prints what it counted.
   folded FILE            every line `frame;frame;... WEIGHT`, WEIGHT a positive integer
   svg FILE               well-formed XML with at least one frame group
   perfetto-counts TEXT   counts TYPE_SLICE_BEGIN / TYPE_SLICE_END in protoc's text output
-  chrome-counts FILE     counts "B" and "E" events of a Chrome JSON trace (json module)
+  chrome-counts FILE     counts "B" and "E" events of a Chrome JSON trace (json module), an
+                         "E" that ends no "B" (uftrace's pre-empted context switch) as both
   perfetto-alone TEXT    protoc's text of one Perfetto file (a part of a split output) is
                          usable alone: each sequence starts by clearing its incremental
                          state, every interned name is defined on its sequence before use,
@@ -87,7 +88,22 @@ def perfetto_counts(path):
 
 def chrome_counts(path):
     events = json.load(open(path))["traceEvents"]
-    print("%d %d" % (sum(e["ph"] == "B" for e in events), sum(e["ph"] == "E" for e in events)))
+    # a pre-empted context switch of uftrace data has no "B" (as `uftrace dump --chrome`
+    # writes it), only the "E" of its sched-in: an "E" that ends no open "B" of its name
+    # counts as the begin of its own slice too
+    stacks, begins, ends = {}, 0, 0
+    for e in events:
+        stack = stacks.setdefault((e.get("pid"), e.get("tid")), [])
+        if e["ph"] == "B":
+            begins += 1
+            stack.append(e["name"])
+        elif e["ph"] == "E":
+            ends += 1
+            if stack and stack[-1] == e["name"]:
+                stack.pop()
+            else:
+                begins += 1
+    print("%d %d" % (begins, ends))
     return None
 
 

@@ -18,14 +18,8 @@ def load(path):
 
 def calls(events):
     out = {}
-    # uftrace 0.13's dump writes no "B" for a pre-empted context switch (its "sched-out
-    # (pre-empted)" record), only the "E" of its sched-in: such a "B" of ours is not compared
-    preempted = set((e.get("tid", e["pid"]), e["ts"]) for e in events
-                    if e.get("ph") == "i" and e["name"] == "linux:sched-out (pre-empted)")
     for e in events:
         if e.get("ph") not in ("B", "E"):
-            continue
-        if e["ph"] == "B" and (e.get("tid", e["pid"]), e["ts"]) in preempted:
             continue
         tid = e.get("tid", e["pid"])
         out.setdefault(tid, []).append((e["ph"], e["name"], e["ts"], e["pid"], e.get("args", {})))

@@ -133,8 +133,13 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         char name[32];
         snprintf(name, sizeof name, "%d.dat", d->tasks[i].tid);
         if (!tg_probe_dir_has(d->dir, name)) {
-            /* uftrace skips it silently; we show the other threads, then say it is missing */
-            TG_TRY(uft_missing_stream_add(t, d, &d->tasks[i], err));
+            /* uftrace reads the recording without it: a thread asleep when the program ended
+             * never flushed its buffer (its context switches in perf-cpuN.dat are skipped
+             * with it, as uftrace's are).  Only a warning says so. */
+            tg_trace_warn(t,
+                          "%s/%s: task %d is listed in info (taskinfo:tids) but has no data "
+                          "file: read without it, as uftrace does",
+                          d->dir, name, d->tasks[i].tid);
             continue;
         }
         TG_TRY(uft_dat_stream_add(t, d, &d->tasks[i], err));

@@ -239,8 +239,6 @@ const char *uft_demangle(tg_arena *a, const char *name);
 
 /* streams */
 int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
-/* A task listed in info whose TID.dat is missing: a stream that reports it once. */
-int uft_missing_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 /* The per-cpu files PREFIX-cpuN.dat (perf, kernel): the next cpu after `cpu` that has one
  * (its file name in name), or -1; cpus are probed up to 64 and on while files follow. */

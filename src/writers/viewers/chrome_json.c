@@ -15,6 +15,7 @@
 #include "writers/viewers/split_output.h"
 #include "writers/viewers/task_names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,9 +318,56 @@ static const tg_split_ops chrome_split_ops = {
 
 /* ---- the walk's hooks --------------------------------------------------------------------- */
 
+/* uftrace's ids of its context-switch records, which its stack keeps as the address of a
+ * linux:schedule frame (its perf events: sched-out, sched-out pre-empted) */
+#define UFTRACE_SCHED_OUT 200002u
+#define UFTRACE_SCHED_OUT_PREEMPTED 200007u
+
+static bool is_sched_frame(const tg_call *c, uint64_t id, const char *name)
+{
+    return c->addr == id && c->name && strcmp(c->name, name) == 0;
+}
+
+/* `uftrace dump --chrome` writes a "B" for a plain sched-out only: a pre-empted context
+ * switch shows as the "E" of its sched-in alone. */
+static bool uftrace_writes_no_begin(const tg_call *c)
+{
+    return is_sched_frame(c, UFTRACE_SCHED_OUT_PREEMPTED, "linux:schedule (pre-empted)");
+}
+
+static bool traced_by_uftrace(const tg_trace *tr)
+{
+    const tg_tracer_info *ti = tr ? tg_trace_tracer(tr) : NULL;
+    return ti && ti->name && strcmp(ti->name, "uftrace") == 0;
+}
+
+/* A frame still open at the end of a uftrace recording: `uftrace dump --chrome` ends it
+ * with an "E" at its thread's last record, named by a symbol lookup of the frame's address
+ * (a context switch's is its record id: "<30d42>"); frames without an address, or opened
+ * after that time, get none. */
+static int end_uftrace_frame(struct chrome_writer *cw, const tg_walk_thread *t, const tg_call *c,
+                             uint32_t name)
+{
+    if (!c->addr || c->entry_ns > t->last_ns)
+        return 0;
+    if (!is_sched_frame(c, UFTRACE_SCHED_OUT, "linux:schedule") &&
+        !is_sched_frame(c, UFTRACE_SCHED_OUT_PREEMPTED, "linux:schedule (pre-empted)"))
+        return put_frame(cw, 'E', t, name, t->last_ns);
+    char text[32];
+    int n = snprintf(text, sizeof text, "\"<%llx>\"", (unsigned long long)c->addr);
+    TG_BUF_LIT(cw->out, ",\n{\"ph\":\"E\",\"name\":");
+    tg_buf_put(cw->out, text, (size_t)n);
+    put_piece(cw, cw->threads[t->index]);
+    put_ts(cw->out, t->last_ns);
+    tg_buf_putc(cw->out, '}');
+    return 0;
+}
+
 static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uint32_t name)
 {
     struct chrome_writer *cw = ctx;
+    if (uftrace_writes_no_begin(frame))
+        return 0;
     TG_TRY(tg_split_before(&cw->split, &cw->walk, frame->entry_ns, cw->err));
     TG_TRY(tg_split_begun(&cw->split, t->index));
     const tg_event *entry = tg_call_args_entry_of(cw->walk.current_ev, frame);
@@ -338,10 +386,11 @@ static int on_frame_close(void *ctx, tg_walk_thread *t, const tg_call *call, uin
                           const tg_event *ev)
 {
     struct chrome_writer *cw = ctx;
-    if (!ev)
-        return 0; /* still open at the end: a "B" without "E", as llvm-xray writes it */
+    if (!ev) /* still open at the end: as uftrace ends it, else a "B" without "E" (llvm-xray) */
+        return traced_by_uftrace(call->trace) ? end_uftrace_frame(cw, t, call, name) : 0;
     TG_TRY(tg_split_before(&cw->split, &cw->walk, call->exit_ns, cw->err));
-    tg_split_ended(&cw->split, t->index);
+    if (!uftrace_writes_no_begin(call)) /* its "B" was not written nor counted */
+        tg_split_ended(&cw->split, t->index);
     if (ev->size) { /* only a payload has a return value */
         tg_buf_reset(cw->scratch);
         if (tg_call_args_retval(&cw->args, ev, call, cw->scratch))

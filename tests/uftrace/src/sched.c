@@ -1,11 +1,13 @@
 /* sched.c - fixture: threads that sleep (voluntary context switches) and spin on one CPU
  * (record-sched.sh pins the process, so the spinning threads pre-empt each other): uftrace
- * records them as linux:schedule and linux:schedule (pre-empted).  argv[1]: rounds; with a
- * second argument, a third thread is still asleep when the program ends (a context switch
- * with no sched-in before the end of the recording). */
+ * records them as linux:schedule and linux:schedule (pre-empted).  argv[1]: rounds; argv[2]
+ * "x": a third thread is still asleep when the program ends (it never flushes its records:
+ * the recording has no data file of it); "end": the main thread ends with a long sleep, in
+ * which the recording is stopped (its last context switch has no sched-in). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,13 +53,15 @@ int main(int argc, char **argv)
 {
     long rounds = argc > 1 ? atol(argv[1]) : 3;
     pthread_t t[3];
-    if (argc > 2)
+    if (argc > 2 && strcmp(argv[2], "x") == 0)
         pthread_create(&t[2], NULL, sleeper, NULL);
     pthread_create(&t[0], NULL, worker, (void *)rounds);
     pthread_create(&t[1], NULL, worker, (void *)rounds);
     nap(2000);
     pthread_join(t[0], NULL);
     pthread_join(t[1], NULL);
+    if (argc > 2 && strcmp(argv[2], "end") == 0)
+        nap(5000000);
     printf("%lu\n", sink);
     return 0;
 }
