@@ -112,6 +112,16 @@ static void report(tg_callstack *cs, const struct tg_thread_stack *t, const stru
     cs->on_call(cs->ctx, &call);
 }
 
+/* When frame f, ended by exit ev at time ts, ends: its entry plus the call's duration where
+ * the tracer measured it (function_graph's rettime - calltime: its records are written
+ * after the times it takes, so record times make every call longer), else ts. */
+static inline int64_t called_until(const struct tg_frame *f, const tg_event *ev, int64_t ts)
+{
+    if (!ev->cls->exit_has_call_ns || ev->call_ns < 0)
+        return ts;
+    return (int64_t)((uint64_t)f->entry_ns + (uint64_t)ev->call_ns);
+}
+
 /* Pops the top frame, ending it at exit_ns, and reports it. */
 static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags,
                 const tg_event *exit)
@@ -339,6 +349,11 @@ static int feed_uftrace(tg_callstack *cs, const tg_event *ev, int64_t ts)
  * stack, this keeps the thread's time, trace and pid and tells the consumer. */
 static int feed_top_only(tg_callstack *cs, const tg_event *ev, int64_t ts)
 {
+    if (ev->cls && ev->cls->exit_has_call_ns && ev->call_ns >= 0) {
+        const struct tg_thread_stack *top = find(cs, ev->tid);
+        if (top && top->depth) /* the top frame is the one it ends: at the tracer's time */
+            ts = called_until(&top->frames[top->depth - 1], ev, ts);
+    }
     tg_step_out out;
     int step = cs->rules == TG_STACK_TOP_ONLY
                    ? tg_callstack_step(cs, TG_STACK_TOP_ONLY, ev, ts, &out)
@@ -413,7 +428,7 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     }
     while (t->depth > match)
         pop(cs, t, ts, TG_CALL_NO_EXIT, ev);
-    pop(cs, t, ts, how, ev);
+    pop(cs, t, called_until(&t->frames[match - 1], ev, ts), how, ev);
     return 0;
 }
 

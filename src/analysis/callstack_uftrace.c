@@ -157,7 +157,8 @@ void uf_consume(uf_state *st, uf_task *t, const uf_rec *r0)
         int idx = t->stack_count - 1;
         uf_frame *f = uf_frame_at(st, t, idx);
         if (f) {
-            uint64_t delta = (uint64_t)r.time - f->total;
+            /* the tracer's own duration of the call where the exit holds one */
+            uint64_t delta = r.call_ns >= 0 ? (uint64_t)r.call_ns : (uint64_t)r.time - f->total;
             if (!f->valid)
                 delta = 0;
             f->valid = false;

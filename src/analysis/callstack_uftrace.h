@@ -30,6 +30,8 @@ typedef struct uf_rec {
     tg_event_kind kind;
     const char *name;          /* function symbol, NULL when unknown */
     const tg_event_class *cls; /* cls->kernel: a kernel function's entry/exit (record -k) */
+    int64_t call_ns; /* an exit: the call's duration as its tracer measured it, -1 when the
+                      * record says none (the exit's time minus the entry's is taken) */
 } uf_rec;
 
 typedef struct uf_frame {
@@ -128,6 +130,7 @@ static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
     r->depth = ev->depth < 0 ? 0 : ev->depth;
     r->name = NULL;
     r->kind = c->kind;
+    r->call_ns = -1;
     switch (c->kind) {
     case TG_KIND_FUNC_ENTRY:
         r->type = UF_ENTRY;
@@ -137,6 +140,8 @@ static inline bool uf_rec_from_event(const tg_event *ev, uf_rec *r)
     case TG_KIND_FUNC_TAIL_EXIT:
         r->type = UF_EXIT;
         r->addr = ev->addr;
+        if (c->exit_has_call_ns)
+            r->call_ns = ev->call_ns;
         break;
     case TG_KIND_LOST:
         r->type = UF_LOST;
@@ -237,7 +242,7 @@ static inline bool uf_hidden(const uf_state *st, const uf_task *t, const uf_rec 
 static inline __attribute__((always_inline)) bool uf_consume_fast(uf_state *st, uf_task *t,
                                                                   const uf_rec *r)
 {
-    if (r->type > UF_EXIT || !t->steady || r->cls->kernel) {
+    if (r->type > UF_EXIT || !t->steady || r->cls->kernel || r->call_ns >= 0) {
         uf_consume(st, t, r);
         return uf_hidden(st, t, r);
     }

@@ -18,14 +18,18 @@ struct tg_event_class {
     const char *system; /* ftrace system / CTF provider; may be NULL */
     uint64_t id;
     tg_event_kind kind;
-    bool kernel;        /* function entries/exits of the kernel recorded beside a user
+    bool kernel;           /* function entries/exits of the kernel recorded beside a user
                             * program's (uftrace record -k): uftrace's rules treat them apart */
-    bool exit_ends_top; /* a function exit that carries no address (LTTng-UST's
+    bool exit_ends_top;    /* a function exit that carries no address (LTTng-UST's
                          * cyg_profile_fast:func_exit): it ends its thread's top frame, whatever
                          * function that is (the call-stack builder's rules, every rule set) */
-    void *fmt_data;     /* the format's compiled layout for this class */
-    size_t index;       /* position in its trace's class list */
-    size_t number;      /* dense across the set (0, 1, ...): a consumer keeps one row per class
+    bool exit_has_call_ns; /* a function exit whose record holds the call's duration as the
+                            * tracer measured it (ftrace's funcgraph_exit: rettime - calltime),
+                            * in ev->call_ns: the builder takes it instead of the entry's and
+                            * the exit's record times, as trace-cmd prints it */
+    void *fmt_data;        /* the format's compiled layout for this class */
+    size_t index;          /* position in its trace's class list */
+    size_t number;         /* dense across the set (0, 1, ...): a consumer keeps one row per class
                        in an array indexed by it, no lookup */
     tg_trace *trace;
     bool has_log_level; /* the class's declared log level (CTF loglevel: 0 emergency .. 14
@@ -47,6 +51,8 @@ struct tg_event {
     uint64_t addr;         /* function address for entry/exit */
     uint64_t lost;         /* TG_KIND_LOST: how many */
     uint64_t offset;       /* byte offset of the record in its file */
+    int64_t call_ns;       /* an exit of a class with exit_has_call_ns: the call's duration
+                            * per the tracer, -1 when the record lacks it; unset otherwise */
     const uint8_t *data;   /* payload bytes, valid until the stream advances */
     size_t size;
     uint64_t aux[4];  /* format-private per-event values */

@@ -8,7 +8,8 @@ layouts and the format files of ftrace's own events (events/header_page, header_
 events/ftrace/function, funcgraph_entry and funcgraph_exit/format), read from tracefs.  Around them go a small kallsyms (core
 and module symbols), a printk-formats section, saved cmdlines, and ring-buffer pages whose
 records (function events: ip, parent_ip; funcgraph entries and exits walking a call tree
-with durations from under 1 us to over 10 s) are packed here, page by page, with time deltas,
+with durations from under 1 us to over 10 s; in fgraph-lag, records written after the call
+times they carry, as the kernel writes them) are packed here, page by page, with time deltas,
 a time-extend record where a gap is too long for 27 bits; a page ends at its commit.
 
 Each fixture is one word size (4 or 8: the formats' "long" fields and the page header's
@@ -248,6 +249,66 @@ def fgraph_events(base, mod_base, e, ls, ids, ncpu, rounds):
     return out
 
 
+# The kernel's function_graph tracer takes a call's times itself (calltime at the entry,
+# rettime at the return, from trace_clock_local) and writes each record after: the entry
+# record some 100 ns after calltime, the exit record some 200 ns after rettime, so the
+# record times make every call longer than it was.  trace-cmd prints rettime - calltime.
+# A call tree for such records: (function, time before the children, children, time
+# after); filemap_read is interrupted by an IRQ (irq_enter and irq_exit at its depth + 1).
+TREE_LAG = [
+    ('ksys_read', 400, [
+        ('vfs_read', 300, [
+            ('rw_verify_area', 200, [('security_file_permission', 781, [], 0)], 150),
+            ('new_sync_read', 250, [
+                ('ext4_file_read_iter', 300, [
+                    ('filemap_read', 2100, [
+                        ('irq_enter', 150, [('rcu_irq_enter', 60, [], 0)], 40),
+                        ('irq_exit', 180, [('rcu_irq_exit', 3241000, [], 0)], 30),
+                    ], 900),
+                ], 100),
+            ], 90),
+            ('__fsnotify_parent', 95, [], 0),
+        ], 210),
+    ], 120),
+    ('tgmod_ioctl', 500, [('tgmod_helper', 25000, [], 0)], 70),
+]
+
+
+def fgraph_lag_events(base, mod_base, e, ls, ids, ncpu, rounds):
+    """Per cpu: (ts, payload) of funcgraph records walking TREE_LAG whose record times
+    come after the calltime and rettime they carry (by depth- and round-dependent lags)."""
+    w = 'Q' if ls == 8 else 'I'
+    a = lambda n: (addr_of(mod_base - 0x40000, n) if n.startswith('tg') else addr_of(base, n))
+    out = []
+    for cpu in range(ncpu):
+        recs = []
+        pid = COMMS[cpu % len(COMMS)][0]
+        t = [7000000000 + cpu * 577]  # trace_clock_local: the record clock too
+
+        def walk(node, depth, r):
+            fn, before, kids, after = node
+            calltime = t[0]
+            t[0] += 90 + 7 * depth + 3 * r  # the entry record is written after calltime
+            body = struct.pack(e + w + 'I', a(fn), depth) + (b'\0' * 4 if ls == 8 else b'')
+            recs.append((t[0], struct.pack(e + 'HBBi', ids['funcgraph_entry'], 0, 0, pid) + body))
+            t[0] += before
+            for k in kids:
+                walk(k, depth + 1, r)
+                t[0] += 35
+            t[0] += after
+            rettime = t[0]
+            t[0] += 160 + 11 * depth + 5 * r  # and the exit record after rettime
+            body = struct.pack(e + w + 'II', a(fn), depth, 0) + struct.pack(e + 'QQ', calltime, rettime)
+            recs.append((t[0], struct.pack(e + 'HBBi', ids['funcgraph_exit'], 0, 0, pid) + body))
+
+        for r in range(rounds):
+            for node in TREE_LAG:
+                walk(node, 0, r)
+                t[0] += 1500 + r * 7
+        out.append(recs)
+    return out
+
+
 def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
     base = 0xffffffff81000000 if ls == 8 else 0xc1000000
     mod_base = 0xffffffffc0040000 if ls == 8 else 0xf8040000
@@ -262,7 +323,8 @@ def build(out, name, e, ls, ncpu, rounds, formats, kind='function'):
     printk = ''.join('0x%x : "%s"\n' % (base + a, f) for a, f in PRINTK)
     cmdlines = ''.join('%d %s\n' % c for c in COMMS)
 
-    gen = function_events if kind == 'function' else fgraph_events
+    gen = {'function': function_events, 'fgraph': fgraph_events,
+           'fgraph-lag': fgraph_lag_events}[kind]
     cpus = []
     for recs in gen(base, mod_base, e, ls, ids, ncpu, rounds):
         p = Pages(e, ls)
@@ -353,6 +415,7 @@ def main():
     build(out, 'fgraph-le32-2cpu', '<', 4, 2, 2, formats, 'fgraph')
     build(out, 'fgraph-be64-4cpu', '>', 8, 4, 1, formats, 'fgraph')
     build(out, 'fgraph-le64-4cpu', '<', 8, 4, 3, formats, 'fgraph')
+    build(out, 'fgraph-lag-le64-2cpu', '<', 8, 2, 3, formats, 'fgraph-lag')
 
 
 if __name__ == '__main__':

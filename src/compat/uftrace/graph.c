@@ -356,7 +356,11 @@ static int feed(struct graph *g, const tg_event *ev, int64_t *prev_time)
         while (t->stack_count >= t->user_stack_count && rc >= 0) {
             uf_frame *lf = uf_frame_at(&g->st, t, t->stack_count);
             if (lf && lf->valid && !(lf->fflags & UF_FF_NORECORD)) {
-                uf_rec x = {.type = UF_EXIT, .addr = lf->addr, .name = lf->name, .cls = r.cls};
+                uf_rec x = {.type = UF_EXIT,
+                            .addr = lf->addr,
+                            .name = lf->name,
+                            .cls = r.cls,
+                            .call_ns = -1};
                 tg_func_symbol lsym = {.name = lf->name,
                                        .flags = lf->fflags & UF_FF_PLT ? TG_FUNC_PLT : 0};
                 rc = graph_record(g, t, &x, &lsym);
@@ -400,7 +404,7 @@ static int finish(struct graph *g)
                 f->total = f->child;
             if (t->stack_count > 0)
                 f[-1].child += f->total;
-            uf_rec x = {.type = UF_EXIT, .addr = f->addr, .name = f->name};
+            uf_rec x = {.type = UF_EXIT, .addr = f->addr, .name = f->name, .call_ns = -1};
             tg_func_symbol sym = {.name = f->name,
                                   .flags = f->fflags & UF_FF_PLT ? TG_FUNC_PLT : 0};
             rc = graph_record(g, t, &x, &sym);

@@ -150,7 +150,7 @@ static inline __attribute__((always_inline)) int feed_fast(struct rep *p, const 
 {
     tg_event_kind kind = ev->cls->kind;
     if ((kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || ev->cls->kernel ||
-        ev->cls->exit_ends_top)
+        ev->cls->exit_ends_top || ev->cls->exit_has_call_ns)
         return feed(p, ev);
     uf_task *t = p->st.last_task;
     if (!t || t->tid != ev->tid)
@@ -388,8 +388,8 @@ static inline __attribute__((always_inline)) int run_job_with(void *ctx, unsigne
             tg_event_kind kind = ev->cls->kind;
             if ((rc = feed_fast(p, ev, stats)) < 0)
                 return rc;
-            if (ev->cls->kernel)
-                kind = TG_KIND_GENERIC; /* kernel functions always take feed() */
+            if (ev->cls->kernel || ev->cls->exit_has_call_ns)
+                kind = TG_KIND_GENERIC; /* kernel functions, tracer-timed exits: feed() */
             if (kind == TG_KIND_FUNC_ENTRY)
                 c_entry = ev->cls;
             else if (kind == TG_KIND_FUNC_EXIT)

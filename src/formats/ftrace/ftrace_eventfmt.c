@@ -133,6 +133,10 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
     if (!ev->cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     ev->is_func = kind != TG_KIND_GENERIC;
+    /* the kernel's own times of the call (trace_clock_local at entry and at return, before
+     * the records are written): the call's duration, as trace-cmd prints it */
+    ev->cls->exit_has_call_ns =
+        kind == TG_KIND_FUNC_EXIT && ev->kf[FT_KF_CALLTIME] && ev->kf[FT_KF_RETTIME];
     ev->cls->system = system;
     ev->cls->fmt_data = ev;
     int added = add_by_id(f, ev);

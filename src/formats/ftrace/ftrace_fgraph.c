@@ -189,4 +189,14 @@ void ft_func_fields(const ft_event *e, const uint8_t *data, size_t size, tg_even
         ev->addr = func;
     if (ft_kf_u64(e, data, size, FT_KF_DEPTH, &depth))
         ev->depth = depth > INT32_MAX ? INT32_MAX : (int32_t)depth;
+    if (e->cls->exit_has_call_ns) {
+        uint64_t rettime, calltime;
+        ev->call_ns = -1;
+        /* trace-cmd's unsigned difference; a damaged pair (rettime before calltime, or over
+         * INT64_MAX apart) has no duration to trust: the record times are taken instead */
+        if (ft_kf_u64(e, data, size, FT_KF_RETTIME, &rettime) &&
+            ft_kf_u64(e, data, size, FT_KF_CALLTIME, &calltime) && rettime >= calltime &&
+            rettime - calltime <= (uint64_t)INT64_MAX)
+            ev->call_ns = (int64_t)(rettime - calltime);
+    }
 }
