@@ -272,15 +272,22 @@ static int grow_rows(struct sql_index *ix, size_t cap)
     return 0;
 }
 
-/* Column k's values in 64 bits from now on. */
+/* Column k's values in 64 bits from now on: the array grows in place (realloc) and the
+ * values move from the last one down, so the column never exists twice in memory. */
 static int widen(struct sql_index *ix, struct kept_col *k)
 {
-    uint64_t *v = malloc((ix->cap ? ix->cap : 1) * sizeof *v);
+    uint64_t *v = realloc(k->val, (ix->cap ? ix->cap : 1) * sizeof *v);
     if (!v)
         return TG_ERR_NOMEM;
-    for (size_t r = 0; r < ix->n; r++)
-        v[r] = ((const uint32_t *)k->val)[r];
-    free(k->val);
+    char *bytes = (char *)v;
+    for (size_t r = ix->n; r-- > 0;) {
+        /* the 8 bytes of row r hold narrow rows 2r and 2r + 1: moved already (or, row 0,
+         * read just before) */
+        uint32_t narrow;
+        memcpy(&narrow, bytes + 4 * r, sizeof narrow);
+        uint64_t wide = narrow;
+        memcpy(bytes + 8 * r, &wide, sizeof wide);
+    }
     k->val = v;
     k->wide = true;
     ix->bytes += ix->cap * 4;
