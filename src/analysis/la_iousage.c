@@ -190,9 +190,22 @@ struct file {
     size_t n_pids, cap_pids;
 };
 
+struct file_key {
+    const struct file *files;
+    const char *name;
+};
+
+static int same_file(const void *ctx, uint64_t i)
+{
+    const struct file_key *k = ctx;
+    return strcmp(k->files[i].name, k->name) == 0;
+}
+
 static int files_of(la_io *io, struct file **out, size_t *n)
 {
     size_t cap = 0;
+    tg_hash by_name = {0};
+    int rc = 0;
     *out = NULL;
     *n = 0;
     static const char *const generic[] = {"pipe", "socket", "anon_inode", "unknown"};
@@ -210,16 +223,22 @@ static int files_of(la_io *io, struct file **out, size_t *n)
                     snprintf(name, sizeof name, "%s (%s)", fname, p->comm);
                 else
                     snprintf(name, sizeof name, "%s", fname);
+                uint64_t hash = tg_hash_str(name), *slot;
+                struct file_key key = {*out, name};
                 struct file *file = NULL;
-                for (size_t x = 0; x < *n && !file; x++) /* TODO: hash when files are many */
-                    if (strcmp((*out)[x].name, name) == 0)
-                        file = &(*out)[x];
+                if ((slot = tg_hash_find_by(&by_name, hash, same_file, &key)))
+                    file = &(*out)[*slot];
                 if (!file) {
-                    TG_TRY(tg_grow(out, &cap, *n + 1, sizeof **out));
+                    if ((rc = tg_grow(out, &cap, *n + 1, sizeof **out)) < 0 ||
+                        (rc = tg_hash_add(&by_name, hash, &slot)) < 0)
+                        goto done;
+                    *slot = *n;
                     file = &(*out)[(*n)++];
                     memset(file, 0, sizeof *file);
-                    if (!(file->name = strdup(name)))
-                        return TG_ERR_NOMEM;
+                    if (!(file->name = strdup(name))) {
+                        rc = TG_ERR_NOMEM;
+                        goto done;
+                    }
                 }
                 file->read += f->read;
                 file->write += f->write;
@@ -229,15 +248,19 @@ static int files_of(la_io *io, struct file **out, size_t *n)
                     seen = file->pids[x] == pid;
                 if (!seen) {
                     size_t c2 = file->cap_pids;
-                    TG_TRY(tg_grow(&file->pids, &c2, file->n_pids + 1, sizeof *file->pids));
-                    TG_TRY(
-                        tg_grow(&file->fds, &file->cap_pids, file->n_pids + 1, sizeof *file->fds));
+                    if ((rc = tg_grow(&file->pids, &c2, file->n_pids + 1, sizeof *file->pids)) <
+                            0 ||
+                        (rc = tg_grow(&file->fds, &file->cap_pids, file->n_pids + 1,
+                                      sizeof *file->fds)) < 0)
+                        goto done;
                     file->pids[file->n_pids] = pid;
                     file->fds[file->n_pids++] = f->fd;
                 }
             }
     }
-    return 0;
+done:
+    tg_hash_free(&by_name);
+    return rc;
 }
 
 static int file_tables(la_run *r, la_io *io, tg_buf *out)
