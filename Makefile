@@ -14,7 +14,8 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DEPS := cmake make gcc g++ pkg-config libzstd-dev zlib1g-dev libelf-dev libdw-dev libiberty-dev \
-              protobuf-c-compiler libprotobuf-c-dev libjson-c-dev libsqlite3-dev python3-dev
+              protobuf-c-compiler libprotobuf-c-dev libjson-c-dev libsqlite3-dev python3-dev \
+              libedit-dev
 TEST_DEPS := uftrace trace-cmd babeltrace2 lttng-tools liblttng-ust-dev clang-14 llvm-14 \
              python3 zstd protobuf-compiler chromium clang-format-14 sqlite3 python3-numpy \
              python3-pandas python3-bt2 python3-distributed python3-lttnganalyses linux-perf man-db bash-completion \

@@ -160,6 +160,21 @@ int tg_option_taken(const char *key, tg_option_owner owner, const char *name);
 /* The declared key nearest to key (a misspelling's fix), or NULL when none is near. */
 const char *tg_option_nearest(const char *key);
 
+/* The names nearest to a misspelt word among candidates offered one by one (what "did you
+ * mean" says): edit distance with swaps, at most a third of the word's letters, or the word
+ * as the start or end of a candidate.  All at the best distance are kept, up to
+ * TG_NEAREST_MAX; count 0: none is near. */
+#define TG_NEAREST_MAX 4
+typedef struct tg_nearest {
+    const char *word;
+    const char *names[TG_NEAREST_MAX]; /* the offered pointers, not copies */
+    size_t count, distance;
+} tg_nearest;
+void tg_nearest_init(tg_nearest *n, const char *word);
+void tg_nearest_offer(tg_nearest *n, const char *candidate);
+/* "PREFIXa, PREFIXb or PREFIXc" into buf (empty when none); returns the count. */
+size_t tg_nearest_say(const tg_nearest *n, const char *prefix, char *buf, size_t size);
+
 /* ---- trace sets, traces, streams ---------------------------------------------------------- */
 
 typedef struct tg_set tg_set;       /* one or more traces opened together */
@@ -738,6 +753,11 @@ int tg_filter_set_tids(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_set_pids(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_set_cpus(tg_filter *f, const char *list, tg_error **err);
 int tg_filter_match(const tg_filter *f, const tg_event *ev);
+/* The filter held against what set holds, before a run: event globs none of which matches
+ * an event class of the traces are TG_ERR_USAGE (one error per glob, naming the nearest
+ * names); one glob of several matching none, a CPU or a thread no stream has, is a warning
+ * appended to *warnings.  Only what the traces know at open is checked. */
+int tg_filter_check(const tg_filter *f, const tg_set *set, tg_error **warnings, tg_error **err);
 
 typedef struct tg_iter tg_iter;
 
@@ -999,6 +1019,18 @@ void tg_sql_close(struct sqlite3 *db);
  * own message.  Damage met while reading is not an error here: see tg_sql_errors. */
 int tg_sql_run(struct sqlite3 *db, const char *sql, const char *format, tg_buf *out,
                tg_error **err);
+/* tg_sql_run of each text in turn, as one run: in "json" the rows make one document - the
+ * array of the one statement, or, when the texts hold several statements, an array of the
+ * arrays of those that return columns.  Formats also "list" (sqlite3's list mode), and
+ * "csv,noheader", "list,header" (sqlite3's .headers). */
+/* The i-th table of tg_sql_open's connection (0..; the views are SQLite's schema's), NULL past
+ * the last. */
+const char *tg_sql_table_name(size_t i);
+/* Does sql end with a complete statement (sqlite3_complete: a ";" outside strings, comments
+ * and triggers)?  The shell's rule for when a statement typed over several lines runs. */
+int tg_sql_complete(const char *sql);
+int tg_sql_run_texts(struct sqlite3 *db, const char *const *texts, size_t n, const char *format,
+                     tg_buf *out, tg_error **err);
 
 /* Comparing two runs: set is the run shown (PATH), other the run it is compared with (OTHER,
  * the run before), both opened by the caller; functions and event classes match by name,

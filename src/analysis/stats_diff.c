@@ -7,7 +7,8 @@
  * traces or streams of one run is one row.  Rows: PATH's classes in first-seen order, then
  * the classes only OTHER has.  A rate is the class's count over its run's span (first to last
  * event of the run); the changes are PATH minus OTHER, in events and in percent of OTHER,
- * "new" for a class only PATH has and "gone" for one only OTHER has. */
+ * "new" for a class only PATH has and "gone" for one only OTHER has.  --format json gives the
+ * same rows as one JSON document (stats_diff_json.c). */
 #include "analysis/class_counts.h"
 #include "analysis/summary_json.h"
 #include "core/consumer.h"
@@ -15,18 +16,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct diff_row {
-    const char *name;
-    uint64_t count[2]; /* 0: OTHER, 1: PATH */
-    bool seen[2];
-} diff_row;
-
-typedef struct diff_rows {
-    diff_row *rows;
-    size_t n, cap;
-    tg_hash by_name; /* hash of the name -> index into rows */
-} diff_rows;
 
 static int row_named(const void *ctx, uint64_t value)
 {
@@ -57,7 +46,7 @@ static int add_run(diff_rows *dr, const tg_class_counts *cc, int side)
     return 0;
 }
 
-static double span_of(const tg_class_counts *cc)
+double tg_stats_diff_span(const tg_class_counts *cc)
 {
     if (cc->events < 2 || cc->last_ns <= cc->first_ns)
         return 0;
@@ -115,24 +104,36 @@ static void put_run(tg_buf *out, const char *label, tg_set *set, const tg_class_
     tg_buf_puts(out, " events, ");
     tg_buf_u64(out, cc->lost);
     tg_buf_puts(out, " lost, ");
-    tg_text_time(out, (int64_t)span_of(cc));
+    tg_text_time(out, (int64_t)tg_stats_diff_span(cc));
     tg_buf_puts(out, " s\n");
+}
+
+int tg_stats_diff_rows(diff_rows *dr, const tg_class_counts cc[2])
+{
+    *dr = (diff_rows){0};
+    int rc = add_run(dr, &cc[1], 1);
+    if (rc == 0)
+        rc = add_run(dr, &cc[0], 0);
+    return rc;
+}
+
+void tg_stats_diff_rows_free(diff_rows *dr)
+{
+    free(dr->rows);
+    tg_hash_free(&dr->by_name);
 }
 
 static int print_diff(tg_set *set, tg_set *other, const tg_class_counts cc[2], tg_buf *out)
 {
-    diff_rows dr = {0};
-    int rc = add_run(&dr, &cc[1], 1);
-    if (rc == 0)
-        rc = add_run(&dr, &cc[0], 0);
+    diff_rows dr;
+    int rc = tg_stats_diff_rows(&dr, cc);
     tg_buf *cells = tg_buf_new();
     if (rc < 0 || !cells) {
         tg_buf_free(cells);
-        free(dr.rows);
-        tg_hash_free(&dr.by_name);
+        tg_stats_diff_rows_free(&dr);
         return TG_ERR_NOMEM;
     }
-    double span[2] = {span_of(&cc[0]), span_of(&cc[1])};
+    double span[2] = {tg_stats_diff_span(&cc[0]), tg_stats_diff_span(&cc[1])};
     int width[COLS];
     for (int c = 0; c < COLS; c++)
         width[c] = (int)strlen(heads[c]);
@@ -169,8 +170,7 @@ static int print_diff(tg_set *set, tg_set *other, const tg_class_counts cc[2], t
         tg_buf_putc(out, '\n');
     }
     tg_buf_free(cells);
-    free(dr.rows);
-    tg_hash_free(&dr.by_name);
+    tg_stats_diff_rows_free(&dr);
     return 0;
 }
 
@@ -178,12 +178,13 @@ static int run_stats_diff(const void *impl, tg_set *set, tg_iter *it, tg_set *ot
                           tg_iter *other_it, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     (void)impl;
-    (void)opts;
     tg_class_counts cc[2];
     int rc0 = tg_class_counts_run(&cc[0], other_it);
     int rc1 = tg_class_counts_run(&cc[1], it);
     int rc = rc0 == TG_ERR_NOMEM || rc1 == TG_ERR_NOMEM ? TG_ERR_NOMEM : 0;
-    if (rc == 0)
+    if (rc == 0 && tg_summary_format(opts, NULL) == 1)
+        rc = tg_stats_diff_json(set, other, cc, out, err);
+    else if (rc == 0)
         rc = print_diff(set, other, cc, out);
     tg_class_counts_free(&cc[0]);
     tg_class_counts_free(&cc[1]);
@@ -196,10 +197,6 @@ int tg_stats_diff(tg_set *set, tg_set *other, const tg_filter *f, const tg_optio
                   tg_buf *out, tg_error **err)
 {
     TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "stats", "filter", NULL, err));
-    int json = tg_summary_format(opts, err);
-    if (json < 0)
-        return json;
-    if (json)
-        return tg_err(err, TG_ERR_USAGE, "stats --diff prints text only (no --format json)");
+    TG_TRY(tg_summary_format(opts, err));
     return tg_sink_run_diff(set, f, other, f, opts, out, err, run_stats_diff, NULL);
 }

@@ -62,8 +62,10 @@ extern const struct cli_option cli_options[];
 extern const struct cli_command_info cli_commands[];
 
 struct cli_args {
-    const char *sink; /* the chosen style or converter (--style, --to), or the command's name */
-    const char *diff; /* --diff OTHER: the run compared with (NULL: none) */
+    const char *command; /* the subcommand's name, for messages */
+    bool needs_calls;    /* it shows function calls: a trace that holds none is refused */
+    const char *sink;    /* the chosen style or converter (--style, --to), or the command's name */
+    const char *diff;    /* --diff OTHER: the run compared with (NULL: none) */
     const char *diff_instr_map; /* --diff-instr-map: OTHER's XRay binary */
     tg_options *opts;
     tg_filter *filter;
@@ -92,6 +94,10 @@ void cli_print_warnings(const struct cli_args *a, const tg_set *set);
  * exit code for rc. */
 int cli_finish(int rc, tg_error *err);
 void cli_print_command_help(const struct cli_command_info *cmd);
+
+/* A set none of whose traces can hold function calls: says so on stderr (what it holds, and
+ * what the command needs) and returns 1 (the exit), else 0 (cli_calls.c). */
+int cli_refuse_without_calls(const struct cli_args *a, tg_set *set);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 
@@ -213,6 +219,9 @@ int cli_run_convert(struct cli_args *a);
 int cli_run_replay(struct cli_args *a);
 int cli_run_report(struct cli_args *a);
 int cli_run_sql(struct cli_args *a);
+/* The SQL shell on standard input (cli_sql_shell.c): dot commands, statements over several
+ * lines; interactive: a terminal (prompt, line editing).  The exit status. */
+int cli_sql_shell(struct sqlite3 *db, const char *format, int interactive);
 int cli_run_stack(struct cli_args *a);
 int cli_run_analyze(struct cli_args *a);
 /* fleet: runs the Python package's traceglot.fleet (python3 -m traceglot.fleet) */

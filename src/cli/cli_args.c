@@ -78,17 +78,23 @@ static int usage_error(const struct cli_command_info *cmd, const char *what, con
     return 2;
 }
 
+static void offer_option(const struct cli_command_info *cmd, const struct cli_opt *o, void *ctx)
+{
+    (void)cmd;
+    tg_nearest_offer(ctx, o->name);
+}
+
 static int unknown_option(const struct cli_command_info *cmd, const char *arg, const char *name,
                           size_t len)
 {
-    char key[64];
+    char key[64], near[300];
     snprintf(key, sizeof key, "%.*s", (int)(len < 63 ? len : 63), name);
-    const char *near = tg_option_nearest(key);
-    struct resolved r;
-    if (near && find_option(cmd, NULL, near, strlen(near), 0, &r)) {
+    tg_nearest n;
+    tg_nearest_init(&n, key);
+    cli_each_option(cmd, offer_option, &n);
+    if (tg_nearest_say(&n, "--", near, sizeof near)) {
         fprintf(stderr,
-                "traceglot %s: unknown option '%s' (did you mean --%s? see traceglot %s "
-                "--help)\n",
+                "traceglot %s: unknown option '%s' (did you mean %s? see traceglot %s --help)\n",
                 cmd->name, arg, near, cmd->name);
         return 2;
     }
@@ -212,6 +218,17 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             fprintf(stderr, "%s%.*s", c == o->decl->choices ? "" : bar ? ", " : " or ", len, c);
             c = bar ? bar + 1 : NULL;
         }
+        tg_nearest n;
+        tg_nearest_init(&n, value);
+        char choices[400], near[300];
+        snprintf(choices, sizeof choices, "%s", o->decl->choices);
+        for (char *c = choices, *bar; c; c = bar) {
+            if ((bar = strchr(c, '|')) != NULL)
+                *bar++ = 0;
+            tg_nearest_offer(&n, c);
+        }
+        if (tg_nearest_say(&n, "", near, sizeof near))
+            fprintf(stderr, " (did you mean %s?)", near);
         fprintf(stderr, "\n");
         return 2;
     }
@@ -269,10 +286,19 @@ static int unknown_sink(const struct cli_command_info *cmd, const char *sink)
         for (size_t i = 0; o->values(i); i++)
             if (strcmp(o->values(i), sink) == 0)
                 return 0;
-        char known[400];
+        char known[400], near[300];
         cli_values_join(o->values, known, sizeof known);
-        fprintf(stderr, "traceglot %s: unknown %s '%s' (known: %s)\n", cmd->name,
-                cmd->sink == TG_OWNER_CONVERTER ? "target" : "style", sink, known);
+        tg_nearest n;
+        tg_nearest_init(&n, sink);
+        for (size_t i = 0; o->values(i); i++)
+            tg_nearest_offer(&n, o->values(i));
+        const char *word = cmd->sink == TG_OWNER_CONVERTER ? "target" : "style";
+        if (tg_nearest_say(&n, "", near, sizeof near))
+            fprintf(stderr, "traceglot %s: unknown %s '%s' (did you mean %s? known: %s)\n",
+                    cmd->name, word, sink, near, known);
+        else
+            fprintf(stderr, "traceglot %s: unknown %s '%s' (known: %s)\n", cmd->name, word, sink,
+                    known);
         return 1;
     }
     return 0;
@@ -281,6 +307,7 @@ static int unknown_sink(const struct cli_command_info *cmd, const char *sink)
 int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct cli_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->command = cmd->name;
     a->opts = tg_options_new();
     a->filter = tg_filter_new();
     a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
@@ -316,10 +343,17 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
             if (!find_option(cmd, sink, name, len, 0, &o)) {
                 if (!single_long)
                     return unknown_option(cmd, arg, name, len);
+                char key[64], near[300];
+                snprintf(key, sizeof key, "%.*s", (int)(len < 63 ? len : 63), name);
+                tg_nearest n;
+                tg_nearest_init(&n, key);
+                cli_each_option(cmd, offer_option, &n);
+                tg_nearest_say(&n, "-", near, sizeof near);
                 fprintf(stderr,
-                        "traceglot %s: unknown option '%s' (the %s %s takes LLVM's spellings, "
-                        "-name=VALUE; see traceglot %s --help)\n",
-                        cmd->name, arg, sink, cli_sink_word(cmd), cmd->name);
+                        "traceglot %s: unknown option '%s' (%s%s%sthe %s %s takes LLVM's "
+                        "spellings, -name=VALUE; see traceglot %s --help)\n",
+                        cmd->name, arg, n.count ? "did you mean " : "", near, n.count ? "? " : "",
+                        sink, cli_sink_word(cmd), cmd->name);
                 return 2;
             }
             if (eq) { /* a flag may say --flag=0 (the library checks the value) */
@@ -407,8 +441,30 @@ tg_set *cli_open(struct cli_args *a)
     }
     tg_error *err = NULL;
     tg_set *set = tg_open((const char *const *)a->paths, a->n_paths, a->opts, &err);
-    if (!set)
+    if (!set) {
         a->open_exit = cli_finish(err ? tg_error_status(err) : TG_ERR_FORMAT, err);
+        return NULL;
+    }
+    /* an unknown event is refused, a CPU or thread the trace lacks is said (even under -q:
+     * an empty answer explains itself) */
+    tg_error *filtered = NULL;
+    if (tg_filter_check(a->filter, set, &filtered, &err) < 0) {
+        for (const tg_error *e = err; e; e = tg_error_next(e))
+            fprintf(stderr, "traceglot %s: %s\n", a->command, tg_error_message(e));
+        tg_error_free(err);
+        tg_error_free(filtered);
+        tg_close(set);
+        a->open_exit = 2;
+        return NULL;
+    }
+    for (const tg_error *w = filtered; w; w = tg_error_next(w))
+        fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
+    tg_error_free(filtered);
+    if (a->needs_calls && cli_refuse_without_calls(a, set)) {
+        tg_close(set);
+        a->open_exit = 1;
+        return NULL;
+    }
     cli_print_warnings(a, set);
     return set;
 }
@@ -419,7 +475,7 @@ void cli_print_warnings(const struct cli_args *a, const tg_set *set)
         return;
     for (const tg_error *w = set ? tg_set_warnings(set) : NULL; w; w = tg_error_next(w))
         fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
-    for (size_t i = 0; set && i < tg_set_trace_count(set); i++) {
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
         const tg_trace *t = tg_set_trace(set, i);
         for (size_t k = 0; k < tg_trace_warning_count(t); k++)
             fprintf(stderr, "traceglot: warning: %s\n", tg_trace_warning(t, k));

@@ -208,12 +208,17 @@ static const char man_outputs[] =
     "(\\fB/dev/stdout\\fR, a pipe, a device) is written in place. Files and folders follow "
     "the umask. Errors name the path and the system's reason.\n";
 
-static const char man_exit[] = ".SH EXIT STATUS\n"
-                               ".TP\n0\nsuccess\n"
-                               ".TP\n1\ndamaged or unreadable input, or an output that could not "
-                               "be written (the events before the damage are printed first)\n"
-                               ".TP\n2\nusage error: unknown command or option, a bad value, an "
-                               "option the chosen style does not take\n";
+static const char man_exit[] =
+    ".SH EXIT STATUS\n"
+    ".TP\n0\nsuccess (a \\fB\\-\\-cpu\\fR or \\fB\\-\\-tid\\fR the trace does not have is "
+    "warned about)\n"
+    ".TP\n1\ndamaged or unreadable input, or an output that could not "
+    "be written (the events before the damage are printed first); report, replay, graph and "
+    "convert \\-\\-to folded, svg or speedscope on a trace that holds no function calls (the "
+    "message names the events it holds)\n"
+    ".TP\n2\nusage error: unknown command, option, style, target, SQL table or event name "
+    "(the nearest names are given: \\(lqdid you mean\\(rq), a bad value, an option the chosen "
+    "style does not take\n";
 
 static int page_main(FILE *f)
 {
@@ -227,8 +232,11 @@ static int page_main(FILE *f)
             "events on one timeline, prints them exactly as the tracers' own tools do, converts "
             "them for the viewers people use, and answers questions about them in SQL. Every "
             "command reads any of these formats (detected from the content); several paths are "
-            "merged into one timeline. Damaged input is read up to the damage, then the damage "
-            "is reported with its file and offset.\n");
+            "merged into one timeline; a folder holding traces of several formats is read as "
+            "those traces given one by one. A PATH of - (standard input), /dev/stdin or a pipe "
+            "is copied into an unlinked temporary file under TMPDIR and read from there. "
+            "Damaged input is read up to the damage, then the damage is reported with its file "
+            "and offset.\n");
     fputs(".SH COMMANDS\n", f);
     for (const struct cli_command_info *c = cli_commands; c->name; c++) {
         fprintf(f, ".TP\n\\fBtraceglot\\-%s\\fR(1)\n", c->name);

@@ -77,7 +77,8 @@ const struct cli_command_info cli_commands[] = {
      "traceglot analyze cputop --limit 5 lttng-kernel-trace/", TG_OWNER_COMMAND, NULL},
     {"sql", CMD_SQL, "traceglot sql [options] PATH... -q SQL",
      "ask anything in SQL over Perfetto's tables (slice, thread, sched_slice, ftrace_event, "
-     "args, ...); no -q on a terminal: a prompt",
+     "args, ...); no -q: sqlite3's shell on standard input (.tables, .schema, .mode, "
+     ".headers, .timer, .output, .read, .help, .quit; statements over several lines)",
      "traceglot sql uftrace.data -q 'SELECT name, count(*), sum(dur) FROM slice GROUP BY name'",
      TG_OWNER_COMMAND, NULL},
     {"fleet", CMD_FLEET, "traceglot fleet [--scheduler tcp://HOST:8786] -q SQL PATH...",

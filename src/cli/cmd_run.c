@@ -204,6 +204,7 @@ static int graph_to_path(struct cli_args *a, const char *path)
  * it names no file. */
 int cli_run_graph(struct cli_args *a)
 {
+    a->needs_calls = true;
     struct stat st;
     if (a->n_paths >= 2 && stat(a->paths[a->n_paths - 1], &st) != 0) {
         a->func = a->paths[--a->n_paths];
@@ -222,11 +223,16 @@ int cli_run_cat(struct cli_args *a)
     return run_to_fd(a, STDOUT_FILENO, call_cat);
 }
 int cli_run_stats(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_stats); }
-int cli_run_replay(struct cli_args *a) { return run_to_fd(a, STDOUT_FILENO, call_replay); }
+int cli_run_replay(struct cli_args *a)
+{
+    a->needs_calls = true;
+    return run_to_fd(a, STDOUT_FILENO, call_replay);
+}
 /* report: stdout, or the file of llvm-xray account's -output (created or truncated before the
  * trace is read, as llvm-xray opens it; "-" is stdout). */
 int cli_run_report(struct cli_args *a)
 {
+    a->needs_calls = true;
     const char *path = tg_options_get(a->opts, "output");
     if (!path || strcmp(path, "-") == 0)
         return run_to_fd(a, STDOUT_FILENO, call_report);
@@ -296,6 +302,8 @@ int cli_run_convert(struct cli_args *a)
         fprintf(stderr, "traceglot convert: --to FORMAT is required (%s)\n", known);
         return 2;
     }
+    a->needs_calls = strcmp(a->sink, "folded") == 0 || strcmp(a->sink, "svg") == 0 ||
+                     strcmp(a->sink, "speedscope") == 0;
     const char *path = tg_options_get(a->opts, "output");
     int to_dir = tg_convert_writes_dir(a->sink);
     if (to_dir >= 1 && a->diff) {

@@ -40,6 +40,25 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     }
 }
 
+/* "unknown command 'conver' (did you mean convert? ...)": exit 2.  who is "traceglot" or
+ * "traceglot help". */
+static int unknown_command(const char *who, const char *verb)
+{
+    tg_nearest n;
+    tg_nearest_init(&n, verb);
+    for (const struct cli_command_info *c = cli_commands; c->name; c++)
+        tg_nearest_offer(&n, c->name);
+    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++)
+        tg_nearest_offer(&n, e->name);
+    char near[200];
+    if (tg_nearest_say(&n, "", near, sizeof near))
+        fprintf(stderr, "%s: unknown command '%s' (did you mean %s? see traceglot --help)\n", who,
+                verb, near);
+    else
+        fprintf(stderr, "%s: unknown command '%s' (see traceglot --help)\n", who, verb);
+    return 2;
+}
+
 /* `traceglot help [COMMAND]` */
 static int run_help(int argc, char **argv)
 {
@@ -57,8 +76,7 @@ static int run_help(int argc, char **argv)
             printf("usage: %s\n\n%s.\n", e->synopsis, e->summary);
             return 0;
         }
-    fprintf(stderr, "traceglot help: unknown command '%s' (see traceglot --help)\n", argv[0]);
-    return 2;
+    return unknown_command("traceglot help", argv[0]);
 }
 
 int main(int argc, char **argv)
@@ -82,10 +100,8 @@ int main(int argc, char **argv)
     if (strcmp(verb, "completion") == 0)
         return cli_run_completion(argc - 2, argv + 2);
     const struct cli_command_info *c = cli_command_find(verb);
-    if (!c) {
-        fprintf(stderr, "traceglot: unknown command '%s' (see traceglot --help)\n", verb);
-        return 2;
-    }
+    if (!c)
+        return unknown_command("traceglot", verb);
     struct cli_args a;
     int rc = cli_parse(c, argc - 2, argv + 2, &a);
     if (rc == 0)

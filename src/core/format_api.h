@@ -118,6 +118,8 @@ struct tg_trace {
     tg_symtab symbols; /* the trace-wide symbol table (kallsyms, ELF, ...) */
     tg_event_class **classes;
     size_t n_classes, cap_classes;
+    /* the reader names classes as it reads (Perfetto's packets): those at open are not all */
+    bool classes_grow;
     tg_stream **streams;
     size_t n_streams, cap_streams;
     void *priv;                        /* the format's own state */

@@ -155,49 +155,12 @@ int tg_options_check(const tg_options *opts, tg_option_owner owner, const char *
     return 0;
 }
 
-/* Edit distance of a and b (both short: keys), capped at 99. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *tg_option_nearest(const char *key)
 {
-    const tg_option_decl *d, *best = NULL;
-    size_t best_d = 99;
-    for (size_t i = 0; (d = tg_option_declared(i, NULL, NULL)) != NULL; i++) {
-        size_t x = distance(key, d->name);
-        /* a key that is the start or the end of a longer one ("fields", "map") */
-        size_t lk = strlen(key), ln = strlen(d->name);
-        if (lk >= 3 && lk < ln &&
-            (strncmp(d->name, key, lk) == 0 || strcmp(d->name + ln - lk, key) == 0))
-            x = 1;
-        if (x < best_d) {
-            best_d = x;
-            best = d;
-        }
-    }
-    /* near: at most a third of the key's letters wrong (and at least one allowed) */
-    size_t allowed = strlen(key) / 3 ? strlen(key) / 3 : 1;
-    return best && best_d <= allowed ? best->name : NULL;
+    tg_nearest near;
+    tg_nearest_init(&near, key);
+    const tg_option_decl *d;
+    for (size_t i = 0; (d = tg_option_declared(i, NULL, NULL)) != NULL; i++)
+        tg_nearest_offer(&near, d->name);
+    return near.count ? near.names[0] : NULL;
 }

@@ -15,12 +15,23 @@ struct tg_set {
     tg_error *warnings; /* from the alignment (timeline.c) */
     char **paths;       /* as given to tg_open, for tg_set_reopen */
     size_t n_paths;
+    /* inputs copied from standard input or pipes (input_spool.c): paths[i] is then the
+     * copy's /proc/self/fd path, spool_fds[i] its descriptor (-1: none) */
+    int *spool_fds;
     bool range_waits_first; /* an iterator's range has a time of day (tg_iter_new) */
     /* tg_set_progress: every iterator reports to fn every progress_every events */
     tg_progress_fn progress;
     void *progress_ctx;
     uint64_t progress_every, bytes_total;
 };
+
+/* The most confident format for path (its probe's score in *score when not NULL), or NULL
+ * with *err set (trace_set.c). */
+const struct tg_format *tg_detect_format(const char *path, int *score, tg_error **err);
+/* A folder that is no trace itself but holds traces of several formats (folder_traces.c):
+ * each opened into set as if given as a path of its own; 1.  0: path is not such a folder
+ * (opened as before).  <0: an error naming the trace that could not be read. */
+int tg_open_folder_of_traces(tg_set *set, const char *path, const tg_options *opts, tg_error **err);
 
 /* Puts the traces of set on one timeline (options "clock-align", "clock-offset"): sets each
  * trace's and stream's shift_ns, alignment, domain and note.  0, or TG_ERR_USAGE (a bad

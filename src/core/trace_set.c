@@ -5,6 +5,7 @@
  * further traces into the same set (tg_set_open_child), e.g. the several traces of an LTTng
  * session folder.  Streams are numbered across the whole set in the order they are added;
  * that number is the merge's tie-break. */
+#include "core/input_spool.h"
 #include "core/set_internal.h"
 #include "core/cursor.h"
 #include "core/grow.h"
@@ -109,8 +110,7 @@ const struct tg_format *tg_format_find(const char *name)
 
 const char *tg_format_name(size_t i) { return i < tg_n_formats ? tg_formats[i]->name : NULL; }
 
-/* The most confident format for path, or NULL with *err set. */
-static const struct tg_format *detect(const char *path, tg_error **err)
+const struct tg_format *tg_detect_format(const char *path, int *score, tg_error **err)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
@@ -147,12 +147,14 @@ static const struct tg_format *detect(const char *path, tg_error **err)
     const struct tg_format *best = NULL;
     int best_score = 0;
     for (size_t i = 0; i < tg_n_formats; i++) {
-        int score = tg_formats[i]->probe(&in);
-        if (score > best_score) {
-            best_score = score;
+        int s = tg_formats[i]->probe(&in);
+        if (s > best_score) {
+            best_score = s;
             best = tg_formats[i];
         }
     }
+    if (score)
+        *score = best_score;
     if (!best)
         tg_err_at(err, TG_ERR_UNSUPPORTED, path, TG_NO_OFFSET,
                   "not a trace traceglot can read (expected a uftrace data directory, a CTF "
@@ -170,18 +172,36 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
     }
     set->opts = opts;
     set->paths = calloc(n ? n : 1, sizeof *set->paths);
-    for (size_t i = 0; set->paths && i < n; i++)
+    set->spool_fds = malloc((n ? n : 1) * sizeof *set->spool_fds);
+    for (size_t i = 0; set->paths && set->spool_fds && i < n; i++) {
+        set->spool_fds[i] = -1;
         if ((set->paths[i] = strdup(paths[i])))
             set->n_paths++;
+    }
     if (set->n_paths != n) {
         tg_close(set);
         tg_err(err, TG_ERR_NOMEM, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        const struct tg_format *fmt = detect(paths[i], err);
+        char spooled[64];
+        int copied = tg_spool_input(paths[i], &set->spool_fds[i], spooled, sizeof spooled, err);
+        char *copy = copied > 0 ? strdup(spooled) : NULL;
+        if (copied < 0 || (copied > 0 && !copy)) {
+            if (copied > 0)
+                tg_err(err, TG_ERR_NOMEM, "out of memory");
+            tg_close(set);
+            return NULL;
+        }
+        if (copy) { /* reopening (tg_set_reopen) reads the copy */
+            free(set->paths[i]);
+            set->paths[i] = copy;
+        }
+        const char *path = set->paths[i];
         size_t first = set->n_traces;
-        if (!fmt || !tg_set_open_child(set, fmt, paths[i], opts, err)) {
+        int opened = tg_open_folder_of_traces(set, path, opts, err);
+        const struct tg_format *fmt = opened ? NULL : tg_detect_format(path, NULL, err);
+        if (opened < 0 || (!opened && (!fmt || !tg_set_open_child(set, fmt, path, opts, err)))) {
             tg_close(set);
             return NULL;
         }
@@ -203,9 +223,13 @@ void tg_close(tg_set *set)
         trace_free(set->traces[i]);
     free(set->traces);
     tg_error_free(set->warnings);
-    for (size_t i = 0; i < set->n_paths; i++)
+    for (size_t i = 0; i < set->n_paths; i++) {
         free(set->paths[i]);
+        if (set->spool_fds[i] >= 0)
+            close(set->spool_fds[i]);
+    }
     free(set->paths);
+    free(set->spool_fds);
     free(set);
 }
 

@@ -200,9 +200,9 @@ TG_OPTIONS(sql) = {
          "from FILE; repeatable",
          "SQL", NULL, 0, 0, 'q'},
         {"format", TG_OPT_CHOICE, "table",
-         "rows as table, csv (as sqlite3 -csv -header), json, perfetto (as "
-         "trace_processor_shell -Q)",
-         "FORMAT", "table|csv|json|perfetto"},
+         "rows as table, csv (as sqlite3 -csv -header), json (one document per run), list (as "
+         "sqlite3 -list), perfetto (as trace_processor_shell -Q)",
+         "FORMAT", "table|csv|json|list|perfetto"},
         {0},
     },
 };

@@ -13,7 +13,11 @@
  * prints for -Q (its diff tests' expected outputs): each statement with columns gives a
  * header of quoted names and its rows - strings in quotes as they are, integers bare, floats
  * as printf %f, NULL as "[NULL]", a blob as "<raw bytes>" - and result sets are separated by
- * a blank line; a statement with a column named suppress_query_output prints nothing. */
+ * a blank line; a statement with a column named suppress_query_output prints nothing.
+ * "list" is sqlite3's list mode (the shell's .mode list): values as SQLite's text separated
+ * by "|", NULL empty.  Flags after a comma: "header" or "noheader" after csv or list say
+ * whether the column names come first (the shell's .headers; csv has them, list not, by
+ * default), "crlf" ends csv rows with "\r\n" (the shell's .mode csv, as sqlite3's). */
 #include "sql/sql_internal.h"
 
 #include <math.h>
@@ -23,7 +27,14 @@
 
 #define TABLE_SAMPLE 1000
 
-enum sql_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_PERFETTO };
+enum sql_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_PERFETTO, FMT_LIST };
+
+/* A format with its flags. */
+struct sql_style {
+    enum sql_format f;
+    bool header;
+    const char *eol; /* the end of a csv or list row */
+};
 
 /* ---- csv ----------------------------------------------------------------------------------- */
 
@@ -47,19 +58,22 @@ static void csv_field(tg_buf *out, const char *s, size_t n)
     tg_buf_putc(out, '"');
 }
 
-static void csv_header(sqlite3_stmt *st, tg_buf *out)
+static void csv_header(sqlite3_stmt *st, tg_buf *out, char sep, const char *eol)
 {
     int n = sqlite3_column_count(st);
     for (int i = 0; i < n; i++) {
         const char *name = sqlite3_column_name(st, i);
         if (i)
-            tg_buf_putc(out, ',');
-        csv_field(out, name ? name : "", name ? strlen(name) : 0);
+            tg_buf_putc(out, sep);
+        if (sep == ',')
+            csv_field(out, name ? name : "", name ? strlen(name) : 0);
+        else
+            tg_buf_puts(out, name ? name : "");
     }
-    tg_buf_putc(out, '\n');
+    tg_buf_puts(out, eol);
 }
 
-static void csv_row(sqlite3_stmt *st, tg_buf *out)
+static void csv_row(sqlite3_stmt *st, tg_buf *out, const char *eol)
 {
     int n = sqlite3_column_count(st);
     for (int i = 0; i < n; i++) {
@@ -70,7 +84,20 @@ static void csv_row(sqlite3_stmt *st, tg_buf *out)
         const char *s = (const char *)sqlite3_column_text(st, i);
         csv_field(out, s ? s : "", s ? (size_t)sqlite3_column_bytes(st, i) : 0);
     }
-    tg_buf_putc(out, '\n');
+    tg_buf_puts(out, eol);
+}
+
+static void list_row(sqlite3_stmt *st, tg_buf *out, const char *eol)
+{
+    int n = sqlite3_column_count(st);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            tg_buf_putc(out, '|');
+        const char *s = (const char *)sqlite3_column_text(st, i);
+        if (s)
+            tg_buf_put(out, s, (size_t)sqlite3_column_bytes(st, i));
+    }
+    tg_buf_puts(out, eol);
 }
 
 /* ---- json ------------------------------------------------------------------------------------ */
@@ -277,18 +304,36 @@ static void table_row(struct table *t, sqlite3_stmt *st, tg_buf *out)
 
 /* ---- statements -------------------------------------------------------------------------------- */
 
-static int format_of(const char *name, enum sql_format *f)
+static int format_of(const char *name, struct sql_style *sty)
 {
-    if (!name || strcmp(name, "table") == 0)
-        *f = FMT_TABLE;
-    else if (strcmp(name, "csv") == 0)
-        *f = FMT_CSV;
-    else if (strcmp(name, "json") == 0)
-        *f = FMT_JSON;
-    else if (strcmp(name, "perfetto") == 0)
-        *f = FMT_PERFETTO;
+    size_t len = name ? strcspn(name, ",") : 0;
+    *sty = (struct sql_style){FMT_TABLE, true, "\n"};
+    if (!name || (len == 5 && strncmp(name, "table", 5) == 0))
+        sty->f = FMT_TABLE;
+    else if (len == 3 && strncmp(name, "csv", 3) == 0)
+        sty->f = FMT_CSV;
+    else if (len == 4 && strncmp(name, "list", 4) == 0)
+        sty->f = FMT_LIST, sty->header = false;
+    else if (len == 4 && strncmp(name, "json", 4) == 0)
+        sty->f = FMT_JSON;
+    else if (len == 8 && strncmp(name, "perfetto", 8) == 0)
+        sty->f = FMT_PERFETTO;
     else
         return -1;
+    bool rows = sty->f == FMT_CSV || sty->f == FMT_LIST;
+    for (const char *flag = name ? name + len : ""; *flag == ',';) {
+        flag++;
+        size_t n = strcspn(flag, ",");
+        if (rows && n == 6 && strncmp(flag, "header", 6) == 0)
+            sty->header = true;
+        else if (rows && n == 8 && strncmp(flag, "noheader", 8) == 0)
+            sty->header = false;
+        else if (rows && n == 4 && strncmp(flag, "crlf", 4) == 0)
+            sty->eol = "\r\n";
+        else
+            return -1;
+        flag += n;
+    }
     return 0;
 }
 
@@ -303,9 +348,10 @@ static int step_failed(sqlite3 *sqlite, sql_db *db, tg_error **err)
     return tg_err(err, status, "%s", sqlite3_errmsg(sqlite));
 }
 
-static int run_statement(sqlite3_stmt *st, enum sql_format f, tg_buf *out, sqlite3 *sqlite,
-                         sql_db *db, tg_error **err)
+static int run_statement(sqlite3_stmt *st, const struct sql_style *sty, tg_buf *out,
+                         sqlite3 *sqlite, sql_db *db, tg_error **err)
 {
+    enum sql_format f = sty->f;
     int n = sqlite3_column_count(st);
     struct table t = {.n_cols = n};
     if (f == FMT_TABLE && n &&
@@ -317,8 +363,8 @@ static int run_statement(sqlite3_stmt *st, enum sql_format f, tg_buf *out, sqlit
     if (f == FMT_TABLE)
         for (int i = 0; i < n; i++)
             t.width[i] = text_width(sqlite3_column_name(st, i) ? sqlite3_column_name(st, i) : "");
-    if (f == FMT_CSV && n)
-        csv_header(st, out);
+    if ((f == FMT_CSV || f == FMT_LIST) && n && sty->header)
+        csv_header(st, out, f == FMT_CSV ? ',' : '|', sty->eol);
     bool quiet = f == FMT_PERFETTO && perfetto_suppressed(st);
     if (f == FMT_PERFETTO && !quiet)
         perfetto_header(st, out);
@@ -326,7 +372,9 @@ static int run_statement(sqlite3_stmt *st, enum sql_format f, tg_buf *out, sqlit
     int rc, status = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (f == FMT_CSV) {
-            csv_row(st, out);
+            csv_row(st, out, sty->eol);
+        } else if (f == FMT_LIST) {
+            list_row(st, out, sty->eol);
         } else if (f == FMT_PERFETTO) {
             if (!quiet)
                 perfetto_row(st, out);
@@ -361,13 +409,17 @@ static int run_statement(sqlite3_stmt *st, enum sql_format f, tg_buf *out, sqlit
     return status;
 }
 
-int tg_sql_run(struct sqlite3 *sqlite, const char *sql, const char *format, tg_buf *out,
-               tg_error **err)
+/* The result sets of several statements in "json": one document, an array of the arrays
+ * (wrap), or the one array of a single statement. */
+struct json_doc {
+    bool wrap;
+    size_t sets;
+};
+
+static int run_text(sqlite3 *sqlite, const char *sql, const struct sql_style *sty,
+                    struct json_doc *doc, tg_buf *out, tg_error **err)
 {
-    enum sql_format f;
-    if (format_of(format, &f) < 0)
-        return tg_err(err, TG_ERR_USAGE, "unknown output format '%s' (table, csv, json, perfetto)",
-                      format);
+    enum sql_format f = sty->f;
     sql_db *db = sql_db_of(sqlite);
     const char *tail = sql;
     size_t printed = 0;
@@ -378,15 +430,70 @@ int tg_sql_run(struct sqlite3 *sqlite, const char *sql, const char *format, tg_b
             db->message = NULL;
         }
         if (sqlite3_prepare_v2(sqlite, tail, -1, &st, &tail) != SQLITE_OK)
-            return tg_err(err, TG_ERR_USAGE, "%s", sqlite3_errmsg(sqlite));
+            return sql_prepare_failed(sqlite, err);
         if (!st)
             continue; /* white space or a comment */
         if (f == FMT_PERFETTO && !perfetto_suppressed(st) && printed++)
             tg_buf_putc(out, '\n'); /* between result sets */
-        int rc = run_statement(st, f, out, sqlite, db, err);
+        if (f == FMT_JSON && doc->wrap && sqlite3_column_count(st))
+            tg_buf_puts(out, doc->sets++ ? "," : "[");
+        int rc = run_statement(st, sty, out, sqlite, db, err);
         sqlite3_finalize(st);
         if (rc < 0)
             return rc;
     }
     return 0;
+}
+
+int tg_sql_run(struct sqlite3 *sqlite, const char *sql, const char *format, tg_buf *out,
+               tg_error **err)
+{
+    return tg_sql_run_texts(sqlite, &sql, 1, format, out, err);
+}
+
+/* The statements of text: complete ones (sqlite3_complete) and a last one without ";". */
+static size_t count_statements(const char *text)
+{
+    size_t n = 0, len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return 2; /* as several: the document stays one */
+    size_t from = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != ';')
+            continue;
+        memcpy(copy, text + from, i + 1 - from);
+        copy[i + 1 - from] = 0;
+        if (sqlite3_complete(copy)) {
+            if (copy[strspn(copy, " \t\r\n;")])
+                n++;
+            from = i + 1;
+        }
+    }
+    if (text[from + strspn(text + from, " \t\r\n")])
+        n++;
+    free(copy);
+    return n;
+}
+
+int tg_sql_run_texts(struct sqlite3 *sqlite, const char *const *texts, size_t n, const char *format,
+                     tg_buf *out, tg_error **err)
+{
+    struct sql_style sty;
+    if (format_of(format, &sty) < 0)
+        return tg_err(err, TG_ERR_USAGE,
+                      "unknown output format '%s' (table, csv, json, perfetto, list)", format);
+    struct json_doc doc = {.wrap = false};
+    if (sty.f == FMT_JSON) {
+        size_t statements = 0;
+        for (size_t i = 0; i < n && statements < 2; i++)
+            statements += count_statements(texts[i]);
+        doc.wrap = statements > 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++)
+        rc = run_text(sqlite, texts[i], &sty, &doc, out, err);
+    if (doc.wrap)
+        tg_buf_puts(out, doc.sets ? "]\n" : "[]\n");
+    return rc;
 }

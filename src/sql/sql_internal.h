@@ -274,6 +274,10 @@ extern const sql_table *const sql_tables[];
  * beside the others, not exported (each scan runs its analysis over the events). */
 extern const sql_table *const sql_analysis_tables[];
 
+/* A statement that failed to prepare: SQLite's message as a usage error, with the nearest
+ * table names when it names no table there is (sql_names.c). */
+int sql_prepare_failed(struct sqlite3 *sqlite, tg_error **err);
+
 /* ---- args (sql_args.c) ------------------------------------------------------------------- */
 
 /* EXTRACT_ARG(arg_set_id, key) as a SQL function of db.  SQLite's status. */

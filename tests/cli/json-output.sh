@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# json-output.sh - `info --format json` and `stats --format json` are one JSON document that
+# json-output.sh - `info --format json`, `stats --format json` and `stats --diff --format json` are one JSON document that
 # Python's json module parses, carrying the numbers the text prints: per event class the
 # count, first and last time (the text's seconds = first_ns/last_ns) and rate, the total and
 # lost counts; per trace the path, format and version, stream count, event count and classes.
@@ -97,5 +97,36 @@ fi
 tg_check_status "a format that is neither" 2 "$TG" stats --format yaml "$ex"
 tg_check_status "sql's csv is not stats's" 2 "$TG" stats --format csv "$ex"
 tg_check_status "nor info's" 2 "$TG" info --format table "$ex"
-tg_check_status "stats --diff --format json is refused" 2 "$TG" stats --format json --diff "$ex" "$ex"
+# stats --diff --format json: one document holding the text's numbers
+a=$TG_TEST_DATA/ftrace/comm-idle-first-v6.dat b=$TG_TEST_DATA/ftrace/comm-task-first-v6.dat
+if [ -f "$a" ] && [ -f "$b" ]; then
+    "$TG" stats --diff "$a" "$b" > "$TG_TMP/text"
+    if tg_run "$TG" stats --format json --diff "$a" "$b"; then
+        if /usr/bin/python3 - "$TG_TMP/text" "$TG_TMP/out" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]))
+runs = [l.split(": ")[-1] for l in text[:2]]        # "15 events, 0 lost, 0.000012094 s"
+for key, line in zip(("other", "path"), runs):
+    ev, lost = int(line.split()[0]), int(line.split()[2])
+    assert (doc[key]["events"], doc[key]["lost"]) == (ev, lost), (key, doc[key], line)
+rows = [l.rsplit(None, 6) for l in text[3:]]
+assert len(rows) == len(doc["events"]), (rows, doc["events"])
+for (name, o, p, ch, pc, orate, prate), r in zip(rows, doc["events"]):
+    num = lambda s: None if s == "-" else int(s)
+    assert r["event"] == name.strip() and r["other"] == num(o) and r["path"] == num(p), r
+    assert r["change"] == int(ch), r
+    if pc in ("new", "gone"):
+        assert r["status"] == pc, r
+    elif pc != "-":
+        assert "%+.1f%%" % r["percent"] == pc, (r, pc)
+    for rate, key in ((orate, "other_rate_per_s"), (prate, "path_rate_per_s")):
+        assert (rate == "-" and r[key] is None) or "%.1f" % r[key] == rate, (r, rate)
+PY
+        then tg_pass "stats --diff --format json: the text's numbers"
+        else tg_fail "stats --diff --format json: the text's numbers" "$(head -c 400 "$TG_TMP/out")"; fi
+    else
+        tg_fail "stats --diff --format json" "exit $?: $(head -c 300 "$TG_TMP/err")"
+    fi
+fi
 tg_done

@@ -800,6 +800,7 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     tg_trace_set_version(t, "protobuf");
     tg_trace_set_clock(t, "boot", 0);
     tg_trace_set_tracer(t, "perfetto", NULL);
+    t->classes_grow = true;
     tg_event_class *b = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
     tg_event_class *e = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
     if (!b || !e)

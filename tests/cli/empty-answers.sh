@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# empty-answers.sh - an empty answer explains itself: an event filter naming no event of
+# the trace is refused with the nearest names (exit 2, as trace-cmd refuses an unknown -F
+# event), one glob of several naming none is a warning; a --cpu or --tid the trace does not
+# have is a warning; report, replay, graph and convert --to folded|svg|speedscope on a trace
+# without function calls say so and what it holds (exit 1), as convert --to uftrace does.
+. "$(dirname "$0")/../lib.sh"
+
+kernel=$TG_TEST_DATA/ftrace/comm-idle-first-v6.dat
+lttng0=$TG_TEST_DATA/lttng0/flight
+calls=$TG_TESTS/../examples/fib.uftrace.data
+fgraph=$TG_TEST_DATA/ftrace/fgraph-be64-4cpu-v6.dat
+for f in "$kernel" "$lttng0" "$calls" "$fgraph"; do [ -e "$f" ] || tg_skip "no $f"; done
+
+# said: NAME STATUS PATTERN CMD... - CMD exits STATUS and its stderr holds PATTERN
+said() {
+    local name=$1 want=$2 pattern=$3
+    shift 3
+    tg_run "$@"
+    local rc=$?
+    if [ "$rc" != "$want" ]; then
+        tg_fail "$name" "exit $rc, expected $want ($(head -c 300 "$TG_TMP/err"))"
+    elif ! grep -qF -- "$pattern" "$TG_TMP/err"; then
+        tg_fail "$name" "stderr lacks '$pattern': $(head -c 300 "$TG_TMP/err")"
+    else
+        tg_pass "$name"
+    fi
+}
+
+# the events filter
+said "misspelt event" 2 "no event of the trace is named 'sched_swtch' (did you mean sched_switch?)" \
+    "$TG" cat --events sched_swtch "$kernel"
+said "misspelt event, stats" 2 "did you mean sched_switch?" \
+    "$TG" stats --events sched_swtch "$kernel"
+said "event near nothing" 2 "no event of the trace is named 'zzzzzzzz'" \
+    "$TG" cat --events zzzzzzzz "$kernel"
+said "a glob of several naming none" 0 \
+    "warning: no event of the trace is named 'sched_wakup' (did you mean sched_wakeup" \
+    "$TG" cat --events sched_switch,sched_wakup "$kernel"
+[ -s "$TG_TMP/out" ] && tg_pass "the other glob's events printed" ||
+    tg_fail "the other glob's events printed" "empty output"
+tg_check_status "a system glob names classes" 0 "$TG" cat --events 'sched:*' "$kernel"
+grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a matching glob" "$(cat "$TG_TMP/err")" ||
+    tg_pass "no warning for a matching glob"
+
+# CPUs and threads the trace lacks
+said "--cpu 9 on a 2-CPU trace" 0 "warning: the trace has no CPU 9: --cpu 9 selects nothing" \
+    "$TG" cat --cpu 9 "$kernel"
+tg_check_status "--cpu of the trace" 0 "$TG" cat --cpu 0 "$kernel"
+grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a CPU it has" "$(cat "$TG_TMP/err")" ||
+    tg_pass "no warning for a CPU it has"
+said "--tid of no thread" 0 "warning: the trace has no thread 999999: --tid 999999 selects nothing" \
+    "$TG" replay --tid 999999 "$calls"
+tid=$("$TG" sql --format csv -q 'select tid from thread where tid > 0 limit 1' "$calls" | tail -1)
+tg_check_status "--tid of a thread it has" 0 "$TG" replay --tid "$tid" "$calls"
+grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a thread it has" "$(cat "$TG_TMP/err")" ||
+    tg_pass "no warning for a thread it has"
+
+# commands that show function calls, on traces without them
+for cmd in report replay graph "convert --to folded" "convert --to speedscope" \
+    "convert --to svg -o $TG_TMP/x.svg"; do
+    # shellcheck disable=SC2086
+    said "$cmd on a trace.dat without function_graph" 1 \
+        "the ftrace trace holds no function calls (its event classes: sched:sched_switch" \
+        "$TG" $cmd "$kernel"
+    [ -s "$TG_TMP/out" ] && tg_fail "$cmd wrote nothing" "$(head -3 "$TG_TMP/out")" ||
+        tg_pass "$cmd wrote nothing"
+done
+# a trace.dat declaring the function_graph classes without such events: the events it holds
+said "report on a trace.dat declaring funcgraph classes" 1 \
+    "the ftrace trace holds no function calls (its events: mmap_lock:mmap_lock_acquire_returned" \
+    "$TG" report "$TG_TEST_DATA/ftrace/all-events-v6.dat"
+said "report on an LTTng 0.x kernel trace" 1 "the lttng0 trace holds no function calls (its event classes:" \
+    "$TG" report "$lttng0"
+[ ! -e "$TG_TMP/x.svg" ] && tg_pass "no svg file left" || tg_fail "no svg file left"
+# and traces with function calls still run
+tg_check_status "report on uftrace" 0 "$TG" report "$calls"
+tg_check_status "report on function_graph" 0 "$TG" report "$fgraph"
+tg_check_status "folded on uftrace" 0 "$TG" convert --to folded "$calls"
+tg_done
