@@ -86,6 +86,8 @@ static struct tid_usage *tid_add(struct cputop *c, int64_t tid, const char *comm
 
 static void add_prio(struct cputop *c, struct tid_usage *t, int64_t prio)
 {
+    if (prio == LA_NONE) /* a tracer that records no priority (LTTng 0.x) */
+        return;
     if (tg_grow(&t->prios, &t->cap_prios, t->n_prios + 1, sizeof *t->prios) < 0) {
         c->nomem = true;
         return;

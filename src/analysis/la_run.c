@@ -317,6 +317,9 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
     bool first = true;
     int rc = 0, got;
     while ((got = tg_iter_next(it, &ev)) > 0) {
+        /* perf's side-band records (its task list at time 0, mmaps) are no kernel events */
+        if (ev->cls && strncmp(ev->cls->name, "PERF_RECORD_", 12) == 0)
+            continue;
         if (first && (rc = read_conf(&r->conf, opts, ev->ts, err)) < 0)
             break;
         if (first && r->conf.begin == LA_NONE && (rc = open_period(r, ev->ts)) < 0)
@@ -346,6 +349,25 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
     return rc;
 }
 
+/* A trace lttng-analyses cannot read (trace.dat, perf.data, LTTng 0.x) without the events the
+ * analysis needs, under any tracer's name: lttng-analyses' message for a missing event, and
+ * no result.  (On LTTng's CTF, lttng-analyses prints its empty tables: so does this.) */
+static int check_needs(tg_set *set, const la_run *r, tg_error **err)
+{
+    bool ctf = true;
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const char *format = tg_trace_format(tg_set_trace(set, i));
+        ctf = ctf && format && strcmp(format, "ctf") == 0;
+    }
+    const char *const *needs = r->kind->needs;
+    if (ctf || !needs || !needs[0])
+        return 0;
+    for (size_t i = 0; needs[i]; i++)
+        if (la_state_saw(&r->st, needs[i]))
+            return 0;
+    return tg_err(err, TG_ERR_UNSUPPORTED, "Event %s not found in the trace", needs[0]);
+}
+
 static int analyze(tg_set *set, const la_kind *kind, const tg_options *opts, tg_buf *out,
                    tg_error **err)
 {
@@ -359,6 +381,8 @@ static int analyze(tg_set *set, const la_kind *kind, const tg_options *opts, tg_
         rc = TG_ERR_NOMEM;
     if (rc == 0)
         rc = run_events(&r, set, opts, err);
+    if (rc == 0)
+        rc = check_needs(set, &r, err);
     if (rc == 0 && r.period_begin != LA_NONE) {
         time_t a = (time_t)(r.first_ts / 1000000000), b = (time_t)(r.last_ts / 1000000000);
         struct tm ta, tb;

@@ -47,6 +47,8 @@ static struct sched_tid *tid_find(struct sched *s, int64_t tid)
 
 static void add_prio(struct sched *s, struct sched_tid *t, int64_t prio)
 {
+    if (prio == LA_NONE) /* a tracer that records no priority (LTTng 0.x) */
+        return;
     if (tg_grow(&t->prios, &t->cap_prios, t->n_prios + 1, sizeof *t->prios) < 0) {
         s->nomem = true;
         return;

@@ -4,7 +4,12 @@
  *
  * Each event class is looked at once (its number indexes la_state.classes): its role by name
  * and where the fields that role reads are, by name (LTTng's prev_tid and ftrace's prev_pid
- * alike); the per-event path reads those fields by position only. */
+ * alike); the per-event path reads those fields by position only.  The tracers' names: LTTng
+ * 2.x's, ftrace's (trace.dat) and perf's tracepoints (named with their system or not: perf's
+ * raw_syscalls sys_enter/sys_exit by number), LTTng 0.x's markers (sched_schedule without
+ * names or priorities, sched_try_wakeup, process_fork with child_tgid, process_state,
+ * irq_entry/irq_exit whose exit names no IRQ, softirq_id, syscall_entry by number named by
+ * the sys_call_table statedump). */
 #include "analysis/la_state.h"
 
 #include <stdio.h>
@@ -30,6 +35,7 @@ enum la_role {
     ROLE_SYSCALL_EXIT,
     ROLE_PAGE_ALLOC,
     ROLE_PAGE_FREE,
+    ROLE_SYSCALL_TABLE,
 };
 
 #define LA_FIELDS 6
@@ -58,37 +64,60 @@ static const struct role_def role_defs[] = {
      {"prev_comm", "prev_tid|prev_pid", "prev_prio", "next_comm", "next_tid|next_pid",
       "next_prio"}},
     {"sched_migrate_task", ROLE_MIGRATE, {"comm", "tid|pid", "prio"}},
+    {"sched_schedule", /* LTTng 0.x: no names, no priorities */
+     ROLE_SWITCH,
+     {"prev_comm", "prev_tid|prev_pid", "prev_prio", "next_comm", "next_tid|next_pid",
+      "next_prio"}},
     {"sched_wakeup", ROLE_WAKEUP, {"tid|pid", "prio", "target_cpu"}},
+    {"sched_try_wakeup", ROLE_WAKEUP, {"pid", "prio", "cpu_id"}},      /* LTTng 0.x */
+    {"sched_wakeup_new_task", ROLE_WAKEUP, {"pid", "prio", "cpu_id"}}, /* LTTng 0.x */
     {"sched_wakeup_new", ROLE_WAKEUP, {"tid|pid", "prio", "target_cpu"}},
     {"sched_waking", ROLE_WAKEUP, {"tid|pid", "prio", "target_cpu"}},
     {"sched_process_fork",
      ROLE_FORK,
      {"parent_comm", "parent_pid", "child_comm", "child_tid|child_pid", "child_pid"}},
+    {"process_fork", /* LTTng 0.x: child_pid is the thread, child_tgid its process */
+     ROLE_FORK,
+     {"parent_comm", "parent_pid", "child_comm", "child_pid", "child_tgid"}},
     {"sched_process_exec", ROLE_EXEC, {"tid|pid"}},
     {"sched_pi_setprio", ROLE_PI_SETPRIO, {"tid|pid", "newprio"}},
     {"lttng_statedump_process_state", ROLE_STATEDUMP_PROC, {"tid", "pid", "name", "prio"}},
+    {"process_state", ROLE_STATEDUMP_PROC, {"pid", "tgid", "name", "prio"}}, /* LTTng 0.x */
     {"irq_handler_entry", ROLE_IRQ_ENTRY, {"irq", "name"}},
     {"irq_handler_exit", ROLE_IRQ_EXIT, {"irq", "ret"}},
-    {"softirq_raise", ROLE_SOFTIRQ_RAISE, {"vec"}},
-    {"softirq_entry", ROLE_SOFTIRQ_ENTRY, {"vec"}},
-    {"softirq_exit", ROLE_SOFTIRQ_EXIT, {"vec"}},
+    {"irq_entry", ROLE_IRQ_ENTRY, {"irq_id"}}, /* LTTng 0.x: an exit names no IRQ */
+    {"irq_exit", ROLE_IRQ_EXIT, {"irq_id"}},
+    {"softirq_raise", ROLE_SOFTIRQ_RAISE, {"vec|softirq_id"}}, /* LTTng 0.x: softirq_id */
+    {"softirq_entry", ROLE_SOFTIRQ_ENTRY, {"vec|softirq_id"}},
+    {"softirq_exit", ROLE_SOFTIRQ_EXIT, {"vec|softirq_id"}},
+    /* system calls by number: perf's raw_syscalls, LTTng 0.x's */
+    {"sys_enter", ROLE_SYSCALL_ENTRY, {"id|syscall_id"}},
+    {"syscall_entry", ROLE_SYSCALL_ENTRY, {"id|syscall_id"}},
+    {"sys_exit", ROLE_SYSCALL_EXIT, {"ret"}},
+    {"syscall_exit", ROLE_SYSCALL_EXIT, {"ret"}},
+    {"sys_call_table", ROLE_SYSCALL_TABLE, {"id", "symbol"}}, /* LTTng 0.x's statedump */
     {"mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
     {"kmem_mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
     {"mm_page_free", ROLE_PAGE_FREE, {0}},
     {"kmem_mm_page_free", ROLE_PAGE_FREE, {0}},
 };
 
-static bool name_matches(const char *spec, const char *name)
+/* The payload position of the first of spec's names ("a|b": a, else b) the event has, -1. */
+static int8_t find_field(const tg_event *ev, const char *spec)
 {
-    size_t n = strlen(name);
+    size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
     for (const char *p = spec; p && *p;) {
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && memcmp(p, name, n) == 0)
-            return true;
+        for (size_t i = 0; i < count && i < 127; i++) {
+            tg_value v;
+            if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) == 0 && v.name &&
+                strlen(v.name) == len && memcmp(v.name, p, len) == 0)
+                return (int8_t)i;
+        }
         p = bar ? bar + 1 : NULL;
     }
-    return false;
+    return -1;
 }
 
 static int intern_name(la_state *s, const char *name, uint32_t *out)
@@ -139,6 +168,9 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
     if (c->role != ROLE_UNKNOWN)
         return c;
     const char *name = ev->cls->name;
+    const char *colon = strrchr(name, ':');
+    if (colon) /* a system's tracepoint named with its system */
+        name = colon + 1;
     const struct role_def *def = NULL;
     const tg_tracer_info *tracer = ev->cls->trace ? tg_trace_tracer(ev->cls->trace) : NULL;
     c->prio_shift = tracer && tracer->name && strncmp(tracer->name, "lttng", 5) == 0 ? 0 : 100;
@@ -150,15 +182,8 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
         c->field[k] = -1;
     if (def) {
         c->role = (uint8_t)def->role;
-        size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
-        for (size_t i = 0; i < count && i < 127; i++) {
-            tg_value v;
-            if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) < 0 || !v.name)
-                continue;
-            for (size_t k = 0; k < LA_FIELDS; k++)
-                if (def->fields[k] && c->field[k] < 0 && name_matches(def->fields[k], v.name))
-                    c->field[k] = (int8_t)i;
-        }
+        for (size_t k = 0; k < LA_FIELDS; k++)
+            c->field[k] = def->fields[k] ? find_field(ev, def->fields[k]) : -1;
         if (c->role == ROLE_EXEC)
             find_procname(c, ev);
         return c;
@@ -338,7 +363,12 @@ static int on_switch(la_state *s, const struct la_class *c, const tg_event *ev)
     if (wakee < 0)
         return TG_ERR_NOMEM;
     la_proc *np = &s->procs[wakee];
-    snprintf(np->comm, sizeof np->comm, "%s", next_comm);
+    if (c->field[3] >= 0) /* LTTng 0.x's names no task: the names the state has stay */
+        snprintf(np->comm, sizeof np->comm, "%s", next_comm);
+    if (c->field[0] < 0)
+        snprintf(prev_comm, sizeof prev_comm, "%s", s->procs[find_proc(s, prev)].comm);
+    if (c->field[3] < 0)
+        snprintf(next_comm, sizeof next_comm, "%s", np->comm);
     prio_check(s, ev->ts, prev, prio_of(c, ev, c->field[2]));
     prio_check(s, ev->ts, next, prio_of(c, ev, c->field[5]));
     np = &s->procs[wakee];
@@ -403,6 +433,8 @@ static int on_fork(la_state *s, const struct la_class *c, const tg_event *ev)
     int64_t parent = int_or(ev, c->field[1], 0);
     int64_t child_tid = int_or(ev, c->field[3], 0), child_pid = int_or(ev, c->field[4], child_tid);
     long i = find_proc(s, parent);
+    if (c->field[2] < 0 && i >= 0) /* no names (LTTng 0.x): a clone has its creator's */
+        snprintf(child_comm, sizeof child_comm, "%s", s->procs[i].comm);
     if (i < 0) {
         if (new_proc(s, parent, parent, parent_comm) < 0)
             return TG_ERR_NOMEM;
@@ -457,7 +489,8 @@ static int on_irq(la_state *s, const struct la_class *c, const tg_event *ev)
     struct la_cpu *cpu = cpu_known(s, ev->cpu);
     if (!cpu)
         return ev->cpu < 0 ? 0 : TG_ERR_NOMEM;
-    int64_t id = int_or(ev, c->field[0], 0);
+    /* an exit that names no IRQ (LTTng 0.x) ends the one open */
+    int64_t id = int_or(ev, c->field[0], c->role == ROLE_IRQ_EXIT ? cpu->hard.id : 0);
     if (c->role == ROLE_IRQ_ENTRY) {
         cpu->hard = (la_irq){.begin = ev->ts,
                              .end = LA_NONE,
@@ -527,6 +560,48 @@ static long running(la_state *s, const tg_event *ev)
     return proc_of(s, ev->tid);
 }
 
+/* The names index of system call id (*out), "syscall_ID" when no table named it yet. */
+static int name_of_id(la_state *s, int64_t id, uint32_t *out)
+{
+    char text[40];
+    snprintf(text, sizeof text, "syscall_%lld", (long long)id);
+    if (id < 0 || id >= 4096)
+        return intern_name(s, text, out);
+    if ((size_t)id >= s->n_name_by_id) {
+        size_t cap = s->n_name_by_id;
+        TG_TRY(tg_grow_zeroed(&s->name_by_id, &s->n_name_by_id, &cap, (size_t)id + 1,
+                              sizeof *s->name_by_id));
+    }
+    if (!s->name_by_id[id]) {
+        TG_TRY(intern_name(s, text, out));
+        s->name_by_id[id] = *out + 1;
+    }
+    *out = s->name_by_id[id] - 1;
+    return 0;
+}
+
+/* LTTng 0.x's sys_call_table: id's symbol ("sys_open+0x0/0x2a") names it ("open"), also in
+ * what was counted under its number so far. */
+static int on_syscall_table(la_state *s, const struct la_class *c, const tg_event *ev)
+{
+    char sym[64] = "";
+    int64_t id = int_or(ev, c->field[0], -1);
+    if (id < 0 || !text_field(ev, TG_SCOPE_PAYLOAD, c->field[1], sym, sizeof sym))
+        return 0;
+    char *plus = strchr(sym, '+');
+    if (plus)
+        *plus = 0;
+    const char *name = strncmp(sym, "sys_", 4) == 0 ? sym + 4 : sym;
+    uint32_t idx;
+    TG_TRY(name_of_id(s, id, &idx));
+    char *copy = strdup(name);
+    if (!copy)
+        return TG_ERR_NOMEM;
+    free(s->names[idx]);
+    s->names[idx] = copy;
+    return 0;
+}
+
 static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
 {
     long i = running(s, ev);
@@ -536,6 +611,8 @@ static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
     if (c->role == ROLE_SYSCALL_ENTRY) {
         p->sc_begin = ev->ts;
         p->sc_name = c->name;
+        if (c->field[0] >= 0) /* by number */
+            TG_TRY(name_of_id(s, int_or(ev, c->field[0], -1), &s->procs[i].sc_name));
         return 0;
     }
     if (p->sc_begin == LA_NONE)
@@ -569,6 +646,7 @@ int la_state_event(la_state *s, const tg_event *ev)
     struct la_class *c = class_of(s, ev);
     if (!c)
         return TG_ERR_NOMEM;
+    s->roles_seen |= 1u << c->role;
     switch ((enum la_role)c->role) {
     case ROLE_SWITCH: return on_switch(s, c, ev);
     case ROLE_MIGRATE: return on_migrate(s, c, ev);
@@ -590,8 +668,19 @@ int la_state_event(la_state *s, const tg_event *ev)
     case ROLE_SYSCALL_EXIT: return on_syscall(s, c, ev);
     case ROLE_PAGE_ALLOC:
     case ROLE_PAGE_FREE: return on_page(s, c, ev);
+    case ROLE_SYSCALL_TABLE: return on_syscall_table(s, c, ev);
     default: return 0;
     }
+}
+
+bool la_state_saw(const la_state *s, const char *event)
+{
+    if (strcmp(event, "syscall_entry_*") == 0)
+        return s->roles_seen & (1u << ROLE_SYSCALL_ENTRY);
+    for (size_t i = 0; i < sizeof role_defs / sizeof *role_defs; i++)
+        if (strcmp(role_defs[i].event, event) == 0)
+            return s->roles_seen & (1u << role_defs[i].role);
+    return false;
 }
 
 /* lttng-modules' version from the first trace that says it (its metadata's env block):
@@ -629,6 +718,7 @@ void la_state_free(la_state *s)
     for (size_t i = 0; i < s->n_names; i++)
         free(s->names[i]);
     free(s->names);
+    free(s->name_by_id);
     tg_hash_free(&s->by_tid);
     memset(s, 0, sizeof *s);
 }

@@ -76,8 +76,13 @@ typedef struct la_state {
     size_t n_classes, cap_classes;
     char **names; /* interned syscall names */
     size_t n_names, cap_names;
-    int64_t page_count; /* pages allocated minus freed since the first event (never < 0) */
-    bool prio_offset;   /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
+    /* system calls known by number (perf's raw_syscalls, LTTng 0.x): id -> names index + 1 (0:
+     * none yet); "syscall_ID" until a table (LTTng 0.x's sys_call_table) names it */
+    uint32_t *name_by_id;
+    size_t n_name_by_id;
+    int64_t page_count;  /* pages allocated minus freed since the first event (never < 0) */
+    bool prio_offset;    /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
+    uint32_t roles_seen; /* bit per role of the events seen */
     la_hooks hooks;
     bool hooked; /* an analysis period is open: tell it */
 } la_state;
@@ -90,6 +95,9 @@ int la_state_event(la_state *s, const tg_event *ev);
 long la_state_find(const la_state *s, int64_t tid);
 long la_state_make(la_state *s, int64_t tid, int64_t pid);
 static inline la_proc *la_proc_at(la_state *s, size_t i) { return &s->procs[i]; }
+/* Whether an event of the role lttng-modules' event name (or "syscall_entry_*") has was seen,
+ * under any tracer's name. */
+bool la_state_saw(const la_state *s, const char *event);
 /* The number of CPUs lttng-analyses knows (its len(state.cpus)). */
 static inline size_t la_state_cpu_count(const la_state *s) { return s->n_known_cpus; }
 

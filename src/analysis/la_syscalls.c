@@ -447,7 +447,7 @@ static void sc_free(la_run *r)
     r->ctx = NULL;
 }
 
-static const char *const sc_needs[] = {NULL};
+static const char *const sc_needs[] = {"syscall_entry_*", NULL};
 
 const la_kind la_kind_syscallstats = {
     .name = "syscallstats",

@@ -53,3 +53,10 @@ for f in "$data"/*.data; do
 done
 chmod 644 "$data"/*.data "$data"/*.txt
 ls -la "$data"
+# the kernel analyses' tracepoints (tests/analyze/sql-agree.sh): every CPU for 10 ms, without
+# the task list, zstd-compressed (a few thousand raw_syscalls); no peer output is kept of it
+mkdir -p "$here/../data/perf-kernel"
+perf record -q --synth=no -z -m 512 -o "$here/../data/perf-kernel/kernel.data" -a \
+    -e sched:sched_switch -e sched:sched_wakeup -e 'irq:*' -e 'raw_syscalls:*' -- sleep 0.01 \
+    >/dev/null 2>&1
+chmod 644 "$here/../data/perf-kernel/kernel.data"
