@@ -49,17 +49,18 @@ def comm_bytes(name):
 
 
 class Records:
-    """The payloads of the sched events, packed as the format files lay them out."""
+    """The payloads of events (the sched events unless names says others), packed as the
+    format files lay them out."""
 
-    def __init__(self, formats):
-        self.ids = {n: int(re.search(r'^ID: (\d+)', formats[n], re.M).group(1)) for n in SCHED}
+    def __init__(self, formats, names=SCHED):
+        self.ids = {n: int(re.search(r'^ID: (\d+)', formats[n], re.M).group(1)) for n in names}
         self.offsets = {}
-        for n in SCHED:
+        for n in names:
             for m in re.finditer(r'field:[^;]*?(\w+)(\[\d+\])?;\toffset:(\d+);\tsize:(\d+);',
                                  formats[n]):
                 self.offsets[(n, m.group(1))] = (int(m.group(3)), int(m.group(4)))
 
-    def _record(self, name, pid, values, size):
+    def record(self, name, pid, values, size):
         rec = bytearray(size)
         struct.pack_into('<HBBi', rec, 0, self.ids[name], 0, 0, pid)
         for field, value in values.items():
@@ -67,24 +68,24 @@ class Records:
             if isinstance(value, bytes):
                 rec[off:off + sz] = value.ljust(sz, b'\0')[:sz]
             else:
-                rec[off:off + sz] = value.to_bytes(sz, 'little', signed=True)
+                rec[off:off + sz] = value.to_bytes(sz, 'little', signed=value < 0)
         return bytes(rec)
 
     def switch(self, pid, prev, prev_pid, next_, next_pid, state=1):
-        return self._record('sched_switch', pid, {
+        return self.record('sched_switch', pid, {
             'prev_comm': comm_bytes(prev), 'prev_pid': prev_pid, 'prev_prio': 120,
             'prev_state': state, 'next_comm': comm_bytes(next_), 'next_pid': next_pid,
             'next_prio': 120}, 64)
 
     def wakeup(self, pid, comm, woken, cpu):
-        return self._record('sched_wakeup', pid, {
+        return self.record('sched_wakeup', pid, {
             'comm': comm_bytes(comm), 'pid': woken, 'prio': 120, 'target_cpu': cpu}, 36)
 
     def exec_(self, pid, filename):
         # __data_loc: the string follows the fixed fields (offset | length << 16)
         fixed = 20
         s = filename.encode() + b'\0'
-        rec = self._record('sched_process_exec', pid, {
+        rec = self.record('sched_process_exec', pid, {
             'filename': fixed | len(s) << 16, 'pid': pid, 'old_pid': pid}, fixed)
         return rec + s + b'\0' * (-(len(s)) % 4)
 

@@ -5,7 +5,8 @@
 # build-func-fixtures.py assembles file-version-6 files from tracefs's format files (the
 # function tracer itself cannot be enabled here), build-comm-fixtures.py sched_switch records
 # of tasks with several names in saved_cmdlines and in the records, build-stack-fixtures.py
-# kernel stacks at the ends of pages; trace-cmd converts each to version 7
+# kernel stacks at the ends of pages, build-power-fixtures.py power:cpu_frequency and cpu_idle
+# records between sched_switches (the cpufreq/cpuidle counters); trace-cmd converts each to version 7
 # (uncompressed and zstd) and prints the expected outputs: report, -R, -t, and report with
 # the function plugin's options (-O ftrace:parent=1, offset=1, ftrace:indent=0, parent and
 # offset together, and function:parent=1, which trace-cmd ignores: the plugin's alias is
@@ -24,6 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 "$here/build-func-fixtures.py" "$tmp" || exit $?
 python3 "$here/build-comm-fixtures.py" "$tmp" || exit $?
 python3 "$here/build-stack-fixtures.py" "$tmp" || exit $?
+python3 "$here/build-power-fixtures.py" "$tmp" || exit $?
 mkdir -p "$out"
 for v6 in "$tmp"/*-v6.dat; do
     name=$(basename "$v6" -v6.dat)
@@ -42,7 +44,7 @@ for v6 in "$tmp"/*-v6.dat; do
     trace-cmd report -t "$base-v6.dat" > "$base.report-t.txt" 2>/dev/null
     case $name in
     fgraph-*) all_opts="fgraph:tailprint fgraph:depth=1 tailprint,depth" ;;
-    comm-* | stack-*) all_opts= ;;
+    comm-* | stack-* | power-*) all_opts= ;;
     *) all_opts="ftrace:parent=1 offset=1 ftrace:indent=0 ftrace:parent=1,ftrace:offset=1 function:parent=1" ;;
     esac
     for opts in $all_opts; do
