@@ -39,7 +39,10 @@ TG_OPTIONS(analyze) = {
         {"max", TG_OPT_TEXT, NULL, "durations longer than max usec left out", "USEC"},
         {"minsize", TG_OPT_TEXT, NULL, "io: requests of fewer bytes left out", "BYTES"},
         {"maxsize", TG_OPT_TEXT, NULL, "io: requests of more bytes left out", "BYTES"},
-        {"top", TG_OPT_FLAG, NULL, "sched, io: the top ones"},
+        /* keyed apart from llvm-xray account's integer -top: a key has one type */
+        {"top-results", TG_OPT_FLAG, NULL,
+         "sched, io: the top ones (--top, as lttng-analyses spells it)", NULL, NULL, 0, 0, 0,
+         "top"},
         {"usage", TG_OPT_FLAG, NULL, "io: the I/O usage"},
         {"stats", TG_OPT_FLAG, NULL, "sched, irq: the statistics"},
         {"log", TG_OPT_FLAG, NULL, "sched, irq: every one in time order"},
@@ -210,7 +213,7 @@ static int read_conf(la_conf *c, const tg_options *opts, int64_t first_ns, tg_er
     c->stats |= tg_options_flag(opts, "stats");
     c->log |= tg_options_flag(opts, "log");
     c->freq |= tg_options_flag(opts, "freq");
-    c->top |= tg_options_flag(opts, "top");
+    c->top |= tg_options_flag(opts, "top-results");
     c->usage |= tg_options_flag(opts, "usage");
     c->total = tg_options_flag(opts, "total");
     c->per_tid = tg_options_flag(opts, "per-tid");
