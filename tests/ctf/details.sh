@@ -17,6 +17,12 @@
 #                                    working folder entered through the link): babeltrace2 runs
 #                                    here on each path and names the stream files by the path
 #                                    as given, made absolute, not by where the link points
+#   details.sh --params TRACE...     the details sink's parameters (--params with-metadata=no,
+#                                    with-data=no, with-time=no, with-trace-name=no,
+#                                    with-stream-name=no, with-uuid=no, with-stream-class-name,
+#                                    color=never, alone and together): babeltrace2 runs here
+#                                    with the same --params; compact=yes and an unknown
+#                                    parameter are refused (exit 2)
 #   details.sh --converted PATH...   traces of other formats: babeltrace2 runs on the CTF
 #                                    `traceglot convert --to ctf` writes of each; traceglot's
 #                                    conversion is a temporary folder with UUIDs of its own (the
@@ -90,6 +96,29 @@ case "${1:-}" in
     tg_same "a stale \$PWD" "$TG_TMP/peer" "$TG_TMP/out"
     cd "$TG_TMP/.."
     ;;
+--params)
+    shift
+    tg_need_cmd babeltrace2
+    found=0
+    for t in "$@"; do
+        [ -d "$t" ] || continue
+        found=1
+        for p in with-metadata=no with-data=no with-time=no with-trace-name=no \
+            with-stream-name=no with-uuid=no with-stream-class-name=no color=never \
+            with-metadata=no,with-time=no,with-uuid=no with-data=false,with-uuid=no \
+            with-time=yes,with-metadata=true with-metadata=no,with-data=no; do
+            babeltrace2 -c sink.text.details --params "$p" "$t" > "$TG_TMP/peer" 2> /dev/null ||
+                { tg_fail "$(basename "$t") --params $p" "babeltrace2 failed"; continue; }
+            tg_check "$(basename "$t") --params $p" "$TG_TMP/peer" \
+                "$TG" cat -c sink.text.details --params "$p" "$t"
+        done
+        tg_check_status "$(basename "$t") --params compact=yes refused" 2 \
+            "$TG" cat -c sink.text.details --params compact=yes "$t"
+        tg_check_status "$(basename "$t") --params with-nothing=no refused" 2 \
+            "$TG" cat -c sink.text.details --params with-nothing=no "$t"
+    done
+    [ "$found" = 1 ] || tg_skip "no CTF traces in: $*"
+    ;;
 --converted)
     shift
     tg_need_cmd babeltrace2
@@ -124,7 +153,8 @@ case "${1:-}" in
     [ "$found" = 1 ] || tg_skip "no traces in: $*"
     ;;
 *)
-    echo "usage: details.sh --live TRACE... | --made | --recorded TRACE... | --converted PATH..."
+    echo "usage: details.sh --live TRACE... | --made | --recorded TRACE... | --params TRACE..." \
+        "| --converted PATH..."
     exit 2
     ;;
 esac

@@ -30,6 +30,8 @@
 #include "core/consumer.h"
 
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,19 @@ typedef struct details_begin {
     uint64_t cls, id;
 } details_begin;
 
+/* The details sink's parameters (`--params with-time=no,...`, as babeltrace2's
+ * `-c sink.text.details --params` takes them): what each message shows. */
+typedef struct details_params {
+    bool metadata;    /* with-metadata: the "Trace class:" blocks */
+    bool data;        /* with-data: the messages */
+    bool time;        /* with-time: the clock snapshot lines */
+    bool trace_name;  /* with-trace-name: "Trace `NAME`:" */
+    bool stream_name; /* with-stream-name: a stream beginning's "Name:" */
+    bool uuid;        /* with-uuid: the trace's and the clock classes' UUID lines */
+} details_params;
+
 typedef struct details_state {
+    details_params par;
     details_trace *traces;
     size_t n_traces, cap_traces;
     details_begin *begins;
@@ -176,19 +190,25 @@ static int stream_file_path(tg_buf *out, const tg_stream *s)
     return 0;
 }
 
-static int stream_beginning(tg_buf *out, const tg_stream *s)
+static int stream_beginning(tg_buf *out, const tg_stream *s, const details_params *par)
 {
     const tg_trace *t = tg_stream_trace(s);
-    tg_buf_puts(out, "Stream beginning:\n  Name: ");
-    if (stream_file_path(out, s) < 0)
-        return TG_ERR_NOMEM;
-    tg_buf_puts(out, "\n  Trace");
-    tg_buf *name = tg_buf_new();
-    if (!name)
-        return TG_ERR_NOMEM;
-    trace_name(name, t);
-    tg_buf_printf(out, " `%s`", tg_buf_len(name) ? tg_buf_data(name) : "");
-    tg_buf_free(name);
+    tg_buf_puts(out, "Stream beginning:\n");
+    if (par->stream_name) {
+        tg_buf_puts(out, "  Name: ");
+        if (stream_file_path(out, s) < 0)
+            return TG_ERR_NOMEM;
+        tg_buf_putc(out, '\n');
+    }
+    tg_buf_puts(out, "  Trace");
+    if (par->trace_name) {
+        tg_buf *name = tg_buf_new();
+        if (!name)
+            return TG_ERR_NOMEM;
+        trace_name(name, t);
+        tg_buf_printf(out, " `%s`", tg_buf_len(name) ? tg_buf_data(name) : "");
+        tg_buf_free(name);
+    }
     tg_buf_puts(out, ":\n");
     size_t ne = tg_trace_env_count(t);
     const tg_env_entry **env = calloc(ne ? ne : 1, sizeof *env);
@@ -198,7 +218,7 @@ static int stream_beginning(tg_buf *out, const tg_stream *s)
         env[i] = tg_trace_env(t, i);
     qsort(env, ne, sizeof *env, cmp_env);
     tg_buf *uu = tg_buf_new();
-    if (uu && tg_trace_render(t, "babeltrace-details-uuid", uu, NULL) == 1)
+    if (par->uuid && uu && tg_trace_render(t, "babeltrace-details-uuid", uu, NULL) == 1)
         tg_buf_printf(out, "    UUID: %s\n", tg_buf_data(uu));
     tg_buf_free(uu);
     if (ne) {
@@ -246,6 +266,31 @@ static int stream_beginning(tg_buf *out, const tg_stream *s)
     return 0;
 }
 
+/* The "Trace class:" block of trace t (the CTF reader's text), without its UUID lines under
+ * with-uuid=no. */
+static int trace_class(details_state *st, const tg_trace *t, tg_buf *out, tg_error **err)
+{
+    block(st, out);
+    tg_buf *text = tg_buf_new();
+    if (!text)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    int rc = tg_trace_render(t, "babeltrace-details", text, err);
+    if (rc == 0)
+        rc = tg_err(err, TG_ERR_UNSUPPORTED,
+                    "%s: the babeltrace-details style prints CTF traces only", tg_trace_path(t));
+    const char *p = tg_buf_data(text), *end = p + tg_buf_len(text);
+    while (rc > 0 && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        size_t indent = strspn(p, " ");
+        if (st->par.uuid || indent >= n || strncmp(p + indent, "UUID: ", 6) != 0)
+            tg_buf_put(out, p, n);
+        p += n;
+    }
+    tg_buf_free(text);
+    return rc < 0 ? rc : 0;
+}
+
 /* A message's start: the trace's classes before its first message, the blank line between
  * blocks; the trace's number, or a negative status. */
 static long start(details_state *st, const tg_trace *t, tg_buf *out, tg_error **err)
@@ -255,14 +300,9 @@ static long start(details_state *st, const tg_trace *t, tg_buf *out, tg_error **
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (!st->traces[ti].described) {
         st->traces[ti].described = true;
-        block(st, out);
-        int rc = tg_trace_render(t, "babeltrace-details", out, err);
+        int rc = st->par.metadata ? trace_class(st, t, out, err) : 0;
         if (rc < 0)
             return rc;
-        if (rc == 0)
-            return tg_err(err, TG_ERR_UNSUPPORTED,
-                          "%s: the babeltrace-details style prints CTF traces only",
-                          tg_trace_path(t));
     }
     block(st, out);
     return ti;
@@ -295,10 +335,10 @@ static int flush_begins(details_state *st, tg_buf *out, tg_error **err)
         long ti = start(st, tg_stream_trace(s), out, err);
         if (ti < 0)
             return (int)ti;
-        if (st->begins[i].timed)
+        if (st->begins[i].timed && st->par.time)
             tg_buf_puts(out, "[Unknown]\n");
         ids_line(out, ti, s);
-        if (stream_beginning(out, s) < 0)
+        if (stream_beginning(out, s, &st->par) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
     }
     st->n_begins = 0;
@@ -337,7 +377,9 @@ static int message(details_state *st, const tg_event *ev, tg_buf *out, tg_error 
     if (ti < 0)
         return (int)ti;
     uint64_t cycles = 0, end = 0;
-    if (kind == TG_KIND_STREAM_BEGIN || kind == TG_KIND_STREAM_END) {
+    if (!st->par.time) {
+        /* no clock snapshot lines */
+    } else if (kind == TG_KIND_STREAM_BEGIN || kind == TG_KIND_STREAM_END) {
         if (tg_event_clock_value(ev, &cycles)) /* a stream class with a clock */
             tg_buf_puts(out, "[Unknown]\n");
     } else if (kind == TG_KIND_LOST) {
@@ -379,18 +421,111 @@ static int message(details_state *st, const tg_event *ev, tg_buf *out, tg_error 
     return 0;
 }
 
+/* A boolean parameter's value as babeltrace2 reads it: yes, no, true, false. */
+static int param_bool(const char *v, size_t n, bool *out)
+{
+    if ((n == 3 && !strncmp(v, "yes", 3)) || (n == 4 && !strncmp(v, "true", 4)))
+        *out = true;
+    else if ((n == 2 && !strncmp(v, "no", 2)) || (n == 5 && !strncmp(v, "false", 5)))
+        *out = false;
+    else
+        return -1;
+    return 0;
+}
+
+/* --params "KEY=VALUE,...": babeltrace2's details sink's parameters.  A key of another
+ * component (lttng-live's session-not-found-action) is left to it; compact=yes and
+ * color=always are not followed: a usage error says so. */
+static int details_params_parse(details_params *par, const char *params, tg_error **err)
+{
+    *par = (details_params){true, true, true, true, true, true};
+    static const struct {
+        const char *key;
+        size_t at; /* offsetof the flag, or SIZE_MAX: accepted as babeltrace2's default */
+    } keys[] = {
+        {"with-metadata", offsetof(details_params, metadata)},
+        {"with-data", offsetof(details_params, data)},
+        {"with-time", offsetof(details_params, time)},
+        {"with-trace-name", offsetof(details_params, trace_name)},
+        {"with-stream-name", offsetof(details_params, stream_name)},
+        {"with-uuid", offsetof(details_params, uuid)},
+        /* CTF 1.8 stream classes have no name: babeltrace2 prints none either way */
+        {"with-stream-class-name", SIZE_MAX},
+    };
+    for (const char *s = params ? params : ""; *s;) {
+        size_t n = strcspn(s, ",");
+        const char *eq = memchr(s, '=', n);
+        size_t klen = eq ? (size_t)(eq - s) : n;
+        const char *v = eq ? eq + 1 : "";
+        size_t vn = eq ? n - klen - 1 : 0;
+        if (vn >= 2 && (v[0] == '"' || v[0] == '\'') && v[vn - 1] == v[0]) {
+            v++;
+            vn -= 2;
+        }
+        bool on = false, known = false;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            if (strlen(keys[i].key) != klen || strncmp(s, keys[i].key, klen))
+                continue;
+            known = true;
+            if (param_bool(v, vn, &on) < 0)
+                return tg_err(err, TG_ERR_USAGE,
+                              "--params: %.*s takes yes, no, true or false, not '%.*s'", (int)klen,
+                              s, (int)vn, v);
+            if (keys[i].at != SIZE_MAX)
+                *(bool *)((char *)par + keys[i].at) = on;
+        }
+        if (!known && klen == 7 && !strncmp(s, "compact", 7)) {
+            if (param_bool(v, vn, &on) < 0 || on)
+                return tg_err(err, TG_ERR_USAGE,
+                              "--params: compact=yes (babeltrace2's one-line details) is not "
+                              "printed by the babeltrace-details style");
+            known = true;
+        }
+        if (!known && klen == 5 && !strncmp(s, "color", 5)) {
+            if (!((vn == 5 && !strncmp(v, "never", 5)) || (vn == 4 && !strncmp(v, "auto", 4))))
+                return tg_err(err, TG_ERR_USAGE,
+                              "--params: color=%.*s: the babeltrace-details style writes no "
+                              "colors (color=never or auto)",
+                              (int)vn, v);
+            known = true;
+        }
+        if (!known && !(klen == 24 && !strncmp(s, "session-not-found-action", 24)))
+            return tg_err(err, TG_ERR_USAGE,
+                          "--params: '%.*s' is not a parameter of sink.text.details (it takes "
+                          "with-metadata, with-data, with-time, with-trace-name, "
+                          "with-stream-class-name, with-stream-name, with-uuid, compact, color)",
+                          (int)n, s);
+        s += n + (s[n] == ',');
+    }
+    return 0;
+}
+
+/* with-data=no: each trace's classes only (with-metadata), at its first message. */
+static int metadata_only(details_state *st, const tg_event *ev, tg_buf *out, tg_error **err)
+{
+    const tg_trace *t = tg_event_trace(ev);
+    long ti = trace_index(st, t);
+    if (ti < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (st->traces[ti].described)
+        return 0;
+    st->traces[ti].described = true;
+    return st->par.metadata ? trace_class(st, t, out, err) : 0;
+}
+
 static int print_details(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                          tg_error **err)
 {
     if (bt_needs_conversion(set)) /* babeltrace2 reads CTF: print the CTF we write of it */
         return bt_print_converted(set, it, opts, "babeltrace-details", out, err);
+    details_state st = {0};
+    TG_TRY(details_params_parse(&st.par, opts ? tg_options_get(opts, "params") : NULL, err));
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
     tg_iter_want_messages(it);
-    details_state st = {0};
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0)
-        if ((rc = message(&st, ev, out, err)) < 0)
+        if ((rc = st.par.data ? message(&st, ev, out, err) : metadata_only(&st, ev, out, err)) < 0)
             break;
     if (rc >= 0 && st.n_begins)
         rc = flush_begins(&st, out, err);
