@@ -176,6 +176,10 @@ void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n);
 /* `cat --follow`: prints the events up to where every stream of the trace at dir is whole;
  * true when events are left that a later pass may show without the files changing. */
 bool cli_live_show_follow(struct cli_live_show *s);
+/* A pass of cli_live_show_follow is not shown when the file name (under the folder) appeared
+ * while it read: the tracer was ending the trace (uftrace's info comes with its symbol
+ * tables) and the end shows the rest. */
+void cli_live_show_guard(struct cli_live_show *s, const char *name);
 /* After the reading: prints the rest of the events; the command's exit code. */
 int cli_live_show_end(struct cli_live_show *s);
 

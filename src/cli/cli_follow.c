@@ -5,7 +5,10 @@
  * stream that has records is whole, in time order, after what was shown.  It ends at Ctrl-C
  * (or another ending signal), or when the tracer ends the trace where the format says so (a
  * uftrace data directory gets its info file at the end of the recording), with the rest of
- * the events.  A trace.dat of `trace-cmd record` is refused: trace-cmd keeps each CPU's data
+ * the events.  A uftrace directory is read while it grows (its TID.dat files get a buffer
+ * of records at a time) unless it records scheduling events: uftrace writes those to
+ * perf-cpuN.dat in chunks of its own, late, so earlier events could come after later ones
+ * were shown; such a recording is printed when it ends.  A trace.dat of `trace-cmd record` is refused: trace-cmd keeps each CPU's data
  * in files of its own while it records and writes trace.dat whole at the end. */
 #include "cli.h"
 
@@ -78,6 +81,9 @@ static bool is_trace_dat(const char *path)
 /* A uftrace data directory: task.txt, written when the recording starts. */
 static bool is_uftrace_dir(const char *path) { return has_file(path, "task.txt"); }
 
+/* uftrace records scheduling events there (perf-cpu0.dat is made at the start). */
+static bool has_uftrace_perf(const char *path) { return has_file(path, "perf-cpu0.dat"); }
+
 static void pause_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
@@ -111,16 +117,21 @@ int cli_follow_run(struct cli_args *a)
         return 2;
     }
     bool uftrace = S_ISDIR(st.st_mode) && is_uftrace_dir(path);
-    if (uftrace && !has_file(path, "info"))
+    /* scheduling events come late: the events are printed when the recording ends */
+    bool at_end = uftrace && !has_file(path, "info") && has_uftrace_perf(path);
+    if (at_end)
         fprintf(stderr,
-                "traceglot: note: %s: uftrace writes the info file and the symbol tables "
-                "when its recording ends: the events come then\n",
+                "traceglot: note: %s: uftrace writes its scheduling events (perf-cpuN.dat) "
+                "late, in chunks: the events come when the recording ends (record with "
+                "--no-event to follow it as it grows)\n",
                 path);
     struct cli_live_show *s = cli_live_show_new(a, path);
     if (!s) {
         fprintf(stderr, "traceglot: error: cannot make a scratch file under $TMPDIR\n");
         return 1;
     }
+    if (uftrace)
+        cli_live_show_guard(s, "info");
     volatile sig_atomic_t stop = 0;
     cli_signals_soft(&stop); /* Ctrl-C ends the following: the rest is printed */
     follow_look seen = {0};
@@ -132,7 +143,9 @@ int cli_follow_run(struct cli_args *a)
         if (uftrace && has_file(path, "info") && still) /* the tracer ended the trace */
             break;
         /* a pass when the files changed, and while events wait for time to pass */
-        if (first || left || !still)
+        /* uftrace writes its symbol tables with info: a pass then waits for the last one */
+        bool ending = uftrace && has_file(path, "info");
+        if ((first || left || !still) && !at_end && !ending)
             left = cli_live_show_follow(s);
         seen = now;
         first = false;

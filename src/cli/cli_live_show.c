@@ -32,11 +32,12 @@
 struct cli_live_show {
     struct cli_args *a;
     const char *dir;
-    int text_fd;      /* the text of the last pass (an unlinked scratch file) */
-    uint64_t shown;   /* bytes of it already on standard output */
-    uint64_t hash;    /* FNV-1a of those bytes */
-    bool diverged;    /* a pass's text did not begin with what was shown: passes stop */
-    int64_t last_end; /* the horizon of the last pass (ns) */
+    int text_fd;       /* the text of the last pass (an unlinked scratch file) */
+    uint64_t shown;    /* bytes of it already on standard output */
+    uint64_t hash;     /* FNV-1a of those bytes */
+    bool diverged;     /* a pass's text did not begin with what was shown: passes stop */
+    int64_t last_end;  /* the horizon of the last pass (ns) */
+    const char *guard; /* a file under dir whose coming voids a pass read before it, or NULL */
 };
 
 static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
@@ -179,6 +180,15 @@ static int show_rest(struct cli_live_show *s)
     return s->diverged ? -1 : 0;
 }
 
+static bool guard_came(const struct cli_live_show *s)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", s->dir, s->guard);
+    return access(path, F_OK) == 0;
+}
+
+void cli_live_show_guard(struct cli_live_show *s, const char *name) { s->guard = name; }
+
 /* Prints the set into the scratch text with the command's style: the library's status. */
 static int print_text(struct cli_live_show *s, tg_set *set, tg_error **err)
 {
@@ -203,7 +213,9 @@ static void show_upto(struct cli_live_show *s, tg_set *set, int64_t end)
              (long long)(end < 0 ? -(end / 1000000000) : end / 1000000000),
              (long long)(end < 0 ? -(end % 1000000000) : end % 1000000000));
     tg_error *err = NULL;
-    if (tg_filter_set_end(s->a->filter, spec, NULL) == 0 && print_text(s, set, &err) >= 0) {
+    /* the guard file was absent while the pass read the folder when it is absent now */
+    if (tg_filter_set_end(s->a->filter, spec, NULL) == 0 && print_text(s, set, &err) >= 0 &&
+        !(s->guard && guard_came(s))) {
         s->last_end = end;
         show_rest(s);
     }
@@ -233,12 +245,15 @@ void cli_live_show_pass(void *ctx, const tg_live_horizon *h, size_t n)
  * than that long ago. */
 #define FOLLOW_QUIET_NS 500000000
 
-/* now - FOLLOW_QUIET_NS on tr's timeline, when its clock is this host's monotonic one. */
+/* now - FOLLOW_QUIET_NS on tr's timeline, when it is a CTF trace (LTTng's switch timer) on
+ * this host's monotonic clock.  Not for uftrace, which writes a thread's buffer only when it
+ * fills (or the recording ends), however long that takes. */
 static bool quiet_bound(const tg_trace *tr, int64_t *at)
 {
     const tg_clock_info *c = tg_trace_clock(tr);
     struct timespec ts;
-    if (!c || c->origin != TG_CLOCK_MONOTONIC || clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+    if (!c || strcmp(tg_trace_format(tr), "ctf") != 0 || c->origin != TG_CLOCK_MONOTONIC ||
+        clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
         return false;
     *at = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + c->offset_ns + tg_trace_shift_ns(tr) -
           FOLLOW_QUIET_NS;

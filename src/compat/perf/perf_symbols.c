@@ -1,15 +1,12 @@
 /* perf_symbols.c - ELF function symbols of the shared objects a perf.data file maps, read
  * with libelf as perf's symbol-elf.c reads them (see perf_symbols.h). */
 #include "compat/perf/perf_symbols.h"
+#include "common/elf/elf_funcs.h"
 #include "core/consumer.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -17,67 +14,30 @@ static int sym_cmp(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The function symbols of the section scn (a symbol table) appended to d. */
-static int read_table(ps_dso_syms *d, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap,
-                      size_t *names_len, size_t *names_cap)
+/* Where the callback appends to: the table and its buffers' capacities. */
+struct ps_fill {
+    ps_dso_syms *d;
+    size_t cap, names_len, names_cap;
+};
+
+static int add_func(void *ctx, const tg_elf_func *f)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data || !sh->sh_entsize)
-        return 0;
-    size_t n = sh->sh_size / sh->sh_entsize;
-    for (size_t i = 0; i < n; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(data, (int)i, &s))
-            break;
-        int type = GELF_ST_TYPE(s.st_info);
-        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !s.st_value)
-            continue;
-        const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
-        if (!name || !*name)
-            continue;
-        size_t len = strlen(name) + 1;
-        TG_TRY(tg_grow(&d->v, cap, d->n + 1, sizeof *d->v));
-        TG_TRY(tg_grow(&d->names, names_cap, *names_len + len, 1));
-        memcpy(d->names + *names_len, name, len);
-        /* names are offsets until the table is complete (the buffer may move) */
-        d->v[d->n++] =
-            (ps_sym){s.st_value, s.st_value + s.st_size, (const char *)(uintptr_t)*names_len};
-        *names_len += len;
-    }
+    struct ps_fill *w = ctx;
+    ps_dso_syms *d = w->d;
+    size_t len = strlen(f->name) + 1;
+    TG_TRY(tg_grow(&d->v, &w->cap, d->n + 1, sizeof *d->v));
+    TG_TRY(tg_grow(&d->names, &w->names_cap, w->names_len + len, 1));
+    memcpy(d->names + w->names_len, f->name, len);
+    /* names are offsets until the table is complete (the buffer may move) */
+    d->v[d->n++] = (ps_sym){f->addr, f->addr + f->size, (const char *)(uintptr_t)w->names_len};
+    w->names_len += len;
     return 0;
 }
 
 static int load(ps_dso_syms *d, const char *path)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    elf_version(EV_CURRENT);
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    int rc = 0;
-    size_t cap = 0, names_len = 0, names_cap = 0;
-    if (elf && elf_kind(elf) == ELF_K_ELF) {
-        Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-        GElf_Shdr sh, sym_sh, dyn_sh;
-        while ((scn = elf_nextscn(elf, scn))) {
-            if (!gelf_getshdr(scn, &sh))
-                continue;
-            if (sh.sh_type == SHT_SYMTAB && !symtab) {
-                symtab = scn;
-                sym_sh = sh;
-            } else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
-                dynsym = scn;
-                dyn_sh = sh;
-            }
-        }
-        if (symtab)
-            rc = read_table(d, elf, symtab, &sym_sh, &cap, &names_len, &names_cap);
-        else if (dynsym)
-            rc = read_table(d, elf, dynsym, &dyn_sh, &cap, &names_len, &names_cap);
-    }
-    if (elf)
-        elf_end(elf);
-    close(fd);
+    struct ps_fill w = {d, 0, 0, 0};
+    int rc = tg_elf_funcs_read(path, 0, add_func, &w);
     for (size_t i = 0; i < d->n; i++)
         d->v[i].name = d->names + (uintptr_t)d->v[i].name;
     qsort(d->v, d->n, sizeof *d->v, sym_cmp);

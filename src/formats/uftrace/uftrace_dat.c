@@ -61,6 +61,18 @@ static int dat_stop(struct uft_dat *s, tg_error **err, int status, uint64_t off,
     return tg_err_at(err, (tg_status)status, s->path, off, fmt, arg);
 }
 
+/* A record the end of the file cuts: damage, or in a growing directory the part uftrace has
+ * not written yet (the stream ends before it, without error). */
+static int dat_cut(struct uft_dat *s, tg_error **err, uint64_t off, const char *fmt,
+                   const char *arg)
+{
+    if (s->d->growing) {
+        s->stopped = true;
+        return 0;
+    }
+    return dat_stop(s, err, TG_ERR_FORMAT, off, fmt, arg);
+}
+
 /* Everything but the common record (see dat_next): payloads, events, lost records, big
  * endian data, damage, page release.  Kept apart so the common path stays a leaf. */
 __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, tg_error **err)
@@ -76,8 +88,8 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
     if (size - pos < 16) {
         char what[32];
         snprintf(what, sizeof what, "%zu", size - pos);
-        return dat_stop(s, err, TG_ERR_FORMAT, pos,
-                        "truncated record: %s bytes left, expected a 16-byte record header", what);
+        return dat_cut(s, err, pos,
+                       "truncated record: %s bytes left, expected a 16-byte record header", what);
     }
     const uint8_t *p = base + pos;
     uint64_t time = d->big_endian ? tg_be64(p) : tg_le64(p);
@@ -120,10 +132,10 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
             long n =
                 uft_payload_size(spec, type == UFT_EXIT, p + 16, size - pos - 16, d->big_endian);
             if (n < 0)
-                return dat_stop(s, err, TG_ERR_FORMAT, pos + 16,
-                                "truncated record: argument data of %s runs past the end of "
-                                "the file",
-                                c->sym ? c->sym->name : "a function");
+                return dat_cut(s, err, pos + 16,
+                               "truncated record: argument data of %s runs past the end of "
+                               "the file",
+                               c->sym ? c->sym->name : "a function");
             payload = (size_t)n;
             ev->auxp = spec;
         }
@@ -140,13 +152,13 @@ __attribute__((noinline)) static int dat_next_slow(tg_stream *st, tg_event *ev, 
         }
         if (more) {
             if (size - pos - 16 < 2)
-                return dat_stop(s, err, TG_ERR_FORMAT, pos + 16, "%s",
-                                "truncated record: event data length missing");
+                return dat_cut(s, err, pos + 16, "%s",
+                               "truncated record: event data length missing");
             size_t len = d->big_endian ? tg_be16(p + 16) : tg_le16(p + 16);
             payload = (len + 2 + 7) / 8 * 8;
             if (payload > size - pos - 16)
-                return dat_stop(s, err, TG_ERR_FORMAT, pos + 16, "%s",
-                                "truncated record: event data runs past the end of the file");
+                return dat_cut(s, err, pos + 16, "%s",
+                               "truncated record: event data runs past the end of the file");
             if (builtin)
                 uft_builtin_values(d, p + 18, len, ev);
         }

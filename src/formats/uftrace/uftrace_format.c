@@ -1,6 +1,9 @@
 /* uftrace_format.c - the uftrace format: recognising a data directory and opening it.
  *
- * A uftrace data directory is recognised by its `info` file starting with "Ftrace!\0".
+ * A uftrace data directory is recognised by its `info` file starting with "Ftrace!\0", or,
+ * while `uftrace record` runs (its .channel pipe is in the directory) and has not written
+ * info yet, by a task.txt starting with a SESS line (read as uftrace_session.c says for a
+ * growing directory).
  * Opening reads the small metadata files (info, task.txt, maps, events.txt, argument specs)
  * and adds one stream per thread (TID.dat, in the order of info's task list, which is also
  * uftrace's tie-break for equal timestamps) followed by one stream per perf-cpuN.dat.
@@ -15,21 +18,49 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The first n bytes of dir/name equal want. */
+static bool file_starts(const char *dir, const char *name, const char *want, size_t n)
+{
+    char *path = tg_path_join(dir, name);
+    if (!path)
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    free(path);
+    if (fd < 0)
+        return false;
+    char head[8];
+    ssize_t got = read(fd, head, n);
+    close(fd);
+    return got == (ssize_t)n && memcmp(head, want, n) == 0;
+}
+
 static int uft_probe(const tg_probe_input *in)
 {
     if (!in->is_dir)
         return 0;
-    char *path = tg_path_join(in->path, "info");
-    if (!path)
-        return 0;
-    int fd = open(path, O_RDONLY);
-    free(path);
-    if (fd < 0)
-        return 0;
-    char head[8];
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    return n == 8 && memcmp(head, "Ftrace!\0", 8) == 0 ? 100 : 0;
+    if (file_starts(in->path, "info", "Ftrace!\0", 8))
+        return 100;
+    /* a recording in progress (uftrace record's .channel pipe is there until it ends):
+     * info comes at its end */
+    if (!tg_probe_dir_has(in->path, "info") && tg_probe_dir_has(in->path, ".channel") &&
+        file_starts(in->path, "task.txt", "SESS ", 5))
+        return 60;
+    return 0;
+}
+
+/* What `uftrace record` writes in info's header by default (its feature mask: PLT hooks,
+ * task sessions, symbol-relative addresses, max stack, perf events, auto args; this host's
+ * byte order and address size), for a directory whose info is not written yet. */
+static void growing_defaults(tg_trace *t, struct uft_data *d)
+{
+    d->growing = true;
+    d->version = 4;
+    d->endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 2 : 1;
+    d->big_endian = d->endian == 2;
+    d->elf_class = sizeof(void *) == 8 ? 2 : 1;
+    d->feat_mask = 0x363;
+    d->max_stack = 1024;
+    tg_trace_set_version(t, "4");
 }
 
 static tg_event_class *add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind k,
@@ -102,7 +133,10 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     d->dir = tg_arena_strdup(&t->arena, path);
     if (!d->dir)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    TG_TRY(uft_info_read(t, d, err));
+    if (tg_probe_dir_has(path, "info"))
+        TG_TRY(uft_info_read(t, d, err));
+    else
+        growing_defaults(t, d);
     TG_TRY(uft_sessions_read(t, d, err));
     if (uft_attrs_fill(t, d) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -133,6 +167,8 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         char name[32];
         snprintf(name, sizeof name, "%d.dat", d->tasks[i].tid);
         if (!tg_probe_dir_has(d->dir, name)) {
+            if (d->growing) /* nothing flushed yet */
+                continue;
             /* uftrace reads the recording without it: a thread asleep when the program ended
              * never flushed its buffer (its context switches in perf-cpuN.dat are skipped
              * with it, as uftrace's are).  Only a warning says so. */
@@ -146,7 +182,8 @@ static int uft_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
     }
     if (d->n_tasks == 0)
         return tg_err_at(err, TG_ERR_FORMAT, path, TG_NO_OFFSET,
-                         "info has no task list (taskinfo:tids): no TID.dat to read");
+                         d->growing ? "task.txt has no TASK line yet: no TID.dat to read"
+                                    : "info has no task list (taskinfo:tids): no TID.dat to read");
     /* uftrace's order for records of equal time: tasks, kernel, perf, external data */
     TG_TRY(uft_kernel_streams_add(t, d, err));
     TG_TRY(uft_perf_streams_add(t, d, err));

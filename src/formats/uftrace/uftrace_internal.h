@@ -154,6 +154,11 @@ struct uft_data {
     uint64_t feat_mask, info_mask;
     uint16_t max_stack;
     bool big_endian;
+    /* no info file yet: `uftrace record` is running (it writes info and the symbol tables
+     * when it ends); uftrace's defaults stand for the header, task.txt lists the tasks, the
+     * modules' ELF files name the functions and a record cut by the end of a file is one not
+     * written yet */
+    bool growing;
     char *info_text; /* key:value text (heap) */
     size_t info_len;
 
@@ -239,6 +244,7 @@ const char *uft_demangle(tg_arena *a, const char *name);
 
 /* streams */
 int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err);
+int uft_elf_symbols_load(tg_trace *t, struct uft_module *m, tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 /* The per-cpu files PREFIX-cpuN.dat (perf, kernel): the next cpu after `cpu` that has one
  * (its file name in name), or -1; cpus are probed up to 64 and on while files follow. */

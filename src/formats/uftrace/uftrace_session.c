@@ -4,9 +4,11 @@
  * for a pid (at exec), TASK/FORK lines name the threads and children, DLOP lines add a
  * library loaded later.  sid-<id>.map lists each module's address range; <module>.sym holds
  * its function symbols as offsets from the module's base, <module>.dbg the argument specs
- * DWARF gave.  uft_module_load reads them once per module (the format's open calls it for
+ * DWARF gave (while the recording runs and no .sym is written, the module's ELF file names
+ * its functions).  uft_module_load reads them once per module (the format's open calls it for
  * every module); uft_resolve then only reads the tables. */
 #include "formats/uftrace/uftrace_internal.h"
+#include "common/elf/elf_funcs.h"
 
 #include <errno.h>
 #include <ctype.h>
@@ -104,6 +106,14 @@ static int read_map(tg_trace *t, struct uft_data *d, struct uft_session *s, tg_e
     char *text = NULL;
     size_t len = 0;
     struct stat st;
+    if (path && d->growing && (stat(path, &st) != 0 || st.st_size == 0)) {
+        /* uftrace writes the map at the session's start and again (truncated first) when
+         * the recording ends: not there or empty, it is being written */
+        int rc = tg_err_at(err, TG_ERR_FORMAT, path, 0,
+                           "empty or missing session map: uftrace is writing it");
+        free(path);
+        return rc;
+    }
     if (path && stat(path, &st) != 0 && errno == ENOENT) {
         /* no map: the session's addresses stay unnamed; what the directory says besides
          * (info, tasks, records) is still read, as `uftrace info` reads it, and what uftrace
@@ -234,7 +244,9 @@ int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err)
         n_lines += text[i] == '\n';
     d->sessions = tg_arena_alloc(&t->arena, n_lines * sizeof *d->sessions);
     d->dlopens = tg_arena_alloc(&t->arena, n_lines * sizeof *d->dlopens);
-    if (!d->sessions || !d->dlopens) {
+    if (d->growing) /* no info: the TASK and FORK lines list the tasks */
+        d->tasks = tg_arena_alloc(&t->arena, n_lines * sizeof *d->tasks);
+    if (!d->sessions || !d->dlopens || (d->growing && !d->tasks)) {
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -278,6 +290,13 @@ int uft_sessions_read(tg_trace *t, struct uft_data *d, tg_error **err)
                 goto out;
             }
             struct uft_task *tk = uft_task_find(d, atoi(tid));
+            if (!tk && d->growing) {
+                tk = &d->tasks[d->n_tasks++];
+                memset(tk, 0, sizeof *tk);
+                tk->tid = atoi(tid);
+                tk->pid = tk->tid;
+                tk->ppid = -1;
+            }
             if (tk) {
                 size_t lp;
                 const char *pid = field(line, fork ? "pid" : "pid", &lp);
@@ -526,7 +545,9 @@ int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_er
     memcpy(name + nl, ".sym", 5);
     char *path = tg_path_join(d->dir, name);
     int rc = 0;
-    if (path && tg_probe_dir_has(d->dir, name)) {
+    if (d->growing) { /* a .sym seen now may be half written: uftrace is ending */
+        rc = uft_elf_symbols_load(t, m, err);
+    } else if (path && tg_probe_dir_has(d->dir, name)) {
         rc = uft_symfile_load(t, &m->syms, path, err);
         m->has_syms = rc >= 0;
     }
@@ -538,6 +559,35 @@ int uft_module_load(tg_trace *t, struct uft_data *d, struct uft_module *m, tg_er
     free(path);
     free(name);
     return rc;
+}
+
+/* ---- a module's ELF file, while its .sym is not written ----------------------------------- */
+
+struct elf_fill {
+    tg_trace *t;
+    struct uft_module *m;
+};
+
+static int add_elf_func(void *ctx, const tg_elf_func *f)
+{
+    struct elf_fill *w = ctx;
+    char *name = tg_arena_strdup(&w->t->arena, f->name);
+    const char *shown = name ? uft_demangle(&w->t->arena, name) : NULL;
+    if (!shown)
+        return -1;
+    return tg_symtab_add(&w->m->syms, f->addr, f->size ? f->size : 1, shown, f->plt ? 'P' : 'T');
+}
+
+/* The functions and PLT entries of the module's file (the path the map gave), as uftrace
+ * writes them to <module>.sym when the recording ends. */
+int uft_elf_symbols_load(tg_trace *t, struct uft_module *m, tg_error **err)
+{
+    struct elf_fill w = {t, m};
+    if (tg_elf_funcs_read(m->path, TG_ELF_FUNCS_PLT, add_elf_func, &w) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    tg_symtab_sort(&m->syms);
+    m->has_syms = m->syms.n > 0;
+    return 0;
 }
 
 /* ---- address resolution ------------------------------------------------------------------ */
