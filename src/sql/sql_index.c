@@ -12,8 +12,9 @@
  * pages beyond its cache go to a file deleted on close) with an index on the key, and a lookup
  * is a query there.  An index lives as long as the database: a table's rows never change.
  * Keys that are no integer (never met in the tables, but a table may hold one) are kept
- * apart and offered to every lookup: SQLite checks every constraint again (omit is never set). */
-#include "sql/sql_internal.h"
+ * apart and offered to every lookup: SQLite checks every constraint again (omit is never set).
+ * The lookups themselves are in sql_lookup.c. */
+#include "sql/sql_index_rows.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,95 +22,6 @@
 #include <string.h>
 
 #define SQL_INDEX_DEFAULT_MB 256
-#define SQL_WALK_GROUPS 16 /* a GROUP BY of at most this many keys walks the rows per group */
-
-/* A kept column: each row's value as bits (an integer, a real's bits, a text's offset), in
- * 32 bits while every value fits (texts, small integers, NULLs), else 64; its type apart
- * only once the column holds two types. */
-struct kept_col {
-    void *val; /* uint32_t[] or (wide) uint64_t[] */
-    bool wide;
-    uint8_t uniform; /* the type of every value while types is NULL (0: no value yet) */
-    uint8_t *types;
-};
-
-static inline uint64_t col_bits(const struct kept_col *k, size_t r)
-{
-    return k->wide ? ((const uint64_t *)k->val)[r] : ((const uint32_t *)k->val)[r];
-}
-
-static inline int col_type(const struct kept_col *k, size_t r)
-{
-    return k->types ? k->types[r] : k->uniform;
-}
-
-struct sql_index {
-    const sql_table *table;
-    int key;                   /* the column looked up, or grouped by */
-    uint64_t cols;             /* the columns kept (bit i: column i) */
-    int8_t kept[SQL_MAX_COLS]; /* their numbers */
-    int n_kept;
-    bool grouped;  /* every row in order[], for a GROUP BY (else the integer keys, for lookups) */
-    size_t n, cap; /* rows */
-    size_t bytes, limit;
-    /* in memory: per kept column, each row's value */
-    struct kept_col col[SQL_MAX_COLS];
-    char *text; /* the texts, NUL-terminated, each once */
-    size_t n_text, cap_text;
-    tg_hash text_index;
-    uint32_t *order; /* the rows with an integer key, by key then row */
-    size_t n_order;
-    uint32_t *bucket; /* dense keys: order[bucket[k - lo] .. bucket[k - lo + 1]) hold key k */
-    bool direct;      /* dense keys met once each (ids): order[k - lo] is key k's row or ~0 */
-    int64_t lo, hi;
-    bool walking; /* a GROUP BY of few keys: no order[], each group a walk of the rows */
-    int64_t walk[SQL_WALK_GROUPS]; /* its keys in SQLite's order, after the NULLs when walk_null */
-    size_t n_walk;
-    bool walk_null;
-    uint32_t *others; /* rows whose key is no integer and not NULL, in row order */
-    size_t n_others, cap_others;
-    /* spilled: the rows in a temporary database */
-    sqlite3 *spill;
-    sqlite3_stmt *insert;
-};
-
-/* ---- which columns are join columns --------------------------------------------------------- */
-
-static bool join_column_name(const char *s, size_t n)
-{
-    return (n == 2 && memcmp(s, "id", 2) == 0) || (n == 4 && memcmp(s, "utid", 4) == 0) ||
-           (n == 4 && memcmp(s, "upid", 4) == 0) || (n > 3 && memcmp(s + n - 3, "_id", 3) == 0);
-}
-
-/* The name of column col of t (its length in *n), or NULL. */
-const char *sql_column_name(const sql_table *t, int col, size_t *n)
-{
-    const char *p = t->columns;
-    for (int i = 0; *p; i++) {
-        while (*p == ' ')
-            p++;
-        if (i == col) {
-            *n = strcspn(p, " ,");
-            return p;
-        }
-        p += strcspn(p, ",");
-        if (*p == ',')
-            p++;
-    }
-    return NULL;
-}
-
-uint64_t sql_join_columns(const sql_table *t)
-{
-    uint64_t mask = 0;
-    for (int col = 0; col < t->n_cols && col < SQL_MAX_COLS; col++) {
-        size_t n;
-        const char *name = sql_column_name(t, col, &n);
-        if (name && join_column_name(name, n))
-            mask |= 1ull << col;
-    }
-    return mask;
-}
 
 /* ---- building ----------------------------------------------------------------------------- */
 
@@ -169,8 +81,7 @@ static void bind_val(sqlite3_stmt *st, int i, const sql_val *v)
     }
 }
 
-/* The value of kept column col at row r, as the table gave it. */
-static sql_val stored(const struct sql_index *ix, int col, size_t r)
+sql_val sql_index_stored(const struct sql_index *ix, int col, size_t r)
 {
     sql_val v = {.type = (uint8_t)col_type(&ix->col[col], r)};
     uint64_t bits = col_bits(&ix->col[col], r);
@@ -232,7 +143,7 @@ static int spill(struct sql_index *ix)
     for (size_t r = 0; rc == SQLITE_OK && r < ix->n; r++) {
         for (int col = 0; col < ix->table->n_cols; col++)
             if (ix->cols >> col & 1)
-                vals[col] = stored(ix, col, r);
+                vals[col] = sql_index_stored(ix, col, r);
         rc = spill_insert(ix, (int64_t)r, vals);
     }
     for (int col = 0; col < SQL_MAX_COLS; col++) {
@@ -338,12 +249,7 @@ static int keep_row(struct sql_index *ix, const sql_val *vals)
     return ix->bytes > ix->limit ? spill(ix) : 0;
 }
 
-/* How a row's key sorts: its class first (the order a GROUP BY's groups come in), then its
- * value (an integer, a real's bits, a text's offset: texts are kept once, so equal texts
- * have one offset).  A real that is an integer is that integer, as SQLite compares them. */
-enum { KEY_NULL, KEY_INT, KEY_REAL, KEY_TEXT };
-
-static int key_class(const struct sql_index *ix, size_t r, int64_t *k)
+int sql_index_key_class(const struct sql_index *ix, size_t r, int64_t *k)
 {
     int type = col_type(&ix->col[ix->key], r);
     uint64_t bits = col_bits(&ix->col[ix->key], r);
@@ -448,7 +354,7 @@ static int walk_groups(struct sql_index *ix, int cls, size_t n_null, bool *done)
         return TG_ERR_NOMEM;
     for (size_t r = 0; r < ix->n; r++) {
         int64_t k;
-        if (key_class(ix, r, &k) == cls)
+        if (sql_index_key_class(ix, r, &k) == cls)
             count[(uint64_t)k - (uint64_t)ix->lo + 1]++;
     }
     size_t n = 0;
@@ -488,7 +394,7 @@ static int sort_rows(struct sql_index *ix)
     ix->hi = INT64_MIN;
     for (size_t r = 0; r < ix->n; r++) {
         int64_t k;
-        int cls = key_class(ix, r, &k);
+        int cls = sql_index_key_class(ix, r, &k);
         if (sorted_class(ix, cls)) {
             n_sorted++;
             one_cls &= first_cls < 0 || cls == first_cls;
@@ -519,7 +425,7 @@ static int sort_rows(struct sql_index *ix)
     size_t at = 0;
     for (size_t r = 0; r < ix->n && n_null; r++) { /* a GROUP BY's NULL group comes first */
         int64_t k;
-        if (key_class(ix, r, &k) == KEY_NULL)
+        if (sql_index_key_class(ix, r, &k) == KEY_NULL)
             ix->order[at++] = (uint32_t)r;
     }
     if (!n_sorted)
@@ -533,7 +439,7 @@ static int sort_rows(struct sql_index *ix)
         bool unique = true;
         for (size_t r = 0; r < ix->n && rc == 0; r++) {
             int64_t k;
-            if (sorted_class(ix, key_class(ix, r, &k)))
+            if (sorted_class(ix, sql_index_key_class(ix, r, &k)))
                 unique &= ++count[(uint64_t)k - (uint64_t)ix->lo + 1] == 1;
         }
         if (rc == 0 && unique && !ix->grouped) { /* ids: order[k - lo] is key k's row */
@@ -549,7 +455,7 @@ static int sort_rows(struct sql_index *ix)
             memset(direct, 0xff, (range + 1) * sizeof *direct);
             for (size_t r = 0; r < ix->n; r++) {
                 int64_t k;
-                if (sorted_class(ix, key_class(ix, r, &k)))
+                if (sorted_class(ix, sql_index_key_class(ix, r, &k)))
                     direct[(uint64_t)k - (uint64_t)ix->lo] = (uint32_t)r;
             }
             return 0;
@@ -565,7 +471,7 @@ static int sort_rows(struct sql_index *ix)
         }
         for (size_t r = 0; r < ix->n && rc == 0; r++) {
             int64_t k;
-            if (sorted_class(ix, key_class(ix, r, &k)))
+            if (sorted_class(ix, sql_index_key_class(ix, r, &k)))
                 ix->order[fill[(uint64_t)k - (uint64_t)ix->lo]++] = (uint32_t)r;
         }
         free(count);
@@ -578,7 +484,7 @@ static int sort_rows(struct sql_index *ix)
     size_t i = 0;
     for (size_t r = 0; r < ix->n; r++) {
         int64_t k;
-        int cls = key_class(ix, r, &k);
+        int cls = sql_index_key_class(ix, r, &k);
         if (!sorted_class(ix, cls))
             continue;
         struct key_row *e = &kr[i++];
@@ -706,167 +612,4 @@ void sql_index_free_all(sql_db *db)
     free(db->indexes);
     db->indexes = NULL;
     db->n_indexes = db->cap_indexes = 0;
-}
-
-/* ---- looking up ------------------------------------------------------------------------------ */
-
-void sql_lookup_end(sql_cursor *c)
-{
-    sqlite3_finalize(c->look.stmt);
-    c->look = (struct sql_lookup){0};
-}
-
-int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
-{
-    struct sql_lookup *l = &c->look;
-    if (l->stmt && l->ix == ix && v) { /* the same query again, for another key */
-        sqlite3_reset(l->stmt);
-        sqlite3_bind_value(l->stmt, 1, v);
-        return 0;
-    }
-    if (l->ix != ix || l->stmt) { /* the cursor's first lookup here: the other columns NULL */
-        sql_lookup_end(c);
-        l->ix = ix;
-        for (int col = 0; col < ix->table->n_cols; col++)
-            sql_null(&c->row[col]);
-    }
-    if (ix->spill) {
-        tg_buf *sel = tg_buf_new();
-        if (!sel)
-            return sql_fail(c->db, TG_ERR_NOMEM, NULL);
-        tg_buf_puts(sel, "SELECT rowid - 1");
-        for (int col = 0; col < ix->table->n_cols; col++)
-            if (ix->cols >> col & 1)
-                tg_buf_printf(sel, ", c%d", col);
-        tg_buf_puts(sel, v ? " FROM r WHERE k = ?1 ORDER BY rowid" : " FROM r ORDER BY k, rowid");
-        int rc = sqlite3_prepare_v2(ix->spill, tg_buf_data(sel), -1, &l->stmt, NULL);
-        tg_buf_free(sel);
-        if (rc != SQLITE_OK)
-            return sql_fail(c->db, rc == SQLITE_NOMEM ? TG_ERR_NOMEM : TG_ERR_IO, NULL);
-        if (v)
-            sqlite3_bind_value(l->stmt, 1, v);
-        return 0;
-    }
-    if (!v) { /* every row, by key */
-        l->group = 0;
-        l->pos = 0;
-        l->end = ix->n_order;
-        l->other = ix->n_others;
-        return 0;
-    }
-    /* the rows of integer key k (none when the value is no integer SQLite would equal) */
-    l->pos = l->end = 0;
-    int type = sqlite3_value_numeric_type(v);
-    bool integer = type == SQLITE_INTEGER;
-    int64_t k = integer ? sqlite3_value_int64(v) : 0;
-    if (type == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        integer = d == floor(d) && fabs(d) < 9e18;
-        k = integer ? (int64_t)d : 0;
-    }
-    if (integer && ix->n_order && k >= ix->lo && k <= ix->hi) {
-        if (ix->direct) {
-            uint64_t i = (uint64_t)k - (uint64_t)ix->lo;
-            l->pos = i;
-            l->end = ix->order[i] == UINT32_MAX ? i : i + 1;
-        } else if (ix->bucket) {
-            uint64_t i = (uint64_t)k - (uint64_t)ix->lo;
-            l->pos = ix->bucket[i];
-            l->end = ix->bucket[i + 1];
-        } else {
-            size_t a = 0, b = ix->n_order;
-            int64_t mk;
-            while (a < b) { /* the first row with a key >= k */
-                size_t m = a + (b - a) / 2;
-                key_class(ix, ix->order[m], &mk);
-                if (mk < k)
-                    a = m + 1;
-                else
-                    b = m;
-            }
-            l->pos = a;
-            for (l->end = a; l->end < ix->n_order; l->end++) {
-                key_class(ix, ix->order[l->end], &mk);
-                if (mk != k)
-                    break;
-            }
-        }
-    }
-    l->other = type == SQLITE_NULL ? ix->n_others : 0;
-    return 0;
-}
-
-int sql_lookup_next(sql_cursor *c)
-{
-    struct sql_lookup *l = &c->look;
-    const sql_index *ix = l->ix;
-    const sql_table *t = ix->table;
-    sql_val *row = c->row;
-    if (l->stmt) {
-        int rc = sqlite3_step(l->stmt);
-        if (rc != SQLITE_ROW) {
-            c->eof = true;
-            return rc == SQLITE_DONE ? 0 : sql_fail(c->db, TG_ERR_IO, NULL);
-        }
-        c->rowid = sqlite3_column_int64(l->stmt, 0);
-        int p = 1;
-        for (int col = 0; col < t->n_cols; col++) {
-            sql_val *v = &row[col];
-            if (!(ix->cols >> col & 1)) {
-                sql_null(v);
-                continue;
-            }
-            v->type = (uint8_t)sqlite3_column_type(l->stmt, p);
-            if (v->type == SQLITE_INTEGER)
-                v->u.i = sqlite3_column_int64(l->stmt, p);
-            else if (v->type == SQLITE_FLOAT)
-                v->u.d = sqlite3_column_double(l->stmt, p);
-            else if (v->type == SQLITE_TEXT) {
-                v->u.s = (const char *)sqlite3_column_text(l->stmt, p);
-                v->len = sqlite3_column_bytes(l->stmt, p);
-                v->copy = true;
-            } else
-                v->type = SQLITE_NULL;
-            p++;
-        }
-        return 0;
-    }
-    if (ix->walking) { /* the next row of the group, or of the next group */
-        size_t groups = ix->n_walk + ix->walk_null;
-        for (; l->group < groups; l->group++, l->pos = 0) {
-            bool null_group = ix->walk_null && l->group == 0;
-            int64_t want = null_group ? 0 : ix->walk[l->group - ix->walk_null];
-            for (; l->pos < ix->n; l->pos++) {
-                int64_t k;
-                int cls = key_class(ix, l->pos, &k);
-                if (null_group ? cls == KEY_NULL : cls != KEY_NULL && k == want)
-                    break;
-            }
-            if (l->pos < ix->n)
-                break;
-        }
-        if (l->group >= groups) {
-            c->eof = true;
-            return 0;
-        }
-        size_t r = l->pos++;
-        c->rowid = (int64_t)r;
-        for (int i = 0; i < ix->n_kept; i++)
-            row[ix->kept[i]] = stored(ix, ix->kept[i], r);
-        return 0;
-    }
-    /* the key's rows and the others, merged in row order */
-    bool from_key = l->pos < l->end;
-    bool from_other = l->other < ix->n_others;
-    if (!from_key && !from_other) {
-        c->eof = true;
-        return 0;
-    }
-    if (from_key && from_other)
-        from_key = ix->order[l->pos] < ix->others[l->other];
-    size_t r = from_key ? ix->order[l->pos++] : ix->others[l->other++];
-    c->rowid = (int64_t)r;
-    for (int i = 0; i < ix->n_kept; i++)
-        row[ix->kept[i]] = stored(ix, ix->kept[i], r);
-    return 0;
 }

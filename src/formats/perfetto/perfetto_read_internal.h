@@ -141,4 +141,19 @@ typedef struct pf_wire {
 /* The next field of [*p, end): 1, 0 at the end, -1 malformed. */
 int pf_wire_next(const uint8_t **p, const uint8_t *end, pf_wire *w);
 
+/* Interned kinds of a sequence's InternedData (its field numbers). */
+enum {
+    PF_INTERNED_NAME = 1,
+    PF_INTERNED_CATEGORY = 2,
+    PF_INTERNED_ANNOTATION_NAME = 3,
+    PF_INTERNED_ANNOTATION_STRING = 29
+};
+/* The text interned on sequence s under (kind, iid), or NULL. */
+const char *pf_interned_text(const pf_trace *p, const pf_sequence *s, uint64_t kind, uint64_t iid);
+
+/* ---- tracks and track events (perfetto_read_track.c) ---- */
+int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d);
+int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                        int64_t ts, uint64_t offset);
+
 #endif

@@ -1,0 +1,366 @@
+/* perfetto_read_track.c - a Perfetto trace's tracks and track events as records: track
+ * descriptors, TrackEvent slices with their category, args and flows, and atrace's slices
+ * written through ftrace print events.  Packets are walked in perfetto_read_format.c. */
+#include "formats/perfetto/perfetto_read_internal.h"
+
+#include "core/grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tracks and track events ---------------------------------------------------------------- */
+
+static pf_track *track_of(pf_trace *p, uint64_t uuid, bool add)
+{
+    uint64_t *slot = tg_hash_find(&p->track_by_uuid, uuid);
+    if (slot)
+        return &p->tracks[*slot];
+    if (!add || tg_grow(&p->tracks, &p->cap_tracks, p->n_tracks + 1, sizeof *p->tracks) < 0 ||
+        tg_hash_insert(&p->track_by_uuid, uuid, &slot) < 0)
+        return NULL;
+    p->tracks[p->n_tracks] = (pf_track){.uuid = uuid, .pid = -1, .tid = -1};
+    *slot = p->n_tracks;
+    return &p->tracks[p->n_tracks++];
+}
+
+int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d)
+{
+    pf_trace *p = t->priv;
+    pf_track *k = track_of(p, d->uuid, true);
+    if (!k)
+        return TG_ERR_NOMEM;
+    if (d->static_or_dynamic_name_case ==
+        PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME)
+        k->name = tg_arena_strdup(&t->arena, d->name);
+    if (d->thread) {
+        k->pid = d->thread->has_pid ? d->thread->pid : -1;
+        k->tid = d->thread->has_tid ? d->thread->tid : -1;
+        if (d->thread->has_tid &&
+            pf_add_task(t, d->thread->tid, k->pid, d->thread->thread_name) < 0)
+            return TG_ERR_NOMEM;
+    } else if (d->process && d->process->has_pid) {
+        k->pid = k->tid = d->process->pid;
+        const char *name = d->process->process_name;
+        if (!name && d->process->n_cmdline)
+            name = d->process->cmdline[0];
+        if (pf_add_task(t, d->process->pid, d->process->pid, name) < 0)
+            return TG_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* ---- a slice's category and args ---------------------------------------------------------- */
+
+/* One debug annotation as an arg (a scalar one: nested values are not read yet); false when
+ * it has no value this reader reads. */
+static bool annotation_value(tg_trace *t, const pf_sequence *s,
+                             const PerfettoRead__DebugAnnotation *a, tg_value *v)
+{
+    const pf_trace *p = t->priv;
+    memset(v, 0, sizeof *v);
+    v->base = 10;
+    v->bits = 64;
+    switch (a->value_case) {
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->bool_value != 0;
+        v->bits = 1; /* a truth value */
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->uint_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+        v->type = TG_VAL_SINT;
+        v->v.s = a->int_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE:
+        v->type = TG_VAL_FLOAT;
+        v->v.f = a->double_value;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
+        v->type = TG_VAL_UINT;
+        v->v.u = a->pointer_value;
+        v->flags = TG_VALF_POINTER;
+        v->base = 16;
+        return true;
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
+    case PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
+        const char *text =
+            a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_STRING_VALUE ? a->string_value
+            : a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE
+                ? a->legacy_json_value
+                : pf_interned_text(p, s, PF_INTERNED_ANNOTATION_STRING, a->string_value_iid);
+        if (!text)
+            return false;
+        v->type = TG_VAL_STRING;
+        v->v.str.ptr = text; /* copied by the caller */
+        v->v.str.len = strlen(text);
+        v->bits = 0;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* The old field numbers of the flow ids (uint64 before they became fixed64) are marked
+ * deprecated in perfetto_trace.proto; producers still write them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static size_t flow_count(const PerfettoRead__TrackEvent *e)
+{
+    const PerfettoRead__TrackEvent__LegacyEvent *l = e->legacy_event;
+    return e->n_flow_ids + e->n_flow_ids_old + e->n_terminating_flow_ids +
+           e->n_terminating_flow_ids_old + (l && l->has_bind_id && l->flow_direction);
+}
+
+/* The flows a track event names, into info. */
+static int slice_flows(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_slice_info *info)
+{
+    size_t n = flow_count(e);
+    if (!n)
+        return 0;
+    if (!(info->flows = tg_arena_alloc(&t->arena, n * sizeof *info->flows)))
+        return TG_ERR_NOMEM;
+    const unsigned step = TG_FLOW_IN | TG_FLOW_OUT, last = TG_FLOW_IN | TG_FLOW_END;
+    for (size_t i = 0; i < e->n_flow_ids; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->flow_ids[i], .flags = step};
+    for (size_t i = 0; i < e->n_flow_ids_old; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->flow_ids_old[i], .flags = step};
+    for (size_t i = 0; i < e->n_terminating_flow_ids; i++)
+        info->flows[info->n_flows++] = (tg_flow){.id = e->terminating_flow_ids[i], .flags = last};
+    for (size_t i = 0; i < e->n_terminating_flow_ids_old; i++)
+        info->flows[info->n_flows++] =
+            (tg_flow){.id = e->terminating_flow_ids_old[i], .flags = last};
+    const PerfettoRead__TrackEvent__LegacyEvent *l = e->legacy_event;
+    if (l && l->has_bind_id && l->flow_direction)
+        info->flows[info->n_flows++] =
+            (tg_flow){.id = l->bind_id, .flags = (unsigned)l->flow_direction}; /* IN 1, OUT 2 */
+    return 0;
+}
+
+#pragma GCC diagnostic pop
+
+/* The category, args and flows of a track event beginning a slice (ending: its flows only);
+ * *out NULL when it has none. */
+static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                      bool ending, const pf_slice_info **out)
+{
+    const pf_trace *p = t->priv;
+    *out = NULL;
+    size_t n_cats = ending ? 0 : e->n_categories ? e->n_categories : e->n_category_iids;
+    size_t n_annotations = ending ? 0 : e->n_debug_annotations;
+    size_t n_flows = flow_count(e);
+    if (!n_cats && !n_annotations && !n_flows)
+        return 0;
+    pf_slice_info *info = tg_arena_alloc(&t->arena, sizeof *info);
+    if (!info)
+        return TG_ERR_NOMEM;
+    memset(info, 0, sizeof *info);
+    if (slice_flows(t, e, info) < 0)
+        return TG_ERR_NOMEM;
+    if (n_cats) {
+        size_t len = 0;
+        for (size_t i = 0; i < n_cats; i++) {
+            const char *c = e->n_categories
+                                ? e->categories[i]
+                                : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+            len += (c ? strlen(c) : 0) + 1;
+        }
+        char *cat = tg_arena_alloc(&t->arena, len);
+        if (!cat)
+            return TG_ERR_NOMEM;
+        cat[0] = 0;
+        for (size_t i = 0, at = 0; i < n_cats; i++) {
+            const char *c = e->n_categories
+                                ? e->categories[i]
+                                : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+            size_t n = c ? strlen(c) : 0;
+            if (i)
+                cat[at++] = ',';
+            memcpy(cat + at, c ? c : "", n);
+            at += n;
+            cat[at] = 0;
+        }
+        info->category = cat;
+    }
+    if (n_annotations) {
+        info->args = tg_arena_alloc(&t->arena, n_annotations * sizeof *info->args);
+        if (!info->args)
+            return TG_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n_annotations; i++) {
+        const PerfettoRead__DebugAnnotation *a = e->debug_annotations[i];
+        const char *name =
+            a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME ? a->name
+            : a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID
+                ? pf_interned_text(p, s, PF_INTERNED_ANNOTATION_NAME, a->name_iid)
+                : NULL;
+        tg_value *v = &info->args[info->n_args];
+        if (!name || !annotation_value(t, s, a, v))
+            continue;
+        size_t n = strlen(name);
+        char *key = tg_arena_alloc(&t->arena, n + sizeof "debug.");
+        if (!key)
+            return TG_ERR_NOMEM;
+        memcpy(key, "debug.", 6);
+        memcpy(key + 6, name, n + 1);
+        v->name = key;
+        if (v->type == TG_VAL_STRING &&
+            !(v->v.str.ptr = tg_arena_strndup(&t->arena, v->v.str.ptr, v->v.str.len)))
+            return TG_ERR_NOMEM;
+        info->n_args++;
+    }
+    *out = info;
+    return 0;
+}
+
+static int slice_record(tg_trace *t, const tg_event_class *cls, int64_t ts, const pf_track *k,
+                        const pf_sequence *s, uint64_t name, uint64_t offset)
+{
+    pf_record *r = pf_add_record(t->priv);
+    if (!r)
+        return TG_ERR_NOMEM;
+    r->ts = ts;
+    r->cls = cls;
+    r->pid = k ? k->pid : s->pid;
+    r->tid = k ? k->tid : s->tid;
+    if (r->tid < 0)
+        r->tid = r->pid >= 0 ? r->pid : 0;
+    r->addr = name;
+    r->offset = offset;
+    return 0;
+}
+
+int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                        int64_t ts, uint64_t offset)
+{
+    pf_trace *p = t->priv;
+    const PerfettoRead__TrackEvent *e = pk->track_event;
+    pf_track *k = NULL;
+    if (e->has_track_uuid && e->track_uuid) /* 0: none, as unset */
+        k = track_of(p, e->track_uuid, true);
+    else if (s->has_default_track)
+        k = track_of(p, s->default_track, true);
+    else if (s->tid >= 0) {
+        k = track_of(p, ((uint64_t)s->id << 32 | 0x80000000u) ^ (uint64_t)s->tid, true);
+        if (k) {
+            k->pid = s->pid;
+            k->tid = s->tid;
+        }
+    }
+    const char *name = NULL;
+    if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME)
+        name = e->name;
+    else if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME_IID)
+        name = pf_interned_text(p, s, PF_INTERNED_NAME, e->name_iid);
+    const PerfettoRead__TrackEvent__LegacyEvent *legacy = e->legacy_event;
+    if (!name && legacy && legacy->has_name_iid)
+        name = pf_interned_text(p, s, PF_INTERNED_NAME, legacy->name_iid);
+    int type = e->has_type ? (int)e->type : 0;
+    if (!type && legacy && legacy->has_phase) {
+        switch (legacy->phase) {
+        case 'B': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN; break;
+        case 'E': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END; break;
+        case 'I':
+        case 'i':
+        case 'R': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT; break;
+        case 'X': { /* a complete event: its end is duration_us later */
+            uint64_t n = pf_name_number(t, name);
+            if (n == UINT64_MAX)
+                return TG_ERR_NOMEM;
+            int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+            if (rc == 0)
+                rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+            int64_t dur =
+                legacy->has_duration_us && legacy->duration_us > 0 ? legacy->duration_us * 1000 : 0;
+            return rc < 0 ? rc : slice_record(t, p->slice_end, ts + dur, k, s, n, offset);
+        }
+        default: return 0;
+        }
+    }
+    switch (type) {
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN: {
+        uint64_t n = pf_name_number(t, name);
+        if (n == UINT64_MAX)
+            return TG_ERR_NOMEM;
+        if (k) {
+            if (tg_grow(&k->stack, &k->cap, (size_t)k->open + 1, sizeof *k->stack) < 0)
+                return TG_ERR_NOMEM;
+            k->stack[k->open++] = n;
+        }
+        int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        return rc < 0 ? rc : slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+    }
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END:
+        if (!k || !k->open)
+            return 0; /* an end without a begin: trace_processor drops it too */
+        {
+            int rc = slice_record(t, p->slice_end, ts, k, s, k->stack[--k->open], offset);
+            return rc < 0 ? rc : slice_info(t, s, e, true, &p->recs[p->n_recs - 1].slice);
+        }
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT: {
+        uint64_t n = pf_name_number(t, name);
+        if (n == UINT64_MAX)
+            return TG_ERR_NOMEM;
+        int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
+        if (rc == 0)
+            rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+        return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
+    }
+    default: return 0;
+    }
+}
+
+/* ---- atrace: slices written through ftrace print events ------------------------------------------ */
+
+/* The track of a thread's atrace slices (keyed apart from the trace's own track uuids). */
+static pf_track *atrace_track(pf_trace *p, int32_t tid)
+{
+    return track_of(p, 0xa7ace00000000000ull ^ (uint64_t)(uint32_t)tid, true);
+}
+
+int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len, uint64_t offset)
+{
+    pf_trace *p = t->priv;
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == 0))
+        len--;
+    if (len < 1 || (len > 1 && buf[1] != '|') || tid < 0)
+        return 0;
+    char phase = buf[0];
+    if (phase != 'B' && phase != 'E')
+        return 0;
+    /* B|pid|name[|args]: the pid, then the name up to the next bar */
+    const char *at = len > 2 ? buf + 2 : buf + len, *end = buf + len;
+    int64_t pid = 0;
+    bool has_pid = false;
+    while (at < end && *at >= '0' && *at <= '9' && pid < INT32_MAX) {
+        pid = pid * 10 + (*at++ - '0');
+        has_pid = true;
+    }
+    pf_track *k = atrace_track(p, tid);
+    if (!k)
+        return TG_ERR_NOMEM;
+    k->tid = tid;
+    if (phase == 'E') {
+        if (!k->open)
+            return 0; /* an end without a begin: trace_processor drops it */
+        return slice_record(t, p->slice_end, ts, k, NULL, k->stack[--k->open], offset);
+    }
+    if (!has_pid || at >= end || *at != '|')
+        return 0; /* not atrace's form */
+    const char *name = ++at;
+    while (at < end && *at != '|')
+        at++;
+    char *copy = tg_arena_strndup(&t->arena, name, (size_t)(at - name));
+    if (!copy)
+        return TG_ERR_NOMEM;
+    uint64_t n = pf_name_number(t, copy);
+    if (n == UINT64_MAX || tg_grow(&k->stack, &k->cap, (size_t)k->open + 1, sizeof *k->stack) < 0)
+        return TG_ERR_NOMEM;
+    k->stack[k->open++] = n;
+    k->pid = (int32_t)pid;
+    return slice_record(t, p->slice_begin, ts, k, NULL, n, offset);
+}
