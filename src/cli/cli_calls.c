@@ -19,15 +19,16 @@ static int is_call_kind(tg_event_kind k)
     return k == TG_KIND_FUNC_ENTRY || k == TG_KIND_FUNC_EXIT || k == TG_KIND_FUNC_TAIL_EXIT;
 }
 
-/* 2: it holds samples with call chains or names its slices while reading (no check); 1: it
- * declares a class of function entry or exit; 0: none. */
+/* 2: it holds samples with call chains or names its slices while reading, or declares a
+ * class of function entry or exit that its format declares only when recorded (no check);
+ * 1: a trace.dat declaring the function_graph classes (read to know); 0: none. */
 static int trace_can_hold_calls(const tg_trace *t)
 {
     if (strcmp(tg_trace_format(t), "perf") == 0 || strcmp(tg_trace_format(t), "perfetto") == 0)
         return 2;
     for (size_t i = 0; i < tg_trace_class_count(t); i++)
         if (is_call_kind(tg_event_class_kind(tg_trace_class(t, i))))
-            return 1;
+            return strcmp(tg_trace_format(t), "ftrace") == 0 ? 1 : 2;
     return 0;
 }
 
