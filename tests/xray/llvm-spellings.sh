@@ -49,7 +49,7 @@ refused() {
         tg_fail "$name" "exit $rc, stderr: $(head -c 300 "$TG_TMP/err")"
     fi
 }
-refused "misspelt -sortx=count" "unknown option '-sortx=count' (the xray style takes LLVM's" \
+refused "misspelt -sortx=count" "unknown option '-sortx=count' (did you mean -sort? the xray style takes LLVM's" \
     "$TG" report --style=xray -sortx=count "$log"
 refused "misspelt -instr-mapp=BIN" "unknown option '-instr-mapp=$bin'" \
     "$TG" report --style=xray "-instr-mapp=$bin" "$log"
