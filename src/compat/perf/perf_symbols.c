@@ -40,7 +40,8 @@ static int load(ps_dso_syms *d, const char *path)
     int rc = tg_elf_funcs_read(path, 0, add_func, &w);
     for (size_t i = 0; i < d->n; i++)
         d->v[i].name = d->names + (uintptr_t)d->v[i].name;
-    qsort(d->v, d->n, sizeof *d->v, sym_cmp);
+    if (d->n) /* a file without functions has no array: qsort takes none */
+        qsort(d->v, d->n, sizeof *d->v, sym_cmp);
     /* a symbol of size 0 ends where the next begins (perf's symbols__fixup_end) */
     for (size_t i = 0; i + 1 < d->n; i++)
         if (d->v[i].end == d->v[i].start)
