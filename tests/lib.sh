@@ -129,6 +129,21 @@ tg_check_status() {
     fi
 }
 
+# tg_said NAME STATUS PATTERN CMD... - CMD exits STATUS and its stderr holds PATTERN
+tg_said() {
+    local name=$1 want=$2 pattern=$3
+    shift 3
+    tg_run "$@"
+    local rc=$?
+    if [ "$rc" != "$want" ]; then
+        tg_fail "$name" "exit $rc, expected $want ($(head -c 300 "$TG_TMP/err"))"
+    elif ! grep -qF -- "$pattern" "$TG_TMP/err"; then
+        tg_fail "$name" "stderr lacks '$pattern': $(head -c 300 "$TG_TMP/err")"
+    else
+        tg_pass "$name"
+    fi
+}
+
 tg_done() {
     echo "$tg_checked checks, $tg_failed failed"
     [ "$tg_checked" -gt 0 ] || { echo "FAIL: nothing was checked"; exit 1; }

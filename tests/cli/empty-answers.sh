@@ -12,29 +12,14 @@ calls=$TG_TESTS/../examples/fib.uftrace.data
 fgraph=$TG_TEST_DATA/ftrace/fgraph-be64-4cpu-v6.dat
 for f in "$kernel" "$lttng0" "$calls" "$fgraph"; do [ -e "$f" ] || tg_skip "no $f"; done
 
-# said: NAME STATUS PATTERN CMD... - CMD exits STATUS and its stderr holds PATTERN
-said() {
-    local name=$1 want=$2 pattern=$3
-    shift 3
-    tg_run "$@"
-    local rc=$?
-    if [ "$rc" != "$want" ]; then
-        tg_fail "$name" "exit $rc, expected $want ($(head -c 300 "$TG_TMP/err"))"
-    elif ! grep -qF -- "$pattern" "$TG_TMP/err"; then
-        tg_fail "$name" "stderr lacks '$pattern': $(head -c 300 "$TG_TMP/err")"
-    else
-        tg_pass "$name"
-    fi
-}
-
 # the events filter
-said "misspelt event" 2 "no event of the trace is named 'sched_swtch' (did you mean sched_switch?)" \
+tg_said "misspelt event" 2 "no event of the trace is named 'sched_swtch' (did you mean sched_switch?)" \
     "$TG" cat --events sched_swtch "$kernel"
-said "misspelt event, stats" 2 "did you mean sched_switch?" \
+tg_said "misspelt event, stats" 2 "did you mean sched_switch?" \
     "$TG" stats --events sched_swtch "$kernel"
-said "event near nothing" 2 "no event of the trace is named 'zzzzzzzz'" \
+tg_said "event near nothing" 2 "no event of the trace is named 'zzzzzzzz'" \
     "$TG" cat --events zzzzzzzz "$kernel"
-said "a glob of several naming none" 0 \
+tg_said "a glob of several naming none" 0 \
     "warning: no event of the trace is named 'sched_wakup' (did you mean sched_wakeup" \
     "$TG" cat --events sched_switch,sched_wakup "$kernel"
 [ -s "$TG_TMP/out" ] && tg_pass "the other glob's events printed" ||
@@ -44,12 +29,12 @@ grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a matching glob" "$(c
     tg_pass "no warning for a matching glob"
 
 # CPUs and threads the trace lacks
-said "--cpu 9 on a 2-CPU trace" 0 "warning: the trace has no CPU 9: --cpu 9 selects nothing" \
+tg_said "--cpu 9 on a 2-CPU trace" 0 "warning: the trace has no CPU 9: --cpu 9 selects nothing" \
     "$TG" cat --cpu 9 "$kernel"
 tg_check_status "--cpu of the trace" 0 "$TG" cat --cpu 0 "$kernel"
 grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a CPU it has" "$(cat "$TG_TMP/err")" ||
     tg_pass "no warning for a CPU it has"
-said "--tid of no thread" 0 "warning: the trace has no thread 999999: --tid 999999 selects nothing" \
+tg_said "--tid of no thread" 0 "warning: the trace has no thread 999999: --tid 999999 selects nothing" \
     "$TG" replay --tid 999999 "$calls"
 tid=$("$TG" sql --format csv -q 'select tid from thread where tid > 0 limit 1' "$calls" | tail -1)
 tg_check_status "--tid of a thread it has" 0 "$TG" replay --tid "$tid" "$calls"
@@ -60,17 +45,17 @@ grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a thread it has" "$(c
 for cmd in report replay graph "convert --to folded" "convert --to speedscope" \
     "convert --to svg -o $TG_TMP/x.svg"; do
     # shellcheck disable=SC2086
-    said "$cmd on a trace.dat without function_graph" 1 \
+    tg_said "$cmd on a trace.dat without function_graph" 1 \
         "the ftrace trace holds no function calls (its event classes: sched:sched_switch" \
         "$TG" $cmd "$kernel"
     [ -s "$TG_TMP/out" ] && tg_fail "$cmd wrote nothing" "$(head -3 "$TG_TMP/out")" ||
         tg_pass "$cmd wrote nothing"
 done
 # a trace.dat declaring the function_graph classes without such events: the events it holds
-said "report on a trace.dat declaring funcgraph classes" 1 \
+tg_said "report on a trace.dat declaring funcgraph classes" 1 \
     "the ftrace trace holds no function calls (its events: mmap_lock:mmap_lock_acquire_returned" \
     "$TG" report "$TG_TEST_DATA/ftrace/all-events-v6.dat"
-said "report on an LTTng 0.x kernel trace" 1 "the lttng0 trace holds no function calls (its event classes:" \
+tg_said "report on an LTTng 0.x kernel trace" 1 "the lttng0 trace holds no function calls (its event classes:" \
     "$TG" report "$lttng0"
 [ ! -e "$TG_TMP/x.svg" ] && tg_pass "no svg file left" || tg_fail "no svg file left"
 # and traces with function calls still run
