@@ -18,9 +18,6 @@ tg_relay_isolate "$@"
 tg_need_cmd taskset
 w=$TG_TMP
 tg_relay_start "$w"
-gcc -O1 -I"$here" -o "$w/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread ||
-    tg_skip "cannot build the UST program"
-export TZ=UTC
 run_app() { LTTNG_UST_ALLOW_BLOCKING=1 taskset -c 0 "$w/app" >/dev/null; }
 # waits (at most 20 s) until FILE has N lines
 wait_lines() {

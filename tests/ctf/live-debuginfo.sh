@@ -8,28 +8,12 @@
 # --debug-info-dir DIR.  SKIP (77) with the reason when a tool is missing.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in lttng lttng-sessiond babeltrace2 gcc objcopy strip; do
-    command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-done
-cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
-[ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
-work=$TG_TMP
-started=""
-cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
-tg_at_exit 'cleanup'
 . "$here/lttng-daemon.sh"
-tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
-gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_dbg" "$here/tg_fixture_app.c" \
-    -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
-s=tgdbgi-$$
-lttng create $s --output="$work/rec" >/dev/null || { echo "SKIP: lttng create failed"; exit 77; }
-lttng enable-event -u 'tg_fixture:*,lttng_ust_cyg_profile*,lttng_ust_statedump:*,lttng_ust_lib:*' >/dev/null
-lttng add-context -u -t vpid -t vtid -t ip >/dev/null
-lttng start >/dev/null
-LD_PRELOAD=$cyg "$work/app_dbg" 2 >/dev/null
-lttng stop >/dev/null
-lttng destroy $s >/dev/null
-[ -d "$work/rec" ] || tg_lttng_lost
+work=$TG_TMP
+tg_lttng_cyg_app "$work" app_dbg babeltrace2 objcopy strip
+tg_lttng_record tgdbgi-$$ "$work/rec" \
+    'tg_fixture:*,lttng_ust_cyg_profile*,lttng_ust_statedump:*,lttng_ust_lib:*' vpid,vtid,ip \
+    env LD_PRELOAD="$cyg" "$work/app_dbg" 2
 export TZ=UTC
 fail=0
 compare() { # name options...

@@ -6,28 +6,11 @@
 # right names and call counts.  SKIP (77) with the reason when the tools are missing.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in lttng lttng-sessiond gcc; do
-    command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
-done
-cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
-[ -n "$cyg" ] || { echo "SKIP: liblttng-ust-cyg-profile.so.1 not installed"; exit 77; }
-work=$TG_TMP
-started=""
-cleanup() { [ -n "$started" ] && kill "$started" 2>/dev/null; rm -rf "$work"; }
-tg_at_exit 'cleanup'
 . "$here/lttng-daemon.sh"
-tg_lttng_daemon "$work" || { echo "SKIP: $tg_lttng_why"; exit 77; }
-gcc -O1 -g -finstrument-functions -I"$here" -o "$work/app_cyg" "$here/tg_fixture_app.c" \
-    -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
-s=tgfunc-$$
-lttng create $s --output="$work/rec" >/dev/null || { echo "SKIP: lttng create failed"; exit 77; }
-lttng enable-event -u 'lttng_ust_cyg_profile*,lttng_ust_statedump:*' >/dev/null
-lttng add-context -u -t vpid -t vtid >/dev/null
-lttng start >/dev/null
-LD_PRELOAD=$cyg "$work/app_cyg" >/dev/null
-lttng stop >/dev/null
-lttng destroy $s >/dev/null
-[ -d "$work/rec" ] || tg_lttng_lost
+work=$TG_TMP
+tg_lttng_cyg_app "$work" app_cyg
+tg_lttng_record tgfunc-$$ "$work/rec" 'lttng_ust_cyg_profile*,lttng_ust_statedump:*' vpid,vtid \
+    env LD_PRELOAD="$cyg" "$work/app_cyg"
 fail=0
 "$TG" report "$work/rec" > "$work/report.txt" 2> "$work/err" || { echo "FAIL: report exit $?"; cat "$work/err"; fail=1; }
 cat "$work/report.txt"

@@ -6,6 +6,14 @@
 #                              daemon can be had
 #   tg_lttng_lost              exit 77 (SKIP) when recording failed because a daemon this
 #                              test did not start went away meanwhile
+#   tg_lttng_cyg_app WORKDIR APP [TOOL...]
+#                              SKIP unless lttng, lttng-sessiond, gcc, each TOOL and
+#                              liblttng-ust-cyg-profile are here ($cyg: its path); starts the
+#                              daemon (killed at exit) and builds tg_fixture_app.c with -g
+#                              -finstrument-functions as WORKDIR/APP
+#   tg_lttng_record NAME OUT EVENTS CONTEXTS CMD...
+#                              one session NAME recording the user-space EVENTS with the
+#                              contexts (comma-separated) into OUT while CMD runs
 #
 # A private daemon (its own LTTNG_HOME under WORKDIR) when one starts; when it cannot start
 # because a daemon is already running on the machine (a root session daemon owns the
@@ -41,4 +49,34 @@ tg_lttng_lost() {
         echo "SKIP: the lttng-sessiond that was running here went away during the recording"
         exit 77
     fi
+}
+
+tg_lttng_cyg_app() {
+    local work=$1 app=$2 tool
+    shift 2
+    for tool in lttng lttng-sessiond gcc "$@"; do
+        command -v "$tool" >/dev/null || tg_skip "$tool not installed"
+    done
+    cyg=$(ls /usr/lib/*/liblttng-ust-cyg-profile.so.1 2>/dev/null | head -1)
+    [ -n "$cyg" ] || tg_skip "liblttng-ust-cyg-profile.so.1 not installed"
+    started=""
+    tg_at_exit '[ -n "$started" ] && kill "$started" 2>/dev/null'
+    tg_lttng_daemon "$work" || tg_skip "$tg_lttng_why"
+    local src
+    src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    gcc -O1 -g -finstrument-functions -I"$src" -o "$work/$app" "$src/tg_fixture_app.c" \
+        -llttng-ust -ldl -lpthread || { echo "FAIL: build"; exit 1; }
+}
+
+tg_lttng_record() {
+    local name=$1 out=$2 events=$3 contexts=$4
+    shift 4
+    lttng create "$name" --output="$out" >/dev/null || tg_skip "lttng create failed"
+    lttng enable-event -u "$events" >/dev/null
+    lttng add-context -u $(printf -- ' -t %s' ${contexts//,/ }) >/dev/null
+    lttng start >/dev/null
+    "$@" >/dev/null
+    lttng stop >/dev/null
+    lttng destroy "$name" >/dev/null
+    [ -d "$out" ] || tg_lttng_lost
 }

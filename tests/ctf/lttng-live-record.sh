@@ -21,9 +21,6 @@ proto=$TG_CORPUS/../specs/perfetto_trace.proto
 [ -f "$proto" ] || tg_skip "no Perfetto schema at $proto"
 w=$TG_TMP
 tg_relay_start "$w"
-gcc -O1 -I"$here" -o "$w/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread ||
-    tg_skip "cannot build the UST program"
-export TZ=UTC
 url="net://127.0.0.1:$relay_live/host/$(hostname)/rec"
 data_bytes() { find "$@" -type f -name 'channel*' ! -path '*/index/*' -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 # waits (at most 20 s) until traceglot's scratch folders under SPOOL hold every packet of

@@ -17,11 +17,6 @@ tg_relay_isolate "$@"
 . "$here/../lib.sh"
 w=$TG_TMP
 tg_relay_start "$w"
-gcc -O1 -I"$here" -o "$w/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread ||
-    tg_skip "cannot build the UST program"
-export TZ=UTC
-host=$(hostname)
-relay=net://127.0.0.1:$relay_live
 url="$relay/host/$host/show"
 run_app() { LTTNG_UST_ALLOW_BLOCKING=1 "$w/app" >/dev/null; }
 # waits (at most 20 s) until FILE has N lines

@@ -21,11 +21,6 @@ tg_relay_isolate "$@"
 . "$here/../lib.sh"
 w=$TG_TMP
 tg_relay_start "$w"
-gcc -O1 -I"$here" -o "$w/app" "$here/tg_fixture_app.c" -llttng-ust -ldl -lpthread ||
-    tg_skip "cannot build the UST program"
-export TZ=UTC
-host=$(hostname)
-relay=net://127.0.0.1:$relay_live
 url() { echo "$relay/host/$host/$1"; }
 
 # live_session NAME [EVENTS]: a live session of the events (default all of the program's)

@@ -11,7 +11,9 @@
 #                           data, live in $relay_ctl $relay_data $relay_live) writing under
 #                           WORK/relay, and lttng-sessiond (LTTNG_HOME=WORK/home); both are
 #                           stopped by their pids when the script exits; SKIP when they do
-#                           not start
+#                           not start.  Also builds the UST program tg_fixture_app.c as
+#                           WORK/app, exports TZ=UTC and sets $host (this machine's name)
+#                           and $relay (net://127.0.0.1:LIVE-PORT)
 #   tg_relay_kill           kills the relay now (by pid)
 #   tg_relay_clients SESSION N   waits (at most 20 s) until the relay lists N viewers on
 #                           SESSION
@@ -74,9 +76,16 @@ tg_relay_start() {
     [ -n "$relay_pid" ] || { echo "SKIP: lttng-relayd does not start: $(head -c 300 "$work/relayd.log")"; exit 77; }
     lttng-sessiond --no-kernel > "$work/sessiond.log" 2>&1 &
     relay_pids="$relay_pids $!"
-    for _ in $(seq 100); do lttng list >/dev/null 2>&1 && return 0; sleep 0.1; done
-    echo "SKIP: lttng-sessiond does not start: $(head -c 300 "$work/sessiond.log")"
-    exit 77
+    local up=0
+    for _ in $(seq 100); do lttng list >/dev/null 2>&1 && { up=1; break; }; sleep 0.1; done
+    [ $up = 1 ] || tg_skip "lttng-sessiond does not start: $(head -c 300 "$work/sessiond.log")"
+    local src
+    src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    gcc -O1 -I"$src" -o "$work/app" "$src/tg_fixture_app.c" -llttng-ust -ldl -lpthread ||
+        tg_skip "cannot build the UST program"
+    export TZ=UTC
+    host=$(hostname)
+    relay=net://127.0.0.1:$relay_live
 }
 
 tg_relay_kill() { kill -9 "$relay_pid" 2>/dev/null; }

@@ -8,6 +8,7 @@
 # and the CPUs in cpu; thread_state's Running rows are sched_slice's; the Perfetto output
 # (decoded by protoc) keeps every softirq_entry/exit/raise's vec.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/running-check.sh"
 tg_need_cmd trace-cmd
 [ -x /usr/bin/python3 ] || tg_skip "no /usr/bin/python3"
 per_thread="SELECT t.tid, count(*) FROM ftrace_event e JOIN thread t USING (utid) WHERE e.name != 'lost'
@@ -17,24 +18,6 @@ slices() { # TYPE
           WHERE c.type = '$1' ORDER BY 1, 2"
 }
 tracks="SELECT count(*) FROM track t JOIN cpu_track c USING (id) JOIN cpu ON cpu.cpu = c.cpu"
-# thread_state's Running rows are sched_slice's rows (but the idle task's, which has no
-# thread states), both ways; a runnable state after a wakeup names its waker
-running_check() { # NAME TRACE
-    local q="SELECT (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM sched_slice WHERE utid != 0
-                                         EXCEPT SELECT ts, dur, cpu, utid FROM thread_state
-                                         WHERE state = 'Running')),
-                    (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM thread_state WHERE state = 'Running'
-                                         EXCEPT SELECT ts, dur, cpu, utid FROM sched_slice)),
-                    (SELECT count(*) FROM sched_slice WHERE utid != 0)"
-    if tg_run "$TG" sql --format csv "$2" -q "$q"; then
-        local row
-        row=$(tail -1 "$TG_TMP/out")
-        [ "${row%,*}" = "0,0" ] && tg_pass "$1: thread_state Running = sched_slice (${row##*,} slices)" ||
-            tg_fail "$1: thread_state Running = sched_slice" "$row (missing, extra, slices)"
-    else
-        tg_fail "$1: thread_state" "$(head -3 "$TG_TMP/err")"
-    fi
-}
 n=0
 for f in "$TG_TEST_DATA"/ftrace/sched-irq-timer-v6.dat "$TG_TEST_DATA"/ftrace/sched-irq-timer-v7zstd.dat \
          "$TG_TEST_DATA"/ftrace/instances-v6.dat "$TG_TEST_DATA"/ftrace/misc-v6.dat \

@@ -10,6 +10,7 @@
 # Traces: make-lttng-kernel.py's (babeltrace2 run here) and the corpus's many-threads (its
 # recorded babeltrace2 text and lttng-syscallstats output, read in place).
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/running-check.sh"
 [ -x /usr/bin/python3 ] || tg_skip "no /usr/bin/python3"
 per_thread="SELECT coalesce(t.tid, -1), count(*) FROM ftrace_event e LEFT JOIN thread t USING (utid)
             GROUP BY 1 ORDER BY 1"
@@ -28,24 +29,6 @@ counters="SELECT c.cpu, c.name, k.value FROM counter k JOIN cpu_counter_track c 
           ORDER BY k.ts, k.id"
 processes="SELECT DISTINCT pid FROM process ORDER BY pid"
 
-# thread_state's Running rows are sched_slice's rows (but the idle task's, which has no
-# thread states), both ways
-running_check() { # NAME TRACE
-    local q="SELECT (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM sched_slice WHERE utid != 0
-                                         EXCEPT SELECT ts, dur, cpu, utid FROM thread_state
-                                         WHERE state = 'Running')),
-                    (SELECT count(*) FROM (SELECT ts, dur, cpu, utid FROM thread_state WHERE state = 'Running'
-                                         EXCEPT SELECT ts, dur, cpu, utid FROM sched_slice)),
-                    (SELECT count(*) FROM sched_slice WHERE utid != 0)"
-    if tg_run "$TG" sql --format csv "$2" -q "$q"; then
-        local row
-        row=$(tail -1 "$TG_TMP/out")
-        [ "${row%,*}" = "0,0" ] && tg_pass "$1: thread_state Running = sched_slice (${row##*,} slices)" ||
-            tg_fail "$1: thread_state Running = sched_slice" "$row (missing, extra, slices)"
-    else
-        tg_fail "$1: thread_state" "$(head -3 "$TG_TMP/err")"
-    fi
-}
 
 # sql_csv NAME TRACE QUERY OUT: the query's rows without the header
 sql_csv() {
