@@ -8,6 +8,12 @@
  *   sym       MODULE.sym: "ADDRESS TYPE NAME" lines (C++ names, demangled)
  *   dbg       MODULE.dbg: F:/L:/A:/R: lines (functions, lines, argument specs)
  *   dat       TID.dat: the thread's 16-byte records and their payloads (first byte picks)
+ *   kheader   kernel_header of `record -k`: PAGE_SIZE/LONG_SIZE/ENDIAN, TRACEFS sections
+ *   kernel    kernel-cpuN.dat: the cpu's function_graph ring-buffer pages
+ *   kallsyms  the data's copy of /proc/kallsyms (the kernel functions' names)
+ *   perf      perf-cpuN.dat: the perf records of context switches, forks, exits, comms
+ *             (first byte picks)
+ *   extern    extern.dat: "SECONDS.NANOSECONDS message" lines
  *
  * Each replaces that file of a fixture recorded by uftrace (tests/uftrace/record-fixtures.sh)
  * and runs the directory through everything the library does (fuzz_fixture.h).  Seeds: the
@@ -43,6 +49,27 @@ static const char *const fixtures[] = {"uftrace/args.data", "uftrace/events.data
                                        "uftrace/cxx.data"};
 static const char pattern[] = "[0-9]*.dat";
 enum { PICK = 1 };
+#elif TG_FUZZ_UNIT_kheader
+static const char *const fixtures[] = {"uftrace-kernel/kernel.data"};
+static const char pattern[] = "kernel_header";
+enum { PICK = 0 };
+#elif TG_FUZZ_UNIT_kernel
+static const char *const fixtures[] = {"uftrace-kernel/kernel.data"};
+static const char pattern[] = "kernel-cpu*.dat";
+enum { PICK = 0 };
+#elif TG_FUZZ_UNIT_kallsyms
+static const char *const fixtures[] = {"uftrace-kernel/kernel.data"};
+static const char pattern[] = "kallsyms";
+enum { PICK = 0 };
+#elif TG_FUZZ_UNIT_perf
+static const char *const fixtures[] = {"uftrace-sched/s3.data", "uftrace-sched/end2.data",
+                                       "uftrace/args.data", "uftrace-kernel/kernel.data"};
+static const char pattern[] = "perf-cpu*.dat";
+enum { PICK = 1 };
+#elif TG_FUZZ_UNIT_extern
+static const char *const fixtures[] = {"uftrace/extern.data"};
+static const char pattern[] = "extern.dat";
+enum { PICK = 0 };
 #else
 #error "TG_FUZZ_UNIT_<unit> must be set"
 #endif
