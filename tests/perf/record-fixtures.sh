@@ -60,3 +60,10 @@ perf record -q --synth=no -z -m 512 -o "$here/../data/perf-kernel/kernel.data" -
     -e sched:sched_switch -e sched:sched_wakeup -e 'irq:*' -e 'raw_syscalls:*' -- sleep 0.01 \
     >/dev/null 2>&1
 chmod 644 "$here/../data/perf-kernel/kernel.data"
+# the fuzz target's tracepoint seed (tests/fuzz/fuzz_perf.c): the workload's own sched
+# events, a few dozen records; sched.data's 1352 take over a second of CPU per input under
+# the fuzzer's instrumentation (libFuzzer's timeout)
+mkdir -p "$here/../data/perf-tp"
+perf record -q -o "$here/../data/perf-tp/sched-task.data" \
+    -e sched:sched_switch -e sched:sched_wakeup -- "${run[@]}" >/dev/null 2>&1
+chmod 644 "$here/../data/perf-tp/sched-task.data"
