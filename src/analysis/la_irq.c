@@ -382,22 +382,34 @@ static void json_output(struct irq_state *s, la_run *r, struct irq_stats **rows,
         la_lami_add(r, ht);
         la_lami_add(r, st_);
     }
-    if (c->freq)
-        for (size_t i = 0; i < n_rows; i++) {
-            char title[400];
-            snprintf(title, sizeof title,
-                     "Interrupt handler duration frequency distribution [%s (%d)]", rows[i]->name,
-                     rows[i]->id);
-            json_object *t = la_lami_table_sub(r, "freq", title, begin, end);
-            size_t n = freq_fill(s, rows[i], lower, upper, counts);
-            for (size_t k = 0; k < n; k++) {
-                json_object *row = la_lami_row(t);
-                json_object_array_add(row, la_lami_value("duration", lower[k]));
-                json_object_array_add(row, la_lami_value("duration", upper[k]));
-                json_object_array_add(row, la_lami_int("number", counts[k]));
-            }
+    if (!c->freq)
+        return;
+    /* --freq-series: the tables as one */
+    json_object *tables = c->freq_series ? json_object_new_array() : NULL;
+    json_object *subtitles = c->freq_series ? json_object_new_array() : NULL;
+    for (size_t i = 0; i < n_rows; i++) {
+        char title[400], sub[320];
+        snprintf(sub, sizeof sub, "%s (%d)", rows[i]->name, rows[i]->id);
+        snprintf(title, sizeof title, "Interrupt handler duration frequency distribution [%s]",
+                 sub);
+        json_object *t = la_lami_table_sub(r, "freq", title, begin, end);
+        size_t n = freq_fill(s, rows[i], lower, upper, counts);
+        for (size_t k = 0; k < n; k++) {
+            json_object *row = la_lami_row(t);
+            json_object_array_add(row, la_lami_value("duration", lower[k]));
+            json_object_array_add(row, la_lami_value("duration", upper[k]));
+            json_object_array_add(row, la_lami_int("number", counts[k]));
+        }
+        if (tables) {
+            json_object_array_add(tables, t);
+            json_object_array_add(subtitles, json_object_new_string(sub));
+        } else {
             la_lami_add(r, t);
         }
+    }
+    if (tables)
+        la_lami_add_series(r, "Interrupt handlers duration frequency distributions", "interrupts",
+                           tables, subtitles);
 }
 
 static void put_log(struct irq_state *s, la_run *r, tg_buf *out)

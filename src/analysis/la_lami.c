@@ -109,3 +109,56 @@ json_object *la_lami_cpu(int64_t id)
     json_object_object_add(o, "id", json_object_new_int64(id));
     return o;
 }
+
+static json_object *column(const char *title, const char *cls, const char *unit)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "title", json_object_new_string(title));
+    json_object_object_add(o, "class", json_object_new_string(cls));
+    if (unit)
+        json_object_object_add(o, "unit", json_object_new_string(unit));
+    return o;
+}
+
+void la_lami_add_series(la_run *r, const char *title, const char *unit, json_object *tables,
+                        json_object *subtitles)
+{
+    size_t n = json_object_array_length(tables);
+    if (n == 0) {
+        json_object_put(tables);
+        json_object_put(subtitles);
+        return;
+    }
+    json_object *first = json_object_array_get_idx(tables, 0);
+    json_object *cls = json_object_new_object(), *cols = json_object_new_array();
+    json_object_object_add(cls, "title", json_object_new_string(title));
+    json_object_array_add(cols, column("Duration (lower bound)", "duration", NULL));
+    json_object_array_add(cols, column("Duration (upper bound)", "duration", NULL));
+    for (size_t k = 0; k < n; k++)
+        json_object_array_add(
+            cols, column(json_object_get_string(json_object_array_get_idx(subtitles, k)), "number",
+                         unit));
+    json_object_object_add(cls, "column-descriptions", cols);
+    json_object *series = json_object_new_object();
+    json_object_object_add(series, "class", cls);
+    json_object_object_add(series, "time-range",
+                           json_object_get(json_object_object_get(first, "time-range")));
+    json_object *data = json_object_new_array();
+    json_object *rows0 = json_object_object_get(first, "data");
+    for (size_t i = 0; i < json_object_array_length(rows0); i++) {
+        json_object *row0 = json_object_array_get_idx(rows0, i), *row = json_object_new_array();
+        json_object_array_add(row, json_object_get(json_object_array_get_idx(row0, 0)));
+        json_object_array_add(row, json_object_get(json_object_array_get_idx(row0, 1)));
+        for (size_t k = 0; k < n; k++) { /* a table without that row: no count (null) */
+            json_object *rows =
+                json_object_object_get(json_object_array_get_idx(tables, k), "data");
+            json_object *cell = json_object_array_get_idx(json_object_array_get_idx(rows, i), 2);
+            json_object_array_add(row, json_object_get(cell));
+        }
+        json_object_array_add(data, row);
+    }
+    json_object_object_add(series, "data", data);
+    json_object_put(tables);
+    json_object_put(subtitles);
+    la_lami_add(r, series);
+}

@@ -57,7 +57,8 @@ TG_OPTIONS(analyze) = {
         {"softirq", TG_OPT_TEXT, NULL, "irq: only these softirqs", "N[,N]"},
         {"skip-validation", TG_OPT_FLAG, NULL, "accepted (no lost-event check is made)"},
         {"no-color", TG_OPT_FLAG, NULL, "accepted (never coloured)"},
-        {"no-intersection", TG_OPT_FLAG, NULL, "accepted"},
+        {"no-intersection", TG_OPT_FLAG, NULL,
+         "CTF: every event, not only the streams' intersection"},
         {0},
     },
 };
@@ -312,8 +313,21 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
-    if (r->kind->threads && !tg_iter_kernel_model(it)) { /* each event's thread */
+    la_intersect x;
+    if (tg_options_flag(opts, "no-intersection"))
+        x = (la_intersect){.on = false};
+    else
+        la_intersect_start(&x, set, it);
+    /* each event's thread, from the kernel model: fed here with the intersection's events
+     * only (lttng-analyses' state knows nothing of the others), else by the iterator */
+    tg_kmodel *model = NULL;
+    tg_kcursor *cursor = NULL;
+    if (r->kind->threads &&
+        (x.on ? !(model = tg_kmodel_new(set)) || !(cursor = tg_kcursor_new(model))
+              : !tg_iter_kernel_model(it))) {
+        tg_kmodel_free(model);
         tg_iter_free(it);
+        la_intersect_free(&x);
         return TG_ERR_NOMEM;
     }
     const tg_event *ev;
@@ -323,6 +337,18 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
         /* perf's side-band records (its task list at time 0, mmaps) are no kernel events */
         if (ev->cls && strncmp(ev->cls->name, "PERF_RECORD_", 12) == 0)
             continue;
+        if (__builtin_expect(x.on, 0)) {
+            int in = la_intersect_event(&x, ev, err);
+            if (in == 0)
+                continue;
+            if (in != 1) { /* past its end, or none */
+                rc = in < 0 ? in : 0;
+                break;
+            }
+            /* the iterator's own read-ahead copy, which the model completes in place */
+            if (cursor && (rc = tg_kcursor_feed(cursor, (tg_event *)ev, ev->ts, NULL)) < 0)
+                break;
+        }
         if (first && (rc = read_conf(&r->conf, opts, ev->ts, err)) < 0)
             break;
         if (first && r->conf.begin == LA_NONE && (rc = open_period(r, ev->ts)) < 0)
@@ -348,6 +374,9 @@ static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error *
         rc = got;
     if (first && rc == 0)
         rc = read_conf(&r->conf, opts, LA_NONE, err);
+    la_intersect_free(&x);
+    tg_kcursor_free(cursor);
+    tg_kmodel_free(model);
     tg_iter_free(it);
     return rc;
 }

@@ -44,6 +44,22 @@ typedef struct la_run {
     json_object *results; /* --format json: the result tables */
 } la_run;
 
+/* lttng-analyses' stream intersection (la_intersect.c): on CTF traces, only the events
+ * between the streams' latest beginning and earliest end. */
+typedef struct la_intersect {
+    bool on;
+    size_t n_streams, n_begun;
+    const tg_stream **begun; /* the streams that had their first packet */
+    int64_t end;             /* the earliest stream end so far */
+} la_intersect;
+
+/* on (when every trace of set is CTF) asks it of it */
+void la_intersect_start(la_intersect *x, tg_set *set, tg_iter *it);
+/* 1: ev is an event within the intersection; 0: leave it out (outside, or a stream or packet
+ * message); 2: the intersection ended before it; < 0: an error (no intersection) */
+int la_intersect_event(la_intersect *x, const tg_event *ev, tg_error **err);
+void la_intersect_free(la_intersect *x);
+
 /* One lttng-analyses command. */
 typedef struct la_kind {
     const char *name;
@@ -136,6 +152,11 @@ json_object *la_lami_table_sub(la_run *r, const char *cls, const char *title, in
                                int64_t end);
 json_object *la_lami_row(json_object *table);
 void la_lami_add(la_run *r, json_object *table); /* a table with rows joins the results */
+/* --freq-series (lttng-analyses' _get_*_freq_series_table): the freq tables (each a table of
+ * lower, upper, count rows, its subtitle in subtitles) as one table titled title: the first
+ * table's bounds, then each table's count (unit) per row; takes both arrays */
+void la_lami_add_series(la_run *r, const char *title, const char *unit, json_object *tables,
+                        json_object *subtitles);
 json_object *la_lami_number(double v);
 json_object *la_lami_int(const char *cls, int64_t v); /* {"class": cls, "value": v} */
 json_object *la_lami_value(const char *cls, double v);

@@ -423,6 +423,10 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                 if (!on)
                     continue;
                 size_t n_g = kind == 0 ? 1 : kind == 1 ? n_tid_groups : n_prio_groups;
+                /* --freq-series: the per-tid or per-prio tables as one */
+                bool series = kind != 0 && c->freq_series;
+                json_object *tables = series ? json_object_new_array() : NULL;
+                json_object *subtitles = series ? json_object_new_array() : NULL;
                 for (size_t k = 0; k < n_g; k++) {
                     const struct group *g = kind == 0   ? &total
                                             : kind == 1 ? &tid_groups[k]
@@ -431,11 +435,14 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                     if (kind == 0) {
                         t = la_lami_table(r, "freq", begin, end);
                     } else {
-                        char title[128];
+                        char title[128], sub[64];
+                        snprintf(sub, sizeof sub, "%s: %lld", kind == 1 ? "TID" : "Priority",
+                                 (long long)g->key);
                         snprintf(title, sizeof title,
-                                 "Scheduling latency frequency distribution [%s: %lld]",
-                                 kind == 1 ? "TID" : "Priority", (long long)g->key);
+                                 "Scheduling latency frequency distribution [%s]", sub);
                         t = la_lami_table_sub(r, "freq", title, begin, end);
+                        if (series)
+                            json_object_array_add(subtitles, json_object_new_string(sub));
                     }
                     size_t n_rows;
                     freq_fill(s, g, lower, upper, counts, &n_rows, umin, umax);
@@ -445,8 +452,14 @@ static int la_sched_output(struct sched *s, la_run *r, tg_buf *out)
                         json_object_array_add(row, la_lami_value("duration", upper[i]));
                         json_object_array_add(row, la_lami_int("number", counts[i]));
                     }
-                    la_lami_add(r, t);
+                    if (series)
+                        json_object_array_add(tables, t);
+                    else
+                        la_lami_add(r, t);
                 }
+                if (series)
+                    la_lami_add_series(r, "Scheduling latencies frequency distributions",
+                                       "schedulings", tables, subtitles);
             }
         }
         goto done_top;

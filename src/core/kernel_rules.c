@@ -199,8 +199,9 @@ const km_class *km_class_of(tg_kmodel *m, const tg_event *ev)
     if (!ev->cls)
         return &none;
     size_t n = ev->cls->number;
-    if (n >= m->n_classes &&
-        tg_grow_zeroed(&m->classes, &m->n_classes, &m->cap_classes, n + 1, sizeof *m->classes) < 0)
+    if (n >= m->n_classes && /* SIZE_MAX: a CTF stream or packet message, no event class */
+        (n == SIZE_MAX || tg_grow_zeroed(&m->classes, &m->n_classes, &m->cap_classes, n + 1,
+                                         sizeof *m->classes) < 0))
         return &none;
     km_class *c = &m->classes[n];
     if (c->role != KM_ROLE_UNKNOWN)

@@ -12,12 +12,15 @@ export LC_ALL=C.UTF-8 TZ=UTC
 set -f # the cases' [begin,end] are no file patterns
 here=$TG_TESTS/analyze
 cases=${1:-$here/live.cases}
-# seeds 1, 2, 7 (lttng-modules 2.6.0); 3 and 4 with I/O events, 4 across midnight
-for seed in 1 2 7 3 4; do
+# seeds 1, 2, 7 (lttng-modules 2.6.0); 3, 4 and 5 with I/O events, 4 across midnight, 5 with
+# streams that begin late and end early (their intersection, lttng-analyses' default, is
+# narrower than the trace)
+for seed in 1 2 7 3 4 5; do
     version=2.8.0 extra=
     [ "$seed" = 7 ] && version=2.6.0
     [ "$seed" = 3 ] && extra=io
     [ "$seed" = 4 ] && extra="io midnight"
+    [ "$seed" = 5 ] && extra="io late"
     # shellcheck disable=SC2086
     /usr/bin/python3 "$here/make-kernel-trace.py" "$TG_TMP/s$seed/kernel" "$seed" "$version" \
         $extra || { tg_fail "make-kernel-trace.py $seed" "cannot write the trace"; tg_done; }
