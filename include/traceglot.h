@@ -286,6 +286,16 @@ size_t tg_trace_warning_count(const tg_trace *t);
  * what refuses such a trace (uftrace replay, report, graph) refuses it with this text. */
 const char *tg_trace_symbols_missing(const tg_trace *t);
 const char *tg_trace_warning(const tg_trace *t, size_t i);
+/* What the reader counted under trace_processor's stat names (Perfetto and Chrome JSON
+ * traces: events it could not use, and why), in the order it declared them; the SQL stats
+ * table lists them. */
+typedef struct tg_trace_stat {
+    const char *name;
+    const char *severity; /* "info", "error", "data_loss" */
+    int64_t value;
+} tg_trace_stat;
+size_t tg_trace_stat_count(const tg_trace *t);
+const tg_trace_stat *tg_trace_stat_at(const tg_trace *t, size_t i); /* NULL past the end */
 /* The event classes the trace declares (every event format of a trace.dat, every CTF event
  * class), whether or not an event of them occurs. */
 size_t tg_trace_class_count(const tg_trace *t);
@@ -603,6 +613,10 @@ const char *tg_event_func_module(const tg_event *ev);
 /* The category a viewer trace (Perfetto's TrackEvent categories, Chrome JSON's "cat") gives
  * the slice a function entry begins; NULL when none. */
 const char *tg_event_func_category(const tg_event *ev);
+/* The time (ns) the event's thread had run on a CPU when the event happened, where a viewer
+ * trace records it (Chrome JSON's "tts", "tts" + "tdur" at a complete event's end): false
+ * when it is not recorded.  The slice table's thread_ts and thread_dur. */
+bool tg_event_thread_time(const tg_event *ev, int64_t *ns);
 /* The flows (arrows between slices: Perfetto's flow_ids, terminating_flow_ids, a legacy
  * event's bind_id) that the slice a function entry begins, or an exit ends, takes part in:
  * *flows points at n of them (valid while the event is).  A flow links the slices that name

@@ -19,7 +19,8 @@ PRUNE = {
         "clock_snapshot", "process_descriptor", "thread_descriptor", "ftrace_events",
         "trusted_uid", "trusted_packet_sequence_id", "trusted_pid", "interned_data",
         "sequence_flags", "incremental_state_cleared", "trace_packet_defaults",
-        "previous_packet_dropped", "first_packet_on_sequence", "machine_id"},
+        "previous_packet_dropped", "first_packet_on_sequence", "machine_id", "translation_table"},
+    "TranslationTable": {"slice_name"},
     "TrackEvent": {
         "category_iids", "categories", "name_iid", "name", "type", "track_uuid",
         "counter_value", "double_counter_value", "extra_counter_track_uuids",

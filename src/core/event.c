@@ -51,6 +51,12 @@ const char *tg_event_func_category(const tg_event *ev)
     return ops && ops->func_category ? ops->func_category(ev) : NULL;
 }
 
+bool tg_event_thread_time(const tg_event *ev, int64_t *ns)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    return ops && ops->thread_time && ops->thread_time(ev, ns);
+}
+
 size_t tg_event_flows(const tg_event *ev, const tg_flow **flows)
 {
     const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;

@@ -53,6 +53,9 @@ struct tg_stream_ops {
     const char *(*func_module)(const tg_event *ev);
     /* Optional: the category a viewer trace gave the slice ev begins (tg_event_func_category). */
     const char *(*func_category)(const tg_event *ev);
+    /* Optional: the thread's CPU time at ev, a viewer trace's thread timestamp (Chrome
+     * JSON's tts, TrackEvent's thread_time): false when the event has none. */
+    bool (*thread_time)(const tg_event *ev, int64_t *ns);
     /* Optional: the flows of the slice ev begins or ends (tg_event_flows). */
     size_t (*flows)(const tg_event *ev, const tg_flow **out);
     /* Optional: the symbol of ev->addr with its size and kind (tg_event_func_symbol); without
@@ -125,7 +128,9 @@ struct tg_trace {
     void *priv;                        /* the format's own state */
     struct tg_trace_warning *warnings; /* what the reader accepted with a warning, in order */
     size_t n_warnings;
-    const char *symbols_missing; /* tg_trace_symbols_missing, or NULL */
+    const char *symbols_missing;       /* tg_trace_symbols_missing, or NULL */
+    struct tg_trace_stat_entry *stats; /* tg_trace_count (trace_stats.c) */
+    size_t n_stats;
 };
 
 /* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
@@ -154,6 +159,10 @@ tg_clock_origin tg_clock_origin_of_name(const char *name);
 /* Records what the reader accepted although it is not quite valid (as the peer tool warns
  * and goes on); the CLI prints these on stderr.  At most 100 are kept per trace. */
 void tg_trace_warn(tg_trace *t, const char *fmt, ...) TG_PRINTF(2, 3);
+/* Adds add to the reader's counter name (trace_processor's stat name, a static string;
+ * severity "info", "error" or "data_loss"), declaring it when new: declare the counters a
+ * reader keeps at open with add 0.  0, or TG_ERR_NOMEM. */
+int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t add);
 /* Why function addresses cannot be named (tg_trace_symbols_missing), copied; also warned. */
 void tg_trace_set_symbols_missing(tg_trace *t, const char *why);
 void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);

@@ -242,10 +242,65 @@ static const struct {
     {"traces", "info", "analysis", "traces read together"},
 };
 
+enum { N_OWN_STATS = sizeof stat_rows / sizeof *stat_rows };
+
+/* Whether trace i's stat j is the first of its name in the set (one row per name). */
+static bool first_of_name(const tg_set *set, size_t i, size_t j)
+{
+    const char *name = tg_trace_stat_at(tg_set_trace(set, i), j)->name;
+    for (size_t a = 0; a <= i; a++) {
+        const tg_trace *t = tg_set_trace(set, a);
+        for (size_t b = 0; b < (a == i ? j : tg_trace_stat_count(t)); b++)
+            if (strcmp(tg_trace_stat_at(t, b)->name, name) == 0)
+                return false;
+    }
+    return true;
+}
+
+/* The k-th distinct name the readers counted, with its value summed over the traces. */
+static const tg_trace_stat *reader_stat(const tg_set *set, size_t k, int64_t *sum)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        for (size_t j = 0; j < tg_trace_stat_count(t); j++) {
+            if (!first_of_name(set, i, j) || k--)
+                continue;
+            const tg_trace_stat *st = tg_trace_stat_at(t, j);
+            *sum = 0;
+            for (size_t a = i; a < tg_set_trace_count(set); a++) {
+                const tg_trace *u = tg_set_trace(set, a);
+                for (size_t b = 0; b < tg_trace_stat_count(u); b++)
+                    if (strcmp(tg_trace_stat_at(u, b)->name, st->name) == 0)
+                        *sum += tg_trace_stat_at(u, b)->value;
+            }
+            return st;
+        }
+    }
+    return NULL;
+}
+
 static int stats_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
-    return rc < 0 ? rc : sql_reg_filter(c, sizeof stat_rows / sizeof *stat_rows, SQL_ANY);
+    if (rc < 0)
+        return rc;
+    size_t n = N_OWN_STATS;
+    const tg_set *set = c->db->set;
+    for (size_t i = 0; i < tg_set_trace_count(set); i++)
+        for (size_t j = 0; j < tg_trace_stat_count(tg_set_trace(set, i)); j++)
+            n += first_of_name(set, i, j);
+    return sql_reg_filter(c, n, SQL_ANY);
+}
+
+/* A row of what a reader counted: trace_processor's own stat. */
+static void reader_stat_row(sql_val *v, const tg_trace_stat *st, int64_t value)
+{
+    sql_text(&v[S_NAME], st->name);
+    sql_null(&v[S_IDX]);
+    sql_text(&v[S_SEVERITY], st->severity);
+    sql_text(&v[S_SOURCE], "trace");
+    sql_int(&v[S_VALUE], value);
+    sql_text(&v[S_DESCRIPTION], "counted by the reader as trace_processor counts it");
 }
 
 static int stats_next(sql_cursor *c)
@@ -254,6 +309,14 @@ static int stats_next(sql_cursor *c)
     if (i == SIZE_MAX)
         return 0;
     const sql_db *db = c->db;
+    if (i >= N_OWN_STATS) {
+        int64_t sum = 0;
+        const tg_trace_stat *st = reader_stat(db->set, i - N_OWN_STATS, &sum);
+        if (!st)
+            return 0;
+        reader_stat_row(c->row, st, sum);
+        return 0;
+    }
     /* a record saying the tracer lost events is no event (tg_class_counts_run's rule) */
     const int64_t values[] = {db->n_events - db->n_lost_events,
                               db->n_lost_events,

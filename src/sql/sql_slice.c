@@ -51,6 +51,7 @@ struct frame_id {
     int64_t id;
     int64_t argset;       /* its entry event's ordinal when that event has args, else SQL_ANY */
     const char *category; /* its entry event's (viewer traces), or NULL */
+    int64_t thread_ts;    /* its entry event's thread time (viewer traces), else SQL_ANY */
     bool wanted;          /* a row of the query when it ends */
 };
 
@@ -62,7 +63,7 @@ struct slice_thread {
 };
 
 struct slice_row {
-    int64_t id, ts, dur, track, depth, parent, self, end, argset;
+    int64_t id, ts, dur, track, depth, parent, self, end, argset, thread_ts, thread_dur;
     const char *name, *module, *category;
     bool recursive;
 };
@@ -137,11 +138,15 @@ static void on_open(void *ctx, const tg_call *call)
                   (q->track == SQL_ANY || q->track == t->track);
     if (wanted && q->name)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
-    struct frame_id f = {.id = s->next_id++, .argset = SQL_ANY, .wanted = wanted};
+    struct frame_id f = {
+        .id = s->next_id++, .argset = SQL_ANY, .thread_ts = SQL_ANY, .wanted = wanted};
     const tg_event *ev = s->fed;
     if (wanted && ev && tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_ENTRY &&
         tg_event_func_addr(ev) == call->addr) {
         f.category = tg_event_func_category(ev);
+        int64_t thread_ns;
+        if (tg_event_thread_time(ev, &thread_ns))
+            f.thread_ts = thread_ns;
         if (tg_event_field_count(ev, TG_SCOPE_PAYLOAD) > 0)
             f.argset = s->scan.ordinal;
     }
@@ -179,6 +184,13 @@ static void on_call(void *ctx, const tg_call *call)
     bool dropped = (call->flags & TG_CALL_NO_EXIT) && !(call->flags & TG_CALL_LOST) && call->exit;
     if (dropped && uftrace_rules(s, call->trace))
         return;
+    /* its thread time: the entry's, and how far the exit's passed it */
+    int64_t thread_end, thread_dur = SQL_ANY;
+    const tg_event *ev = s->fed;
+    if (f->thread_ts != SQL_ANY && call->exit && ev &&
+        tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_EXIT &&
+        tg_event_thread_time(ev, &thread_end))
+        thread_dur = thread_end - f->thread_ts;
     if (s->head == s->n)
         s->head = s->n = 0;
     if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0) {
@@ -198,6 +210,8 @@ static void on_call(void *ctx, const tg_call *call)
         .module = call->module,
         .category = f->category,
         .argset = f->argset,
+        .thread_ts = f->thread_ts,
+        .thread_dur = thread_dur,
         .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
     };
 }
@@ -231,6 +245,8 @@ static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, i
     int64_t ts = t->open[depth].ts, dur = end == SQL_ANY ? -1 : end - ts;
     s->rows[s->n++] = (struct slice_row){
         .id = t->open[depth].id,
+        .thread_ts = SQL_ANY,
+        .thread_dur = SQL_ANY,
         .ts = ts,
         .dur = dur,
         .track = t->track,
@@ -378,8 +394,8 @@ static int slice_next(sql_cursor *c)
     sql_null(&v[C_PARENT_STACK_ID]);
     sql_int_or_null(&v[C_PARENT_ID], r->parent);
     sql_int_or_null(&v[C_ARG_SET_ID], r->argset);
-    sql_null(&v[C_THREAD_TS]);
-    sql_null(&v[C_THREAD_DUR]);
+    sql_int_or_null(&v[C_THREAD_TS], r->thread_ts);
+    sql_int_or_null(&v[C_THREAD_DUR], r->thread_dur);
     sql_null(&v[C_THREAD_INSTRUCTION_COUNT]);
     sql_null(&v[C_THREAD_INSTRUCTION_DELTA]);
     sql_text(&v[C_MODULE], r->module);

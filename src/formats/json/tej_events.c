@@ -9,6 +9,8 @@
  * A slice's end sorts before what begins at the same time, except the end of a slice of no
  * duration, which comes right after its own begin; ends at one time come latest begun first;
  * complete events beginning at one time come longest first (trace_processor nests them so).
+ * A B, E or X event's "tts" is its thread time (tg_event_thread_time), an X's "tts" +
+ * "tdur" its end's.
  * The other phases (counters, async b/e, flows, samples) are not read yet. */
 #include "formats/json/tej_internal.h"
 
@@ -142,7 +144,7 @@ static int add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name)
 
 static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint32_t rank,
                        int64_t longer, uint64_t order, int32_t pid, int32_t tid, uint64_t name,
-                       struct json_object *args, uint64_t offset)
+                       struct json_object *args, uint64_t offset, int64_t thread_ns)
 {
     tej_trace *j = t->priv;
     if (tg_grow(&j->recs, &j->cap_recs, j->n_recs + 1, sizeof *j->recs) < 0)
@@ -157,7 +159,8 @@ static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint3
                       .tid = tid,
                       .name = name,
                       .args = args ? json_object_get(args) : NULL,
-                      .offset = offset};
+                      .offset = offset,
+                      .thread_ns = thread_ns};
     return r;
 }
 
@@ -195,13 +198,16 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
     struct json_object *args = member(ev, "args");
     uint64_t order = j->order;
     j->order += 2;
+    int64_t tts = TEJ_NO_TIME, tdur = 0;
+    if (!time_of(member(ev, "tts"), &tts))
+        tts = TEJ_NO_TIME;
     switch (*ph) {
     case 'B': {
         uint64_t n = name_number(t, name ? name : "");
         if (n == UINT64_MAX || tg_grow(&j->open, &j->cap_open, j->n_open + 1, sizeof *j->open) < 0)
             return TG_ERR_NOMEM;
         j->open[j->n_open++] = (tej_open_slice){.tid = tid, .name = n};
-        return add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset) ? 0 : TG_ERR_NOMEM;
+        return add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset, tts) ? 0 : TG_ERR_NOMEM;
     }
     case 'E':
         for (size_t i = j->n_open; i-- > 0;) {
@@ -210,7 +216,8 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
             uint64_t n = j->open[i].name;
             memmove(&j->open[i], &j->open[i + 1], (j->n_open - i - 1) * sizeof *j->open);
             j->n_open--;
-            return add(t, j->end, ts, 1, 0, order, pid, tid, n, NULL, offset) ? 0 : TG_ERR_NOMEM;
+            return add(t, j->end, ts, 1, 0, order, pid, tid, n, NULL, offset, tts) ? 0
+                                                                                   : TG_ERR_NOMEM;
         }
         return 0; /* an end without a begin */
     case 'X':
@@ -222,13 +229,21 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
             return 0;
         if (dur < 0)
             dur = 0;
+        /* a complete event's thread time: tts, and tts + tdur at its end; an instant's none */
+        int64_t thread_end = TEJ_NO_TIME;
+        if (*ph != 'X')
+            tts = TEJ_NO_TIME;
+        else if (tts != TEJ_NO_TIME && time_of(member(ev, "tdur"), &tdur) && tdur >= 0 &&
+                 tts <= INT64_MAX - tdur)
+            thread_end = tts + tdur;
         uint64_t n = name_number(t, name ? name : "");
-        if (n == UINT64_MAX || !add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset))
+        if (n == UINT64_MAX ||
+            !add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset, tts))
             return TG_ERR_NOMEM;
         int64_t end = dur > 0 && ts <= INT64_MAX - dur ? ts + dur : ts;
         bool lasted = end > ts;
         return add(t, j->end, end, lasted ? 0 : 1, lasted ? 0 : -dur,
-                   lasted ? UINT64_MAX - order : order + 1, pid, tid, n, NULL, offset)
+                   lasted ? UINT64_MAX - order : order + 1, pid, tid, n, NULL, offset, thread_end)
                    ? 0
                    : TG_ERR_NOMEM;
     }

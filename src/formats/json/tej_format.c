@@ -166,7 +166,10 @@ static int tej_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         return tg_err(err, rc, "out of memory");
     if (j->n_recs > 1)
         qsort(j->recs, j->n_recs, sizeof *j->recs, compare_records);
-    if (tej_add_stream(t) < 0)
+    /* what trace_processor counts that this reader counts too; it drops no slice */
+    if (tg_trace_count(t, "json_tokenizer_failure", "error", j->damage != NULL) < 0 ||
+        tg_trace_count(t, "slice_drop_overlapping_complete_event", "error", 0) < 0 ||
+        tej_count_spills(t) < 0 || tej_add_stream(t) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     return 0;
 }

@@ -29,7 +29,10 @@ typedef struct tej_record {
     uint64_t name;            /* the slice's name number (tej_trace.names) */
     struct json_object *args; /* the event's "args" (a reference held), or NULL */
     uint64_t offset;          /* of the event in the file */
+    int64_t thread_ns;        /* the thread time ("tts"), TEJ_NO_TIME none */
 } tej_record;
+
+#define TEJ_NO_TIME INT64_MIN
 
 typedef struct tej_open_slice {
     int32_t tid;
@@ -52,6 +55,9 @@ typedef struct tej_trace {
 
 /* tej_events.c: the records of one event object (at offset in the file).  0 or TG_ERR_NOMEM. */
 int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset);
+/* tej_nesting.c: counts the complete events that cannot nest (in the sorted records).  0 or
+ * TG_ERR_NOMEM. */
+int tej_count_spills(tg_trace *t);
 /* tej_stream.c */
 int tej_add_stream(tg_trace *t);
 

@@ -41,6 +41,13 @@ static int tej_next(tg_stream *s, tg_event *ev, tg_error **err)
     return 1;
 }
 
+static bool tej_thread_time(const tg_event *ev, int64_t *ns)
+{
+    const tej_record *r = ev->auxp;
+    *ns = r->thread_ns;
+    return r->thread_ns != TEJ_NO_TIME;
+}
+
 static int tej_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
@@ -119,6 +126,7 @@ static const struct tg_stream_ops tej_stream_ops = {
     .func_name = tej_func_name,
     .destroy = tej_destroy,
     .rewind = tej_rewind,
+    .thread_time = tej_thread_time,
     .events_independent = true, /* records and their args live as long as the trace */
 };
 

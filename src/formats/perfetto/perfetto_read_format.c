@@ -377,7 +377,13 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     int64_t ts = pk->has_timestamp ? pf_boot_time(p, clock, seq_id, pk->timestamp) : 0;
     switch (rc == 0 ? pk->data_case : 0) {
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_EVENT:
-        rc = pf_read_track_event(t, pk, s, ts, offset);
+        if (pf_track_event_time(p, s, pk->track_event, ts, &ts))
+            rc = pf_read_track_event(t, pk, s, ts, offset);
+        else
+            rc = tg_trace_count(t, "track_event_invalid_timestamp", "error", 1);
+        break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRANSLATION_TABLE:
+        rc = pf_read_translation_table(t, pk->translation_table);
         break;
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
         rc = pf_read_track_descriptor(t, pk->track_descriptor);
@@ -398,6 +404,10 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         const PerfettoRead__ThreadDescriptor *d = pk->thread_descriptor;
         s->pid = d->has_pid ? d->pid : -1;
         s->tid = d->has_tid ? d->tid : -1;
+        if (d->has_reference_timestamp_us) {
+            __int128 ns = (__int128)d->reference_timestamp_us * 1000;
+            s->event_time = ns > INT64_MAX ? INT64_MAX : ns < INT64_MIN ? INT64_MIN : (int64_t)ns;
+        }
         if (d->has_tid)
             rc = pf_add_task(t, d->tid, s->pid, d->thread_name);
         break;
@@ -435,7 +445,10 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     if (tg_map_open(&p->map, path, err) < 0)
         return TG_ERR_IO;
     tg_trace_set_version(t, "protobuf");
-    tg_trace_set_clock(t, "boot", 0);
+    p->trace_clock = PF_CLOCK_BOOTTIME;
+    /* what trace_processor counts that this reader counts too (none met: 0) */
+    if (tg_trace_count(t, "track_event_invalid_timestamp", "error", 0) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     tg_trace_set_tracer(t, "perfetto", NULL);
     t->classes_grow = true;
     tg_event_class *b = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
@@ -476,6 +489,10 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
                "%s: offset 0x%llx: packet %zu: its field header or length runs past the end of "
                "the file (%zu bytes)",
                path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
+    pf_apply_renames(p);
+    const char *clock = pf_clock_name(p->trace_clock);
+    if (clock)
+        tg_trace_set_clock(t, clock, 0);
     if (p->n_recs > 1)
         qsort(p->recs, p->n_recs, sizeof *p->recs, compare_records);
     int rc = pf_add_stream(t);
@@ -501,6 +518,7 @@ static void pf_close(tg_trace *t)
     free(p->cpu_current);
     free(p->cpu_comm);
     free(p->clocks);
+    free(p->renames);
     tg_hash_free(&p->track_by_uuid);
     tg_hash_free(&p->seq_by_id);
     tg_hash_free(&p->interned_by_key);

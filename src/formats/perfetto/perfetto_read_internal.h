@@ -78,6 +78,9 @@ typedef struct pf_sequence {
     bool has_default_track;
     uint32_t default_clock; /* trace_packet_defaults' timestamp_clock_id (0: none) */
     uint64_t generation;    /* bumped when its incremental state is cleared */
+    /* a ThreadDescriptor's reference time (ns on CLOCK_MONOTONIC), which TrackEvents'
+     * timestamp_delta_us advance */
+    int64_t event_time;
 } pf_sequence;
 
 typedef struct pf_trace {
@@ -103,6 +106,14 @@ typedef struct pf_trace {
     size_t n_cpus;
     pf_clock *clocks;
     size_t n_clocks, cap_clocks;
+    uint32_t trace_clock; /* the clock of the timeline (BOOTTIME, or a snapshot's choice) */
+    /* the translation table's slice names: name number -> its deobfuscated text, applied
+     * once every packet is read */
+    struct pf_rename {
+        uint64_t name;
+        const char *to;
+    } * renames;
+    size_t n_renames, cap_renames;
     uint64_t order;
     tg_error *damage; /* where reading stopped: the stream gives it after the records */
 } pf_trace;
@@ -119,9 +130,24 @@ uint64_t pf_name_number(tg_trace *t, const char *name);
 int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len, uint64_t offset);
 
 /* ---- perfetto_read_clock.c -------------------------------------------------------------- */
+/* Perfetto's builtin clock ids. */
+enum {
+    PF_CLOCK_REALTIME = 1,
+    PF_CLOCK_MONOTONIC = 3,
+    PF_CLOCK_MONOTONIC_RAW = 4,
+    PF_CLOCK_BOOTTIME = 6
+};
+/* traceglot's name of a builtin clock (tg_clock_origin_of_name's), NULL for others. */
+const char *pf_clock_name(uint32_t id);
 int pf_read_clock_snapshot(pf_trace *p, const PerfettoRead__ClockSnapshot *s, uint32_t seq);
 /* A packet's timestamp (value, of clock_id) on BOOTTIME. */
 int64_t pf_boot_time(pf_trace *p, uint32_t clock_id, uint32_t seq, uint64_t value);
+/* A TrackEvent's time on the trace clock: its own timestamp_absolute_us, or its
+ * timestamp_delta_us after the sequence's last one (both on CLOCK_MONOTONIC), else the
+ * packet's (packet_ts).  false when it is not a time (it overflows or is negative):
+ * trace_processor drops such an event and counts it. */
+bool pf_track_event_time(pf_trace *p, pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                         int64_t packet_ts, int64_t *ts);
 
 /* ---- perfetto_read_ftrace.c ------------------------------------------------------------- */
 /* The records of one FtraceEventBundle (its bytes: data, size).  0 or a negative status. */
@@ -153,6 +179,9 @@ const char *pf_interned_text(const pf_trace *p, const pf_sequence *s, uint64_t k
 
 /* ---- tracks and track events (perfetto_read_track.c) ---- */
 int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d);
+/* The translation table's slice names (applied by pf_apply_renames).  0 or TG_ERR_NOMEM. */
+int pf_read_translation_table(tg_trace *t, const PerfettoRead__TranslationTable *tt);
+void pf_apply_renames(pf_trace *p);
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset);
 

@@ -49,6 +49,35 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
     return 0;
 }
 
+/* ---- the translation table: deobfuscated slice names ---------------------------------------- */
+
+int pf_read_translation_table(tg_trace *t, const PerfettoRead__TranslationTable *tt)
+{
+    pf_trace *p = t->priv;
+    const PerfettoRead__SliceNameTranslationTable *names = tt->slice_name;
+    for (size_t i = 0; names && i < names->n_raw_to_deobfuscated_name; i++) {
+        const PerfettoRead__SliceNameTranslationTable__RawToDeobfuscatedNameEntry *e =
+            names->raw_to_deobfuscated_name[i];
+        if (!e->key || !e->value)
+            continue;
+        uint64_t n = pf_name_number(t, e->key);
+        const char *to = tg_arena_strdup(&t->arena, e->value);
+        if (n == UINT64_MAX || !to ||
+            tg_grow(&p->renames, &p->cap_renames, p->n_renames + 1, sizeof *p->renames) < 0)
+            return TG_ERR_NOMEM;
+        p->renames[p->n_renames++] = (struct pf_rename){.name = n, .to = to};
+    }
+    return 0;
+}
+
+/* Every slice of a raw name takes its deobfuscated one, wherever the table stood in the file
+ * (trace_processor reads the table before it parses the events). */
+void pf_apply_renames(pf_trace *p)
+{
+    for (size_t i = 0; i < p->n_renames; i++)
+        p->names[p->renames[i].name] = p->renames[i].to;
+}
+
 /* ---- a slice's category and args ---------------------------------------------------------- */
 
 /* One debug annotation as an arg (a scalar one: nested values are not read yet); false when
