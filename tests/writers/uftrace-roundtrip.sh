@@ -7,6 +7,12 @@
 # - traceglot reads back what it wrote from uftrace data: `traceglot cat` prints the same
 #   (a pointer to a function, `0xADDR <name>`, is compared by the function it names: the
 #   written data places every function in its one module, at its own address).
+# - the session is kept: `uftrace info` of the output equals uftrace's on the input (the
+#   program, its command line, the machine, the task list in its order, the date) and so
+#   does task.txt (session id, SESS, TASK and FORK lines with their times, in order), also
+#   for the project's own recordings (threads, forks, context switches);
+# - from XRay and CTF, `uftrace info` names the program the trace names (the instrumented
+#   binary, LTTng's procname context of its calls) and a real date, not 1970.
 # Data recorded with arguments and return values (-a) is written with them.
 . "$(dirname "$0")/../lib.sh"
 root=${TG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
@@ -28,11 +34,15 @@ for d in "$root"/gen/uftrace/*.data "$root"/uftrace/*.data "$root"/mixed/app.uft
     if ! "$TG" convert --to uftrace -o "$out/$name" "$d" 2> "$out/err"; then
         echo "FAIL $name: convert: $(head -3 "$out/err")"; fail=1; continue
     fi
-    for cmd in replay report; do
-        uftrace $cmd -d "$d" > "$out/in.txt" 2>&1
-        uftrace $cmd -d "$out/$name" > "$out/out.txt" 2>&1
+    for cmd in replay report info; do
+        # the argument specs are the writer's own (the layout of the values it wrote): a
+        # recording of -a shows them where uftrace's says "auto-args"
+        uftrace $cmd -d "$d" 2>&1 | grep -v '^# \(auto-args\|arguments\|return values\) ' > "$out/in.txt"
+        uftrace $cmd -d "$out/$name" 2>&1 |
+            grep -v '^# \(auto-args\|arguments\|return values\) ' > "$out/out.txt"
         check "$name: uftrace $cmd" "$out/in.txt" "$out/out.txt"
     done
+    check "$name: task.txt" "$d/task.txt" "$out/$name/task.txt"
     "$TG" cat "$d" 2>&1 | sed -E 's/=0x[0-9a-f]+ <([^>]*)>/=<\1>/g' > "$out/in.txt"
     "$TG" cat "$out/$name" 2>&1 | sed -E 's/=0x[0-9a-f]+ <([^>]*)>/=<\1>/g' > "$out/out.txt"
     check "$name: traceglot cat OUT = traceglot cat IN" "$out/in.txt" "$out/out.txt"
@@ -45,6 +55,50 @@ for d in "$root"/gen/uftrace/*.data "$root"/uftrace/*.data "$root"/mixed/app.uft
         uftrace $cmd -d "$out/$name-$tid" > "$out/out.txt" 2>&1
         check "$name: uftrace $cmd --tid $tid" "$out/in.txt" "$out/out.txt"
     done
+done
+# the project's own recordings: threads, forks, context switches, a thread without data
+here=$(cd "$(dirname "$0")/.." && pwd)
+for d in "$here"/data/uftrace/threads.data "$here"/data/uftrace/forks.data \
+    "$here"/data/uftrace-sched/s2.data "$here"/data/uftrace-sched/asleep2.data; do
+    [ -d "$d" ] || continue
+    name=own-$(basename "$d" .data)
+    n=$((n + 1))
+    if ! "$TG" convert --to uftrace -o "$out/$name" "$d" 2> "$out/err"; then
+        echo "FAIL $name: convert: $(head -3 "$out/err")"; fail=1; continue
+    fi
+    for cmd in info replay report; do
+        uftrace $cmd -d "$d" > "$out/in.txt" 2>&1
+        uftrace $cmd -d "$out/$name" > "$out/out.txt" 2>&1
+        check "$name: uftrace $cmd" "$out/in.txt" "$out/out.txt"
+    done
+    check "$name: task.txt" "$d/task.txt" "$out/$name/task.txt"
+done
+# other formats: the program the trace names, a real date
+program_named() { # name program input-args...
+    local name=$1 want=$2; shift 2
+    n=$((n + 1))
+    if ! "$TG" convert --to uftrace -o "$out/$name-info" "$@" 2> "$out/err"; then
+        echo "FAIL $name: convert: $(head -3 "$out/err")"; fail=1; return
+    fi
+    uftrace info -d "$out/$name-info" > "$out/info.txt" 2>&1
+    local exe date
+    exe=$(sed -n 's/^# exe image *: //p' "$out/info.txt")
+    date=$(sed -n 's/^# recorded on *: //p' "$out/info.txt")
+    if [ "$exe" = "$want" ] && [ -n "$date" ] && [ "${date%1970}" = "$date" ]; then
+        echo "ok $name: exe image $exe, recorded on $date"
+    else
+        echo "FAIL $name: exe image '$exe' (expected '$want'), recorded on '$date'"; fail=1
+    fi
+}
+for x in "$root"/gen/xray/*.xray; do
+    [ -f "$x" ] && program_named "$(basename "$x")" "$root/gen/xray/xray-app-visible" \
+        --instr-map "$root/gen/xray/xray-app-visible" "$x"
+done
+for c in "$root"/gen/ctf/ust-cyg-*/; do
+    [ -d "$c" ] || continue
+    procname=$(babeltrace2 "${c%/}" 2>/dev/null | grep func_entry | grep -o 'procname = "[^"]*"' | head -1 |
+        sed 's/procname = "\(.*\)"/\1/')
+    [ -n "$procname" ] && program_named "$(basename "$c")" "$procname" "${c%/}"
 done
 replay_as_traceglot() { # name input-args...
     local name=$1; shift

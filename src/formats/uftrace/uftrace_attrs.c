@@ -128,8 +128,14 @@ int uft_attrs_fill(tg_trace *t, const struct uft_data *d)
                              tk->ts,  tk->forked};
         TG_TRY(tg_trace_add_task(t, &task));
     }
-    /* the session uftrace graph names its graph by */
-    if (d->n_sessions && d->sessions[0].sid)
+    /* the session uftrace graph names its graph by, and its task.txt line (SESS): when it
+     * began and the program it ran, which a conversion to uftrace keeps */
+    if (d->n_sessions && d->sessions[0].sid) {
         TG_TRY(tg_trace_add_env(t, "session", d->sessions[0].sid, false, 0));
+        TG_TRY(tg_trace_add_env_int(t, "session:timestamp", d->sessions[0].ts));
+        TG_TRY(tg_trace_add_env_int(t, "session:pid", d->sessions[0].pid));
+        if (d->sessions[0].exename)
+            TG_TRY(tg_trace_add_env(t, "session:exename", d->sessions[0].exename, false, 0));
+    }
     return add_env(t, d);
 }

@@ -87,6 +87,28 @@ static const tg_event_kind xray_kind_map[XRAY_REC_KINDS] = {
     TG_KIND_FUNC_ENTRY, TG_KIND_GENERIC,   TG_KIND_GENERIC,
 };
 
+/* The traced program: the instrumented binary given, else the NAME compiler-rt's runtime puts
+ * in the log's file name (xray-log.NAME.XXXXXX); unknown when the file was renamed. */
+static int set_program(tg_trace *t, const char *path, const char *binary)
+{
+    tg_process_info p = {.pid = -1, .executable = binary};
+    char name[256];
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *last = strrchr(base, '.');
+    if (!strncmp(base, "xray-log.", 9) && last && last > base + 9 &&
+        (size_t)(last - base - 9) < sizeof name) {
+        memcpy(name, base + 9, (size_t)(last - base - 9));
+        name[last - base - 9] = 0;
+        p.name = name;
+    }
+    if (binary && !p.name) {
+        const char *slash = strrchr(binary, '/');
+        p.name = slash ? slash + 1 : binary;
+    }
+    return p.name || p.executable ? tg_trace_set_process(t, &p) : 0;
+}
+
 static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_error **err)
 {
     xray_file *xf = calloc(1, sizeof *xf);
@@ -116,6 +138,7 @@ static int xray_open(tg_trace *t, const char *path, const tg_options *opts, tg_e
         xf->have_imap = true;
         xf->imap_path = tg_arena_strdup(&t->arena, bin);
     }
+    TG_TRY(set_program(t, path, xf->have_imap ? xf->imap_path : NULL));
     if (xf->hdr.type == 0) {
 #ifdef MADV_POPULATE_READ
         /* a basic log's threads are read in runs all over the file: fault its pages in one

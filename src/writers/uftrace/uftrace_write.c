@@ -129,10 +129,56 @@ static int note_tie(uw_writer *w, int first, int second, tg_error **err)
     return 0;
 }
 
+/* The program the first call names in its contexts (LTTng-UST's procname), for a trace
+ * whose attributes name none. */
+static void program_of(uw_writer *w, const tg_event *ev)
+{
+    static const tg_scope scopes[] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT};
+    for (size_t i = 0; i < 2; i++) {
+        tg_value v;
+        if (tg_event_field_by_name(ev, scopes[i], "procname", &v) == 0 && v.type == TG_VAL_STRING &&
+            v.v.str.len && v.v.str.len < sizeof w->program) {
+            size_t n = strnlen(v.v.str.ptr, v.v.str.len);
+            memcpy(w->program, v.v.str.ptr, n);
+            w->program[n] = 0;
+            return;
+        }
+    }
+    w->program[0] = '\x01'; /* looked: none */
+}
+
+/* The position of tid in a task list "1,2,3" (its count when absent). */
+static size_t listed_at(const char *tids, int tid)
+{
+    size_t k = 0;
+    for (const char *p = tids; p && *p; k++) {
+        if (atoi(p) == tid)
+            return k;
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    return SIZE_MAX;
+}
+
+/* The input's task list order where it has one (a uftrace recording's, whose ties it already
+ * decided), the threads it does not list after. */
+static void order_as_listed(const uw_writer *w, const char *tids, size_t *order)
+{
+    size_t n = w->n_threads;
+    for (size_t i = 1; i < n; i++) { /* insertion sort: stable, few threads */
+        size_t v = order[i], at = listed_at(tids, w->threads[v].tid), j = i;
+        while (j > 0 && listed_at(tids, w->threads[order[j - 1]].tid) > at) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+}
+
 /* Threads in first-seen order, except that a thread whose record came first at an equal
  * time goes before the other (a topological order of the ties; a cycle falls back to
- * first-seen order). */
-size_t *uw_thread_order(const uw_writer *w)
+ * first-seen order); with the input's task list (tids), in its order. */
+size_t *uw_thread_order(const uw_writer *w, const char *tids)
 {
     size_t n = w->n_threads;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
@@ -165,6 +211,8 @@ size_t *uw_thread_order(const uw_writer *w)
         order[k] = pick;
     }
     free(done);
+    if (tids)
+        order_as_listed(w, tids, order);
     return order;
 }
 
@@ -355,6 +403,8 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     size_t f;
     switch (kind) {
     case TG_KIND_FUNC_ENTRY:
+        if (!w->program[0])
+            program_of(w, ev);
         TG_TRY(func_address(w, tg_event_func_addr(ev), tg_event_func_name(ev), &addr, &f, err));
         if (depth < 0)
             depth = t->open;

@@ -67,10 +67,12 @@ typedef struct uw_writer {
     const char *ended_name;
     tg_value *vals;
     size_t cap_vals;
+    char program[256]; /* the procname the first call's contexts give ("\1": none) */
 } uw_writer;
 
-/* The order of threads for info's task list (indexes into w->threads); caller frees. */
-size_t *uw_thread_order(const uw_writer *w);
+/* The order of threads for info's task list (indexes into w->threads): tids, the input's
+ * own list ("1,2,3"), first where given; caller frees. */
+size_t *uw_thread_order(const uw_writer *w, const char *tids);
 
 /* Appends to out the payload of vals[0..n) (arguments, or the return value) by f's spec,
  * made from these values at the first call: 1 when written, 0 when they cannot be. */
