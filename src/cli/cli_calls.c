@@ -8,7 +8,9 @@
  * Chrome and Perfetto traces), or samples with call chains (perf.data, Perfetto).  A
  * trace.dat declares the function_graph classes whatever it recorded, so where such a
  * class is declared, the events are read until the first function event: at once on a
- * function trace, the whole trace (the pass the command would make) on a kernel trace. */
+ * function trace, the whole trace (the pass the command would make) on a kernel trace.  That
+ * read is made on the paths opened again (tg_set_reopen): a trace.dat's streams are read
+ * once, and a second pass over the same set would start where the first one stopped. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -55,7 +57,9 @@ static void hold(struct held *h, const tg_event_class *c)
 }
 
 /* Is there a function event among the set's events?  1 yes (or the reading failed: the
- * command then says what failed), 0 no; the classes met are held. */
+ * command then says what failed), 0 no; the classes met are held.  The caller passes the
+ * same paths opened again: a trace.dat's streams are read once, and the command's own
+ * pass needs them from their start. */
 static int any_call_event(tg_set *set, struct held *h)
 {
     tg_iter *it = tg_iter_new(set, NULL, NULL);
@@ -83,8 +87,11 @@ int cli_refuse_without_calls(const struct cli_args *a, tg_set *set)
         declared |= can;
     }
     struct held h = {.n = 0};
-    if (declared && any_call_event(set, &h))
+    tg_set *again = declared ? tg_set_reopen(set, NULL) : NULL;
+    if (declared && (!again || any_call_event(again, &h))) {
+        tg_close(again); /* (opening again failed: the command says why) */
         return 0;
+    }
     if (!declared) /* not read: what the traces declare */
         for (size_t i = 0; i < tg_set_trace_count(set); i++)
             for (size_t k = 0; k < tg_trace_class_count(tg_set_trace(set, i)); k++)
@@ -107,5 +114,6 @@ int cli_refuse_without_calls(const struct cli_args *a, tg_set *set)
             a->command, first ? tg_trace_format(first) : "",
             declared ? "its events" : "its event classes", h.n ? names : "none",
             h.more ? ", ..." : "", a->command);
+    tg_close(again); /* after the names of its classes were printed */
     return 1;
 }

@@ -18,6 +18,14 @@ int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err)
         src->done = true;
         return TG_ERR_IO;
     }
+    if (!s->ops->rewind && s->was_read) {
+        /* going on where the last cursor stopped would lose the events it read ahead */
+        src->done = true;
+        return tg_err(err, TG_ERR_USAGE,
+                      "%s: stream %s is read once and a cursor has read from it: open the "
+                      "trace again (tg_set_reopen) for another pass",
+                      s->trace->path, s->name);
+    }
     return 0;
 }
 
@@ -64,6 +72,7 @@ static int read_ahead(struct tg_source *src)
 int tg_source_refill(struct tg_source *src, tg_error **err)
 {
     tg_stream *s = src->s;
+    s->was_read = true;
     src->pos = src->n = 0;
     int rc;
     tg_error *e = NULL;

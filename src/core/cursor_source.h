@@ -31,7 +31,8 @@ struct tg_source {
 };
 
 /* Allocates the read-ahead and rewinds the stream (so a set can be read more than once).
- * 0, TG_ERR_NOMEM, or the stream's rewind error in *err. */
+ * 0, TG_ERR_NOMEM, the stream's rewind error in *err, or TG_ERR_USAGE for a stream without
+ * rewind that a cursor has read from already (the source then reads nothing). */
 int tg_source_init(struct tg_source *src, tg_stream *s, tg_error **err);
 void tg_source_free(struct tg_source *src);
 
@@ -69,6 +70,7 @@ static inline tg_event *tg_source_head(struct tg_source *src, void (*keep)(void 
             tg_event *ev = src->buf;
             tg_stream *s = src->s;
             tg_source_set_defaults(ev, s);
+            s->was_read = true;
             tg_error *why = NULL;
             rc = s->ops->next(s, ev, &why);
             if (rc > 0) {

@@ -68,7 +68,8 @@ struct tg_stream_ops {
     /* Optional: release priv. */
     void (*destroy)(tg_stream *s);
     /* Optional: go back to the first event, so a set can be iterated more than once (every
-     * tg_iter_new rewinds the streams it has; a stream without it is read once). */
+     * tg_iter_new rewinds the streams it has; a stream without it is read once, and a second
+     * cursor over it after a first one read from it is refused: tg_set_reopen). */
     int (*rewind)(tg_stream *s, tg_error **err);
     /* Optional, for analyses that read one stream straight through: fill evs[0..max) with
      * the next events, each as next() would (the caller sets stream and cpu), and return how
@@ -91,6 +92,7 @@ struct tg_stream {
     void *priv;
     bool messages; /* yield TG_KIND_STREAM_BEGIN ... too (tg_iter_want_messages) */
     bool has_ids;  /* tg_stream_ids: set by the format at open */
+    bool was_read; /* a cursor asked it for events: without rewind, it cannot give them again */
     uint64_t class_id, id;
 };
 

@@ -32,8 +32,11 @@ tg_stream_iter *tg_stream_iter_new(tg_stream *s)
         free(it);
         return NULL;
     }
-    /* a stream that cannot go back to its start reads nothing (as before) */
-    tg_error_free(e);
+    /* a stream that cannot go back to its start reads nothing; why is the cursor's error */
+    if (e) {
+        it->errors = e;
+        it->n_errors = 1;
+    }
     return it;
 }
 

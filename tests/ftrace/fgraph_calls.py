@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fgraph_calls.py TRACECMD SQL_CSV REPLAY REPORT - compares the calls trace-cmd's
+"""fgraph_calls.py TRACECMD SQL_CSV REPLAY REPORT SQL_SUMS - compares the calls trace-cmd's
 `report -O fgraph:tailprint` prints for a function_graph trace.dat with traceglot's:
 
   TRACECMD  trace-cmd's output: each leaf line "func();" and each closing line
@@ -7,6 +7,10 @@
   SQL_CSV   `traceglot sql --format csv FILE -q "select name, dur from slice"`
   REPLAY    `traceglot replay FILE`: each leaf line and closing line, its duration column
   REPORT    `traceglot report FILE`: per function, total time and calls
+  SQL_SUMS  `traceglot sql --format csv FILE -q "select name, count(*) as calls, sum(dur) as
+            total, sum(self_dur) as self from slice group by name"`: report's every row
+            (total, self, calls) is what the slices sum to, to the printed digit, whatever
+            precision trace-cmd printed (two consumers of one call-stack builder agree)
 
 A call whose entry precedes the trace ("}" with no block open in its task) is not counted:
 traceglot has no entry to pair it with (its slice of no duration is left out).  Durations trace-cmd prints in whole microseconds
@@ -54,24 +58,33 @@ def tracecmd_calls(path):
 
 
 def uftrace_time(ns):
-    """uftrace's time column: the largest unit under 1000, three decimals, truncated"""
+    """uftrace's time column: the largest unit under 1000, three decimals, truncated; from
+    60 s on, minutes and seconds ("2.024  m": 2 min 24 s), from 60 min, hours and minutes"""
     units = ['us', 'ms', ' s']
     v, frac, i = ns // 1000, ns % 1000, 0
     while v >= 1000 and i < 2:
         v, frac, i = v // 1000, v % 1000, i + 1
+    for unit in (' m', ' h'):
+        if i >= 2 and v >= 60:
+            v, frac, units = v // 60, v % 60, units + [unit]
+            i += 1
     return '%d.%03d %s' % (v, frac, units[i])
 
 
 def plain_name(name):
-    """a function without a symbol: trace-cmd prints its address in hex, traceglot 0x..."""
+    """a function without a symbol: trace-cmd prints its address in hex, traceglot 0x...
+    (report: <...>)"""
+    if re.fullmatch(r'<[0-9a-f]+>', name):
+        return name[1:-1]
     return name[2:] if re.fullmatch(r'0x[0-9a-f]+', name) else name
 
 
-def compare(what, want, got, fails):
+def compare(what, want, got, fails, sides=('trace-cmd', 'traceglot')):
     want, got = collections.Counter(want), collections.Counter(got)
     if want != got:
-        fails.append('%s: trace-cmd only %s; traceglot only %s'
-                     % (what, sorted((want - got).items())[:4], sorted((got - want).items())[:4]))
+        fails.append('%s: %s only %s; %s only %s'
+                     % (what, sides[0], sorted((want - got).items())[:4], sides[1],
+                        sorted((got - want).items())[:4]))
 
 
 def main():
@@ -110,22 +123,31 @@ def main():
     for fn, ns, _ in calls:
         totals[fn] += ns
         counts[fn] += 1
-    report = {}
+    report, rows = {}, []
     for line in open(sys.argv[4]):
-        m = re.match(r'\s*(\d+\.\d{3} (?:us|ms| s))\s+\d+\.\d{3} (?:us|ms| s)\s+(\d+)\s+(\S+)\s*$',
+        m = re.match(r'\s*(\d+\.\d{3} (?:us|ms| s| m| h))\s+(\d+\.\d{3} (?:us|ms| s| m| h))\s+(\d+)\s+(\S+)\s*$',
                      line)
         if m:
-            report[plain_name(m.group(3))] = (m.group(1), int(m.group(2)))
+            report[plain_name(m.group(4))] = (m.group(1), int(m.group(3)))
+            rows.append((plain_name(m.group(4)), m.group(1), m.group(2), int(m.group(3))))
     if not rough:
         compare('report total, calls', [(fn, uftrace_time(totals[fn]), counts[fn]) for fn in totals],
                 [(fn, t, c) for fn, (t, c) in report.items()], fails)
+    with open(sys.argv[5]) as f:
+        sums = [(plain_name(r['name']), uftrace_time(int(r['total'])), uftrace_time(int(r['self'])),
+                 int(r['calls'])) for r in csv.DictReader(f)]
+    # a function with an exit whose entry precedes the trace: report counts that call (its
+    # exit carries its calltime), SQL has no slice for it (left out, as above)
+    compare('report rows (total, self, calls) = sql slices summed',
+            [r for r in sums if r[0] not in unentered], [r for r in rows if r[0] not in unentered],
+            fails, ('sql', 'report'))
 
     if fails:
         print('; '.join(fails))
         return 1
-    print('%d calls of trace-cmd: slice.dur%s' % (len(calls), ' (in us)' if rough else
-                                                  ', replay, report totals of %d functions'
-                                                  % len(totals)))
+    print('%d calls of trace-cmd: slice.dur%s; report = slices summed (%d rows)'
+          % (len(calls), ' (in us)' if rough else
+             ', replay, report totals of %d functions' % len(totals), len(rows)))
     return 0
 
 
