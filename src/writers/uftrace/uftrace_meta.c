@@ -3,8 +3,9 @@
  *   info          40-byte header (magic "Ftrace!", version 4, little-endian, 64-bit, feature
  *                 and info masks) + the "key:value" lines uftrace's info reader expects, in
  *                 the order of its info bits
- *   task.txt      one session (SESS) and one TASK (or FORK) line per thread
- *   sid-*.map     the session's one module, mapped at UW_BASE
+ *   task.txt      one session (SESS) and one TASK (or FORK) line per thread; from an
+ *                 input of another format, a session per process it traced
+ *   sid-*.map     the session's one module, mapped at UW_BASE (each session's map)
  *   NAME.sym      the module's functions, nm-style, relative to the module base
  *
  * A conversion keeps the session the input recorded.  From a uftrace recording (the first
@@ -262,22 +263,75 @@ static int write_info(const uw_writer *w, const struct session *s, tg_buf *b, tg
     return tg_dir_file_put(w->dir, "info", tg_buf_data(b), tg_buf_len(b), err);
 }
 
+/* The session's process: the uftrace input's, else the first thread's. */
+static int session_pid(const uw_writer *w, const struct session *s)
+{
+    const tg_env_entry *spid = s->from_uftrace ? tg_trace_env_find(s->in, "session:pid") : NULL;
+    if (spid && spid->is_integer)
+        return (int)spid->integer;
+    int pid = w->n_threads ? w->threads[0].pid : 0;
+    return pid < 0 ? w->threads[0].tid : pid;
+}
+
+/* Whether thread i is the first of a process other than the session's, in an input of
+ * another format tracing several (a trace.dat's tasks): that process gets a session of its
+ * own (its SESS line and map), through which uftrace finds its tasks' symbols and names. */
+static bool first_of_other_process(const uw_writer *w, const struct session *s, size_t i,
+                                   int main_pid)
+{
+    int pid = w->threads[i].pid;
+    if (s->from_uftrace || pid < 0 || pid == main_pid)
+        return false;
+    for (size_t k = 0; k < i; k++) /* once per process: few of them */
+        if (w->threads[k].pid == pid)
+            return false;
+    return true;
+}
+
+/* The session id of the process whose first thread is i: the session's, plus i + 1. */
+static void process_sid(const struct session *s, size_t i, char out[17])
+{
+    snprintf(out, 17, "%016llx", strtoull(s->sid, NULL, 16) + i + 1);
+}
+
+/* The name the trace gives process pid (its main thread's, else one of its threads'), else
+ * the program's. */
+static const char *process_name(const struct session *s, int pid)
+{
+    const char *any = NULL;
+    for (size_t i = 0; s->in && i < tg_trace_task_count(s->in); i++) {
+        const tg_task_info *task = tg_trace_task(s->in, i);
+        if (!task || !task->name || !task->name[0] || strpbrk(task->name, "\"\n"))
+            continue;
+        if (task->tid == pid)
+            return task->name;
+        if (task->pid == pid && !any)
+            any = task->name;
+    }
+    return any ? any : s->exe;
+}
+
 /* SESS, then a line per task: the input's own lines (a uftrace recording's task.txt: TASK
  * and FORK with their times, in its order) for the threads written, then a TASK line at its
  * first record for each thread it does not list. */
 static int write_tasks(const uw_writer *w, const struct session *s, tg_buf *b, tg_error **err)
 {
-    int pid = w->n_threads ? w->threads[0].pid : 0;
-    if (pid < 0)
-        pid = w->threads[0].tid;
-    const tg_env_entry *spid = s->from_uftrace ? tg_trace_env_find(s->in, "session:pid") : NULL;
+    int pid = session_pid(w, s);
     const tg_env_entry *sts =
         s->from_uftrace ? tg_trace_env_find(s->in, "session:timestamp") : NULL;
-    if (spid && spid->is_integer)
-        pid = (int)spid->integer;
     tg_buf_puts(b, "SESS timestamp=");
     put_time(b, sts && sts->is_integer ? sts->integer : w->first_ns);
     tg_buf_printf(b, " pid=%d sid=%s exename=\"%s\"\n", pid, s->sid, s->exe);
+    for (size_t i = 0; i < w->n_threads; i++) {
+        if (!first_of_other_process(w, s, i, pid))
+            continue;
+        char sid[17];
+        process_sid(s, i, sid);
+        tg_buf_puts(b, "SESS timestamp=");
+        put_time(b, w->threads[i].first_ns > w->first_ns ? w->threads[i].first_ns : w->first_ns);
+        tg_buf_printf(b, " pid=%d sid=%s exename=\"%s\"\n", w->threads[i].pid, sid,
+                      process_name(s, w->threads[i].pid));
+    }
     size_t listed = 0, n_tasks = s->from_uftrace ? tg_trace_task_count(s->in) : 0;
     char *done = calloc(w->n_threads ? w->n_threads : 1, 1);
     if (!done)
@@ -321,7 +375,18 @@ static int write_map(const uw_writer *w, const struct session *s, tg_buf *b, tg_
         b, "7ffff0000000-7ffff0021000 rw-p 00000000 00:00 0                          [stack]\n");
     char name[64];
     snprintf(name, sizeof name, "sid-%s.map", s->sid);
-    return tg_dir_file_put(w->dir, name, tg_buf_data(b), tg_buf_len(b), err);
+    int rc = tg_dir_file_put(w->dir, name, tg_buf_data(b), tg_buf_len(b), err);
+    /* the other processes' sessions map the same module */
+    int pid = session_pid(w, s);
+    for (size_t i = 0; rc >= 0 && i < w->n_threads; i++) {
+        if (!first_of_other_process(w, s, i, pid))
+            continue;
+        char sid[17];
+        process_sid(s, i, sid);
+        snprintf(name, sizeof name, "sid-%s.map", sid);
+        rc = tg_dir_file_put(w->dir, name, tg_buf_data(b), tg_buf_len(b), err);
+    }
+    return rc;
 }
 
 static int write_syms(const uw_writer *w, const struct session *s, tg_buf *b, tg_error **err)
