@@ -42,6 +42,9 @@ struct cli_option {
     /* the values the library registers for it (--style, --to: tg_print_style_name, ...), or
      * NULL; --help, the man pages and the completions list them */
     const char *(*values)(size_t i);
+    /* taken only when the chosen style is this one (a peer's spelling that another style of
+     * the command spells otherwise: uftrace's -d, llvm-xray's -d); NULL: always */
+    const char *only_style;
 };
 
 struct cli_command_info {
@@ -73,6 +76,7 @@ struct cli_args {
     char **paths;
     size_t n_paths;
     const char *func;      /* graph's FUNC argument, NULL: none */
+    const char *data;      /* uftrace's -d DIR: the trace; the other arguments are FUNC */
     int open_exit;         /* cli_open's exit code when it fails (1 input, 2 usage) */
     int progress;          /* --progress 1, --no-progress -1, neither 0 (on a terminal) */
     bool style_pid;        /* the style takes its own --pid: not the filter's */
@@ -98,6 +102,11 @@ void cli_print_command_help(const struct cli_command_info *cmd);
 /* A set none of whose traces can hold function calls: says so on stderr (what it holds, and
  * what the command needs) and returns 1 (the exit), else 0 (cli_calls.c). */
 int cli_refuse_without_calls(const struct cli_args *a, tg_set *set);
+
+/* A peer tool's command that traceglot does not have (uftrace's dump, trace-cmd's hist,
+ * llvm-xray's extract, ...): refused on stderr naming whose it is and what traceglot offers
+ * instead; 2 (the exit), or 0 when verb is no peer's (cli_peer_verbs.c). */
+int cli_refuse_peer_verb(const char *verb);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 

@@ -37,6 +37,8 @@ static int find_option(const struct cli_command_info *cmd, const char *sink, con
 {
     for (const struct cli_option *o = cli_options; o->name; o++)
         if ((o->commands & cmd->id) &&
+            (!o->only_style || cmd->sink == TG_OWNER_COMMAND ||
+             (sink && strcmp(sink, o->only_style) == 0)) &&
             (name ? strlen(o->name) == len && strncmp(o->name, name, len) == 0
                   : o->short_name == c)) {
             *r = (struct resolved){o->name, o->arg, o, NULL, NULL};
@@ -149,6 +151,33 @@ static const char *component_style(const char *component)
     return NULL;
 }
 
+/* babeltrace2's --timerange=BEGIN,END (or [BEGIN,END]): --begin BEGIN --end END.  A value
+ * without the comma is said here: 1 (the caller exits 2). */
+static int set_timerange(tg_filter *f, const char *value, tg_error **err)
+{
+    char range[256];
+    size_t n = strlen(value);
+    if (n >= 2 && value[0] == '[' && value[n - 1] == ']') {
+        value++;
+        n -= 2;
+    }
+    char *comma = NULL;
+    if (n < sizeof range) {
+        snprintf(range, sizeof range, "%.*s", (int)n, value);
+        comma = strchr(range, ',');
+    }
+    if (!comma) {
+        fprintf(stderr,
+                "traceglot cat: invalid --timerange '%.*s': expecting BEGIN,END or "
+                "[BEGIN,END], as babeltrace2\n",
+                (int)n, value);
+        return 1;
+    }
+    *comma = 0;
+    int rc = tg_filter_set_begin(f, range, err);
+    return rc < 0 ? rc : tg_filter_set_end(f, comma + 1, err);
+}
+
 static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct resolved *o,
                  const char *value)
 {
@@ -171,6 +200,10 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->follow = true;
         else if (strcmp(o->name, "no-progress") == 0)
             a->progress = -1;
+        else if (strcmp(o->name, "data") == 0)
+            a->data = value;
+        else if (strcmp(o->name, "input") == 0)
+            a->paths[a->n_paths++] = (char *)value;
         else if (strcmp(o->name, "component") == 0) {
             if (!(a->sink = component_style(value))) {
                 fprintf(stderr,
@@ -197,6 +230,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
         rc = tg_filter_set_pids(a->filter, value, &err);
     else if (strcmp(o->name, "cpu") == 0)
         rc = tg_filter_set_cpus(a->filter, value, &err);
+    else if (strcmp(o->name, "timerange") == 0 && (rc = set_timerange(a->filter, value, &err)) > 0)
+        return 2;
     else if (strcmp(o->name, "invert") == 0 && o->decl->type == TG_OPT_FLAG)
         rc = mark_invert(a->opts, &err);
     else if (strcmp(o->name, "clock-gmt") == 0) /* babeltrace2: --begin/--end in GMT too */
@@ -407,6 +442,17 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
         a->sink = sink;
     if (unknown_sink(cmd, a->sink))
         return 2;
+    if (a->data && cmd->id == CMD_GRAPH) { /* uftrace graph -d DIR [FUNC] */
+        if (a->n_paths > 1) {
+            fprintf(stderr, "traceglot graph: with -d DIR, one FUNC at most (got %zu)\n",
+                    a->n_paths);
+            return 2;
+        }
+        a->func = a->n_paths ? a->paths[0] : NULL;
+        a->n_paths = 0;
+    }
+    if (a->data)
+        a->paths[a->n_paths++] = (char *)a->data;
     if (a->n_paths == 0) {
         fprintf(stderr, "traceglot %s: no trace given\nusage: %s\n", cmd->name, cmd->synopsis);
         return 2;

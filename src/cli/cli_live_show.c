@@ -56,7 +56,7 @@ bool cli_live_show_fits(const struct cli_args *a)
     for (size_t i = 0; i < sizeof styles / sizeof *styles; i++)
         style |= a->sink && strcmp(a->sink, styles[i]) == 0;
     return a->n_paths == 1 && style && !tg_options_get(a->opts, "begin") &&
-           !tg_options_get(a->opts, "end");
+           !tg_options_get(a->opts, "end") && !tg_options_get(a->opts, "timerange");
 }
 
 struct cli_live_show *cli_live_show_new(struct cli_args *a, const char *dir)

@@ -36,6 +36,12 @@ const struct cli_option cli_options[] = {
      "when stderr is not a terminal (default: on a terminal, after a second)"},
     {"no-progress", 0, NULL, CMD_ALL & ~(CMD_SQL | CMD_FLEET),
      "no progress line, even on a terminal"},
+    {"data", 'd', "DIR", CMD_REPLAY | CMD_REPORT | CMD_GRAPH | CMD_INFO,
+     "the trace, as uftrace's -d/--data names it (uftrace graph -d DIR FUNC: the argument after "
+     "is FUNC); not under --style=xray, whose -d is -deduce-sibling-calls",
+     NULL, "uftrace"},
+    {"input", 'i', "FILE", CMD_CAT,
+     "with --style=trace-cmd: the trace, as trace-cmd report -i names it", NULL, "trace-cmd"},
     {0},
 };
 

@@ -201,14 +201,19 @@ static int graph_to_path(struct cli_args *a, const char *path)
 }
 
 /* `traceglot graph PATH... [FUNC]`: the last argument is FUNC when there are two or more and
- * it names no file. */
+ * it names no file; `graph FUNC PATH` (uftrace's order, FUNC before the data) when only the
+ * last names one; `graph -d DIR FUNC` (cli_parse set FUNC). */
 int cli_run_graph(struct cli_args *a)
 {
     a->needs_calls = true;
     struct stat st;
-    if (a->n_paths >= 2 && stat(a->paths[a->n_paths - 1], &st) != 0) {
+    if (!a->func && a->n_paths >= 2 && stat(a->paths[a->n_paths - 1], &st) != 0) {
         a->func = a->paths[--a->n_paths];
         a->paths[a->n_paths] = NULL;
+    } else if (!a->func && a->n_paths == 2 && stat(a->paths[0], &st) != 0) {
+        a->func = a->paths[0];
+        a->paths[0] = a->paths[1];
+        a->paths[--a->n_paths] = NULL;
     }
     const char *path = tg_options_get(a->opts, "output");
     if (path && strcmp(path, "-") != 0)

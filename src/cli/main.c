@@ -101,7 +101,7 @@ int main(int argc, char **argv)
         return cli_run_completion(argc - 2, argv + 2);
     const struct cli_command_info *c = cli_command_find(verb);
     if (!c)
-        return unknown_command("traceglot", verb);
+        return cli_refuse_peer_verb(verb) ? 2 : unknown_command("traceglot", verb);
     struct cli_args a;
     int rc = cli_parse(c, argc - 2, argv + 2, &a);
     if (rc == 0)

@@ -249,6 +249,10 @@ static const tg_option_decl babeltrace_options[] = {
     {"clock-gmt", TG_OPT_FLAG, NULL,
      "times, and --begin/--end times of day, in GMT, not local time (babeltrace2 --clock-gmt)"},
     {"no-delta", TG_OPT_FLAG, NULL, "no time since the previous event (babeltrace2 --no-delta)"},
+    {"timerange", TG_OPT_TEXT, NULL,
+     "the events from BEGIN to END, each in --begin's forms; [BEGIN,END] too (babeltrace2 "
+     "--timerange)",
+     "BEGIN,END"},
     {"names", TG_OPT_TEXT, NULL,
      "the field names shown: payload (args), context (ctx), scope, header, all, none "
      "(babeltrace2 --names)",

@@ -11,6 +11,7 @@
  * "CPU:N [EVENTS DROPPED]" line.  The task name comes from the event model: the COMMON
  * scope's "common_comm" field (the trace's saved cmdlines as trace-cmd resolves them).
  * Everything is written straight into the output buffer, no printf per event. */
+#include "compat/trace-cmd/trace_cmd_file_facts.h"
 #include "compat/trace-cmd/trace_cmd_filter.h"
 #include "compat/trace-cmd/trace_cmd_wakeup.h"
 #include "core/consumer.h"
@@ -489,6 +490,9 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (tg_options_flag(opts, parts[i].key))
             return print_part(set, parts[i].part, parts[i].option, out, err);
+    int facts_rc;
+    if (tc_file_facts(set, it, opts, trace_cmd_cpus(set), out, &facts_rc, err))
+        return facts_rc;
     tg_iter_use_trace_clocks(it); /* trace-cmd's own times and order */
     tc_ctx c;
     memset(&c, 0, sizeof c);
@@ -547,6 +551,18 @@ static const tg_option_decl trace_cmd_options[] = {
      "the printk formats the file stores instead of the events (trace-cmd report -P)", NULL, NULL,
      0, 0, 'P'},
     {"quiet", TG_OPT_FLAG, NULL, "no warnings (trace-cmd report -q)", NULL, NULL, 0, 0, 'q'},
+    {"cpus", TG_OPT_FLAG, NULL,
+     "the CPUs that hold records instead of the events (trace-cmd report --cpus)"},
+    {"first-event", TG_OPT_FLAG, NULL,
+     "each CPU's first record's time instead of the events (trace-cmd report --first-event)"},
+    {"last-event", TG_OPT_FLAG, NULL,
+     "each CPU's last record's time instead of the events (trace-cmd report --last-event)"},
+    {"endian", TG_OPT_FLAG, NULL,
+     "the file's and this machine's byte order instead of the events (trace-cmd report -e)", NULL,
+     NULL, 0, 0, 'e'},
+    {"uname", TG_OPT_FLAG, NULL,
+     "the recording machine's uname and trace-cmd's version instead of the events (trace-cmd "
+     "report --uname)"},
     {0},
 };
 

@@ -1,0 +1,47 @@
+/* cli_peer_verbs.c - the peers' commands traceglot does not have, answered by name.
+ *
+ * A uftrace, trace-cmd, babeltrace2 or llvm-xray user types their tool's verb out of habit
+ * (`traceglot dump`, `traceglot hist`, `traceglot extract`).  Rather than "unknown command",
+ * each is refused (exit 2) naming whose command it is and, where traceglot has one, the
+ * command that does that work, so the refusal is never a guess. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct peer_verb {
+    const char *verb, *peer, *instead; /* instead: NULL when traceglot has nothing like it */
+};
+
+static const struct peer_verb peer_verbs[] = {
+    {"dump", "uftrace",
+     "for dump --chrome: traceglot convert --to chrome; for --flame-graph: convert --to "
+     "folded (the same calls, not uftrace's bytes); its raw record listing and --graphviz are "
+     "not printed"},
+    {"record", "uftrace", NULL},
+    {"live", "uftrace", NULL},
+    {"tui", "uftrace", NULL},
+    {"recv", "uftrace", NULL},
+    {"script", "uftrace", NULL},
+    {"hist", "trace-cmd", "traceglot stats counts the events per class"},
+    {"split", "trace-cmd", NULL},
+    {"query", "babeltrace2", "traceglot info --format json says what trace-info says"},
+    {"run", "babeltrace2", "traceglot cat --style=babeltrace (or -c sink.text.details)"},
+    {"account", "llvm-xray", "traceglot report --style=xray"},
+    {"extract", "llvm-xray", NULL},
+    {"fdr-dump", "llvm-xray", NULL},
+    {0},
+};
+
+int cli_refuse_peer_verb(const char *verb)
+{
+    for (const struct peer_verb *p = peer_verbs; p->verb; p++) {
+        if (strcmp(p->verb, verb) != 0)
+            continue;
+        fprintf(stderr, "traceglot: '%s' is %s's command, which traceglot does not have%s%s%s\n",
+                verb, p->peer, p->instead ? " (" : "", p->instead ? p->instead : "",
+                p->instead ? ")" : "");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# peer-spellings.sh - the peers' own spellings of what a user types out of habit, each
+# byte for byte what the peer prints, run live against it on the project's fixtures:
+#   uftrace      replay/report/graph/info -d DIR; graph -d DIR FUNC; graph FUNC DIR
+#   trace-cmd    report -i FILE, --cpus, --first-event, --last-event (with -t), -e, --uname
+#   babeltrace2  --timerange=BEGIN,END and [BEGIN,END]
+# and the peers' commands traceglot does not have refused by name (exit 2), never silence.
+. "$(dirname "$0")/../lib.sh"
+
+uf=$TG_TEST_DATA/uftrace/cxx.data
+ftrace=$TG_TEST_DATA/ftrace
+ctf=$TG_TEST_DATA/ctf/cyg
+for f in "$uf" "$ftrace" "$ctf"; do [ -e "$f" ] || tg_skip "no $f"; done
+
+# peer_same NAME PEER-CMD... -- TRACEGLOT-ARGS...: both exit 0 and print the same bytes
+peer_same() {
+    local name=$1 peer=()
+    shift
+    while [ "$1" != "--" ]; do peer+=("$1"); shift; done
+    shift
+    "${peer[@]}" > "$TG_TMP/want" 2> /dev/null || { tg_fail "$name" "the peer failed: ${peer[*]}"; return; }
+    tg_run "$TG" "$@" && tg_same "$name" "$TG_TMP/want" "$TG_TMP/out" ||
+        tg_fail "$name" "exit $? $(head -c 300 "$TG_TMP/err")"
+}
+
+if command -v uftrace > /dev/null; then
+    peer_same "replay -d DIR = uftrace replay -d DIR" uftrace replay -d "$uf" -- replay -d "$uf"
+    peer_same "replay --data=DIR" uftrace replay --data="$uf" -- replay --data="$uf"
+    peer_same "report -d DIR -s call = uftrace's" uftrace report -d "$uf" -s call -- report -d "$uf" -s call
+    peer_same "graph -d DIR = uftrace graph -d DIR" uftrace graph -d "$uf" -- graph -d "$uf"
+    peer_same "graph -d DIR main = uftrace graph -d DIR main" uftrace graph -d "$uf" main -- graph -d "$uf" main
+    peer_same "graph main DIR (uftrace's order)" uftrace graph -d "$uf" main -- graph main "$uf"
+else
+    echo "note: uftrace is not installed: its -d spellings not compared"
+fi
+"$TG" info "$uf" > "$TG_TMP/want"
+tg_run "$TG" info -d "$uf" && tg_same "info -d DIR = info DIR" "$TG_TMP/want" "$TG_TMP/out" ||
+    tg_fail "info -d DIR" "$(cat "$TG_TMP/err")"
+tg_said "graph -d DIR FUNC FUNC: one FUNC" 2 "one FUNC at most" "$TG" graph -d "$uf" main foo
+
+if command -v trace-cmd > /dev/null; then
+    for f in "$ftrace"/*-v6.dat "$ftrace"/all-events-v7zstd.dat; do
+        n=${f##*/}
+        for o in --cpus --first-event --last-event "--first-event --last-event" "-t --last-event" -e --uname; do
+            # shellcheck disable=SC2086
+            peer_same "$n: report -i FILE $o" trace-cmd report -i "$f" $o -- cat --style=trace-cmd -i "$f" $o
+        done
+    done
+    # the path as the user gave it: relative, through a symbolic link, with spaces
+    mkdir -p "$TG_TMP/a dir"
+    ln -s "$ftrace/comm-idle-first-v6.dat" "$TG_TMP/a dir/my trace.dat"
+    cp "$ftrace/comm-idle-first-v6.dat" "$TG_TMP/copy.dat"
+    for p in "a dir/my trace.dat" "./copy.dat" "../$(basename "$TG_TMP")/a dir/my trace.dat"; do
+        (cd "$TG_TMP" && trace-cmd report --cpus "$p" > want.paths 2> /dev/null)
+        (cd "$TG_TMP" && "$TG" cat --style=trace-cmd --cpus "$p" > out.paths 2> err.paths)
+        tg_same "--cpus names '$p' as trace-cmd does" "$TG_TMP/want.paths" "$TG_TMP/out.paths"
+    done
+else
+    echo "note: trace-cmd is not installed: its report options not compared"
+fi
+tg_said "--cpus of a uftrace trace: trace.dat only" 2 "trace.dat files only" \
+    "$TG" cat --style=trace-cmd --cpus "$uf"
+
+if command -v babeltrace2 > /dev/null; then
+    first=$(babeltrace2 --clock-gmt "$ctf" | sed -n '3s/^\[\([^]]*\)\].*/\1/p')
+    last=$(babeltrace2 --clock-gmt "$ctf" | sed -n '12s/^\[\([^]]*\)\].*/\1/p')
+    peer_same "--timerange=B,E = babeltrace2's" babeltrace2 --clock-gmt --timerange="$first,$last" "$ctf" \
+        -- cat --style=babeltrace --clock-gmt --timerange="$first,$last" "$ctf"
+    peer_same "--timerange [B,E] = babeltrace2's" babeltrace2 --clock-gmt --timerange "[$first,$last]" "$ctf" \
+        -- cat --style=babeltrace --clock-gmt --timerange "[$first,$last]" "$ctf"
+    [ "$(wc -l < "$TG_TMP/out")" = 10 ] && tg_pass "--timerange selects the 10 events" ||
+        tg_fail "--timerange selects the 10 events" "$(wc -l < "$TG_TMP/out") lines"
+else
+    echo "note: babeltrace2 is not installed: --timerange not compared"
+fi
+tg_said "--timerange without a comma" 2 "expecting BEGIN,END" "$TG" cat --style=babeltrace --timerange=5 "$ctf"
+tg_said "--timerange under another style" 2 "does not take --timerange" "$TG" cat --timerange=1,2 "$ctf"
+
+# the peers' commands traceglot does not have: refused by name
+for v in "dump uftrace" "hist trace-cmd" "split trace-cmd" "query babeltrace2" "extract llvm-xray" \
+    "fdr-dump llvm-xray"; do
+    set -- $v
+    tg_said "traceglot $1: $2's command, refused" 2 "'$1' is $2's command" "$TG" "$1" "$uf"
+done
+tg_said "dump points to convert --to chrome" 2 "convert --to chrome" "$TG" dump "$uf"
+tg_done
