@@ -260,6 +260,13 @@ typedef struct tg_progress {
 typedef void (*tg_progress_fn)(void *ctx, const tg_progress *p);
 void tg_set_progress(tg_set *set, uint64_t every, tg_progress_fn fn, void *ctx);
 
+/* What the peer a style imitates prints on its standard error while it goes on, beside its
+ * output (llvm-xray account's and stack's report of each record -keep-going skips): the styles
+ * write the peer's lines, in order, into notes; NULL (the default) drops them.  Set it before
+ * the call; notes must outlive the calls on set.  tg_set_notes_out: that buffer, or NULL. */
+void tg_set_notes(tg_set *set, tg_buf *notes);
+tg_buf *tg_set_notes_out(const tg_set *set);
+
 size_t tg_set_trace_count(const tg_set *set);
 tg_trace *tg_set_trace(const tg_set *set, size_t i);
 

@@ -19,13 +19,19 @@ static int run_to_fd(struct cli_args *a, int fd, cli_call call)
     if (!set)
         return a->open_exit ? a->open_exit : 1;
     tg_buf *out = tg_buf_new_fd(fd);
+    tg_buf *notes = tg_buf_new_fd(STDERR_FILENO); /* the peer's own stderr lines */
+    tg_set_notes(set, notes);
     tg_error *err = NULL;
     struct cli_progress pg;
     cli_progress_begin(&pg, a, set);
-    int rc = out ? call(set, a, out, &err) : TG_ERR_NOMEM;
+    int rc = out && notes ? call(set, a, out, &err) : TG_ERR_NOMEM;
     if (out && tg_buf_flush(out) < 0 && rc >= 0)
         rc = TG_ERR_IO;
     cli_progress_end(&pg);
+    if (notes)
+        tg_buf_flush(notes); /* before the errors, as the peer prints them as it goes */
+    tg_set_notes(set, NULL);
+    tg_buf_free(notes);
     tg_buf_free(out);
     tg_close(set);
     return cli_finish(rc, err);

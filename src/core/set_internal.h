@@ -23,6 +23,7 @@ struct tg_set {
     tg_progress_fn progress;
     void *progress_ctx;
     uint64_t progress_every, bytes_total;
+    tg_buf *notes; /* tg_set_notes: the peers' stderr lines (NULL: dropped) */
 };
 
 /* The most confident format for path (its probe's score in *score when not NULL), or NULL

@@ -1,6 +1,7 @@
 #!/bin/bash
 # live.sh - records fresh XRay logs (FDR and basic) with clang-14's runtime and compares
-# traceglot with llvm-xray on them: YAML conversion and accounting under every sort key and
+# traceglot with llvm-xray on them: YAML conversion and accounting (its rows, and the records
+# -keep-going skips as llvm-xray says them on stderr) under every sort key and
 # order.  The workload is built twice: optimized without debug info, and with "-g -O0"
 # (DWARF line locations; many more instrumented template functions to name).  SKIP when
 # clang-14 or llvm-xray is missing.
@@ -26,12 +27,14 @@ for log in "$out"/fdr-xray_app.* "$out"/basic-xray_app.*; do
         echo "FAIL yaml $(basename "$log")"; diff "$out/exp" "$out/got" | head -5; fail=1; }
     for key in funcid count min med 90p 99p max sum func; do
         for order in asc dsc; do
+            # stdout and stderr (each record -keep-going skips, as llvm-xray says it)
             llvm-xray account -keep-going -instr_map="$bin" -sort=$key -sortorder=$order "$log" \
-                > "$out/exp" 2>/dev/null
+                > "$out/exp" 2>"$out/exp-err"
             "$TG" report --style=xray -k --instr-map "$bin" --sort=$key --sortorder=$order "$log" \
-                > "$out/got" 2>&1
-            cmp -s "$out/exp" "$out/got" || {
-                echo "FAIL account $key $order $(basename "$log")"; diff "$out/exp" "$out/got" | head -5; fail=1; }
+                > "$out/got" 2>"$out/got-err"
+            cmp -s "$out/exp" "$out/got" && cmp -s "$out/exp-err" "$out/got-err" || {
+                echo "FAIL account $key $order $(basename "$log")"; diff "$out/exp" "$out/got" | head -5
+                diff "$out/exp-err" "$out/got-err" | head -5; fail=1; }
         done
     done
     [ $fail -eq 0 ] && echo "ok   account (all keys) $(basename "$log")"
@@ -48,9 +51,10 @@ for log in "$out"/fdr-xray_app.*; do
     "$TG" cat --style=xray-yaml --instr-map "$bin" "$log" > "$out/got" 2>&1
     cmp -s "$out/exp" "$out/got" || { echo "FAIL yaml, many blocks"; fail=1; }
     for key in funcid count sum; do
-        llvm-xray account -keep-going -instr_map="$bin" -sort=$key "$log" > "$out/exp" 2>/dev/null
-        "$TG" report --style=xray -k --instr-map "$bin" --sort=$key "$log" > "$out/got" 2>&1
-        cmp -s "$out/exp" "$out/got" || { echo "FAIL account $key, many blocks"; fail=1; }
+        llvm-xray account -keep-going -instr_map="$bin" -sort=$key "$log" > "$out/exp" 2>"$out/exp-err"
+        "$TG" report --style=xray -k --instr-map "$bin" --sort=$key "$log" > "$out/got" 2>"$out/got-err"
+        cmp -s "$out/exp" "$out/got" && cmp -s "$out/exp-err" "$out/got-err" || {
+            echo "FAIL account $key, many blocks"; diff "$out/exp-err" "$out/got-err" | head -5; fail=1; }
     done
     [ $fail -eq 0 ] && echo "ok   many small FDR buffers ($(stat -c %s "$log") bytes)"
 done

@@ -2,7 +2,8 @@
 # record-options.sh - records llvm-xray's outputs for each case of llvm-options.cases on the
 # committed XRay fixtures (tests/data/xray/basic.xray and fdr.xray), into
 # tests/data/xray/options/KIND.NAME.out (stdout), .rc (the exit status when not 0) and .err
-# (stderr when the status is not 0: the message of an account that stopped).  The
+# (stderr when llvm-xray printed anything there: the message of an account that stopped, or
+# each record -keep-going skipped; .err-same names the case with the same stderr).  The
 # instrumented binary is rebuilt by build-app.sh and must be the one the logs were recorded
 # with (xray_app.sha256).  Run from record-fixtures.sh, or alone to add cases.
 set -e
@@ -28,8 +29,18 @@ for k in basic fdr; do
         llvm-xray "$sub" $args "$k.xray" > "$base.out" 2> "$base.err"
         rc=$?
         set -e
+        [ -s "$base.err" ] || rm -f "$base.err" # what llvm-xray said on stderr, if anything
+        # the same stderr as another case of this log (the records -keep-going skips do not
+        # depend on the report's options): NAME.err-same names that case
+        for o in options/"$k".*.err; do
+            if [ -f "$base.err" ] && [ "$o" != "$base.err" ] && cmp -s "$o" "$base.err"; then
+                o=${o#options/"$k".}
+                echo "${o%.err}" > "$base.err-same"
+                rm "$base.err"
+                break
+            fi
+        done
         if [ $rc = 0 ]; then
-            rm -f "$base.err"
             # an output another case of this log already has: NAME.same names that case
             for o in options/"$k".*.out; do
                 if [ "$o" != "$base.out" ] && [ ! -f "${o%.out}.rc" ] && cmp -s "$o" "$base.out"; then

@@ -1,7 +1,9 @@
 #!/bin/bash
 # synthetic.sh - hand-built logs of every XRay layout version (gen_synthetic.py: FDR 1-5,
 # basic 1-3) compared with llvm-xray 14 on the same bytes: YAML and accounting.  SKIP when
-# llvm-xray or python3 is missing.  Also llvm-xray's -deduce-sibling-calls and stack.
+# llvm-xray or python3 is missing.  Also llvm-xray's -deduce-sibling-calls and stack, with
+# what each says on stderr (-keep-going's skipped records, the refusal of a record it cannot
+# account) and its exit status.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 command -v llvm-xray >/dev/null || { echo "SKIP: llvm-xray not installed"; exit 77; }
@@ -24,6 +26,7 @@ for log in "$out"/*.xray; do
     # llvm-xray's options, same arguments: -deduce-sibling-calls, and stack's outputs (the
     # exit status too: without -keep-going both stop at the same record)
     for args in "account -keep-going -deduce-sibling-calls" "account -deduce-sibling-calls" \
+        "account -k" \
         "account" "stack -k" "stack" "stack -k -aggregate-threads" \
         "stack -k -all-stacks -stack-format=flame" \
         "stack -k -all -stack-format=flame -aggregation-type=count -aggregate-threads"; do
@@ -33,15 +36,20 @@ for log in "$out"/*.xray; do
         # which changes which call ends a stack (its human output), not the flame lines
         [[ $b == basic-* && $sub == stack && $rest != *flame* ]] && continue
         # shellcheck disable=SC2086
-        llvm-xray $sub $rest "$log" > "$out/exp" 2>/dev/null
+        (cd "$out" && llvm-xray $sub $rest "$b") > "$out/exp" 2>"$out/exp-err"
         e=$?
         [ "$sub" = account ] && tg=(report --style=xray) || tg=(stack --style=xray)
         # shellcheck disable=SC2086
-        "$TG" "${tg[@]}" $rest "$log" > "$out/got" 2>"$out/err"
+        (cd "$out" && "$TG" "${tg[@]}" $rest "$b") > "$out/got" 2>"$out/err"
         g=$?
-        if cmp -s "$out/exp" "$out/got" && [ $e = $g ]; then echo "ok   $args $b"; else
+        # stderr too: the records -keep-going skips, or the message it stopped with (each
+        # tool's prefix of an error aside)
+        sed -i 's/^llvm-xray: //' "$out/exp-err"
+        sed 's/^traceglot: error: //' "$out/err" > "$out/got-err"
+        if cmp -s "$out/exp" "$out/got" && [ $e = $g ] && cmp -s "$out/exp-err" "$out/got-err"; then
+            echo "ok   $args $b"; else
             echo "FAIL $args $b (exit $g, llvm-xray $e)"; diff "$out/exp" "$out/got" | head -6
-            head -2 "$out/err"; fail=1; fi
+            diff "$out/exp-err" "$out/got-err" | head -6; fail=1; fi
     done
 done
 exit $fail

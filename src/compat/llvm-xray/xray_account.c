@@ -74,92 +74,6 @@ __attribute__((always_inline)) static inline int record_latency(acct *a, int32_t
     return 0;
 }
 
-/* ---- records llvm-xray account cannot account ---------------------------------------------
- * An exit that does not match the top of its thread's stack (nor, with -deduce-sibling-calls,
- * any frame below it), an exit on an empty stack, and a record timed before the first one.
- * -keep-going skips them; without it llvm-xray stops at the first with the record, every
- * thread's stack (its hash map's order) and "Failed accounting function calls in file", and
- * prints no rows: the same here, as the error's text (exit 1). */
-
-static int is_xray_event(const tg_event *ev)
-{
-    const char *f = tg_trace_format(tg_event_trace(ev));
-    return f && strcmp(f, "xray") == 0;
-}
-
-static const char *record_kind(const tg_event *ev)
-{
-    static const char *const kinds[] = {"enter",     "exit",         "tail-exit",
-                                        "enter-arg", "custom-event", "typed-event"};
-    uint64_t k = tg_event_class_id(tg_event_class_of(ev));
-    if (!is_xray_event(ev))
-        k = ev->cls && ev->cls->kind == TG_KIND_FUNC_EXIT ? 1 : 0;
-    return k < 6 ? kinds[k] : "enter";
-}
-
-/* llvm-xray's FuncIdConversionHelper name of function id addr, from the trace of ev. */
-static const char *name_of_id(const tg_event *ev, uint64_t addr, char *buf, size_t size)
-{
-    tg_event other = *ev; /* the reader names a function from its event's trace and id */
-    other.addr = addr;
-    const char *nm = tg_event_func_name(&other);
-    if (nm && *nm)
-        return nm;
-    snprintf(buf, size, "#%d", (int32_t)addr);
-    return buf;
-}
-
-static int stop_at(acct *a, const tg_event *ev, uint64_t tsc, tg_error **err)
-{
-    tg_buf *m = tg_buf_new();
-    if (!m)
-        return TG_ERR_NOMEM;
-    tg_value v;
-    uint64_t type =
-        is_xray_event(ev) && tg_event_field(ev, TG_SCOPE_PAYLOAD, 1, &v) == 0 ? v.v.u & 0xffff : 0;
-    char tmp[256];
-    snprintf(tmp, sizeof tmp,
-             "Error processing record: {type: %llu; cpu: %u; record-type: %s; function-id: %d; "
-             "tsc: %llu; thread-id: %u; process-id: %u}}\n",
-             (unsigned long long)type, (unsigned)(uint16_t)tg_event_cpu(ev), record_kind(ev),
-             (int32_t)tg_event_func_addr(ev), (unsigned long long)tsc, (unsigned)tg_event_tid(ev),
-             (unsigned)tg_event_pid(ev));
-    tg_buf_puts(m, tmp);
-    /* the threads in llvm's DenseMap<uint32_t> order (insertion order: the builder's) */
-    size_t n = a->cs->n_threads;
-    unsigned *hashes = malloc((n ? n : 1) * sizeof *hashes);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    int rc = hashes && order ? 0 : TG_ERR_NOMEM;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        hashes[i] = tg_llvm_hash32((uint32_t)a->cs->threads[i].tid);
-    if (rc == 0 && n)
-        rc = tg_llvm_densemap_order(hashes, n, order);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const struct tg_thread_stack *t = &a->cs->threads[order[i]];
-        snprintf(tmp, sizeof tmp, "Thread ID: %u\n", (unsigned)t->tid);
-        tg_buf_puts(m, tmp);
-        if (!t->depth)
-            tg_buf_puts(m, "  (empty stack)\n");
-        for (size_t d = t->depth; d-- > 0;) {
-            char nb[32];
-            snprintf(tmp, sizeof tmp, "  #%zu\t", d + 1);
-            tg_buf_puts(m, tmp);
-            tg_buf_puts(m, name_of_id(ev, t->frames[d].addr, nb, sizeof nb));
-            tg_buf_putc(m, '\n');
-        }
-    }
-    free(hashes);
-    free(order);
-    tg_buf_puts(m, "Failed accounting function calls in file '");
-    tg_buf_puts(m, tg_trace_input_path(tg_event_trace(ev)));
-    tg_buf_puts(m, "'.");
-    if (rc == 0)
-        rc = tg_err(err, TG_ERR_FORMAT, "%s", tg_buf_data(m));
-    tg_buf_free(m);
-    a->stopped = true;
-    return rc;
-}
-
 /* ---- -recursive-calls-only ------------------------------------------------------------------
  * llvm-xray keeps, per thread and function, the number of the function's frames on the
  * stack and whether it has called itself (two frames at once) since its outermost frame
@@ -237,9 +151,7 @@ __attribute__((noinline, cold)) static int account_unmatched(acct *a, const tg_e
         if (at >= 0)
             return 0;
     }
-    if (a->keep_going)
-        return 0;
-    return stop_at(a, ev, tsc, err);
+    return xray_account_skip(a, ev, tsc, err);
 }
 
 /* Where a record's cycles are. */
@@ -494,13 +406,15 @@ void xray_account_free(account *ac)
 }
 
 /* Reads a set as llvm-xray account does (XRay traces stream after stream, others through the
- * iterator) and makes its rows, sorted by key.  0, a negative status (damage: the first
+ * iterator) and makes its rows, sorted by key; with -keep-going, each record skipped is said
+ * in notes (NULL: not said) as llvm-xray says it on stderr.  0, a negative status (damage: the first
  * error in *err, the rows made all the same), or TG_ERR_NOMEM. */
 int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
-                         const tg_options *opts, tg_error **err)
+                         const tg_options *opts, tg_buf *notes, tg_error **err)
 {
     memset(ac, 0, sizeof *ac);
     acct *a = &ac->a;
+    a->notes = notes;
     a->keep_going = opts && tg_options_flag(opts, "keep-going");
     a->deduce = opts && tg_options_flag(opts, "deduce-sibling-calls");
     a->recursive = opts && tg_options_flag(opts, "recursive-calls-only");
@@ -637,7 +551,7 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     if (xray_account_parse_sort(opts, &key, &asc) < 0)
         return xray_account_bad_sort(err);
     account ac;
-    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, err);
+    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, tg_set_notes_out(set), err);
     const char *format = opts ? tg_options_get(opts, "format") : NULL;
     bool csv = format && strcmp(format, "csv") == 0;
     if (rc != TG_ERR_NOMEM && !ac.a.stopped && csv) {

@@ -25,6 +25,7 @@ typedef struct acct {
     func_lat *lastf;   /* the function of the previous latency (NULL: none) */
     uint32_t *hist;    /* percentile histogram (allocated for big functions only) */
     bool keep_going;   /* -keep-going: a record llvm-xray cannot account is skipped */
+    tg_buf *notes;     /* where a skipped record is said (llvm-xray's stderr; NULL: not) */
     bool deduce;       /* -deduce-sibling-calls */
     bool stopped;      /* without -keep-going: stopped at such a record (nothing printed) */
     bool recursive;    /* -recursive-calls-only: latencies only of recursive calls (below) */
@@ -54,7 +55,10 @@ int xray_account_parse_sort(const tg_options *opts, enum sort_key *key, int *asc
 int xray_account_bad_sort(tg_error **err);
 /* Reads a set as llvm-xray account does and makes its rows, sorted by key (xray_account.c). */
 int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key key, int asc,
-                         const tg_options *opts, tg_error **err);
+                         const tg_options *opts, tg_buf *notes, tg_error **err);
+/* A record llvm-xray account cannot account (xray_account_skip.c): with -keep-going said in
+ * the notes and skipped (0), else the account stops with llvm-xray's message as the error. */
+int xray_account_skip(acct *a, const tg_event *ev, uint64_t tsc, tg_error **err);
 void xray_account_free(account *ac);
 void xray_account_put_header(tg_buf *out);
 void xray_account_put_row(tg_buf *out, const row *r);

@@ -54,10 +54,10 @@ int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it
     if (xray_account_parse_sort(opts, &key, &asc) < 0)
         return xray_account_bad_sort(err);
     account ac, ao = {0};
-    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, err);
+    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, NULL, err);
     int rc2 = rc == TG_ERR_NOMEM || ac.a.stopped
                   ? 0
-                  : xray_account_run_set(&ao, other, other_it, key, asc, opts, err);
+                  : xray_account_run_set(&ao, other, other_it, key, asc, opts, NULL, err);
     if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped) {
         size_t gone = 0;
         for (size_t i = 0; i < ao.n; i++)

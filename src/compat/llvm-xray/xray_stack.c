@@ -54,6 +54,7 @@ typedef struct strie {
     snode **store; /* every node, to free */
     size_t n_store, cap_store;
     bool keep_going, last_exit;
+    tg_buf *notes; /* -keep-going's messages (llvm-xray's stderr; NULL: not said) */
 } strie;
 
 static snode *node_new(strie *s, int32_t id, const char *name, snode *parent)
@@ -101,10 +102,15 @@ static troots *roots_of(strie *s, uint32_t tid)
 
 static uint64_t absdiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
-/* llvm-xray's message for a record it cannot account. */
+#define NO_ENTRY_FMT                                                                               \
+    "Found record {FuncId: \"%s\", ThreadId: \"%u\", RecordType: \"%s\"} with no matching "        \
+    "function entry\n"
+
+/* llvm-xray's message for a record it cannot account: with -keep-going said in the set's
+ * notes (llvm-xray's stderr) and skipped, else the command stops with it. */
 static int bad_record(strie *s, const tg_event *ev, tg_error **err)
 {
-    if (s->keep_going) /* llvm-xray prints it on stderr and goes on: not kept here */
+    if (s->keep_going && !s->notes)
         return 0;
     tg_value v;
     const char *f = tg_trace_format(tg_event_trace(ev));
@@ -112,13 +118,17 @@ static int bad_record(strie *s, const tg_event *ev, tg_error **err)
                         ? v.v.u & 0xffff
                         : 0;
     const char *nm = tg_event_func_name(ev);
-    return tg_err(err, TG_ERR_FORMAT,
-                  "Found record {FuncId: \"%s\", ThreadId: \"%u\", RecordType: \"%s\"} with no "
-                  "matching function entry\n",
-                  nm ? nm : "", (unsigned)tg_event_tid(ev),
-                  type == 0   ? "Fn Entry"
-                  : type == 1 ? "Fn Exit"
-                              : "Unknown");
+    char id[32];
+    if (!nm || !*nm) {
+        snprintf(id, sizeof id, "#%d", (int32_t)ev->addr);
+        nm = id;
+    }
+    const char *kind = type == 0 ? "Fn Entry" : type == 1 ? "Fn Exit" : "Unknown";
+    if (s->keep_going) {
+        tg_buf_printf(s->notes, NO_ENTRY_FMT, nm, (unsigned)tg_event_tid(ev), kind);
+        return 0;
+    }
+    return tg_err(err, TG_ERR_FORMAT, NO_ENTRY_FMT, nm, (unsigned)tg_event_tid(ev), kind);
 }
 
 static int on_entry(strie *s, const tg_event *ev, struct tg_thread_stack *t)
@@ -560,7 +570,7 @@ static int stack_print(const void *impl, tg_set *set, tg_iter *it, const tg_opti
     if (all && human)
         return tg_err(err, TG_ERR_UNSUPPORTED,
                       "You must specify a non-human format when reporting with -all-stacks.");
-    strie s = {.keep_going = tg_options_flag(opts, "keep-going")};
+    strie s = {.keep_going = tg_options_flag(opts, "keep-going"), .notes = tg_set_notes_out(set)};
     s.cs = tg_callstack_new(NULL, NULL);
     if (!s.cs)
         return TG_ERR_NOMEM;
