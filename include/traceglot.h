@@ -510,6 +510,12 @@ typedef enum tg_event_kind {
     TG_KIND_STREAM_END,
     TG_KIND_PACKET_BEGIN,
     TG_KIND_PACKET_END,
+    /* whole packets of the stream were lost before the packet that begins next (a CTF
+     * stream's packet sequence numbers skip: babeltrace2's discarded-packets message):
+     * tg_event_lost_count of them, the gap's clock values tg_event_clock_span (the previous
+     * packet's end, this one's beginning).  The other iterators see such a gap as a
+     * TG_KIND_LOST of unknown count. */
+    TG_KIND_PACKETS_LOST,
 } tg_event_kind;
 
 typedef struct tg_event_class tg_event_class;
@@ -685,10 +691,11 @@ int tg_event_render_with(const tg_event *ev, tg_buf *out, unsigned flags);
 /* The raw value of the clock that timed the event (a CTF clock's cycles: babeltrace2
  * --clock-cycles); false where the format keeps none. */
 bool tg_event_clock_value(const tg_event *ev, uint64_t *cycles);
-/* Of a gap (TG_KIND_LOST) from an iterator that asked for messages: the clock values where
- * the gap begins and ends, and the end's time on the trace clock (a CTF stream's previous
- * packet end and its packet's end, as babeltrace2's discarded-events message has them);
- * false where the format keeps none. */
+/* Of a gap (TG_KIND_LOST, TG_KIND_PACKETS_LOST) from an iterator that asked for messages:
+ * the clock values where the gap begins and ends, and the end's time on the trace clock (a
+ * CTF stream's previous packet end and its packet's end, or for lost packets its packet's
+ * beginning, as babeltrace2's discarded-events and discarded-packets messages have them);
+ * false where the format keeps none (a CTF packet context without both packet times). */
 bool tg_event_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns);
 
 /* ---- field schema ------------------------------------------------------------------------

@@ -6,8 +6,9 @@
 #
 #   details.sh --live TRACE...       CTF traces (the project's fixtures, the corpus): babeltrace2
 #                                    runs here on each
-#   details.sh --made                the CTF traces make-handmade.py, make-strings.py and
-#                                    make-threads.py write: babeltrace2 runs here
+#   details.sh --made                the CTF traces make-handmade.py, make-strings.py,
+#                                    make-threads.py and make-discarded.py (lost events and
+#                                    packets) write: babeltrace2 runs here
 #   details.sh --recorded TRACE...   corpus traces with babeltrace2's output recorded beside them
 #                                    (TRACE.babeltrace2-details.txt, read in place): the stream
 #                                    names it shows start with the folder it was recorded from
@@ -55,7 +56,7 @@ case "${1:-}" in
     tg_need_cmd babeltrace2
     py=/usr/bin/python3
     [ -x "$py" ] || py=python3
-    for gen in make-handmade.py make-strings.py make-threads.py; do
+    for gen in make-handmade.py make-strings.py make-threads.py make-discarded.py; do
         "$py" "$TG_TESTS/ctf/$gen" "$TG_TMP/made" > /dev/null || tg_fail "$gen" "did not run"
     done
     for t in "$TG_TMP"/made/*; do

@@ -13,7 +13,7 @@
  * message ("Trace class:", the CTF reader's text: tg_trace_render part "babeltrace-details"),
  * then each stream's beginning (its file, its trace's name, UUID, environment and streams),
  * packet beginnings with their context, events with their contexts and payload, discarded
- * events, packet ends and stream ends, in babeltrace2's muxer order.  The iterator gives the
+ * events and packets, packet ends and stream ends, in babeltrace2's muxer order.  The iterator gives the
  * stream and packet boundaries as events (tg_iter_want_messages), merged by time with the
  * others, which is the order of babeltrace2's muxer; the streams' beginnings, which have no
  * time, are written in the order of its ports (trace UUID, stream class id, stream id).
@@ -382,7 +382,7 @@ static int message(details_state *st, const tg_event *ev, tg_buf *out, tg_error 
     } else if (kind == TG_KIND_STREAM_BEGIN || kind == TG_KIND_STREAM_END) {
         if (tg_event_clock_value(ev, &cycles)) /* a stream class with a clock */
             tg_buf_puts(out, "[Unknown]\n");
-    } else if (kind == TG_KIND_LOST) {
+    } else if (kind == TG_KIND_LOST || kind == TG_KIND_PACKETS_LOST) {
         int64_t end_ns;
         if (tg_event_clock_span(ev, &cycles, &end, &end_ns)) {
             time_line(out, cycles, tg_event_trace_time_ns(ev));
@@ -399,13 +399,16 @@ static int message(details_state *st, const tg_event *ev, tg_buf *out, tg_error 
                                                                            : "Packet beginning\n");
         return tg_event_render_with(ev, out, TG_RENDER_DETAILS) < 0 ? TG_ERR_NOMEM : 0;
     case TG_KIND_PACKET_END: tg_buf_puts(out, "Packet end\n"); return 0;
-    case TG_KIND_LOST: {
+    case TG_KIND_LOST:
+    case TG_KIND_PACKETS_LOST: {
+        /* "Discarded events (3 events)", "Discarded packets (1 packets)": the plural always */
+        const char *what = kind == TG_KIND_LOST ? "events" : "packets";
         uint64_t n = tg_event_lost_count(ev);
-        tg_buf_puts(out, "Discarded events");
+        tg_buf_printf(out, "Discarded %s", what);
         if (n) {
             tg_buf_puts(out, " (");
             num(out, n, false, 10);
-            tg_buf_printf(out, " event%s)", n == 1 ? "" : "s");
+            tg_buf_printf(out, " %s)", what);
         }
         tg_buf_putc(out, '\n');
         return 0;

@@ -260,7 +260,8 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
             ctf_dstream_free(ds);
             rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
         } else {
-            /* babeltrace2's ids: the instance id, else the class's streams in order */
+            /* babeltrace2's ids: the instance id, else the trace's streams without one in
+             * order (its src.ctf.fs counts them across the stream classes) */
             st->has_ids = true;
             st->class_id = ds->sc->id;
             st->id = grp[0].has_instance ? grp[0].instance : (uint64_t)-1;
@@ -270,14 +271,11 @@ static int add_streams(tg_trace *t, ctf_trace *tr, tg_error **err)
         free(files[i].path);
     free(files);
     free(used);
+    uint64_t next_id = 0;
     for (size_t i = 0; i < t->n_streams && rc >= 0; i++) {
         tg_stream *st = t->streams[i];
-        if (st->id != (uint64_t)-1)
-            continue;
-        uint64_t n = 0;
-        for (size_t j = 0; j < i; j++)
-            n += t->streams[j]->class_id == st->class_id;
-        st->id = n;
+        if (st->id == (uint64_t)-1)
+            st->id = next_id++;
     }
     /* babeltrace2's muxer takes messages of equal times in the order of its source's ports,
      * by stream class id and stream id (stream_2 before stream_10): the merge's tie-break
@@ -354,9 +352,9 @@ static int open_one(tg_trace *t, const char *dir, const tg_options *opts, tg_err
     tr->lost_cls = tg_trace_add_class(t, "lost events", UINT64_MAX, TG_KIND_LOST);
     if (!tr->lost_cls)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    static const char *const msg_names[4] = {"stream beginning", "stream end", "packet beginning",
-                                             "packet end"};
-    for (int k = 0; k < 4; k++) {
+    static const char *const msg_names[5] = {"stream beginning", "stream end", "packet beginning",
+                                             "packet end", "lost packets"};
+    for (int k = 0; k < 5; k++) {
         tg_event_class *c = tg_arena_alloc(&t->arena, sizeof *c);
         if (!c)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");

@@ -112,7 +112,11 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
         tg_error_free(why);
         if (first) {
             f->sc = sc ? sc : tr->meta.streams[0];
-            f->has_instance = sc && (d.seen & (1u << CTF_M_STREAM_INSTANCE_ID));
+            /* babeltrace2 groups a class's files by instance id only when their packets have
+             * a beginning time to order them by: without one, each file is a stream of its
+             * own, numbered as those without an id */
+            f->has_instance = sc && (d.seen & (1u << CTF_M_STREAM_INSTANCE_ID)) && sc->clock &&
+                              (d.seen & (1u << CTF_M_TS_BEGIN));
             f->instance = d.stream_instance_id;
             f->first_ts = sc && (d.seen & (1u << CTF_M_TS_BEGIN)) ? d.ts_begin : 0;
             first = false;
@@ -248,10 +252,21 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
             }
             ds->prev_discarded = d->discarded;
         }
+        ds->gap_timed =
+            ck && (d->seen & (1u << CTF_M_TS_BEGIN)) && (d->seen & (1u << CTF_M_TS_END));
         if (d->seen & (1u << CTF_M_SEQ_NUM)) {
             if (ds->have_prev && d->seq_num != ds->prev_seq + 1)
                 ds->discarded_msgs |= 2;
-            if (ds->have_prev && d->seq_num > ds->prev_seq + 1 && !ds->lost_pending) {
+            if (ds->have_prev && d->seq_num > ds->prev_seq + 1 && ds->msgs) {
+                /* babeltrace2's discarded-packets message, after the discarded events' */
+                ds->pkts_lost = d->seq_num - ds->prev_seq - 1;
+                ds->pkts_begin_cycles = ds->prev_ts_end;
+                ds->pkts_end_cycles = packet_cycles(d, false);
+                ds->pkts_ts = ck ? ctf_clock_ns(ck, ds->prev_ts_end) : ds->last_ts;
+                /* numbered as the gap the other readers give in its place (none when the
+                 * events' gap stands for both): ctf_btcompat.c numbers events and gaps */
+                ds->pkts_numbered = !ds->lost_pending;
+            } else if (ds->have_prev && d->seq_num > ds->prev_seq + 1 && !ds->lost_pending) {
                 ds->lost_pending = d->seq_num - ds->prev_seq - 1;
                 ds->lost_packet = true;
                 ds->lost_ts = ck ? ctf_clock_ns(ck, ds->prev_ts_end) : ds->last_ts;
@@ -265,7 +280,7 @@ static int next_packet(ctf_dstream *ds, tg_error **err)
         ds->prev_ts_end = (d->seen & (1u << CTF_M_TS_END)) ? d->ts_end : d->clock_value;
         ds->have_prev = true;
         ds->msg_pkt_begin = ds->msg_pkt_end = ds->msgs;
-        ds->attn = ds->lost_pending || ds->msgs;
+        ds->attn = ds->lost_pending || ds->pkts_lost || ds->msgs;
         if (ds->packet_hook)
             ds->packet_hook(ds->hook_ctx, ds);
         return 1;
@@ -357,16 +372,35 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
     for (;;) {
         /* a gap or (tg_iter_want_messages) a packet's beginning to give before the events */
         if (__builtin_expect(ds->attn, 0)) {
+            if (!ds->lost_pending && ds->pkts_lost) {
+                /* the lost packets (tg_iter_want_messages), after the lost events */
+                ev->cls = ds->tr->msg_cls[4];
+                ev->ts = ds->pkts_ts < ds->last_ts ? ds->last_ts : ds->pkts_ts;
+                ev->aux[0] = ds->pkts_begin_cycles;
+                ev->aux[1] = ds->pkts_end_cycles;
+                ev->aux[2] = ds->gap_timed;
+                ev->lost = ds->pkts_lost;
+                ds->pkts_lost = 0;
+                ev->data = NULL;
+                ev->size = 0;
+                ev->offset = ds->pkt_off;
+                ev->auxp = NULL;
+                ev->cpu = ds->cpu;
+                ds->serial += ds->pkts_numbered;
+                return 1;
+            }
             if (!ds->lost_pending) {
                 ds->attn = false;
                 ds->msg_pkt_begin = false;
-                return message(ds, ev, ds->tr->msg_cls[2], packet_cycles(d, false), true);
+                return message(ds, ev, ds->tr->msg_cls[2], packet_cycles(d, false),
+                               d->seen & (1u << CTF_M_TS_BEGIN));
             }
-            ds->attn = ds->msg_pkt_begin; /* after the gap */
+            ds->attn = ds->msg_pkt_begin || ds->pkts_lost; /* after the gap */
             ev->cls = ds->tr->lost_cls;
             ev->ts = ds->lost_ts < ds->last_ts ? ds->last_ts : ds->lost_ts;
             ev->aux[0] = ds->lost_begin_cycles;
             ev->aux[1] = ds->lost_end_cycles;
+            ev->aux[2] = !ds->msgs || ds->gap_timed;
             ev->lost = ds->lost_packet || ds->lost_unknown ? 0 : ds->lost_pending;
             ds->lost_unknown = false;
             ev->data = NULL;
@@ -398,7 +432,8 @@ static int stream_next(tg_stream *s, tg_event *ev, tg_error **err)
         if (d->pos >= d->bits) {
             if (s->messages && ds->msg_pkt_end) {
                 ds->msg_pkt_end = false;
-                return message(ds, ev, ds->tr->msg_cls[3], packet_cycles(d, true), true);
+                return message(ds, ev, ds->tr->msg_cls[3], packet_cycles(d, true),
+                               d->seen & (1u << CTF_M_TS_END));
             }
             ds->in_packet = false;
             continue;
@@ -504,6 +539,10 @@ static bool stream_clock_value(const tg_event *ev, uint64_t *cycles)
     const ctf_dstream *ds = ev->stream->priv;
     if (!ds->sc->clock)
         return false;
+    /* a packet's beginning or end whose packet context lacks that time: none */
+    tg_event_kind k = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    if ((k == TG_KIND_PACKET_BEGIN || k == TG_KIND_PACKET_END) && !ev->aux[0])
+        return false;
     *cycles = ds->ev_clock;
     return true;
 }
@@ -512,7 +551,8 @@ static bool stream_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end
 {
     const ctf_dstream *ds = ev->stream->priv;
     const ctf_clock *ck = ds->sc->clock;
-    if (!ev->cls || ev->cls->kind != TG_KIND_LOST || !ck || !ctf_clock_ns_fits(ck, ev->aux[1]))
+    if (!ev->cls || (ev->cls->kind != TG_KIND_LOST && ev->cls->kind != TG_KIND_PACKETS_LOST) ||
+        !ev->aux[2] || !ck || !ctf_clock_ns_fits(ck, ev->aux[1]))
         return false;
     *begin = ev->aux[0];
     *end = ev->aux[1];

@@ -21,9 +21,9 @@ typedef struct ctf_trace {
     tg_event_class *lost_cls;
     /* the message events (tg_iter_want_messages): stream beginning, stream end, packet
      * beginning, packet end; kept out of the trace's class list, which lists event classes */
-    tg_event_class *msg_cls[4];
-    ctf_func_info *func; /* cyg-profile support (ctf_func.c), NULL when none */
-    ctf_debug_info *dbg; /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
+    tg_event_class *msg_cls[5]; /* the messages' classes: TG_KIND_STREAM_BEGIN + index */
+    ctf_func_info *func;        /* cyg-profile support (ctf_func.c), NULL when none */
+    ctf_debug_info *dbg;        /* the babeltrace style's --debug-info (ctf_debuginfo.c) */
     tg_trace *trace;
     bool btcompat_done; /* ctf_btcompat.c ran (it runs on first need) */
 } ctf_trace;
@@ -107,6 +107,12 @@ struct ctf_dstream {
     bool attn;         /* lost_pending or msg_pkt_begin: the one test per event for both */
     bool lost_unknown; /* the pending gap's count is not known (before the first packet) */
     uint64_t lost_begin_cycles, lost_end_cycles;
+    /* tg_iter_want_messages: the packets lost before this packet (its sequence number skips),
+     * given after the events' gap as TG_KIND_PACKETS_LOST, with its time and clock values */
+    uint64_t pkts_lost, pkts_begin_cycles, pkts_end_cycles;
+    int64_t pkts_ts;
+    bool pkts_numbered; /* it takes a serial (no events' gap in this packet: see next_packet) */
+    bool gap_timed;     /* the packet context has both packet times: the gaps have clock values */
     void *hook_ctx;
 };
 
