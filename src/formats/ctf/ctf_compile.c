@@ -267,6 +267,27 @@ static uint32_t find_bo_split(const ctf_step *s, uint32_t n)
     return 0;
 }
 
+/* Whether a number of the scope may start inside a byte (its alignment is below 8 bits)
+ * while another number of the scope has the other byte order, past what find_bo_split can
+ * follow (an array, a sequence or a variant before it): ctf_bo_check.c then checks each
+ * record as babeltrace2 reads it. */
+static bool may_split(const ctf_step *s, uint32_t n)
+{
+    bool has[2] = {false, false}, inside[2] = {false, false}, compound = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const ctf_step *st = &s[i];
+        if (st->op == CTF_OP_ARRAY || st->op == CTF_OP_SEQUENCE || st->op == CTF_OP_VARIANT ||
+            st->op == CTF_OP_TEXT_ARRAY || st->op == CTF_OP_TEXT_SEQUENCE)
+            compound = true;
+        if (st->op != CTF_OP_INT && st->op != CTF_OP_FLOAT)
+            continue;
+        has[st->big_endian] = true;
+        if (st->align % 8)
+            inside[st->big_endian] = true;
+    }
+    return compound && ((inside[0] && has[1]) || (inside[1] && has[0]));
+}
+
 int ctf_bo_split_err(ctf_dec *d, const ctf_prog *prog)
 {
     const ctf_step *st = &prog->steps[prog->bo_split - 1];
@@ -335,6 +356,7 @@ static int compile_scope(ctf_meta *m, const ctf_type *t, ctf_scope_id scope, ctf
         }
     }
     p->bo_split = find_bo_split(steps, b.n);
+    p->bo_careful = !p->bo_split && may_split(steps, b.n);
     p->has_thread = p->tid_at.size || p->pid_at.size;
     p->thread_fast = p->has_thread && steps[0].align % 8 == 0;
     for (int k = 0; k < 2; k++) {

@@ -765,8 +765,11 @@ int ctf_run(ctf_dec *d, const ctf_prog *prog)
 {
     if (!prog || !prog->n)
         return 0;
-    if (__builtin_expect(prog->bo_split != 0, 0))
-        return ctf_bo_split_err(d, prog);
+    if (__builtin_expect(prog->bo_split != 0 || prog->bo_careful, 0)) {
+        if (prog->bo_split)
+            return ctf_bo_split_err(d, prog);
+        TG_TRY(ctf_bo_check(d, prog));
+    }
     d->depth = 0;
     uint32_t root = 0;
     return d->tree ? run_build(d, prog->steps, 0, &root) : run_skip(d, prog->steps, 0);
@@ -784,8 +787,11 @@ int ctf_run_print(ctf_dec *d, const ctf_prog *prog, tg_buf *out)
 {
     if (!prog || !prog->n)
         return 0;
-    if (__builtin_expect(prog->bo_split != 0, 0))
-        return ctf_bo_split_err(d, prog);
+    if (__builtin_expect(prog->bo_split != 0 || prog->bo_careful, 0)) {
+        if (prog->bo_split)
+            return ctf_bo_split_err(d, prog);
+        TG_TRY(ctf_bo_check(d, prog));
+    }
     d->depth = 0;
     d->out = out;
     return run_print(d, prog->steps, 0);

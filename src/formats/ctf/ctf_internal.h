@@ -300,6 +300,10 @@ typedef struct ctf_prog {
      * field before it filled in the other byte order (0: none): babeltrace2 reads no such
      * field ("two different byte orders not at a byte boundary"), nor does ctf_run */
     uint32_t bo_split;
+    /* a field after an array, a sequence or a variant may start inside a byte the field read
+     * before it filled in the other byte order: which one, only the data says, so the scope
+     * is checked before it is read (ctf_bo_check) */
+    bool bo_careful;
     /* its text depends on its own bytes only: no sequence, variant or text sequence reads a
      * register another scope may set (ctf_render.c reuses such a context's text) */
     bool self_contained;
@@ -419,6 +423,10 @@ int ctf_compile(ctf_meta *meta, tg_error **err);
 /* The error of a scope whose prog->bo_split names a field no one can read (ctf_run's): d->msg
  * and d->where set, TG_ERR_FORMAT returned. */
 int ctf_bo_split_err(ctf_dec *d, const ctf_prog *prog);
+/* Of a prog->bo_careful scope at d->pos: 0, or TG_ERR_FORMAT with d->msg and d->where when a
+ * number starts inside a byte the one read before it filled in the other byte order, as
+ * babeltrace2 refuses it (ctf_bo_check.c); it sets the registers it reads, as reading does. */
+int ctf_bo_check(ctf_dec *d, const ctf_prog *prog);
 
 /* Runs prog over the decoder's bits from its position: 0, or a negative status with
  * d->msg / d->where set. */
