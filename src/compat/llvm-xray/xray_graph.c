@@ -572,7 +572,8 @@ static int xray_graph(tg_set *set, tg_iter *it, const char *func, const tg_optio
         rc = TG_ERR_NOMEM;
     if (rc != TG_ERR_NOMEM) {
         tg_callstack_set_rules(g.cs, TG_STACK_LLVM_XRAY);
-        qsort(l.r, l.n, sizeof *l.r, rec_cmp);
+        if (l.n) /* an empty log has no records array: qsort's NULL is undefined */
+            qsort(l.r, l.n, sizeof *l.r, rec_cmp);
         for (size_t i = 0; i < l.n; i++) {
             int r = account_record(&g, &l, &l.r[i], deduce, keep_going, &fatal);
             if (r == TG_ERR_NOMEM || fatal) {
