@@ -11,7 +11,8 @@
  * complete events beginning at one time come longest first (trace_processor nests them so).
  * A B, E or X event's "tts" is its thread time (tg_event_thread_time), an X's "tts" +
  * "tdur" its end's.
- * The other phases (counters, async b/e, flows, samples) are not read yet. */
+ * A slice's "cat" is its category, its "bind_id" with "flow_in" / "flow_out" its flow (v2).
+ * The other phases (counters, async b/e, v1 flows s/t/f, samples) are not read yet. */
 #include "formats/json/tej_internal.h"
 
 #include "core/grow.h"
@@ -164,6 +165,48 @@ static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint3
     return r;
 }
 
+/* A flow id: a number, or a string of hex digits ("0x402"), as trace_processor reads
+ * bind_id.  false when it is neither. */
+static bool flow_id_of(struct json_object *o, uint64_t *id)
+{
+    if (!o)
+        return false;
+    if (json_object_is_type(o, json_type_int)) {
+        *id = (uint64_t)json_object_get_int64(o);
+        return true;
+    }
+    if (!json_object_is_type(o, json_type_string))
+        return false;
+    const char *s = json_object_get_string(o);
+    char *end;
+    *id = strtoull(s, &end, 16);
+    return end != s && *end == 0;
+}
+
+/* The category and flow of a slice's begin, in the trace's arena; NULL when it has neither
+ * (*nomem set when out of memory). */
+static const tej_slice_info *slice_info(tg_trace *t, struct json_object *ev, bool *nomem)
+{
+    const char *cat = json_object_get_string(member(ev, "cat"));
+    uint64_t id = 0;
+    bool in = json_object_get_boolean(member(ev, "flow_in"));
+    bool out = json_object_get_boolean(member(ev, "flow_out"));
+    bool flow = (in || out) && flow_id_of(member(ev, "bind_id"), &id);
+    if (!cat && !flow)
+        return NULL;
+    tej_slice_info *info = tg_arena_alloc(&t->arena, sizeof *info);
+    if (!info || (cat && !(cat = tg_arena_strdup(&t->arena, cat)))) {
+        *nomem = true;
+        return NULL;
+    }
+    *info = (tej_slice_info){.category = cat};
+    if (flow) /* in: the arrow from the flow's last source; out: this slice is its source */
+        info->flow =
+            (tg_flow){.id = id, .flags = (in ? TG_FLOW_IN : 0u) | (out ? TG_FLOW_OUT : 0u)};
+    info->n_flows = flow;
+    return info;
+}
+
 static int read_metadata(tg_trace *t, struct json_object *ev, int32_t pid, int32_t tid)
 {
     const char *what = json_object_get_string(member(ev, "name"));
@@ -207,7 +250,14 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         if (n == UINT64_MAX || tg_grow(&j->open, &j->cap_open, j->n_open + 1, sizeof *j->open) < 0)
             return TG_ERR_NOMEM;
         j->open[j->n_open++] = (tej_open_slice){.tid = tid, .name = n};
-        return add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset, tts) ? 0 : TG_ERR_NOMEM;
+        bool nomem = false;
+        const tej_slice_info *info = slice_info(t, ev, &nomem);
+        tej_record *r =
+            nomem ? NULL : add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset, tts);
+        if (!r)
+            return TG_ERR_NOMEM;
+        r->info = info;
+        return 0;
     }
     case 'E':
         for (size_t i = j->n_open; i-- > 0;) {
@@ -237,9 +287,14 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
                  tts <= INT64_MAX - tdur)
             thread_end = tts + tdur;
         uint64_t n = name_number(t, name ? name : "");
-        if (n == UINT64_MAX ||
-            !add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset, tts))
+        bool nomem = false;
+        const tej_slice_info *info = slice_info(t, ev, &nomem);
+        tej_record *r = n == UINT64_MAX || nomem
+                            ? NULL
+                            : add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset, tts);
+        if (!r)
             return TG_ERR_NOMEM;
+        r->info = info;
         int64_t end = dur > 0 && ts <= INT64_MAX - dur ? ts + dur : ts;
         bool lasted = end > ts;
         return add(t, j->end, end, lasted ? 0 : 1, lasted ? 0 : -dur,

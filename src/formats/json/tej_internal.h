@@ -18,6 +18,14 @@
 #include <json-c/json.h>
 #include <stdint.h>
 
+/* What a slice's begin carries beside its name, when it has any: its category ("cat") and
+ * its flow (a v2 "bind_id" with "flow_in" / "flow_out"). */
+typedef struct tej_slice_info {
+    const char *category; /* NULL none */
+    tg_flow flow;
+    size_t n_flows; /* 0 or 1 */
+} tej_slice_info;
+
 typedef struct tej_record {
     int64_t ts;
     uint32_t rank;  /* at one time: ends of slices that lasted (0), then the rest (1) */
@@ -26,10 +34,11 @@ typedef struct tej_record {
     uint64_t order; /* within a rank: file order (ends: the latest begun first) */
     const tg_event_class *cls;
     int32_t pid, tid;
-    uint64_t name;            /* the slice's name number (tej_trace.names) */
-    struct json_object *args; /* the event's "args" (a reference held), or NULL */
-    uint64_t offset;          /* of the event in the file */
-    int64_t thread_ns;        /* the thread time ("tts"), TEJ_NO_TIME none */
+    uint64_t name;              /* the slice's name number (tej_trace.names) */
+    struct json_object *args;   /* the event's "args" (a reference held), or NULL */
+    uint64_t offset;            /* of the event in the file */
+    int64_t thread_ns;          /* the thread time ("tts"), TEJ_NO_TIME none */
+    const tej_slice_info *info; /* a slice's begin: its category and flow, or NULL */
 } tej_record;
 
 #define TEJ_NO_TIME INT64_MIN

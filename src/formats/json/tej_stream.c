@@ -48,6 +48,21 @@ static bool tej_thread_time(const tg_event *ev, int64_t *ns)
     return r->thread_ns != TEJ_NO_TIME;
 }
 
+static const char *tej_func_category(const tg_event *ev)
+{
+    const tej_record *r = ev->auxp;
+    return r->info ? r->info->category : NULL;
+}
+
+static size_t tej_flows(const tg_event *ev, const tg_flow **out)
+{
+    const tej_record *r = ev->auxp;
+    if (!r->info || !r->info->n_flows)
+        return 0;
+    *out = &r->info->flow;
+    return r->info->n_flows;
+}
+
 static int tej_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
@@ -127,6 +142,8 @@ static const struct tg_stream_ops tej_stream_ops = {
     .destroy = tej_destroy,
     .rewind = tej_rewind,
     .thread_time = tej_thread_time,
+    .func_category = tej_func_category,
+    .flows = tej_flows,
     .events_independent = true, /* records and their args live as long as the trace */
 };
 
