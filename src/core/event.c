@@ -25,7 +25,10 @@ int tg_event_tid(const tg_event *ev) { return ev->tid; }
 uint64_t tg_event_offset(const tg_event *ev) { return ev->offset; }
 uint64_t tg_event_func_addr(const tg_event *ev) { return ev->addr; }
 int tg_event_depth(const tg_event *ev) { return ev->depth; }
-uint64_t tg_event_lost_count(const tg_event *ev) { return ev->lost; }
+uint64_t tg_event_lost_count(const tg_event *ev)
+{
+    return ev->cls && ev->cls->kind == TG_KIND_LOST ? ev->lost : 0; /* lost shares its bytes */
+}
 
 const char *tg_event_func_name(const tg_event *ev)
 {

@@ -49,14 +49,19 @@ struct tg_event {
     int32_t utid;          /* the thread in the kernel model (kernel_model.h): set by a
                             * cursor of the model, -1 unknown; unset without one */
     uint64_t addr;         /* function address for entry/exit */
-    uint64_t lost;         /* TG_KIND_LOST: how many */
-    uint64_t offset;       /* byte offset of the record in its file */
-    int64_t call_ns;       /* an exit of a class with exit_has_call_ns: the call's duration
-                            * per the tracer, -1 when the record lacks it; unset otherwise */
-    const uint8_t *data;   /* payload bytes, valid until the stream advances */
+    /* one of the two per kind, so that an event stays within 128 bytes (two cache lines):
+     * the batches of every cursor hold events by value */
+    union {
+        uint64_t lost;   /* TG_KIND_LOST: how many */
+        int64_t call_ns; /* an exit of a class with exit_has_call_ns: the call's duration per
+                          * the tracer, -1 when the record lacks it; unset otherwise */
+    };
+    uint64_t offset;     /* byte offset of the record in its file */
+    const uint8_t *data; /* payload bytes, valid until the stream advances */
     size_t size;
     uint64_t aux[4];  /* format-private per-event values */
     const void *auxp; /* format-private per-event pointer */
 };
+_Static_assert(sizeof(struct tg_event) <= 128, "an event fits two cache lines");
 
 #endif

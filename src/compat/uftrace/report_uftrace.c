@@ -296,6 +296,28 @@ static void job_learn(struct rep *p, struct job_fn *jc, const tg_event *ev)
     c->fixup = p->names[h].fixup;
 }
 
+/* A record the inline path of run_job_with does not take: the general rules (feed_fast),
+ * then what they resolved is learnt (its class, its address).  Out of line: it runs a few
+ * times per thread, and inlined its variables crowd the inline path's out of registers. */
+static __attribute__((noinline)) int job_other(struct rep *p, struct job_fn *jc, const tg_event *ev,
+                                               const tg_event_class **c_entry,
+                                               const tg_event_class **c_exit, const bool stats)
+{
+    tg_event_kind kind = ev->cls->kind;
+    int rc = feed_fast(p, ev, stats);
+    if (rc < 0)
+        return rc;
+    if (ev->cls->kernel || ev->cls->exit_has_call_ns)
+        kind = TG_KIND_GENERIC; /* kernel functions, tracer-timed exits: feed() */
+    if (kind == TG_KIND_FUNC_ENTRY)
+        *c_entry = ev->cls;
+    else if (kind == TG_KIND_FUNC_EXIT)
+        *c_exit = ev->cls;
+    if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT)
+        job_learn(p, jc, ev);
+    return 0;
+}
+
 /* The thread whose records take the inline path: the report's current one, if it is this
  * job's thread in its steady state (the flags change only in feed()). */
 static inline uf_task *job_task(struct rep *p, int tid)
@@ -385,17 +407,8 @@ static inline __attribute__((always_inline)) int run_job_with(void *ctx, unsigne
                 }
             }
             /* anything else: the general rules, then learn what they resolved */
-            tg_event_kind kind = ev->cls->kind;
-            if ((rc = feed_fast(p, ev, stats)) < 0)
+            if ((rc = job_other(p, jc, ev, &c_entry, &c_exit, stats)) < 0)
                 return rc;
-            if (ev->cls->kernel || ev->cls->exit_has_call_ns)
-                kind = TG_KIND_GENERIC; /* kernel functions, tracer-timed exits: feed() */
-            if (kind == TG_KIND_FUNC_ENTRY)
-                c_entry = ev->cls;
-            else if (kind == TG_KIND_FUNC_EXIT)
-                c_exit = ev->cls;
-            if (kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT)
-                job_learn(p, jc, ev);
             t = job_task(p, j->tid);
         }
     }
