@@ -4,7 +4,10 @@
 # tracepoints: tests/data/perf/sched.data and perf-kernel/kernel.data, recorded by
 # tests/perf/record-fixtures.sh) and on generated LTTng traces: its numbers equal SQL written
 # by hand over the same trace (`traceglot sql`, Perfetto's ftrace_event and EXTRACT_ARG,
-# thread): cputop's per-thread CPU time (cputop-by-hand.sql), irqstats' counts, min, max and
+# thread): cputop's per-thread CPU time (cputop-by-hand.sql), schedstats' latencies
+# (schedstats-by-hand.sql), memtop's pages (memtop-by-hand.sql; with page events: trace.dat
+# tests/data/ftrace/all-events-v7.dat, perf.data perf-kernel/kmem.data), irqstats' counts,
+# min, max and
 # total durations per IRQ and softirq (irq-by-hand.sql), syscallstats' per thread and call
 # (syscalls-by-hand.sql) and, where system calls are named (not LTTng 0.x's or perf's
 # raw_syscalls), iolatencystats' per I/O category (io-by-hand.sql), from the LAMI output.  A
@@ -32,8 +35,58 @@ missing() {
         tg_fail "$n $1" "not lttng-analyses' message and exit 1: $(cat "$TG_TMP/err")"
     fi
 }
+# schedstats: per thread count, min, max and total latency (schedstats-by-hand.sql)
+schedstats_agrees() {
+    "$TG" sql --format csv "$1" -q "$(cat "$here/schedstats-by-hand.sql")" | tail -n +2 |
+        sort > "$TG_TMP/sql"
+    "$TG" analyze schedstats --format json "$1" | /usr/bin/python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["results"]:
+    for r in t["data"]:
+        n = r[1]["value"]
+        print("%d,%d,%d,%d,%d" % (r[0]["tid"], n, r[2]["value"], r[4]["value"],
+                                  round(r[3]["value"] * n)))' | sort > "$TG_TMP/got"
+    [ -s "$TG_TMP/got" ] || tg_fail "$n schedstats" "no latency measured"
+    tg_same "$n schedstats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+}
+# memtop: per thread pages allocated and freed (memtop-by-hand.sql); a trace without page
+# events: lttng-analyses' message, and none by SQL either
+memtop_agrees() {
+    "$TG" sql --format csv "$1" -q "$(cat "$here/memtop-by-hand.sql")" | tail -n +2 |
+        sort > "$TG_TMP/sql"
+    if ! "$TG" analyze memtop --limit 0 --format json "$1" > "$TG_TMP/json" 2> "$TG_TMP/err"; then
+        if grep -qxF "traceglot: error: Event kmem_mm_page_alloc not found in the trace" \
+            "$TG_TMP/err" && [ ! -s "$TG_TMP/sql" ]; then
+            tg_pass "$n memtop: no page events, none by SQL"
+        else
+            tg_fail "$n memtop" "$(cat "$TG_TMP/err"), SQL: $(head -3 "$TG_TMP/sql")"
+        fi
+        return
+    fi
+    /usr/bin/python3 -c '
+import json, sys
+d = {}
+for t in json.load(sys.stdin)["results"]:
+    k = {"allocd": 0, "freed": 1}.get(t["class"])
+    if k is not None:
+        for r in t["data"]:
+            d.setdefault(r[0]["tid"], [0, 0])[k] = r[1]["value"]
+for tid, (a, f) in d.items():
+    print("%d,%d,%d" % (tid, a, f))' < "$TG_TMP/json" | sort > "$TG_TMP/got"
+    [ -s "$TG_TMP/got" ] || tg_fail "$n memtop" "no page counted"
+    tg_same "$n memtop = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+}
+# with page events: trace.dat (tests/ftrace/record-fixtures.sh's all-events) and perf.data
+# (tests/perf/record-fixtures.sh's kmem.data)
+n=all-events-v7.dat
+memtop_agrees "$TG_TEST_DATA/ftrace/$n"
+n=kmem.data
+memtop_agrees "$TG_TEST_DATA/perf-kernel/$n"
+schedstats_agrees "$TG_TEST_DATA/perf-kernel/$n"
 for t in "${traces[@]}"; do
     n=$(basename "$t")
+    schedstats_agrees "$t"
+    [ "$n" = sched.data ] || memtop_agrees "$t"
     "$TG" sql --format csv "$t" -q "$(cat "$here/cputop-by-hand.sql")" | tail -n +2 | sort > "$TG_TMP/sql"
     "$TG" analyze cputop --limit 0 --format json "$t" | /usr/bin/python3 -c '
 import json, sys

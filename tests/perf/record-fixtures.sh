@@ -67,3 +67,9 @@ mkdir -p "$here/../data/perf-tp"
 perf record -q -o "$here/../data/perf-tp/sched-task.data" \
     -e sched:sched_switch -e sched:sched_wakeup -- "${run[@]}" >/dev/null 2>&1
 chmod 644 "$here/../data/perf-tp/sched-task.data"
+# memtop's page events (tests/analyze/sql-agree.sh): every CPU for 10 ms, sched and kmem page
+# tracepoints, zstd-compressed
+perf record -q --synth=no -z -m 512 -o "$here/../data/perf-kernel/kmem.data" -a \
+    -e sched:sched_switch -e sched:sched_wakeup -e kmem:mm_page_alloc -e kmem:mm_page_free \
+    -- sleep 0.01 >/dev/null 2>&1
+chmod 644 "$here/../data/perf-kernel/kmem.data"
