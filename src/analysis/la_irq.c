@@ -23,6 +23,7 @@ static const char *const softirq_names[] = {
 struct irq_stats {
     int32_t id;
     bool hard, seen;
+    bool unnamed;   /* hard, no entry named it: "unknown", or the statedump's name at the end */
     char name[256]; /* hard: the names joined */
     size_t *irqs;   /* indexes into irq_state.list */
     size_t n, cap;
@@ -90,6 +91,7 @@ static void record(struct irq_state *s, const la_irq *irq, struct irq_stats *st)
         st->seen = true;
         st->id = irq->id;
         st->hard = irq->hard;
+        st->unnamed = irq->hard;
         snprintf(st->name, sizeof st->name, "%s",
                  irq->hard                        ? "unknown"
                  : (irq->id >= 0 && irq->id < 10) ? softirq_names[irq->id]
@@ -466,6 +468,11 @@ static int irq_end(la_run *r, tg_buf *out)
     if (s->nomem)
         return TG_ERR_NOMEM;
     long res = c->freq_resolution;
+    for (int32_t id = 0; id < 1024; id++) { /* LTTng 0.x: named by its statedump */
+        const char *name = la_state_irq_name(&r->st, id);
+        if (s->hard[id].unnamed && name)
+            snprintf(s->hard[id].name, sizeof s->hard[id].name, "%s", name);
+    }
     struct irq_stats **rows = malloc((1024 + 32) * sizeof *rows);
     double *lower = malloc((size_t)res * sizeof *lower);
     double *upper = malloc((size_t)res * sizeof *upper);

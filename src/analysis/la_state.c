@@ -36,6 +36,7 @@ enum la_role {
     ROLE_PAGE_ALLOC,
     ROLE_PAGE_FREE,
     ROLE_SYSCALL_TABLE,
+    ROLE_IRQ_TABLE,
 };
 
 #define LA_FIELDS 6
@@ -96,6 +97,7 @@ static const struct role_def role_defs[] = {
     {"sys_exit", ROLE_SYSCALL_EXIT, {"ret"}},
     {"syscall_exit", ROLE_SYSCALL_EXIT, {"ret"}},
     {"sys_call_table", ROLE_SYSCALL_TABLE, {"id", "symbol"}}, /* LTTng 0.x's statedump */
+    {"interrupt", ROLE_IRQ_TABLE, {"irq_id", "action"}},      /* LTTng 0.x's irq_state */
     {"mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
     {"kmem_mm_page_alloc", ROLE_PAGE_ALLOC, {0}},
     {"mm_page_free", ROLE_PAGE_FREE, {0}},
@@ -602,6 +604,39 @@ static int on_syscall_table(la_state *s, const struct la_class *c, const tg_even
     return 0;
 }
 
+/* LTTng 0.x's irq_state statedump: an IRQ's handler (action), each one it has joined with
+ * ", " as lttng-analyses joins the names irq_handler_entry gives */
+static int on_irq_table(la_state *s, const struct la_class *c, const tg_event *ev)
+{
+    char action[128] = "";
+    int64_t id = int_or(ev, c->field[0], -1);
+    if (id < 0 || id >= LA_IRQ_MAX ||
+        !text_field(ev, TG_SCOPE_PAYLOAD, c->field[1], action, sizeof action) || !action[0])
+        return 0;
+    if (!s->irq_names) {
+        s->irq_names = calloc(LA_IRQ_MAX, sizeof *s->irq_names);
+        if (!s->irq_names)
+            return TG_ERR_NOMEM;
+    }
+    char *old = s->irq_names[id];
+    size_t n = old ? strlen(old) + 2 + strlen(action) + 1 : strlen(action) + 1;
+    char *joined = malloc(n);
+    if (!joined)
+        return TG_ERR_NOMEM;
+    if (old)
+        snprintf(joined, n, "%s, %s", old, action);
+    else
+        snprintf(joined, n, "%s", action);
+    free(old);
+    s->irq_names[id] = joined;
+    return 0;
+}
+
+const char *la_state_irq_name(const la_state *s, int64_t id)
+{
+    return s->irq_names && id >= 0 && id < LA_IRQ_MAX ? s->irq_names[id] : NULL;
+}
+
 static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
 {
     long i = running(s, ev);
@@ -669,6 +704,7 @@ int la_state_event(la_state *s, const tg_event *ev)
     case ROLE_PAGE_ALLOC:
     case ROLE_PAGE_FREE: return on_page(s, c, ev);
     case ROLE_SYSCALL_TABLE: return on_syscall_table(s, c, ev);
+    case ROLE_IRQ_TABLE: return on_irq_table(s, c, ev);
     default: return 0;
     }
 }
@@ -719,6 +755,9 @@ void la_state_free(la_state *s)
         free(s->names[i]);
     free(s->names);
     free(s->name_by_id);
+    for (size_t i = 0; s->irq_names && i < LA_IRQ_MAX; i++)
+        free(s->irq_names[i]);
+    free(s->irq_names);
     tg_hash_free(&s->by_tid);
     memset(s, 0, sizeof *s);
 }

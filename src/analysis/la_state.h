@@ -64,6 +64,8 @@ struct la_cpu {
     } soft[32];
 };
 
+#define LA_IRQ_MAX 1024 /* hard IRQ numbers kept apart (beyond: counted together) */
+
 struct la_class; /* per event class: what it is and where its fields are (la_state.c) */
 
 typedef struct la_state {
@@ -80,6 +82,7 @@ typedef struct la_state {
      * none yet); "syscall_ID" until a table (LTTng 0.x's sys_call_table) names it */
     uint32_t *name_by_id;
     size_t n_name_by_id;
+    char **irq_names;    /* LA_IRQ_MAX: an IRQ's handlers by LTTng 0.x's statedump (NULL: none) */
     int64_t page_count;  /* pages allocated minus freed since the first event (never < 0) */
     bool prio_offset;    /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
     uint32_t roles_seen; /* bit per role of the events seen */
@@ -98,6 +101,9 @@ static inline la_proc *la_proc_at(la_state *s, size_t i) { return &s->procs[i]; 
 /* Whether an event of the role lttng-modules' event name (or "syscall_entry_*") has was seen,
  * under any tracer's name. */
 bool la_state_saw(const la_state *s, const char *event);
+/* IRQ id's handler names from a statedump that lists them (LTTng 0.x's irq_state
+ * interrupt: its actions), NULL when none did. */
+const char *la_state_irq_name(const la_state *s, int64_t id);
 /* The number of CPUs lttng-analyses knows (its len(state.cpus)). */
 static inline size_t la_state_cpu_count(const la_state *s) { return s->n_known_cpus; }
 
