@@ -119,6 +119,47 @@ void tg_err_append(tg_error **list, tg_error *err)
     *list = err;
 }
 
+static char *renamed(const char *cause, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), hits = 0;
+    for (const char *p = strstr(cause, from); p; p = strstr(p + nf, from))
+        hits++;
+    if (!hits)
+        return NULL;
+    char *out = malloc(strlen(cause) + hits * (nt > nf ? nt - nf : 0) + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p = cause, *hit; *p; p = hit + nf) {
+        hit = strstr(p, from);
+        while (hit && hit[nf] >= '0' && hit[nf] <= '9')
+            hit = strstr(hit + nf, from);
+        if (!hit) {
+            strcpy(w, p);
+            return out;
+        }
+        memcpy(w, p, (size_t)(hit - p));
+        w += hit - p;
+        memcpy(w, to, nt);
+        w += nt;
+        *w = 0;
+    }
+    return out;
+}
+
+void tg_err_rename(tg_error *list, const char *from, const char *to)
+{
+    for (tg_error *e = list; e; e = e->next)
+        for (size_t i = 0; i < e->n_causes; i++) {
+            char *r = renamed(e->causes[i], from, to);
+            if (!r)
+                continue;
+            free(e->causes[i]);
+            e->causes[i] = r;
+            free(e->joined);
+            e->joined = NULL;
+        }
+}
+
 const char *tg_error_message(const tg_error *cerr)
 {
     tg_error *err = (tg_error *)cerr; /* the joined message is a cache */

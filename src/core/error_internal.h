@@ -30,6 +30,9 @@ int tg_err(tg_error **err, tg_status status, const char *fmt, ...) TG_PRINTF(3, 
 int tg_err_wrap(tg_error **err, const char *fmt, ...) TG_PRINTF(2, 3);
 /* Appends err to the list *list (takes ownership). */
 void tg_err_append(tg_error **list, tg_error *err);
+/* In every cause of every error of list: each `from` (not followed by a digit: /proc/self/fd/4
+ * is not /proc/self/fd/40) becomes `to`.  A cause that cannot grow is left as it was. */
+void tg_err_rename(tg_error *list, const char *from, const char *to);
 
 #define TG_NO_OFFSET UINT64_MAX
 

@@ -56,6 +56,7 @@ struct tg_iter {
 static void keep_error(void *ctx, tg_error *e)
 {
     tg_iter *it = ctx;
+    tg_set_name_inputs(it->set, e);
     if (it->n_errors++ < TG_MAX_KEPT_ERRORS)
         tg_err_append(&it->errors, e);
     else

@@ -18,6 +18,9 @@ struct tg_set {
     /* inputs copied from standard input or pipes (input_spool.c): paths[i] is then the
      * copy's /proc/self/fd path, spool_fds[i] its descriptor (-1: none) */
     int *spool_fds;
+    /* what errors call such a copy: "standard input" for "-", else the path as given
+     * (shown[i] NULL: paths[i] itself) */
+    char **shown;
     bool range_waits_first; /* an iterator's range has a time of day (tg_iter_new) */
     /* tg_set_progress: every iterator reports to fn every progress_every events */
     tg_progress_fn progress;
@@ -38,5 +41,9 @@ int tg_open_folder_of_traces(tg_set *set, const char *path, const tg_options *op
  * trace's and stream's shift_ns, alignment, domain and note.  0, or TG_ERR_USAGE (a bad
  * option) / TG_ERR_NOMEM with *err. */
 int tg_timeline_align(tg_set *set, const tg_options *opts, tg_error **err);
+
+/* In every error of list, the /proc/self/fd path of an input read from standard input or a
+ * pipe becomes what the user gave ("standard input" for "-"): trace_set.c. */
+void tg_set_name_inputs(const tg_set *set, tg_error *list);
 
 #endif

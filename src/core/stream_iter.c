@@ -8,6 +8,7 @@
  * (tg_stream_iter_errors), which is how tg_streams_run collects them. */
 #include "core/cursor.h"
 #include "core/cursor_source.h"
+#include "core/set_internal.h"
 
 #include <stdlib.h>
 
@@ -42,6 +43,8 @@ tg_stream_iter *tg_stream_iter_new(tg_stream *s)
 
 static void keep(tg_stream_iter *it, tg_error **err, tg_error *e)
 {
+    if (it->src.s->trace)
+        tg_set_name_inputs(it->src.s->trace->set, e);
     if (err)
         tg_err_append(err, e);
     else if (it->n_errors++ < TG_MAX_KEPT_ERRORS)

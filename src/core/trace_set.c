@@ -173,7 +173,8 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
     set->opts = opts;
     set->paths = calloc(n ? n : 1, sizeof *set->paths);
     set->spool_fds = malloc((n ? n : 1) * sizeof *set->spool_fds);
-    for (size_t i = 0; set->paths && set->spool_fds && i < n; i++) {
+    set->shown = calloc(n ? n : 1, sizeof *set->shown);
+    for (size_t i = 0; set->paths && set->spool_fds && set->shown && i < n; i++) {
         set->spool_fds[i] = -1;
         if ((set->paths[i] = strdup(paths[i])))
             set->n_paths++;
@@ -194,6 +195,7 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
             return NULL;
         }
         if (copy) { /* reopening (tg_set_reopen) reads the copy */
+            set->shown[i] = strdup(strcmp(paths[i], "-") == 0 ? "standard input" : paths[i]);
             free(set->paths[i]);
             set->paths[i] = copy;
         }
@@ -202,6 +204,7 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
         int opened = tg_open_folder_of_traces(set, path, opts, err);
         const struct tg_format *fmt = opened ? NULL : tg_detect_format(path, NULL, err);
         if (opened < 0 || (!opened && (!fmt || !tg_set_open_child(set, fmt, path, opts, err)))) {
+            tg_set_name_inputs(set, err ? *err : NULL);
             tg_close(set);
             return NULL;
         }
@@ -209,6 +212,7 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
             set->traces[k]->input_path = set->paths[i];
     }
     if (tg_timeline_align(set, opts, err) < 0) {
+        tg_set_name_inputs(set, err ? *err : NULL);
         tg_close(set);
         return NULL;
     }
@@ -227,15 +231,31 @@ void tg_close(tg_set *set)
         free(set->paths[i]);
         if (set->spool_fds[i] >= 0)
             close(set->spool_fds[i]);
+        free(set->shown[i]);
     }
     free(set->paths);
+    free(set->shown);
     free(set->spool_fds);
     free(set);
 }
 
+void tg_set_name_inputs(const tg_set *set, tg_error *list)
+{
+    for (size_t i = 0; set && list && i < set->n_paths; i++)
+        if (set->shown[i])
+            tg_err_rename(list, set->paths[i], set->shown[i]);
+}
+
+/* The same paths opened again; a copy of standard input keeps its name in errors. */
 tg_set *tg_set_reopen(const tg_set *set, tg_error **err)
 {
-    return tg_open((const char *const *)set->paths, set->n_paths, set->opts, err);
+    tg_set *twin = tg_open((const char *const *)set->paths, set->n_paths, set->opts, err);
+    for (size_t i = 0; twin && i < set->n_paths; i++)
+        if (set->shown[i])
+            twin->shown[i] = strdup(set->shown[i]);
+    if (!twin)
+        tg_set_name_inputs(set, err ? *err : NULL);
+    return twin;
 }
 
 bool tg_set_rereadable(const tg_set *set)

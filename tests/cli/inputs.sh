@@ -36,6 +36,19 @@ done
 tg_run sh -c 'cat "$2" | "$1" cat -' sh "$TG" "$dat" && tg_same "cat - prints the events" "$TG_TMP/want" "$TG_TMP/out" ||
     tg_fail "cat -" "$(cat "$TG_TMP/err")"
 [ -z "$(ls -A "$TMPDIR")" ] && tg_pass "nothing left under TMPDIR" || tg_fail "nothing left under TMPDIR" "$(ls -A "$TMPDIR")"
+# a damaged trace on standard input: the error names it as the user gave it
+tg_run sh -c 'head -c 3000 "$2" | "$1" stats -' sh "$TG" "$dat"
+[ $? = 1 ] && grep -q "^traceglot: error: standard input: offset" "$TG_TMP/err" && ! grep -q /proc/self "$TG_TMP/err" &&
+    tg_pass "a damaged trace on stdin: the error says standard input" ||
+    tg_fail "a damaged trace on stdin: the error says standard input" "$(cat "$TG_TMP/err")"
+tg_run bash -c '"$1" stats <(head -c 3000 "$2")' sh "$TG" "$dat"
+[ $? = 1 ] && grep -q "^traceglot: error: /dev/fd/[0-9]*: offset" "$TG_TMP/err" && ! grep -q /proc/self "$TG_TMP/err" &&
+    tg_pass "a damaged trace from <(...): the error names /dev/fd/N as given" ||
+    tg_fail "a damaged trace from <(...): the error names /dev/fd/N as given" "$(cat "$TG_TMP/err")"
+tg_run sh -c 'head -c 84000 "$2" | "$1" cat -' sh "$TG" "$TG_TEST_DATA/ftrace/all-events-v6.dat"
+grep -q "standard input" "$TG_TMP/err" && ! grep -q /proc/self "$TG_TMP/err" &&
+    tg_pass "a trace cut short on stdin: the error says standard input" ||
+    tg_fail "a trace cut short on stdin: the error says standard input" "$(cat "$TG_TMP/err")"
 tg_run sh -c 'printf "not a trace" | "$1" stats -' sh "$TG"
 [ $? = 1 ] && grep -q "not a trace traceglot can read" "$TG_TMP/err" && tg_pass "junk on stdin: not a trace" ||
     tg_fail "junk on stdin: not a trace" "$(cat "$TG_TMP/err")"
