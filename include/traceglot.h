@@ -857,7 +857,10 @@ int tg_streams_run(tg_stream *const *streams, size_t n, unsigned workers, tg_str
  * (tg_callstack_set_rules).  Memory: threads x deepest stack, no allocation per event. */
 typedef enum tg_call_flags {
     TG_CALL_NO_EXIT = 1,   /* the exit was never seen: ended by unwinding, lost records, end */
-    TG_CALL_NO_ENTRY = 2,  /* an exit without an entry: entry_ns is unknown (== exit_ns) */
+    TG_CALL_NO_ENTRY = 2,  /* an exit without an entry: entry_ns is unknown (== exit_ns),
+                            * unless the exit holds the call's duration as its tracer measured
+                            * it (function_graph): then entry_ns is exit_ns minus it, and its
+                            * children are the calls of its thread ended before it */
     TG_CALL_TAIL = 4,      /* ended by a tail exit */
     TG_CALL_RECURSIVE = 8, /* the same function is lower on the thread's stack */
     TG_CALL_LOST = 16,     /* ended by lost records (its exit may have been among them) */

@@ -127,9 +127,12 @@ static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, un
                 const tg_event *exit)
 {
     const struct tg_frame *f = &t->frames[--t->depth];
+    uint64_t dur = (uint64_t)exit_ns - (uint64_t)f->entry_ns;
     if (t->depth)
-        t->frames[t->depth - 1].child_ns = (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns +
-                                                     (uint64_t)exit_ns - (uint64_t)f->entry_ns);
+        t->frames[t->depth - 1].child_ns =
+            (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + dur);
+    else
+        t->base_child_ns = (int64_t)((uint64_t)t->base_child_ns + dur);
     report(cs, t, f, exit_ns, flags, exit);
 }
 
@@ -205,10 +208,20 @@ static inline const char *module_of(const tg_callstack *cs, const tg_trace *trac
                : NULL;
 }
 
+/* An exit without an entry.  Where the exit holds the call's duration as its tracer measured
+ * it (function_graph's rettime - calltime), the call is known: it began that long before,
+ * earlier than the trace, so every call of its thread ended at depth 0 since the previous such
+ * exit is its child, and it is the child of the next one.  Otherwise only its exit is known. */
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
                      int64_t ts)
 {
     const char *name = name_of(cs, ev); /* before module_of, which reads what it cached */
+    int64_t total = 0, child = 0;
+    if (ev->cls->exit_has_call_ns && ev->call_ns >= 0 && t->depth == 0) {
+        total = ev->call_ns;
+        child = t->base_child_ns < total ? t->base_child_ns : total;
+        t->base_child_ns = total;
+    }
     tg_call call = {
         .tid = t->tid,
         .pid = t->pid,
@@ -216,8 +229,11 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
         .name = name,
         .module = module_of(cs, ev->cls->trace, ev->addr, name),
         .depth = (int)t->depth,
-        .entry_ns = ts,
+        .entry_ns = (int64_t)((uint64_t)ts - (uint64_t)total),
         .exit_ns = ts,
+        .total_ns = total,
+        .child_ns = child,
+        .self_ns = total - child,
         .flags = TG_CALL_NO_ENTRY,
         .trace = t->trace,
         .exit = ev,

@@ -40,6 +40,10 @@ struct tg_thread_stack {
     size_t depth, cap;
     int64_t last_ns;
     tg_trace *trace;
+    int64_t base_child_ns; /* the time of the calls ended at depth 0 since the last exit
+                            * without entry: children of the next such exit (a call that
+                            * began before the trace holds every call of its thread before
+                            * its exit) */
 };
 
 struct tg_callstack {

@@ -13,7 +13,10 @@
  * the calls that began inside the bounds have ended.  Calls still open at the end of the
  * events have dur -1 (Perfetto's "did not end"); their end_ts is their thread's last event,
  * where uftrace report and the viewers end them.  Frames uftrace's rules drop without an
- * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.
+ * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.  An exit
+ * whose entry precedes the trace is a row where the exit holds the tracer's duration
+ * (function_graph): ts its calltime, before the first event of its thread, parent unknown
+ * (trace_processor, ending by record times, drops such an exit; `report` counts it).
  *
  * The kernel model's slices (category "irq": "IRQ (name)" on "Irq Cpu N", a softirq's action
  * on "SoftIrq Cpu N") take the next id where they begin, as a call does; their arg_set_id is
@@ -165,11 +168,57 @@ static bool uftrace_rules(struct slice_scan *s, const tg_trace *trace)
     return s->rules_uftrace;
 }
 
+/* An exit without an entry: a row where its tracer measured the call (function_graph's exit
+ * holds calltime and rettime: the call began before the trace), as `report` counts it; the
+ * next id where it ends, no parent known.  An exit that says nothing of its start is no row. */
+static void no_entry_row(struct slice_scan *s, const tg_call *call)
+{
+    if (call->total_ns <= 0)
+        return;
+    struct slice_thread *t = thread_of(s, call->tid);
+    if (!t) {
+        s->status = TG_ERR_NOMEM;
+        return;
+    }
+    int64_t id = s->next_id++;
+    const sql_query *q = &s->c->q;
+    if (s->draining || !sql_ts_in(q, call->entry_ns) ||
+        (q->track != SQL_ANY && q->track != t->track))
+        return;
+    const char *name = sql_frame_name(s->scan.db, call);
+    if (!name_wanted(q, name))
+        return;
+    if (s->head == s->n)
+        s->head = s->n = 0;
+    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0) {
+        s->status = TG_ERR_NOMEM;
+        return;
+    }
+    s->rows[s->n++] = (struct slice_row){
+        .id = id,
+        .ts = call->entry_ns,
+        .dur = call->total_ns,
+        .track = t->track,
+        .depth = call->depth,
+        .parent = SQL_ANY,
+        .self = call->self_ns,
+        .end = call->exit_ns,
+        .name = name,
+        .module = call->module,
+        .argset = SQL_ANY,
+        .thread_ts = SQL_ANY,
+        .thread_dur = SQL_ANY,
+        .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
+    };
+}
+
 static void on_call(void *ctx, const tg_call *call)
 {
     struct slice_scan *s = ctx;
-    if (call->flags & TG_CALL_NO_ENTRY)
-        return; /* an exit without an entry: no call that opened */
+    if (call->flags & TG_CALL_NO_ENTRY) {
+        no_entry_row(s, call);
+        return;
+    }
     struct slice_thread *t = thread_of(s, call->tid);
     size_t depth = (size_t)call->depth;
     if (!t || depth >= t->cap) {

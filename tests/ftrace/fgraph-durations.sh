@@ -17,8 +17,10 @@
 # and `report`'s every row (total, self, calls) is what SQL's slices sum to, for every fixture
 # (the command's check for calls once read a trace.dat's streams before its own pass, which
 # then began where that read stopped: vfs_read 45.184 us where its calls sum to 60.306 us).
-# Calls whose entry precedes the trace (trace-cmd's "}" with no block open) are left out,
-# and the fixtures whose durations trace-cmd prints in whole microseconds (7 digits) too.
+# Calls whose entry precedes the trace (trace-cmd's "}" with no block open) count in all of
+# them: the exit holds calltime and rettime (report once counted them, SQL dropped them:
+# ksys_read 4 calls against 3 on fgraph-le32-2cpu).  The fixtures whose durations trace-cmd
+# prints in whole microseconds (7 digits) compare slice.dur in whole microseconds.
 . "$(dirname "$0")/../lib.sh"
 data=$TG_TEST_DATA/ftrace
 here=$(cd "$(dirname "$0")" && pwd)
