@@ -12,8 +12,11 @@
 #   NAME.script-ns.txt     perf script --ns
 #   NAME.report.txt        perf report --stdio --symfs=EMPTY
 #   NAME.stats.txt         perf report --stats
+#   NAME.report-flat.txt   perf report --stdio --no-children -g none (files with call chains)
 # An empty symfs makes the outputs independent of the machine's kernel and libraries (perf
 # then finds no kallsyms and no library either), so they can be compared on any machine.
+# With fixture names as arguments (e.g. `record-fixtures.sh sched-g`), records only those
+# (and no perf-kernel data), leaving the other fixtures as they are.
 # Skips (exit 77) where perf is missing or perf_event_open is refused.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,20 +32,27 @@ mkdir -p "$work" "$data" "$tmp/empty"
 gcc -O1 -g -fno-omit-frame-pointer -o "$work/perf_work" "$here/perf_work.c"
 rm -rf "$data/symfs" && mkdir -p "$data/symfs$work" && cp "$work/perf_work" "$data/symfs$work/"
 run=("$work/perf_work" 1000)
+only=("$@")
+wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
 rec() { # NAME perf-record-options...
     local name=$1
     shift
+    wanted "$name" || return 0
     perf record -q -o "$data/$name.data" "$@" >/dev/null 2>&1
 }
 rec cpu-clock -F 1000 -e cpu-clock -- "${run[@]}"
 rec cpu-clock-g -F 1000 -g -e cpu-clock -- "${run[@]}"
 rec multi -F 1000 -e cpu-clock -e task-clock -e page-faults -e context-switches -- "${run[@]}"
 rec sched --synth=task -a -e sched:sched_switch -e sched:sched_wakeup -- sleep 0.1
+# every CPU's context switches with their kernel and user call chains (perf script prints
+# the tracepoint's text, then the chain)
+rec sched-g -a -g -e sched:sched_switch -- sleep 0.01
 rec zstd --compression-level=3 -F 1000 -e cpu-clock -- "${run[@]}"
-perf record -q -o - -F 1000 -e cpu-clock -- "${run[@]}" 2>/dev/null >"$data/pipe.data"
+wanted pipe && perf record -q -o - -F 1000 -e cpu-clock -- "${run[@]}" 2>/dev/null >"$data/pipe.data"
 rm -f "$data"/*.data.old
 for f in "$data"/*.data; do
     name=${f%.data}
+    wanted "$(basename "$name")" || continue
     perf script -i "$f" --symfs="$tmp/empty" >"$name.script.txt" 2>/dev/null
     perf script -i "$f" --symfs="$data/symfs" >"$name.script-sym.txt" 2>/dev/null
     perf script -i "$f" --symfs="$tmp/empty" -F comm,pid,tid,time,period,event,ip,sym,dso \
@@ -50,9 +60,15 @@ for f in "$data"/*.data; do
     perf script -i "$f" --symfs="$tmp/empty" --ns >"$name.script-ns.txt" 2>/dev/null
     perf report -i "$f" --stdio --symfs="$tmp/empty" >"$name.report.txt" 2>/dev/null
     perf report -i "$f" --stats >"$name.stats.txt" 2>/dev/null
+    if perf report -i "$f" --stdio --symfs="$tmp/empty" --header-only 2>/dev/null |
+        grep -q '^# sample_type.*CALLCHAIN\|^# event : .*sample_type = .*CALLCHAIN'; then
+        perf report -i "$f" --stdio --no-children -g none --symfs="$tmp/empty" \
+            >"$name.report-flat.txt" 2>/dev/null
+    fi
 done
 chmod 644 "$data"/*.data "$data"/*.txt
 ls -la "$data"
+[ ${#only[@]} -eq 0 ] || exit 0
 # the kernel analyses' tracepoints (tests/analyze/sql-agree.sh): every CPU for 10 ms, without
 # the task list, zstd-compressed (a few thousand raw_syscalls); no peer output is kept of it
 mkdir -p "$here/../data/perf-kernel"

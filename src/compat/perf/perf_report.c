@@ -7,8 +7,9 @@
  * overhead, ties by command, object, then address, with columns as wide as their widest
  * value.  The threads and maps are perf's session's (perf_session.c), the symbols those of
  * the objects' ELF files (perf_symbols.c, under --symfs).  perf ends with a tip chosen at
- * random ("# (Tip: ...)"), which this style leaves out.  Call-graph output (files recorded
- * with -g) is not printed yet: their sections show the entries without the graph. */
+ * random ("# (Tip: ...)"), which this style leaves out.  Files recorded with -g print as
+ * perf report --no-children -g none prints them (the leaves' entries, no graph); perf's
+ * default Children column and call graphs are not printed yet. */
 #include "compat/perf/perf_session.h"
 #include "compat/perf/perf_symbols.h"
 
@@ -94,7 +95,7 @@ static void add_sample(pr_state *st, const tg_event *ev)
     const char *comm = t ? t->comm : ":-1";
     bool kernel = ip >> 63; /* the upper half: the kernel's (see perf_script.c) */
     const ps_map *m = perf_session_map(&st->s, (int32_t)pid, kernel, ip);
-    uint64_t addr = m ? ip - m->start + m->pgoff : ip;
+    uint64_t addr = perf_map_addr(m, ip);
     const ps_sym *sym = m ? perf_symbols_find(&st->syms, m->dso, addr) : NULL;
     const char *dso = m ? short_dso(m->dso) : "[unknown]";
     if (sym)
@@ -225,6 +226,11 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
 
 static const tg_option_decl perf_report_options[] = {
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"no-children", TG_OPT_FLAG, NULL,
+     "perf's --no-children: each entry's own samples only (what this style prints)"},
+    {"call-graph", TG_OPT_CHOICE, "none",
+     "perf's -g: how call chains show under the entries (none: not at all)", "MODE", "none", 0, 0,
+     'g'},
     {0},
 };
 

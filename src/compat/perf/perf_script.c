@@ -10,7 +10,9 @@
  * threads and maps from the records before the sample, as perf's machine does.  Symbols of
  * user-space objects come from their ELF files (perf_symbols.c; under --symfs DIR when
  * given), as "name+0xoffset"; an address without one, and every kernel address (kallsyms is
- * not read yet), is "[unknown]". */
+ * not read yet), is "[unknown]".  A tracepoint's line has no ip unless it has a call chain,
+ * and after its name the payload as the tracepoint's print fmt prints it (perf script's
+ * trace field, libtraceevent's text: the reader renders it). */
 #include "compat/perf/perf_session.h"
 #include "compat/perf/perf_symbols.h"
 
@@ -111,7 +113,7 @@ static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
             continue;
         }
         const ps_map *m = perf_session_map(&p->s, pid, kernel, ip);
-        uint64_t addr = m ? ip - m->start + m->pgoff : ip;
+        uint64_t addr = perf_map_addr(m, ip);
         tg_buf_putc(p->out, '\t');
         put_hex16(p->out, addr);
         put_sym_dso(p, m, addr);
@@ -217,13 +219,14 @@ static void print_sample(ps_printer *p, const tg_event *ev)
         tg_buf_puts(p->out, "] ");
     }
     put_time(p, (uint64_t)tg_event_trace_time_ns(ev));
+    /* perf prints a tracepoint's period only when asked (-F period) */
+    const char *sys = tg_event_class_system(tg_event_class_of(ev));
     tg_value period;
-    if (l->period >= 0 && tg_event_field(ev, l->scope, (size_t)l->period, &period) == 0) {
+    if (!sys && l->period >= 0 && tg_event_field(ev, l->scope, (size_t)l->period, &period) == 0) {
         tg_buf_u64_pad(p->out, period.v.u, 10, ' ');
         tg_buf_putc(p->out, ' ');
     }
     /* perf's name of a tracepoint is "system:event" */
-    const char *sys = tg_event_class_system(tg_event_class_of(ev));
     const char *name = tg_event_name(ev);
     size_t nl = strlen(name) + (sys ? strlen(sys) + 1 : 0);
     if ((int)nl < p->name_width)
@@ -234,15 +237,18 @@ static void print_sample(ps_printer *p, const tg_event *ev)
     }
     tg_buf_puts(p->out, name);
     tg_buf_puts(p->out, ": ");
+    /* a tracepoint's trace field: its payload as its print fmt prints it */
+    if (sys)
+        tg_event_render(ev, p->out);
     if (l->has_ip) {
         if (has_chain) {
             tg_buf_putc(p->out, '\n');
             put_callchain(p, &chain, pid);
-        } else {
+        } else if (!sys) {
             tg_buf_putc(p->out, ' ');
             put_hex16(p->out, ip);
             const ps_map *m = perf_session_map(&p->s, pid, kernel_addr(ip), ip);
-            put_sym_dso(p, m, m ? ip - m->start + m->pgoff : ip);
+            put_sym_dso(p, m, perf_map_addr(m, ip));
         }
     }
     tg_buf_putc(p->out, '\n');

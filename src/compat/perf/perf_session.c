@@ -129,7 +129,25 @@ static void on_mmap(perf_session *s, const tg_event *ev)
         tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, "filename", &file) < 0 ||
         file.type != TG_VAL_STRING)
         return;
-    ps_map m = {addr, addr + len, pgoff, dso_name(s, file.v.str.ptr, file.v.str.len)};
+    /* map__new: anonymous memory and memory of no file map addresses to themselves, and
+     * the executable ones are named after the process's JIT symbol file */
+    const char *fn = file.v.str.ptr;
+    size_t fl = file.v.str.len;
+    bool anon = (fl == 6 && memcmp(fn, "//anon", 6) == 0) ||
+                (fl >= 9 && memcmp(fn, "/dev/zero", 9) == 0) ||
+                (fl >= 14 && memcmp(fn, "/anon_hugepage", 14) == 0);
+    bool no_dso = (fl >= 6 && memcmp(fn, "[stack", 6) == 0) ||
+                  (fl >= 5 && memcmp(fn, "/SYSV", 5) == 0) ||
+                  (fl == 6 && memcmp(fn, "[heap]", 6) == 0);
+    uint64_t prot = 4; /* PROT_EXEC: what perf assumes of an MMAP record's code map */
+    field_u64(ev, "prot", &prot);
+    char jit[32];
+    if ((anon || no_dso) && (prot & 4)) {
+        snprintf(jit, sizeof jit, "/tmp/perf-%d.map", (int)(int32_t)pid);
+        fn = jit;
+        fl = strlen(jit);
+    }
+    ps_map m = {addr, addr + len, pgoff, dso_name(s, fn, fl), anon || no_dso};
     if (!m.dso)
         return;
     bool kernel = (uint32_t)pid == UINT32_MAX;

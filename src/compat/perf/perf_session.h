@@ -3,7 +3,8 @@
  * perf script and perf report name a sample's thread and shared object from the records
  * delivered before it: COMM names a thread, FORK gives the child its parent's name (and, for
  * a new process, a copy of the parent's maps), MMAP/MMAP2 add a map to a process (pid -1:
- * the kernel's).  A thread never named is ":TID", as perf's thread__new names it.  The
+ * the kernel's; executable memory without a file is named "/tmp/perf-PID.map", the JIT
+ * symbol file perf looks for).  A thread never named is ":TID", as perf's thread__new names it.  The
  * session is fed every event in delivery order (perf_session_update) and answers the
  * printers' questions (the thread's name, the map holding an address). */
 #ifndef TG_PERF_SESSION_H
@@ -17,7 +18,15 @@
 typedef struct ps_map {
     uint64_t start, end, pgoff;
     const char *dso; /* perf's dso name: the path, "[kernel.kallsyms]", "[module]" */
+    bool identity;   /* memory without a file (//anon, [heap], ...): addresses are the ip's */
 } ps_map;
+
+/* The address perf shows for ip in map m (NULL: none): relative to the mapped file, or the
+ * ip itself in memory without a file. */
+static inline uint64_t perf_map_addr(const ps_map *m, uint64_t ip)
+{
+    return m && !m->identity ? ip - m->start + m->pgoff : ip;
+}
 
 typedef struct ps_maps {
     ps_map *v;

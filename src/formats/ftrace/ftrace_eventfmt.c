@@ -4,8 +4,9 @@
  * (type, name, offset, size, signedness; arrays, __data_loc and __rel_loc dynamic fields)
  * and its print fmt.  The fields become an ft_event (flags computed once, as libtraceevent
  * computes them, because the raw printer and the print-fmt engine depend on them) and a
- * tg_event_class; the print fmt is kept as text and compiled on first use.  Events are
- * found by id through a small open-addressed table. */
+ * tg_event_class; the print fmt is kept as text and compiled on first use by the print-fmt
+ * engine (common/linux/print_fmt.h), which renders an event unless a plugin of trace-cmd's
+ * prints it.  Events are found by id through a table indexed by it. */
 #include "formats/ftrace/ftrace_internal.h"
 #include "core/grow.h"
 #include "common/linux/ring_page.h"
@@ -17,6 +18,34 @@
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size)
 {
     return tg_evf_read_num(f->big_endian, p, size);
+}
+
+/* The print-fmt engine's look-ups into the file's kallsyms and printk formats. */
+static const char *env_printk(const void *owner, uint64_t addr)
+{
+    return ft_find_printk(owner, addr);
+}
+
+static const tg_symbol *env_func(const void *owner, uint64_t addr)
+{
+    return ft_find_func(owner, addr);
+}
+
+int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out)
+{
+    /* bytes readable past the record: to the end of the pages read with it (aux[1]) */
+    size_t avail = ev && ev->data == data && ev->aux[1] > size ? (size_t)ev->aux[1] : size;
+    if (e->file->raw) {
+        tg_pf_render_raw_buf(&e->pfe, data, size, avail, out);
+        return 1;
+    }
+    if (e->plugin) {
+        int rc = ft_plugin_render(e, ev, data, size, out);
+        if (rc != 1)
+            return rc ? rc : 1;
+    }
+    tg_pf_render(&e->pfe, data, size, avail, out);
+    return 1;
 }
 
 /* 0, -1 out of memory, -2 an id past the kernel's 16-bit event types. */
@@ -106,7 +135,16 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
     for (int k = 0; k < FT_KF_COUNT; k++)
         ev->kf[k] = ft_find_field(ev, kf_names[k]);
     ev->plugin = ft_plugin_for(system, ev->name);
-    ev->is_bprint = strcmp(system, "ftrace") == 0 && strcmp(ev->name, "bprint") == 0;
+    f->pf_env = (tg_pf_env){f->big_endian, f->long_size, f, env_printk, env_func};
+    ev->pfe = (tg_pf_event){
+        .common = ev->common,
+        .fields = ev->fields,
+        .n_common = ev->n_common,
+        .n_fields = ev->n_fields,
+        .print_fmt = ev->print_fmt,
+        .is_bprint = strcmp(system, "ftrace") == 0 && strcmp(ev->name, "bprint") == 0,
+        .env = &f->pf_env,
+    };
     if (!f->have_type) {
         for (size_t i = 0; i < ev->n_common; i++) {
             if (strcmp(ev->common[i].name, "common_type") == 0) {

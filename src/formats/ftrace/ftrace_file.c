@@ -549,7 +549,7 @@ static void ftrace_close(tg_trace *t)
     if (!f)
         return;
     for (size_t i = 0; i < f->n_events; i++)
-        ft_pf_free(f->events[i]->pf);
+        tg_pf_free(f->events[i]->pfe.pf);
     free(f->events);
     free(f->by_id);
     free(f->kallsyms_text);

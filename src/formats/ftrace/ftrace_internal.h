@@ -4,8 +4,8 @@
  * layouts, event format files, kallsyms, printk formats, saved cmdlines, options) and the raw
  * ring-buffer pages of every CPU of every trace instance.  The pieces of the reader share the
  * types below: ftrace_file.c reads the metadata (ftrace_options.c its options),
- * ftrace_eventfmt.c parses format files, ftrace_pf_*.c compile and evaluate print fmts
- * (ftrace_pf.h), ftrace_plugins.c holds the renderings trace-cmd's plugins substitute for
+ * ftrace_eventfmt.c parses format files (print fmts are compiled and evaluated by the engine
+ * perf.data's reader shares, common/linux/print_fmt.h), ftrace_plugins.c holds the renderings trace-cmd's plugins substitute for
  * some events, ftrace_ring.c decodes pages into events.
  * Everything lives as long as the trace and is allocated from the trace's arena or owned by
  * the ft_file; nothing is allocated per event. */
@@ -16,6 +16,7 @@
 #include "io/byte_reader.h"
 #include "core/file_input.h"
 #include "common/linux/event_format.h"
+#include "common/linux/print_fmt.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,7 +36,6 @@ enum {
 
 typedef tg_evf_field ft_field;
 
-struct ft_pf; /* a compiled print fmt (ftrace_pf.h) */
 struct ft_file;
 
 /* The fields the function tracers' printers read on every record, found once per format. */
@@ -58,10 +58,8 @@ typedef struct ft_event {
     ft_field *fields; /* the event's own fields */
     size_t n_fields;
     const char *print_fmt; /* source text after "print fmt: " (NULL when absent) */
-    struct ft_pf *pf;      /* compiled lazily on first render (NULL: not yet) */
-    int pf_state;          /* 0 not compiled, 1 compiled, -1 failed to parse */
+    tg_pf_event pfe;       /* the format as the print-fmt engine renders it */
     int plugin;            /* FT_PLUGIN_* */
-    bool is_bprint;        /* ftrace:bprint: format from the printk table */
     bool is_func;          /* funcgraph_entry/exit: events fill addr and depth */
     tg_event_class *cls;
     struct ft_file *file;
@@ -138,6 +136,7 @@ typedef struct ft_file {
     int version;
     bool big_endian;
     int long_size;
+    tg_pf_env pf_env; /* what the print fmts read beside the record: byte order, symbols */
     uint32_t page_size;
     char compression[32], compression_version[32];
     int comp_kind; /* 0 none, 1 zstd, 2 zlib */
@@ -257,11 +256,9 @@ static inline ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
 }
 uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
 
-/* ftrace_pf_print.c, ftrace_pf_raw.c */
+/* The event's text as trace-cmd prints it: its plugin's, else the print fmt's (or the raw
+ * fields with trace-cmd report -R).  1, or TG_RENDER_WITH_NEXT. */
 int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out);
-void ft_pf_free(struct ft_pf *pf); /* ftrace_pf_compile.c */
-/* Raw field printing, trace-cmd report -R. */
-void ft_render_raw(const ft_event *e, const uint8_t *data, size_t size, tg_buf *out);
 
 /* ftrace_plugins.c */
 int ft_plugin_for(const char *system, const char *name);

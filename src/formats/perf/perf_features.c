@@ -186,6 +186,9 @@ int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t 
         goto bad;
     r.big_endian = be != 0;
     pf->tracing_big_endian = be != 0;
+    /* perf writes no kallsyms into the tracing data (a zero size, since perf 5.x) and
+     * resolves no function of a print fmt without the kernel's symbols: none here */
+    pf->pf_env = (tg_pf_env){.big_endian = be != 0, .long_size = long_size};
     if (!tg_read_u32(&r, &page_size))
         goto bad;
     pf->tracing_version = tg_arena_strndup(&pf->trace->arena, ver, vlen);
@@ -240,6 +243,18 @@ int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t 
                 return TG_ERR_NOMEM;
             snprintf(both, full, "%s:%s", tp->system, tp->event);
             tp->name = both;
+            const char *print_fmt =
+                fmt.print_fmt
+                    ? tg_arena_strndup(&pf->trace->arena, fmt.print_fmt, fmt.print_fmt_len)
+                    : NULL;
+            if (fmt.print_fmt && !print_fmt)
+                return TG_ERR_NOMEM;
+            tp->pfe = (tg_pf_event){.common = fmt.common,
+                                    .fields = fmt.fields,
+                                    .n_common = fmt.n_common,
+                                    .n_fields = fmt.n_fields,
+                                    .print_fmt = print_fmt,
+                                    .env = &pf->pf_env};
         }
     }
     return 0;

@@ -316,6 +316,8 @@ static void perf_close(tg_trace *t)
     tg_error_free(pf->open_errors);
     free(pf->attrs);
     tg_hash_free(&pf->id_to_attr);
+    for (size_t i = 0; i < pf->n_tps; i++)
+        tg_pf_free(pf->tps[i].pfe.pf);
     free(pf->tps);
     free(pf->segs);
     free(pf->inflated);

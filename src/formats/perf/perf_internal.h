@@ -21,6 +21,7 @@
 #include "core/grow.h"
 #include "core/hash.h"
 #include "common/linux/event_format.h"
+#include "common/linux/print_fmt.h"
 #include "io/byte_reader.h"
 
 #include <stdbool.h>
@@ -164,6 +165,7 @@ typedef struct perf_tp {
     const char *system; /* "system" */
     const char *event;  /* "event" */
     tg_evf fmt;         /* its fields (common/linux/event_format.h) */
+    tg_pf_event pfe;    /* its print fmt, as perf script prints the sample's payload */
 } perf_tp;
 
 typedef struct perf_file {
@@ -194,6 +196,7 @@ typedef struct perf_file {
     bool have_clock_data;
     const char *tracing_version;
     bool tracing_big_endian; /* the raw data's byte order, as the tracing data says */
+    tg_pf_env pf_env;        /* what the tracepoints' print fmts read beside the raw data */
     perf_tp *tps;
     size_t n_tps, cap_tps;
     /* records */
@@ -276,6 +279,9 @@ bool perf_sample_id(const perf_file *pf, const uint8_t *rec, size_t size, uint64
 const perf_attr *perf_sample_attr(const perf_file *pf, const uint8_t *rec, size_t size);
 size_t perf_field_count(const tg_event *ev, tg_scope scope);
 int perf_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out);
+/* A tracepoint sample's payload as its print fmt prints it (perf script's trace field): 1,
+ * or 0 for other events. */
+int perf_render(const tg_event *ev, tg_buf *out);
 
 /* tg_event.aux slots */
 enum {

@@ -250,6 +250,7 @@ static const struct tg_stream_ops walker_ops = {
     .next = walker_next,
     .field_count = perf_field_count,
     .field = perf_field,
+    .render = perf_render,
     .destroy = walker_destroy,
     .rewind = walker_rewind,
     .events_independent = true, /* records stay in the map or the inflated buffer */

@@ -440,6 +440,19 @@ static int tracepoint_field(const tg_event *ev, const perf_attr *a, const tg_evf
     return 0;
 }
 
+int perf_render(const tg_event *ev, tg_buf *out)
+{
+    if (ev->aux[PERF_AUX_TYPE] != PERF_REC_SAMPLE)
+        return 0;
+    const perf_file *pf = file_of(ev);
+    const perf_attr *a = &pf->attrs[ev->aux[PERF_AUX_ATTR]];
+    perf_sample s;
+    if (!a->tp || perf_sample_parse(pf, a, ev->data + 8, ev->size - 8, &s) < 0 || !s.raw)
+        return 0;
+    tg_pf_render(&a->tp->pfe, s.raw, s.raw_size, s.raw_size, out);
+    return 1;
+}
+
 int perf_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out)
 {
     memset(out, 0, sizeof *out);

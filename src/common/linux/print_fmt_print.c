@@ -1,4 +1,4 @@
-/* ftrace_pf_print.c - an event's text: the compiled print fmt rendered on one record.
+/* print_fmt_print.c - an event's text: the compiled print fmt rendered on one record.
  *
  * Each item prints as libtraceevent prints it: integers through the conversion (the common
  * ones without printf, digits from core's digit table), strings with width and precision,
@@ -7,7 +7,7 @@
  * and hex dumps.  ftrace's bprint events take their format from the printk table and their
  * arguments from the binary buffer (vbin_printf layout).  A trailing newline of the text is
  * dropped as trace-cmd drops it. */
-#include "formats/ftrace/ftrace_pf.h"
+#include "common/linux/print_fmt.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -15,7 +15,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sk_printf(ft_sink *o, const char *fmt, ...)
+const tg_evf_field *tg_pf_find_field(const tg_pf_event *e, const char *name)
+{
+    for (size_t i = 0; i < e->n_fields; i++)
+        if (strcmp(e->fields[i].name, name) == 0)
+            return &e->fields[i];
+    for (size_t i = 0; i < e->n_common; i++)
+        if (strcmp(e->common[i].name, name) == 0)
+            return &e->common[i];
+    return NULL;
+}
+
+/* The printk format at addr, NULL when the reader knows none. */
+static const char *pf_printk(const rctx *r, uint64_t addr)
+{
+    return r->env->printk ? r->env->printk(r->env->owner, addr) : NULL;
+}
+
+void sk_printf(tg_pf_sink *o, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -26,7 +43,7 @@ void sk_printf(ft_sink *o, const char *fmt, ...)
         sk_put(o, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
 }
 
-void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t val)
+void tg_pf_put_printf_num(tg_pf_sink *out, const pf_item *it, int plen, uint64_t val)
 {
     char buf[128];
     int n;
@@ -54,7 +71,8 @@ void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t va
 
 /* print_str_to_seq: the string through the conversion (width, precision, '-'). */
 /* strip: the string ends the event's text, where trace-cmd drops one trailing newline */
-static void put_str(ft_sink *out, const pf_item *it, int plen, const char *s, size_t n, bool strip)
+static void put_str(tg_pf_sink *out, const pf_item *it, int plen, const char *s, size_t n,
+                    bool strip)
 {
     size_t l = strnlen(s, n);
     if (strip && l && s[l - 1] == '\n')
@@ -75,21 +93,21 @@ static void put_str(ft_sink *out, const pf_item *it, int plen, const char *s, si
         sk_put(out, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
 }
 
-void ft_pf_put_hex0x(ft_sink *out, uint64_t v)
+void tg_pf_put_hex0x(tg_pf_sink *out, uint64_t v)
 {
     sk_puts(out, "0x");
     sk_hex(out, v);
 }
 
-static void put_glibc_ptr(ft_sink *out, uint64_t v)
+static void put_glibc_ptr(tg_pf_sink *out, uint64_t v)
 {
     if (!v)
         sk_puts(out, "(nil)");
     else
-        ft_pf_put_hex0x(out, v);
+        tg_pf_put_hex0x(out, v);
 }
 
-static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int plen,
+static void print_bitmask(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
                           const uint8_t *data, size_t size)
 {
     if (size > 1024)
@@ -102,7 +120,7 @@ static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int pl
     str[str_size] = 0;
     size_t len = 0;
     for (long i = (long)str_size - 2; i >= 0; i -= 2) {
-        size_t index = r->f->big_endian ? size - (len + 1) : len;
+        size_t index = r->env->big_endian ? size - (len + 1) : len;
         memcpy(str + i, tg_hex_pairs + 2 * data[index], 2);
         len++;
         if (!(len & 3) && i > 0) {
@@ -113,7 +131,8 @@ static void print_bitmask(const rctx *r, ft_sink *out, const pf_item *it, int pl
     put_str(out, it, plen, str, str_size, r->strip_nl);
 }
 
-void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen, const ft_node *n)
+void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
+                         const tg_pf_node *n)
 {
     if (!n)
         return;
@@ -121,10 +140,10 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
     case N_ATOM:
     case N_BSTR: put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl); return;
     case N_FIELD: {
-        const ft_field *fl = n->field;
-        if (!(fl->flags & FT_F_ARRAY) && fl->size == (uint32_t)r->f->long_size) {
+        const tg_evf_field *fl = n->field;
+        if (!(fl->flags & TG_EVF_ARRAY) && fl->size == (uint32_t)r->env->long_size) {
             uint64_t addr = read_field(r, fl);
-            const char *pk = ft_find_printk(r->f, addr);
+            const char *pk = pf_printk(r, addr);
             if (pk)
                 sk_puts(out, pk);
             else
@@ -140,7 +159,7 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
         return;
     }
     case N_FLAGS: {
-        uint64_t val = ft_pf_eval(r, n->a);
+        uint64_t val = tg_pf_eval(r, n->a);
         bool print = false;
         for (size_t i = 0; i < n->n_syms; i++) {
             uint64_t fv = n->syms[i].value;
@@ -160,24 +179,24 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
         if (val) {
             if (print && n->str)
                 sk_puts(out, n->str);
-            ft_pf_put_hex0x(out, val);
+            tg_pf_put_hex0x(out, val);
         }
         return;
     }
     case N_SYM: {
-        uint64_t val = ft_pf_eval(r, n->a);
+        uint64_t val = tg_pf_eval(r, n->a);
         for (size_t i = 0; i < n->n_syms; i++)
             if (n->syms[i].value == val) {
                 put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 return;
             }
-        ft_pf_put_hex0x(out, val);
+        tg_pf_put_hex0x(out, val);
         return;
     }
     case N_HEX:
     case N_HEXSTR:
     case N_ARRAY: {
-        const ft_node *base = n->a;
+        const tg_pf_node *base = n->a;
         size_t off, avail;
         if (base && base->kind == N_DYNARR && base->field) {
             size_t l;
@@ -194,7 +213,7 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
             return;
         avail = r->size - off;
         const uint8_t *p = r->data + off;
-        uint64_t len = ft_pf_eval(r, n->b);
+        uint64_t len = tg_pf_eval(r, n->b);
         if (n->kind != N_ARRAY) {
             for (uint64_t i = 0; i < len && i < avail; i++) {
                 if (i && n->kind == N_HEX)
@@ -203,7 +222,7 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
             }
             return;
         }
-        uint64_t el = ft_pf_eval(r, n->c);
+        uint64_t el = tg_pf_eval(r, n->c);
         for (uint64_t i = 0; i < len; i++) {
             if (i)
                 sk_putc(out, ' ');
@@ -252,15 +271,15 @@ void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int ple
     case N_BIN:
         /* the only op for a string is ?: */
         if (n->opstr[0] == '?' && n->b)
-            ft_pf_print_str_arg(r, out, it, plen, ft_pf_eval(r, n->a) ? n->b->a : n->b->b);
+            tg_pf_print_str_arg(r, out, it, plen, tg_pf_eval(r, n->a) ? n->b->a : n->b->b);
         return;
     default: return;
     }
 }
 
-static void print_function(const rctx *r, ft_sink *out, char pch, uint64_t val)
+static void print_function(const rctx *r, tg_pf_sink *out, char pch, uint64_t val)
 {
-    const tg_symbol *fn = ft_find_func(r->f, val);
+    const tg_symbol *fn = (r->env->func ? r->env->func(r->env->owner, val) : NULL);
     if (fn) {
         sk_puts(out, fn->name);
         if (pch == 'F' || pch == 'S') {
@@ -269,14 +288,14 @@ static void print_function(const rctx *r, ft_sink *out, char pch, uint64_t val)
         }
         return;
     }
-    if (r->f->long_size == 4)
+    if (r->env->long_size == 4)
         val = (uint64_t)(long)val;
-    ft_pf_put_hex0x(out, val);
+    tg_pf_put_hex0x(out, val);
 }
 
-void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int plen)
+void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen)
 {
-    const ft_node *a = it->arg;
+    const tg_pf_node *a = it->arg;
     if (a && a->kind == N_BSTR) {
         sk_puts(out, a->str);
         return;
@@ -285,7 +304,7 @@ void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int ple
     case 'F':
     case 'f':
     case 'S':
-    case 's': print_function(r, out, it->pch, ft_pf_eval(r, a)); return;
+    case 's': print_function(r, out, it->pch, tg_pf_eval(r, a)); return;
     case 'M':
     case 'm': {
         if (!a || a->kind != N_FIELD) {
@@ -315,11 +334,11 @@ void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int ple
             sk_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
             return;
         }
-        put_glibc_ptr(out, ft_pf_eval(r, a));
+        put_glibc_ptr(out, tg_pf_eval(r, a));
         return;
     default:
         (void)plen;
-        put_glibc_ptr(out, ft_pf_eval(r, a));
+        put_glibc_ptr(out, tg_pf_eval(r, a));
         return;
     }
 }
@@ -332,7 +351,7 @@ static uint64_t read_direct(const rctx *r, const pf_item *it)
         return 0;
     const uint8_t *p = r->data + it->d_off;
     uint64_t v;
-    if (!r->f->big_endian) {
+    if (!r->env->big_endian) {
         switch (it->d_size) {
         case 1: v = p[0]; break;
         case 2: v = tg_le16(p); break;
@@ -341,14 +360,14 @@ static uint64_t read_direct(const rctx *r, const pf_item *it)
         default: v = 0; break;
         }
     } else {
-        v = ft_read_num(r->f, p, it->d_size);
+        v = tg_evf_read_num(r->env->big_endian, p, it->d_size);
     }
     return it->d_mask ? v & it->d_mask : v;
 }
 
-/* An event with a fast plan (see struct ft_pf): false when the record is shorter than the
+/* An event with a fast plan (see struct tg_pf): false when the record is shorter than the
  * plan reads (or the sink has no room), for render_items to print it. */
-static inline bool render_plan(const rctx *r, const struct ft_pf *pf, ft_sink *out)
+static inline bool render_plan(const rctx *r, const struct tg_pf *pf, tg_pf_sink *out)
 {
     if (r->size < pf->need)
         return false;
@@ -361,7 +380,7 @@ static inline bool render_plan(const rctx *r, const struct ft_pf *pf, ft_sink *o
     const uint8_t *d = r->data;
     for (size_t i = 0; i < pf->n_plan; i++) {
         const pf_step *st = &pf->plan[i];
-        memcpy(w, st->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
+        memcpy(w, st->text, TG_PF_TEXT_PAD); /* padded: see dup_text */
         w += st->text_len;
         const pf_item *it = st->num;
         if (!it)
@@ -376,26 +395,26 @@ static inline bool render_plan(const rctx *r, const struct ft_pf *pf, ft_sink *o
         }
         if (it->d_mask)
             v &= it->d_mask;
-        w = ft_pf_num_text(w, it, v);
+        w = tg_pf_num_text(w, it, v);
     }
     out->n = (size_t)(w - out->b);
     return true;
 }
 
-static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
+static void render_items(const rctx *r0, const struct tg_pf *pf, tg_pf_sink *out)
 {
     rctx last = *r0;
     last.strip_nl = true;
     for (size_t i = 0; i < pf->n; i++) {
         const pf_item *it = &pf->items[i];
         const rctx *r = i + 1 == pf->n ? &last : r0;
-        int plen = it->len_arg ? (int)ft_pf_eval(r, it->len_arg) : -1;
+        int plen = it->len_arg ? (int)tg_pf_eval(r, it->len_arg) : -1;
         switch (it->type) {
         case IT_TEXT: {
             size_t n =
                 it->text_len - (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
-            if (n <= FT_PF_TEXT_PAD && out->cap - out->n >= FT_PF_TEXT_PAD) {
-                memcpy(out->b + out->n, it->text, FT_PF_TEXT_PAD); /* padded: see dup_text */
+            if (n <= TG_PF_TEXT_PAD && out->cap - out->n >= TG_PF_TEXT_PAD) {
+                memcpy(out->b + out->n, it->text, TG_PF_TEXT_PAD); /* padded: see dup_text */
                 out->n += n;
             } else {
                 sk_put(out, it->text, n);
@@ -403,25 +422,25 @@ static void render_items(const rctx *r0, const struct ft_pf *pf, ft_sink *out)
             break;
         }
         case IT_DIGIT:
-            ft_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : ft_pf_eval(r, it->arg));
+            tg_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : tg_pf_eval(r, it->arg));
             break;
-        case IT_PTR: ft_pf_print_pointer(r, out, it, plen); break;
-        case IT_STR: ft_pf_print_str_arg(r, out, it, plen, it->arg); break;
+        case IT_PTR: tg_pf_print_pointer(r, out, it, plen); break;
+        case IT_STR: tg_pf_print_str_arg(r, out, it, plen, it->arg); break;
         }
     }
 }
 
 /* bprint: the format comes from the printk table, the arguments from the binary buffer. */
-static void render_bprint(const rctx *r, ft_sink *out)
+static void render_bprint(const rctx *r, tg_pf_sink *out)
 {
-    const ft_event *e = r->ev;
-    const ft_field *ipf = ft_find_field(e, "ip"), *fmtf = ft_find_field(e, "fmt"),
-                   *buff = ft_find_field(e, "buf");
+    const tg_pf_event *e = r->ev;
+    const tg_evf_field *ipf = tg_pf_find_field(e, "ip"), *fmtf = tg_pf_find_field(e, "fmt"),
+                       *buff = tg_pf_find_field(e, "buf");
     if (!ipf || !fmtf || !buff)
         return;
     uint64_t ip = read_field(r, ipf);
     uint64_t faddr = read_field(r, fmtf);
-    const char *pk = ft_find_printk(r->f, faddr);
+    const char *pk = pf_printk(r, faddr);
     char *fmt;
     char nf[96];
     if (pk) {
@@ -437,14 +456,14 @@ static void render_bprint(const rctx *r, ft_sink *out)
         if (!fmt)
             return;
     }
-    struct ft_pf *pf = ft_pf_new();
+    struct tg_pf *pf = tg_pf_new();
     if (!pf) {
         free(fmt);
         return;
     }
-    ft_node *argv[64];
+    tg_pf_node *argv[64];
     size_t na = 0;
-    ft_node *ipn = tg_arena_alloc(&pf->arena, sizeof *ipn);
+    tg_pf_node *ipn = tg_arena_alloc(&pf->arena, sizeof *ipn);
     if (ipn) {
         ipn->kind = N_ATOM;
         ipn->num = ip;
@@ -504,7 +523,10 @@ static void render_bprint(const rctx *r, ft_sink *out)
             case 'x':
             case 'X':
             case 'o':
-                vsize = ls == 0 ? 4 : ls == 1 ? (size_t)r->f->long_size : ls == 2 ? 8 : (size_t)ls;
+                vsize = ls == 0   ? 4
+                        : ls == 1 ? (size_t)r->env->long_size
+                        : ls == 2 ? 8
+                                  : (size_t)ls;
                 /* fall through */
             case '*':
                 if (is_str)
@@ -516,9 +538,9 @@ static void render_bprint(const rctx *r, ft_sink *out)
                     uint64_t val = 0;
                     if (bp <= r->size && vsize <= r->size - bp &&
                         (vsize == 1 || vsize == 2 || vsize == 4 || vsize == 8))
-                        val = ft_read_num(r->f, r->data + bp, (uint32_t)vsize);
+                        val = tg_evf_read_num(r->env->big_endian, r->data + bp, (uint32_t)vsize);
                     bp += vsize;
-                    ft_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
+                    tg_pf_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
                     if (!n)
                         goto out;
                     n->kind = N_ATOM;
@@ -532,7 +554,7 @@ static void render_bprint(const rctx *r, ft_sink *out)
                 continue;
             case 's':
             string : {
-                ft_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
+                tg_pf_node *n = tg_arena_alloc(&pf->arena, sizeof *n);
                 if (!n)
                     goto out;
                 n->kind = N_BSTR;
@@ -552,59 +574,32 @@ static void render_bprint(const rctx *r, ft_sink *out)
     }
     {
         argv_list args = {argv, na, 0};
-        if (ft_pf_compile_format(pf, fmt, &args) == 0)
+        if (tg_pf_compile_format(pf, fmt, &args) == 0)
             render_items(r, pf, out);
     }
 out:
-    ft_pf_free(pf);
+    tg_pf_free(pf);
     free(fmt);
 }
 
-/* 0, or TG_RENDER_WITH_NEXT from a plugin whose text shows the next record too. */
-static int render_info(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size,
-                       ft_sink *out)
+/* The event's text as libtraceevent prints it.  A trailing newline (a trace_marker string
+ * ends with one) is dropped as trace-cmd and perf drop it: the last item of the text is
+ * printed without it (rctx.strip_nl), so the text goes straight into out. */
+void tg_pf_render(const tg_pf_event *e, const uint8_t *data, size_t size, size_t avail, tg_buf *out)
 {
-    rctx r = {e, e->file, data, size, false, size};
-    /* bytes readable past the record: to the end of the pages read with it (aux[1]) */
-    size_t avail = ev && ev->data == data && ev->aux[1] > size ? (size_t)ev->aux[1] : size;
-    if (e->file->raw) {
-        ft_pf_render_raw(e, data, size, avail, out);
-        return 0;
-    }
-    if (e->plugin) {
-        /* plugins write to the tg_buf directly: nothing is pending in the sink yet (the
-         * event's text starts here); its room is taken again after them */
-        sk_close(out);
-        int rc = ft_plugin_render(e, ev, data, size, out->out);
-        sk_room(out);
-        if (rc != 1)
-            return rc;
-    }
-    if (e->is_bprint) {
-        render_bprint(&r, out);
-        return 0;
-    }
-    ft_pf_compile_event(e);
-    if (e->pf_state < 0) {
-        sk_puts(out, "[FAILED TO PARSE]");
-        ft_pf_render_raw(e, data, size, avail, out);
-        return 0;
-    }
-    if (!e->pf->plan || !render_plan(&r, e->pf, out))
-        render_items(&r, e->pf, out);
-    return 0;
-}
-
-/* The event's text as trace-cmd prints it.  A trailing newline (a trace_marker string ends
- * with one) is dropped as trace-cmd drops it: the last item of the text is printed without
- * it (rctx.strip_nl), so the text goes straight into out.  1, or TG_RENDER_WITH_NEXT. */
-int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t size, tg_buf *out)
-{
-    ft_sink o;
+    tg_pf_sink o;
     sk_open(&o, out);
-    int rc = render_info(e, ev, data, size, &o);
+    rctx r = {e, e->env, data, size, false, size};
+    if (e->is_bprint) {
+        render_bprint(&r, &o);
+    } else {
+        tg_pf_compile_event(e);
+        if (e->pf_state < 0) {
+            sk_puts(&o, "[FAILED TO PARSE]");
+            tg_pf_render_raw(e, data, size, avail, &o);
+        } else if (!e->pf->plan || !render_plan(&r, e->pf, &o)) {
+            render_items(&r, e->pf, &o);
+        }
+    }
     sk_close(&o);
-    return rc ? rc : 1;
 }
-
-/* ---- raw fields (trace-cmd report -R) ------------------------------------------------------- */

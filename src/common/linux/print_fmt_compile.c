@@ -1,4 +1,4 @@
-/* ftrace_pf_compile.c - a print fmt compiled into the list of items rendering walks.
+/* print_fmt_compile.c - a print fmt compiled into the list of items rendering walks.
  *
  * The format string is split like libtraceevent's parse_args: literal text (escapes
  * resolved), and conversions that each take the next argument tree (%d %u %x %o with their
@@ -7,13 +7,13 @@
  * are marked for formatting without printf, and an argument that is one field (or a constant
  * element of an array field) is marked for a direct read.  A print fmt that cannot be parsed
  * is marked failed: the event then prints "[FAILED TO PARSE]" and its raw fields. */
-#include "formats/ftrace/ftrace_pf.h"
+#include "common/linux/print_fmt.h"
 #include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void ft_pf_free(struct ft_pf *pf)
+void tg_pf_free(struct tg_pf *pf)
 {
     if (!pf)
         return;
@@ -22,15 +22,15 @@ void ft_pf_free(struct ft_pf *pf)
     free(pf);
 }
 
-struct ft_pf *ft_pf_new(void)
+struct tg_pf *tg_pf_new(void)
 {
-    struct ft_pf *pf = calloc(1, sizeof *pf);
+    struct tg_pf *pf = calloc(1, sizeof *pf);
     if (pf)
         tg_arena_init(&pf->arena);
     return pf;
 }
 
-static pf_item *add_item(struct ft_pf *pf)
+static pf_item *add_item(struct tg_pf *pf)
 {
     if (tg_grow(&pf->items, &pf->cap, pf->n + 1, sizeof *pf->items) != 0)
         return NULL;
@@ -106,26 +106,26 @@ static int pointer_ext(const char *f)
     return ret;
 }
 
-static ft_node *next_arg(argv_list *a) { return a->i < a->n ? a->v[a->i++] : NULL; }
+static tg_pf_node *next_arg(argv_list *a) { return a->i < a->n ? a->v[a->i++] : NULL; }
 
-static char *dup_n(struct ft_pf *pf, const char *s, size_t n)
+static char *dup_n(struct tg_pf *pf, const char *s, size_t n)
 {
     return tg_arena_strndup(&pf->arena, s, n);
 }
 
-/* A literal's copy with FT_PF_TEXT_PAD zero bytes after it (see render_items). */
-static char *dup_text(struct ft_pf *pf, const char *s, size_t n)
+/* A literal's copy with TG_PF_TEXT_PAD zero bytes after it (see render_items). */
+static char *dup_text(struct tg_pf *pf, const char *s, size_t n)
 {
-    if (n > SIZE_MAX - FT_PF_TEXT_PAD - 1)
+    if (n > SIZE_MAX - TG_PF_TEXT_PAD - 1)
         return NULL;
-    char *p = tg_arena_alloc(&pf->arena, n + FT_PF_TEXT_PAD + 1); /* zeroed */
+    char *p = tg_arena_alloc(&pf->arena, n + TG_PF_TEXT_PAD + 1); /* zeroed */
     if (p)
         memcpy(p, s, n);
     return p;
 }
 
 /* Splits the format into items like libtraceevent's parse_args. */
-int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
+int tg_pf_compile_format(struct tg_pf *pf, const char *fmt, argv_list *args)
 {
     const char *p = fmt;
     char lit[4096];
@@ -133,7 +133,7 @@ int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
         if (*p == '%' && p[1] != '%') {
             const char *start = p;
             int ls = 0;
-            ft_node *len_arg = NULL;
+            tg_pf_node *len_arg = NULL;
             p++;
             for (;; p++) {
                 char ch = *p;
@@ -275,7 +275,7 @@ int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args)
 /* An argument eval would read as one field (N_FIELD: read_field) or as a constant element
  * of an array field (the '[' operator on an uncast N_FIELD), under casts (which only mask),
  * is read directly when rendering, with the same bounds checks. */
-static bool direct_of(const ft_node *n, pf_item *it)
+static bool direct_of(const tg_pf_node *n, pf_item *it)
 {
     if (!n)
         return false;
@@ -315,10 +315,10 @@ static void set_direct(pf_item *it)
     it->direct = direct_of(it->arg, it);
 }
 
-/* Room a step takes at most: its padded literal and a fast number (ft_pf_num_text). */
-enum { STEP_ROOM = FT_PF_TEXT_PAD + 100 };
+/* Room a step takes at most: its padded literal and a fast number (tg_pf_num_text). */
+enum { STEP_ROOM = TG_PF_TEXT_PAD + 100 };
 
-int ft_pf_plan(struct ft_pf *pf, bool big_endian)
+int tg_pf_plan(struct tg_pf *pf, bool big_endian)
 {
     if (big_endian || !pf->n)
         return 0;
@@ -330,7 +330,7 @@ int ft_pf_plan(struct ft_pf *pf, bool big_endian)
             size_t n = it->text_len;
             if (i + 1 == pf->n && n && it->text[n - 1] == '\n')
                 n--;
-            if (n > FT_PF_TEXT_PAD || (i + 1 < pf->n && pf->items[i + 1].type == IT_TEXT))
+            if (n > TG_PF_TEXT_PAD || (i + 1 < pf->n && pf->items[i + 1].type == IT_TEXT))
                 return 0;
             continue;
         }
@@ -346,12 +346,12 @@ int ft_pf_plan(struct ft_pf *pf, bool big_endian)
     }
     if (pf->items[pf->n - 1].type == IT_TEXT)
         steps++;
-    if (steps * STEP_ROOM > FT_SINK_ROOM)
+    if (steps * STEP_ROOM > TG_PF_SINK_ROOM)
         return 0;
     pf_step *plan = tg_arena_alloc(&pf->arena, steps * sizeof *plan);
     if (!plan)
         return -1;
-    static const char none[FT_PF_TEXT_PAD] = {0};
+    static const char none[TG_PF_TEXT_PAD] = {0};
     size_t k = 0;
     for (size_t i = 0; i < pf->n; i++) {
         const pf_item *it = &pf->items[i];
@@ -383,27 +383,27 @@ int ft_pf_plan(struct ft_pf *pf, bool big_endian)
 
 /* Compiles e's "fmt", args into e->pf on first use (the event format is otherwise
  * immutable: the compiled form is a cache). */
-void ft_pf_compile_event(const ft_event *e)
+void tg_pf_compile_event(const tg_pf_event *e)
 {
     if (e->pf_state)
         return;
-    ft_event *me = (ft_event *)e;
+    tg_pf_event *me = (tg_pf_event *)e;
     me->pf_state = -1;
     if (!e->print_fmt || e->is_bprint)
         return;
-    struct ft_pf *pf = ft_pf_new();
+    struct tg_pf *pf = tg_pf_new();
     if (!pf)
         return;
     me->pf = pf;
     char *fmt = NULL;
-    ft_node *argv[128];
+    tg_pf_node *argv[128];
     size_t n_args = 0;
-    if (ft_pf_parse(e, pf, &fmt, argv, 128, &n_args) == 0) {
+    if (tg_pf_parse(e, pf, &fmt, argv, 128, &n_args) == 0) {
         argv_list args = {argv, n_args, 0};
-        if (ft_pf_compile_format(pf, fmt, &args) == 0) {
+        if (tg_pf_compile_format(pf, fmt, &args) == 0) {
             for (size_t i = 0; i < pf->n; i++)
                 set_direct(&pf->items[i]);
-            if (ft_pf_plan(pf, e->file->big_endian) == 0)
+            if (tg_pf_plan(pf, e->env->big_endian) == 0)
                 me->pf_state = 1;
         }
     }

@@ -1,11 +1,11 @@
-/* ftrace_pf_parse.c - a print fmt's text parsed into a format string and argument trees.
+/* print_fmt_parse.c - a print fmt's text parsed into a format string and argument trees.
  *
  * The parser follows libtraceevent's process_arg/process_op step by step, not C's grammar,
  * because trace-cmd prints what that parser builds, including its operator-priority
  * rotations (`a & (b | c)` becomes `(a & b) | c`), single-item ternary branches and the
  * helpers (__get_str, __print_flags, __print_symbolic, __print_hex, ...).  Nodes live in the
  * compiled print fmt's arena. */
-#include "formats/ftrace/ftrace_pf.h"
+#include "common/linux/print_fmt.h"
 #include "core/grow.h"
 
 #include <ctype.h>
@@ -78,14 +78,14 @@ static bool is_tok(const lexer *lx, const char *s)
 
 typedef struct pctx {
     lexer lx;
-    const ft_event *ev;
-    struct ft_pf *pf;
+    const tg_pf_event *ev;
+    struct tg_pf *pf;
     bool fail;
 } pctx;
 
-static ft_node *new_node(pctx *c, int kind)
+static tg_pf_node *new_node(pctx *c, int kind)
 {
-    ft_node *n = tg_arena_alloc(&c->pf->arena, sizeof *n);
+    tg_pf_node *n = tg_arena_alloc(&c->pf->arena, sizeof *n);
     if (!n)
         c->fail = true;
     else
@@ -93,7 +93,7 @@ static ft_node *new_node(pctx *c, int kind)
     return n;
 }
 
-static uint64_t flag_value_of(ft_node *n, bool *ok);
+static uint64_t flag_value_of(tg_pf_node *n, bool *ok);
 
 /* A string literal token's contents (escapes kept as libtraceevent keeps them). */
 static char *tok_string(pctx *c)
@@ -103,18 +103,18 @@ static char *tok_string(pctx *c)
     return tg_arena_strndup(&c->pf->arena, lx->tok + 1, n);
 }
 
-static const ft_field *field_named(pctx *c, const char *name, size_t len)
+static const tg_evf_field *field_named(pctx *c, const char *name, size_t len)
 {
     char buf[128];
     if (len >= sizeof buf)
         return NULL;
     memcpy(buf, name, len);
     buf[len] = 0;
-    return ft_find_field(c->ev, buf);
+    return tg_pf_find_field(c->ev, buf);
 }
 
 /* A field argument of __get_str(x) and friends: "x" or "REC->x". */
-static const ft_field *parse_field_arg(pctx *c)
+static const tg_evf_field *parse_field_arg(pctx *c)
 {
     if (is_tok(&c->lx, "REC")) {
         lex_next(&c->lx);
@@ -128,7 +128,7 @@ static const ft_field *parse_field_arg(pctx *c)
         c->fail = true;
         return NULL;
     }
-    const ft_field *f = field_named(c, c->lx.tok, c->lx.len);
+    const tg_evf_field *f = field_named(c, c->lx.tok, c->lx.len);
     lex_next(&c->lx);
     if (!f)
         c->fail = true;
@@ -136,7 +136,7 @@ static const ft_field *parse_field_arg(pctx *c)
 }
 
 /* libtraceevent's eval_type_str: casts only mask to the size of small types. */
-uint64_t ft_pf_cast_mask(const char *type, size_t n)
+uint64_t tg_pf_cast_mask(const char *type, size_t n)
 {
     while (n && type[n - 1] == ' ')
         n--;
@@ -228,20 +228,20 @@ static int op_prio(const char *op)
     return -1;
 }
 
-static void set_op(ft_node *n, const lexer *lx)
+static void set_op(tg_pf_node *n, const lexer *lx)
 {
     size_t l = lx->len < 2 ? lx->len : 2;
     memcpy(n->opstr, lx->tok, l);
     n->opstr[l] = 0;
 }
 
-static void p_item(pctx *c, ft_node *n);
-static void p_op(pctx *c, ft_node *arg);
+static void p_item(pctx *c, tg_pf_node *n);
+static void p_op(pctx *c, tg_pf_node *arg);
 
 /* process_arg followed by any operators (process_field_arg in the helpers). */
-static ft_node *p_full(pctx *c)
+static tg_pf_node *p_full(pctx *c)
 {
-    ft_node *n = new_node(c, N_NONE);
+    tg_pf_node *n = new_node(c, N_NONE);
     if (!n)
         return NULL;
     p_item(c, n);
@@ -261,14 +261,14 @@ static bool expect_k(pctx *c, int kind, const char *s)
 }
 
 /* { value, "str" }, ... (process_fields); the value is turned into text then read back. */
-static void p_fields(pctx *c, ft_node *n)
+static void p_fields(pctx *c, tg_pf_node *n)
 {
     size_t cap = 0;
     do {
         lex_next(&c->lx); /* past ',' */
         if (!expect_k(c, K_OP, "{"))
             return;
-        ft_node *v = new_node(c, N_NONE);
+        tg_pf_node *v = new_node(c, N_NONE);
         if (!v)
             return;
         p_item(c, v);
@@ -277,7 +277,7 @@ static void p_fields(pctx *c, ft_node *n)
         if (c->fail || !expect_k(c, K_DELIM, ","))
             return;
         /* the name: a string, or anything arg_eval turns into text ("((void *)0)") */
-        ft_node *sn = new_node(c, N_NONE);
+        tg_pf_node *sn = new_node(c, N_NONE);
         if (!sn)
             return;
         p_item(c, sn);
@@ -289,7 +289,7 @@ static void p_fields(pctx *c, ft_node *n)
         if (!s && sn->kind == N_BIN) {
             char nb[32];
             rctx r0 = {0};
-            snprintf(nb, sizeof nb, "%lld", (long long)ft_pf_eval(&r0, sn));
+            snprintf(nb, sizeof nb, "%lld", (long long)tg_pf_eval(&r0, sn));
             s = tg_arena_strndup(&c->pf->arena, nb, strlen(nb));
         }
         if (!s) {
@@ -304,7 +304,7 @@ static void p_fields(pctx *c, ft_node *n)
         }
         if (n->n_syms == cap) {
             cap = cap ? cap * 2 : 8;
-            ft_sym *ns = tg_arena_alloc(&c->pf->arena, cap * sizeof *ns);
+            tg_pf_sym *ns = tg_arena_alloc(&c->pf->arena, cap * sizeof *ns);
             if (!ns) {
                 c->fail = true;
                 return;
@@ -319,7 +319,7 @@ static void p_fields(pctx *c, ft_node *n)
     } while (tok_kind(&c->lx) == K_DELIM && is_tok(&c->lx, ","));
 }
 
-static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
+static void p_call(pctx *c, tg_pf_node *n, const char *name, size_t nl)
 {
 #define IS(s) (nl == sizeof(s) - 1 && memcmp(name, s, nl) == 0)
     if (IS("__get_str") || IS("__get_rel_str")) {
@@ -374,7 +374,7 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
         n->c = p_full(c);
     } else if (IS("__builtin_expect")) {
         /* __builtin_expect(x, hint) is x */
-        ft_node *x = p_full(c);
+        tg_pf_node *x = p_full(c);
         if (c->fail || !expect_k(c, K_DELIM, ","))
             return;
         p_full(c);
@@ -391,14 +391,14 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
             lex_next(&c->lx);
         }
         size_t tl = (size_t)(c->lx.tok - s);
-        const ft_file *f = c->ev->file;
+        const tg_pf_env *f = c->ev->env;
         uint64_t v = 4;
         char t[64];
         if (tl < sizeof t) {
             memcpy(t, s, tl);
             t[tl] = 0;
             const char *rec = strstr(t, "REC->");
-            const ft_field *fl = NULL;
+            const tg_evf_field *fl = NULL;
             if (rec) {
                 char nm[64];
                 size_t k = 0;
@@ -406,7 +406,7 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
                      q++)
                     nm[k++] = *q;
                 nm[k] = 0;
-                fl = ft_find_field(c->ev, nm);
+                fl = tg_pf_find_field(c->ev, nm);
             }
             if (fl)
                 v = fl->size;
@@ -432,7 +432,7 @@ static void p_call(pctx *c, ft_node *n, const char *name, size_t nl)
 }
 
 /* process_paren: a parenthesised expression, or a cast when an item follows. */
-static void p_paren(pctx *c, ft_node *n)
+static void p_paren(pctx *c, tg_pf_node *n)
 {
     lex_next(&c->lx); /* past '(' */
     p_item(c, n);
@@ -446,12 +446,12 @@ static void p_paren(pctx *c, ft_node *n)
             c->fail = true;
             return;
         }
-        ft_node *item = new_node(c, N_NONE);
+        tg_pf_node *item = new_node(c, N_NONE);
         if (!item)
             return;
         const char *type = n->str;
         n->kind = N_CAST;
-        n->num = ft_pf_cast_mask(type, strlen(type));
+        n->num = tg_pf_cast_mask(type, strlen(type));
         n->str = type;
         n->a = item;
         p_item(c, item);
@@ -459,7 +459,7 @@ static void p_paren(pctx *c, ft_node *n)
 }
 
 /* process_arg_token: one item, no binary operators. */
-static void p_item(pctx *c, ft_node *n)
+static void p_item(pctx *c, tg_pf_node *n)
 {
     lexer *lx = &c->lx;
     if (c->fail)
@@ -555,7 +555,7 @@ static bool is_binop(const char *s)
 }
 
 /* process_op: arg is the item (or op tree) left of the operator that is the current token. */
-static void p_op(pctx *c, ft_node *arg)
+static void p_op(pctx *c, tg_pf_node *arg)
 {
     lexer *lx = &c->lx;
     if (c->fail)
@@ -564,14 +564,14 @@ static void p_op(pctx *c, ft_node *arg)
     size_t l = lx->len < 2 ? lx->len : 2;
     memcpy(op, lx->tok, l);
     op[l] = 0;
-    ft_node *right = NULL;
+    tg_pf_node *right = NULL;
     if (arg->kind == N_BIN && !arg->a) {
         /* a single (unary) op */
         if (op[1] || !strchr("~!+-", op[0])) {
             c->fail = true;
             return;
         }
-        ft_node *left = new_node(c, N_NULL);
+        tg_pf_node *left = new_node(c, N_NULL);
         right = new_node(c, N_NONE);
         if (!left || !right)
             return;
@@ -580,8 +580,8 @@ static void p_op(pctx *c, ft_node *arg)
         lex_next(lx);
         p_item(c, right);
     } else if (!strcmp(op, "?")) {
-        ft_node *left = new_node(c, N_NONE);
-        ft_node *colon = new_node(c, N_BIN), *t = new_node(c, N_NONE), *f = new_node(c, N_NONE);
+        tg_pf_node *left = new_node(c, N_NONE);
+        tg_pf_node *colon = new_node(c, N_BIN), *t = new_node(c, N_NONE), *f = new_node(c, N_NONE);
         if (!left || !colon || !t || !f)
             return;
         *left = *arg;
@@ -602,7 +602,7 @@ static void p_op(pctx *c, ft_node *arg)
         p_item(c, f);
         arg->b = colon;
     } else if (is_binop(op)) {
-        ft_node *left = new_node(c, N_NONE);
+        tg_pf_node *left = new_node(c, N_NONE);
         if (!left)
             return;
         *left = *arg;
@@ -648,7 +648,7 @@ static void p_op(pctx *c, ft_node *arg)
         if (right->kind == N_BIN && op_prio(arg->opstr) < op_prio(right->opstr)) {
             /* rotate ops according to the priority */
             arg->b = right->a;
-            ft_node tmp = *arg;
+            tg_pf_node tmp = *arg;
             *arg = *right;
             *right = tmp;
             arg->a = right;
@@ -656,7 +656,7 @@ static void p_op(pctx *c, ft_node *arg)
             arg->b = right;
         }
     } else if (!strcmp(op, "[")) {
-        ft_node *left = new_node(c, N_NONE);
+        tg_pf_node *left = new_node(c, N_NONE);
         if (!left)
             return;
         *left = *arg;
@@ -666,7 +666,7 @@ static void p_op(pctx *c, ft_node *arg)
         arg->a = left;
         arg->prio = 0;
         lex_next(lx);
-        ft_node *idx = new_node(c, N_NONE);
+        tg_pf_node *idx = new_node(c, N_NONE);
         if (!idx)
             return;
         p_item(c, idx);
@@ -692,7 +692,7 @@ static void p_op(pctx *c, ft_node *arg)
     }
 }
 
-static uint64_t flag_value_of(ft_node *n, bool *ok)
+static uint64_t flag_value_of(tg_pf_node *n, bool *ok)
 {
     /* libtraceevent turns the value into text (arg_eval), then reads a leading digit as a
      * number and looks names up in a short table; anything else is -1 (never matches). */
@@ -708,7 +708,7 @@ static uint64_t flag_value_of(ft_node *n, bool *ok)
         s = n->str;
     } else if (n->kind == N_BIN) {
         rctx r = {0};
-        long long v = (long long)ft_pf_eval(&r, n);
+        long long v = (long long)tg_pf_eval(&r, n);
         snprintf(buf, sizeof buf, "%lld", v);
         s = buf;
     } else {
@@ -724,7 +724,7 @@ static uint64_t flag_value_of(ft_node *n, bool *ok)
 }
 
 /* The print fmt of e: "format" (one or more adjacent string literals), then the arguments. */
-int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt_out, ft_node **argv,
+int tg_pf_parse(const tg_pf_event *e, struct tg_pf *pf, char **fmt_out, tg_pf_node **argv,
                 size_t max_args, size_t *n_args)
 {
     pctx c;
@@ -761,7 +761,7 @@ int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt_out, ft_node **a
     size_t na = 0;
     while (!c.fail && is_tok(&c.lx, ",")) {
         lex_next(&c.lx);
-        ft_node *a = new_node(&c, N_NONE);
+        tg_pf_node *a = new_node(&c, N_NONE);
         if (!a)
             break;
         p_item(&c, a);

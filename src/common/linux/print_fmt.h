@@ -1,27 +1,70 @@
-/* ftrace_pf.h - the pieces of the print-fmt engine and what they share.
+/* print_fmt.h - the print-fmt engine of tracefs event formats, and what its pieces share.
  *
  * An event format's "print fmt" is a C format string and C argument expressions over
  * REC->field.  It is compiled once per event format into a list of items (literal text, or a
  * conversion with its argument expression tree) and rendered per event, printing exactly
- * what `trace-cmd report` (libtraceevent) prints.  The engine is four files, one concept each:
- *   ftrace_pf_parse.c    tokenizer and expression parser (libtraceevent's process_arg/_op)
- *   ftrace_pf_compile.c  the format string split into items; one event format compiled
- *   ftrace_pf_eval.c     an argument expression evaluated on one record
- *   ftrace_pf_print.c    the conversions printed; an event's text (print fmt, bprint)
- *   ftrace_pf_raw.c      the raw fields (trace-cmd report -R)
+ * what libtraceevent prints: `trace-cmd report` for trace.dat's records and `perf script`
+ * for perf.data's tracepoint samples, so both readers render through this one engine.  The
+ * engine is five files, one concept each:
+ *   print_fmt_parse.c    tokenizer and expression parser (libtraceevent's process_arg/_op)
+ *   print_fmt_compile.c  the format string split into items; one event format compiled
+ *   print_fmt_eval.c     an argument expression evaluated on one record
+ *   print_fmt_print.c    the conversions printed; an event's text (print fmt, bprint)
+ *   print_fmt_raw.c      the raw fields (trace-cmd report -R)
  * An event's text is assembled in the small stack sink below and handed to the output tg_buf
  * in one call; the sink helpers are inline because they run per field. */
-#ifndef TG_FTRACE_PF_H
-#define TG_FTRACE_PF_H
+#ifndef TG_PRINT_FMT_H
+#define TG_PRINT_FMT_H
 
 #include "core/arena.h"
 #include "core/buf_inline.h"
 #include "core/digits.h"
-#include "formats/ftrace/ftrace_internal.h"
+#include "core/error_internal.h"
+#include "core/symtab.h"
+#include "common/linux/event_format.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+/* ---- the event formats rendered --------------------------------------------------------- */
+
+/* What a print fmt reads beside the record: the traced kernel's byte order and long size,
+ * and its printk formats and functions by address (a NULL look-up, or NULL from one: none,
+ * printed as libtraceevent prints an address it cannot name). */
+typedef struct tg_pf_env {
+    bool big_endian;
+    int long_size;
+    const void *owner; /* the reader's tables, handed to the look-ups */
+    const char *(*printk)(const void *owner, uint64_t addr);
+    const tg_symbol *(*func)(const void *owner, uint64_t addr);
+} tg_pf_env;
+
+/* One event format as the engine renders it (the reader fills the fields from its tg_evf;
+ * pf and pf_state start zero and are the engine's). */
+typedef struct tg_pf_event {
+    const tg_evf_field *common, *fields;
+    size_t n_common, n_fields;
+    const char *print_fmt; /* NUL-ended, NULL when the format has none */
+    bool is_bprint;        /* ftrace:bprint: the format from the printk table */
+    const tg_pf_env *env;
+    struct tg_pf *pf; /* compiled lazily on first render (NULL: not yet) */
+    int pf_state;     /* 0 not compiled, 1 compiled, -1 failed to parse */
+} tg_pf_event;
+
+/* The field of that name among the event's own fields, then its common_* ones (NULL: none). */
+const tg_evf_field *tg_pf_find_field(const tg_pf_event *e, const char *name);
+
+/* The event's text (its print fmt, or bprint's format) on one record, appended to out; a
+ * print fmt libtraceevent cannot parse gives "[FAILED TO PARSE]" and the raw fields.
+ * avail: bytes readable from data (>= size), see tg_pf_render_raw. */
+void tg_pf_render(const tg_pf_event *e, const uint8_t *data, size_t size, size_t avail,
+                  tg_buf *out);
+/* The raw fields (trace-cmd report -R), appended to out. */
+void tg_pf_render_raw_buf(const tg_pf_event *e, const uint8_t *data, size_t size, size_t avail,
+                          tg_buf *out);
+/* Frees what the engine compiled for an event (its pf). */
+void tg_pf_free(struct tg_pf *pf);
 
 /* ---- expression trees and compiled items ------------------------------------------------ */
 
@@ -48,21 +91,21 @@ enum {
     N_NULL,
 };
 
-typedef struct ft_sym {
+typedef struct tg_pf_sym {
     uint64_t value;
     const char *str;
-} ft_sym;
+} tg_pf_sym;
 
-typedef struct ft_node {
+typedef struct tg_pf_node {
     int kind, op, prio;
     char opstr[3];
     uint64_t num;    /* N_NUM; N_CAST: mask (0 = none) */
     const char *str; /* N_ATOM text, N_FLAGS delimiter, N_BSTR string */
-    const ft_field *field;
-    struct ft_node *a, *b, *c;
-    ft_sym *syms;
+    const tg_evf_field *field;
+    struct tg_pf_node *a, *b, *c;
+    tg_pf_sym *syms;
     size_t n_syms;
-} ft_node;
+} tg_pf_node;
 
 enum { IT_TEXT, IT_DIGIT, IT_PTR, IT_STR };
 
@@ -73,7 +116,7 @@ typedef struct pf_item {
     int ls;
     char pch;  /* IT_PTR: the letter after 'p' (0 none) */
     char pch2; /* IT_PTR: the letter after that ('F'/'R' for MAC, '4'/'6' for IP) */
-    ft_node *arg, *len_arg;
+    tg_pf_node *arg, *len_arg;
     int fast;    /* 0: printf; 'd','u','x' with ls: formatted directly */
     bool direct; /* the argument is a plain field or a constant index into an array
                          field: read at d_off, d_size (d_idx: eval's bounds check) */
@@ -84,7 +127,7 @@ typedef struct pf_item {
     bool zero;       /* fast path: pad with zeros */
 } pf_item;
 
-/* A step of an event's fast plan: a literal (padded, at most FT_PF_TEXT_PAD bytes), then a
+/* A step of an event's fast plan: a literal (padded, at most TG_PF_TEXT_PAD bytes), then a
  * fast number read directly (or none: the text's last literal). */
 typedef struct pf_step {
     const char *text;
@@ -92,11 +135,11 @@ typedef struct pf_step {
     const pf_item *num;
 } pf_step;
 
-struct ft_pf {
+struct tg_pf {
     pf_item *items;
     size_t n, cap;
     tg_arena arena;
-    /* The fast plan (ft_pf_plan), when the text is only short literals and fast numbers
+    /* The fast plan (tg_pf_plan), when the text is only short literals and fast numbers
      * read directly from a little-endian record (sys_enter's "NR %ld (%lx, ...)"): one
      * bounds check (need: the record bytes every read lies in) and one room check (room:
      * the longest text) per event. */
@@ -106,12 +149,12 @@ struct ft_pf {
 
 /* A literal's copy carries 16 zero bytes after it: rendering copies a short literal with one
  * fixed 16-byte move. */
-#define FT_PF_TEXT_PAD 16
+#define TG_PF_TEXT_PAD 16
 
 /* What an expression is evaluated on: one record of one event. */
 typedef struct rctx {
-    const ft_event *ev;
-    const ft_file *f;
+    const tg_pf_event *ev;
+    const tg_pf_env *env;
     const uint8_t *data;
     size_t size;
     bool strip_nl; /* printing the last item of the event's text */
@@ -124,36 +167,36 @@ typedef struct rctx {
  * committed and room reserved again.  A sink whose tg_buf could not grow writes into its own
  * scrap, which is dropped (the tg_buf remembers the failure). */
 
-#define FT_SINK_ROOM 2048
+#define TG_PF_SINK_ROOM 2048
 
-typedef struct ft_sink {
+typedef struct tg_pf_sink {
     tg_buf *out;
     char *b;    /* the room: at the end of out, or scrap */
     size_t n;   /* bytes written at b */
-    size_t cap; /* FT_SINK_ROOM, or sizeof scrap */
+    size_t cap; /* TG_PF_SINK_ROOM, or sizeof scrap */
     char scrap[128];
-} ft_sink;
+} tg_pf_sink;
 
 /* Room at the end of out for the next bytes (nothing pending). */
-static inline void sk_room(ft_sink *o)
+static inline void sk_room(tg_pf_sink *o)
 {
     o->n = 0;
-    o->b = tg_buf_room(o->out, FT_SINK_ROOM);
-    o->cap = FT_SINK_ROOM;
+    o->b = tg_buf_room(o->out, TG_PF_SINK_ROOM);
+    o->cap = TG_PF_SINK_ROOM;
     if (!o->b) {
         o->b = o->scrap;
         o->cap = sizeof o->scrap;
     }
 }
 
-static inline void sk_open(ft_sink *o, tg_buf *out)
+static inline void sk_open(tg_pf_sink *o, tg_buf *out)
 {
     o->out = out;
     sk_room(o);
 }
 
 /* Keeps what was written (the sink then has no room: sk_room before writing again). */
-static inline void sk_close(ft_sink *o)
+static inline void sk_close(tg_pf_sink *o)
 {
     if (o->n && o->b != o->scrap)
         tg_buf_commit(o->out, o->n);
@@ -161,16 +204,16 @@ static inline void sk_close(ft_sink *o)
     o->cap = 0;
 }
 
-static inline void sk_flush(ft_sink *o)
+static inline void sk_flush(tg_pf_sink *o)
 {
     sk_close(o);
     sk_room(o);
 }
 
-static inline void sk_put(ft_sink *o, const void *p, size_t n)
+static inline void sk_put(tg_pf_sink *o, const void *p, size_t n)
 {
     if (n > o->cap - o->n) {
-        if (n > FT_SINK_ROOM) {
+        if (n > TG_PF_SINK_ROOM) {
             sk_close(o);
             tg_buf_put(o->out, p, n);
             sk_room(o);
@@ -184,23 +227,23 @@ static inline void sk_put(ft_sink *o, const void *p, size_t n)
     o->n += n;
 }
 
-static inline void sk_putc(ft_sink *o, char c)
+static inline void sk_putc(tg_pf_sink *o, char c)
 {
     if (o->n == o->cap)
         sk_flush(o);
     o->b[o->n++] = c;
 }
 
-static inline void sk_puts(ft_sink *o, const char *s) { sk_put(o, s, strlen(s)); }
+static inline void sk_puts(tg_pf_sink *o, const char *s) { sk_put(o, s, strlen(s)); }
 
-static inline void sk_u64(ft_sink *o, uint64_t v)
+static inline void sk_u64(tg_pf_sink *o, uint64_t v)
 {
     char d[24];
     const char *p = tg_dec_write(d + sizeof d, v);
     sk_put(o, p, (size_t)(d + sizeof d - p));
 }
 
-static inline void sk_i64(ft_sink *o, int64_t v)
+static inline void sk_i64(tg_pf_sink *o, int64_t v)
 {
     if (v < 0) {
         sk_putc(o, '-');
@@ -210,7 +253,7 @@ static inline void sk_i64(ft_sink *o, int64_t v)
     }
 }
 
-static inline void sk_hex(ft_sink *o, uint64_t v)
+static inline void sk_hex(tg_pf_sink *o, uint64_t v)
 {
     char d[24];
     const char *p = tg_hex_write(d + sizeof d, v);
@@ -218,29 +261,29 @@ static inline void sk_hex(ft_sink *o, uint64_t v)
 }
 
 /* Two hex digits of a byte. */
-static inline void sk_hex2(ft_sink *o, uint8_t v) { sk_put(o, tg_hex_pairs + 2 * v, 2); }
+static inline void sk_hex2(tg_pf_sink *o, uint8_t v) { sk_put(o, tg_hex_pairs + 2 * v, 2); }
 
-void sk_printf(ft_sink *o, const char *fmt, ...) TG_PRINTF(2, 3);
+void sk_printf(tg_pf_sink *o, const char *fmt, ...) TG_PRINTF(2, 3);
 
-void ft_pf_put_printf_num(ft_sink *out, const pf_item *it, int plen, uint64_t val);
+void tg_pf_put_printf_num(tg_pf_sink *out, const pf_item *it, int plen, uint64_t val);
 
 /* ---- reading fields of the record, bounded by it -------------------------------------------- */
 
-static inline uint64_t read_field(const rctx *r, const ft_field *fl)
+static inline uint64_t read_field(const rctx *r, const tg_evf_field *fl)
 {
     if (fl->offset + (size_t)fl->size > r->size)
         return 0;
-    return ft_read_num(r->f, r->data + fl->offset, fl->size);
+    return tg_evf_read_num(r->env->big_endian, r->data + fl->offset, fl->size);
 }
 
 /* Offset and length of a dynamic field's data, bounded by the record. */
-static inline bool dyn_loc(const rctx *r, const ft_field *fl, size_t *off, size_t *len)
+static inline bool dyn_loc(const rctx *r, const tg_evf_field *fl, size_t *off, size_t *len)
 {
     if (fl->offset + (size_t)fl->size > r->size)
         return false;
-    uint64_t v = ft_read_num(r->f, r->data + fl->offset, fl->size);
+    uint64_t v = tg_evf_read_num(r->env->big_endian, r->data + fl->offset, fl->size);
     size_t o = (size_t)(v & 0xffff), l = (size_t)((v >> 16) & 0xffff);
-    if (fl->flags & FT_F_RELATIVE)
+    if (fl->flags & TG_EVF_RELATIVE)
         o += fl->offset + fl->size;
     if (o > r->size)
         return false;
@@ -254,7 +297,7 @@ static inline bool dyn_loc(const rctx *r, const ft_field *fl, size_t *off, size_
 /* The fast conversions ("%d", "%08lx", "%llu" ...) written at w (at most 100 bytes: width
  * < 64 and at most 20 digits): the digit count is known first, so the padding and the
  * digits are written straight in, last digit first.  The end of the text. */
-static inline __attribute__((always_inline)) char *ft_pf_num_text(char *w, const pf_item *it,
+static inline __attribute__((always_inline)) char *tg_pf_num_text(char *w, const pf_item *it,
                                                                   uint64_t val)
 {
     uint64_t v = val;
@@ -291,56 +334,56 @@ static inline __attribute__((always_inline)) char *ft_pf_num_text(char *w, const
     return e;
 }
 
-static inline __attribute__((always_inline)) void ft_pf_put_num(ft_sink *out, const pf_item *it,
+static inline __attribute__((always_inline)) void tg_pf_put_num(tg_pf_sink *out, const pf_item *it,
                                                                 int plen, uint64_t val)
 {
     if (it->fast && plen < 0) {
         if (out->cap - out->n < 100)
             sk_flush(out);
         if (out->cap - out->n >= 100) {
-            out->n = (size_t)(ft_pf_num_text(out->b + out->n, it, val) - out->b);
+            out->n = (size_t)(tg_pf_num_text(out->b + out->n, it, val) - out->b);
             return;
         }
     }
-    ft_pf_put_printf_num(out, it, plen, val);
+    tg_pf_put_printf_num(out, it, plen, val);
 }
 
 /* ---- the pieces ------------------------------------------------------------------------------ */
 
-/* ftrace_pf_parse.c: the print fmt's format string (adjacent literals joined, heap, NUL-ended:
+/* print_fmt_parse.c: the print fmt's format string (adjacent literals joined, heap, NUL-ended:
  * *fmt) and its argument trees (argv, at most max_args) parsed into pf's arena; -1 when
  * libtraceevent could not parse it either. */
-int ft_pf_parse(const ft_event *e, struct ft_pf *pf, char **fmt, ft_node **argv, size_t max_args,
-                size_t *n_args);
+int tg_pf_parse(const tg_pf_event *e, struct tg_pf *pf, char **fmt, tg_pf_node **argv,
+                size_t max_args, size_t *n_args);
 /* libtraceevent's eval_type_str: the mask a cast to type (n bytes) applies, 0 for none */
-uint64_t ft_pf_cast_mask(const char *type, size_t n);
+uint64_t tg_pf_cast_mask(const char *type, size_t n);
 
-/* ftrace_pf_compile.c */
+/* print_fmt_compile.c */
 typedef struct argv_list {
-    ft_node **v;
+    tg_pf_node **v;
     size_t n, i;
 } argv_list;
-struct ft_pf *ft_pf_new(void);
+struct tg_pf *tg_pf_new(void);
 /* Splits a format into items like libtraceevent's parse_args: 0, or -1 (cannot parse). */
-int ft_pf_compile_format(struct ft_pf *pf, const char *fmt, argv_list *args);
-/* pf's fast plan, when it has one (see struct ft_pf): 0, or -1 out of memory. */
-int ft_pf_plan(struct ft_pf *pf, bool big_endian);
+int tg_pf_compile_format(struct tg_pf *pf, const char *fmt, argv_list *args);
+/* pf's fast plan, when it has one (see struct tg_pf): 0, or -1 out of memory. */
+int tg_pf_plan(struct tg_pf *pf, bool big_endian);
 /* e's print fmt compiled once, on first use (e->pf, e->pf_state). */
-void ft_pf_compile_event(const ft_event *e);
+void tg_pf_compile_event(const tg_pf_event *e);
 
-/* ftrace_pf_eval.c */
-uint64_t ft_pf_eval(const rctx *r, const ft_node *n);
+/* print_fmt_eval.c */
+uint64_t tg_pf_eval(const rctx *r, const tg_pf_node *n);
 
-/* ftrace_pf_print.c */
-void ft_pf_print_pointer(const rctx *r, ft_sink *out, const pf_item *it, int plen);
-void ft_pf_print_str_arg(const rctx *r, ft_sink *out, const pf_item *it, int plen,
-                         const ft_node *n);
-void ft_pf_put_hex0x(ft_sink *out, uint64_t v);
+/* print_fmt_print.c */
+void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen);
+void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
+                         const tg_pf_node *n);
+void tg_pf_put_hex0x(tg_pf_sink *out, uint64_t v);
 
-/* ftrace_pf_raw.c */
+/* print_fmt_raw.c */
 /* avail: bytes readable from data (>= size): an array is printed to its declared length, as
  * libtraceevent reads it, past the record's end into the pages that follow it. */
-void ft_pf_render_raw(const ft_event *e, const uint8_t *data, size_t size, size_t avail,
-                      ft_sink *out);
+void tg_pf_render_raw(const tg_pf_event *e, const uint8_t *data, size_t size, size_t avail,
+                      tg_pf_sink *out);
 
 #endif
