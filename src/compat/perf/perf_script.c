@@ -26,12 +26,51 @@
 #define PS_CONTEXT_KERNEL ((uint64_t)-128)
 #define PS_CONTEXT_USER ((uint64_t)-512)
 
+/* perf script's output fields (-F) */
+enum {
+    PF_COMM = 1 << 0,
+    PF_TID = 1 << 1,
+    PF_PID = 1 << 2,
+    PF_CPU = 1 << 3,
+    PF_TIME = 1 << 4,
+    PF_PERIOD = 1 << 5,
+    PF_EVENT = 1 << 6,
+    PF_TRACE = 1 << 7,
+    PF_IP = 1 << 8,
+    PF_SYM = 1 << 9,
+    PF_SYMOFF = 1 << 10,
+    PF_DSO = 1 << 11,
+};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} field_names[] = {
+    {"comm", PF_COMM}, {"tid", PF_TID},       {"pid", PF_PID},       {"cpu", PF_CPU},
+    {"time", PF_TIME}, {"period", PF_PERIOD}, {"event", PF_EVENT},   {"trace", PF_TRACE},
+    {"ip", PF_IP},     {"sym", PF_SYM},       {"symoff", PF_SYMOFF}, {"dso", PF_DSO},
+};
+
+/* perf script's defaults: hardware and software events', and tracepoints' (with the ip,
+ * symbol and object too when the event has call chains) */
+#define PF_DEFAULT                                                                                 \
+    (PF_COMM | PF_TID | PF_CPU | PF_TIME | PF_EVENT | PF_IP | PF_SYM | PF_SYMOFF | PF_DSO |        \
+     PF_PERIOD)
+#define PF_TRACEPOINT (PF_COMM | PF_TID | PF_CPU | PF_TIME | PF_EVENT | PF_TRACE)
+#define PF_CHAIN (PF_IP | PF_SYM | PF_SYMOFF | PF_DSO)
+
 typedef struct ps_printer {
     perf_session s;
     perf_symbols syms;
     tg_buf *out;
     bool ns;
     int name_width;
+    /* -F: the fields asked for (user_set), or the defaults with these added and removed */
+    bool user_set;
+    unsigned fields, add, remove;
+    const char *missing; /* a field asked for that an event's samples lack: the error */
+    const char *missing_event;
+    bool no_sym;               /* symoff without sym: perf refuses */
     struct ps_layout *layouts; /* by class number */
     size_t n_layouts, cap_layouts;
 } ps_printer;
@@ -86,19 +125,25 @@ static void put_hex16(tg_buf *out, uint64_t v)
     tg_buf_hex(out, v);
 }
 
-/* " sym+0xoff (dso)" of the map-relative address addr in map m (NULL: none) */
-static void put_sym_dso(ps_printer *p, const ps_map *m, uint64_t addr)
+/* " sym+0xoff (dso)" of the map-relative address addr in map m (NULL: none), the parts
+ * that fields ask for */
+static void put_sym_dso(ps_printer *p, unsigned fields, const ps_map *m, uint64_t addr)
 {
-    const ps_sym *sym = m ? perf_symbols_find(&p->syms, m->dso, addr) : NULL;
-    if (sym)
-        tg_buf_printf(p->out, " %s+0x%" PRIx64 " (", sym->name, addr - sym->start);
-    else
-        tg_buf_puts(p->out, " [unknown] (");
-    tg_buf_puts(p->out, m ? m->dso : "[unknown]");
-    tg_buf_putc(p->out, ')');
+    if (fields & PF_SYM) {
+        const ps_sym *sym = m ? perf_symbols_find(&p->syms, m->dso, addr) : NULL;
+        if (sym && (fields & PF_SYMOFF))
+            tg_buf_printf(p->out, " %s+0x%" PRIx64, sym->name, addr - sym->start);
+        else
+            tg_buf_printf(p->out, " %s", sym ? sym->name : "[unknown]");
+    }
+    if (fields & PF_DSO) {
+        tg_buf_puts(p->out, " (");
+        tg_buf_puts(p->out, m ? m->dso : "[unknown]");
+        tg_buf_putc(p->out, ')');
+    }
 }
 
-static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
+static void put_callchain(ps_printer *p, unsigned fields, const tg_value *chain, int32_t pid)
 {
     bool kernel = false;
     for (size_t i = 0; i < chain->count; i++) {
@@ -116,7 +161,7 @@ static void put_callchain(ps_printer *p, const tg_value *chain, int32_t pid)
         uint64_t addr = perf_map_addr(m, ip);
         tg_buf_putc(p->out, '\t');
         put_hex16(p->out, addr);
-        put_sym_dso(p, m, addr);
+        put_sym_dso(p, fields, m, addr);
         tg_buf_putc(p->out, '\n');
     }
 }
@@ -147,7 +192,41 @@ typedef struct ps_layout {
     bool known, has_ip, has_cpu, has_tid;
     tg_scope scope;
     int period, chain; /* field index, -1: none */
+    unsigned fields;   /* PF_* printed for the event's samples */
 } ps_layout;
+
+/* perf_session__check_output_opt: the defaults drop what the samples lack; fields asked for
+ * that they lack are an error (perf refuses to print). */
+static void choose_fields(ps_printer *p, ps_layout *l, bool tracepoint)
+{
+    unsigned have = PF_COMM | PF_TIME | PF_EVENT | PF_SYM | PF_SYMOFF | PF_DSO;
+    if (l->has_tid)
+        have |= PF_TID | PF_PID;
+    if (l->has_cpu)
+        have |= PF_CPU;
+    if (l->period >= 0)
+        have |= PF_PERIOD;
+    if (l->has_ip)
+        have |= PF_IP;
+    if (tracepoint)
+        have |= PF_TRACE;
+    if (p->user_set) {
+        /* perf ignores a tracepoint's trace field asked of other events (with a warning) */
+        l->fields = tracepoint ? p->fields : p->fields & ~PF_TRACE;
+        unsigned lacking = l->fields & ~have;
+        for (size_t i = 0; lacking && !p->missing && i < sizeof field_names / sizeof *field_names;
+             i++)
+            if (lacking & field_names[i].bit)
+                p->missing = field_names[i].name;
+        return;
+    }
+    unsigned f = tracepoint ? PF_TRACEPOINT : PF_DEFAULT;
+    if (tracepoint && l->chain >= 0 && !p->add && !p->remove)
+        f |= PF_CHAIN; /* not when -F changed the defaults: perf's user_set */
+    l->fields = ((f & have) | p->add) & ~p->remove;
+    if ((l->fields & PF_SYMOFF) && !(l->fields & PF_SYM))
+        p->no_sym = true;
+}
 
 static const ps_layout *layout_of(ps_printer *p, const tg_event *ev)
 {
@@ -179,6 +258,9 @@ static const ps_layout *layout_of(ps_printer *p, const tg_event *ev)
         else if (strcmp(v.name, "callchain") == 0 && v.type == TG_VAL_ARRAY)
             l->chain = (int)i;
     }
+    choose_fields(p, l, tg_event_class_system(c) != NULL);
+    if (p->missing && !p->missing_event)
+        p->missing_event = tg_event_class_name(c);
     return l;
 }
 
@@ -199,59 +281,111 @@ static void print_sample(ps_printer *p, const tg_event *ev)
     const ps_layout *l = layout_of(p, ev);
     if (!l)
         return;
+    if (p->missing || p->no_sym)
+        return;
+    unsigned f = l->fields;
     int32_t pid = ev->pid, tid = ev->tid;
     uint64_t ip = ev->addr;
     tg_value chain;
     bool has_chain = l->chain >= 0 && tg_event_field(ev, l->scope, (size_t)l->chain, &chain) == 0 &&
                      chain.type == TG_VAL_ARRAY;
-    ps_thread *t = perf_session_thread(&p->s, pid, tid);
-    const char *comm = t ? t->comm : ":-1";
-    size_t cl = strlen(comm);
-    if (!(l->has_ip && has_chain) && cl < 16)
-        put_spaces(p->out, 16 - cl);
-    tg_buf_put(p->out, comm, cl);
-    tg_buf_putc(p->out, ' ');
-    put_int(p->out, tid, 5);
-    tg_buf_putc(p->out, ' ');
-    if (l->has_cpu) {
+    if (f & PF_COMM) {
+        ps_thread *t = perf_session_thread(&p->s, pid, tid);
+        const char *comm = t ? t->comm : ":-1";
+        size_t cl = strlen(comm);
+        if (!((f & PF_IP) && l->chain >= 0) && cl < 16)
+            put_spaces(p->out, 16 - cl);
+        tg_buf_put(p->out, comm, cl);
+        tg_buf_putc(p->out, ' ');
+    }
+    if ((f & PF_PID) && (f & PF_TID)) { /* "%5d/%-5d " */
+        put_int(p->out, pid, 5);
+        tg_buf_putc(p->out, '/');
+        char b[16];
+        int n = snprintf(b, sizeof b, "%-5d ", (int)tid);
+        tg_buf_put(p->out, b, (size_t)n);
+    } else if (f & (PF_PID | PF_TID)) {
+        put_int(p->out, (f & PF_PID) ? pid : tid, 5);
+        tg_buf_putc(p->out, ' ');
+    }
+    if (f & PF_CPU) {
         tg_buf_putc(p->out, '[');
         tg_buf_u64_pad(p->out, (uint64_t)(uint32_t)ev->cpu, 3, '0');
         tg_buf_puts(p->out, "] ");
     }
-    put_time(p, (uint64_t)tg_event_trace_time_ns(ev));
-    /* perf prints a tracepoint's period only when asked (-F period) */
+    if (f & PF_TIME)
+        put_time(p, (uint64_t)tg_event_trace_time_ns(ev));
     const char *sys = tg_event_class_system(tg_event_class_of(ev));
     tg_value period;
-    if (!sys && l->period >= 0 && tg_event_field(ev, l->scope, (size_t)l->period, &period) == 0) {
+    if ((f & PF_PERIOD) && tg_event_field(ev, l->scope, (size_t)l->period, &period) == 0) {
         tg_buf_u64_pad(p->out, period.v.u, 10, ' ');
         tg_buf_putc(p->out, ' ');
     }
-    /* perf's name of a tracepoint is "system:event" */
-    const char *name = tg_event_name(ev);
-    size_t nl = strlen(name) + (sys ? strlen(sys) + 1 : 0);
-    if ((int)nl < p->name_width)
-        put_spaces(p->out, (size_t)p->name_width - nl);
-    if (sys) {
-        tg_buf_puts(p->out, sys);
-        tg_buf_putc(p->out, ':');
+    if (f & PF_EVENT) { /* perf's name of a tracepoint is "system:event" */
+        const char *name = tg_event_name(ev);
+        size_t nl = strlen(name) + (sys ? strlen(sys) + 1 : 0);
+        if ((int)nl < p->name_width)
+            put_spaces(p->out, (size_t)p->name_width - nl);
+        if (sys) {
+            tg_buf_puts(p->out, sys);
+            tg_buf_putc(p->out, ':');
+        }
+        tg_buf_puts(p->out, name);
+        tg_buf_puts(p->out, ": ");
     }
-    tg_buf_puts(p->out, name);
-    tg_buf_puts(p->out, ": ");
     /* a tracepoint's trace field: its payload as its print fmt prints it */
-    if (sys)
+    if (f & PF_TRACE)
         tg_event_render(ev, p->out);
-    if (l->has_ip) {
+    if (f & PF_IP) {
         if (has_chain) {
             tg_buf_putc(p->out, '\n');
-            put_callchain(p, &chain, pid);
-        } else if (!sys) {
+            put_callchain(p, f, &chain, pid);
+        } else {
             tg_buf_putc(p->out, ' ');
             put_hex16(p->out, ip);
             const ps_map *m = perf_session_map(&p->s, pid, kernel_addr(ip), ip);
-            put_sym_dso(p, m, perf_map_addr(m, ip));
+            put_sym_dso(p, f, m, perf_map_addr(m, ip));
         }
     }
     tg_buf_putc(p->out, '\n');
+}
+
+/* -F LIST: "f1,f2" (those fields), or "+f1,-f2" (the defaults with f1, without f2). */
+static int parse_fields(ps_printer *p, const char *list, tg_error **err)
+{
+    const char *s = list;
+    bool modify = *s == '+' || *s == '-';
+    p->user_set = !modify;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char sign = 0;
+        if (*s == '+' || *s == '-') {
+            sign = *s++;
+            n--;
+        } else if (modify) {
+            sign = '+';
+        }
+        unsigned bit = 0;
+        for (size_t i = 0; i < sizeof field_names / sizeof *field_names; i++)
+            if (strlen(field_names[i].name) == n && strncmp(field_names[i].name, s, n) == 0)
+                bit = field_names[i].bit;
+        if (!bit)
+            return tg_err(err, TG_ERR_USAGE,
+                          "perf script -F: '%.*s' is not a field this style prints (comm, tid, "
+                          "pid, cpu, time, period, event, trace, ip, sym, symoff, dso)",
+                          (int)n, s);
+        if (sign == '-')
+            p->remove |= bit;
+        else if (sign == '+')
+            p->add |= bit;
+        else
+            p->fields |= bit;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    return 0;
 }
 
 static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err)
@@ -259,6 +393,9 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
     ps_printer p = {.out = out, .ns = opts && tg_options_flag(opts, "ns")};
     p.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
     p.name_width = max_name_len(set);
+    const char *fields = opts ? tg_options_get(opts, "script-fields") : NULL;
+    if (fields && parse_fields(&p, fields, err) < 0)
+        return TG_ERR_USAGE;
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
@@ -266,6 +403,13 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
         if (!is_record(tg_event_name(ev)))
             print_sample(&p, ev);
     }
+    if (p.no_sym && rc >= 0)
+        rc = tg_err(err, TG_ERR_USAGE, "Display of offsets requested but symbol is not selected.");
+    if (p.missing && rc >= 0)
+        rc = tg_err(err, TG_ERR_USAGE,
+                    "Samples for '%s' event do not have %s attribute set. Cannot print '%s' "
+                    "field.",
+                    p.missing_event ? p.missing_event : "?", p.missing, p.missing);
     if ((p.s.nomem || p.syms.nomem) && rc >= 0)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     perf_session_free(&p.s);
@@ -278,6 +422,10 @@ static const tg_option_decl perf_script_options[] = {
     {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
      NULL, 0, 0, 't'},
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"script-fields", TG_OPT_TEXT, NULL,
+     "perf script -F: the fields printed (comm, tid, pid, cpu, time, period, event, trace, ip, "
+     "sym, symoff, dso), or +FIELD/-FIELD to the defaults",
+     "FIELD[,FIELD]", NULL, 0, 0, 'F', "fields"},
     {0},
 };
 
