@@ -12,7 +12,8 @@
  * descriptor "a.b.c.d:port"; a write that sends a network packet makes its unknown
  * descriptor "maybe network".  A block request runs from block_rq_issue to the
  * block_rq_complete of the same disk, sector and size (a remapped request counts for its
- * first disk); its thread is block_rq_issue's tid.
+ * first disk); its thread is block_rq_issue's tid (ftrace's: the issuing thread), its
+ * direction rwbs' (rq_writes).
  *
  * Each event class is looked at once: its role, and where the fields its role reads are. */
 #include "analysis/la_io.h"
@@ -625,6 +626,39 @@ static int64_t remapped(la_io *io, int64_t dev, int64_t sector, bool complete)
     return dev;
 }
 
+/* Whether a block request writes: LTTng's rwbs is a number whose bit 0 says write
+ * (lttng-analyses: an even rwbs reads); ftrace's (trace.dat, perf.data) is blk_fill_rwbs'
+ * text ("R", "WS", "FWS", "D", "N"), where only a write has a 'W'. */
+static bool rq_writes(const tg_event *ev, const struct la_io_class *c)
+{
+    tg_value v;
+    if (c->field[F_RWBS] < 0 ||
+        tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[F_RWBS], &v) < 0)
+        return false;
+    if (v.type == TG_VAL_STRING)
+        return memchr(v.v.str.ptr, 'W', v.v.str.len) != NULL;
+    int64_t x;
+    return int_field(ev, c, F_RWBS, &x) && x % 2 != 0;
+}
+
+/* The thread a block request is for: LTTng's block_rq_issue records it (tid); ftrace's has
+ * none, the request is the issuing thread's, the kernel model's thread of the event (its
+ * common_pid, else the task switched in on the event's CPU); 0 when unknown. */
+static int64_t rq_tid(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    int64_t tid;
+    if (int_field(ev, c, F_TID, &tid))
+        return tid;
+    if (ev->tid >= 0)
+        return ev->tid;
+    const la_state *st = &io->run->st;
+    int32_t cpu = ev->cpu;
+    if (cpu < 0 || (size_t)cpu >= st->n_cpus || !st->cpus[cpu].known ||
+        st->cpus[cpu].current_tid == LA_NONE)
+        return 0;
+    return st->cpus[cpu].current_tid;
+}
+
 static void on_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
     int64_t dev = int_or(ev, c, F_DEV, 0), sector = int_or(ev, c, F_SECTOR, 0);
@@ -656,9 +690,8 @@ static void on_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
     if (nr == 0)
         return;
     if (c->role == IO_RQ_ISSUE) {
-        int64_t rwbs = int_or(ev, c, F_RWBS, 0);
         long i =
-            new_rq(io, ev, NULL, int_or(ev, c, F_TID, 0), rwbs % 2 == 0 ? LA_IO_READ : LA_IO_WRITE);
+            new_rq(io, ev, NULL, rq_tid(io, ev, c), rq_writes(ev, c) ? LA_IO_WRITE : LA_IO_READ);
         if (i < 0)
             return;
         la_iorq *rq = &io->rqs[i];

@@ -9,7 +9,8 @@
 # tests/data/ftrace/all-events-v7.dat, perf.data perf-kernel/kmem.data), irqstats' counts,
 # min, max and
 # total durations per IRQ and softirq (irq-by-hand.sql), syscallstats' per thread and call
-# (syscalls-by-hand.sql) and, where system calls are named (not LTTng 0.x's or perf's
+# (syscalls-by-hand.sql), iousagetop's block requests on trace.dat (block-by-hand.sql) and,
+# where system calls are named (not LTTng 0.x's or perf's
 # raw_syscalls), iolatencystats' per I/O category (io-by-hand.sql), from the LAMI output.  A
 # trace without the events an analysis needs gives lttng-analyses' message (Event NAME not
 # found in the trace) and exit 1.  The corpus' traces are SKIPped (said) when absent.
@@ -76,6 +77,45 @@ for tid, (a, f) in d.items():
     [ -s "$TG_TMP/got" ] || tg_fail "$n memtop" "no page counted"
     tg_same "$n memtop = SQL" "$TG_TMP/sql" "$TG_TMP/got"
 }
+# iousagetop's block requests on trace.dat (block-io.dat, recorded by record-block-dat.sh:
+# ftrace's rwbs is text, its thread the issuing event's): per thread block bytes read and
+# written, per disk requests and sectors (block-by-hand.sql)
+block_agrees() {
+    "$TG" sql --format csv "$1" -q "$(cat "$here/block-by-hand.sql")" | tail -n +2 |
+        sort > "$TG_TMP/sql"
+    "$TG" analyze iousagetop --limit 100000 --format json "$1" | /usr/bin/python3 -c '
+import json, sys
+disk = [0, 0]
+for t in json.load(sys.stdin)["results"]:
+    c = t["class"]
+    title = c.get("title", "") if isinstance(c, dict) else c
+    if title.startswith("Per-process top block I/O operations ["):
+        d = "read" if title.endswith("[read]") else "write"
+        for r in t["data"]:
+            if r[1]["value"]:
+                print("%d,%s,%d" % (r[0]["tid"], d, r[1]["value"]))
+    elif title in ("per-disk-top-request", "per-disk-top-sector"):
+        disk[title == "per-disk-top-sector"] = sum(r[1]["value"] for r in t["data"])
+print("disk,%d,%d" % tuple(disk))' | sort > "$TG_TMP/got"
+    grep -q ',write,' "$TG_TMP/got" || tg_fail "$n iousagetop" "no block write counted"
+    tg_same "$n iousagetop block = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+}
+# iolatencystats: per I/O category count, min, max and total duration (io-by-hand.sql)
+iolatency_agrees() {
+    "$TG" sql --format csv "$1" -q "$(cat "$here/io-by-hand.sql")" | tail -n +2 | sort > "$TG_TMP/sql"
+    "$TG" analyze iolatencystats --format json "$1" | /usr/bin/python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["results"][0]["data"]:
+    n = r[1]["value"]
+    if n:
+        print("%s,%d,%d,%d,%d" % (r[0]["value"], n, r[2]["value"], r[4]["value"],
+                                  round(r[3]["value"] * n)))' | sort > "$TG_TMP/got"
+    [ -s "$TG_TMP/got" ] || tg_fail "$n iolatencystats" "no calls counted"
+    tg_same "$n iolatencystats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+}
+n=block-io.dat
+block_agrees "$TG_TEST_DATA/ftrace/$n"
+iolatency_agrees "$TG_TEST_DATA/ftrace/$n"
 # with page events: trace.dat (tests/ftrace/record-fixtures.sh's all-events) and perf.data
 # (tests/perf/record-fixtures.sh's kmem.data)
 n=all-events-v7.dat
@@ -144,15 +184,6 @@ for t in json.load(sys.stdin)["results"]:
     [ -s "$TG_TMP/got" ] || tg_fail "$n syscallstats" "no calls counted"
     tg_same "$n syscallstats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
     case $n in trace-15316events-2.5 | kernel.data) continue ;; esac # calls by number only
-    "$TG" sql --format csv "$t" -q "$(cat "$here/io-by-hand.sql")" | tail -n +2 | sort > "$TG_TMP/sql"
-    "$TG" analyze iolatencystats --format json "$t" | /usr/bin/python3 -c '
-import json, sys
-for r in json.load(sys.stdin)["results"][0]["data"]:
-    n = r[1]["value"]
-    if n:
-        print("%s,%d,%d,%d,%d" % (r[0]["value"], n, r[2]["value"], r[4]["value"],
-                                  round(r[3]["value"] * n)))' | sort > "$TG_TMP/got"
-    [ -s "$TG_TMP/got" ] || tg_fail "$n iolatencystats" "no calls counted"
-    tg_same "$n iolatencystats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+    iolatency_agrees "$t"
 done
 tg_done
