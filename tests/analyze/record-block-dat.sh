@@ -4,7 +4,8 @@
 # around them): block_rq_issue/insert/complete, sched and syscalls enabled through tracefs
 # (`trace-cmd record` does not work on these machines; `trace-cmd extract` does) around a
 # direct write, a read and a sync of a file, extracted with `trace-cmd extract` and made
-# small with tests/ftrace/shrink-dat.py.
+# small with tests/ftrace/shrink-dat.py; trace-cmd report, report -R and report -t of it go
+# beside it (OUT's name with .report.txt, .report-raw.txt, .report-t.txt).
 #
 # usage: record-block-dat.sh [OUT]   (default: tests/data/ftrace/block-io.dat)
 # Needs root (tracefs), trace-cmd.  Exits 77 with the reason when it cannot record.
@@ -47,4 +48,8 @@ trace-cmd report "$tmp/v6.dat" > "$tmp/full.txt" 2>/dev/null
 /usr/bin/python3 "$here/../ftrace/shrink-dat.py" "$tmp/v6.dat" "$out" auto "$tmp/full.txt"
 trace-cmd report "$out" 2>/dev/null | cmp -s - "$tmp/full.txt" ||
     { echo "the shrunk copy does not print like the capture"; exit 1; }
+# trace-cmd's own outputs beside it (tests/ftrace/golden.sh compares traceglot's with them)
+cp "$tmp/full.txt" "${out%.dat}.report.txt"
+trace-cmd report -R "$out" > "${out%.dat}.report-raw.txt" 2>/dev/null
+trace-cmd report -t "$out" > "${out%.dat}.report-t.txt" 2>/dev/null
 echo "recorded $out: $(stat -c %s "$out") bytes, $(trace-cmd report "$out" 2>/dev/null | grep -c block_rq_) block events"
