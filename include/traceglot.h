@@ -656,7 +656,7 @@ int tg_event_func_symbol(const tg_event *ev, tg_func_symbol *out);
  * filters name functions by them): 1 with *out filled for i = 0, 1, ..., 0 past the end. */
 int tg_trace_func_symbol(const tg_trace *t, size_t i, tg_func_symbol *out);
 int tg_event_depth(const tg_event *ev);
-/* Lost events: how many were lost (0 when unknown). */
+/* Lost events or packets (TG_KIND_LOST, TG_KIND_PACKETS_LOST): how many (0 when unknown). */
 uint64_t tg_event_lost_count(const tg_event *ev);
 
 /* Payload fields, decoded on demand. */

@@ -27,7 +27,10 @@ uint64_t tg_event_func_addr(const tg_event *ev) { return ev->addr; }
 int tg_event_depth(const tg_event *ev) { return ev->depth; }
 uint64_t tg_event_lost_count(const tg_event *ev)
 {
-    return ev->cls && ev->cls->kind == TG_KIND_LOST ? ev->lost : 0; /* lost shares its bytes */
+    /* lost shares its bytes with call_ns: read only on the gaps' kinds */
+    return ev->cls && (ev->cls->kind == TG_KIND_LOST || ev->cls->kind == TG_KIND_PACKETS_LOST)
+               ? ev->lost
+               : 0;
 }
 
 const char *tg_event_func_name(const tg_event *ev)
