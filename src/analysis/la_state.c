@@ -6,11 +6,13 @@
  * and where the fields that role reads are, by name (LTTng's prev_tid and ftrace's prev_pid
  * alike); the per-event path reads those fields by position only.  The tracers' names: LTTng
  * 2.x's, ftrace's (trace.dat) and perf's tracepoints (named with their system or not: perf's
- * raw_syscalls sys_enter/sys_exit by number), LTTng 0.x's markers (sched_schedule without
+ * raw_syscalls sys_enter/sys_exit by number, named on an x86_64 trace by the kernel's table,
+ * la_sysnames.h), LTTng 0.x's markers (sched_schedule without
  * names or priorities, sched_try_wakeup, process_fork with child_tgid, process_state,
  * irq_entry/irq_exit whose exit names no IRQ, softirq_id, syscall_entry by number named by
  * the sys_call_table statedump). */
 #include "analysis/la_state.h"
+#include "analysis/la_sysnames.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ struct la_class {
     int8_t procname_scope;   /* exec: the context scope holding procname, -1: none */
     int8_t procname_field;
     uint32_t name;      /* syscalls: the interned name */
+    bool x86_64_ids;    /* syscalls by number of an x86_64 trace: named by its table */
     int16_t prio_shift; /* subtracted from its priorities: 100 where the tracer records the
                          * kernel's prio (ftrace, perf: 120 for nice 0), 0 for lttng-modules,
                          * which records prio - 100 (MAX_RT_PRIO) as lttng-analyses prints */
@@ -188,6 +191,10 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
             c->field[k] = def->fields[k] ? find_field(ev, def->fields[k]) : -1;
         if (c->role == ROLE_EXEC)
             find_procname(c, ev);
+        if (c->role == ROLE_SYSCALL_ENTRY && ev->cls->trace) {
+            const tg_host_info *host = tg_trace_host(ev->cls->trace);
+            c->x86_64_ids = host && host->arch && strcmp(host->arch, "x86_64") == 0;
+        }
         return c;
     }
     /* lttng-analyses' syscall rule: sys_X / syscall_entry_X enter X, exit_syscall and
@@ -562,23 +569,27 @@ static long running(la_state *s, const tg_event *ev)
     return proc_of(s, ev->tid);
 }
 
-/* The names index of system call id (*out), "syscall_ID" when no table named it yet. */
-static int name_of_id(la_state *s, int64_t id, uint32_t *out)
+/* The names index of system call id (*out): on an x86_64 trace, x86_64's name of it (the
+ * kernel header's table, la_sysnames.h), else "syscall_ID" until a table in the trace (LTTng
+ * 0.x's sys_call_table) names it. */
+static int name_of_id(la_state *s, int64_t id, bool x86_64, uint32_t *out)
 {
     char text[40];
     snprintf(text, sizeof text, "syscall_%lld", (long long)id);
+    const char *known = x86_64 ? la_sysname_x86_64(id) : NULL;
     if (id < 0 || id >= 4096)
-        return intern_name(s, text, out);
-    if ((size_t)id >= s->n_name_by_id) {
-        size_t cap = s->n_name_by_id;
-        TG_TRY(tg_grow_zeroed(&s->name_by_id, &s->n_name_by_id, &cap, (size_t)id + 1,
-                              sizeof *s->name_by_id));
+        return intern_name(s, known ? known : text, out);
+    uint32_t **by_id = x86_64 ? &s->x86_64_name_by_id : &s->name_by_id;
+    size_t *n = x86_64 ? &s->n_x86_64_name_by_id : &s->n_name_by_id;
+    if ((size_t)id >= *n) {
+        size_t cap = *n;
+        TG_TRY(tg_grow_zeroed(by_id, n, &cap, (size_t)id + 1, sizeof **by_id));
     }
-    if (!s->name_by_id[id]) {
-        TG_TRY(intern_name(s, text, out));
-        s->name_by_id[id] = *out + 1;
+    if (!(*by_id)[id]) {
+        TG_TRY(intern_name(s, known ? known : text, out));
+        (*by_id)[id] = *out + 1;
     }
-    *out = s->name_by_id[id] - 1;
+    *out = (*by_id)[id] - 1;
     return 0;
 }
 
@@ -595,7 +606,7 @@ static int on_syscall_table(la_state *s, const struct la_class *c, const tg_even
         *plus = 0;
     const char *name = strncmp(sym, "sys_", 4) == 0 ? sym + 4 : sym;
     uint32_t idx;
-    TG_TRY(name_of_id(s, id, &idx));
+    TG_TRY(name_of_id(s, id, false, &idx));
     char *copy = strdup(name);
     if (!copy)
         return TG_ERR_NOMEM;
@@ -647,7 +658,7 @@ static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
         p->sc_begin = ev->ts;
         p->sc_name = c->name;
         if (c->field[0] >= 0) /* by number */
-            TG_TRY(name_of_id(s, int_or(ev, c->field[0], -1), &s->procs[i].sc_name));
+            TG_TRY(name_of_id(s, int_or(ev, c->field[0], -1), c->x86_64_ids, &s->procs[i].sc_name));
         return 0;
     }
     if (p->sc_begin == LA_NONE)
@@ -755,6 +766,7 @@ void la_state_free(la_state *s)
         free(s->names[i]);
     free(s->names);
     free(s->name_by_id);
+    free(s->x86_64_name_by_id);
     for (size_t i = 0; s->irq_names && i < LA_IRQ_MAX; i++)
         free(s->irq_names[i]);
     free(s->irq_names);

@@ -82,6 +82,8 @@ typedef struct la_state {
      * none yet); "syscall_ID" until a table (LTTng 0.x's sys_call_table) names it */
     uint32_t *name_by_id;
     size_t n_name_by_id;
+    uint32_t *x86_64_name_by_id; /* the same on x86_64 traces, named by its table */
+    size_t n_x86_64_name_by_id;
     char **irq_names;    /* LA_IRQ_MAX: an IRQ's handlers by LTTng 0.x's statedump (NULL: none) */
     int64_t page_count;  /* pages allocated minus freed since the first event (never < 0) */
     bool prio_offset;    /* lttng-modules before 2.7.1: sched_wak* prio - 100 */
