@@ -56,7 +56,8 @@ static int packed_record(tg_trace *t, const ProtobufCMessage *msg, const char *n
     r->ts = ts;
     r->cls = cls;
     r->cpu = cpu;
-    r->tid = r->pid = tid;
+    r->tid = tid;
+    r->pid = -1; /* ftrace names the thread only: its process is what the tasks say */
     r->data = bytes;
     r->size = n;
     r->offset = offset;
@@ -158,7 +159,8 @@ static int read_event(tg_trace *t, const uint8_t *data, size_t size, uint32_t cp
     r->ts = ts > INT64_MAX ? INT64_MAX : (int64_t)ts;
     r->cls = cls;
     r->cpu = (int32_t)cpu;
-    r->tid = r->pid = pid;
+    r->tid = pid;
+    r->pid = -1; /* the event's pid is its thread; the process is what the tasks say */
     r->data = member;
     r->size = member_len;
     r->offset = offset;
