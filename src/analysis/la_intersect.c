@@ -54,7 +54,7 @@ int la_intersect_event(la_intersect *x, const tg_event *ev, tg_error **err)
     case TG_KIND_PACKET_END: return 0;
     case TG_KIND_STREAM_END:
         if (x->n_begun < x->n_streams)
-            return tg_err(err, TG_ERR_USAGE,
+            return tg_err(err, TG_ERR_UNSUPPORTED,
                           "Trace has no intersection. Use --no-intersection to override");
         if (ev->ts < x->end)
             x->end = ev->ts;

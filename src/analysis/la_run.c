@@ -431,6 +431,17 @@ static int analyze(tg_set *set, const la_kind *kind, const tg_options *opts, tg_
         tg_buf_putc(out, '\n');
         json_object_put(doc);
     }
+    if (rc == TG_ERR_UNSUPPORTED && r.conf.json && err && *err) {
+        /* a trace the analysis cannot run on (no stream intersection, missing events): LAMI's
+         * error object, as lttng-NAME-mi prints it on stdout */
+        json_object *doc = json_object_new_object();
+        char text[512];
+        snprintf(text, sizeof text, "Error: %s", tg_error_message(*err));
+        json_object_object_add(doc, "error-message", json_object_new_string(text));
+        tg_buf_puts(out, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_SPACED));
+        tg_buf_putc(out, '\n');
+        json_object_put(doc);
+    }
     if (r.ctx && kind->free)
         kind->free(&r);
     json_object_put(r.results);

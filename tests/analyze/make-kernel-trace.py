@@ -20,7 +20,8 @@ connect, fsync, fdatasync, sync, sync_file_range, splice; on known and unknown d
 some failing), network packets sent during writes and received (net_dev_xmit,
 netif_receive_skb), and block requests (block_rq_insert, block_rq_issue, block_rq_complete,
 some remapped with block_bio_remap, some completed in another size or never issued), and
-execs that close the close-on-exec descriptors.  With "midnight", the trace crosses a day."""
+execs that close the close-on-exec descriptors.  With "midnight", the trace crosses a day;
+"late" cuts two CPUs' streams, "disjoint" adds a stream before all (see main)."""
 import os
 import random
 import struct
@@ -496,9 +497,15 @@ def main():
     # (their events outside left out), so that the streams' intersection is narrower than
     # the trace (and holds the state dump, without which lttng-analyses fails)
     late = "late" in sys.argv[4:]
-    for cpu in range(NCPU):
+    # "disjoint": one more stream (CPU NCPU's), without events, whose packet ends 1 us before
+    # the others begin: the streams have no intersection (lttng-analyses refuses the trace
+    # unless --no-intersection, which then reads every event)
+    disjoint = "disjoint" in sys.argv[4:]
+    for cpu in range(NCPU + (1 if disjoint else 0)):
         b = statedump_end + 1000000 if late and cpu == 3 else begin
         e = end - 2500000 if late and cpu == 1 else end
+        if cpu == NCPU:
+            b, e = begin - 2000, begin - 1000
         body = b"".join(struct.pack("<IQ", ident, ts) + payload
                         for ts, c, ident, payload in sim.evs if c == cpu and b <= ts <= e)
         size = 8 + 8 * 5 + 4 + len(body)
