@@ -13,10 +13,14 @@
 #   NAME.report.txt        perf report --stdio --symfs=EMPTY
 #   NAME.stats.txt         perf report --stats
 #   NAME.report-flat.txt   perf report --stdio --no-children -g none (files with call chains)
+#   NAME.report-VARIANT.txt  perf report --stdio with the options of each VARIANT below
+#                          (report_variants: --no-children, -g none, -g caller, --sort keys)
 # An empty symfs makes the outputs independent of the machine's kernel and libraries (perf
 # then finds no kallsyms and no library either), so they can be compared on any machine.
 # With fixture names as arguments (e.g. `record-fixtures.sh sched-g`), records only those
-# (and no perf-kernel data), leaving the other fixtures as they are.
+# (and no perf-kernel data), leaving the other fixtures as they are.  `record-fixtures.sh
+# --reports` records nothing: it only writes the perf report references of the fixtures
+# there are.
 # Skips (exit 77) where perf is missing or perf_event_open is refused.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +36,35 @@ mkdir -p "$work" "$data" "$tmp/empty"
 gcc -O1 -g -fno-omit-frame-pointer -o "$work/perf_work" "$here/perf_work.c"
 rm -rf "$data/symfs" && mkdir -p "$data/symfs$work" && cp "$work/perf_work" "$data/symfs$work/"
 run=("$work/perf_work" 1000)
+# perf report's variants kept for report.sh: NAME SUFFIX OPTIONS (chains: files with call
+# chains only)
+report_variants() { # FILE NAME HAS-CHAINS
+    local f=$1 name=$2 chains=$3 v
+    local -a all=("sort-pid|--sort pid" "sort-comm|--sort comm" "sort-dso-sym|--sort dso,sym")
+    local -a withchains=("nochildren|--no-children" "gnone|-g none" "caller|--no-children -g caller"
+        "children-callee|-g callee" "sort-sym|--no-children --sort sym"
+        "threshold|--no-children -g graph,5")
+    [ "$chains" = yes ] && all=("sort-pid|--sort pid" "sort-comm|-g none --sort comm"
+        "sort-dso-sym|-g none --sort dso,sym" "${withchains[@]}")
+    for v in "${all[@]}"; do
+        # shellcheck disable=SC2086 # the options are words
+        perf report -i "$f" --stdio --symfs="$tmp/empty" ${v#*|} >"$name.report-${v%%|*}.txt" \
+            2>/dev/null
+    done
+}
+has_chains() {
+    perf report -i "$1" --stdio --header-only 2>/dev/null |
+        grep -q '^# sample_type.*CALLCHAIN\|^# event : .*sample_type = .*CALLCHAIN'
+}
+if [ "${1:-}" = --reports ]; then
+    for f in "$data"/*.data; do
+        chains=no
+        has_chains "$f" && chains=yes
+        report_variants "$f" "${f%.data}" $chains
+    done
+    chmod 644 "$data"/*.txt
+    exit 0
+fi
 only=("$@")
 wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
 rec() { # NAME perf-record-options...
@@ -60,11 +93,13 @@ for f in "$data"/*.data; do
     perf script -i "$f" --symfs="$tmp/empty" --ns >"$name.script-ns.txt" 2>/dev/null
     perf report -i "$f" --stdio --symfs="$tmp/empty" >"$name.report.txt" 2>/dev/null
     perf report -i "$f" --stats >"$name.stats.txt" 2>/dev/null
-    if perf report -i "$f" --stdio --symfs="$tmp/empty" --header-only 2>/dev/null |
-        grep -q '^# sample_type.*CALLCHAIN\|^# event : .*sample_type = .*CALLCHAIN'; then
+    chains=no
+    if has_chains "$f"; then
+        chains=yes
         perf report -i "$f" --stdio --no-children -g none --symfs="$tmp/empty" \
             >"$name.report-flat.txt" 2>/dev/null
     fi
+    report_variants "$f" "$name" $chains
 done
 chmod 644 "$data"/*.data "$data"/*.txt
 ls -la "$data"

@@ -1,46 +1,55 @@
 /* perf_report.c - `report --style=perf`: what `perf report --stdio` prints (perf 6.1).
  *
- * Its default sort (overhead, command, shared object, symbol), one section per event of the
- * file in the file's order: the samples of the event are summed by period into entries
- * keyed by the thread's name, the object the ip lies in and the symbol (or, without one, the
- * address: map-relative in a user-space object, the ip in the kernel's), and printed by
- * overhead, ties by command, object, then address, with columns as wide as their widest
- * value.  The threads and maps are perf's session's (perf_session.c), the symbols those of
- * the objects' ELF files (perf_symbols.c, under --symfs).  perf ends with a tip chosen at
- * random ("# (Tip: ...)"), which this style leaves out.  Files recorded with -g print as
- * perf report --no-children -g none prints them (the leaves' entries, no graph); perf's
- * default Children column and call graphs are not printed yet. */
+ * One section per event of the file in the file's order: the samples of the event make
+ * entries (perf_hist.c) keyed by the sort keys, by default the thread's name, the object
+ * the ip lies in and the symbol (or, without one, the address: map-relative in a
+ * user-space object, the ip in the kernel's); --sort takes comm, pid, dso and sym in any
+ * order.  On a file recorded with call chains perf's defaults are those printed: the
+ * Children column (each frame's entry cumulates the periods of the samples under it) and
+ * under each entry its call graph (perf_callchain.c) with callers first, or with
+ * --no-children the entries' own samples with their callees first; -g none prints no
+ * graph, -g caller/callee picks the order, -g graph,PERCENT the threshold.  Columns are as
+ * wide as their widest value.  The threads and maps are perf's session's (perf_session.c),
+ * the symbols those of the objects' ELF files (perf_symbols.c, under --symfs).  perf ends
+ * with a tip chosen at random ("# (Tip: ...)"), which this style leaves out.  Whether the
+ * file has call chains is told by its first sample (perf looks at every event's attr). */
+#include "compat/perf/perf_hist.h"
 #include "compat/perf/perf_session.h"
-#include "compat/perf/perf_symbols.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pr_entry {
-    const char *comm; /* owned copy */
-    const char *dso;  /* the object's short name ("libc.so.6", "[kernel.kallsyms]") */
-    const char *sym;  /* NULL: the address */
-    uint64_t addr;
-    bool kernel;
-    uint64_t period;
-} pr_entry;
+/* perf_event.h's PERF_CONTEXT_*: markers in a call chain, not addresses */
+#define PR_CONTEXT_MAX ((uint64_t)-4095)
+#define PR_CONTEXT_KERNEL ((uint64_t)-128)
 
 typedef struct pr_event {
     const tg_event_class *cls;
     char name[128];
-    pr_entry *v;
-    size_t n, cap;
-    uint64_t samples, total;
+    ph_hists h;
+    bool layout_known; /* where its samples' period and chain are, found at the first */
+    tg_scope scope;
+    long period, chain; /* field indexes, -1: none */
 } pr_event;
 
 typedef struct pr_state {
     perf_session s;
     perf_symbols syms;
+    ph_config cfg;
+    bool cfg_known; /* children/graph settled by the first sample */
+    bool want_children, want_graph;
+    bool order_given; /* -g caller/callee said */
     pr_event *events;
     size_t n_events, cap_events;
     uint64_t lost_samples;
+    pcc_frame *frames; /* the current sample's chain */
+    size_t cap_frames;
+    size_t *seen; /* entries the current sample's chain added to (perf's he_cache) */
+    size_t cap_seen;
+    char **jit; /* "[JIT] tid N" names (owned) */
+    size_t n_jit, cap_jit;
     bool nomem;
 } pr_state;
 
@@ -62,121 +71,385 @@ static pr_event *event_of(pr_state *st, const tg_event_class *cls)
     return e;
 }
 
-static bool get_u64(const tg_event *ev, tg_scope scope, const char *name, uint64_t *v)
+/* The period's and the chain's place among the class's sample fields (read by index after,
+ * the thread and ip are in the event itself). */
+static void find_layout(pr_event *e, const tg_event *ev)
 {
-    tg_value val;
-    if (tg_event_field_by_name(ev, scope, name, &val) < 0 ||
-        (val.type != TG_VAL_UINT && val.type != TG_VAL_SINT))
-        return false;
-    *v = val.v.u;
-    return true;
+    e->layout_known = true;
+    e->scope = tg_event_class_system(e->cls) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
+    e->period = e->chain = -1;
+    size_t n = tg_event_field_count(ev, e->scope);
+    for (size_t i = 0; i < n; i++) {
+        tg_value v;
+        if (tg_event_field(ev, e->scope, i, &v) < 0 || !v.name)
+            continue;
+        if (strcmp(v.name, "period") == 0 && (v.type == TG_VAL_UINT || v.type == TG_VAL_SINT))
+            e->period = (long)i;
+        else if (strcmp(v.name, "callchain") == 0 && v.type == TG_VAL_ARRAY)
+            e->chain = (long)i;
+    }
 }
 
-static const char *short_dso(const char *dso)
+/* perf's dso short name: the file's base name, "[JIT] tid N" for a JIT's symbol file */
+static const char *short_dso(pr_state *st, const char *dso)
 {
     if (dso[0] != '/')
         return dso;
+    int tid, end = 0;
+    if (sscanf(dso, "/tmp/perf-%d.map%n", &tid, &end) == 1 && end && !dso[end]) {
+        char name[32];
+        snprintf(name, sizeof name, "[JIT] tid %d", tid);
+        for (size_t i = 0; i < st->n_jit; i++)
+            if (strcmp(st->jit[i], name) == 0)
+                return st->jit[i];
+        char *copy = strdup(name);
+        if (!copy || tg_grow(&st->jit, &st->cap_jit, st->n_jit + 1, sizeof *st->jit) < 0) {
+            free(copy);
+            st->nomem = true;
+            return strrchr(dso, '/') + 1;
+        }
+        return st->jit[st->n_jit++] = copy;
+    }
     return strrchr(dso, '/') + 1;
+}
+
+/* the object's rank: the order in which the session named it (perf's dso addresses) */
+static uint32_t dso_rank(const perf_session *s, const ps_map *m)
+{
+    if (!m)
+        return 0;
+    for (size_t i = 0; i < s->n_names; i++)
+        if (s->names[i] == m->dso)
+            return (uint32_t)i + 1;
+    return (uint32_t)s->n_names + 1;
+}
+
+/* The chain's frames, callee first as the file holds them (markers skipped, each
+ * resolved in the kernel's maps or the process's as the last marker said). */
+static size_t chain_frames(pr_state *st, const tg_value *chain, int32_t pid)
+{
+    size_t n = 0;
+    bool kernel = false;
+    if (tg_grow(&st->frames, &st->cap_frames, chain->count, sizeof *st->frames) < 0) {
+        st->nomem = true;
+        return 0;
+    }
+    for (size_t i = 0; i < chain->count; i++) {
+        tg_value v;
+        if (tg_value_child(chain, i, &v) < 0)
+            break;
+        uint64_t ip = v.v.u;
+        if (ip >= PR_CONTEXT_MAX) {
+            kernel = ip == PR_CONTEXT_KERNEL;
+            continue;
+        }
+        const ps_map *m = perf_session_map(&st->s, pid, kernel, ip);
+        const ps_sym *sym = m ? perf_symbols_find(&st->syms, m->dso, perf_map_addr(m, ip)) : NULL;
+        st->frames[n++] =
+            (pcc_frame){ip, sym ? sym->start : 0, sym ? sym->name : NULL, dso_rank(&st->s, m)};
+    }
+    if (st->cfg.caller)
+        for (size_t i = 0; i < n / 2; i++) {
+            pcc_frame t = st->frames[i];
+            st->frames[i] = st->frames[n - 1 - i];
+            st->frames[n - 1 - i] = t;
+        }
+    return n;
+}
+
+/* perf report's defaults follow the file: no call chains, no Children column nor graph */
+static void settle_config(pr_state *st, bool has_chain)
+{
+    st->cfg_known = true;
+    st->cfg.children = st->want_children && has_chain;
+    st->cfg.graph = st->want_graph && has_chain;
+    if (!st->order_given)
+        st->cfg.caller = st->cfg.children;
+}
+
+static bool seen_before(pr_state *st, size_t n_seen, size_t idx)
+{
+    for (size_t i = 0; i < n_seen; i++)
+        if (st->seen[i] == idx)
+            return true;
+    return false;
+}
+
+/* perf's hist_entry_iter__cumulative: each frame's entry once per sample */
+static void add_children(pr_state *st, ph_hists *h, const ph_entry *self_tmpl, size_t self,
+                         size_t n, int32_t pid, uint64_t period)
+{
+    if (tg_grow(&st->seen, &st->cap_seen, n + 1, sizeof *st->seen) < 0) {
+        st->nomem = true;
+        return;
+    }
+    size_t n_seen = 0;
+    st->seen[n_seen++] = self;
+    /* perf's fill_callchain_info sets the level only for a frame in a map: one without
+     * keeps the level of the frame before (the sample's at first) */
+    char level = self_tmpl->level;
+    for (size_t i = 0; i < n; i++) {
+        const pcc_frame *f = &st->frames[i];
+        bool kernel = f->ip >> 63;
+        const ps_map *m = f->dso_rank ? perf_session_map(&st->s, pid, kernel, f->ip) : NULL;
+        ph_entry t = *self_tmpl;
+        t.dso = m ? short_dso(st, m->dso) : NULL;
+        t.dso_rank = f->dso_rank;
+        t.sym = m && f->sym ? perf_symbols_find(&st->syms, m->dso, perf_map_addr(m, f->ip)) : NULL;
+        t.ip = f->ip;
+        if (m)
+            level = kernel ? 'k' : '.';
+        t.level = level;
+        long idx = ph_entry_of(h, &st->cfg, &t);
+        if (idx < 0 || seen_before(st, n_seen, (size_t)idx))
+            continue;
+        st->seen[n_seen++] = (size_t)idx;
+        h->v[idx].period_acc += period;
+        if (st->cfg.graph)
+            pcc_append(&h->v[idx].chain, st->frames + i, n - i, period);
+    }
 }
 
 static void add_sample(pr_state *st, const tg_event *ev)
 {
-    const tg_event_class *cls = tg_event_class_of(ev);
-    tg_scope scope = tg_event_class_system(cls) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
-    uint64_t pid = (uint64_t)-1, tid = (uint64_t)-1, ip = 0, period = 1;
-    get_u64(ev, scope, "pid", &pid);
-    get_u64(ev, scope, "tid", &tid);
-    get_u64(ev, scope, "ip", &ip);
-    get_u64(ev, scope, "period", &period);
-    pr_event *e = event_of(st, cls);
+    pr_event *e = event_of(st, tg_event_class_of(ev));
     if (!e)
         return;
-    ps_thread *t = perf_session_thread(&st->s, (int32_t)pid, (int32_t)tid);
-    const char *comm = t ? t->comm : ":-1";
+    if (!e->layout_known)
+        find_layout(e, ev);
+    int32_t pid = ev->pid, tid = ev->tid;
+    uint64_t ip = ev->addr, period = 1;
+    tg_value v, chain;
+    if (e->period >= 0 && tg_event_field(ev, e->scope, (size_t)e->period, &v) == 0)
+        period = v.v.u;
+    bool has_chain = e->chain >= 0 && tg_event_field(ev, e->scope, (size_t)e->chain, &chain) == 0 &&
+                     chain.type == TG_VAL_ARRAY;
+    if (!st->cfg_known)
+        settle_config(st, has_chain);
+    ps_thread *t = perf_session_thread(&st->s, pid, tid);
     bool kernel = ip >> 63; /* the upper half: the kernel's (see perf_script.c) */
-    const ps_map *m = perf_session_map(&st->s, (int32_t)pid, kernel, ip);
+    const ps_map *m = perf_session_map(&st->s, pid, kernel, ip);
     uint64_t addr = perf_map_addr(m, ip);
-    const ps_sym *sym = m ? perf_symbols_find(&st->syms, m->dso, addr) : NULL;
-    const char *dso = m ? short_dso(m->dso) : "[unknown]";
-    if (sym)
-        addr = sym->start;
-    e->samples++;
-    e->total += period;
-    for (size_t i = 0; i < e->n; i++) {
-        pr_entry *x = &e->v[i];
-        if (x->addr == addr && x->kernel == kernel && strcmp(x->dso, dso) == 0 &&
-            strcmp(x->comm, comm) == 0) {
-            x->period += period;
-            return;
-        }
-    }
-    char *c = strdup(comm);
-    if (!c || tg_grow(&e->v, &e->cap, e->n + 1, sizeof *e->v) < 0) {
-        free(c);
-        st->nomem = true;
+    ph_entry tmpl = {
+        .comm = t ? t->comm : ":-1",
+        .tid = tid,
+        .dso = m ? short_dso(st, m->dso) : NULL,
+        .dso_rank = dso_rank(&st->s, m),
+        .sym = m ? perf_symbols_find(&st->syms, m->dso, addr) : NULL,
+        .ip = addr,
+        .level = kernel ? 'k' : '.',
+    };
+    long self = ph_entry_of(&e->h, &st->cfg, &tmpl);
+    if (self < 0)
         return;
-    }
-    e->v[e->n++] = (pr_entry){c, dso, sym ? sym->name : NULL, addr, kernel, period};
+    e->h.samples++;
+    e->h.total += period;
+    e->h.v[self].period += period;
+    e->h.v[self].period_acc += period;
+    if (!has_chain || (!st->cfg.graph && !st->cfg.children))
+        return;
+    size_t n = chain_frames(st, &chain, pid);
+    if (st->cfg.graph)
+        pcc_append(&e->h.v[self].chain, st->frames, n, period);
+    if (st->cfg.children)
+        add_children(st, &e->h, &tmpl, (size_t)self, n, pid, period);
 }
 
-static int entry_cmp(const void *a, const void *b)
-{
-    const pr_entry *x = a, *y = b;
-    if (x->period != y->period)
-        return x->period > y->period ? -1 : 1;
-    int c = strcmp(x->comm, y->comm);
-    if (c)
-        return c;
-    c = strcmp(x->dso, y->dso);
-    if (c)
-        return c;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static void put_dots(tg_buf *out, size_t n)
+static void put_chars(tg_buf *out, char c, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        tg_buf_putc(out, '.');
+        tg_buf_putc(out, c);
 }
 
-static void print_event(tg_buf *out, pr_event *e)
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+static const char *const key_header[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
+
+/* the thread's name as it is at the end (perf's thread__comm_str of an entry's thread) */
+static const char *thread_comm(pr_state *st, int32_t tid)
 {
-    qsort(e->v, e->n, sizeof *e->v, entry_cmp);
-    size_t wc = strlen("Command"), wd = strlen("Shared Object"), ws = strlen("[.] ") + 18;
-    for (size_t i = 0; i < e->n; i++) {
-        size_t c = strlen(e->v[i].comm), d = strlen(e->v[i].dso);
-        size_t s = e->v[i].sym ? strlen("[.] ") + strlen(e->v[i].sym) : ws;
-        wc = c > wc ? c : wc;
-        wd = d > wd ? d : wd;
-        ws = s > ws ? s : ws;
-        /* an entry without a symbol widens the object column to an address's 16 digits
-         * (perf's hists__set_unres_dso_col_len) */
-        if (!e->v[i].sym && wd < 16)
-            wd = 16;
+    ps_thread *t = perf_session_thread(&st->s, -1, tid);
+    return t ? t->comm : "";
+}
+
+/* perf's hists__calc_col_len over the entries (the command's width from the threads' names
+ * at the end) */
+static void column_widths(pr_state *st, const ph_hists *h, size_t *w)
+{
+    bool has_dso = false;
+    for (size_t k = 0; k < st->cfg.n_keys; k++) {
+        w[k] = strlen(key_header[st->cfg.keys[k]]);
+        has_dso |= st->cfg.keys[k] == PH_DSO;
     }
-    tg_buf_printf(out, "# Samples: %" PRIu64 "  of event '%s'\n", e->samples, e->name);
-    tg_buf_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", e->total);
-    tg_buf_printf(out, "# Overhead  %-*s  %-*s  %-*s\n", (int)wc, "Command", (int)wd,
-                  "Shared Object", (int)ws, "Symbol");
-    tg_buf_puts(out, "# ........  ");
-    put_dots(out, wc);
-    tg_buf_puts(out, "  ");
-    put_dots(out, wd);
-    tg_buf_puts(out, "  ");
-    put_dots(out, ws);
-    tg_buf_puts(out, "\n#\n");
-    for (size_t i = 0; i < e->n; i++) {
-        const pr_entry *x = &e->v[i];
-        double pct = e->total ? 100.0 * (double)x->period / (double)e->total : 0.0;
-        tg_buf_printf(out, "  %7.2f%%  %-*s  %-*s  [%c] ", pct, (int)wc, x->comm, (int)wd, x->dso,
-                      x->kernel ? 'k' : '.');
+    bool unresolved = false;
+    for (size_t i = 0; i < h->n; i++) {
+        const ph_entry *x = &h->v[i];
+        for (size_t k = 0; k < st->cfg.n_keys; k++) {
+            switch (st->cfg.keys[k]) {
+            case PH_COMM: w[k] = max_size(w[k], strlen(thread_comm(st, x->tid))); break;
+            case PH_PID: w[k] = max_size(w[k], strlen(thread_comm(st, x->tid)) + 8); break;
+            case PH_DSO:
+                if (x->dso)
+                    w[k] = max_size(w[k], strlen(x->dso));
+                break;
+            case PH_SYM:
+                w[k] = max_size(w[k], x->sym ? strlen(x->sym->name) + 4 : 16 + 4 + 2);
+                unresolved |= !x->sym;
+                break;
+            }
+        }
+    }
+    /* an entry without a symbol widens the object column to an address's 16 digits
+     * (perf's hists__set_unres_dso_col_len) */
+    for (size_t k = 0; has_dso && unresolved && k < st->cfg.n_keys; k++)
+        if (st->cfg.keys[k] == PH_DSO && w[k] < 16)
+            w[k] = 16;
+}
+
+static void put_key(pr_state *st, tg_buf *out, const ph_entry *x, ph_key key, size_t w)
+{
+    switch (key) {
+    case PH_COMM: tg_buf_printf(out, "%-*.*s", (int)w, (int)w, x->comm); break;
+    case PH_PID: {
+        int cw = (int)(w > 7 ? w : 7) - 8;
+        tg_buf_printf(out, "%7d:%-*.*s", (int)x->tid, cw < 0 ? 0 : cw, cw < 0 ? 0 : cw,
+                      thread_comm(st, x->tid));
+        break;
+    }
+    case PH_DSO: tg_buf_printf(out, "%-*.*s", (int)w, (int)w, x->dso ? x->dso : "[unknown]"); break;
+    case PH_SYM:
+        tg_buf_printf(out, "[%c] ", x->level);
         if (x->sym)
-            tg_buf_puts(out, x->sym);
+            tg_buf_puts(out, x->sym->name);
+        else if (x->ip) /* "%-#.*llx" with 16 digits: no "0x" before a zero */
+            tg_buf_printf(out, "0x%016" PRIx64, x->ip);
         else
-            tg_buf_printf(out, "0x%016" PRIx64, x->addr);
+            tg_buf_puts(out, "0000000000000000");
+        break;
+    }
+}
+
+static void put_percent(tg_buf *out, uint64_t v, uint64_t total)
+{
+    tg_buf_printf(out, "  %7.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+static void print_event(pr_state *st, tg_buf *out, pr_event *e, bool skip_first)
+{
+    ph_hists *h = &e->h;
+    ph_sort(h, &st->cfg);
+    size_t w[8];
+    column_widths(st, h, w);
+    tg_buf_printf(out, "# Samples: %" PRIu64 "  of event '%s'\n", h->samples, e->name);
+    tg_buf_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+    tg_buf_puts(out, st->cfg.children ? "# Children      Self" : "# Overhead");
+    for (size_t k = 0; k < st->cfg.n_keys; k++)
+        tg_buf_printf(out, "  %-*s", (int)w[k], key_header[st->cfg.keys[k]]);
+    tg_buf_puts(out, st->cfg.children ? "\n# ........  ........" : "\n# ........");
+    for (size_t k = 0; k < st->cfg.n_keys; k++) {
+        tg_buf_puts(out, "  ");
+        put_chars(out, '.', w[k]);
+    }
+    tg_buf_puts(out, "\n#\n");
+    uint64_t min_hit = (uint64_t)((double)h->total * (st->cfg.min_percent / 100.0));
+    for (size_t i = 0; i < h->n; i++) {
+        ph_entry *x = &h->v[i];
+        if (st->cfg.children)
+            put_percent(out, x->period_acc, h->total);
+        put_percent(out, x->period, h->total);
+        for (size_t k = 0; k < st->cfg.n_keys; k++) {
+            tg_buf_puts(out, "  ");
+            put_key(st, out, x, st->cfg.keys[k], w[k]);
+        }
         tg_buf_putc(out, '\n');
+        if (st->cfg.graph) {
+            pcc_sort(&x->chain, min_hit);
+            pcc_print_graph(out, &x->chain, h->total, st->cfg.children ? x->period_acc : x->period,
+                            skip_first);
+            st->nomem |= x->chain.nomem;
+        }
     }
     tg_buf_puts(out, "\n\n");
+}
+
+/* --sort: perf's keys of the default sort mode */
+static int parse_sort(pr_state *st, const char *spec, tg_error **err)
+{
+    static const struct {
+        const char *name;
+        ph_key key;
+    } names[] = {
+        {"comm", PH_COMM}, {"pid", PH_PID}, {"dso", PH_DSO}, {"sym", PH_SYM}, {"symbol", PH_SYM}};
+    st->cfg.n_keys = 0;
+    const char *p = spec;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        size_t i = 0;
+        while (i < sizeof names / sizeof *names &&
+               (strlen(names[i].name) != len || strncmp(names[i].name, p, len) != 0))
+            i++;
+        if (i == sizeof names / sizeof *names)
+            return tg_err(err, TG_ERR_USAGE,
+                          "--sort: unknown key '%.*s' (this style sorts by comm, pid, dso, sym)",
+                          (int)len, p);
+        if (st->cfg.n_keys == sizeof st->cfg.keys / sizeof *st->cfg.keys)
+            return tg_err(err, TG_ERR_USAGE, "--sort: too many keys");
+        st->cfg.keys[st->cfg.n_keys++] = names[i].key;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (!st->cfg.n_keys)
+        return tg_err(err, TG_ERR_USAGE, "--sort: no key given");
+    return 0;
+}
+
+/* -g: perf's print type, threshold, order (graph, none; caller, callee; a percentage) */
+static int parse_call_graph(pr_state *st, const char *spec, tg_error **err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    bool threshold_set = false;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (strcmp(tok, "graph") == 0) {
+            st->want_graph = true;
+        } else if (strcmp(tok, "none") == 0) {
+            st->want_graph = false;
+        } else if (strcmp(tok, "caller") == 0 || strcmp(tok, "callee") == 0) {
+            st->cfg.caller = tok[4] == 'e' && tok[5] == 'r';
+            st->order_given = true;
+        } else if (strcmp(tok, "function") == 0 || strcmp(tok, "percent") == 0) {
+            continue; /* perf's defaults */
+        } else if (!threshold_set && (st->cfg.min_percent = strtod(tok, &end), end != tok) &&
+                   !*end) {
+            threshold_set = true;
+        } else {
+            return tg_err(err, TG_ERR_USAGE,
+                          "-g: '%s' is not supported (this style takes graph, none, caller, "
+                          "callee and a threshold percentage)",
+                          tok);
+        }
+    }
+    return 0;
+}
+
+static int configure(pr_state *st, const tg_options *opts, tg_error **err)
+{
+    st->cfg.keys[0] = PH_COMM;
+    st->cfg.keys[1] = PH_DSO;
+    st->cfg.keys[2] = PH_SYM;
+    st->cfg.n_keys = 3;
+    st->cfg.min_percent = 0.5;
+    st->want_children = !(opts && tg_options_flag(opts, "no-children"));
+    st->want_graph = true;
+    const char *v = opts ? tg_options_get(opts, "sort") : NULL;
+    int rc = v ? parse_sort(st, v, err) : 0;
+    v = opts ? tg_options_get(opts, "call-graph") : NULL;
+    if (rc == 0 && v)
+        rc = parse_call_graph(st, v, err);
+    return rc;
 }
 
 static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
@@ -184,8 +457,11 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
 {
     pr_state st = {0};
     st.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
+    int rc = configure(&st, opts, err);
+    const char *sort = opts ? tg_options_get(opts, "sort") : NULL;
+    bool skip_first = sort && strncmp(sort, "sym", 3) == 0;
     /* the sections in the file's order of events, also those without samples first seen */
-    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+    for (size_t i = 0; rc == 0 && i < tg_set_trace_count(set); i++) {
         const tg_trace *t = tg_set_trace(set, i);
         for (size_t k = 0; k < tg_trace_class_count(t); k++) {
             const tg_event_class *c = tg_trace_class(t, k);
@@ -194,31 +470,36 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
         }
     }
     const tg_event *ev;
-    int rc;
-    while ((rc = tg_iter_next(it, &ev)) > 0) {
+    while (rc == 0 && (rc = tg_iter_next(it, &ev)) > 0) {
         perf_session_update(&st.s, ev);
         const char *name = tg_event_name(ev);
         if (strcmp(name, "PERF_RECORD_LOST_SAMPLES") == 0)
             st.lost_samples += tg_event_lost_count(ev);
         else if (strncmp(name, "PERF_RECORD_", 12) != 0)
             add_sample(&st, ev);
+        rc = 0;
     }
     if (rc >= 0) {
         tg_buf_puts(out, "# To display the perf.data header info, please use "
                          "--header/--header-only options.\n#\n#\n");
         tg_buf_printf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st.lost_samples);
         for (size_t i = 0; i < st.n_events; i++)
-            if (st.events[i].samples)
-                print_event(out, &st.events[i]);
+            if (st.events[i].h.samples)
+                print_event(&st, out, &st.events[i], skip_first);
     }
-    if ((st.nomem || st.s.nomem || st.syms.nomem) && rc >= 0)
-        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
+    bool nomem = st.nomem || st.s.nomem || st.syms.nomem;
     for (size_t i = 0; i < st.n_events; i++) {
-        for (size_t k = 0; k < st.events[i].n; k++)
-            free((char *)st.events[i].v[k].comm);
-        free(st.events[i].v);
+        nomem |= st.events[i].h.nomem;
+        ph_free(&st.events[i].h);
     }
+    if (nomem && rc >= 0)
+        rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     free(st.events);
+    free(st.frames);
+    free(st.seen);
+    for (size_t i = 0; i < st.n_jit; i++)
+        free(st.jit[i]);
+    free(st.jit);
     perf_session_free(&st.s);
     perf_symbols_free(&st.syms);
     return rc;
@@ -227,10 +508,19 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
 static const tg_option_decl perf_report_options[] = {
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
     {"no-children", TG_OPT_FLAG, NULL,
-     "perf's --no-children: each entry's own samples only (what this style prints)"},
-    {"call-graph", TG_OPT_CHOICE, "none",
-     "perf's -g: how call chains show under the entries (none: not at all)", "MODE", "none", 0, 0,
-     'g'},
+     "perf's --no-children: each entry's own samples only, no Children column"},
+    {"call-graph", TG_OPT_TEXT, NULL,
+     "perf's -g: graph or none, caller or callee, a threshold percentage (default "
+     "graph,0.5; callers first with the Children column)",
+     "MODE[,...]", NULL, 0, 0, 'g'},
+    /* the first declaration of "sort" is the one --help shows: it says every style's keys */
+    {"sort", TG_OPT_TEXT, NULL,
+     "sort keys; perf: comm, pid, dso, sym (perf report --sort; default comm,dso,sym); "
+     "uftrace: total, self, call, func, total-avg/-min/-max, self-avg/-min/-max, size (with "
+     "--avg-*: avg, min, max; --task: tid, name) (uftrace report -s; default total); xray: "
+     "funcid, count, min, med, 90p, 99p, max, sum, func (llvm-xray account -sort; default "
+     "funcid)",
+     "KEY[,KEY]", NULL, 0, 0, 's'},
     {0},
 };
 
