@@ -1,6 +1,6 @@
 /* la_iostate.c - lttng-analyses' I/O state (la_io.h), fed by every event from the trace's
  * first: the descriptors of each process, the I/O request of the system call each thread is
- * in, the pending block requests of each disk; what changes is told to the period
+ * in, the pending block requests of each disk (la_ioblock.c); what changes is told to the period
  * (la_ioperiod.c).
  *
  * Its definitions, kept: a thread's descriptors are its process' (its pid's record); the
@@ -17,29 +17,11 @@
  *
  * Each event class is looked at once: its role, and where the fields its role reads are. */
 #include "analysis/la_io.h"
+#include "analysis/la_ioclass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum io_role {
-    IO_UNKNOWN = 0,
-    IO_NONE,
-    IO_ENTRY,
-    IO_EXIT,
-    IO_CONNECT,
-    IO_DUMP_PROC,
-    IO_DUMP_FD,
-    IO_DUMP_BLOCK,
-    IO_RQ_ISSUE,
-    IO_RQ_COMPLETE,
-    IO_BIO_REMAP,
-    IO_BIO_BACKMERGE,
-    IO_NET_XMIT,
-    IO_NET_RECV,
-    IO_FORK,
-    IO_EXEC,
-};
 
 /* what an I/O system call does (lttng-analyses' SyscallConsts lists) */
 enum io_call {
@@ -54,45 +36,10 @@ enum io_call {
     CALL_UNTRACKED, /* splice, sendfile64: I/O calls no request is made for */
 };
 
-/* the fields roles read, by name */
-enum io_field {
-    F_FD,
-    F_LEN,
-    F_FILENAME,
-    F_FLAGS,
-    F_FILDES,
-    F_OLDFD,
-    F_NEWFD,
-    F_CMD,
-    F_FAMILY,
-    F_V4ADDR,
-    F_DPORT,
-    F_RET,
-    F_TID,
-    F_PID,
-    F_DEV,
-    F_SECTOR,
-    F_NR_SECTOR,
-    F_RWBS,
-    F_OLD_DEV,
-    F_OLD_SECTOR,
-    F_DISKNAME,
-    F_NAME,
-    F_CHILD_TID,
-    F_PARENT_PID,
-    N_FIELDS
-};
-
 static const char *const field_names[N_FIELDS] = {
     "fd",        "len",    "filename", "flags",      "fildes",   "oldfd", "newfd",     "cmd",
     "family",    "v4addr", "dport",    "ret",        "tid",      "pid",   "dev",       "sector",
     "nr_sector", "rwbs",   "old_dev",  "old_sector", "diskname", "name",  "child_tid", "parent_pid",
-};
-
-struct la_io_class {
-    uint8_t role, call;
-    uint32_t name; /* the system call's name */
-    int8_t field[N_FIELDS];
 };
 
 static const struct {
@@ -199,8 +146,7 @@ static struct la_io_class *class_of(la_io *io, const tg_event *ev)
     return c;
 }
 
-static bool int_field(const tg_event *ev, const struct la_io_class *c, enum io_field f,
-                      int64_t *out)
+bool la_io_int_field(const tg_event *ev, const struct la_io_class *c, enum io_field f, int64_t *out)
 {
     tg_value v;
     if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0)
@@ -214,16 +160,14 @@ static bool int_field(const tg_event *ev, const struct la_io_class *c, enum io_f
     return true;
 }
 
-static int64_t int_or(const tg_event *ev, const struct la_io_class *c, enum io_field f,
-                      int64_t dflt)
+int64_t la_io_int_or(const tg_event *ev, const struct la_io_class *c, enum io_field f, int64_t dflt)
 {
     int64_t x;
-    return int_field(ev, c, f, &x) ? x : dflt;
+    return la_io_int_field(ev, c, f, &x) ? x : dflt;
 }
 
-/* a text field as a string of the run (LA_IO_NOSTR: absent) */
-static uint32_t str_field(la_io *io, const tg_event *ev, const struct la_io_class *c,
-                          enum io_field f)
+uint32_t la_io_str_field(la_io *io, const tg_event *ev, const struct la_io_class *c,
+                         enum io_field f)
 {
     tg_value v;
     if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0 ||
@@ -325,8 +269,8 @@ static void close_fd(la_io *io, size_t proc, int64_t fd, int64_t ts)
         del_fd(s, fd);
 }
 
-static long new_rq(la_io *io, const tg_event *ev, const struct la_io_class *c, int64_t tid,
-                   uint8_t op)
+long la_io_new_rq(la_io *io, const tg_event *ev, const struct la_io_class *c, int64_t tid,
+                  uint8_t op)
 {
     if (tg_grow(&io->rqs, &io->cap_rqs, io->n_rqs + 1, sizeof *io->rqs) < 0) {
         io->nomem = true;
@@ -357,19 +301,19 @@ static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c,
     long i = -1;
     switch ((enum io_call)c->call) {
     case CALL_OPEN:
-        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
-            uint32_t name = str_field(io, ev, c, F_FILENAME);
+        if ((i = la_io_new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+            uint32_t name = la_io_str_field(io, ev, c, F_FILENAME);
             /* ftrace records the name's address only */
             io->rqs[i].filename = name == LA_IO_NOSTR ? io->unknown_str : name;
             io->rqs[i].fd_type = LA_FD_DISK;
-            io->rqs[i].cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
+            io->rqs[i].cloexec = (la_io_int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
         }
         return i;
     case CALL_SOCKET:
-        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+        if ((i = la_io_new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
             io->rqs[i].filename = io->socket_str;
             io->rqs[i].fd_type = LA_FD_NET;
-            io->rqs[i].family = int_or(ev, c, F_FAMILY, LA_NONE);
+            io->rqs[i].family = la_io_int_or(ev, c, F_FAMILY, LA_NONE);
         }
         return i;
     case CALL_DUP: {
@@ -377,14 +321,14 @@ static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c,
         size_t parent = parent_of(io, proc);
         int64_t oldfd;
         if (strcmp(name, "dup") == 0) {
-            oldfd = int_or(ev, c, F_FILDES, LA_NONE);
+            oldfd = la_io_int_or(ev, c, F_FILDES, LA_NONE);
         } else if (strcmp(name, "fcntl") == 0) {
-            if (int_or(ev, c, F_CMD, -1) != 0) /* F_DUPFD only */
+            if (la_io_int_or(ev, c, F_CMD, -1) != 0) /* F_DUPFD only */
                 return -1;
-            oldfd = int_or(ev, c, F_FD, LA_NONE);
+            oldfd = la_io_int_or(ev, c, F_FD, LA_NONE);
         } else {
-            oldfd = int_or(ev, c, F_OLDFD, LA_NONE);
-            int64_t newfd = int_or(ev, c, F_NEWFD, LA_NONE);
+            oldfd = la_io_int_or(ev, c, F_OLDFD, LA_NONE);
+            int64_t newfd = la_io_int_or(ev, c, F_NEWFD, LA_NONE);
             struct la_io_sproc *ps = sproc(io, parent);
             if (ps && find_fd(ps, newfd))
                 close_fd(io, parent, newfd, ev->ts);
@@ -392,32 +336,33 @@ static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c,
         struct la_io_sproc *ps = sproc(io, parent);
         const la_io_fd *old = ps ? find_fd(ps, oldfd) : NULL;
         la_io_fd copy = old ? *old : plain_fd(io, LA_NONE);
-        if ((i = new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
+        if ((i = la_io_new_rq(io, ev, c, tid, LA_IO_OPEN)) >= 0) {
             io->rqs[i].filename = copy.filename;
             io->rqs[i].fd_type = copy.fd_type;
             if (strcmp(name, "dup3") == 0)
-                io->rqs[i].cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
+                io->rqs[i].cloexec = (la_io_int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0;
         }
         return i;
     }
     case CALL_CLOSE:
-        if ((i = new_rq(io, ev, c, tid, LA_IO_CLOSE)) >= 0) {
-            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+        if ((i = la_io_new_rq(io, ev, c, tid, LA_IO_CLOSE)) >= 0) {
+            io->rqs[i].fd = la_io_int_or(ev, c, F_FD, LA_NONE);
             io->rqs[i].name = io->close_str;
         }
         return i;
     case CALL_READ:
     case CALL_WRITE:
-        if ((i = new_rq(io, ev, c, tid, c->call == CALL_READ ? LA_IO_READ : LA_IO_WRITE)) >= 0) {
-            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+        if ((i = la_io_new_rq(io, ev, c, tid, c->call == CALL_READ ? LA_IO_READ : LA_IO_WRITE)) >=
+            0) {
+            io->rqs[i].fd = la_io_int_or(ev, c, F_FD, LA_NONE);
         }
         return i;
     case CALL_SYNC: {
         const char *name = la_io_text(io, c->name);
-        if ((i = new_rq(io, ev, c, tid, LA_IO_SYNC)) < 0)
+        if ((i = la_io_new_rq(io, ev, c, tid, LA_IO_SYNC)) < 0)
             return i;
         if (strcmp(name, "sync") != 0)
-            io->rqs[i].fd = int_or(ev, c, F_FD, LA_NONE);
+            io->rqs[i].fd = la_io_int_or(ev, c, F_FD, LA_NONE);
         return i;
     }
     default: return -1;
@@ -469,7 +414,7 @@ static void on_exit_call(la_io *io, const tg_event *ev, const struct la_io_class
     s->rq = -1;
     if (rqi < 0)
         return;
-    int64_t ret = int_or(ev, c, F_RET, 0);
+    int64_t ret = la_io_int_or(ev, c, F_RET, 0);
     la_iorq *rq = &io->rqs[rqi];
     rq->end = ev->ts;
     if (ret < 0)
@@ -509,7 +454,7 @@ static uint32_t ipv4_name(la_io *io, const tg_event *ev, const struct la_io_clas
     char text[80];
     int n =
         snprintf(text, sizeof text, "%lld.%lld.%lld.%lld:%lld", (long long)q[0], (long long)q[1],
-                 (long long)q[2], (long long)q[3], (long long)int_or(ev, c, F_DPORT, 0));
+                 (long long)q[2], (long long)q[3], (long long)la_io_int_or(ev, c, F_DPORT, 0));
     return la_io_str(io, text, (size_t)n);
 }
 
@@ -524,9 +469,9 @@ static void on_connect(la_io *io, const tg_event *ev, const struct la_io_class *
         s->in_call = true;
         s->rq = -1;
     }
-    if (int_or(ev, c, F_FAMILY, -1) != 2) /* AF_INET */
+    if (la_io_int_or(ev, c, F_FAMILY, -1) != 2) /* AF_INET */
         return;
-    int64_t fd = int_or(ev, c, F_FD, LA_NONE);
+    int64_t fd = la_io_int_or(ev, c, F_FD, LA_NONE);
     struct la_io_sproc *ps = sproc(io, parent_of(io, (size_t)proc));
     la_io_fd *f = ps ? find_fd(ps, fd) : NULL;
     if (f)
@@ -536,7 +481,7 @@ static void on_connect(la_io *io, const tg_event *ev, const struct la_io_class *
 
 static void on_dump_proc(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    int64_t tid = int_or(ev, c, F_TID, 0), pid = int_or(ev, c, F_PID, 0);
+    int64_t tid = la_io_int_or(ev, c, F_TID, 0), pid = la_io_int_or(ev, c, F_PID, 0);
     long proc = la_state_find(&io->run->st, tid), parent = la_state_find(&io->run->st, pid);
     if (pid == tid || proc < 0 || parent < 0)
         return;
@@ -556,8 +501,8 @@ static void on_dump_proc(la_io *io, const tg_event *ev, const struct la_io_class
 
 static void on_dump_fd(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    int64_t pid = int_or(ev, c, F_PID, 0), fd = int_or(ev, c, F_FD, 0);
-    uint32_t filename = str_field(io, ev, c, F_FILENAME);
+    int64_t pid = la_io_int_or(ev, c, F_PID, 0), fd = la_io_int_or(ev, c, F_FD, 0);
+    uint32_t filename = la_io_str_field(io, ev, c, F_FILENAME);
     long proc = la_state_find(&io->run->st, pid);
     if (proc < 0 && (proc = la_state_make(&io->run->st, pid, pid)) < 0) {
         io->nomem = true;
@@ -576,150 +521,9 @@ static void on_dump_fd(la_io *io, const tg_event *ev, const struct la_io_class *
                     .family = LA_NONE,
                     .filename = filename,
                     .fd_type = LA_FD_UNKNOWN,
-                    .cloexec = (int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0};
+                    .cloexec = (la_io_int_or(ev, c, F_FLAGS, 0) & O_CLOEXEC_BIT) != 0};
     if (add_fd(io, s, &nfd))
         la_io_notify_create_fd(io, (size_t)proc, fd, ev->ts);
-}
-
-static struct la_io_sdisk *state_disk(la_io *io, int64_t dev)
-{
-    uint64_t *slot;
-    int added = tg_hash_insert(&io->disk_by_dev, (uint64_t)dev, &slot);
-    if (added < 0 ||
-        (added && tg_grow(&io->disks, &io->cap_disks, io->n_disks + 1, sizeof *io->disks) < 0)) {
-        io->nomem = true;
-        return NULL;
-    }
-    if (added) {
-        *slot = io->n_disks;
-        io->disks[io->n_disks++] = (struct la_io_sdisk){.dev = dev, .name = LA_IO_NOSTR};
-    }
-    return &io->disks[*slot];
-}
-
-static void on_dump_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
-{
-    int64_t dev = int_or(ev, c, F_DEV, 0);
-    uint32_t name = str_field(io, ev, c, F_DISKNAME);
-    struct la_io_sdisk *d = state_disk(io, dev);
-    if (!d)
-        return;
-    if (d->name == LA_IO_NOSTR)
-        d->name = name;
-    la_io_notify_disk(io, dev, name);
-}
-
-/* a remapped request's first disk; the remap is forgotten when complete */
-static int64_t remapped(la_io *io, int64_t dev, int64_t sector, bool complete)
-{
-    for (size_t i = 0; i < io->n_remaps; i++) {
-        struct la_io_remap *m = &io->remaps[i];
-        if (m->dev == dev && m->sector == sector) {
-            int64_t old = m->old_dev;
-            if (complete) {
-                memmove(m, m + 1, (io->n_remaps - i - 1) * sizeof *m);
-                io->n_remaps--;
-            }
-            return old;
-        }
-    }
-    return dev;
-}
-
-/* Whether a block request writes: LTTng's rwbs is a number whose bit 0 says write
- * (lttng-analyses: an even rwbs reads); ftrace's (trace.dat, perf.data) is blk_fill_rwbs'
- * text ("R", "WS", "FWS", "D", "N"), where only a write has a 'W'. */
-static bool rq_writes(const tg_event *ev, const struct la_io_class *c)
-{
-    tg_value v;
-    if (c->field[F_RWBS] < 0 ||
-        tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[F_RWBS], &v) < 0)
-        return false;
-    if (v.type == TG_VAL_STRING)
-        return memchr(v.v.str.ptr, 'W', v.v.str.len) != NULL;
-    int64_t x;
-    return int_field(ev, c, F_RWBS, &x) && x % 2 != 0;
-}
-
-/* The thread a block request is for: LTTng's block_rq_issue records it (tid); ftrace's has
- * none, the request is the issuing thread's, the kernel model's thread of the event (its
- * common_pid, else the task switched in on the event's CPU); 0 when unknown. */
-static int64_t rq_tid(la_io *io, const tg_event *ev, const struct la_io_class *c)
-{
-    int64_t tid;
-    if (int_field(ev, c, F_TID, &tid))
-        return tid;
-    if (ev->tid >= 0)
-        return ev->tid;
-    const la_state *st = &io->run->st;
-    int32_t cpu = ev->cpu;
-    if (cpu < 0 || (size_t)cpu >= st->n_cpus || !st->cpus[cpu].known ||
-        st->cpus[cpu].current_tid == LA_NONE)
-        return 0;
-    return st->cpus[cpu].current_tid;
-}
-
-static void on_block(la_io *io, const tg_event *ev, const struct la_io_class *c)
-{
-    int64_t dev = int_or(ev, c, F_DEV, 0), sector = int_or(ev, c, F_SECTOR, 0);
-    if (c->role == IO_BIO_REMAP) {
-        int64_t old_dev = int_or(ev, c, F_OLD_DEV, 0), old_sector = int_or(ev, c, F_OLD_SECTOR, 0);
-        for (size_t i = 0; i < io->n_remaps; i++)
-            if (io->remaps[i].dev == old_dev && io->remaps[i].sector == old_sector) {
-                io->remaps[i].dev = dev;
-                io->remaps[i].sector = sector;
-                return;
-            }
-        if (tg_grow(&io->remaps, &io->cap_remaps, io->n_remaps + 1, sizeof *io->remaps) < 0) {
-            io->nomem = true;
-            return;
-        }
-        io->remaps[io->n_remaps++] = (struct la_io_remap){dev, sector, old_dev, old_sector};
-        return;
-    }
-    if (c->role == IO_BIO_BACKMERGE) { /* removed while iterated: the next one is skipped */
-        for (size_t i = 0; i < io->n_remaps; i++)
-            if (io->remaps[i].dev == dev && io->remaps[i].sector == sector) {
-                memmove(&io->remaps[i], &io->remaps[i + 1],
-                        (io->n_remaps - i - 1) * sizeof *io->remaps);
-                io->n_remaps--;
-            }
-        return;
-    }
-    int64_t nr = int_or(ev, c, F_NR_SECTOR, 0);
-    if (nr == 0)
-        return;
-    if (c->role == IO_RQ_ISSUE) {
-        long i =
-            new_rq(io, ev, NULL, rq_tid(io, ev, c), rq_writes(ev, c) ? LA_IO_WRITE : LA_IO_READ);
-        if (i < 0)
-            return;
-        la_iorq *rq = &io->rqs[i];
-        rq->block = true;
-        rq->dev = dev;
-        rq->sector = sector;
-        rq->nr_sector = nr;
-        rq->size = nr * 512;
-        struct la_io_sdisk *d = state_disk(io, remapped(io, dev, sector, false));
-        uint64_t *slot;
-        if (!d || tg_hash_insert(&d->pending, (uint64_t)sector, &slot) < 0) {
-            io->nomem = true;
-            return;
-        }
-        *slot = (uint64_t)i;
-        return;
-    }
-    struct la_io_sdisk *d = state_disk(io, remapped(io, dev, sector, true));
-    uint64_t *slot = d ? tg_hash_find(&d->pending, (uint64_t)sector) : NULL;
-    if (!slot)
-        return;
-    la_iorq *rq = &io->rqs[*slot];
-    if (rq->nr_sector != nr)
-        return;
-    rq->end = ev->ts;
-    size_t rqi = (size_t)*slot;
-    la_io_notify_block(io, rqi, la_state_find(&io->run->st, rq->tid), d->dev, d->name);
-    tg_hash_remove(&d->pending, (uint64_t)sector);
 }
 
 static void on_net(la_io *io, const tg_event *ev, const struct la_io_class *c)
@@ -740,7 +544,7 @@ static void on_net(la_io *io, const tg_event *ev, const struct la_io_class *c)
         if (name == LA_IO_NOSTR)
             name = la_io_str(io, v.v.str.ptr, n);
     }
-    la_io_notify_net(io, name, int_or(ev, c, F_LEN, 0), c->role == IO_NET_XMIT);
+    la_io_notify_net(io, name, la_io_int_or(ev, c, F_LEN, 0), c->role == IO_NET_XMIT);
     if (c->role != IO_NET_XMIT)
         return;
     long proc = current_proc(io, ev);
@@ -759,8 +563,8 @@ static void on_net(la_io *io, const tg_event *ev, const struct la_io_class *c)
 /* a fork: the child's record (new) gets a copy of its parent process' descriptors */
 static void on_fork(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    long parent = la_state_find(&io->run->st, int_or(ev, c, F_PARENT_PID, 0));
-    long child = la_state_find(&io->run->st, int_or(ev, c, F_CHILD_TID, 0));
+    long parent = la_state_find(&io->run->st, la_io_int_or(ev, c, F_PARENT_PID, 0));
+    long child = la_state_find(&io->run->st, la_io_int_or(ev, c, F_CHILD_TID, 0));
     if (parent < 0 || child < 0 || parent == child ||
         !sproc(io, (size_t)(parent > child ? parent : child)))
         return;
@@ -777,7 +581,7 @@ static void on_fork(la_io *io, const tg_event *ev, const struct la_io_class *c)
 /* an exec closes the thread's close-on-exec descriptors */
 static void on_exec(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
-    long proc = la_state_find(&io->run->st, int_or(ev, c, F_TID, 0));
+    long proc = la_state_find(&io->run->st, la_io_int_or(ev, c, F_TID, 0));
     struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
     for (size_t i = 0; s && i < s->n_fds;) {
         if (!s->fds[i].cloexec) {
@@ -800,11 +604,11 @@ int la_io_state_event(la_io *io, const tg_event *ev)
     case IO_CONNECT: on_connect(io, ev, c); break;
     case IO_DUMP_PROC: on_dump_proc(io, ev, c); break;
     case IO_DUMP_FD: on_dump_fd(io, ev, c); break;
-    case IO_DUMP_BLOCK: on_dump_block(io, ev, c); break;
+    case IO_DUMP_BLOCK: la_io_on_dump_block(io, ev, c); break;
     case IO_RQ_ISSUE:
     case IO_RQ_COMPLETE:
     case IO_BIO_REMAP:
-    case IO_BIO_BACKMERGE: on_block(io, ev, c); break;
+    case IO_BIO_BACKMERGE: la_io_on_block(io, ev, c); break;
     case IO_NET_XMIT:
     case IO_NET_RECV: on_net(io, ev, c); break;
     case IO_FORK: on_fork(io, ev, c); break;
