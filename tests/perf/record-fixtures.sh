@@ -13,6 +13,7 @@
 #   NAME.report.txt        perf report --stdio --symfs=EMPTY
 #   NAME.stats.txt         perf report --stats
 #   NAME.report-flat.txt   perf report --stdio --no-children -g none (files with call chains)
+#   NAME.stackcollapse.txt perf script report stackcollapse --symfs=EMPTY (perf's own script)
 #   NAME.report-VARIANT.txt  perf report --stdio with the options of each VARIANT below
 #                          (report_variants: --no-children, -g none, -g caller, --sort keys)
 # An empty symfs makes the outputs independent of the machine's kernel and libraries (perf
@@ -46,6 +47,8 @@ report_variants() { # FILE NAME HAS-CHAINS
         "threshold|--no-children -g graph,5")
     [ "$chains" = yes ] && all=("sort-pid|--sort pid" "sort-comm|-g none --sort comm"
         "sort-dso-sym|-g none --sort dso,sym" "${withchains[@]}")
+    perf script report stackcollapse -i "$f" --symfs="$tmp/empty" >"$name.stackcollapse.txt" \
+        2>/dev/null
     for v in "${all[@]}"; do
         # shellcheck disable=SC2086 # the options are words
         perf report -i "$f" --stdio --symfs="$tmp/empty" ${v#*|} >"$name.report-${v%%|*}.txt" \

@@ -11,7 +11,7 @@
 #define TG_PERF_HIST_H
 
 #include "compat/perf/perf_callchain.h"
-#include "compat/perf/perf_symbols.h"
+#include "common/perf/perf_symbols.h"
 
 typedef enum ph_key { PH_COMM, PH_PID, PH_DSO, PH_SYM } ph_key;
 

@@ -14,7 +14,7 @@
  * with a tip chosen at random ("# (Tip: ...)"), which this style leaves out.  Whether the
  * file has call chains is told by its first sample (perf looks at every event's attr). */
 #include "compat/perf/perf_hist.h"
-#include "compat/perf/perf_session.h"
+#include "common/perf/perf_session.h"
 
 #include <inttypes.h>
 #include <stdio.h>

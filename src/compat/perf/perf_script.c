@@ -13,8 +13,8 @@
  * not read yet), is "[unknown]".  A tracepoint's line has no ip unless it has a call chain,
  * and after its name the payload as the tracepoint's print fmt prints it (perf script's
  * trace field, libtraceevent's text: the reader renders it). */
-#include "compat/perf/perf_session.h"
-#include "compat/perf/perf_symbols.h"
+#include "common/perf/perf_session.h"
+#include "common/perf/perf_symbols.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,9 +5,13 @@
  * weight being the path's self time in integer nanoseconds (total minus direct children),
  * so that per function the weights add up to the self time `uftrace report` shows; the
  * input of flamegraph.pl, inferno, speedscope and Perfetto's importers.  Paths are written
- * in the call tree's depth-first order (threads in first-seen order). */
+ * in the call tree's depth-first order (threads in first-seen order).  A perf.data file's
+ * samples are counted per stack instead, as perf's stackcollapse does (sample_folded.c). */
 #include "core/consumer.h"
 #include "writers/viewers/flame_tree.h"
+#include "writers/viewers/sample_folded.h"
+
+#include <string.h>
 
 #include "core/grow.h"
 
@@ -30,9 +34,19 @@ static int put_path(const tg_flame_tree *ft, uint32_t node, tg_buf *out, uint32_
     return 0;
 }
 
+static bool has_samples(const tg_set *set)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++)
+        if (strcmp(tg_trace_format(tg_set_trace(set, i)), "perf") == 0)
+            return true;
+    return false;
+}
+
 static int convert_folded(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
+    if (has_samples(set))
+        return tg_sample_folded(it, opts, out, err);
     tg_flame_tree ft;
     int rc = tg_flame_tree_build(&ft, it);
     uint32_t *path = NULL;
@@ -96,4 +110,10 @@ static int convert_folded_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter 
     return rc;
 }
 
-TG_CONVERTER(folded) = {"folded", convert_folded, .convert_diff = convert_folded_diff};
+static const tg_option_decl folded_options[] = {
+    {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {0},
+};
+
+TG_CONVERTER(folded) = {"folded", convert_folded, .convert_diff = convert_folded_diff,
+                        .options = folded_options};

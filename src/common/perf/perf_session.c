@@ -5,7 +5,7 @@
  * cut around a newer one keeps its own offset for the parts left).  Names of shared objects
  * are those perf prints: the mapped file's path, "[kernel.kallsyms]" for the kernel text and
  * "[name]" for a kernel module (its file name without ".ko", '-' as '_'). */
-#include "compat/perf/perf_session.h"
+#include "common/perf/perf_session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

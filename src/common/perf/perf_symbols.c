@@ -1,6 +1,6 @@
 /* perf_symbols.c - ELF function symbols of the shared objects a perf.data file maps, read
  * with libelf as perf's symbol-elf.c reads them (see perf_symbols.h). */
-#include "compat/perf/perf_symbols.h"
+#include "common/perf/perf_symbols.h"
 #include "common/elf/elf_funcs.h"
 #include "core/consumer.h"
 
