@@ -66,13 +66,7 @@ static int add_by_id(ft_file *f, ft_event *ev)
 
 const ft_field *ft_find_field(const ft_event *e, const char *name)
 {
-    for (size_t i = 0; i < e->n_fields; i++)
-        if (strcmp(e->fields[i].name, name) == 0)
-            return &e->fields[i];
-    for (size_t i = 0; i < e->n_common; i++)
-        if (strcmp(e->common[i].name, name) == 0)
-            return &e->common[i];
-    return NULL;
+    return tg_pf_find_field(&e->pfe, name);
 }
 
 static bool field_u64(const ft_event *e, const ft_field *fl, const uint8_t *data, size_t size,
@@ -128,12 +122,6 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
         if (!ev->print_fmt)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
     }
-    static const char *const kf_names[FT_KF_COUNT] = {
-        [FT_KF_PID] = "common_pid",     [FT_KF_FUNC] = "func",       [FT_KF_DEPTH] = "depth",
-        [FT_KF_CALLTIME] = "calltime",  [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
-        [FT_KF_PARENT_IP] = "parent_ip"};
-    for (int k = 0; k < FT_KF_COUNT; k++)
-        ev->kf[k] = ft_find_field(ev, kf_names[k]);
     ev->plugin = ft_plugin_for(system, ev->name);
     f->pf_env = (tg_pf_env){f->big_endian, f->long_size, f, env_printk, env_func};
     ev->pfe = (tg_pf_event){
@@ -145,6 +133,12 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
         .is_bprint = strcmp(system, "ftrace") == 0 && strcmp(ev->name, "bprint") == 0,
         .env = &f->pf_env,
     };
+    static const char *const kf_names[FT_KF_COUNT] = {
+        [FT_KF_PID] = "common_pid",     [FT_KF_FUNC] = "func",       [FT_KF_DEPTH] = "depth",
+        [FT_KF_CALLTIME] = "calltime",  [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
+        [FT_KF_PARENT_IP] = "parent_ip"};
+    for (int k = 0; k < FT_KF_COUNT; k++)
+        ev->kf[k] = ft_find_field(ev, kf_names[k]);
     if (!f->have_type) {
         for (size_t i = 0; i < ev->n_common; i++) {
             if (strcmp(ev->common[i].name, "common_type") == 0) {
