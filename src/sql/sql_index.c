@@ -37,7 +37,7 @@ static int text_eq(const void *ctx, uint64_t value)
 }
 
 /* The offset of s among the index's texts (kept once each); -1 when out of memory. */
-static int64_t keep_text(struct sql_index *ix, const char *s, int len)
+static int64_t keep_new_text(struct sql_index *ix, const char *s, int len)
 {
     size_t n = len < 0 ? strlen(s) : (size_t)len;
     if (len >= 0 && memchr(s, 0, n))
@@ -68,6 +68,19 @@ static int64_t keep_text(struct sql_index *ix, const char *s, int len)
         ix->n_text += n + 1;
     }
     free(copy);
+    return at;
+}
+
+static int64_t keep_text(struct sql_index *ix, const char *s, int len)
+{
+    /* the tables hand over interned texts: the same pointer again is mostly the same text
+     * (checked, as the memory may hold another text by now) */
+    struct text_seen *seen = &ix->seen[((uintptr_t)s >> 4) % SQL_TEXTS_SEEN];
+    if (len < 0 && seen->s == s && strcmp(ix->text + seen->at, s) == 0)
+        return seen->at;
+    int64_t at = keep_new_text(ix, s, len);
+    if (len < 0 && at >= 0)
+        *seen = (struct text_seen){s, at};
     return at;
 }
 
@@ -376,6 +389,21 @@ static int walk_groups(struct sql_index *ix, int cls, size_t n_null, bool *done)
         }
         ix->n_walk = n;
         ix->walk_null = n_null > 0;
+        /* each row's group number, so that a group's walk is a memchr over bytes */
+        for (size_t j = 0; j < n; j++)
+            count[(uint64_t)ix->walk[j] - (uint64_t)ix->lo + 1] = (uint32_t)(j + ix->walk_null);
+        if (!(ix->walk_group = malloc(ix->n ? ix->n : 1))) {
+            free(count);
+            return TG_ERR_NOMEM;
+        }
+        ix->bytes += ix->n;
+        for (size_t r = 0; r < ix->n; r++) {
+            int64_t k;
+            int c = sql_index_key_class(ix, r, &k);
+            ix->walk_group[r] = c == cls ? (uint8_t)count[(uint64_t)k - (uint64_t)ix->lo + 1]
+                                : c == KEY_NULL && ix->walk_null ? 0
+                                                                 : UINT8_MAX;
+        }
         ix->walking = *done = true;
     }
     free(count);
@@ -514,6 +542,7 @@ static void index_free(struct sql_index *ix)
     free(ix->text);
     tg_hash_free(&ix->text_index);
     free(ix->order);
+    free(ix->walk_group);
     free(ix->bucket);
     free(ix->others);
     sqlite3_finalize(ix->insert);
@@ -539,6 +568,7 @@ static int build(sql_db *db, struct sql_index *ix)
         return TG_ERR_NOMEM;
     c->db = db;
     c->table = ix->table;
+    c->cols = ix->cols; /* the scan computes only the columns kept */
     sql_query_all(&c->q);
     int rc = ix->table->filter(c);
     if (rc >= 0 && !c->eof)

@@ -27,6 +27,13 @@ static inline int col_type(const struct kept_col *k, size_t r)
     return k->types ? k->types[r] : k->uniform;
 }
 
+#define SQL_TEXTS_SEEN 64 /* texts remembered by their pointer while an index is built */
+
+struct text_seen {
+    const char *s;
+    int64_t at; /* its offset among the index's texts */
+};
+
 struct sql_index {
     const sql_table *table;
     int key;                   /* the column looked up, or grouped by */
@@ -41,6 +48,7 @@ struct sql_index {
     char *text; /* the texts, NUL-terminated, each once */
     size_t n_text, cap_text;
     tg_hash text_index;
+    struct text_seen seen[SQL_TEXTS_SEEN];
     uint32_t *order; /* the rows with an integer key, by key then row */
     size_t n_order;
     uint32_t *bucket; /* dense keys: order[bucket[k - lo] .. bucket[k - lo + 1]) hold key k */
@@ -50,7 +58,9 @@ struct sql_index {
     int64_t walk[SQL_WALK_GROUPS]; /* its keys in SQLite's order, after the NULLs when walk_null */
     size_t n_walk;
     bool walk_null;
-    uint32_t *others; /* rows whose key is no integer and not NULL, in row order */
+    uint8_t *walk_group; /* each row's group: its key's place in walk[] (+ walk_null), 0 for a
+                          * NULL key when walk_null, UINT8_MAX for a row in no group */
+    uint32_t *others;    /* rows whose key is no integer and not NULL, in row order */
     size_t n_others, cap_others;
     /* spilled: the rows in a temporary database */
     sqlite3 *spill;

@@ -193,6 +193,7 @@ struct sql_cursor {
     const tg_event *live_ev;
     int64_t live_id;
     struct sql_lookup look;
+    uint64_t cols;    /* the columns the statement reads (SQLite's colUsed; bit 63: 63 and up) */
     const char *plan; /* the lookup plan (idxStr) whose index plan_ix is */
     sql_index *plan_ix;
 };
@@ -220,6 +221,13 @@ static inline void sql_text(sql_val *v, const char *s)
     v->u.s = s;
     v->len = -1;
     v->copy = false;
+}
+
+/* Whether the statement reads column col of the cursor's rows (a scan may leave the others
+ * unset). */
+static inline bool sql_col_used(const sql_cursor *c, int col)
+{
+    return c->cols >> (col < 63 ? col : 63) & 1;
 }
 
 /* Whether ts (an event's or a row's start) passes the query's bounds. */

@@ -171,16 +171,13 @@ int sql_lookup_next(sql_cursor *c)
     if (ix->walking) { /* the next row of the group, or of the next group */
         size_t groups = ix->n_walk + ix->walk_null;
         for (; l->group < groups; l->group++, l->pos = 0) {
-            bool null_group = ix->walk_null && l->group == 0;
-            int64_t want = null_group ? 0 : ix->walk[l->group - ix->walk_null];
-            for (; l->pos < ix->n; l->pos++) {
-                int64_t k;
-                int cls = sql_index_key_class(ix, l->pos, &k);
-                if (null_group ? cls == KEY_NULL : cls != KEY_NULL && k == want)
-                    break;
-            }
-            if (l->pos < ix->n)
+            const uint8_t *at = l->pos < ix->n
+                                    ? memchr(ix->walk_group + l->pos, (int)l->group, ix->n - l->pos)
+                                    : NULL;
+            if (at) {
+                l->pos = (size_t)(at - ix->walk_group);
                 break;
+            }
         }
         if (l->group >= groups) {
             c->eof = true;

@@ -12,7 +12,9 @@
  * SQLite sees them; once the events pass the upper ts bound, the scan reads on only until
  * the calls that began inside the bounds have ended.  Calls still open at the end of the
  * events have dur -1 (Perfetto's "did not end"); their end_ts is their thread's last event,
- * where uftrace report and the viewers end them.  Frames uftrace's rules drop without an
+ * where uftrace report and the viewers end them.  Only the columns the statement reads are
+ * computed (SQLite's colUsed): the entry event's category, args and thread time, and the
+ * name, are left unset when no column of the statement needs them.  Frames uftrace's rules drop without an
  * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.  An exit
  * whose entry precedes the trace is a row where the exit holds the tracer's duration
  * (function_graph): ts its calltime, before the first event of its thread, parent unknown
@@ -97,6 +99,8 @@ struct slice_scan {
     size_t n_ktracks, cap_ktracks;
     tg_hash ktrack_index;
     const tg_event *fed; /* the event being fed to the builder (the entry a frame opens at) */
+    bool entry_cols;     /* the statement reads a column of the entry event (category, ...) */
+    bool name_col;       /* the statement reads the name */
     const tg_trace *rules_trace; /* the trace whose rules were looked up last */
     bool rules_uftrace;
     int status;
@@ -143,7 +147,7 @@ static void on_open(void *ctx, const tg_call *call)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
     struct frame_id f = {
         .id = s->next_id++, .argset = SQL_ANY, .thread_ts = SQL_ANY, .wanted = wanted};
-    const tg_event *ev = s->fed;
+    const tg_event *ev = s->entry_cols ? s->fed : NULL;
     if (wanted && ev && tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_ENTRY &&
         tg_event_func_addr(ev) == call->addr) {
         f.category = tg_event_func_category(ev);
@@ -236,7 +240,7 @@ static void on_call(void *ctx, const tg_call *call)
     /* its thread time: the entry's, and how far the exit's passed it */
     int64_t thread_end, thread_dur = SQL_ANY;
     const tg_event *ev = s->fed;
-    if (f->thread_ts != SQL_ANY && call->exit && ev &&
+    if (f->thread_ts != SQL_ANY && call->exit && ev && s->entry_cols &&
         tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_EXIT &&
         tg_event_thread_time(ev, &thread_end))
         thread_dur = thread_end - f->thread_ts;
@@ -255,7 +259,7 @@ static void on_call(void *ctx, const tg_call *call)
         .parent = depth ? t->frames[depth - 1].id : SQL_ANY,
         .self = call->self_ns,
         .end = call->exit_ns,
-        .name = sql_frame_name(s->scan.db, call),
+        .name = s->name_col ? sql_frame_name(s->scan.db, call) : NULL,
         .module = call->module,
         .category = f->category,
         .argset = f->argset,
@@ -377,6 +381,9 @@ static int slice_filter(sql_cursor *c)
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);
     c->priv = s;
     s->c = c;
+    s->entry_cols = sql_col_used(c, C_CATEGORY) || sql_col_used(c, C_ARG_SET_ID) ||
+                    sql_col_used(c, C_THREAD_TS) || sql_col_used(c, C_THREAD_DUR);
+    s->name_col = sql_col_used(c, C_NAME);
     s->cs = tg_callstack_new(on_call, s);
     if (!s->cs)
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);

@@ -222,7 +222,8 @@ static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
         by_id |= code == 'i';
     }
     codes[n] = 0;
-    info->idxStr = sqlite3_mprintf("%s", codes);
+    /* the codes, then the columns the statement reads (the scan computes only those) */
+    info->idxStr = sqlite3_mprintf("%s:%llx", codes, (unsigned long long)info->colUsed);
     if (!info->idxStr)
         return SQLITE_NOMEM;
     info->needToFreeIdxStr = 1;
@@ -256,6 +257,7 @@ static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
     c->db = vt->db;
     c->table = vt->table;
     c->eof = true;
+    c->cols = ~0ull;
     *out = &c->base;
     return SQLITE_OK;
 }
@@ -411,6 +413,8 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
     }
     sql_lookup_end(c);
     read_constraints(c, codes, argc, argv);
+    const char *used = codes ? strchr(codes, ':') : NULL;
+    c->cols = used ? strtoull(used + 1, NULL, 16) : ~0ull;
     int rc = c->table->filter(c);
     if (rc < 0)
         return failed(c, rc);

@@ -66,5 +66,6 @@ plan "SELECT count(*) FROM thread t JOIN process p USING (upid)" "INDEX 0:i" "pr
 plan "SELECT count(*) FROM process p JOIN thread t USING (upid)" "INDEX 0:#5:" "thread by upid"
 plan "SELECT name, count(*) FROM slice GROUP BY name" "INDEX 0:@5:" "GROUP BY name: rows grouped"
 # a constant is one pass of the table, no index
-plan "SELECT * FROM slice WHERE id = 3" 'SCAN slice VIRTUAL TABLE INDEX 0:"' "a constant id: one pass"
+# (idxStr: the codes of the constraints the scan applies, none here, then the columns read)
+plan "SELECT * FROM slice WHERE id = 3" 'SCAN slice VIRTUAL TABLE INDEX 0::fffff"' "a constant id: one pass"
 tg_done
