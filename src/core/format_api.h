@@ -56,6 +56,9 @@ struct tg_stream_ops {
     /* Optional: the thread's CPU time at ev, a viewer trace's thread timestamp (Chrome
      * JSON's tts, TrackEvent's thread_time): false when the event has none. */
     bool (*thread_time)(const tg_event *ev, int64_t *ns);
+    /* Optional: the declared track (tg_trace.tracks' index) of the slice ev begins or ends
+     * when it is not its thread's calls, -1 when it is (tg_track_decl). */
+    int64_t (*track)(const tg_event *ev);
     /* Optional: the flows of the slice ev begins or ends (tg_event_flows). */
     size_t (*flows)(const tg_event *ev, const tg_flow **out);
     /* Optional: the symbol of ev->addr with its size and kind (tg_event_func_symbol); without
@@ -100,6 +103,19 @@ struct tg_stream {
 
 struct tg_format;
 
+/* A track a viewer trace declared apart from its threads' calls (a Perfetto TrackDescriptor
+ * of a process or of no one, an async track of Chrome JSON): the slices a stream's track op
+ * puts on it nest on it, not in a thread's call stack.  It belongs to the thread tid, else
+ * to the process pid, else to no one (a global track); its parent is another declaration of
+ * the trace, or (parent -1, tid set) the thread's own track.  The kernel model makes one
+ * track of each (kernel_model.h), after the listed tasks' ones. */
+typedef struct tg_track_decl {
+    const char *name; /* NULL: none */
+    const char *type; /* Perfetto's track.type, NULL: by whose it is */
+    int64_t pid, tid; /* -1 none */
+    int64_t parent;   /* index of the parent's declaration, -1 none */
+} tg_track_decl;
+
 struct tg_trace {
     const struct tg_format *format;
     tg_set *set;
@@ -115,6 +131,8 @@ struct tg_trace {
     size_t n_env, cap_env;
     tg_task_info *tasks;
     size_t n_tasks, cap_tasks;
+    tg_track_decl *tracks; /* tg_trace_add_track; the reader may rename them until it returns */
+    size_t n_tracks, cap_tracks;
     /* the shared timeline (timeline.c): event time + shift_ns is the time on it */
     int64_t shift_ns;
     tg_alignment alignment;
@@ -155,6 +173,8 @@ int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_in
 int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
 /* Appends one task (tg_trace_task); its name is copied. */
 int tg_trace_add_task(tg_trace *t, const tg_task_info *task);
+/* Appends one declared track (its strings are copied): its index, or TG_ERR_NOMEM. */
+int64_t tg_trace_add_track(tg_trace *t, const tg_track_decl *track);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);

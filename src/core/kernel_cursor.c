@@ -57,6 +57,7 @@ void tg_kcursor_free(tg_kcursor *c)
     tg_hash_free(&c->ctrack_by_key);
     free(c->flags);
     free(c->cpu);
+    free(c->decl_open);
     free(c);
 }
 
@@ -459,6 +460,9 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     }
     if (utid >= 0 && ev->pid < 0 && m->threads[utid].upid >= 0)
         ev->pid = (int32_t)m->procs[m->threads[utid].upid].pid;
+    int rc = km_declared_slice(c, ev, ts, step);
+    if (rc < 0)
+        return rc;
     int64_t a, b;
     switch (k->role) {
     case KM_ROLE_NONE: break;

@@ -86,6 +86,10 @@ struct tg_kmodel {
     tg_hash str_index;
     km_class *classes; /* by tg_event_class.number */
     size_t n_classes, cap_classes;
+    /* the declared tracks (kernel_tracks.c): trace i's k-th is track decl_ids[i][k] */
+    int64_t **decl_ids;
+    size_t n_decl_traces;
+    int64_t first_decl, n_decl; /* their ids: [first_decl, first_decl + n_decl) */
 };
 
 /* Per thread, what a pass knows that changes its decisions (never read from the tables,
@@ -120,9 +124,10 @@ struct tg_kcursor {
     size_t n_flags, cap_flags;
     km_cpu *cpu; /* by cpu number */
     size_t n_cpu, cap_cpu;
-    int64_t last_tid, last_utid; /* the lookup of the previous event */
-    const tg_trace *last_trace;  /* of the previous event, and whether its events' pid is */
-    bool pid_is_process;         /* a process's (trace.dat's common_pid is a thread's) */
+    int64_t last_tid, last_utid;    /* the lookup of the previous event */
+    const tg_trace *last_trace;     /* of the previous event, and whether its events' pid is */
+    bool pid_is_process;            /* a process's (trace.dat's common_pid is a thread's) */
+    struct km_decl_open *decl_open; /* by declared track (id - first_decl), made at first use */
 };
 
 /* The class's role and fields, looked up from ev (its first event) once per class. */
@@ -147,5 +152,12 @@ int64_t km_int_field(const tg_event *ev, int index);
 /* What an IRQ, softirq, cpu_frequency or cpu_idle event does on its CPU's tracks
  * (kernel_cpu.c): fills step.  0 or TG_ERR_NOMEM. */
 int km_cpu_event(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts, tg_kstep *step);
+
+/* The declared tracks of every trace (kernel_tracks.c), made by the model's first cursor
+ * after the listed tasks.  0 or TG_ERR_NOMEM. */
+int km_declared_tracks_create(tg_kcursor *c);
+/* A slice ev begins or ends on a declared track: fills step and returns 1; 0 when ev is no
+ * such slice; TG_ERR_NOMEM. */
+int km_declared_slice(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kstep *step);
 
 #endif

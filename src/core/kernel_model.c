@@ -74,7 +74,8 @@ int64_t km_track_create(tg_kcursor *c, tg_ktrack_type type, int64_t utid, int32_
                      .upid = -1,
                      .cpu = cpu,
                      .is_counter = type != TG_KTRACK_THREAD && type != TG_KTRACK_PROCESS &&
-                                   type != TG_KTRACK_CPU_IRQ && type != TG_KTRACK_CPU_SOFTIRQ,
+                                   type != TG_KTRACK_GLOBAL && type != TG_KTRACK_CPU_IRQ &&
+                                   type != TG_KTRACK_CPU_SOFTIRQ,
                      .parent_id = -1};
     c->n_tracks++;
     return id;
@@ -220,6 +221,8 @@ static int add_listed_tasks(tg_kmodel *m)
             }
         }
     }
+    if (rc == 0)
+        rc = km_declared_tracks_create(c);
     m->n_init_threads = m->n_threads;
     m->n_init_procs = m->n_procs;
     m->n_init_tracks = m->n_tracks;
@@ -256,6 +259,9 @@ void tg_kmodel_free(tg_kmodel *m)
     free(m->strs);
     tg_hash_free(&m->str_index);
     free(m->classes);
+    for (size_t i = 0; i < m->n_decl_traces; i++)
+        free(m->decl_ids[i]);
+    free(m->decl_ids);
     free(m);
 }
 

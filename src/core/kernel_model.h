@@ -52,6 +52,11 @@
  *     fields of sched_switch / sched_wakeup (names that change over time: the last one);
  *   - a tid seen again after its thread was freed is a new thread (a new utid).
  *
+ * Tracks a viewer trace declared apart from its threads (format_api.h's tg_track_decl: a
+ * Perfetto process or global track, a Chrome JSON async track) are made with the listed
+ * tasks, in the order declared; the slices the trace puts on them are steps
+ * (TG_KSTEP_SLICE_BEGIN | TG_KSTEP_DECLARED) on that track, not calls of the thread.
+ *
  * Cost: one branch per event when the model is off; on, a class-role lookup (an array by
  * the class's set-wide number) and, for the kernel events that change state, a few hash
  * lookups.  Memory follows the CPUs, threads, processes and tracks, never the events. */
@@ -102,18 +107,20 @@ typedef enum tg_ktrack_type {
     TG_KTRACK_CPU_IDLE,    /* "cpu_idle": counter, the idle state (step 2) */
     TG_KTRACK_CPU_COUNTER, /* another per-CPU counter (step 2) */
     TG_KTRACK_PROCESS,     /* "process": a process's track (upid; Perfetto traces) */
+    TG_KTRACK_GLOBAL,      /* a viewer trace's track of no thread or process */
 } tg_ktrack_type;
 
 typedef struct tg_ktrack {
     int64_t id;
     tg_ktrack_type type;
-    const char *name;   /* Perfetto's name ("cpufreq", "Irq Cpu 0"); NULL none */
-    int64_t utid, upid; /* whose (-1 none) */
-    int32_t cpu;        /* per-CPU tracks, else -1 */
-    bool is_counter;    /* values are counter rows (counter table), not slices */
-    const char *unit;   /* counters: NULL none */
-    double scale;       /* counters: a value is the field times this (1024: KiB), 0: 1 */
-    int64_t parent_id;  /* -1 none */
+    const char *name;      /* Perfetto's name ("cpufreq", "Irq Cpu 0"); NULL none */
+    int64_t utid, upid;    /* whose (-1 none) */
+    int32_t cpu;           /* per-CPU tracks, else -1 */
+    bool is_counter;       /* values are counter rows (counter table), not slices */
+    const char *unit;      /* counters: NULL none */
+    double scale;          /* counters: a value is the field times this (1024: KiB), 0: 1 */
+    int64_t parent_id;     /* -1 none */
+    const char *type_name; /* Perfetto's track.type a viewer trace gave it, NULL: by type */
 } tg_ktrack;
 
 tg_kmodel *tg_kmodel_new(tg_set *set); /* NULL when out of memory */
@@ -149,6 +156,8 @@ typedef enum tg_kstep_what {
     TG_KSTEP_SWITCH = 8,      /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
     TG_KSTEP_WAKEUP = 16,     /* woken_utid woken by the event's thread (step 3) */
     TG_KSTEP_BLOCKED = 32,    /* why blocked_utid blocked (sched_blocked_reason): io_wait */
+    TG_KSTEP_DECLARED = 64,   /* the slice is on a track its trace declared (tg_track_decl),
+                               * not one of its thread's calls */
 } tg_kstep_what;
 
 typedef struct tg_kstep {

@@ -103,6 +103,19 @@ int tg_trace_add_task(tg_trace *t, const tg_task_info *task)
     return 0;
 }
 
+int64_t tg_trace_add_track(tg_trace *t, const tg_track_decl *track)
+{
+    TG_TRY(tg_grow(&t->tracks, &t->cap_tracks, t->n_tracks + 1, sizeof *t->tracks));
+    bool ok = true;
+    tg_track_decl k = *track;
+    k.name = dup_or_null(t, track->name, &ok);
+    k.type = dup_or_null(t, track->type, &ok);
+    if (!ok)
+        return TG_ERR_NOMEM;
+    t->tracks[t->n_tracks] = k;
+    return (int64_t)t->n_tracks++;
+}
+
 tg_clock_origin tg_clock_origin_of_name(const char *name)
 {
     static const struct {

@@ -11,7 +11,8 @@
  *
  * The slices are numbered as the slice table numbers them (sql_slice.c): a pass feeds the
  * one call-stack builder with the same rules, a frame takes the next id when it opens, and
- * a kernel-model slice (IRQ, softirq) when it begins, so slice_out and slice_in join with
+ * a kernel-model slice (IRQ, softirq, a slice on a track the trace declared) when it
+ * begins, so slice_out and slice_in join with
  * slice.id.  Rows come in the order their arrows are made.  Memory: the open frames per
  * thread and one record per live flow. */
 #include "sql/sql_internal.h"
@@ -51,6 +52,9 @@ struct flow_scan {
     struct flow_thread *threads;
     size_t n_threads, cap_threads;
     tg_hash thread_by_tid;
+    struct flow_thread *tracks; /* the slices open on the tracks a trace declared */
+    size_t n_tracks, cap_tracks;
+    tg_hash track_by_id;
     struct flow_live *live;
     size_t n_live, cap_live;
     tg_hash live_by_id;
@@ -73,6 +77,21 @@ static struct flow_thread *thread_of(struct flow_scan *s, int tid)
         s->threads[s->n_threads++] = (struct flow_thread){.tid = tid};
     }
     return &s->threads[i];
+}
+
+/* The open slices of a declared track (its id in .tid). */
+static struct flow_thread *track_of(struct flow_scan *s, int64_t track)
+{
+    int added;
+    int64_t i = tg_hash_index(&s->track_by_id, (uint64_t)track, &added);
+    if (i < 0)
+        return NULL;
+    if (added) {
+        if (tg_grow(&s->tracks, &s->cap_tracks, s->n_tracks + 1, sizeof *s->tracks) < 0)
+            return NULL;
+        s->tracks[s->n_tracks++] = (struct flow_thread){.tid = (int)track};
+    }
+    return &s->tracks[i];
 }
 
 static int add_row(struct flow_scan *s, const struct flow_frame *a, const struct flow_frame *b,
@@ -154,6 +173,21 @@ static void on_call(void *ctx, const tg_call *call)
         s->status = rc;
 }
 
+/* A slice begins or ends on a track its trace declared (kernel_model.h): it takes an id as
+ * the slice table gives it, and names its flows as a call does. */
+static int declared_slice(struct flow_scan *s, const tg_event *ev, const tg_kstep *st)
+{
+    if (!(st->what & (TG_KSTEP_SLICE_BEGIN | TG_KSTEP_SLICE_END)))
+        return 0;
+    struct flow_thread *t = track_of(s, st->slice_track);
+    size_t depth = (size_t)st->slice_depth;
+    if (!t || tg_grow(&t->frames, &t->cap, depth + 1, sizeof *t->frames) < 0)
+        return TG_ERR_NOMEM;
+    if (st->what & TG_KSTEP_SLICE_BEGIN)
+        t->frames[depth] = (struct flow_frame){.id = s->next_slice++, .ts = s->scan.last_ns};
+    return take_flows(s, ev, &t->frames[depth]);
+}
+
 static void flow_close(sql_cursor *c)
 {
     struct flow_scan *s = c->priv;
@@ -165,6 +199,10 @@ static void flow_close(sql_cursor *c)
         free(s->threads[i].frames);
     free(s->threads);
     tg_hash_free(&s->thread_by_tid);
+    for (size_t i = 0; i < s->n_tracks; i++)
+        free(s->tracks[i].frames);
+    free(s->tracks);
+    tg_hash_free(&s->track_by_id);
     free(s->live);
     tg_hash_free(&s->live_by_id);
     free(s->rows);
@@ -203,12 +241,16 @@ static int fill(struct flow_scan *s)
             s->done = true;
             break;
         }
-        s->fed = ev;
-        rc = tg_callstack_feed_at(s->cs, ev, s->scan.last_ns);
-        s->fed = NULL;
         const tg_kstep *st = tg_iter_kstep(s->scan.it);
-        if (st && (st->what & TG_KSTEP_SLICE_BEGIN))
-            s->next_slice++; /* a kernel-model slice takes an id as the slice table gives it */
+        if (st && (st->what & TG_KSTEP_DECLARED))
+            rc = declared_slice(s, ev, st); /* a slice of a declared track: no call */
+        else {
+            s->fed = ev;
+            rc = tg_callstack_feed_at(s->cs, ev, s->scan.last_ns);
+            s->fed = NULL;
+            if (st && (st->what & TG_KSTEP_SLICE_BEGIN))
+                s->next_slice++; /* a kernel-model slice takes an id as the slice table does */
+        }
         if (rc < 0 || s->status < 0)
             return sql_fail(s->scan.db, rc < 0 ? rc : s->status, NULL);
     }

@@ -21,7 +21,8 @@
  * (trace_processor, ending by record times, drops such an exit; `report` counts it).
  *
  * The kernel model's slices (category "irq": "IRQ (name)" on "Irq Cpu N", a softirq's action
- * on "SoftIrq Cpu N") take the next id where they begin, as a call does; their arg_set_id is
+ * on "SoftIrq Cpu N"; a viewer trace's slices on the tracks it declared, with their own
+ * category) take the next id where they begin, as a call does; their arg_set_id is
  * their entry event's (its irq, name or vec in args), their self_dur their dur. */
 #include "sql/sql_internal.h"
 
@@ -415,10 +416,11 @@ static int fill(struct slice_scan *s)
         int64_t ns = s->scan.last_ns; /* the event's time on the timeline */
         if (ns > q->ts_hi)
             s->draining = true;
-        s->fed = ev;
-        rc = tg_callstack_feed_at(s->cs, ev, ns);
-        s->fed = NULL;
         const tg_kstep *st = tg_iter_kstep(s->scan.it);
+        s->fed = ev;
+        /* a slice on a track its trace declared is no call of the thread */
+        rc = st && (st->what & TG_KSTEP_DECLARED) ? 0 : tg_callstack_feed_at(s->cs, ev, ns);
+        s->fed = NULL;
         if (rc >= 0 && st && (st->what & (TG_KSTEP_SLICE_BEGIN | TG_KSTEP_SLICE_END)))
             rc = kernel_slice(s, st, s->scan.ordinal, ns);
         if (rc < 0 || s->status < 0)

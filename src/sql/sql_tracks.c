@@ -21,6 +21,7 @@ static const char *type_name(tg_ktrack_type type)
     case TG_KTRACK_CPU_IDLE: return "cpu_idle";
     case TG_KTRACK_CPU_COUNTER: return "cpu_counter";
     case TG_KTRACK_PROCESS: return "process";
+    case TG_KTRACK_GLOBAL: return "global";
     }
     return NULL;
 }
@@ -72,7 +73,7 @@ static void put_common(sql_val *v, const tg_ktrack *t)
 {
     sql_int(&v[K_ID], t->id);
     sql_text(&v[K_NAME], t->name);
-    sql_text(&v[K_TYPE], type_name(t->type));
+    sql_text(&v[K_TYPE], t->type_name ? t->type_name : type_name(t->type));
     put_id(&v[K_PARENT], t->parent_id);
     sql_null(&v[K_SOURCE_ARGS]);
     sql_null(&v[K_MACHINE]);

@@ -26,6 +26,18 @@ def fail(msg):
     print("FAIL: " + msg)
 
 
+def async_key(ev, pid):
+    """The async track of a b/e/n event, as trace_processor keys it; None without an id."""
+    id2 = ev.get("id2") if isinstance(ev.get("id2"), dict) else {}
+    if "id" in ev:
+        return ("async", ev.get("name", ""), ev.get("cat", ""), str(ev["id"]))
+    if "global" in id2:
+        return ("async", ev.get("name", ""), ev.get("cat", ""), str(id2["global"]))
+    if "local" in id2:
+        return ("async", ev.get("name", ""), ev.get("cat", ""), str(id2["local"]), pid)
+    return None
+
+
 def expected(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -56,8 +68,20 @@ def expected(path):
             row[1] = ts - row[0]
         elif ph == "X":
             slices.append([ts, round(float(ev.get("dur", 0)) * 1000), ev.get("name", "")])
-        elif ph in ("i", "I", "n"):
+        elif ph in ("i", "I"):
             slices.append([ts, 0, ev.get("name", "")])
+        elif ph in ("b", "e", "n") and async_key(ev, pid):
+            # an async slice: on the track of (name, cat, id), not its thread's
+            key = async_key(ev, pid)
+            if ph == "b":
+                row = [ts, -1, ev.get("name", "")]
+                open_.setdefault(key, []).append(row)
+                slices.append(row)
+            elif ph == "e" and open_.get(key):
+                row = open_[key].pop()
+                row[1] = ts - row[0]
+            elif ph == "n":
+                slices.append([ts, 0, ev.get("name", "")])
     return sorted(tuple(s) for s in slices), names
 
 

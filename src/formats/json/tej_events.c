@@ -1,7 +1,7 @@
 /* tej_events.c - one Trace Event Format object into records.
  *
  * The phases read: B and E (a slice begins and ends on its thread: an E ends the latest
- * slice begun on that thread), X (a complete slice: ts and dur), i, I and n (an instant: a
+ * slice begun on that thread), X (a complete slice: ts and dur), i and I (an instant: a
  * slice of no duration), M (process_name and thread_name name the process and the thread).
  * Times are in microseconds, as numbers or as numeric strings, read from their decimal text
  * exactly to the nanosecond (rounded half up past it); an
@@ -12,7 +12,8 @@
  * A B, E or X event's "tts" is its thread time (tg_event_thread_time), an X's "tts" +
  * "tdur" its end's.
  * A slice's "cat" is its category, its "bind_id" with "flow_in" / "flow_out" its flow (v2).
- * The other phases (counters, async b/e, v1 flows s/t/f, samples) are not read yet. */
+ * Async b, e and n are slices of their own tracks (tej_async.c).
+ * The other phases (counters, v1 flows s/t/f, samples) are not read yet. */
 #include "formats/json/tej_internal.h"
 
 #include "core/grow.h"
@@ -161,6 +162,7 @@ static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint3
                       .name = name,
                       .args = args ? json_object_get(args) : NULL,
                       .offset = offset,
+                      .track = -1,
                       .thread_ns = thread_ns};
     return r;
 }
@@ -221,6 +223,41 @@ static int read_metadata(tg_trace *t, struct json_object *ev, int32_t pid, int32
     return 0;
 }
 
+/* An async event (ph b, e, n): a slice on its async track (tej_async.c); no thread's. */
+static int async_event(tg_trace *t, struct json_object *ev, char ph, int64_t ts, uint64_t order,
+                       const char *name, int32_t pid, struct json_object *args, uint64_t offset)
+{
+    tej_trace *j = t->priv;
+    bool nomem;
+    tej_async_track *k = tej_async_track_of(t, ev, name, pid, &nomem);
+    if (!k)
+        return nomem ? TG_ERR_NOMEM : 0;
+    tej_record *r;
+    if (ph == 'e') {
+        if (!k->open)
+            return 0; /* an end without a begin */
+        r = add(t, j->end, ts, 1, 0, order, -1, -1, k->stack[--k->open], NULL, offset, TEJ_NO_TIME);
+        if (r)
+            r->track = k->decl;
+        return r ? 0 : TG_ERR_NOMEM;
+    }
+    uint64_t n = name_number(t, name);
+    const tej_slice_info *info = n == UINT64_MAX ? NULL : slice_info(t, ev, &nomem);
+    r = n == UINT64_MAX || nomem
+            ? NULL
+            : add(t, j->begin, ts, 1, 0, order, -1, -1, n, args, offset, TEJ_NO_TIME);
+    if (!r)
+        return TG_ERR_NOMEM;
+    r->info = info;
+    r->track = k->decl;
+    if (ph == 'b')
+        return tej_async_push(k, n);
+    r = add(t, j->end, ts, 1, 0, order + 1, -1, -1, n, NULL, offset, TEJ_NO_TIME);
+    if (r)
+        r->track = k->decl;
+    return r ? 0 : TG_ERR_NOMEM;
+}
+
 int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
 {
     tej_trace *j = t->priv;
@@ -272,8 +309,7 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         return 0; /* an end without a begin */
     case 'X':
     case 'i':
-    case 'I':
-    case 'n': {
+    case 'I': {
         int64_t dur = 0;
         if (*ph == 'X' && !time_of(member(ev, "dur"), &dur))
             return 0;
@@ -302,6 +338,9 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
                    ? 0
                    : TG_ERR_NOMEM;
     }
+    case 'b':
+    case 'e':
+    case 'n': return async_event(t, ev, *ph, ts, order, name ? name : "", pid, args, offset);
     default: return 0;
     }
 }

@@ -185,6 +185,7 @@ static void tej_close(tg_trace *t)
     free(j->recs);
     free(j->names);
     free(j->open);
+    tej_async_free(j);
     tg_hash_free(&j->name_by_hash);
     tg_error_free(j->damage);
     tg_map_close(&j->map);

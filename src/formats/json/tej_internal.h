@@ -4,9 +4,10 @@
  * array (Chrome's tracing, Perfetto's JSON export, `uftrace dump --chrome`, traceglot's own
  * `convert --to chrome`).  Open (tej_format.c) parses the events one at a time with json-c,
  * so an array cut short or damaged gives the events before the damage, and turns each into
- * records (tej_events.c): slices (ph B/E, X, and the instants i/I/n as slices of no
+ * records (tej_events.c): slices (ph B/E, X, and the instants i/I as slices of no
  * duration) as function entries and exits of their thread, metadata (ph M) as the names of
- * processes and threads.  The records are sorted by time and handed out by one stream
+ * processes and threads, async slices (b/e/n) on tracks of their own (tej_async.c).  The
+ * records are sorted by time and handed out by one stream
  * (tej_stream.c); an event's "args" are its payload fields. */
 #ifndef TG_TEJ_INTERNAL_H
 #define TG_TEJ_INTERNAL_H
@@ -37,6 +38,7 @@ typedef struct tej_record {
     uint64_t name;              /* the slice's name number (tej_trace.names) */
     struct json_object *args;   /* the event's "args" (a reference held), or NULL */
     uint64_t offset;            /* of the event in the file */
+    int32_t track;              /* an async slice's: its tg_track_decl, -1 its thread's call */
     int64_t thread_ns;          /* the thread time ("tts"), TEJ_NO_TIME none */
     const tej_slice_info *info; /* a slice's begin: its category and flow, or NULL */
 } tej_record;
@@ -48,6 +50,15 @@ typedef struct tej_open_slice {
     uint64_t name;
 } tej_open_slice;
 
+/* An async track (tej_async.c): its key (name, cat, id, scope), its declaration, the names
+ * of the slices open on it. */
+typedef struct tej_async_track {
+    const char *key;
+    int32_t decl;
+    uint64_t *stack;
+    size_t open, cap;
+} tej_async_track;
+
 typedef struct tej_trace {
     tg_map map;
     tej_record *recs;
@@ -57,6 +68,9 @@ typedef struct tej_trace {
     tg_hash name_by_hash;
     tej_open_slice *open; /* B events not yet ended, all threads (searched from the top) */
     size_t n_open, cap_open;
+    tej_async_track *async;
+    size_t n_async, cap_async;
+    tg_hash async_by_key;
     const tg_event_class *begin, *end;
     uint64_t order;
     tg_error *damage;
@@ -67,6 +81,12 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset);
 /* tej_nesting.c: counts the complete events that cannot nest (in the sorted records).  0 or
  * TG_ERR_NOMEM. */
 int tej_count_spills(tg_trace *t);
+/* tej_async.c: the async track of an event (ph b, e, n) named name by process pid, made at
+ * its first event; NULL when the event names no id, or out of memory (*nomem). */
+tej_async_track *tej_async_track_of(tg_trace *t, struct json_object *ev, const char *name,
+                                    int32_t pid, bool *nomem);
+int tej_async_push(tej_async_track *k, uint64_t name); /* 0 or TG_ERR_NOMEM */
+void tej_async_free(tej_trace *j);
 /* tej_stream.c */
 int tej_add_stream(tg_trace *t);
 

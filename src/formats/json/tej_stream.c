@@ -134,6 +134,12 @@ static const char *tej_func_name(const tg_event *ev)
 
 static void tej_destroy(tg_stream *s) { free(s->priv); }
 
+static int64_t tej_event_track(const tg_event *ev)
+{
+    const tej_record *r = ev->auxp;
+    return r ? r->track : -1;
+}
+
 static const struct tg_stream_ops tej_stream_ops = {
     .next = tej_next,
     .field_count = tej_field_count,
@@ -143,6 +149,7 @@ static const struct tg_stream_ops tej_stream_ops = {
     .rewind = tej_rewind,
     .thread_time = tej_thread_time,
     .func_category = tej_func_category,
+    .track = tej_event_track,
     .flows = tej_flows,
     .events_independent = true, /* records and their args live as long as the trace */
 };

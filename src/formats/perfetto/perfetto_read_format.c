@@ -117,7 +117,7 @@ pf_record *pf_add_record(pf_trace *p)
     pf_record *r = &p->recs[p->n_recs++];
     memset(r, 0, sizeof *r);
     r->order = p->order++;
-    r->cpu = r->pid = r->tid = -1;
+    r->cpu = r->pid = r->tid = r->track = -1;
     return r;
 }
 
@@ -490,12 +490,14 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
                "the file (%zu bytes)",
                path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
     pf_apply_renames(p);
+    int rc = pf_declare_tracks(t);
     const char *clock = pf_clock_name(p->trace_clock);
     if (clock)
         tg_trace_set_clock(t, clock, 0);
     if (p->n_recs > 1)
         qsort(p->recs, p->n_recs, sizeof *p->recs, compare_records);
-    int rc = pf_add_stream(t);
+    if (rc == 0)
+        rc = pf_add_stream(t);
     if (rc < 0) {
         tg_error_free(damage);
         return tg_err(err, rc, "out of memory");

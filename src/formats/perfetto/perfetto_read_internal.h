@@ -39,6 +39,7 @@ typedef struct pf_record {
     uint64_t order; /* file order: the sort's tie-break */
     const tg_event_class *cls;
     int32_t cpu, pid, tid;
+    int32_t track;       /* slices: its pf_track (pf_trace.tracks' index), -1 none */
     uint64_t addr;       /* slices: the name's number (pf_trace.names) */
     const uint8_t *data; /* ftrace: the encoded event message (in the map or the arena) */
     size_t size;
@@ -46,10 +47,18 @@ typedef struct pf_record {
     const pf_slice_info *slice; /* a slice's beginning: its category and args, or NULL */
 } pf_record;
 
-/* A track a TrackDescriptor declared: which thread or process its slices belong to. */
+/* A track a TrackDescriptor declared (or an event named): which thread or process its
+ * slices belong to.  A thread's track holds its calls; any other is declared to core
+ * (tg_track_decl) once every packet is read (pf_declare_tracks). */
 typedef struct pf_track {
     uint64_t uuid;
     int32_t pid, tid; /* -1 unknown */
+    bool thread;      /* a thread's own track (its descriptor's thread, a sequence's, atrace's) */
+    bool process;     /* a process's (its descriptor's process) */
+    bool has_parent;
+    uint64_t parent_uuid;
+    int64_t decl;         /* its tg_track_decl, -1: none (a thread's) or not yet */
+    uint64_t first_slice; /* the name number of its first slice, UINT64_MAX none */
     const char *name;
     uint32_t open; /* slices begun and not ended (their names' numbers on a stack) */
     uint64_t *stack;
@@ -182,6 +191,10 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
 /* The translation table's slice names (applied by pf_apply_renames).  0 or TG_ERR_NOMEM. */
 int pf_read_translation_table(tg_trace *t, const PerfettoRead__TranslationTable *tt);
 void pf_apply_renames(pf_trace *p);
+/* Declares every track that is not a thread's (tg_trace_add_track), parents first, named by
+ * its descriptor or else by its first slice, and moves the records of their slices off
+ * their threads.  0 or TG_ERR_NOMEM. */
+int pf_declare_tracks(tg_trace *t);
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset);
 

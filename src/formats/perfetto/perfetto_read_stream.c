@@ -216,12 +216,20 @@ static void pf_destroy(tg_stream *s)
     free(st);
 }
 
+static int64_t pf_event_track(const tg_event *ev)
+{
+    const pf_stream *st = ev->stream->priv;
+    const pf_record *r = ev->auxp;
+    return r && r->track >= 0 ? st->p->tracks[r->track].decl : -1;
+}
+
 static const struct tg_stream_ops pf_stream_ops = {
     .next = pf_next,
     .field_count = pf_field_count,
     .field = pf_field,
     .func_name = pf_func_name,
     .func_category = pf_func_category,
+    .track = pf_event_track,
     .flows = pf_flows,
     .destroy = pf_destroy,
     .rewind = pf_rewind,

@@ -18,7 +18,8 @@ static pf_track *track_of(pf_trace *p, uint64_t uuid, bool add)
     if (!add || tg_grow(&p->tracks, &p->cap_tracks, p->n_tracks + 1, sizeof *p->tracks) < 0 ||
         tg_hash_insert(&p->track_by_uuid, uuid, &slot) < 0)
         return NULL;
-    p->tracks[p->n_tracks] = (pf_track){.uuid = uuid, .pid = -1, .tid = -1};
+    p->tracks[p->n_tracks] =
+        (pf_track){.uuid = uuid, .pid = -1, .tid = -1, .decl = -1, .first_slice = UINT64_MAX};
     *slot = p->n_tracks;
     return &p->tracks[p->n_tracks++];
 }
@@ -30,21 +31,77 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
     if (!k)
         return TG_ERR_NOMEM;
     if (d->static_or_dynamic_name_case ==
-        PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME)
-        k->name = tg_arena_strdup(&t->arena, d->name);
+            PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME &&
+        d->name && !(k->name = tg_arena_strdup(&t->arena, d->name)))
+        return TG_ERR_NOMEM;
+    if (d->has_parent_uuid && d->parent_uuid != d->uuid) {
+        k->has_parent = true;
+        k->parent_uuid = d->parent_uuid;
+    }
     if (d->thread) {
+        k->thread = true;
         k->pid = d->thread->has_pid ? d->thread->pid : -1;
         k->tid = d->thread->has_tid ? d->thread->tid : -1;
         if (d->thread->has_tid &&
             pf_add_task(t, d->thread->tid, k->pid, d->thread->thread_name) < 0)
             return TG_ERR_NOMEM;
     } else if (d->process && d->process->has_pid) {
+        k->process = true;
         k->pid = k->tid = d->process->pid;
         const char *name = d->process->process_name;
         if (!name && d->process->n_cmdline)
             name = d->process->cmdline[0];
         if (pf_add_task(t, d->process->pid, d->process->pid, name) < 0)
             return TG_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* The declaration of track i (its parents' first); guard bounds a cycle of parents. */
+static int64_t declare(tg_trace *t, size_t i, int guard)
+{
+    pf_trace *p = t->priv;
+    pf_track *k = &p->tracks[i];
+    if (k->thread || k->decl >= 0)
+        return k->decl;
+    tg_track_decl d = {.name = k->name, .pid = -1, .tid = -1, .parent = -1};
+    if (k->process)
+        d.pid = k->pid;
+    else if (k->has_parent && guard < 64) {
+        const uint64_t *slot = tg_hash_find(&p->track_by_uuid, k->parent_uuid);
+        if (slot) {
+            const pf_track *parent = &p->tracks[*slot];
+            int64_t at = declare(t, (size_t)*slot, guard + 1);
+            if (at < -1)
+                return at;
+            d.parent = at;
+            d.pid = parent->decl >= 0 ? t->tracks[at].pid : parent->pid;
+            d.tid = parent->decl >= 0 ? t->tracks[at].tid : parent->thread ? parent->tid : -1;
+        }
+    }
+    /* a track no descriptor named takes its first slice's name, as trace_processor names it */
+    if (!d.name && !k->process && k->first_slice < p->n_names)
+        d.name = p->names[k->first_slice];
+    k = &p->tracks[i];
+    if (k->decl >= 0)
+        return k->decl; /* declared through a cycle of parents */
+    int64_t at = tg_trace_add_track(t, &d);
+    if (at >= 0)
+        p->tracks[i].decl = at;
+    return at;
+}
+
+int pf_declare_tracks(tg_trace *t)
+{
+    pf_trace *p = t->priv;
+    for (size_t i = 0; i < p->n_tracks; i++)
+        if (declare(t, i, 0) < -1)
+            return TG_ERR_NOMEM;
+    /* their slices belong to no thread */
+    for (size_t i = 0; i < p->n_recs; i++) {
+        pf_record *r = &p->recs[i];
+        if (r->track >= 0 && p->tracks[r->track].decl >= 0)
+            r->pid = r->tid = -1;
     }
     return 0;
 }
@@ -256,6 +313,9 @@ static int slice_record(tg_trace *t, const tg_event_class *cls, int64_t ts, cons
     r->cls = cls;
     r->pid = k ? k->pid : s->pid;
     r->tid = k ? k->tid : s->tid;
+    r->track = k ? (int32_t)(k - ((const pf_trace *)t->priv)->tracks) : -1;
+    if (k && cls == ((const pf_trace *)t->priv)->slice_begin && k->first_slice == UINT64_MAX)
+        ((pf_track *)k)->first_slice = name;
     if (r->tid < 0)
         r->tid = r->pid >= 0 ? r->pid : 0;
     r->addr = name;
@@ -278,6 +338,7 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
         if (k) {
             k->pid = s->pid;
             k->tid = s->tid;
+            k->thread = true;
         }
     }
     const char *name = NULL;
@@ -373,6 +434,7 @@ int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len,
     if (!k)
         return TG_ERR_NOMEM;
     k->tid = tid;
+    k->thread = true;
     if (phase == 'E') {
         if (!k->open)
             return 0; /* an end without a begin: trace_processor drops it */
