@@ -10,7 +10,7 @@ D=$TG_TEST_DATA/perf
 tg_need_dir "$D"
 empty=$TG_TMP/empty-symfs
 mkdir -p "$empty"
-for n in cpu-clock cpu-clock-g multi pipe zstd sched sched-g; do
+for n in cpu-clock cpu-clock-g multi pipe zstd sched sched-g all-g; do
     tg_check "$n: perf script report stackcollapse" "$D/$n.stackcollapse.txt" \
         "$TG" convert --to folded --symfs "$empty" "$D/$n.data"
 done

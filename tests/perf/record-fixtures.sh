@@ -83,6 +83,9 @@ rec sched --synth=task -a -e sched:sched_switch -e sched:sched_wakeup -- sleep 0
 # every CPU's context switches with their kernel and user call chains (perf script prints
 # the tracepoint's text, then the chain)
 rec sched-g -a -g -e sched:sched_switch -- sleep 0.01
+# every CPU's cpu-clock samples with call chains: many objects and threads, entries and call
+# graph branches of equal weight (perf report's tie orders)
+rec all-g -F 1000 -a -g -e cpu-clock -- sleep 0.05
 rec zstd --compression-level=3 -F 1000 -e cpu-clock -- "${run[@]}"
 wanted pipe && perf record -q -o - -F 1000 -e cpu-clock -- "${run[@]}" 2>/dev/null >"$data/pipe.data"
 rm -f "$data"/*.data.old

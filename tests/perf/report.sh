@@ -29,7 +29,7 @@ variant_options() { # SUFFIX HAS-CHAINS
     *) return 1 ;;
     esac
 }
-for n in cpu-clock multi pipe zstd sched cpu-clock-g sched-g; do
+for n in cpu-clock multi pipe zstd sched cpu-clock-g sched-g all-g; do
     chains=no
     [ -e "$D/$n.report-flat.txt" ] || [ -e "$D/$n.report-nochildren.txt" ] && chains=yes
     for ref in "$D/$n".report*.txt; do

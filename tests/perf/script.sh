@@ -12,7 +12,7 @@ D=$TG_TEST_DATA/perf
 tg_need_dir "$D"
 empty=$TG_TMP/empty-symfs
 mkdir -p "$empty"
-for n in cpu-clock cpu-clock-g multi pipe zstd sched sched-g; do
+for n in cpu-clock cpu-clock-g multi pipe zstd sched sched-g all-g; do
     tg_check "$n: perf script" "$D/$n.script.txt" "$TG" cat --style=perf --symfs "$empty" "$D/$n.data"
     tg_check "$n: perf script --ns" "$D/$n.script-ns.txt" \
         "$TG" cat --style=perf --ns --symfs "$empty" "$D/$n.data"

@@ -340,7 +340,14 @@ static void print_event(pr_state *st, tg_buf *out, pr_event *e, bool skip_first)
     ph_sort(h, &st->cfg);
     size_t w[8];
     column_widths(st, h, w);
-    tg_buf_printf(out, "# Samples: %" PRIu64 "  of event '%s'\n", h->samples, e->name);
+    /* perf's convert_unit: thousands above 1000 as K, M, G */
+    uint64_t samples = h->samples;
+    char unit = ' ';
+    for (const char *u = "KMG"; *u && samples > 1000; u++) {
+        samples /= 1000;
+        unit = *u;
+    }
+    tg_buf_printf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit, e->name);
     tg_buf_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", h->total);
     tg_buf_puts(out, st->cfg.children ? "# Children      Self" : "# Overhead");
     for (size_t k = 0; k < st->cfg.n_keys; k++)
