@@ -1057,6 +1057,9 @@ int tg_sql_run(struct sqlite3 *db, const char *sql, const char *format, tg_buf *
 /* The i-th table of tg_sql_open's connection (0..; the views are SQLite's schema's), NULL past
  * the last. */
 const char *tg_sql_table_name(size_t i);
+/* Its columns as CREATE TABLE declares them ("id INTEGER, ts INTEGER, ..."), NULL past the
+ * last: what the manual page lists. */
+const char *tg_sql_table_columns(size_t i);
 /* Does sql end with a complete statement (sqlite3_complete: a ";" outside strings, comments
  * and triggers)?  The shell's rule for when a statement typed over several lines runs. */
 int tg_sql_complete(const char *sql);

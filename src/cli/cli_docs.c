@@ -266,6 +266,34 @@ static int page_main(FILE *f)
     return 0;
 }
 
+/* sql's page: every table of the trace and its columns, one line each, from the
+ * declarations the tables are made of (tg_sql_table_columns), so the page cannot drift. */
+static void man_sql_tables(FILE *f)
+{
+    fputs(".SH TABLES\nThe tables a query reads, each with its columns and their types, one a "
+          "line (as PRAGMA table_info(TABLE) lists them; the README says what each holds). The "
+          "views raw (ftrace_event), sched (sched_slice with ts_end) and counters (counter with "
+          "its track's name and unit) are Perfetto's other names for the same rows.\n",
+          f);
+    for (size_t i = 0; tg_sql_table_name(i); i++) {
+        fputs(".SS ", f);
+        roff(f, tg_sql_table_name(i));
+        fputs("\n.nf\n", f);
+        const char *c = tg_sql_table_columns(i);
+        while (*c) {
+            size_t n = strcspn(c, ",");
+            char column[128];
+            snprintf(column, sizeof column, "%.*s", (int)n, c);
+            roff(f, column);
+            fputs("\n", f);
+            c += n;
+            while (*c == ',' || *c == ' ')
+                c++;
+        }
+        fputs(".fi\n", f);
+    }
+}
+
 static int page_command(FILE *f, const struct cli_command_info *cmd)
 {
     char name[64], list[400];
@@ -300,6 +328,8 @@ static int page_command(FILE *f, const struct cli_command_info *cmd)
     fputs("\n.fi\n", f);
     if (cmd->id == CMD_CONVERT)
         fputs(man_outputs, f);
+    if (cmd->id == CMD_SQL)
+        man_sql_tables(f);
     fputs(man_exit, f);
     fputs(".SH SEE ALSO\n\\fBtraceglot\\fR(1)\n", f);
     return 0;

@@ -47,17 +47,29 @@ int sql_prepare_failed(struct sqlite3 *sqlite, tg_error **err)
     return tg_err(err, TG_ERR_USAGE, "no such table: %s (did you mean %s?)", missing, near);
 }
 
-const char *tg_sql_table_name(size_t i)
+static const sql_table *table_at(size_t i)
 {
     size_t n = 0;
     while (sql_tables[n])
         n++;
     if (i < n)
-        return sql_tables[i]->name;
+        return sql_tables[i];
     for (size_t k = 0; sql_analysis_tables[k]; k++)
         if (k == i - n)
-            return sql_analysis_tables[k]->name;
+            return sql_analysis_tables[k];
     return NULL;
+}
+
+const char *tg_sql_table_name(size_t i)
+{
+    const sql_table *t = table_at(i);
+    return t ? t->name : NULL;
+}
+
+const char *tg_sql_table_columns(size_t i)
+{
+    const sql_table *t = table_at(i);
+    return t ? t->columns : NULL;
 }
 
 int tg_sql_complete(const char *sql) { return sqlite3_complete(sql); }
