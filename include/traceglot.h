@@ -784,8 +784,13 @@ int tg_filter_match(const tg_filter *f, const tg_event *ev);
 /* The filter held against what set holds, before a run: event globs none of which matches
  * an event class of the traces are TG_ERR_USAGE (one error per glob, naming the nearest
  * names); one glob of several matching none, a CPU or a thread no stream has, is a warning
- * appended to *warnings.  Only what the traces know at open is checked. */
-int tg_filter_check(const tg_filter *f, const tg_set *set, tg_error **warnings, tg_error **err);
+ * appended to *warnings.  A CPU or thread the traces know only from their events (perf.data,
+ * LTTng 0.x, CTF, a format without CPUs) is held against the events of the first pass of an
+ * iterator with f that reads them all: see tg_set_run_warnings. */
+int tg_filter_check(const tg_filter *f, tg_set *set, tg_error **warnings, tg_error **err);
+/* The CPUs and threads of tg_filter_check's filter that a whole pass over the events did not
+ * meet (a list, as tg_set_warnings; each said once), or NULL. */
+const tg_error *tg_set_run_warnings(const tg_set *set);
 
 typedef struct tg_iter tg_iter;
 

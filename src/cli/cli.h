@@ -94,6 +94,8 @@ void cli_args_free(struct cli_args *a);
 tg_set *cli_open(struct cli_args *a);
 /* Prints the set's and its traces' warnings on stderr (not with --quiet). */
 void cli_print_warnings(const struct cli_args *a, const tg_set *set);
+/* After the run: the --cpu and --tid values no event of the trace had (tg_set_run_warnings). */
+void cli_print_run_warnings(const tg_set *set);
 /* Prints err (every error of its list) as "traceglot: error: ..." and frees it; returns the
  * exit code for rc. */
 int cli_finish(int rc, tg_error *err);

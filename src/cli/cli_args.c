@@ -515,6 +515,12 @@ tg_set *cli_open(struct cli_args *a)
     return set;
 }
 
+void cli_print_run_warnings(const tg_set *set)
+{
+    for (const tg_error *w = tg_set_run_warnings(set); w; w = tg_error_next(w))
+        fprintf(stderr, "traceglot: warning: %s\n", tg_error_message(w));
+}
+
 void cli_print_warnings(const struct cli_args *a, const tg_set *set)
 {
     if (tg_options_flag(a->opts, "quiet")) /* trace-cmd report -q */

@@ -33,6 +33,7 @@ static int run_to_fd(struct cli_args *a, int fd, cli_call call)
     tg_set_notes(set, NULL);
     tg_buf_free(notes);
     tg_buf_free(out);
+    cli_print_run_warnings(set);
     tg_close(set);
     return cli_finish(rc, err);
 }
@@ -202,6 +203,7 @@ static int graph_to_path(struct cli_args *a, const char *path)
     }
     tg_buf_free(out);
     tg_output_free(o);
+    cli_print_run_warnings(set);
     tg_close(set);
     return cli_finish(rc, err);
 }
@@ -301,6 +303,7 @@ static int convert_to_path(struct cli_args *a, const char *path)
         cli_signals_unwatch(o);
         tg_output_free(o);
     }
+    cli_print_run_warnings(set);
     tg_close(set);
     return cli_finish(rc, err);
 }

@@ -122,6 +122,7 @@ int cli_run_sql(struct cli_args *a)
     if (damage && status == 0)
         status = 1;
     tg_sql_close(db);
+    cli_print_run_warnings(set);
     tg_close(set);
     return status;
 }

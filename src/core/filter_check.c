@@ -4,13 +4,17 @@
  * event so); one glob of several naming none, a CPU or a thread that no stream of the
  * traces has, is a warning.
  *
- * Only what a trace knows at open is checked: classes where every trace names its classes
+ * What a trace knows at open is checked here: classes where every trace names its classes
  * at open (a Perfetto trace names them as its packets are read), CPUs where every stream
  * says its CPU, threads where every stream is one thread (uftrace, XRay) or the trace lists
- * its tasks. */
+ * its tasks.  The other CPUs and threads (perf.data's samples, LTTng 0.x's and CTF's
+ * events, formats that record no CPU) are kept on the set as unsure: the first pass over
+ * every event says those it did not meet (tg_set_run_warnings). */
 #include "core/error_internal.h"
 #include "core/filter_internal.h"
 #include "core/format_api.h"
+#include "core/grow.h"
+#include "core/set_internal.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -111,28 +115,72 @@ static bool has_tid(const tg_set *set, int tid, bool *known)
     return false;
 }
 
-int tg_filter_check(const tg_filter *f, const tg_set *set, tg_error **warnings, tg_error **err)
+static void say_missing(tg_error **warnings, int value, bool is_cpu)
+{
+    tg_error *w = NULL;
+    if (is_cpu)
+        tg_err(&w, TG_ERR_USAGE, "the trace has no CPU %d: --cpu %d selects nothing", value, value);
+    else
+        tg_err(&w, TG_ERR_USAGE, "the trace has no thread %d: --tid %d selects nothing", value,
+               value);
+    tg_err_append(warnings, w);
+}
+
+/* A value the traces know only from their events, watched by the next full pass. */
+static void keep_unsure(tg_set *set, int value, bool is_cpu)
+{
+    if (tg_grow(&set->unsure, &set->cap_unsure, set->n_unsure + 1, sizeof *set->unsure) < 0)
+        return; /* out of memory: left unsaid, as before */
+    set->unsure[set->n_unsure++] = (struct tg_unsure_value){value, is_cpu, false};
+}
+
+int tg_filter_check(const tg_filter *f, tg_set *set, tg_error **warnings, tg_error **err)
 {
     if (!f)
         return 0;
     TG_TRY(check_globs(f, set, warnings, err));
+    set->n_unsure = 0;
+    set->unsure_filter = f;
     for (size_t i = 0; i < f->n_cpus; i++) {
         bool known = true;
-        if (!has_cpu(set, f->cpus[i], &known) && known) {
-            tg_error *w = NULL;
-            tg_err(&w, TG_ERR_USAGE, "the trace has no CPU %d: --cpu %d selects nothing",
-                   f->cpus[i], f->cpus[i]);
-            tg_err_append(warnings, w);
-        }
+        if (has_cpu(set, f->cpus[i], &known))
+            continue;
+        if (known)
+            say_missing(warnings, f->cpus[i], true);
+        else
+            keep_unsure(set, f->cpus[i], true);
     }
     for (size_t i = 0; i < f->n_tids; i++) {
         bool known = true;
-        if (!has_tid(set, f->tids[i], &known) && known) {
-            tg_error *w = NULL;
-            tg_err(&w, TG_ERR_USAGE, "the trace has no thread %d: --tid %d selects nothing",
-                   f->tids[i], f->tids[i]);
-            tg_err_append(warnings, w);
-        }
+        if (has_tid(set, f->tids[i], &known))
+            continue;
+        if (known)
+            say_missing(warnings, f->tids[i], false);
+        else
+            keep_unsure(set, f->tids[i], false);
     }
     return 0;
 }
+
+/* After the pass, what was known only from the events is said so: no event on the CPU or
+ * of the thread (a kernel trace may name a thread, in a wakeup, that never ran). */
+void tg_set_unsure_done(tg_set *set)
+{
+    for (size_t i = 0; i < set->n_unsure; i++) {
+        const struct tg_unsure_value *u = &set->unsure[i];
+        if (u->seen)
+            continue;
+        tg_error *w = NULL;
+        if (u->is_cpu)
+            tg_err(&w, TG_ERR_USAGE, "the trace has no event on CPU %d: --cpu %d selects nothing",
+                   u->value, u->value);
+        else
+            tg_err(&w, TG_ERR_USAGE,
+                   "the trace has no event of thread %d: --tid %d selects nothing", u->value,
+                   u->value);
+        tg_err_append(&set->run_warnings, w);
+    }
+    set->n_unsure = 0;
+}
+
+const tg_error *tg_set_run_warnings(const tg_set *set) { return set ? set->run_warnings : NULL; }

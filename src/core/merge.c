@@ -51,6 +51,7 @@ struct tg_iter {
     tg_kcursor *kcursor;
     tg_kstep kstep;
     bool own_model;
+    bool watch; /* marks the set's unsure CPUs and threads it meets (tg_filter_check) */
 };
 
 static void keep_error(void *ctx, tg_error *e)
@@ -197,6 +198,7 @@ static void prime(tg_iter *it)
         it->has_end = true;
         it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
     }
+    it->watch = f && f == it->set->unsure_filter && it->set->n_unsure;
     it->checks = it->has_begin || it->has_end ||
                  (f && (f->n_globs || f->n_tids || f->n_pids || f->n_cpus)) || it->kcursor;
     if (it->spans) { /* every event through next_event_slow, where it is counted */
@@ -234,6 +236,8 @@ __attribute__((noinline, cold)) static void count_progress(tg_iter *it)
 static void end_of_events(tg_iter *it)
 {
     it->done = true;
+    if (it->watch && it->set->unsure_filter == it->filter) /* every event was read */
+        tg_set_unsure_done(it->set);
     if (it->kcursor)
         tg_kcursor_finish(it->kcursor);
 }
@@ -249,6 +253,18 @@ __attribute__((noinline)) static int feed_model(tg_iter *it, tg_event *ev, int64
         keep_error(it, e);
     }
     return rc;
+}
+
+/* The set's unsure --cpu and --tid values (filter_check.c) this event has: met.  Out of line:
+ * only a run with such a value comes here. */
+__attribute__((noinline)) static void watch_event(tg_iter *it, const tg_event *ev)
+{
+    tg_set *set = it->set;
+    for (size_t i = 0; i < set->n_unsure; i++) {
+        struct tg_unsure_value *u = &set->unsure[i];
+        if (u->value == (u->is_cpu ? ev->cpu : ev->tid))
+            u->seen = true;
+    }
 }
 
 /* --pid: the event's process as the model has it (trace.dat's common_pid is a thread). */
@@ -322,6 +338,8 @@ static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
         }
         if (it->kcursor && feed_model(it, (tg_event *)ev, key) < 0)
             continue;
+        if (it->watch)
+            watch_event(it, ev);
         if (it->has_begin && key < it->begin_ns)
             continue;
         if (it->filter && !tg_filter_match(it->filter, ev))

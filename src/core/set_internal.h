@@ -6,6 +6,13 @@
 
 #include <stdbool.h>
 
+/* A --cpu or --tid value of tg_filter_check's filter that the traces know only from their
+ * events: met by the pass (seen) or not. */
+struct tg_unsure_value {
+    int value;
+    bool is_cpu, seen;
+};
+
 struct tg_set {
     tg_trace **traces;
     size_t n_traces, cap_traces;
@@ -27,7 +34,18 @@ struct tg_set {
     void *progress_ctx;
     uint64_t progress_every, bytes_total;
     tg_buf *notes; /* tg_set_notes: the peers' stderr lines (NULL: dropped) */
+    /* tg_filter_check's --cpu and --tid values that the traces know only from their events:
+     * the first iterator with that filter reading every event marks those it meets (merge.c)
+     * and puts the others in run_warnings */
+    const tg_filter *unsure_filter;
+    struct tg_unsure_value *unsure;
+    size_t n_unsure, cap_unsure;
+    tg_error *run_warnings;
 };
+
+/* Called by the iterator at the end of a pass that read every event (merge.c): the unsure
+ * values it did not meet become run warnings, and none is watched any more. */
+void tg_set_unsure_done(tg_set *set);
 
 /* The most confident format for path (its probe's score in *score when not NULL), or NULL
  * with *err set (trace_set.c). */

@@ -228,6 +228,8 @@ void tg_close(tg_set *set)
         trace_free(set->traces[i]);
     free(set->traces);
     tg_error_free(set->warnings);
+    tg_error_free(set->run_warnings);
+    free(set->unsure);
     for (size_t i = 0; i < set->n_paths; i++) {
         free(set->paths[i]);
         if (set->spool_fds[i] >= 0)

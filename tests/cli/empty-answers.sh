@@ -41,6 +41,53 @@ tg_check_status "--tid of a thread it has" 0 "$TG" replay --tid "$tid" "$calls"
 grep -q "warning" "$TG_TMP/err" && tg_fail "no warning for a thread it has" "$(cat "$TG_TMP/err")" ||
     tg_pass "no warning for a thread it has"
 
+# every format: a CPU or thread known only from the events (perf.data's samples, LTTng 0.x,
+# CTF, XRay, Chrome JSON, Perfetto; formats that record no CPU) is said after the pass, on
+# every command that reads all events; one the trace has is not
+no_cpu_nor_thread() { # NAME FILE CPU TID: CPU and TID the trace has ("" none)
+    local name=$1 f=$2 cpu=$3 tid=$4 cmd
+    [ -e "$f" ] || { tg_fail "$name" "no $f"; return; }
+    for cmd in stats cat; do
+        tg_said "$name: $cmd --cpu 99" 0 "--cpu 99 selects nothing" "$TG" $cmd --cpu 99 "$f"
+        tg_said "$name: $cmd --tid 999999" 0 "--tid 999999 selects nothing" \
+            "$TG" $cmd --tid 999999 "$f"
+    done
+    tg_said "$name: sql --tid 999999" 0 "--tid 999999 selects nothing" \
+        "$TG" sql --tid 999999 -q 'select count(*) from ftrace_event' "$f"
+    for opt in ${cpu:+"--cpu $cpu"} ${tid:+"--tid $tid"}; do
+        # shellcheck disable=SC2086
+        tg_check_status "$name: stats $opt" 0 "$TG" stats $opt "$f"
+        if grep -q "warning" "$TG_TMP/err"; then
+            tg_fail "$name: no warning for stats $opt" "$(cat "$TG_TMP/err")"
+        elif [ "$(tail -1 "$TG_TMP/out")" = "total: 0 events, 0 lost" ]; then
+            tg_fail "$name: stats $opt selects events" "$(tail -1 "$TG_TMP/out")"
+        else
+            tg_pass "$name: no warning for stats $opt"
+        fi
+    done
+}
+no_cpu_nor_thread "perf.data, sched" "$TG_TEST_DATA/perf/sched.data" 0 1
+no_cpu_nor_thread "perf.data, cpu-clock" "$TG_TEST_DATA/perf/cpu-clock.data" "" 14885
+no_cpu_nor_thread "LTTng 0.x" "$TG_TEST_DATA/lttng0/smp8" 0 200
+no_cpu_nor_thread "LTTng 0.x, flight" "$lttng0" 0 ""
+no_cpu_nor_thread "CTF" "$TG_TEST_DATA/ctf/cyg" 0 7697
+no_cpu_nor_thread "XRay" "$TG_TEST_DATA/xray/basic.xray" 0 1846
+no_cpu_nor_thread "Chrome JSON" "$TG_TEST_DATA/json/uftrace-recursion.json" "" 31771
+no_cpu_nor_thread "Perfetto" "$TG_TEST_DATA/perfetto/ftrace.pb" 0 200
+no_cpu_nor_thread "uftrace" "$calls" "" "$tid"
+no_cpu_nor_thread "trace.dat" "$kernel" 0 ""
+# said after the pass: the words say what was looked at
+tg_said "perf.data: what --cpu 99 met" 0 "the trace has no event on CPU 99: --cpu 99 selects nothing" \
+    "$TG" stats --cpu 99 "$TG_TEST_DATA/perf/sched.data"
+tg_said "CTF: what --tid met" 0 \
+    "the trace has no event of thread 999999: --tid 999999 selects nothing" \
+    "$TG" cat --tid 999999 "$TG_TEST_DATA/ctf/cyg"
+# a pass that stops before the end (--end) does not say it
+tg_check_status "--cpu 99 --end: no pass to the end" 0 "$TG" stats --cpu 99 --end 1ns \
+    "$TG_TEST_DATA/perf/sched.data"
+grep -q "selects nothing" "$TG_TMP/err" && tg_fail "no warning before the end" "$(cat "$TG_TMP/err")" ||
+    tg_pass "no warning before the end"
+
 # commands that show function calls, on traces without them
 for cmd in report replay graph "convert --to folded" "convert --to speedscope" \
     "convert --to svg -o $TG_TMP/x.svg"; do
