@@ -1,7 +1,8 @@
 #!/bin/bash
 # record-report-options.sh - records what the real `trace-cmd report` prints with each option
 # the trace-cmd style takes (report-options.txt: -F filters, -v, --pid, --cpu, -w, --stat,
-# -E, -P, --ts-diff, -q) on the project's trace.dat fixtures, for report-options.sh.
+# -E, -P, --ts-diff, -q, -l, -N, -G, -i FILE --ts-offset) on the project's trace.dat
+# fixtures, for report-options.sh.
 #
 # For each capture NAME (NAME-v6.dat, -v7.dat, -v7zstd.dat in DATADIR) it writes into
 # DATADIR/report-options/:
@@ -37,10 +38,10 @@ for v6 in "$data"/*-v6.dat; do
         > "$out/$name.args"
     kept=0
     while IFS=$'\t' read -r id args; do
-        eval "set -- $args"
         rcs=""
         for v in "${versions[@]}"; do
-            trace-cmd report "$@" "$data/$name-$v.dat" > "$tmp/$v.out" 2> "$tmp/$v.err"
+            tc_argv "$data/$name-$v.dat" "$args"
+            trace-cmd report "${tc_args[@]}" > "$tmp/$v.out" 2> "$tmp/$v.err"
             rcs="$rcs $?"
         done
         set -- $rcs

@@ -1,6 +1,7 @@
 #!/bin/bash
 # report-options.sh - the trace-cmd style with each trace-cmd report option it takes (-F
-# filters, -v, --pid, --cpu ranges, -w, --stat, -E, -P, --ts-diff, -q) prints what
+# filters, -v, --pid, --cpu ranges, -w, --stat, -E, -P, --ts-diff, -q, -l, -N, -G,
+# -i FILE --ts-offset) prints what
 # `trace-cmd report` prints with it, byte for byte; where trace-cmd refuses the option (a
 # filter naming no event, a filter it cannot parse), traceglot refuses it too (exit 2).
 #
@@ -13,9 +14,9 @@
 
 check_one() { # check_one NAME ID EXPECTED_OUT|"" EXPECTED_FAILS|"" DAT ARGS
     local name=$1 id=$2 exp=$3 fails=$4 dat=$5 args=$6
-    eval "set -- $args"
+    tc_argv "$dat" "$args"
     if [ -n "$fails" ]; then
-        tg_run "$TG" cat --style=trace-cmd "$@" "$dat"
+        tg_run "$TG" cat --style=trace-cmd "${tc_args[@]}"
         local rc=$?
         if [ "$rc" = 2 ]; then
             tg_pass "$name $id: refused, as trace-cmd ($(cat "$fails"))"
@@ -24,7 +25,7 @@ check_one() { # check_one NAME ID EXPECTED_OUT|"" EXPECTED_FAILS|"" DAT ARGS
         fi
         return
     fi
-    tg_check "$name $id" "$exp" "$TG" cat --style=trace-cmd "$@" "$dat"
+    tg_check "$name $id" "$exp" "$TG" cat --style=trace-cmd "${tc_args[@]}"
 }
 
 if [ "${1:-}" = --live ]; then
@@ -39,15 +40,15 @@ if [ "${1:-}" = --live ]; then
             trace-cmd report "$dat" > "$TG_TMP/plain" 2>/dev/null
             pids=$(tc_pids "$TG_TMP/plain")
             while IFS=$'\t' read -r id args; do
-                eval "set -- $args"
-                trace-cmd report "$@" "$dat" > "$TG_TMP/peer" 2> "$TG_TMP/peer.err"
+                tc_argv "$dat" "$args"
+                trace-cmd report "${tc_args[@]}" > "$TG_TMP/peer" 2> "$TG_TMP/peer.err"
                 rc=$?
                 # trace-cmd 3.1.6 now and then prints raw timestamps ("[000]3263408978039:")
                 # on the qemu trace: a second run that disagrees calls for a third, whose
                 # output one of the two others must equal (that one is compared)
-                trace-cmd report "$@" "$dat" > "$TG_TMP/peer2" 2> /dev/null
+                trace-cmd report "${tc_args[@]}" > "$TG_TMP/peer2" 2> /dev/null
                 if ! cmp -s "$TG_TMP/peer" "$TG_TMP/peer2"; then
-                    trace-cmd report "$@" "$dat" > "$TG_TMP/peer3" 2> /dev/null
+                    trace-cmd report "${tc_args[@]}" > "$TG_TMP/peer3" 2> /dev/null
                     echo "note $name $id: trace-cmd printed two outputs, the one twice compared"
                     cmp -s "$TG_TMP/peer2" "$TG_TMP/peer3" && cp "$TG_TMP/peer2" "$TG_TMP/peer"
                 fi

@@ -26,6 +26,7 @@
  * the time (": name: " padded to 20 columns of name), ready to copy. */
 typedef struct comm_slot {
     long index;             /* -1: the class has no common_comm */
+    long flags, pc;         /* common_flags, common_preempt_count (-l); -1: none */
     unsigned char tail_len; /* 0: too long, built per event */
     char tail[95];
 } comm_slot;
@@ -40,17 +41,19 @@ typedef struct tc_state {
 
 static void fill_slot(comm_slot *s, const tg_event *ev)
 {
-    long idx = -1;
+    s->index = s->flags = s->pc = -1;
     size_t n = tg_event_field_count(ev, TG_SCOPE_COMMON);
     for (size_t i = 0; i < n; i++) {
         tg_value v;
-        if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) == 0 && v.name &&
-            strcmp(v.name, "common_comm") == 0) {
-            idx = (long)i;
-            break;
-        }
+        if (tg_event_field(ev, TG_SCOPE_COMMON, i, &v) != 0 || !v.name)
+            continue;
+        if (strcmp(v.name, "common_comm") == 0)
+            s->index = (long)i;
+        else if (strcmp(v.name, "common_flags") == 0)
+            s->flags = (long)i;
+        else if (strcmp(v.name, "common_preempt_count") == 0)
+            s->pc = (long)i;
     }
-    s->index = idx;
     const char *name = tg_event_name(ev);
     size_t nl = strlen(name), tl = 2 + nl + 2 + (nl < 20 ? 20 - nl : 0);
     s->tail_len = 0;
@@ -291,8 +294,50 @@ typedef struct tc_run {
     tc_wakeup *wakeup;   /* NULL: no -w */
     tg_hash lost;        /* filters: stream -> lost count + 1, printed with its next event */
     bool ts_diff, diff_usecs;
+    bool latency; /* -l */
     uint64_t last_ts;
 } tc_run;
+
+/* A common field as a number, 0 when the class has none. */
+static uint64_t common_number(const tg_event *ev, long index)
+{
+    tg_value v;
+    if (index < 0 || tg_event_field(ev, TG_SCOPE_COMMON, (size_t)index, &v) != 0)
+        return 0;
+    return v.type == TG_VAL_SINT ? (uint64_t)v.v.s : v.type == TG_VAL_UINT ? v.v.u : 0;
+}
+
+/* -l: "%8.8s-%-5d %3d" of comm, pid and cpu, then libtraceevent's latency columns from
+ * common_flags and common_preempt_count: irqs off (d; X: not supported), need resched (N),
+ * hard/soft IRQ (H both, h, s), the preempt depth and the migrate-disable depth (the count's
+ * two nibbles, in hex; '.' for 0). */
+static char *put_latency_head(char *w, const char *comm, size_t clen, int pid, int cpu,
+                              const comm_slot *slot, const tg_event *ev)
+{
+    size_t shown = clen < 8 ? clen : 8;
+    w = put_pad(w, ' ', 8 - shown);
+    w = put_bytes(w, comm, shown);
+    *w++ = '-';
+    if (pid < 0) {
+        *w++ = '-';
+        w = put_u64_left(w, (uint64_t) - (int64_t)pid, 4);
+    } else {
+        w = put_u64_left(w, (uint64_t)pid, 5);
+    }
+    *w++ = ' ';
+    w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, ' ');
+    uint64_t flags = slot ? common_number(ev, slot->flags) : 0;
+    uint64_t pc = slot ? common_number(ev, slot->pc) : 0;
+    static const char hex[] = "0123456789abcdef";
+    bool hard = flags & 0x08, soft = flags & 0x10;
+    *w++ = flags & 0x01 ? 'd' : flags & 0x02 ? 'X' : '.';
+    *w++ = flags & 0x04 ? 'N' : '.';
+    *w++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+    *w++ = pc & 0xf ? hex[pc & 0xf] : '.';
+    *w++ = pc & 0xf0 ? hex[(pc >> 4) & 0xf] : '.';
+    *w++ = ' ';
+    return w;
+}
 
 /* --ts-diff: " %-8s" of "(+N)" after the time (microseconds unless -t, as trace-cmd rounds
  * them when the file names its clock). */
@@ -335,6 +380,7 @@ static int setup(tg_set *set, const tg_options *opts, tc_run *r, bool ns, tg_err
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
     }
     r->ts_diff = tg_options_flag(opts, "ts-diff");
+    r->latency = tg_options_flag(opts, "latency");
     /* trace-cmd counts the difference in microseconds when the file names its trace clock */
     r->diff_usecs = !ns && tg_set_trace_count(set) &&
                     tg_trace_env_find(tg_set_trace(set, 0), "trace_clock") != NULL;
@@ -431,25 +477,29 @@ static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *
             w = put_bytes(w, in, il);
             w = put_bytes(w, il ? ": " : "  ", 2);
         }
-        if (clen < 16)
-            w = put_pad(w, ' ', 16 - clen);
-        w = put_bytes(w, comm, clen);
-        *w++ = '-';
         int pid = tg_event_pid(ev);
-        if (pid < 0) {
+        if (extras && run->latency) {
+            w = put_latency_head(w, comm, clen, pid, cpu, slot, ev);
+        } else {
+            if (clen < 16)
+                w = put_pad(w, ' ', 16 - clen);
+            w = put_bytes(w, comm, clen);
             *w++ = '-';
-            w = put_u64_left(w, (uint64_t) - (int64_t)pid, 4);
-        } else {
-            w = put_u64_left(w, (uint64_t)pid, 5);
+            if (pid < 0) {
+                *w++ = '-';
+                w = put_u64_left(w, (uint64_t) - (int64_t)pid, 4);
+            } else {
+                w = put_u64_left(w, (uint64_t)pid, 5);
+            }
+            w = put_bytes(w, " [", 2);
+            if (cpu >= 0 && cpu < 1000) {
+                tg_dec_fixed(w, (uint64_t)cpu, 3);
+                w += 3;
+            } else {
+                w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
+            }
+            w = put_bytes(w, "] ", 2);
         }
-        w = put_bytes(w, " [", 2);
-        if (cpu >= 0 && cpu < 1000) {
-            tg_dec_fixed(w, (uint64_t)cpu, 3);
-            w += 3;
-        } else {
-            w = put_u64(w, cpu < 0 ? 0 : (uint64_t)cpu, 3, '0');
-        }
-        w = put_bytes(w, "] ", 2);
         w = put_time(w, &c->secs, tg_event_trace_time_ns(ev), c->st.ns);
         size_t skip = 0; /* --ts-diff writes the ':' after the time itself */
         if (extras && run->ts_diff) {
@@ -503,7 +553,7 @@ static int print_trace_cmd(tg_set *set, tg_iter *it, const tg_options *opts, tg_
         tg_buf_puts(out, "cpus=");
         tg_buf_i64(out, trace_cmd_cpus(set));
         tg_buf_putc(out, '\n');
-        if (c.run.filters || c.run.ts_diff || c.run.wakeup)
+        if (c.run.filters || c.run.ts_diff || c.run.wakeup || c.run.latency)
             rc = event_loop(&c, it, out, err, true);
         else
             rc = event_loop(&c, it, out, err, false);
@@ -542,6 +592,23 @@ static const tg_option_decl trace_cmd_options[] = {
      NULL, NULL, 0, 0, 'w'},
     {"ts-diff", TG_OPT_FLAG, NULL,
      "the time since the previous event (trace-cmd report --ts-diff)"},
+    {"latency", TG_OPT_FLAG, NULL,
+     "the latency columns after the CPU: IRQs off, need resched, hard/soft IRQ, preempt and "
+     "migrate-disable depths (trace-cmd report -l)",
+     NULL, NULL, 0, 0, 'l'},
+    {"no-plugins", TG_OPT_FLAG, NULL,
+     "events as their print fmt prints them, without the plugins (sched_switch, sched_wakeup, "
+     "function, function_graph, kernel_stack, hrtimer, kmem, tlb, futex) nor the task names "
+     "they learn (trace-cmd report -N)",
+     NULL, NULL, 0, 0, 'N'},
+    {"irq-global", TG_OPT_FLAG, NULL,
+     "accepted as trace-cmd report -G: it changes only --profile, which traceglot does not "
+     "print, so the report is the same",
+     NULL, NULL, 0, 0, 'G'},
+    {"ts-offset", TG_OPT_TEXT, NULL,
+     "accepted as trace-cmd report -i FILE --ts-offset N: trace-cmd 3.1.6 prints the same "
+     "times with it, so does traceglot (--clock-offset moves a trace's times)",
+     "N"},
     {"stat", TG_OPT_FLAG, NULL,
      "the recorder's buffer statistics instead of the events (trace-cmd report --stat)"},
     {"formats", TG_OPT_FLAG, NULL,

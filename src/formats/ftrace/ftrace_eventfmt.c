@@ -39,7 +39,7 @@ int ft_render(const ft_event *e, const tg_event *ev, const uint8_t *data, size_t
         tg_pf_render_raw_buf(&e->pfe, data, size, avail, out);
         return 1;
     }
-    if (e->plugin) {
+    if (e->plugin && !e->file->no_plugins) { /* -N: trace-cmd 3.1.6 loads none of them */
         int rc = ft_plugin_render(e, ev, data, size, out);
         if (rc != 1)
             return rc ? rc : 1;

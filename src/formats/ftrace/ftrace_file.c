@@ -574,6 +574,7 @@ static int ftrace_open(tg_trace *t, const char *path, const tg_options *opts, tg
     f->trace = t;
     f->path = t->path ? t->path : path;
     f->raw = opts && tg_options_flag(opts, "raw");
+    f->no_plugins = opts && tg_options_flag(opts, "no-plugins");
     ft_function_options(f, opts ? tg_options_get(opts, "plugin-option") : NULL);
     TG_TRY(tg_map_open(&f->map, path, err));
     tg_reader r;

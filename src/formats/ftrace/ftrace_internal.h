@@ -139,8 +139,9 @@ typedef struct ft_file {
     tg_pf_env pf_env; /* what the print fmts read beside the record: byte order, symbols */
     uint32_t page_size;
     char compression[32], compression_version[32];
-    int comp_kind; /* 0 none, 1 zstd, 2 zlib */
-    bool raw;      /* render raw fields (trace-cmd report -R) */
+    int comp_kind;   /* 0 none, 1 zstd, 2 zlib */
+    bool raw;        /* render raw fields (trace-cmd report -R) */
+    bool no_plugins; /* libtraceevent's plugins not loaded (trace-cmd report -N) */
 
     /* header_page / header_event */
     uint32_t hp_ts_off, hp_commit_off, hp_commit_size, hp_data_off;
