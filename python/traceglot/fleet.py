@@ -25,7 +25,7 @@ import sys as _sys
 
 import traceglot as _tg
 
-__all__ = ["sql", "map", "paths", "FleetResult", "FleetMap"]
+__all__ = ["sql", "map", "paths", "folder_traces", "FleetResult", "FleetMap"]
 
 _GLOB_CHARS = "*?["
 
@@ -65,19 +65,36 @@ def _expand_one(p):
         yield p
 
 
-def paths(items):
+def folder_traces(folder):
+    """The traces traceglot finds in a folder, as opening it finds them ([folder] when the
+    folder is one trace or cannot be opened: its task then says why)."""
+    try:
+        with _tg.open(folder) as ts:
+            found = [t["path"] for t in ts.traces if t.get("path")]
+    except _tg.Error:
+        return [folder]
+    return found if len(found) > 1 else [folder]
+
+
+def paths(items, folders="one"):
     """The traces named by items: paths, globs ("runs/*/trace"), @FILE or a file listing
     paths one per line; absolute (the workers' working folders are not the client's), each
-    once, in order."""
+    once, in order.  A folder holding several traces is one trace merged on one timeline,
+    as `traceglot sql` opens it (folders="one"), or each trace in it on its own
+    (folders="each")."""
+    if folders not in ("one", "each"):
+        raise ValueError("folders: 'one' or 'each', not %r" % (folders,))
     if isinstance(items, (str, _os.PathLike)):
         items = [items]
     seen, out = set(), []
     for item in items:
         for p in _expand_one(item):
             p = _os.path.abspath(p)
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
+            inside = folder_traces(p) if folders == "each" and _os.path.isdir(p) else [p]
+            for t in inside:
+                if t not in seen:
+                    seen.add(t)
+                    out.append(t)
     return out
 
 
@@ -255,10 +272,10 @@ def _gather(order, results, index, partial):
 
 
 def sql_many(traces, queries, client=None, partial=False, scheduler=None, workers=None,
-             **options):
+             folders="one", **options):
     """Each query over each trace in one task per trace: a FleetResult per query."""
     _check(options)
-    order = paths(traces)
+    order = paths(traces, folders)
     if not order:
         return [FleetResult([], [], [], []) for _ in queries]
     with _Cluster(client, scheduler, workers) as c:
@@ -270,8 +287,9 @@ def sql(traces, query, client=None, partial=False, **options):
     """Runs query on each trace (one task per trace on the client's workers; no client: a
     LocalCluster of the machine's cores) and concatenates the rows, a `trace` column first.
 
-    traces: paths, globs, @FILE or files listing paths.  options: traceglot.open's (the
-    filters, clock_align, instr_map, ...).  A trace that cannot be read is one row of
+    traces: paths, globs, @FILE or files listing paths (folders="each": each trace in a
+    folder on its own, see paths).  options: traceglot.open's (the filters, clock_align,
+    instr_map, ...).  A trace that cannot be read is one row of
     .errors and gives no rows (partial=True: the rows read before its damage too)."""
     return sql_many(traces, [query], client=client, partial=partial, **options)[0]
 
@@ -292,12 +310,12 @@ class FleetMap:
         return "FleetMap(%d results, %d errors)" % (len(self.results), len(self.errors))
 
 
-def map(traces, fn, client=None, **options):
+def map(traces, fn, client=None, folders="one", **options):
     """Runs fn(trace_set) on each trace, one task per trace, on Dask workers; fn's result
     must be picklable and should be small.  A trace that cannot be read, or on which fn
     raises, is one row of .errors."""
     _check(options)
-    order = paths(traces)
+    order = paths(traces, folders)
     if not order:
         return FleetMap([], [])
     with _Cluster(client) as c:
@@ -328,9 +346,24 @@ def _query_text(q):
     return q
 
 
+def _say_folders(items, folders):
+    """On stderr, for each folder given that holds several traces: how the fleet takes it."""
+    for item in items:
+        if not _os.path.isdir(item):
+            continue
+        inside = folder_traces(_os.path.abspath(item))
+        if len(inside) < 2:
+            continue
+        if folders == "each":
+            how = "one task each (--folders one: the folder as one trace)"
+        else:
+            how = "taken as one trace, merged on one timeline (--folders each: one task each)"
+        _sys.stderr.write("traceglot fleet: %s holds %d traces: %s\n" % (item, len(inside), how))
+
+
 def main(argv=None):
-    """traceglot fleet [--scheduler ADDR] [--workers N] -q SQL [--format F] [--option K=V]
-    PATH...: exit 0, 1 when a trace could not be read, 2 for a usage error (bad SQL)."""
+    """traceglot fleet [--scheduler ADDR] [--workers N] [--folders one|each] -q SQL
+    [--format F] [--option K=V] PATH...: exit 0, 1 when a trace could not be read, 2 for a usage error (bad SQL)."""
     import argparse
 
     p = argparse.ArgumentParser(
@@ -341,6 +374,8 @@ def main(argv=None):
     p.add_argument("--workers", type=int, help="workers of the LocalCluster (default: cores)")
     p.add_argument("-q", "--query", action="append", default=[], help="SQL (@FILE: from FILE)")
     p.add_argument("--format", default="table", choices=["table", "csv", "json", "perfetto"])
+    p.add_argument("--folders", default="one", choices=["one", "each"],
+                   help="a folder holding several traces: one trace (default) or each its own")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of opening or a filter (begin=+1ms, instr-map=./app)")
     p.add_argument("paths", nargs="*", metavar="PATH")
@@ -357,8 +392,9 @@ def main(argv=None):
         options[key] = value
     try:
         queries = [_query_text(q) for q in a.query]
+        _say_folders(a.paths, a.folders)
         results = sql_many(a.paths, queries, scheduler=a.scheduler, workers=a.workers,
-                           **options)
+                           folders=a.folders, **options)
     except _tg.Error as e:
         _sys.stderr.write("traceglot fleet: %s\n" % e)
         return 2

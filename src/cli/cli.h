@@ -72,7 +72,7 @@ struct cli_args {
     const char *diff_instr_map; /* --diff-instr-map: OTHER's XRay binary */
     tg_options *opts;
     tg_filter *filter;
-    const char *scheduler, *workers; /* fleet's --scheduler, --workers */
+    const char *scheduler, *workers, *folders; /* fleet's --scheduler, --workers, --folders */
     char **paths;
     size_t n_paths;
     const char *func;      /* graph's FUNC argument, NULL: none */

@@ -194,6 +194,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->scheduler = value;
         else if (strcmp(o->name, "workers") == 0)
             a->workers = value;
+        else if (strcmp(o->name, "folders") == 0)
+            a->folders = value;
         else if (strcmp(o->name, "progress") == 0)
             a->progress = 1;
         else if (strcmp(o->name, "follow") == 0)

@@ -9,6 +9,7 @@
 
 /* stack's styles: llvm-xray's only (tg_stack) */
 static const char *stack_style_name(size_t i) { return i == 0 ? "xray" : NULL; }
+static const char *fleet_folders_name(size_t i) { return i < 2 ? (i ? "each" : "one") : NULL; }
 
 const struct cli_option cli_options[] = {
     {"help", 'h', NULL, CMD_ALL, "show this help"},
@@ -28,6 +29,10 @@ const struct cli_option cli_options[] = {
     {"scheduler", 0, "ADDR", CMD_FLEET,
      "a running dask-scheduler (tcp://HOST:8786); none: a LocalCluster of this machine's cores"},
     {"workers", 0, "N", CMD_FLEET, "the LocalCluster's workers (default: the cores)"},
+    {"folders", 0, "HOW", CMD_FLEET,
+     "a folder holding several traces: one (one trace merged on one timeline, as sql opens "
+     "it; the default) or each (one task per trace in it)",
+     fleet_folders_name},
     {"follow", 0, NULL, CMD_CAT,
      "keep printing the events a tracer adds to PATH (a CTF trace of a running LTTng session), "
      "in time order, until Ctrl-C"},

@@ -55,7 +55,7 @@ static char **fleet_argv(struct cli_args *a, const char *python)
     const char *q = tg_options_get(a->opts, "query");
     for (const char *p = q; p && *p; p++)
         n_opts += *p == CLI_APART;
-    size_t cap = 8 + 2 * (n_opts + 1) + 2 + a->n_paths + 1;
+    size_t cap = 10 + 2 * (n_opts + 1) + 2 + a->n_paths + 1;
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -70,6 +70,10 @@ static char **fleet_argv(struct cli_args *a, const char *python)
     if (a->workers) {
         argv[k++] = "--workers";
         argv[k++] = (char *)a->workers;
+    }
+    if (a->folders) {
+        argv[k++] = "--folders";
+        argv[k++] = (char *)a->folders;
     }
     const char *key;
     for (size_t i = 0; (key = tg_options_key(a->opts, i, &value)) != NULL; i++) {
@@ -116,6 +120,10 @@ int cli_run_fleet(struct cli_args *a)
     if (!python || find_package(dir, sizeof dir) < 0) {
         fprintf(stderr, "traceglot fleet: the Python package traceglot is not beside this "
                         "traceglot (built without Python's development files, python3-dev?)\n");
+        return 2;
+    }
+    if (a->folders && strcmp(a->folders, "one") != 0 && strcmp(a->folders, "each") != 0) {
+        fprintf(stderr, "traceglot fleet: --folders takes one or each, not '%s'\n", a->folders);
         return 2;
     }
     if (!tg_options_get(a->opts, "query")) {
