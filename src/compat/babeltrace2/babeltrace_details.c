@@ -25,18 +25,14 @@
  *
  * A trace that is not CTF is printed as the CTF `traceglot convert --to ctf` writes of it
  * (babeltrace_convert.c), as the plain babeltrace style does. */
-#define _XOPEN_SOURCE 700 /* getcwd */
 #include "compat/babeltrace2/babeltrace_style.h"
 #include "core/consumer.h"
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct details_trace {
     const tg_trace *trace;
@@ -112,82 +108,9 @@ static void time_line(tg_buf *out, uint64_t cycles, int64_t ns)
     tg_buf_puts(out, " ns from origin]\n");
 }
 
-/* The trace's name as babeltrace2's CTF source gives it: the hostname, then the trace's
- * folder below the path it was opened from. */
-static void trace_name(tg_buf *out, const tg_trace *t)
-{
-    const tg_env_entry *h = tg_trace_env_find(t, "hostname");
-    const char *in = tg_trace_input_path(t), *p = tg_trace_path(t);
-    size_t n = strlen(in);
-    while (n > 1 && in[n - 1] == '/')
-        n--;
-    const char *rel = strncmp(p, in, n) == 0 && p[n] == '/' ? p + n + 1 : "";
-    if (h && h->value)
-        tg_buf_puts(out, h->value);
-    if (*rel)
-        tg_buf_printf(out, "%s%s", h && h->value ? "/" : "", rel);
-}
-
 static int cmp_env(const void *a, const void *b)
 {
     return strcmp((*(const tg_env_entry *const *)a)->key, (*(const tg_env_entry *const *)b)->key);
-}
-
-/* The working folder as GLib's g_get_current_dir gives it: $PWD when it names the folder "."
- * is (a path through symbolic links stays one), else getcwd's. */
-static const char *working_dir(char *buf, size_t size)
-{
-    const char *pwd = getenv("PWD");
-    struct stat a, b;
-    if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
-        return pwd;
-    return getcwd(buf, size) ? buf : "";
-}
-
-/* Appends path's components to out[0..*len) (which holds "/" and components joined by "/"),
- * as babeltrace2's path normalization does: empty and "." components dropped, ".." removing
- * the component before it; symbolic links are not resolved.  out has room for path's bytes
- * and one more. */
-static void append_components(char *out, size_t *len, const char *path)
-{
-    while (*path) {
-        const char *end = strchr(path, '/');
-        size_t n = end ? (size_t)(end - path) : strlen(path);
-        if (n == 2 && path[0] == '.' && path[1] == '.') {
-            while (*len > 1 && out[*len - 1] != '/')
-                (*len)--;
-            if (*len > 1)
-                (*len)--; /* the separator before the removed component */
-        } else if (n && !(n == 1 && path[0] == '.')) {
-            if (*len > 1)
-                out[(*len)++] = '/';
-            memcpy(out + *len, path, n);
-            *len += n;
-        }
-        path += n + (end != NULL);
-    }
-}
-
-/* "  Name: " of a stream beginning: its file's absolute path as babeltrace2's CTF source
- * names it (the trace's path made absolute against the working folder and normalized, not
- * resolved). */
-static int stream_file_path(tg_buf *out, const tg_stream *s)
-{
-    char cwd_buf[PATH_MAX];
-    const char *trace_dir = tg_trace_path(tg_stream_trace(s)), *name = tg_stream_name(s);
-    const char *cwd = trace_dir[0] == '/' ? "" : working_dir(cwd_buf, sizeof cwd_buf);
-    char *path = malloc(strlen(cwd) + strlen(trace_dir) + strlen(name) + 4);
-    if (!path)
-        return TG_ERR_NOMEM;
-    size_t len = 1;
-    path[0] = '/';
-    append_components(path, &len, cwd);
-    append_components(path, &len, trace_dir);
-    append_components(path, &len, name);
-    tg_buf_put(out, path, len);
-    free(path);
-    return 0;
 }
 
 /* A stream's ids, in the order of the "Stream (ID .., Class ID ..)" lines: by id, then class. */
@@ -209,7 +132,7 @@ static int stream_beginning(tg_buf *out, const tg_stream *s, const details_param
     tg_buf_puts(out, "Stream beginning:\n");
     if (par->stream_name) {
         tg_buf_puts(out, "  Name: ");
-        if (stream_file_path(out, s) < 0)
+        if (bt_stream_file_path(out, s) < 0)
             return TG_ERR_NOMEM;
         tg_buf_putc(out, '\n');
     }
@@ -218,7 +141,7 @@ static int stream_beginning(tg_buf *out, const tg_stream *s, const details_param
         tg_buf *name = tg_buf_new();
         if (!name)
             return TG_ERR_NOMEM;
-        trace_name(name, t);
+        bt_trace_name(name, t);
         tg_buf_printf(out, " `%s`", tg_buf_len(name) ? tg_buf_data(name) : "");
         tg_buf_free(name);
     }

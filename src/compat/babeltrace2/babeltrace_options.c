@@ -223,7 +223,7 @@ static void name_equal(tg_buf *out, const char *name)
 }
 
 /* print_timestamp_wall: local time or GMT, with the date or not, seconds when negative */
-static void put_wall(bt_header *h, tg_buf *out, int64_t ns)
+void bt_put_wall(bt_header *h, tg_buf *out, int64_t ns)
 {
     const bt_opts *o = h->o;
     int64_t sec = ns / 1000000000, frac = ns % 1000000000;
@@ -296,7 +296,7 @@ static void put_time_and_delta(bt_header *h, const tg_event *ev, tg_buf *out)
         }
         h->last_ns = ns;
         h->have_last_ns = true;
-        put_wall(h, out, ns);
+        bt_put_wall(h, out, ns);
     }
     if (!names)
         tg_buf_puts(out, "] ");

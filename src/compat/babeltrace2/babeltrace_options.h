@@ -52,4 +52,13 @@ void bt_header_free(bt_header *h);
  * URI, name (names or not).  0, or TG_ERR_NOMEM. */
 int bt_header_put(bt_header *h, const tg_event *ev, tg_buf *out);
 
+/* A time as the text sink's options write it in brackets (print_timestamp_wall: local time
+ * or GMT, the date or not, or seconds; never cycles). */
+void bt_put_wall(bt_header *h, tg_buf *out, int64_t ns);
+/* babeltrace2's warning on stderr for a discarded-events or discarded-packets message
+ * (TG_KIND_LOST, TG_KIND_PACKETS_LOST from an iterator that wants messages), into notes:
+ * "WARNING: Tracer discarded 2 packets between [T] and [T] in trace ... (stream ID: 0).".
+ * 0, or TG_ERR_NOMEM (babeltrace_discarded.c). */
+int bt_discarded_warning(bt_header *h, const tg_event *ev, tg_buf *notes);
+
 #endif

@@ -13,4 +13,11 @@ bool bt_needs_conversion(tg_set *set);
 int bt_print_converted(tg_set *set, tg_iter *it, const tg_options *opts, const char *style,
                        tg_buf *out, tg_error **err);
 
+/* The trace's name as babeltrace2's CTF source gives it (its hostname, then the trace's
+ * folder below the path it was opened from), into out. */
+void bt_trace_name(tg_buf *out, const tg_trace *t);
+/* The stream's file as babeltrace2's CTF source names it: the absolute path, normalized, not
+ * resolved.  0, or TG_ERR_NOMEM. */
+int bt_stream_file_path(tg_buf *out, const tg_stream *s);
+
 #endif

@@ -7,8 +7,9 @@
  * the time in local time (or seconds since the origin with option "clock-seconds") and the
  * delta to the previous event, the trace's hostname, procname and vpid from its environment,
  * the event name, then the packet context, stream event context, event context and payload
- * that are visible, each as `{ name = value, ... }`.  Lost-event records go to babeltrace2's
- * stderr, not its output, so they are not printed here.
+ * that are visible, each as `{ name = value, ... }`.  Discarded events and packets go to
+ * babeltrace2's stderr, not its output: its warnings go to the set's notes
+ * (babeltrace_discarded.c), the iterator giving the gaps as messages.
  *
  * This file writes the line's frame (time, delta, trace fields, event name); the fields are
  * the format's babeltrace2 rendering (tg_event_render): babeltrace2 reads CTF only, and the
@@ -159,17 +160,36 @@ static char *put_time(bt_state *st, char *o, int64_t ts)
     return o;
 }
 
+/* An event babeltrace2's text sink prints a line of: not a gap, not a stream's or packet's
+ * boundary (the messages come last in tg_event_kind). */
+static inline bool bt_is_text_line(const tg_event *ev)
+{
+    tg_event_kind k = tg_event_kind_of(ev);
+    return k != TG_KIND_LOST && k < TG_KIND_STREAM_BEGIN;
+}
+
+static inline bool bt_is_gap(const tg_event *ev)
+{
+    tg_event_kind k = tg_event_kind_of(ev);
+    return k == TG_KIND_LOST || k == TG_KIND_PACKETS_LOST;
+}
+
 /* With options: babeltrace_options.c's header, the scopes rendered with the name flags. */
 static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf *out,
                               tg_error **err)
 {
-    bt_header h;
+    bt_header h, warn;
     int rc = bt_header_init(&h, o, set);
+    bt_header_init(&warn, o, set); /* the warnings' times: their own cache */
     unsigned flags = bt_opts_render_flags(o);
+    tg_buf *notes = tg_set_notes_out(set);
     const tg_event *ev;
     while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0) {
-        if (tg_event_kind_of(ev) == TG_KIND_LOST)
+        if (!bt_is_text_line(ev)) {
+            if (notes && bt_is_gap(ev) && (rc = bt_discarded_warning(&warn, ev, notes)) < 0)
+                break;
             continue;
+        }
         if ((rc = bt_header_put(&h, ev, out)) < 0)
             break;
         if (tg_event_render_with(ev, out, flags) != 1) {
@@ -180,6 +200,7 @@ static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf
         tg_buf_putc(out, '\n');
     }
     bt_header_free(&h);
+    bt_header_free(&warn);
     if (rc == TG_ERR_NOMEM)
         return tg_err(err, rc, "out of memory");
     return rc;
@@ -193,14 +214,22 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
     if (bt_needs_conversion(set)) /* babeltrace2 reads CTF: print the CTF we write of it */
         return bt_print_converted(set, it, opts, "babeltrace", out, err);
     tg_iter_use_trace_clocks(it); /* babeltrace2's own times and order */
+    tg_buf *notes = tg_set_notes_out(set);
+    if (notes) /* the discarded events and packets, as babeltrace2's messages have them */
+        tg_iter_want_messages(it);
     if (!bt_opts_plain(&o))
         return print_with_options(set, it, &o, out, err);
     bt_state st = {.seconds = o.seconds, .cached_sec = -1};
+    bt_header warn;
+    bt_header_init(&warn, &o, set);
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
-        if (tg_event_kind_of(ev) == TG_KIND_LOST)
+        if (!bt_is_text_line(ev)) {
+            if (notes && bt_is_gap(ev) && (rc = bt_discarded_warning(&warn, ev, notes)) < 0)
+                break;
             continue;
+        }
         const bt_trace_info *ti = trace_info(&st, tg_event_trace(ev));
         if (!ti) {
             rc = TG_ERR_NOMEM;
@@ -235,7 +264,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
         tg_buf_putc(out, '\n');
     }
     free(st.infos);
-    (void)set;
+    bt_header_free(&warn);
     (void)err;
     return rc;
 }
