@@ -38,7 +38,8 @@ struct tg_iter {
     bool have_cur, handed, primed, done;
     bool checks; /* bounds or a filter to apply */
     bool has_begin, has_end;
-    bool own_times; /* order by the traces' own clocks, not the shared timeline */
+    bool bounds_pending; /* the bounds wait for the first event with a time of its own */
+    bool own_times;      /* order by the traces' own clocks, not the shared timeline */
     int64_t begin_ns, end_ns;
     tg_error *errors;
     size_t n_errors;
@@ -169,6 +170,32 @@ static inline void set_limit(tg_iter *it)
     }
 }
 
+/* The event has a time of its own: not a stream's beginning or end, nor a packet's beginning
+ * or end whose packet has no time (tg_iter_want_messages gives them the time of the event
+ * before them, before every time of the set for a stream's beginning).  babeltrace2's trimmer
+ * takes the date of a time-of-day bound from the first message with a clock snapshot. */
+static bool has_own_time(const tg_event *ev)
+{
+    tg_event_kind k = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
+    if (k == TG_KIND_STREAM_BEGIN || k == TG_KIND_STREAM_END)
+        return false;
+    uint64_t cycles;
+    return (k != TG_KIND_PACKET_BEGIN && k != TG_KIND_PACKET_END) ||
+           tg_event_clock_value(ev, &cycles);
+}
+
+/* The range's bounds, a time of day on the date of first (the first event with a time of its
+ * own), a relative bound from it. */
+static void resolve_bounds(tg_iter *it, int64_t first)
+{
+    const tg_filter *f = it->filter;
+    it->bounds_pending = false;
+    if (it->has_begin)
+        it->begin_ns = tg_time_bound_ns(&f->begin, first, f->gmt);
+    if (it->has_end)
+        it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
+}
+
 static void prime(tg_iter *it)
 {
     for (size_t i = 0; i < it->n_src; i++) {
@@ -188,15 +215,16 @@ static void prime(tg_iter *it)
     }
     set_limit(it);
     const tg_filter *f = it->filter;
-    int64_t first =
-        it->have_cur ? it->src[it->cur].buf[it->src[it->cur].pos].ts + it->src[it->cur].shift : 0;
-    if (f && f->begin.set) {
-        it->has_begin = true;
-        it->begin_ns = tg_time_bound_ns(&f->begin, first, f->gmt);
-    }
-    if (f && f->end.set) {
-        it->has_end = true;
-        it->end_ns = tg_time_bound_ns(&f->end, first, f->gmt);
+    it->has_begin = f && f->begin.set;
+    it->has_end = f && f->end.set;
+    if (it->has_begin || it->has_end) {
+        const tg_event *head = it->have_cur ? &it->src[it->cur].buf[it->src[it->cur].pos] : NULL;
+        if (head && !has_own_time(head)) { /* resolved by next_event_slow */
+            it->bounds_pending = true;
+            it->begin_ns = it->end_ns = INT64_MAX; /* what comes before is before the range */
+        } else {
+            resolve_bounds(it, head ? head->ts + it->src[it->cur].shift : 0);
+        }
     }
     it->watch = f && f == it->set->unsure_filter && it->set->n_unsure;
     it->checks = it->has_begin || it->has_end ||
@@ -332,6 +360,8 @@ static const tg_event *next_event_slow(tg_iter *it, bool stop_at_refill)
         if (__builtin_expect(it->spans != NULL, 0))
             count_progress(it);
         int64_t key = ev->ts + c->shift;
+        if (__builtin_expect(it->bounds_pending, 0) && has_own_time(ev))
+            resolve_bounds(it, key);
         if (it->has_end && key > it->end_ns) {
             it->done = true;
             return NULL;
