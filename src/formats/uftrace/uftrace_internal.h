@@ -247,7 +247,7 @@ int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, t
 int uft_elf_symbols_load(tg_trace *t, struct uft_module *m, tg_error **err);
 int uft_perf_streams_add(tg_trace *t, struct uft_data *d, tg_error **err);
 /* The per-cpu files PREFIX-cpuN.dat (perf, kernel): the next cpu after `cpu` that has one
- * (its file name in name), or -1; cpus are probed up to 64 and on while files follow. */
+ * (its file name in name), or -1; cpus up to 64, and past it while files follow. */
 int uft_cpu_file_next(const struct uft_data *d, const char *prefix, int cpu, char *name,
                       size_t name_size);
 /* Maps the data directory's file `name`: its path (malloc'ed) in *path. */

@@ -8,6 +8,7 @@
  * sched-in, which the replay and report turn into the virtual `linux:schedule` function. */
 #include "formats/uftrace/uftrace_internal.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,17 +212,41 @@ static void scan_comms(struct uft_data *d, const struct uft_perf *s)
     }
 }
 
+/* The cpu number of the file name PREFIX-cpuN.dat (N written as snprintf's %d writes it), or
+ * -1 for any other name. */
+static int cpu_of_name(const char *file, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(file, prefix, n) != 0 || strncmp(file + n, "-cpu", 4) != 0)
+        return -1;
+    const char *p = file + n + 4;
+    if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+        return -1;
+    long v = 0;
+    while (*p >= '0' && *p <= '9' && v < 1000000)
+        v = v * 10 + (*p++ - '0');
+    return strcmp(p, ".dat") == 0 && v < 1000000 ? (int)v : -1;
+}
+
+/* One listing of the directory per call (it was one per cpu number probed: 64 listings of
+ * the directory for the end of a two-cpu recording, the most of a fuzz run's time). */
 int uft_cpu_file_next(const struct uft_data *d, const char *prefix, int cpu, char *name,
                       size_t name_size)
 {
-    while (++cpu < 4096) {
-        snprintf(name, name_size, "%s-cpu%d.dat", prefix, cpu);
-        if (tg_probe_dir_has(d->dir, name))
-            return cpu;
-        if (cpu >= 64)
-            return -1;
+    int limit = cpu + 1 > 64 ? cpu + 1 : 64, best = -1;
+    DIR *dir = opendir(d->dir);
+    if (!dir)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        int n = cpu_of_name(e->d_name, prefix);
+        if (n > cpu && n <= limit && (best < 0 || n < best))
+            best = n;
     }
-    return -1;
+    closedir(dir);
+    if (best >= 0)
+        snprintf(name, name_size, "%s-cpu%d.dat", prefix, best);
+    return best;
 }
 
 int uft_map_data_file(const struct uft_data *d, const char *name, char **path, tg_map *map,
