@@ -5,7 +5,9 @@
 # and exit with the same status, and say the same on stderr (the records -keep-going skips,
 # one by one; when llvm-xray stopped, exit 1, its message), past each tool's own prefix of an
 # error ("llvm-xray: ", "traceglot: error: ").  Also -output FILE writes the report
-# there.  The instrumented binary is rebuilt (build-app.sh) and must be the recorded one.
+# there, and account on the logs of llvm-damaged.cases, which llvm-xray cannot load, says
+# what llvm-xray says and prints no report.  The instrumented
+# binary is rebuilt (build-app.sh) and must be the recorded one.
 . "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 data=$TG_TEST_DATA/xray
@@ -50,6 +52,32 @@ for k in ${1:-basic fdr}; do
             why="stderr differs: $(diff "$TG_TMP/want-err" "$TG_TMP/got-err" | head -5)"
         if [ -z "$why" ]; then tg_pass "$k $name"; else tg_fail "$k $name" "$why"; fi
     done < "$here/llvm-options.cases"
+    # logs llvm-xray cannot load (llvm-damaged.cases): its message, no report, exit 1; run
+    # where the damaged copy is, as it was recorded (the name as given is in the message)
+    bash "$here/damaged-logs.sh" "$data" "$TG_TMP" || exit 1
+    while read -r name log _ args; do
+        case $name in '#'* | '') continue ;; esac
+        [ "$log" = "$k" ] || continue
+        args=${args//\$MAP/$MAP}
+        base=$data/options/damaged.$name
+        want_rc=0
+        [ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
+        # shellcheck disable=SC2086
+        (cd "$TG_TMP" && "$TG" report --style=xray $args "$name.xray" > dout 2> derr)
+        rc=$?
+        sed 's/^llvm-xray: //' "$base.err" > "$TG_TMP/want-err"
+        sed 's/^traceglot: error: //' "$TG_TMP/derr" > "$TG_TMP/got-err"
+        why=""
+        [ "$rc" = "$want_rc" ] || why="exit $rc, llvm-xray $want_rc: $(head -c 300 "$TG_TMP/derr")"
+        if [ -z "$why" ] && [ -f "$base.out" ]; then
+            cmp -s "$base.out" "$TG_TMP/dout" || why="stdout differs"
+        elif [ -z "$why" ] && [ -s "$TG_TMP/dout" ]; then
+            why="a report where llvm-xray prints none: $(head -c 200 "$TG_TMP/dout")"
+        fi
+        [ -z "$why" ] && ! cmp -s "$TG_TMP/want-err" "$TG_TMP/got-err" &&
+            why="stderr differs: $(diff "$TG_TMP/want-err" "$TG_TMP/got-err" | head -5 | cat -v)"
+        if [ -z "$why" ]; then tg_pass "damaged $name"; else tg_fail "damaged $name" "$why"; fi
+    done < "$here/llvm-damaged.cases"
     # -output FILE: the report in FILE, nothing on stdout
     rm -f "$TG_TMP/report.txt"
     tg_run "$TG" report --style=xray -k -m "$MAP" -output="$TG_TMP/report.txt" "$k.xray"

@@ -3,7 +3,8 @@
 # committed XRay fixtures (tests/data/xray/basic.xray and fdr.xray), into
 # tests/data/xray/options/KIND.NAME.out (stdout), .rc (the exit status when not 0) and .err
 # (stderr when llvm-xray printed anything there: the message of an account that stopped, or
-# each record -keep-going skipped; .err-same names the case with the same stderr).  The
+# each record -keep-going skipped; .err-same names the case with the same stderr), and
+# options/damaged.NAME.* for the logs of llvm-damaged.cases, which llvm-xray cannot load.  The
 # instrumented binary is rebuilt by build-app.sh and must be the one the logs were recorded
 # with (xray_app.sha256).  Run from record-fixtures.sh, or alone to add cases.
 set -e
@@ -55,4 +56,19 @@ for k in basic fdr; do
         fi
     done < "$here/llvm-options.cases"
 done
+# logs llvm-xray cannot load (llvm-damaged.cases, made by damaged-logs.sh): account's stdout,
+# stderr and exit status, run where the log is (its name as given is in the message)
+bash "$here/damaged-logs.sh" "$data" "$tmp"
+while read -r name _ _ args; do
+    case $name in '#'* | '') continue ;; esac
+    args=${args//\$MAP/$MAP}
+    base=$data/options/damaged.$name
+    set +e
+    # shellcheck disable=SC2086
+    (cd "$tmp" && llvm-xray account $args "$name.xray") > "$base.out" 2> "$base.err"
+    rc=$?
+    set -e
+    [ $rc = 0 ] || echo $rc > "$base.rc"
+    [ -s "$base.out" ] || rm "$base.out" # no report printed
+done < "$here/llvm-damaged.cases"
 ls "$data/options" | wc -l

@@ -425,19 +425,21 @@ int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key ke
     int rc = 0;
     uint64_t freq = 0;
     int have_xray = 0, have_other = 0;
-    for (size_t t = 0; t < tg_set_trace_count(set) && !a->stopped; t++) {
+    /* every log is read whole, past a stop too: llvm-xray loads it before accounting */
+    for (size_t t = 0; t < tg_set_trace_count(set); t++) {
         tg_trace *tr = tg_set_trace(set, t);
         if (!is_xray(tr)) {
             have_other = 1;
             continue;
         }
+        if (!a->damaged && xray_basic_has_no_record(tr))
+            a->damaged = tr;
         uint64_t tf = trace_freq(tr);
         if (!have_xray)
             freq = tf;
         have_xray = 1;
         int ns_is_tsc = tf == 1000000000u;
-        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc != TG_ERR_NOMEM && !a->stopped;
-             s++) {
+        for (size_t s = 0; s < tg_trace_stream_count(tr) && rc != TG_ERR_NOMEM; s++) {
             tg_stream_iter *si = tg_stream_iter_new(tg_trace_stream(tr, s));
             if (!si) {
                 rc = TG_ERR_NOMEM;
@@ -458,14 +460,19 @@ int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key ke
                         tg_error_free(e);
                     if (rc == 0)
                         rc = n;
+                    if (!a->damaged && xray_log_is_basic(tr))
+                        a->damaged = tr;
                     continue;
                 }
+                if (a->stopped)
+                    continue;
                 enum tsc_from from = ns_is_tsc ? TSC_IS_NS : TSC_FIELD;
                 int ar = a->recursive ? account_run_recursive(a, run, (size_t)n, from, err)
                                       : account_run(a, run, (size_t)n, from, err);
                 if (ar < 0) {
                     rc = ar;
-                    break;
+                    if (!a->stopped)
+                        break;
                 }
             }
             tg_stream_iter_free(si);
@@ -551,7 +558,26 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     if (xray_account_parse_sort(opts, &key, &asc) < 0)
         return xray_account_bad_sort(err);
     account ac;
-    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, tg_set_notes_out(set), err);
+    /* the records -keep-going skips are said once the logs are known to load: held here */
+    tg_buf *notes = tg_set_notes_out(set), *held = notes ? tg_buf_new() : NULL;
+    if (notes && !held)
+        return TG_ERR_NOMEM;
+    int rc = xray_account_run_set(&ac, set, it, key, asc, opts, held, err);
+    if (rc != TG_ERR_NOMEM && ac.a.damaged) {
+        /* llvm-xray cannot load the log: its message alone, no row */
+        tg_buf_free(held);
+        held = NULL;
+        if (err && *err) {
+            tg_error_free(*err);
+            *err = NULL;
+        }
+        rc = xray_load_failure(ac.a.damaged, err);
+        ac.a.stopped = true;
+    }
+    if (held) {
+        tg_buf_put(notes, tg_buf_data(held), tg_buf_len(held));
+        tg_buf_free(held);
+    }
     const char *format = opts ? tg_options_get(opts, "format") : NULL;
     bool csv = format && strcmp(format, "csv") == 0;
     if (rc != TG_ERR_NOMEM && !ac.a.stopped && csv) {

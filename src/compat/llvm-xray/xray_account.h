@@ -28,6 +28,7 @@ typedef struct acct {
     tg_buf *notes;     /* where a skipped record is said (llvm-xray's stderr; NULL: not) */
     bool deduce;       /* -deduce-sibling-calls */
     bool stopped;      /* without -keep-going: stopped at such a record (nothing printed) */
+    tg_trace *damaged; /* the first basic-mode log found damaged (llvm cannot load it) */
     bool recursive;    /* -recursive-calls-only: latencies only of recursive calls (below) */
     tg_hash recursion; /* (thread, function id) -> its frames on the stack, and bit 32: it
                         * called itself since its outermost frame began */
@@ -60,6 +61,12 @@ int xray_account_run_set(account *ac, tg_set *set, tg_iter *it, enum sort_key ke
  * the notes and skipped (0), else the account stops with llvm-xray's message as the error. */
 int xray_account_skip(acct *a, const tg_event *ev, uint64_t tsc, tg_error **err);
 void xray_account_free(account *ac);
+/* llvm-xray's failure to load the basic-mode log tr (xray_load_error.c): its message as the
+ * error; the negative status. */
+int xray_load_failure(tg_trace *tr, tg_error **err);
+/* tr is a basic-mode log; a basic-mode log of no record, which llvm-xray cannot load. */
+bool xray_log_is_basic(tg_trace *tr);
+bool xray_basic_has_no_record(tg_trace *tr);
 void xray_account_put_header(tg_buf *out);
 void xray_account_put_row(tg_buf *out, const row *r);
 size_t xray_account_top_of(const tg_options *opts, size_t n);
