@@ -123,6 +123,10 @@ typedef struct la_io {
     /* the state */
     struct la_io_class *classes;
     size_t n_classes, cap_classes;
+    /* system calls recorded by number: a class per call, by la_state's names index */
+    struct la_io_class *call_classes;
+    size_t n_call_classes, cap_call_classes;
+    tg_hash call_class_by_name;
     struct la_io_sproc *procs;
     size_t n_procs, cap_procs;
     struct la_io_sdisk *disks;
@@ -147,6 +151,10 @@ typedef struct la_io {
 
 /* a copy of s (len bytes, up to a NUL) in the run's strings; LA_IO_NOSTR when out of memory */
 uint32_t la_io_str(la_io *io, const char *s, size_t len);
+/* The position among a call's six raw arguments of parameter `field` ("fd", "filename",
+ * "flags", "family", "fildes", "oldfd", "newfd", "cmd") of I/O system call `call`, -1 when
+ * it has none (la_ioargs.c). */
+int la_io_arg_position(const char *call, const char *field);
 static inline const char *la_io_text(const la_io *io, uint32_t s)
 {
     return s == LA_IO_NOSTR ? "" : io->strs[s];

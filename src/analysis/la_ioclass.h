@@ -10,6 +10,8 @@ enum io_role {
     IO_UNKNOWN = 0,
     IO_NONE,
     IO_ENTRY,
+    IO_ENTRY_BY_NUMBER, /* raw_syscalls' sys_enter, LTTng 0.x's syscall_entry */
+    IO_FS,              /* LTTng 0.x's fs events in a call: its descriptor, an open's name */
     IO_EXIT,
     IO_CONNECT,
     IO_DUMP_PROC,
@@ -58,6 +60,8 @@ struct la_io_class {
     uint8_t role, call;
     uint32_t name; /* the system call's name */
     int8_t field[N_FIELDS];
+    int8_t args;          /* a call by number: the payload position of its raw arguments */
+    int8_t arg[N_FIELDS]; /* and each field's position among them, -1: none */
 };
 
 /* an integer field of ev (false: absent or not an integer) */

@@ -15,7 +15,11 @@
  * first disk); its thread is block_rq_issue's tid (ftrace's: the issuing thread), its
  * direction rwbs' (rq_writes).
  *
- * Each event class is looked at once: its role, and where the fields its role reads are. */
+ * Each event class is looked at once: its role, and where the fields its role reads are;
+ * a call recorded by number (raw_syscalls, LTTng 0.x) is the one la_state names, its fields
+ * raw_syscalls' args at the call's parameter positions (la_ioargs.c), and on LTTng 0.x the
+ * fs events inside it (read, write, close: fd; open: filename) and the file_descriptor
+ * statedump give what its syscall_entry does not hold. */
 #include "analysis/la_io.h"
 #include "analysis/la_ioclass.h"
 
@@ -114,6 +118,20 @@ static struct la_io_class *class_of(la_io *io, const tg_event *ev)
         if (strcmp(role_names[i].event, name) == 0)
             c->role = (uint8_t)role_names[i].role;
     const char *call = NULL;
+    const char *colon = strrchr(name, ':'); /* perf's "raw_syscalls:sys_enter" */
+    const char *bare = colon ? colon + 1 : name;
+    const char *format = ev->cls->trace ? tg_trace_format(ev->cls->trace) : NULL;
+    bool lttng0 = format && strcmp(format, "lttng0") == 0;
+    static const char *const lttng0_fs[] = {"read",  "write", "readv", "writev",
+                                            "close", "open",  NULL};
+    if (strcmp(bare, "sys_enter") == 0 || strcmp(bare, "syscall_entry") == 0)
+        c->role = IO_ENTRY_BY_NUMBER;
+    else if (strcmp(bare, "sys_exit") == 0 || strcmp(bare, "syscall_exit") == 0)
+        c->role = IO_EXIT;
+    else if (lttng0 && in_list(name, lttng0_fs))
+        c->role = IO_FS;
+    else if (lttng0 && strcmp(name, "file_descriptor") == 0)
+        c->role = IO_DUMP_FD; /* LTTng 0.x's statedump: pid, fd, filename */
     if (c->role == IO_NONE) {
         if (strncmp(name, "sys_enter_", 10) == 0) /* ftrace's, as la_state.c reads them */
             call = name + 10;
@@ -133,7 +151,8 @@ static struct la_io_class *class_of(la_io *io, const tg_event *ev)
             return NULL;
     }
     for (size_t k = 0; k < N_FIELDS; k++)
-        c->field[k] = -1;
+        c->field[k] = c->arg[k] = -1;
+    c->args = -1;
     size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
     for (size_t i = 0; i < count && i < 127; i++) {
         tg_value v;
@@ -142,12 +161,81 @@ static struct la_io_class *class_of(la_io *io, const tg_event *ev)
         for (size_t k = 0; k < N_FIELDS; k++)
             if (c->field[k] < 0 && strcmp(field_names[k], v.name) == 0)
                 c->field[k] = (int8_t)i;
+        if (strcmp(v.name, "args") == 0)
+            c->args = (int8_t)i;
     }
     return c;
 }
 
+/* The class of the call a by-number entry (class by) enters, named by la_state (x86_64's
+ * table, LTTng 0.x's sys_call_table): one per name, its fields among by's raw arguments
+ * (la_ioargs.c); NULL when it enters no known call. */
+static const struct la_io_class *call_class(la_io *io, const tg_event *ev,
+                                            const struct la_io_class *by)
+{
+    long idx = la_state_call(&io->run->st, ev);
+    if (idx < 0)
+        return NULL;
+    const char *call = io->run->st.names[idx];
+    uint64_t *slot;
+    int added = tg_hash_insert(&io->call_class_by_name, (uint64_t)idx, &slot);
+    if (added < 0)
+        goto nomem;
+    if (added) {
+        if (tg_grow(&io->call_classes, &io->cap_call_classes, io->n_call_classes + 1,
+                    sizeof *io->call_classes) < 0)
+            goto nomem;
+        struct la_io_class *c = &io->call_classes[io->n_call_classes];
+        *c = (struct la_io_class){
+            .role = IO_ENTRY, .call = (uint8_t)call_of(call), .args = by->args};
+        if ((c->name = la_io_str(io, call, strlen(call))) == LA_IO_NOSTR)
+            goto nomem;
+        for (size_t k = 0; k < N_FIELDS; k++) {
+            c->field[k] = -1;
+            c->arg[k] = (int8_t)(by->args >= 0 ? la_io_arg_position(call, field_names[k]) : -1);
+        }
+        *slot = io->n_call_classes++;
+    }
+    return &io->call_classes[*slot];
+nomem:
+    io->nomem = true;
+    return NULL;
+}
+
+/* Argument k of a call recorded by number: raw_syscalls' args, six unsigned longs (ftrace
+ * and perf give them as the ring buffer's bytes, in the trace's byte order), or an array. */
+static bool raw_arg(const tg_event *ev, const struct la_io_class *c, size_t k, int64_t *out)
+{
+    tg_value v;
+    if (tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->args, &v) < 0)
+        return false;
+    if (v.type == TG_VAL_ARRAY || v.type == TG_VAL_SEQUENCE) {
+        tg_value e;
+        if (tg_value_child(&v, k, &e) < 0 || (e.type != TG_VAL_SINT && e.type != TG_VAL_UINT))
+            return false;
+        *out = e.type == TG_VAL_SINT ? e.v.s : (int64_t)e.v.u;
+        return true;
+    }
+    size_t word = v.v.str.len / 6;
+    if (v.type != TG_VAL_BYTES || (word != 4 && word != 8))
+        return false;
+    int order = v.byte_order;
+    if (!order) {
+        const tg_host_info *host = ev->cls->trace ? tg_trace_host(ev->cls->trace) : NULL;
+        order = host && host->byte_order ? host->byte_order : 1;
+    }
+    const unsigned char *p = (const unsigned char *)v.v.str.ptr + k * word;
+    uint64_t x = 0;
+    for (size_t i = 0; i < word; i++)
+        x |= (uint64_t)p[order == 2 ? word - 1 - i : i] << (8 * i);
+    *out = (int64_t)x;
+    return true;
+}
+
 bool la_io_int_field(const tg_event *ev, const struct la_io_class *c, enum io_field f, int64_t *out)
 {
+    if (c->arg[f] >= 0) /* a call by number: one of its raw arguments */
+        return raw_arg(ev, c, (size_t)c->arg[f], out);
     tg_value v;
     if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0)
         return false;
@@ -371,6 +459,11 @@ static long entry_rq(la_io *io, const tg_event *ev, const struct la_io_class *c,
 
 static void on_entry(la_io *io, const tg_event *ev, const struct la_io_class *c)
 {
+    if (c->role == IO_ENTRY_BY_NUMBER) {
+        const struct la_io_class *cc = call_class(io, ev, c);
+        static const struct la_io_class other = {.role = IO_ENTRY, .call = CALL_OTHER};
+        c = cc ? cc : &other;
+    }
     long proc = current_proc(io, ev);
     struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
     if (!s)
@@ -432,6 +525,25 @@ static void on_exit_call(la_io *io, const tg_event *ev, const struct la_io_class
     rq = &io->rqs[rqi];
     if (rq->op == LA_IO_CLOSE && ret == 0)
         close_fd(io, (size_t)proc, rq->fd, rq->end);
+}
+
+/* LTTng 0.x's fs events (read, write, readv, writev, close: fd; open: fd, filename) inside a
+ * call recorded by number: the call's descriptor and an open's file name, which its
+ * syscall_entry does not hold. */
+static void on_fs(la_io *io, const tg_event *ev, const struct la_io_class *c)
+{
+    long proc = current_proc(io, ev);
+    struct la_io_sproc *s = proc >= 0 ? sproc(io, (size_t)proc) : NULL;
+    if (!s || !s->in_call || s->rq < 0)
+        return;
+    la_iorq *rq = &io->rqs[s->rq];
+    if (rq->op == LA_IO_OPEN) {
+        uint32_t name = la_io_str_field(io, ev, c, F_FILENAME);
+        if (name != LA_IO_NOSTR && rq->filename == io->unknown_str)
+            io->rqs[s->rq].filename = name;
+    } else if (rq->fd == LA_NONE && rq->op != LA_IO_SYNC) {
+        rq->fd = la_io_int_or(ev, c, F_FD, LA_NONE);
+    }
 }
 
 /* "a.b.c.d:port" of a connect's address (format_ipv4) */
@@ -599,7 +711,9 @@ int la_io_state_event(la_io *io, const tg_event *ev)
     if (!c)
         return TG_ERR_NOMEM;
     switch ((enum io_role)c->role) {
-    case IO_ENTRY: on_entry(io, ev, c); break;
+    case IO_ENTRY:
+    case IO_ENTRY_BY_NUMBER: on_entry(io, ev, c); break;
+    case IO_FS: on_fs(io, ev, c); break;
     case IO_EXIT: on_exit_call(io, ev, c); break;
     case IO_CONNECT: on_connect(io, ev, c); break;
     case IO_DUMP_PROC: on_dump_proc(io, ev, c); break;
@@ -629,4 +743,6 @@ void la_io_state_free(la_io *io)
     tg_hash_free(&io->disk_by_dev);
     free(io->remaps);
     free(io->classes);
+    free(io->call_classes);
+    tg_hash_free(&io->call_class_by_name);
 }

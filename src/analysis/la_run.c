@@ -307,9 +307,38 @@ static int open_period(la_run *r, int64_t ts)
     return 0;
 }
 
+/* LTTng 0.x's sys_call_table statedump names the calls recorded by number, also those before
+ * it (as late as 90 ms into a trace): read first, alone, so that every analysis (the I/O
+ * ones class a call by its name when it begins) knows each call by name from the start. */
+static int read_call_tables(la_state *st, tg_set *set, tg_error **err)
+{
+    bool has = false;
+    for (size_t i = 0; i < tg_set_trace_count(set) && !has; i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        for (size_t k = 0; k < tg_trace_class_count(t) && !has; k++)
+            has = strcmp(tg_trace_class(t, k)->name, "sys_call_table") == 0;
+    }
+    if (!has)
+        return 0;
+    tg_filter *f = tg_filter_new();
+    if (!f)
+        return TG_ERR_NOMEM;
+    int rc = tg_filter_set_events(f, "sys_call_table", err);
+    tg_iter *it = rc == 0 ? tg_iter_new(set, f, err) : NULL;
+    const tg_event *ev;
+    if (rc == 0 && !it)
+        rc = err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+    while (rc == 0 && (rc = tg_iter_next(it, &ev)) > 0)
+        rc = la_state_event(st, ev);
+    tg_iter_free(it);
+    tg_filter_free(f);
+    return rc < 0 ? rc : 0;
+}
+
 /* The options are read at the first event, whose day a time of day given alone means. */
 static int run_events(la_run *r, tg_set *set, const tg_options *opts, tg_error **err)
 {
+    TG_TRY(read_call_tables(&r->st, set, err));
     tg_iter *it = tg_iter_new(set, NULL, err);
     if (!it)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;

@@ -607,6 +607,8 @@ static int on_syscall_table(la_state *s, const struct la_class *c, const tg_even
     const char *name = strncmp(sym, "sys_", 4) == 0 ? sym + 4 : sym;
     uint32_t idx;
     TG_TRY(name_of_id(s, id, false, &idx));
+    if (strcmp(s->names[idx], name) == 0) /* named already (read first: la_run.c) */
+        return 0;
     char *copy = strdup(name);
     if (!copy)
         return TG_ERR_NOMEM;
@@ -669,6 +671,17 @@ static int on_syscall(la_state *s, const struct la_class *c, const tg_event *ev)
         s->hooks.syscall_exit(s->hooks.ctx, (size_t)i, ev, ret, has_ret);
     s->procs[i].sc_begin = LA_NONE;
     return 0;
+}
+
+long la_state_call(la_state *s, const tg_event *ev)
+{
+    const struct la_class *c = class_of(s, ev);
+    if (!c || c->role != ROLE_SYSCALL_ENTRY)
+        return -1;
+    uint32_t idx = c->name;
+    if (c->field[0] >= 0 && name_of_id(s, int_or(ev, c->field[0], -1), c->x86_64_ids, &idx) < 0)
+        return -1;
+    return (long)idx;
 }
 
 /* lttng-analyses' page count, and the page's thread: the one running on the CPU */

@@ -103,6 +103,9 @@ static inline la_proc *la_proc_at(la_state *s, size_t i) { return &s->procs[i]; 
 /* Whether an event of the role lttng-modules' event name (or "syscall_entry_*") has was seen,
  * under any tracer's name. */
 bool la_state_saw(const la_state *s, const char *event);
+/* The system call ev enters (by its class, or by its number as la_state names it): its
+ * index in s->names, -1 when ev enters none (or out of memory). */
+long la_state_call(la_state *s, const tg_event *ev);
 /* IRQ id's handler names from a statedump that lists them (LTTng 0.x's irq_state
  * interrupt: its actions), NULL when none did. */
 const char *la_state_irq_name(const la_state *s, int64_t id);

@@ -1,23 +1,44 @@
 -- iolatencystats by hand: a call of a thread (the kernel model's thread of the event) is its
--- entry (sys_enter_NAME, syscall_entry_NAME) followed, as that thread's next system call
--- event, by an exit, as syscalls-by-hand.sql pairs them; lttng-analyses' I/O categories
--- (la_iostate.c): Open (open, openat, socket, dup, dup2, dup3, fcntl F_DUPFD), Read, Write,
--- Sync.  Per category: count, min, max, sum of the durations.
-WITH e AS (SELECT ts, utid, name, arg_set_id FROM ftrace_event
+-- entry followed, as that thread's next system call event, by an exit, as
+-- syscalls-by-hand.sql pairs and names them (sys_enter_NAME, syscall_entry_NAME; by number:
+-- perf's and ftrace's raw_syscalls sys_enter and LTTng 0.x's syscall_entry, named by LTTng
+-- 0.x's sys_call_table or, on an x86_64 trace, by x86_64's table, which sql-agree.sh puts in
+-- place of x86's row); lttng-analyses' I/O categories (la_iostate.c): Open (open, openat,
+-- socket, dup, dup2, dup3, fcntl F_DUPFD: its cmd, raw_syscalls' second argument, is 0),
+-- Read, Write, Sync.  Per category: count, min, max, sum of the durations.
+WITH e AS (SELECT ts, utid, name, arg_set_id,
+                  COALESCE(EXTRACT_ARG(arg_set_id, 'id'), EXTRACT_ARG(arg_set_id, 'syscall_id')) AS nr
+           FROM ftrace_event
            WHERE name LIKE 'sys\_enter\_%' ESCAPE '\' OR name LIKE 'sys\_exit\_%' ESCAPE '\'
-              OR name LIKE 'syscall\_entry\_%' ESCAPE '\' OR name LIKE 'syscall\_exit\_%' ESCAPE '\'),
-p AS (SELECT ts, utid, name, arg_set_id, LEAD(name) OVER w AS nname, LEAD(ts) OVER w AS nts
+              OR name LIKE 'syscall\_entry\_%' ESCAPE '\' OR name LIKE 'syscall\_exit\_%' ESCAPE '\'
+              OR name IN ('sys_enter', 'sys_exit', 'syscall_entry', 'syscall_exit')),
+sym AS (SELECT EXTRACT_ARG(arg_set_id, 'id') AS nr, EXTRACT_ARG(arg_set_id, 'symbol') AS s
+        FROM ftrace_event WHERE name = 'sys_call_table'),
+x86 (nr, name) AS (VALUES (NULL, NULL)), -- X86_64_NAMES
+tbl AS MATERIALIZED (SELECT nr, CASE WHEN s LIKE 'sys\_%' ESCAPE '\'
+                                     THEN substr(s, 5, instr(s, '+') - 5)
+                                     ELSE substr(s, 1, instr(s, '+') - 1) END AS tcall FROM sym),
+p AS (SELECT ts, utid, name, nr, arg_set_id, LEAD(name) OVER w AS nname, LEAD(ts) OVER w AS nts
       FROM e WINDOW w AS (PARTITION BY utid ORDER BY ts)),
-c AS (SELECT CASE WHEN p.name LIKE 'sys\_enter\_%' ESCAPE '\' THEN substr(p.name, 11)
+c AS (SELECT CASE WHEN p.name IN ('sys_enter', 'syscall_entry')
+                       THEN COALESCE(tbl.tcall, x86.name, 'syscall_' || p.nr)
+                  WHEN p.name LIKE 'sys\_enter\_%' ESCAPE '\' THEN substr(p.name, 11)
                   ELSE substr(p.name, 15) END AS call,
-             nts - ts AS d, p.arg_set_id
-      FROM p JOIN thread t USING (utid)
+             nts - ts AS d, p.arg_set_id,
+             -- fcntl's cmd: its field, or raw_syscalls' second argument (args: 6 x 8 bytes)
+             COALESCE(EXTRACT_ARG(p.arg_set_id, 'cmd'),
+                      CASE WHEN substr(EXTRACT_ARG(p.arg_set_id, 'args'), 17, 16) = '0000000000000000'
+                           THEN 0 END) AS cmd
+      FROM p JOIN thread t USING (utid) LEFT JOIN tbl ON tbl.nr = p.nr
+           LEFT JOIN x86 ON x86.nr = p.nr
       WHERE t.tid != 0
-        AND (p.name LIKE 'sys\_enter\_%' ESCAPE '\' OR p.name LIKE 'syscall\_entry\_%' ESCAPE '\')
-        AND (nname LIKE 'sys\_exit\_%' ESCAPE '\' OR nname LIKE 'syscall\_exit\_%' ESCAPE '\')),
+        AND (p.name LIKE 'sys\_enter\_%' ESCAPE '\' OR p.name LIKE 'syscall\_entry\_%' ESCAPE '\'
+             OR p.name IN ('sys_enter', 'syscall_entry'))
+        AND (nname LIKE 'sys\_exit\_%' ESCAPE '\' OR nname LIKE 'syscall\_exit\_%' ESCAPE '\'
+             OR nname IN ('sys_exit', 'syscall_exit'))),
 k AS (SELECT CASE
                WHEN call IN ('open', 'openat', 'socket', 'dup', 'dup2', 'dup3')
-                 OR (call = 'fcntl' AND EXTRACT_ARG(arg_set_id, 'cmd') = 0) THEN 'Open'
+                 OR (call = 'fcntl' AND cmd = 0) THEN 'Open'
                WHEN call IN ('read', 'recvmsg', 'recvfrom', 'readv', 'pread', 'pread64', 'preadv')
                  THEN 'Read'
                WHEN call IN ('write', 'sendmsg', 'sendto', 'writev', 'pwrite', 'pwrite64', 'pwritev')

@@ -9,9 +9,10 @@
 # tests/data/ftrace/all-events-v7.dat, perf.data perf-kernel/kmem.data), irqstats' counts,
 # min, max and
 # total durations per IRQ and softirq (irq-by-hand.sql), syscallstats' per thread and call
-# (syscalls-by-hand.sql), iousagetop's block requests on trace.dat (block-by-hand.sql) and,
-# where system calls are named (not LTTng 0.x's or perf's
-# raw_syscalls), iolatencystats' per I/O category (io-by-hand.sql), from the LAMI output.  A
+# (syscalls-by-hand.sql; x86_64's raw_syscalls named by the kernel header's table),
+# iousagetop's block requests on trace.dat (block-by-hand.sql) and iolatencystats' per I/O
+# category (io-by-hand.sql; raw_syscalls and LTTng 0.x's calls by number too), from the
+# LAMI output.  A
 # trace without the events an analysis needs gives lttng-analyses' message (Event NAME not
 # found in the trace) and exit 1.  The corpus' traces are SKIPped (said) when absent.
 . "$(dirname "$0")/../lib.sh"
@@ -102,7 +103,7 @@ print("disk,%d,%d" % tuple(disk))' | sort > "$TG_TMP/got"
 }
 # iolatencystats: per I/O category count, min, max and total duration (io-by-hand.sql)
 iolatency_agrees() {
-    "$TG" sql --format csv "$1" -q "$(cat "$here/io-by-hand.sql")" | tail -n +2 | sort > "$TG_TMP/sql"
+    "$TG" sql --format csv "$1" -q "$(by_hand io-by-hand.sql "$1")" | tail -n +2 | sort > "$TG_TMP/sql"
     "$TG" analyze iolatencystats --format json "$1" | /usr/bin/python3 -c '
 import json, sys
 for r in json.load(sys.stdin)["results"][0]["data"]:
@@ -130,16 +131,21 @@ is_x86_64() {
     *) false ;;
     esac
 }
+# the SQL of file $1 for trace $2: on an x86_64 trace, x86's row replaced by x86_64's names
+by_hand() {
+    local sql
+    sql=$(cat "$here/$1")
+    if is_x86_64 "$2"; then
+        [ -n "$x86_64_rows" ] || echo "no $unistd: x86_64's calls unnamed by SQL" >&2
+        sql=${sql/"x86 (nr, name) AS (VALUES (NULL, NULL))"/"x86 (nr, name) AS (VALUES $x86_64_rows)"}
+    fi
+    printf '%s\n' "$sql"
+}
 # syscallstats: per thread and call count, min, max and total duration
 # (syscalls-by-hand.sql; on an x86_64 trace with x86_64's names in place of its x86 row)
 syscalls_agrees() {
-    local sql
-    sql=$(cat "$here/syscalls-by-hand.sql")
-    if is_x86_64 "$1"; then
-        [ -n "$x86_64_rows" ] || { echo "SKIP $n syscallstats: no $unistd"; return; }
-        sql=${sql/"x86 (nr, name) AS (VALUES (NULL, NULL))"/"x86 (nr, name) AS (VALUES $x86_64_rows)"}
-    fi
-    "$TG" sql --format csv "$1" -q "$sql" | tail -n +2 | sort > "$TG_TMP/sql"
+    "$TG" sql --format csv "$1" -q "$(by_hand syscalls-by-hand.sql "$1")" | tail -n +2 |
+        sort > "$TG_TMP/sql"
     "$TG" analyze syscallstats --format json "$1" | /usr/bin/python3 -c '
 import json, re, sys
 for t in json.load(sys.stdin)["results"]:
@@ -160,6 +166,7 @@ for t in json.load(sys.stdin)["results"]:
 # record-fixtures.sh's misc: x86_64)
 n=misc-v7.dat
 syscalls_agrees "$TG_TEST_DATA/ftrace/$n"
+iolatency_agrees "$TG_TEST_DATA/ftrace/$n"
 n=block-io.dat
 block_agrees "$TG_TEST_DATA/ftrace/$n"
 iolatency_agrees "$TG_TEST_DATA/ftrace/$n"
@@ -217,7 +224,6 @@ for t in json.load(sys.stdin)["results"]:
         fi
     fi
     syscalls_agrees "$t"
-    case $n in trace-15316events-2.5 | kernel.data) continue ;; esac # calls by number only
     iolatency_agrees "$t"
 done
 tg_done
