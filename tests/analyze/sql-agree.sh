@@ -37,6 +37,29 @@ missing() {
         tg_fail "$n $1" "not lttng-analyses' message and exit 1: $(cat "$TG_TMP/err")"
     fi
 }
+# the log, top and freq views of the same figures, from their LAMI (lami-agg.py): $1 the
+# family (sched, irq, io), $2 the trace; $TG_TMP/sql holds the SQL's KEY,count,min,max,sum
+views_agree() {
+    local log top freq
+    case $1 in
+    sched) log=schedlog top=schedtop freq=schedfreq ;;
+    irq) log=irqlog top= freq=irqfreq ;;
+    io) log=iolog top=iolatencytop freq=iolatencyfreq ;;
+    esac
+    # lttng-analyses draws no distribution of one value (min = max)
+    awk -F, '$(NF-2) < $(NF-1) { print $(NF-3) "," $(NF-2) "," $(NF-1) }' "$TG_TMP/sql" |
+        sort > "$TG_TMP/sql-freq"
+    for v in $log $top; do
+        "$TG" analyze $v --limit 1000000 --format json "$2" |
+            /usr/bin/python3 "$here/lami-agg.py" "$1" > "$TG_TMP/got-$v"
+        tg_same "$n $v = SQL" "$TG_TMP/sql" "$TG_TMP/got-$v"
+    done
+    local fk=freq
+    [ "$1" = io ] && fk=freq-io
+    "$TG" analyze $freq --format json "$2" | /usr/bin/python3 "$here/lami-agg.py" $fk \
+        > "$TG_TMP/got-$freq"
+    tg_same "$n $freq = SQL (count, min, max)" "$TG_TMP/sql-freq" "$TG_TMP/got-$freq"
+}
 # schedstats: per thread count, min, max and total latency (schedstats-by-hand.sql)
 schedstats_agrees() {
     "$TG" sql --format csv "$1" -q "$(cat "$here/schedstats-by-hand.sql")" | tail -n +2 |
@@ -50,6 +73,7 @@ for t in json.load(sys.stdin)["results"]:
                                   round(r[3]["value"] * n)))' | sort > "$TG_TMP/got"
     [ -s "$TG_TMP/got" ] || tg_fail "$n schedstats" "no latency measured"
     tg_same "$n schedstats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+    views_agree sched "$1"
 }
 # memtop: per thread pages allocated and freed (memtop-by-hand.sql); a trace without page
 # events: lttng-analyses' message, and none by SQL either
@@ -113,6 +137,7 @@ for r in json.load(sys.stdin)["results"][0]["data"]:
                                   round(r[3]["value"] * n)))' | sort > "$TG_TMP/got"
     [ -s "$TG_TMP/got" ] || tg_fail "$n iolatencystats" "no calls counted"
     tg_same "$n iolatencystats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+    views_agree io "$1"
 }
 # x86_64's system call names (tests' own reading of the kernel header's __NR_* lines), as
 # SQL rows (nr, name)
@@ -205,6 +230,7 @@ for t in json.load(sys.stdin)["results"]:
               r[2]["value"], r[4]["value"], round(r[3]["value"] * r[1]["value"])))' |
         sort > "$TG_TMP/got"
     tg_same "$n irqstats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
+    views_agree irq "$t"
     if [ "$n" = trace-15316events-2.5 ]; then # hard IRQ names: LTTng 0.x's irq_state statedump
         "$TG" sql --format csv "$t" -q "$(cat "$here/irq-names-by-hand.sql")" | tail -n +2 |
             sort > "$TG_TMP/sql"
