@@ -10,9 +10,10 @@
 # min, max and
 # total durations per IRQ and softirq (irq-by-hand.sql), syscallstats' per thread and call
 # (syscalls-by-hand.sql; x86_64's raw_syscalls named by the kernel header's table),
-# iousagetop's block requests on trace.dat (block-by-hand.sql) and iolatencystats' per I/O
-# category (io-by-hand.sql; raw_syscalls and LTTng 0.x's calls by number too), from the
-# LAMI output.  A
+# iousagetop's block requests on trace.dat (block-by-hand.sql), iolatencystats' per I/O
+# category (io-by-hand.sql; raw_syscalls and LTTng 0.x's calls by number too) and
+# iousagetop's per-process bytes (iousage-by-hand.sql), from the LAMI output; the log, top
+# and freq views against the same SQL (lami-agg.py).  A
 # trace without the events an analysis needs gives lttng-analyses' message (Event NAME not
 # found in the trace) and exit 1.  The corpus' traces are SKIPped (said) when absent.
 . "$(dirname "$0")/../lib.sh"
@@ -138,6 +139,20 @@ for r in json.load(sys.stdin)["results"][0]["data"]:
     [ -s "$TG_TMP/got" ] || tg_fail "$n iolatencystats" "no calls counted"
     tg_same "$n iolatencystats = SQL" "$TG_TMP/sql" "$TG_TMP/got"
     views_agree io "$1"
+    # iousagetop: per thread bytes read and written by system calls (iousage-by-hand.sql)
+    "$TG" sql --format csv "$1" -q "$(by_hand iousage-by-hand.sql "$1")" | tail -n +2 |
+        sort > "$TG_TMP/sql"
+    "$TG" analyze iousagetop --limit 1000000 --format json "$1" | /usr/bin/python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["results"]:
+    c = t["class"]
+    title = c.get("title", "") if isinstance(c, dict) else c
+    if title.startswith("Per-process top I/O operations ["):
+        for r in t["data"]:
+            if r[1]["value"]:
+                print("%d,%s,%d" % (r[0]["tid"], title[title.index("[") + 1:-1], r[1]["value"]))' |
+        sort > "$TG_TMP/got"
+    tg_same "$n iousagetop per-process bytes = SQL" "$TG_TMP/sql" "$TG_TMP/got"
 }
 # x86_64's system call names (tests' own reading of the kernel header's __NR_* lines), as
 # SQL rows (nr, name)
