@@ -864,8 +864,13 @@ typedef enum tg_call_flags {
     TG_CALL_NO_EXIT = 1,   /* the exit was never seen: ended by unwinding, lost records, end */
     TG_CALL_NO_ENTRY = 2,  /* an exit without an entry: entry_ns is unknown (== exit_ns),
                             * unless the exit holds the call's duration as its tracer measured
-                            * it (function_graph): then entry_ns is exit_ns minus it, and its
-                            * children are the calls of its thread ended before it */
+                            * it (function_graph): then entry_ns is exit_ns minus it.  Where
+                            * the records declare their depth (function_graph), a thread whose
+                            * recording begins inside calls starts its stack there: each such
+                            * call is opened NO_ENTRY (on_open: no function, entry_ns the time
+                            * of the record that implies it) and, if its exit comes, ends
+                            * NO_ENTRY at its depth with the calls inside it as children; one
+                            * whose exit never comes is no call */
     TG_CALL_TAIL = 4,      /* ended by a tail exit */
     TG_CALL_RECURSIVE = 8, /* the same function is lower on the thread's stack */
     TG_CALL_LOST = 16,     /* ended by lost records (its exit may have been among them) */

@@ -122,36 +122,42 @@ static inline int64_t called_until(const struct tg_frame *f, const tg_event *ev,
     return (int64_t)((uint64_t)f->entry_ns + (uint64_t)ev->call_ns);
 }
 
-/* Pops the top frame, ending it at exit_ns, and reports it. */
+/* Pops the top frame, ending it at exit_ns, and reports it.  A frame implied and never
+ * ended by its exit is no call: nothing is known of it but its depth. */
 static void pop(tg_callstack *cs, struct tg_thread_stack *t, int64_t exit_ns, unsigned flags,
                 const tg_event *exit)
 {
     const struct tg_frame *f = &t->frames[--t->depth];
+    if (f->entry_ns == TG_FRAME_IMPLIED)
+        return;
     uint64_t dur = (uint64_t)exit_ns - (uint64_t)f->entry_ns;
     if (t->depth)
         t->frames[t->depth - 1].child_ns =
             (int64_t)((uint64_t)t->frames[t->depth - 1].child_ns + dur);
-    else
-        t->base_child_ns = (int64_t)((uint64_t)t->base_child_ns + dur);
     report(cs, t, f, exit_ns, flags, exit);
 }
 
 void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open) { cs->on_open = on_open; }
 
-/* Tells the consumer that t's top frame opened. */
-static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t)
+/* Tells the consumer that t's top frame opened.  An implied frame is told NO_ENTRY, with
+ * no function and entry_ns the time of the record that implies it (it began before). */
+static void tell_open_at(tg_callstack *cs, const struct tg_thread_stack *t, int64_t implied_ns)
 {
     const struct tg_frame *f = &t->frames[t->depth - 1];
+    bool implied = f->entry_ns == TG_FRAME_IMPLIED;
     tg_call call = {.tid = t->tid,
                     .pid = t->pid,
                     .addr = f->addr,
                     .name = f->name,
                     .module = f->module,
                     .depth = (int)t->depth - 1,
-                    .entry_ns = f->entry_ns,
+                    .entry_ns = implied ? implied_ns : f->entry_ns,
+                    .flags = implied ? TG_CALL_NO_ENTRY : 0,
                     .trace = t->trace};
     cs->on_open(cs->ctx, &call);
 }
+
+static void tell_open(tg_callstack *cs, const struct tg_thread_stack *t) { tell_open_at(cs, t, 0); }
 
 /* Pushes a frame and tells the consumer. */
 static int push(tg_callstack *cs, struct tg_thread_stack *t, uint64_t addr, const char *name,
@@ -208,20 +214,16 @@ static inline const char *module_of(const tg_callstack *cs, const tg_trace *trac
                : NULL;
 }
 
-/* An exit without an entry.  Where the exit holds the call's duration as its tracer measured
- * it (function_graph's rettime - calltime), the call is known: it began that long before,
- * earlier than the trace, so every call of its thread ended at depth 0 since the previous such
- * exit is its child, and it is the child of the next one.  Otherwise only its exit is known. */
+/* An exit without an entry, at no depth its records declare (those end an implied frame:
+ * implied_end).  Where the exit holds the call's duration as its tracer measured it, the
+ * call began that long before; otherwise only its exit is known. */
 static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev, uint64_t addr,
                      int64_t ts)
 {
     const char *name = name_of(cs, ev); /* before module_of, which reads what it cached */
     int64_t total = 0, child = 0;
-    if (ev->cls->exit_has_call_ns && ev->call_ns >= 0 && t->depth == 0) {
+    if (ev->cls->exit_has_call_ns && ev->call_ns >= 0)
         total = ev->call_ns;
-        child = t->base_child_ns < total ? t->base_child_ns : total;
-        t->base_child_ns = total;
-    }
     tg_call call = {
         .tid = t->tid,
         .pid = t->pid,
@@ -239,6 +241,47 @@ static void no_entry(tg_callstack *cs, struct tg_thread_stack *t, const tg_event
         .exit = ev,
     };
     cs->on_call(cs->ctx, &call);
+}
+
+/* The deepest stack a record's declared depth implies frames for: deeper is damage (the
+ * kernel's function_graph stops at a few hundred). */
+#define IMPLIED_DEPTH_MAX 4096
+
+/* A record that declares its frame's depth (depth_is_stack) on a stack that holds fewer
+ * frames below it: the thread was inside calls when its recording began (or its records
+ * were lost), and those calls are opened as implied frames, named and timed by their exits.
+ * n: the frames the record says are below it (an exit: its own too). */
+static int imply_depth(tg_callstack *cs, struct tg_thread_stack *t, size_t n, int64_t ts)
+{
+    if (n > IMPLIED_DEPTH_MAX)
+        return 0;
+    while (t->depth < n) {
+        if (t->depth == t->cap)
+            TG_TRY(tg_grow(&t->frames, &t->cap, t->depth + 1, sizeof *t->frames));
+        t->frames[t->depth++] = (struct tg_frame){.entry_ns = TG_FRAME_IMPLIED};
+        if (cs->on_open)
+            tell_open_at(cs, t, ts);
+    }
+    return 0;
+}
+
+/* An exit at the depth of an implied frame that no frame above matches: that frame's call
+ * ends (the frames above it end without exit, as an unwind ends them).  It began the call's
+ * duration as the tracer measured it before the exit (else at the exit), and is reported
+ * NO_ENTRY at its declared depth, with the calls that ended inside it as its children. */
+static void implied_end(tg_callstack *cs, struct tg_thread_stack *t, const tg_event *ev,
+                        size_t depth, int64_t ts)
+{
+    while (t->depth > depth + 1)
+        pop(cs, t, ts, TG_CALL_NO_EXIT, ev);
+    struct tg_frame *f = &t->frames[depth];
+    const char *name = name_of(cs, ev); /* before module_of, which reads what it cached */
+    f->addr = ev->addr;
+    f->name = name;
+    f->module = module_of(cs, ev->cls->trace, ev->addr, name);
+    int64_t total = ev->cls->exit_has_call_ns && ev->call_ns >= 0 ? ev->call_ns : 0;
+    f->entry_ns = (int64_t)((uint64_t)ts - (uint64_t)total);
+    pop(cs, t, ts, TG_CALL_NO_ENTRY, ev);
 }
 
 /* ---- the uftrace rules, mirrored onto the told stacks ------------------------------------ */
@@ -428,6 +471,9 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
         return 0;
     }
     uint64_t addr = ev->addr;
+    bool declared = ev->cls->depth_is_stack && ev->depth >= 0;
+    if (declared && t->depth < (size_t)ev->depth + (kind != TG_KIND_FUNC_ENTRY))
+        TG_TRY(imply_depth(cs, t, (size_t)ev->depth + (kind != TG_KIND_FUNC_ENTRY), ts));
     if (kind == TG_KIND_FUNC_ENTRY) {
         const char *name = name_of(cs, ev); /* fills the cache module_of reads */
         return push(cs, t, addr, name, module_of(cs, ev->cls->trace, addr, name), ts);
@@ -439,7 +485,11 @@ int tg_callstack_feed_at(tg_callstack *cs, const tg_event *ev, int64_t ts)
     while (match > 0 && t->frames[match - 1].addr != addr && !ev->cls->exit_ends_top)
         match--;
     if (match == 0) {
-        no_entry(cs, t, ev, addr, ts);
+        if (declared && (size_t)ev->depth < t->depth &&
+            t->frames[ev->depth].entry_ns == TG_FRAME_IMPLIED)
+            implied_end(cs, t, ev, (size_t)ev->depth, ts);
+        else
+            no_entry(cs, t, ev, addr, ts);
         return 0;
     }
     while (t->depth > match)

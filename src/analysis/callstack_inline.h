@@ -40,11 +40,12 @@ struct tg_thread_stack {
     size_t depth, cap;
     int64_t last_ns;
     tg_trace *trace;
-    int64_t base_child_ns; /* the time of the calls ended at depth 0 since the last exit
-                            * without entry: children of the next such exit (a call that
-                            * began before the trace holds every call of its thread before
-                            * its exit) */
 };
+
+/* The entry_ns of a frame the records imply without its entry (a call its thread was inside
+ * when the recording began: the depth a function_graph record declares); its function and
+ * start are known at its exit, if it comes (callstack.c). */
+#define TG_FRAME_IMPLIED INT64_MIN
 
 struct tg_callstack {
     tg_call_fn on_call, on_open;

@@ -27,6 +27,10 @@ struct tg_event_class {
                             * tracer measured it (ftrace's funcgraph_exit: rettime - calltime),
                             * in ev->call_ns: the builder takes it instead of the entry's and
                             * the exit's record times, as trace-cmd prints it */
+    bool depth_is_stack;   /* a function record whose ev->depth is its frame's depth on its
+                            * thread's stack as the tracer counts it (ftrace's funcgraph_entry
+                            * and funcgraph_exit): a thread whose recording begins inside calls
+                            * starts its stack at that depth (the call-stack builder) */
     void *fmt_data;        /* the format's compiled layout for this class */
     size_t index;          /* position in its trace's class list */
     size_t number;         /* dense across the set (0, 1, ...): a consumer keeps one row per class

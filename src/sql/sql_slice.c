@@ -15,10 +15,13 @@
  * where uftrace report and the viewers end them.  Only the columns the statement reads are
  * computed (SQLite's colUsed): the entry event's category, args and thread time, and the
  * name, are left unset when no column of the statement needs them.  Frames uftrace's rules drop without an
- * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.  An exit
- * whose entry precedes the trace is a row where the exit holds the tracer's duration
- * (function_graph): ts its calltime, before the first event of its thread, parent unknown
- * (trace_processor, ending by record times, drops such an exit; `report` counts it).
+ * end (a longjmp's, an exec's) are no calls to `uftrace report` and no rows here.  A call
+ * its thread was inside when the recording began (a function_graph record's depth implies
+ * it: the builder opens it NO_ENTRY) takes its id there, as its children's parent, and is
+ * a row when its exit comes, at its depth, from its calltime (the exit's rettime - calltime
+ * before it); trace_processor, ending by record times, drops such an exit, `report` counts
+ * it.  One that never ends is no row (nothing names it).  An exit without an entry at no
+ * declared depth is a row where the exit holds the tracer's duration, parent unknown.
  *
  * The kernel model's slices (category "irq": "IRQ (name)" on "Irq Cpu N", a softirq's action
  * on "SoftIrq Cpu N"; a viewer trace's slices on the tracks it declared, with their own
@@ -59,6 +62,8 @@ struct frame_id {
     const char *category; /* its entry event's (viewer traces), or NULL */
     int64_t thread_ts;    /* its entry event's thread time (viewer traces), else SQL_ANY */
     bool wanted;          /* a row of the query when it ends */
+    bool implied;         /* opened NO_ENTRY (begun before the recording): its ts and name,
+                           * known when it ends, are checked against the query then */
 };
 
 struct slice_thread {
@@ -142,14 +147,21 @@ static void on_open(void *ctx, const tg_call *call)
         return;
     }
     const sql_query *q = &s->c->q;
-    bool wanted = !s->draining && sql_ts_in(q, call->entry_ns) &&
+    bool implied = (call->flags & TG_CALL_NO_ENTRY) != 0;
+    /* an implied frame began at or before entry_ns, its name is known at its end */
+    bool wanted = !s->draining &&
+                  (implied ? call->entry_ns >= q->ts_lo : sql_ts_in(q, call->entry_ns)) &&
                   (q->track == SQL_ANY || q->track == t->track);
-    if (wanted && q->name)
+    if (wanted && q->name && !implied)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
-    struct frame_id f = {
-        .id = s->next_id++, .argset = SQL_ANY, .thread_ts = SQL_ANY, .wanted = wanted};
+    struct frame_id f = {.id = s->next_id++,
+                         .argset = SQL_ANY,
+                         .thread_ts = SQL_ANY,
+                         .wanted = wanted,
+                         .implied = implied};
     const tg_event *ev = s->entry_cols ? s->fed : NULL;
-    if (wanted && ev && tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_ENTRY &&
+    if (wanted && !implied && ev &&
+        tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_ENTRY &&
         tg_event_func_addr(ev) == call->addr) {
         f.category = tg_event_func_category(ev);
         int64_t thread_ns;
@@ -220,20 +232,27 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
 static void on_call(void *ctx, const tg_call *call)
 {
     struct slice_scan *s = ctx;
-    if (call->flags & TG_CALL_NO_ENTRY) {
+    struct slice_thread *t = thread_of(s, call->tid);
+    size_t depth = (size_t)call->depth;
+    bool implied =
+        (call->flags & TG_CALL_NO_ENTRY) && t && depth < t->cap && t->frames[depth].implied;
+    if ((call->flags & TG_CALL_NO_ENTRY) && !implied) {
         no_entry_row(s, call);
         return;
     }
-    struct slice_thread *t = thread_of(s, call->tid);
-    size_t depth = (size_t)call->depth;
     if (!t || depth >= t->cap) {
         s->status = t ? s->status : TG_ERR_NOMEM;
         return;
     }
-    const struct frame_id *f = &t->frames[depth];
+    struct frame_id *f = &t->frames[depth];
+    f->implied = false; /* ended: a later exit without entry at this depth is not it */
     if (!f->wanted)
         return;
     s->pending--;
+    const sql_query *q = &s->c->q;
+    if (implied && (!sql_ts_in(q, call->entry_ns) ||
+                    (q->name && !name_wanted(q, sql_frame_name(s->scan.db, call)))))
+        return;
     bool unfinished = (call->flags & TG_CALL_NO_EXIT) && !call->exit;
     bool dropped = (call->flags & TG_CALL_NO_EXIT) && !(call->flags & TG_CALL_LOST) && call->exit;
     if (dropped && uftrace_rules(s, call->trace))

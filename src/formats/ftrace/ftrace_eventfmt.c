@@ -169,6 +169,7 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
      * the records are written): the call's duration, as trace-cmd prints it */
     ev->cls->exit_has_call_ns =
         kind == TG_KIND_FUNC_EXIT && ev->kf[FT_KF_CALLTIME] && ev->kf[FT_KF_RETTIME];
+    ev->cls->depth_is_stack = kind != TG_KIND_GENERIC; /* the kernel's depth of the call */
     ev->cls->system = system;
     ev->cls->fmt_data = ev;
     int added = add_by_id(f, ev);

@@ -93,7 +93,12 @@ static int on_frame_open(void *ctx, tg_walk_thread *t, const tg_call *frame, uin
     size_t level = t->depth - 1;
     if (tg_grow(&o->at, &o->cap, level + 1, sizeof *o->at) < 0)
         return TG_ERR_NOMEM;
-    uint32_t node = child_of(ft, level ? o->at[level - 1] : o->thread_node, name, frame->module);
+    /* the parent: the nearest frame below that the walk named (a call begun before the
+     * recording is not named before it ends, after the calls inside it) */
+    size_t parent = level;
+    while (parent > 0 && t->path[parent - 1] == TG_WALK_IMPLIED)
+        parent--;
+    uint32_t node = child_of(ft, parent ? o->at[parent - 1] : o->thread_node, name, frame->module);
     if (node == TG_FLAME_NONE)
         return TG_ERR_NOMEM;
     o->at[level] = node;

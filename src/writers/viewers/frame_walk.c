@@ -98,15 +98,9 @@ static tg_walk_thread *thread_of_call(tg_frame_walk *w, const tg_call *call)
     return &w->threads[i];
 }
 
-/* The builder's callback: a frame opened (an entry, or a frame its rules imply). */
-static void on_open(void *ctx, const tg_call *call)
+/* The interned name of a call's function: its symbol, else its address. */
+static int64_t name_of_call(tg_frame_walk *w, const tg_call *call)
 {
-    tg_frame_walk *w = ctx;
-    if (w->status < 0)
-        return;
-    tg_walk_thread *t = thread_of_call(w, call);
-    if (!t)
-        return;
     int64_t name;
     if (call->name) {
         /* the reader's symbols are stable pointers: intern each once */
@@ -125,31 +119,78 @@ static void on_open(void *ctx, const tg_call *call)
         if (name >= 0 && keep_module(w, name, call->module) < 0)
             name = TG_ERR_NOMEM;
     }
-    size_t depth = (size_t)call->depth;
-    if (name < 0 || tg_grow(&t->path, &t->path_cap, depth + 1, sizeof *t->path) < 0) {
-        w->status = TG_ERR_NOMEM;
-        return;
-    }
-    t->path[depth] = (uint32_t)name;
-    t->depth = depth + 1;
+    return name;
+}
+
+/* Frame call (at call->depth) is open on t, named name: the writer is told. */
+static void tell_open(tg_frame_walk *w, tg_walk_thread *t, const tg_call *call, uint32_t name)
+{
+    t->path[call->depth] = name;
+    t->depth = (size_t)call->depth + 1;
     if (w->hooks->frame_open) {
-        int rc = w->hooks->frame_open(w->ctx, t, call, (uint32_t)name);
+        int rc = w->hooks->frame_open(w->ctx, t, call, name);
         if (rc < 0)
             w->status = rc;
     }
 }
 
-/* The builder's callback: a frame ended. */
+/* The builder's callback: a frame opened (an entry, or a frame its rules imply).  A call the
+ * thread was inside when the recording began (NO_ENTRY) is only marked on the path: the
+ * writer is told it when it ends, with its function and start. */
+static void on_open(void *ctx, const tg_call *call)
+{
+    tg_frame_walk *w = ctx;
+    if (w->status < 0)
+        return;
+    tg_walk_thread *t = thread_of_call(w, call);
+    if (!t)
+        return;
+    size_t depth = (size_t)call->depth;
+    if (tg_grow(&t->path, &t->path_cap, depth + 1, sizeof *t->path) < 0) {
+        w->status = TG_ERR_NOMEM;
+        return;
+    }
+    if (call->flags & TG_CALL_NO_ENTRY) {
+        t->path[depth] = TG_WALK_IMPLIED;
+        t->depth = depth + 1;
+        return;
+    }
+    int64_t name = name_of_call(w, call);
+    if (name < 0) {
+        w->status = (int)name;
+        return;
+    }
+    tell_open(w, t, call, (uint32_t)name);
+}
+
+/* The builder's callback: a frame ended.  One begun before the recording is opened for the
+ * writer first (its calls, told already, end inside it), unless the writer needs its events
+ * in time order. */
 static void on_call(void *ctx, const tg_call *call)
 {
     tg_frame_walk *w = ctx;
-    if (w->status < 0 || (call->flags & TG_CALL_NO_ENTRY))
+    if (w->status < 0)
         return;
     tg_walk_thread *t = thread_of_call(w, call);
     if (!t)
         return;
     if (call->depth < 0 || (size_t)call->depth >= t->depth)
-        return; /* cannot happen: every frame the builder holds was opened here */
+        return; /* an exit without entry at no depth the builder holds: no frame */
+    if (call->flags & TG_CALL_NO_ENTRY) {
+        if (t->path[call->depth] != TG_WALK_IMPLIED)
+            return;
+        int64_t name = w->hooks->time_ordered ? 0 : name_of_call(w, call);
+        if (name < 0) {
+            w->status = (int)name;
+            return;
+        }
+        t->depth = (size_t)call->depth;
+        if (w->hooks->time_ordered)
+            return;
+        tell_open(w, t, call, (uint32_t)name);
+        if (w->status < 0)
+            return;
+    }
     t->depth = (size_t)call->depth;
     if (w->hooks->frame_close) {
         int rc = w->hooks->frame_close(w->ctx, t, call, t->path[call->depth], w->current_ev);

@@ -36,7 +36,15 @@ typedef struct tg_walk_hooks {
     int (*frame_close)(void *ctx, tg_walk_thread *t, const tg_call *call, uint32_t name,
                        const tg_event *ev);
     int (*other)(void *ctx, tg_walk_thread *t, const tg_event *ev);
+    /* A call its thread was inside when the recording began (a function_graph record's depth
+     * implies it) is told when it ends: frame_open at its start, then frame_close, after the
+     * calls inside it.  A writer whose events must come in time order sets time_ordered and
+     * is not told such calls. */
+    bool time_ordered;
 } tg_walk_hooks;
+
+/* The path entry of such a call until it ends (its function is not known before). */
+#define TG_WALK_IMPLIED UINT32_MAX
 
 typedef struct tg_frame_walk {
     tg_frame_names names;

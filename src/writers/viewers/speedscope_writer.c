@@ -177,6 +177,7 @@ static const tg_walk_hooks ss_hooks = {
     .thread_new = on_thread_new,
     .frame_open = on_frame_open,
     .frame_close = on_frame_close,
+    .time_ordered = true, /* an evented profile's events go forward in time */
 };
 
 static int convert_speedscope(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
