@@ -630,6 +630,11 @@ const char *tg_event_func_category(const tg_event *ev);
  * trace records it (Chrome JSON's "tts", "tts" + "tdur" at a complete event's end): false
  * when it is not recorded.  The slice table's thread_ts and thread_dur. */
 bool tg_event_thread_time(const tg_event *ev, int64_t *ns);
+/* A function exit's call as its tracer timed it (function_graph's calltime and rettime, taken
+ * before the records are written), in ns on the timeline as tg_event_time_ns gives times:
+ * false when the record holds no such times, or they count another clock than the trace's
+ * (then only their difference is known: tg_call's times use it). */
+bool tg_event_call_times(const tg_event *ev, int64_t *call_ns, int64_t *ret_ns);
 /* The flows (arrows between slices: Perfetto's flow_ids, terminating_flow_ids, a legacy
  * event's bind_id) that the slice a function entry begins, or an exit ends, takes part in:
  * *flows points at n of them (valid while the event is).  A flow links the slices that name

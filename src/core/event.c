@@ -63,6 +63,16 @@ bool tg_event_thread_time(const tg_event *ev, int64_t *ns)
     return ops && ops->thread_time && ops->thread_time(ev, ns);
 }
 
+bool tg_event_call_times(const tg_event *ev, int64_t *call_ns, int64_t *ret_ns)
+{
+    const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;
+    if (!ops || !ops->call_times || !ops->call_times(ev, call_ns, ret_ns))
+        return false;
+    *call_ns += ev->stream->shift_ns;
+    *ret_ns += ev->stream->shift_ns;
+    return true;
+}
+
 size_t tg_event_flows(const tg_event *ev, const tg_flow **flows)
 {
     const struct tg_stream_ops *ops = ev->stream ? ev->stream->ops : NULL;

@@ -59,6 +59,9 @@ struct tg_stream_ops {
     /* Optional: the declared track (tg_trace.tracks' index) of the slice ev begins or ends
      * when it is not its thread's calls, -1 when it is (tg_track_decl). */
     int64_t (*track)(const tg_event *ev);
+    /* Optional: a function exit's call times as its tracer took them, in ns on the trace's
+     * clock (tg_event_call_times): false when the event has none on that clock. */
+    bool (*call_times)(const tg_event *ev, int64_t *call_ns, int64_t *ret_ns);
     /* Optional: the flows of the slice ev begins or ends (tg_event_flows). */
     size_t (*flows)(const tg_event *ev, const tg_flow **out);
     /* Optional: the symbol of ev->addr with its size and kind (tg_event_func_symbol); without

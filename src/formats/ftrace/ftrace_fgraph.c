@@ -200,3 +200,21 @@ void ft_func_fields(const ft_event *e, const uint8_t *data, size_t size, tg_even
             ev->call_ns = (int64_t)(rettime - calltime);
     }
 }
+
+/* The kernel takes calltime and rettime with trace_clock_local(), the clock of a buffer whose
+ * trace_clock is "local" (the default): on another clock (global, a counter, TSC converted to
+ * ns) only their difference is known. */
+bool ft_fgraph_call_times(const ft_file *f, const ft_event *e, const uint8_t *data, size_t size,
+                          int64_t *call_ns, int64_t *ret_ns)
+{
+    const char *clock = f->trace->clock.name;
+    uint64_t rettime, calltime;
+    if (!e->cls->exit_has_call_ns || f->have_tsc2nsec || !clock || strcmp(clock, "local") != 0 ||
+        !ft_kf_u64(e, data, size, FT_KF_RETTIME, &rettime) ||
+        !ft_kf_u64(e, data, size, FT_KF_CALLTIME, &calltime) || rettime < calltime ||
+        rettime > (uint64_t)INT64_MAX)
+        return false;
+    *call_ns = (int64_t)calltime + f->ts_offset;
+    *ret_ns = (int64_t)rettime + f->ts_offset;
+    return true;
+}

@@ -248,6 +248,10 @@ const ft_field *ft_find_field(const ft_event *e, const char *name);
 /* tep_get_field_val: a field of 1, 2, 4 or 8 bytes inside the record, zero-extended */
 /* The FT_KF_* field of the record: false when the format has none or it does not fit. */
 bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v);
+/* ftrace_fgraph.c: a funcgraph_exit's calltime and rettime on the trace's clock
+ * (tg_event_call_times), when they count it. */
+bool ft_fgraph_call_times(const ft_file *f, const ft_event *e, const uint8_t *data, size_t size,
+                          int64_t *call_ns, int64_t *ret_ns);
 bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
                   uint64_t *v);
 /* The event format of a record's common_type (NULL: none); inline, it runs per record. */

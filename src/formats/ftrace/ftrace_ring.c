@@ -378,6 +378,14 @@ static const char *ring_func_name(const tg_event *ev)
     return fn ? fn->name : NULL;
 }
 
+static bool ring_call_times(const tg_event *ev, int64_t *call_ns, int64_t *ret_ns)
+{
+    const ft_stream *s = ev->stream->priv;
+    const ft_event *e = ft_event_by_id(s->f, (uint32_t)ev->aux[0]);
+    return e && e->cls == ev->cls &&
+           ft_fgraph_call_times(s->f, e, ev->data, ev->size, call_ns, ret_ns);
+}
+
 /* A kernel function's module: kallsyms's "[module]", else the kernel's own image. */
 static const char *ring_func_module(const tg_event *ev)
 {
@@ -404,6 +412,7 @@ static const struct tg_stream_ops ring_ops = {
     .drop_next = ring_drop_next,
     .func_name = ring_func_name,
     .func_module = ring_func_module,
+    .call_times = ring_call_times,
     .destroy = ring_destroy,
 };
 

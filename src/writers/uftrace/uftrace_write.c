@@ -216,18 +216,24 @@ size_t *uw_thread_order(const uw_writer *w, const char *tids)
     return order;
 }
 
-static void put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, uint64_t addr)
+/* A record's second word: type, magic, depth, address. */
+static uint64_t record_word(unsigned type, unsigned depth, uint64_t addr)
 {
-    uint64_t w0 = (uint64_t)ns;
-    uint64_t w1 = (uint64_t)(type & 7) | ((uint64_t)REC_MAGIC << 3) |
-                  ((uint64_t)(depth & 0x3ff) << 6) | ((addr & 0xffffffffffffull) << 16);
+    return (uint64_t)(type & 7) | ((uint64_t)REC_MAGIC << 3) | ((uint64_t)(depth & 0x3ff) << 6) |
+           ((addr & 0xffffffffffffull) << 16);
+}
+
+static int put_record(uw_thread *t, int64_t ns, unsigned type, unsigned depth, uint64_t addr,
+                      tg_error **err)
+{
+    uint64_t w0 = (uint64_t)ns, w1 = record_word(type, depth, addr);
     uint8_t rec[16];
     for (int i = 0; i < 8; i++) {
         rec[i] = (uint8_t)(w0 >> (8 * i));
         rec[8 + i] = (uint8_t)(w1 >> (8 * i));
     }
-    tg_buf_put(t->out, rec, sizeof rec);
     t->n_records++;
+    return uw_hold_put(t, rec, sizeof rec) < 0 ? tg_err(err, TG_ERR_NOMEM, "out of memory") : 0;
 }
 
 enum { PERF_COMM = 3, PERF_EXIT = 4, PERF_FORK = 7, PERF_SWITCH = 14 };
@@ -333,6 +339,20 @@ static int write_perf(uw_writer *w, const tg_event *ev, tg_event_kind kind, tg_e
     return 1;
 }
 
+/* A thread whose first record declares depth n - 1 (an entry: n): the n calls it was inside
+ * when the recording began, entries held without a function until their exits name them
+ * (uftrace_hold.c), so that uftrace nests and times them as trace-cmd does. */
+static int put_implied(uw_thread *t, unsigned n, int64_t ns, tg_error **err)
+{
+    for (unsigned i = 0; i < n && i < 1024; i++) {
+        if (uw_hold_entry(t) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
+        TG_TRY(put_record(t, ns, REC_ENTRY, i, 0, err));
+        t->n_implied++;
+    }
+    return 0;
+}
+
 /* The function record of ev, with its arguments (entry) or return value (exit) after it
  * when the input has them. */
 static int put_call(uw_writer *w, uw_thread *t, const tg_event *ev, int64_t ns, int is_exit,
@@ -363,9 +383,10 @@ static int put_call(uw_writer *w, uw_thread *t, const tg_event *ev, int64_t ns, 
         tg_buf_reset(w->payload);
         more = k == n && uw_args_payload(&w->funcs[func], is_exit, w->vals, k, w->payload) > 0;
     }
-    put_record(t, ns, (is_exit ? REC_EXIT : REC_ENTRY) | (more ? REC_MORE : 0), depth, addr);
-    if (more)
-        tg_buf_put(t->out, tg_buf_data(w->payload), tg_buf_len(w->payload));
+    TG_TRY(put_record(t, ns, (is_exit ? REC_EXIT : REC_ENTRY) | (more ? REC_MORE : 0), depth, addr,
+                      err));
+    if (more && uw_hold_put(t, tg_buf_data(w->payload), tg_buf_len(w->payload)) < 0)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     return 0;
 }
 
@@ -401,6 +422,9 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
     int depth = tg_event_depth(ev);
     uint64_t addr;
     size_t f;
+    bool is_func = kind == TG_KIND_FUNC_ENTRY || kind == TG_KIND_FUNC_EXIT;
+    if (w->hold && is_func && ev->cls->depth_is_stack && t->n_records == 0 && depth > 0)
+        TG_TRY(put_implied(t, (unsigned)depth + (kind == TG_KIND_FUNC_EXIT), ns, err));
     switch (kind) {
     case TG_KIND_FUNC_ENTRY:
         if (!w->program[0])
@@ -409,6 +433,8 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         if (depth < 0)
             depth = t->open;
         t->open = depth + 1;
+        if (w->hold && uw_hold_entry(t) < 0)
+            return tg_err(err, TG_ERR_NOMEM, "out of memory");
         TG_TRY(put_call(w, t, ev, ns, 0, (unsigned)depth, addr, f, err));
         break;
     case TG_KIND_FUNC_EXIT:
@@ -420,16 +446,28 @@ static int write_event(uw_writer *w, const tg_event *ev, tg_error **err)
         if (depth < 0)
             depth = t->open > 0 ? t->open - 1 : 0;
         t->open = depth;
+        int64_t call_ns, ret_ns;
+        /* the call as the tracer timed it: its entry at calltime, the exit at rettime */
+        if (w->hold && tg_event_call_times(ev, &call_ns, &ret_ns) &&
+            uw_hold_exit(t, record_word(REC_EXIT, (unsigned)depth, addr), call_ns)) {
+            ns = ret_ns;
+            if (call_ns < w->first_ns)
+                w->first_ns = call_ns;
+            if (call_ns < t->first_ns)
+                t->first_ns = call_ns;
+        }
         TG_TRY(put_call(w, t, ev, ns, 1, (unsigned)depth, addr, f, err));
+        if (w->hold)
+            uw_hold_done(t);
         break;
     case TG_KIND_LOST:
-        put_record(t, ns, REC_LOST, (unsigned)t->open, tg_event_lost_count(ev));
+        TG_TRY(put_record(t, ns, REC_LOST, (unsigned)t->open, tg_event_lost_count(ev), err));
         break;
     default: {
         uint64_t id = kind == TG_KIND_SCHED_IN    ? EV_SCHED_IN
                       : kind == TG_KIND_SCHED_OUT ? EV_SCHED_OUT
                                                   : EV_SCHED_OUT_PREEMPT;
-        put_record(t, ns, REC_EVENT, (unsigned)t->open, id);
+        TG_TRY(put_record(t, ns, REC_EVENT, (unsigned)t->open, id, err));
         break;
     }
     }
@@ -446,13 +484,15 @@ static void on_ended(void *ctx, const tg_call *call)
     }
 }
 
-/* Whether the set has exits without an address (they need the builder's stacks). */
-static bool any_exit_ends_top(tg_set *set)
+/* Whether the set has exits without an address (they need the builder's stacks: which 0),
+ * or exits that hold their call's times (which 1). */
+static bool any_exit_class(tg_set *set, int which)
 {
     for (size_t i = 0; i < tg_set_trace_count(set); i++) {
         const tg_trace *tr = tg_set_trace(set, i);
         for (size_t k = 0; k < tg_trace_class_count(tr); k++)
-            if (tg_trace_class(tr, k)->exit_ends_top)
+            if (which ? tg_trace_class(tr, k)->exit_has_call_ns
+                      : tg_trace_class(tr, k)->exit_ends_top)
                 return true;
     }
     return false;
@@ -464,6 +504,8 @@ static void writer_free(uw_writer *w)
     for (size_t i = 0; i < w->n_threads; i++) {
         tg_buf_free(w->threads[i].out);
         close(w->threads[i].fd);
+        free(w->threads[i].held);
+        free(w->threads[i].waiting);
     }
     for (size_t i = 0; i < w->n_funcs; i++) {
         free(w->funcs[i].name);
@@ -488,19 +530,20 @@ static void writer_free(uw_writer *w)
 static int convert_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, const char *dir,
                            tg_error **err)
 {
-    uw_writer w = {.dir = dir, .set = set};
+    uw_writer w = {.dir = dir, .set = set, .hold = any_exit_class(set, 1)};
     w.cache_addr = calloc(FUNC_CACHE, sizeof *w.cache_addr);
     w.cache_index = calloc(FUNC_CACHE, sizeof *w.cache_index);
     w.payload = tg_buf_new();
-    if (any_exit_ends_top(set))
+    if (any_exit_class(set, 0))
         w.stacks = tg_callstack_new(on_ended, &w);
-    int rc = w.cache_addr && w.cache_index && w.payload && (w.stacks || !any_exit_ends_top(set))
+    int rc = w.cache_addr && w.cache_index && w.payload && (w.stacks || !any_exit_class(set, 0))
                  ? 0
                  : tg_err(err, TG_ERR_NOMEM, "out of memory");
     const tg_event *ev;
     while (rc >= 0 && (rc = tg_iter_next(it, &ev)) > 0)
         rc = write_event(&w, ev, err);
     for (size_t i = 0; rc >= 0 && i < w.n_threads; i++) {
+        uw_hold_release(&w.threads[i]); /* calls still open at the end */
         if (tg_buf_flush(w.threads[i].out) < 0)
             rc = tg_err(err, TG_ERR_IO, "%s/%d.dat: write failed: %s", dir, w.threads[i].tid,
                         strerror(tg_buf_error(w.threads[i].out)));

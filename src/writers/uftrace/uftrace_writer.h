@@ -6,6 +6,7 @@
 
 #include "traceglot.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The one module every function lives in: mapped at UW_BASE, function i at offset
@@ -21,7 +22,30 @@ typedef struct uw_thread {
     int open;    /* frames open, for inputs without recorded depths */
     int64_t first_ns;
     uint64_t n_records;
+    /* function_graph's call times (uftrace_hold.c): the records held until the entries
+     * waiting for their exit (offsets in held) know when they began */
+    uint8_t *held;
+    size_t n_held, cap_held;
+    size_t *waiting;
+    size_t n_waiting, cap_waiting;
+    size_t n_implied; /* held's first records: the entries the first record implies */
 } uw_thread;
+
+#define UW_RECORD 16 /* bytes of a record (before its arguments) */
+
+/* uftrace_hold.c: the thread's next bytes, held while an entry waits, else written; 0 or
+ * TG_ERR_NOMEM. */
+int uw_hold_put(uw_thread *t, const void *p, size_t n);
+/* The next record put is an entry that waits for its exit's calltime. */
+int uw_hold_entry(uw_thread *t);
+/* An exit (second record word word1) that ended the innermost waiting entry gives it its
+ * start call_ns: true; false when it ends none (what was held is written as it is). */
+bool uw_hold_exit(uw_thread *t, uint64_t word1, int64_t call_ns);
+/* After an exit's record: the held records are written when no entry waits any more. */
+void uw_hold_done(uw_thread *t);
+/* Writes what is held, the waiting entries at their record times (implied ones that no exit
+ * named: not at all). */
+void uw_hold_release(uw_thread *t);
 
 /* perf-cpuN.dat: the scheduling and task records of one cpu, as uftrace's perf reader reads
  * them (perf_event records with sample_id_all: pid, tid, time at the end). */
@@ -67,6 +91,7 @@ typedef struct uw_writer {
     const char *ended_name;
     tg_value *vals;
     size_t cap_vals;
+    bool hold;         /* exits hold their call's times (function_graph): uftrace_hold.c */
     char program[256]; /* the procname the first call's contexts give ("\1": none) */
 } uw_writer;
 
