@@ -111,7 +111,7 @@ static int name_eq(const void *ctx, uint64_t value)
     return strcmp(j->names[value], c[1]) == 0;
 }
 
-static uint64_t name_number(tg_trace *t, const char *name)
+uint64_t tej_name_number(tg_trace *t, const char *name)
 {
     tej_trace *j = t->priv;
     uint64_t h = tg_hash_str(name);
@@ -241,7 +241,7 @@ static int async_event(tg_trace *t, struct json_object *ev, char ph, int64_t ts,
             r->track = k->decl;
         return r ? 0 : TG_ERR_NOMEM;
     }
-    uint64_t n = name_number(t, name);
+    uint64_t n = tej_name_number(t, name);
     const tej_slice_info *info = n == UINT64_MAX ? NULL : slice_info(t, ev, &nomem);
     r = n == UINT64_MAX || nomem
             ? NULL
@@ -258,15 +258,48 @@ static int async_event(tg_trace *t, struct json_object *ev, char ph, int64_t ts,
     return r ? 0 : TG_ERR_NOMEM;
 }
 
+/* The number of a pid or tid given as a string ("pid": "foo"): trace_processor takes such a
+ * string for the process's (the thread's) name and an interned number for its id; here the
+ * number is past every int31 id, by the string's place among the names.  -1: no string. */
+static int64_t string_id(tg_trace *t, struct json_object *o, bool thread, int32_t pid)
+{
+    if (!o || !json_object_is_type(o, json_type_string))
+        return -1;
+    const char *text = json_object_get_string(o);
+    uint64_t n = tej_name_number(t, text);
+    if (n == UINT64_MAX || n >= 0x3fffffff)
+        return n == UINT64_MAX ? TG_ERR_NOMEM : -1;
+    int32_t id = (int32_t)(0x40000000 + n);
+    tg_task_info k = {.tid = id, .pid = thread ? pid : id, .ppid = -1};
+    if (thread)
+        k.name = text;
+    else
+        k.process_name = text;
+    for (size_t i = 0; i < t->n_tasks; i++)
+        if (t->tasks[i].tid == id)
+            return id;
+    return tg_trace_add_task(t, &k) < 0 ? TG_ERR_NOMEM : id;
+}
+
 int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
 {
     tej_trace *j = t->priv;
     if (!json_object_is_type(ev, json_type_object))
         return 0;
+    /* the phase is the first character, as trace_processor reads it */
     const char *ph = json_object_get_string(member(ev, "ph"));
-    if (!ph || strlen(ph) != 1)
+    if (!ph || !*ph)
         return 0;
     int32_t pid = id_of(member(ev, "pid")), tid = id_of(member(ev, "tid"));
+    int64_t named = string_id(t, member(ev, "pid"), false, 0);
+    if (named < -1)
+        return (int)named;
+    if (named >= 0)
+        pid = (int32_t)named;
+    if ((named = string_id(t, member(ev, "tid"), true, pid)) < -1)
+        return (int)named;
+    if (named >= 0)
+        tid = (int32_t)named;
     if (!member(ev, "tid"))
         tid = pid;
     if (*ph == 'M')
@@ -283,7 +316,7 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         tts = TEJ_NO_TIME;
     switch (*ph) {
     case 'B': {
-        uint64_t n = name_number(t, name ? name : "");
+        uint64_t n = tej_name_number(t, name ? name : "");
         if (n == UINT64_MAX || tg_grow(&j->open, &j->cap_open, j->n_open + 1, sizeof *j->open) < 0)
             return TG_ERR_NOMEM;
         j->open[j->n_open++] = (tej_open_slice){.tid = tid, .name = n};
@@ -322,7 +355,7 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         else if (tts != TEJ_NO_TIME && time_of(member(ev, "tdur"), &tdur) && tdur >= 0 &&
                  tts <= INT64_MAX - tdur)
             thread_end = tts + tdur;
-        uint64_t n = name_number(t, name ? name : "");
+        uint64_t n = tej_name_number(t, name ? name : "");
         bool nomem = false;
         const tej_slice_info *info = slice_info(t, ev, &nomem);
         tej_record *r = n == UINT64_MAX || nomem

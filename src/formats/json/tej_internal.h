@@ -87,6 +87,9 @@ tej_async_track *tej_async_track_of(tg_trace *t, struct json_object *ev, const c
                                     int32_t pid, bool *nomem);
 int tej_async_push(tej_async_track *k, uint64_t name); /* 0 or TG_ERR_NOMEM */
 void tej_async_free(tej_trace *j);
+/* tej_events.c: the number of a name among the trace's names (tej_trace.names), kept once;
+ * UINT64_MAX when out of memory. */
+uint64_t tej_name_number(tg_trace *t, const char *name);
 /* tej_stream.c */
 int tej_add_stream(tg_trace *t);
 

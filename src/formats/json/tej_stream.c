@@ -2,7 +2,8 @@
  *
  * The records are sorted already (tej_format.c): next() hands them out in turn and, after
  * the last, the damage reading stopped at (if any).  A slice's begin carries its event's
- * "args" as payload fields, in the order the file lists them: numbers as integers or
+ * "args" as payload fields ("args.NAME", as trace_processor keys them), in the order the
+ * file lists them: numbers as integers or
  * floats, strings as strings, true/false as 1/0, an object or array as its JSON text. */
 #include "formats/json/tej_internal.h"
 
@@ -91,7 +92,21 @@ static int tej_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out
     {
         if (k++ != i)
             continue;
-        out->name = key;
+        /* keyed as trace_processor keys a JSON event's args: "args.NAME" (kept once each,
+         * among the trace's names) */
+        tej_stream *st = ev->stream->priv;
+        size_t n = strlen(key);
+        char stack[128], *text = n + 6 <= sizeof stack ? stack : malloc(n + 6);
+        if (!text)
+            return TG_ERR_NOMEM;
+        memcpy(text, "args.", 5);
+        memcpy(text + 5, key, n + 1);
+        uint64_t number = tej_name_number(ev->stream->trace, text);
+        if (text != stack)
+            free(text);
+        if (number == UINT64_MAX)
+            return TG_ERR_NOMEM;
+        out->name = st->j->names[number];
         switch (json_object_get_type(val)) {
         case json_type_int:
             out->type = TG_VAL_SINT;
