@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# json-output.sh - `info --format json`, `stats --format json` and `stats --diff --format json` are one JSON document that
+# json-output.sh - `info --format json`, `stats --format json`, `stats --diff --format json`,
+# `report --format json` and `graph --format json` are one JSON document that
 # Python's json module parses, carrying the numbers the text prints: per event class the
 # count, first and last time (the text's seconds = first_ns/last_ns) and rate, the total and
 # lost counts; per trace the path, format and version, stream count, event count and classes.
@@ -129,4 +130,118 @@ PY
         tg_fail "stats --diff --format json" "exit $?: $(head -c 300 "$TG_TMP/err")"
     fi
 fi
+# report --format json (uftrace style): the table's rows in its order, each column's number
+# in ns, the same as the text prints once formatted as uftrace formats a time
+cat > "$TG_TMP/report.py" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]))          # one document
+keys = {"Total time": "total_ns", "Total avg": "total_avg_ns", "Total min": "total_min_ns",
+        "Total max": "total_max_ns", "Self time": "self_ns", "Self avg": "self_avg_ns",
+        "Self min": "self_min_ns", "Self max": "self_max_ns", "Calls": "calls", "Size": "size"}
+cols = [keys[h.strip()] for h in text[0].split("  ") if h.strip() and h.strip() != "Function"]
+
+
+def uftrace_time(ns):                        # uftrace's "  1.234 ms" (10 columns)
+    if ns == 0:
+        return " " * 10
+    limit, units = [1000, 1000, 1000, 60, 24, 0x7fffffff], ["us", "ms", " s", " m", " h"]
+    d, idx = ns, 0
+    while idx < 5:
+        small, d = d % limit[idx], d // limit[idx]
+        if d < limit[idx + 1]:
+            break
+        idx += 1
+    idx = min(idx, 4)
+    if d > 999:
+        d = small = 999
+    return "%3d.%03d %s" % (d, small, units[idx])
+
+
+rows = doc["functions"]
+assert len(rows) == len(text) - 2, (len(rows), len(text))
+for r, line in zip(rows, text[2:]):
+    assert sorted(r) == sorted(cols + ["function"]), (sorted(r), cols)
+    cells = "".join("  " + ("%10d" % r[c] if c in ("calls", "size") else uftrace_time(r[c]))
+                    for c in cols)
+    want = cells + "  " + r["function"]
+    assert want == line, (want, line)
+PY
+for fields in "" "-f all" "-f call,self-avg -s call"; do
+    # shellcheck disable=SC2086
+    "$TG" report $fields "$ex" > "$TG_TMP/text" 2>/dev/null
+    # shellcheck disable=SC2086
+    if tg_run "$TG" report --format json $fields "$ex"; then
+        if why=$(/usr/bin/python3 "$TG_TMP/report.py" "$TG_TMP/text" "$TG_TMP/out" 2>&1); then
+            tg_pass "report --format json $fields: the table's numbers"
+        else
+            tg_fail "report --format json $fields: the table's numbers" "$why"
+        fi
+    else
+        tg_fail "report --format json $fields" "exit $?: $(head -c 300 "$TG_TMP/err")"
+    fi
+done
+# graph --format json (uftrace style): the tree and the backtraces of the text, number for
+# number, node for node in the text's order
+cat > "$TG_TMP/graph.py" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]))          # one document
+
+
+def uftrace_time(ns):
+    if ns == 0:
+        return " " * 10
+    limit, units = [1000, 1000, 1000, 60, 24, 0x7fffffff], ["us", "ms", " s", " m", " h"]
+    d, idx = ns, 0
+    while idx < 5:
+        small, d = d % limit[idx], d // limit[idx]
+        if d < limit[idx + 1]:
+            break
+        idx += 1
+    idx = min(idx, 4)
+    if d > 999:
+        d = small = 999
+    return "%3d.%03d %s" % (d, small, units[idx])
+
+
+m = re.match(r"^# Function Call Graph for '(.*)' \(session: (\w+)\)$", text[0])
+assert m and (doc["function"], doc["session"]) == m.groups(), (text[0], doc["function"])
+bts = [l for l in text if l.startswith(" backtrace #")]
+assert len(bts) == len(doc["backtraces"]), (bts, doc["backtraces"])
+for line, b in zip(bts, doc["backtraces"]):
+    assert line.endswith("hit %d, time %s" % (b["hit"], uftrace_time(b["time_ns"]))), (line, b)
+nodes = [l for l in text if re.match(r"^ .* : [ |+-]*\(\d+\) ", l)]
+flat = []
+
+
+def walk(n):
+    flat.append(n)
+    for c in n["children"]:
+        walk(c)
+
+
+walk(doc["graph"])
+assert len(flat) == len(nodes), (len(flat), len(nodes))
+for n, line in zip(flat, nodes):
+    want = "  %s  %s  %12x : " % (uftrace_time(n["total_ns"]), uftrace_time(n["self_ns"]),
+                                  n["address"])
+    assert line.startswith(want), (want, line)
+    m = re.search(r"\((\d+)\) (.*)$", line)
+    assert (int(m[1]), m[2]) == (n["calls"], n["function"]), (line, n)
+PY
+for fn in "" fib; do
+    # shellcheck disable=SC2086
+    "$TG" graph -f total,self,addr "$ex" $fn > "$TG_TMP/text" 2>/dev/null
+    # shellcheck disable=SC2086
+    if tg_run "$TG" graph --format json "$ex" $fn; then
+        if why=$(/usr/bin/python3 "$TG_TMP/graph.py" "$TG_TMP/text" "$TG_TMP/out" 2>&1); then
+            tg_pass "graph --format json $fn: the tree's numbers"
+        else
+            tg_fail "graph --format json $fn: the tree's numbers" "$why"
+        fi
+    else
+        tg_fail "graph --format json $fn" "exit $?: $(head -c 300 "$TG_TMP/err")"
+    fi
+done
 tg_done

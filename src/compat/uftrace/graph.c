@@ -17,6 +17,7 @@
 #include "core/consumer.h"
 #include "core/error_internal.h"
 
+#include <json-c/json.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,6 +540,61 @@ static int print_graph(struct graph *g, const char *title, const char *sid)
     return 1;
 }
 
+/* --format json: the same graph as one JSON document, every number in full (times in ns):
+ * {"function", "session", "backtraces": [{"hit", "time_ns", "frames": [{"function",
+ * "address"}]}], "graph": NODE}, NODE = {"function", "calls", "total_ns", "self_ns",
+ * "address", "children": [NODE...]}; "graph" null when FUNC was never called. */
+static json_object *node_json(const struct graph *g, int id)
+{
+    const struct gnode *n = &g->nodes[id];
+    json_object *o = json_object_new_object(), *kids = json_object_new_array();
+    json_object_object_add(o, "function", json_object_new_string(n->name));
+    json_object_object_add(o, "calls",
+                           json_object_new_int64(id == 0 && !g->func ? 1 : (int64_t)n->calls));
+    json_object_object_add(o, "total_ns", json_object_new_int64((int64_t)n->time));
+    json_object_object_add(o, "self_ns", json_object_new_int64((int64_t)(n->time - n->child_time)));
+    json_object_object_add(o, "address",
+                           json_object_new_int64((int64_t)(n->addr & 0xffffffffffffull)));
+    for (int c = n->first; c >= 0; c = g->nodes[c].next)
+        json_object_array_add(kids, node_json(g, c));
+    json_object_object_add(o, "children", kids);
+    return o;
+}
+
+static int print_graph_json(struct graph *g, const char *title, const char *sid, tg_error **err)
+{
+    const struct gnode *root = &g->nodes[0];
+    json_object *doc = json_object_new_object(), *bts = json_object_new_array();
+    json_object_object_add(doc, "function", json_object_new_string(title));
+    json_object_object_add(doc, "session", json_object_new_string_len(sid, (int)strnlen(sid, 16)));
+    for (size_t i = g->n_bts; g->func && i-- > 0;) { /* the latest first, as the text */
+        const struct backtrace *b = &g->bts[i];
+        json_object *bt = json_object_new_object(), *frames = json_object_new_array();
+        json_object_object_add(bt, "hit", json_object_new_int64((int64_t)b->hit));
+        json_object_object_add(bt, "time_ns", json_object_new_int64((int64_t)b->time));
+        for (int j = 0; j < b->len; j++) {
+            json_object *fr = json_object_new_object();
+            json_object_object_add(fr, "function",
+                                   b->names[j] ? json_object_new_string(b->names[j]) : NULL);
+            json_object_object_add(fr, "address", json_object_new_int64((int64_t)b->addr[j]));
+            json_object_array_add(frames, fr);
+        }
+        json_object_object_add(bt, "frames", frames);
+        json_object_array_add(bts, bt);
+    }
+    json_object_object_add(doc, "backtraces", bts);
+    json_object_object_add(doc, "graph", root->time || root->edges ? node_json(g, 0) : NULL);
+    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
+    int rc = text ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
+    if (text) {
+        tg_buf_puts(g->out, text);
+        tg_buf_putc(g->out, '\n');
+    }
+    json_object_put(doc);
+    return rc;
+}
+
 /* -f/--output-fields: total (total-time), self (self-time), addr (address), none; +FIELD adds
  * to the default, total. */
 static int parse_fields(struct graph *g, const char *spec, tg_error **err)
@@ -657,7 +713,10 @@ static int graph_run(const void *impl, tg_set *set, tg_iter *it, const tg_option
             g->nodes[0].child_time += g->nodes[c].time;
         }
     }
-    if (rc >= 0) {
+    const char *format = tg_options_get(opts, "format");
+    if (rc >= 0 && format && strcmp(format, "json") == 0) {
+        rc = print_graph_json(g, g->func ? g->func : title, sid, err);
+    } else if (rc >= 0) {
         rc = print_graph(g, g->func ? g->func : title, sid);
         if (rc == 0) {
             tg_buf_printf(out, "uftrace: cannot find graph for '%s'\n",
@@ -688,6 +747,10 @@ static const tg_option_decl graph_options[] = {
     {"kernel-full", TG_OPT_FLAG, NULL,
      "uftrace data recorded with -k: also the kernel functions outside user functions "
      "(uftrace --kernel-full)"},
+    {"format", TG_OPT_CHOICE, "text",
+     "text (uftrace graph's tree), or json: one JSON document of the same tree and "
+     "backtraces, times in ns",
+     "FORMAT", "text|json"},
     UF_FILTER_OPTION_DECLS,
     {0},
 };

@@ -268,10 +268,15 @@ static int cmp_rows(const void *a, const void *b, void *f)
     return uf_row_cmp(*(struct row *const *)a, *(struct row *const *)b, f);
 }
 
-void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out)
+void uf_rows_sort(struct table *tb, const struct uf_report_fmt *f)
 {
     if (tb->n > 1)
         qsort_r(tb->rows, tb->n, sizeof *tb->rows, cmp_rows, (void *)f);
+}
+
+void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out)
+{
+    uf_rows_sort(tb, f);
     bool any = false;
     for (int c = 0; c < UF_COL_COUNT; c++)
         any |= f->col_on[c];

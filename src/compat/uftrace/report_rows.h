@@ -101,8 +101,13 @@ uf_row_add(struct row *r, uint64_t total, uint64_t self, bool recursive, bool st
 uint64_t uf_row_value(const struct row *r, enum uf_col col);
 /* uftrace's order of two rows under the format's keys: <0 when a comes first. */
 int uf_row_cmp(const struct row *a, const struct row *b, const struct uf_report_fmt *f);
+/* Sorts the rows by the format's keys (uftrace's order). */
+void uf_rows_sort(struct table *tb, const struct uf_report_fmt *f);
 /* Sorts the rows by the format's keys and prints uftrace report's table. */
 void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out);
+/* The same rows and columns as one JSON document, times in ns (report_json.c). */
+int uf_rows_print_json(struct table *tb, const struct uf_report_fmt *f, tg_buf *out,
+                       tg_error **err);
 
 /* The function rows of a set as `uftrace report` counts them (report_uftrace.c), with what
  * fmt asks (stats, sizes), into tb (the caller frees it with uf_table_free).  other: the run

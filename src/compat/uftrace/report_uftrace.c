@@ -651,9 +651,15 @@ static int report_uftrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_b
     int rc = uf_report_fmt_parse(&fmt, opts, err);
     if (rc < 0)
         return rc;
+    const char *format = tg_options_get(opts, "format");
+    bool json = format && strcmp(format, "json") == 0;
     struct table tb;
     rc = uf_report_table(set, it, opts, &fmt, false, &tb, err);
-    if (rc >= 0 || rc == TG_ERR_FORMAT) /* damage: the table, then the errors */
+    if (json && rc >= 0)
+        rc = uf_rows_print_json(&tb, &fmt, out, err);
+    else if (json && rc == TG_ERR_FORMAT) /* damage: the document, then the errors */
+        uf_rows_print_json(&tb, &fmt, out, NULL);
+    else if (rc >= 0 || rc == TG_ERR_FORMAT) /* damage: the table, then the errors */
         uf_rows_print(&tb, &fmt, out);
     uf_table_free(&tb);
     return rc;
@@ -673,6 +679,10 @@ static const tg_option_decl report_uftrace_options[] = {
     {"avg-total", TG_OPT_FLAG, NULL, "average, min and max of each total time"},
     {"avg-self", TG_OPT_FLAG, NULL, "average, min and max of each self time"},
     {"task", TG_OPT_FLAG, NULL, "one row per thread (uftrace report --task)"},
+    {"format", TG_OPT_CHOICE, "text",
+     "text (uftrace report's table), or json: one JSON document of the same rows and columns, "
+     "times in ns",
+     "FORMAT", "text|json"},
     {"threads", TG_OPT_FLAG, NULL, "--task, as older uftrace names it"},
     {"diff-policy", TG_OPT_TEXT, "abs,compact",
      "--diff: abs, no-abs, percent, no-percent, compact, full, comma-separated (uftrace "
