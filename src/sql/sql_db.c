@@ -162,6 +162,7 @@ static void db_free(void *p)
     tg_error_free(db->errors);
     free(db->message);
     sql_registry_free(db);
+    sql_perf_free(db);
     for (size_t i = 0; i < db->n_strs; i++)
         free(db->strs[i]);
     free(db->strs);
@@ -203,6 +204,9 @@ TG_OPTIONS(sql) = {
          "rows as table, csv (as sqlite3 -csv -header), json (one document per run), list (as "
          "sqlite3 -list), perfetto (as trace_processor_shell -Q)",
          "FORMAT", "table|csv|json|list|perfetto"},
+        {"symfs", TG_OPT_TEXT, NULL,
+         "perf's --symfs: look for the files perf.data maps under DIR (stack_profile_frame)",
+         "DIR"},
         {0},
     },
 };

@@ -115,6 +115,7 @@ struct sql_db {
     tg_buf *tmp;               /* scratch text */
     sql_index **indexes;       /* the lookups' indexes built so far (sql_index.c) */
     size_t n_indexes, cap_indexes;
+    struct sql_perf *perf; /* the perf.data tables' rows, once built (sql_perf.c) */
 };
 
 const char *sql_intern(sql_db *db, const char *s, size_t n); /* NULL when out of memory */
@@ -241,7 +242,12 @@ extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counte
     sql_table_thread, sql_table_process, sql_table_thread_track, sql_table_counter_track,
     sql_table_trace, sql_table_stats, sql_table_sched_slice, sql_table_thread_state,
     sql_table_trace_bounds, sql_table_track, sql_table_cpu, sql_table_cpu_track,
-    sql_table_process_track, sql_table_cpu_counter_track, sql_table_flow;
+    sql_table_process_track, sql_table_cpu_counter_track, sql_table_flow, sql_table_perf_sample,
+    sql_table_stack_profile_callsite, sql_table_stack_profile_frame,
+    sql_table_stack_profile_mapping;
+
+/* Frees the perf.data tables' rows (sql_perf.c), built on their first query. */
+void sql_perf_free(sql_db *db);
 
 /* The small tables' walk over records 0..n (sql_meta.c): the records of the cursor's scan,
  * or record id alone (a lookup; SQL_ANY: all).  sql_reg_next gives the next index, SIZE_MAX

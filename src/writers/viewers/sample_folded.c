@@ -9,15 +9,10 @@
  * samples go to a tracepoint handler it does not define, so they are not counted.  Threads,
  * maps and symbols are perf's session's (common/perf), symbols under --symfs when given. */
 #include "writers/viewers/sample_folded.h"
-#include "common/perf/perf_session.h"
-#include "common/perf/perf_symbols.h"
+#include "common/perf/perf_chain_walk.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* perf_event.h's PERF_CONTEXT_*: markers in a call chain, not addresses */
-#define SF_CONTEXT_MAX ((uint64_t)-4095)
-#define SF_CONTEXT_KERNEL ((uint64_t)-128)
 
 typedef struct sf_line {
     char *stack; /* owned */
@@ -37,8 +32,8 @@ typedef struct sf_state {
     tg_hash index; /* stack hash -> line */
     sf_class *classes;
     size_t n_classes, cap_classes;
-    const char **names; /* the current sample's frames, callee first */
-    size_t cap_names;
+    perf_chain_frame *frames; /* the current sample's frames, callee first */
+    size_t cap_frames;
     tg_buf *text; /* the current sample's stack */
     bool nomem;
 } sf_state;
@@ -55,22 +50,8 @@ static const sf_class *class_of(sf_state *st, const tg_event *ev)
     }
     sf_class *k = &st->classes[st->n_classes++];
     k->cls = c;
-    k->chain = -1;
-    size_t n = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);
-    for (size_t i = 0; i < n; i++) {
-        tg_value v;
-        if (tg_event_field(ev, TG_SCOPE_PAYLOAD, i, &v) == 0 && v.name &&
-            strcmp(v.name, "callchain") == 0 && v.type == TG_VAL_ARRAY)
-            k->chain = (long)i;
-    }
+    k->chain = perf_chain_field(ev, TG_SCOPE_PAYLOAD);
     return k;
-}
-
-static const char *sym_name(sf_state *st, int32_t pid, bool kernel, uint64_t ip)
-{
-    const ps_map *m = perf_session_map(&st->s, pid, kernel, ip);
-    const ps_sym *sym = m ? perf_symbols_find(&st->syms, m->dso, perf_map_addr(m, ip)) : NULL;
-    return sym ? sym->name : "[unknown]";
 }
 
 static void put_replacing(tg_buf *out, const char *s, char from, char to)
@@ -112,31 +93,19 @@ static void add_sample(sf_state *st, const tg_event *ev)
     const sf_class *k = class_of(st, ev);
     if (!k || tg_event_class_system(k->cls)) /* a tracepoint: not stackcollapse's */
         return;
-    size_t n = 0;
-    tg_value chain;
-    if (k->chain >= 0 && tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)k->chain, &chain) == 0 &&
-        chain.type == TG_VAL_ARRAY) {
-        if (tg_grow(&st->names, &st->cap_names, chain.count + 1, sizeof *st->names) < 0) {
-            st->nomem = true;
-            return;
-        }
-        bool kernel = false;
-        for (size_t i = 0; i < chain.count; i++) {
-            tg_value v;
-            if (tg_value_child(&chain, i, &v) < 0)
-                break;
-            if (v.v.u >= SF_CONTEXT_MAX)
-                kernel = v.v.u == SF_CONTEXT_KERNEL;
-            else
-                st->names[n++] = sym_name(st, ev->pid, kernel, v.v.u);
-        }
+    long n = perf_chain_walk(&st->s, &st->syms, ev, TG_SCOPE_PAYLOAD, k->chain, &st->frames,
+                             &st->cap_frames);
+    if (n < 0) {
+        st->nomem = true;
+        return;
     }
     ps_thread *t = perf_session_thread(&st->s, ev->pid, ev->tid);
     tg_buf_reset(st->text);
     put_replacing(st->text, t ? t->comm : ":-1", ' ', '_');
     while (n--) {
         tg_buf_putc(st->text, ';');
-        put_replacing(st->text, st->names[n], ';', ':');
+        const ps_sym *sym = st->frames[n].sym;
+        put_replacing(st->text, sym ? sym->name : "[unknown]", ';', ':');
     }
     count_stack(st, tg_buf_data(st->text));
 }
@@ -175,7 +144,7 @@ int tg_sample_folded(tg_iter *it, const tg_options *opts, tg_buf *out, tg_error 
         free(st.lines[i].stack);
     free(st.lines);
     free(st.classes);
-    free(st.names);
+    free(st.frames);
     tg_hash_free(&st.index);
     tg_buf_free(st.text);
     perf_session_free(&st.s);
