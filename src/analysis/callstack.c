@@ -141,7 +141,8 @@ void tg_callstack_on_open(tg_callstack *cs, tg_call_fn on_open) { cs->on_open = 
 
 /* Tells the consumer that t's top frame opened.  An implied frame is told NO_ENTRY, with
  * no function and entry_ns the time of the record that implies it (it began before). */
-static void tell_open_at(tg_callstack *cs, const struct tg_thread_stack *t, int64_t implied_ns)
+static inline void tell_open_at(tg_callstack *cs, const struct tg_thread_stack *t,
+                                int64_t implied_ns)
 {
     const struct tg_frame *f = &t->frames[t->depth - 1];
     bool implied = f->entry_ns == TG_FRAME_IMPLIED;

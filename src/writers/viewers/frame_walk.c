@@ -99,7 +99,7 @@ static tg_walk_thread *thread_of_call(tg_frame_walk *w, const tg_call *call)
 }
 
 /* The interned name of a call's function: its symbol, else its address. */
-static int64_t name_of_call(tg_frame_walk *w, const tg_call *call)
+static inline int64_t name_of_call(tg_frame_walk *w, const tg_call *call)
 {
     int64_t name;
     if (call->name) {
@@ -123,7 +123,8 @@ static int64_t name_of_call(tg_frame_walk *w, const tg_call *call)
 }
 
 /* Frame call (at call->depth) is open on t, named name: the writer is told. */
-static void tell_open(tg_frame_walk *w, tg_walk_thread *t, const tg_call *call, uint32_t name)
+static inline void tell_open(tg_frame_walk *w, tg_walk_thread *t, const tg_call *call,
+                             uint32_t name)
 {
     t->path[call->depth] = name;
     t->depth = (size_t)call->depth + 1;
