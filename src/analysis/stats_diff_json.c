@@ -64,13 +64,5 @@ int tg_stats_diff_json(tg_set *set, tg_set *other, const tg_class_counts cc[2], 
     }
     json_object_object_add(doc, "events", rows);
     tg_stats_diff_rows_free(&dr);
-    const char *text = json_object_to_json_string_ext(
-        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (text) {
-        tg_buf_puts(out, text);
-        tg_buf_putc(out, '\n');
-    }
-    json_object_put(doc);
-    return rc;
+    return tg_summary_put_json(out, doc, err);
 }

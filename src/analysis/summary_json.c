@@ -53,8 +53,7 @@ static void add(json_object *o, const char *key, json_object *v)
     json_object_object_add(o, key, v);
 }
 
-/* The document into out; 0 or TG_ERR_NOMEM. */
-static int put_document(tg_buf *out, json_object *doc, tg_error **err)
+int tg_summary_put_json(tg_buf *out, json_object *doc, tg_error **err)
 {
     if (!doc)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
@@ -102,7 +101,7 @@ int tg_stats_json(const tg_class_counts *cc, tg_buf *out, tg_error **err)
         add(total, "lost", json_object_new_uint64(cc->lost));
         add(doc, "total", total);
     }
-    return put_document(out, doc, err);
+    return tg_summary_put_json(out, doc, err);
 }
 
 /* ---- info ------------------------------------------------------------------------------- */
@@ -205,6 +204,6 @@ int tg_info_json(tg_set *set, const tg_class_counts *cc, tg_buf *out, tg_error *
         json_object_array_add(traces, trace_json(tg_set_trace(set, i), cc, err, &rc));
     if (doc)
         add(doc, "traces", traces);
-    int prc = put_document(out, doc, err);
+    int prc = tg_summary_put_json(out, doc, err);
     return rc < 0 ? rc : prc;
 }
