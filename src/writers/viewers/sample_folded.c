@@ -131,7 +131,7 @@ int tg_sample_folded(tg_iter *it, const tg_options *opts, tg_buf *out, tg_error 
     }
     if (rc >= 0 && (st.nomem || st.s.nomem || st.syms.nomem))
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (rc >= 0) {
+    if (rc >= 0 && st.n_lines) { /* none: lines is NULL, which qsort may not take */
         qsort(st.lines, st.n_lines, sizeof *st.lines, line_cmp);
         for (size_t i = 0; i < st.n_lines; i++) {
             tg_buf_puts(out, st.lines[i].stack);
