@@ -4,8 +4,9 @@
 #
 #   plain build, then the plain suite (exhaustive damage sweeps, style, layers) while the
 #   ASan+UBSan build compiles beside it at low priority; then the sanitizer suite (the damage
-#   sweeps sampled: every TG_SAMPLE-th damaged copy, 8 by default; style and layer checks
-#   are not run twice) while the Release builds with gcc and clang-14 compile beside it.
+#   sweeps and the trace-cmd option matrix sampled: every TG_SAMPLE-th case, 8 by default;
+#   style and layer checks are not run twice) while the Release builds with gcc and clang-14
+#   compile beside it.
 # On 2 cores a suite keeps both busy most of the time, but not during its long single tests
 # (a damage sweep, a live recording), which is where the build beside it runs.
 # Every build uses -Werror (TG_WERROR).  The exit status is the first failing stage's.
