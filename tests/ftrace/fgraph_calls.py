@@ -82,6 +82,22 @@ def plain_name(name):
     return name[2:] if re.fullmatch(r'0x[0-9a-f]+', name) else name
 
 
+def replay_calls(path, name_of):
+    """(name_of(function), uftrace's printed time) of each call uftrace replay's output at
+    path ends: a leaf `f();` or a closing `} /* f */`."""
+    calls = []
+    for line in open(path):
+        m = re.match(r'\s*(\d+\.\d{3} (?:us|ms| s)) \[\s*\d+\] \|\s*(.*)$', line)
+        if not m:
+            continue
+        leaf = re.match(r'([^\s(]+)\(\);', m.group(2))
+        close = re.match(r'\} /\* (\S+) \*/', m.group(2))
+        fn = leaf.group(1) if leaf else close.group(1) if close else None
+        if fn:
+            calls.append((name_of(fn), m.group(1)))
+    return calls
+
+
 def compare(what, want, got, fails, sides=('trace-cmd', 'traceglot')):
     want, got = collections.Counter(want), collections.Counter(got)
     if want != got:
@@ -106,16 +122,7 @@ def main():
     compare('sql slice.dur', [(fn, key(ns)) for fn, ns, _ in calls],
             [(fn, key(ns)) for fn, ns in sql], fails)
 
-    replay = []
-    for line in open(sys.argv[3]):
-        m = re.match(r'\s*(\d+\.\d{3} (?:us|ms| s)) \[\s*\d+\] \|\s*(.*)$', line)
-        if not m:
-            continue
-        leaf = re.match(r'([^\s(]+)\(\);', m.group(2))
-        close = re.match(r'\} /\* (\S+) \*/', m.group(2))
-        fn = leaf.group(1) if leaf else close.group(1) if close else None
-        if fn:
-            replay.append((plain_name(fn), m.group(1)))
+    replay = replay_calls(sys.argv[3], plain_name)
     if not rough:
         compare('replay', [(fn, uftrace_time(ns)) for fn, ns, _ in calls], replay, fails)
 

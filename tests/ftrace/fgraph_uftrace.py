@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fgraph_calls import compare, tracecmd_calls, uftrace_time  # noqa: E402
+from fgraph_calls import compare, replay_calls, tracecmd_calls, uftrace_time  # noqa: E402
 from fgraph_calls import plain_name as hex_or_name  # noqa: E402
 
 
@@ -40,16 +40,7 @@ def main():
         print('no calls in %s' % sys.argv[1])
         return 1
     fails = []
-    replay = []
-    for line in open(sys.argv[2]):
-        m = re.match(r'\s*(\d+\.\d{3} (?:us|ms| s)) \[\s*\d+\] \|\s*(.*)$', line)
-        if not m:
-            continue
-        leaf = re.match(r'([^\s(]+)\(\);', m.group(2))
-        close = re.match(r'\} /\* (\S+) \*/', m.group(2))
-        fn = leaf.group(1) if leaf else close.group(1) if close else None
-        if fn:
-            replay.append((plain_name(fn), m.group(1)))
+    replay = replay_calls(sys.argv[2], plain_name)
     compare('uftrace replay', [(fn, uftrace_time(ns)) for fn, ns, _ in calls], replay, fails)
     totals, counts = collections.Counter(), collections.Counter()
     rough = set(fn for fn, _, exact in calls if not exact)
