@@ -46,15 +46,6 @@ if command -v trace-cmd > /dev/null; then
             peer_same "$n: report -i FILE $o" trace-cmd report -i "$f" $o -- cat --style=trace-cmd -i "$f" $o
         done
     done
-    # the path as the user gave it: relative, through a symbolic link, with spaces
-    mkdir -p "$TG_TMP/a dir"
-    ln -s "$ftrace/comm-idle-first-v6.dat" "$TG_TMP/a dir/my trace.dat"
-    cp "$ftrace/comm-idle-first-v6.dat" "$TG_TMP/copy.dat"
-    for p in "a dir/my trace.dat" "./copy.dat" "../$(basename "$TG_TMP")/a dir/my trace.dat"; do
-        (cd "$TG_TMP" && trace-cmd report --cpus "$p" > want.paths 2> /dev/null)
-        (cd "$TG_TMP" && "$TG" cat --style=trace-cmd --cpus "$p" > out.paths 2> err.paths)
-        tg_same "--cpus names '$p' as trace-cmd does" "$TG_TMP/want.paths" "$TG_TMP/out.paths"
-    done
 else
     echo "note: trace-cmd is not installed: its report options not compared"
 fi
