@@ -58,6 +58,7 @@ void tg_kcursor_free(tg_kcursor *c)
     free(c->flags);
     free(c->cpu);
     free(c->decl_open);
+    km_import_free(c->imp);
     free(c);
 }
 
@@ -412,8 +413,10 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     bool front = km_at_frontier(c);
     const km_class *k = km_class_of(m, ev);
     int cpu = ev->cpu;
-    if (step)
+    if (step) {
         step->what = 0;
+        step->n_more_counters = 0;
+    }
     if (cpu >= 0 && ((size_t)cpu >= c->n_cpu || !c->cpu[cpu].seen)) {
         TG_TRY(km_cpu_room(c, cpu));
         c->cpu[cpu].seen = true;
@@ -530,6 +533,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
                 name_thread(c, utid, s, n);
         }
         break;
+    case KM_ROLE_IMPORTED: TG_TRY(km_import_event(c, k, ev, ts, step)); break;
     case KM_ROLE_COUNTER:
         if (utid >= 0)
             TG_TRY(see_counter(c, ev, utid));

@@ -31,6 +31,7 @@ enum km_role {
     KM_ROLE_CPU_FREQ, /* cpu_frequency, LTTng 2.x power_cpu_frequency */
     KM_ROLE_CPU_IDLE, /* cpu_idle, LTTng 2.x power_cpu_idle */
     KM_ROLE_BLOCKED,  /* sched_blocked_reason (Android kernels): why a task blocked */
+    KM_ROLE_IMPORTED, /* an event an importer family reads (kernel_import.c) */
 };
 
 /* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
@@ -59,7 +60,8 @@ enum km_slot {
 };
 
 typedef struct km_class {
-    uint8_t role; /* enum km_role */
+    uint8_t role;           /* enum km_role */
+    uint8_t family, member; /* KM_ROLE_IMPORTED: the importer family and its event */
     int16_t field[KM_SLOT_COUNT];
 } km_class;
 
@@ -128,6 +130,7 @@ struct tg_kcursor {
     const tg_trace *last_trace;     /* of the previous event, and whether its events' pid is */
     bool pid_is_process;            /* a process's (trace.dat's common_pid is a thread's) */
     struct km_decl_open *decl_open; /* by declared track (id - first_decl), made at first use */
+    struct km_import *imp;          /* the importers' state (kernel_import.c), made at first use */
 };
 
 /* The class's role and fields, looked up from ev (its first event) once per class. */
@@ -159,5 +162,13 @@ int km_declared_tracks_create(tg_kcursor *c);
 /* A slice ev begins or ends on a declared track: fills step and returns 1; 0 when ev is no
  * such slice; TG_ERR_NOMEM. */
 int km_declared_slice(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kstep *step);
+
+/* The importer families (kernel_import.c): whether one reads the event named base (the name
+ * without its system), and which family and member; what its event does (fills step);
+ * their state's end. */
+bool km_import_find(const char *base, uint8_t *family, uint8_t *member);
+int km_import_event(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts,
+                    tg_kstep *step);
+void km_import_free(struct km_import *imp);
 
 #endif

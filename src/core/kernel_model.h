@@ -150,15 +150,24 @@ int64_t tg_kmodel_pid_of(const tg_kmodel *m, int64_t utid);
 /* ---- what one event did (tg_kcursor_feed, tg_iter_kstep) -------------------------------- */
 
 typedef enum tg_kstep_what {
-    TG_KSTEP_COUNTER = 1,     /* a counter value: counter_track, value */
-    TG_KSTEP_SLICE_BEGIN = 2, /* a slice begins on slice_track: name, args from the event */
-    TG_KSTEP_SLICE_END = 4,   /* the slice open on slice_track ends */
-    TG_KSTEP_SWITCH = 8,      /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
-    TG_KSTEP_WAKEUP = 16,     /* woken_utid woken by the event's thread (step 3) */
-    TG_KSTEP_BLOCKED = 32,    /* why blocked_utid blocked (sched_blocked_reason): io_wait */
-    TG_KSTEP_DECLARED = 64,   /* the slice is on a track its trace declared (tg_track_decl),
+    TG_KSTEP_COUNTER = 1,       /* a counter value: counter_track, value */
+    TG_KSTEP_SLICE_BEGIN = 2,   /* a slice begins on slice_track: name, args from the event */
+    TG_KSTEP_SLICE_END = 4,     /* the slice open on slice_track ends (with SLICE_BEGIN: and
+                               * the next one begins there, at the same depth) */
+    TG_KSTEP_SWITCH = 8,        /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
+    TG_KSTEP_WAKEUP = 16,       /* woken_utid woken by the event's thread (step 3) */
+    TG_KSTEP_BLOCKED = 32,      /* why blocked_utid blocked (sched_blocked_reason): io_wait */
+    TG_KSTEP_DECLARED = 64,     /* the slice is on a track its trace declared (tg_track_decl),
                                * not one of its thread's calls */
+    TG_KSTEP_SLICE_WHOLE = 128, /* with SLICE_BEGIN: the slice (from slice_begin_ts) also
+                                 * ends, slice_dur later (an instant: 0) */
 } tg_kstep_what;
+
+/* One more counter value of an event that gives several (kernel_import.c). */
+typedef struct tg_kcounter {
+    int64_t track;
+    double value;
+} tg_kcounter;
 
 typedef struct tg_kstep {
     unsigned what; /* tg_kstep_what bits, 0: nothing but the thread */
@@ -172,6 +181,10 @@ typedef struct tg_kstep {
     const char *slice_name, *slice_category;
     int32_t slice_depth;
     int64_t slice_begin_ts;
+    int64_t slice_dur; /* SLICE_WHOLE */
+    /* COUNTER: the values after the first (counter_track, value), in the order given */
+    const tg_kcounter *more_counters;
+    size_t n_more_counters;
     int64_t prev_utid, next_utid, woken_utid;
     /* WAKEUP: 1 when the wakeup came from an interrupt (ftrace's common_flags hardirq or
      * softirq bit; elsewhere an IRQ or softirq open on the CPU), 0 when not, -1 unknown */

@@ -209,7 +209,13 @@ const km_class *km_class_of(tg_kmodel *m, const tg_event *ev)
     c->role = (uint8_t)role_of(ev->cls);
     for (size_t k = 0; k < KM_SLOT_COUNT; k++)
         c->field[k] = -1;
-    if (c->role == KM_ROLE_NONE || c->role == KM_ROLE_COUNTER || c->role == KM_ROLE_TASK_NAME)
+    if (c->role == KM_ROLE_NONE && ev->cls->kind == TG_KIND_GENERIC) {
+        char sys[64];
+        if (km_import_find(base_name(ev->cls->name, sys, sizeof sys), &c->family, &c->member))
+            c->role = KM_ROLE_IMPORTED; /* its importer reads its fields by name */
+    }
+    if (c->role == KM_ROLE_NONE || c->role == KM_ROLE_IMPORTED || c->role == KM_ROLE_COUNTER ||
+        c->role == KM_ROLE_TASK_NAME)
         return c;
     struct names f = {{0}, 0};
     size_t count = tg_event_field_count(ev, TG_SCOPE_PAYLOAD);

@@ -33,7 +33,8 @@ struct event_scan {
     /* counter: the sample being read */
     const tg_event *ev;
     size_t field, n_fields;
-    int64_t sample; /* ordinal of the sample handed out last */
+    int64_t sample;        /* ordinal of the sample handed out last */
+    size_t kmore, n_kmore; /* the model's further values of the event (kernel_import.c) */
 };
 
 static bool name_matches(struct event_scan *s, const sql_query *q, const tg_event *ev)
@@ -202,21 +203,20 @@ static bool numeric(const tg_value *v, double *out)
  * constraints), so a sample's ordinal is its id. */
 /* The kernel model's counter value of the event the scan is on (cpu_frequency, cpu_idle),
  * as a row when it passes the constraints: 1, else 0. */
-static int model_counter_row(sql_cursor *c, struct event_scan *s)
+static int model_counter_row(sql_cursor *c, struct event_scan *s, int64_t track, double value)
 {
     const sql_query *q = &c->q;
-    const tg_kstep *st = tg_iter_kstep(s->scan.it);
     s->sample++;
     int64_t ts = s->scan.last_ns;
-    if (ts < q->ts_lo || (q->track != SQL_ANY && st->counter_track != q->track) ||
+    if (ts < q->ts_lo || (q->track != SQL_ANY && track != q->track) ||
         (q->id != SQL_ANY && s->sample != q->id))
         return 0;
     sql_val *r = c->row;
     sql_int(&r[K_ID], s->sample);
     sql_int(&r[K_TS], ts);
-    sql_int(&r[K_TRACK_ID], st->counter_track);
+    sql_int(&r[K_TRACK_ID], track);
     r[K_VALUE].type = SQLITE_FLOAT;
-    r[K_VALUE].u.d = st->value;
+    r[K_VALUE].u.d = value;
     sql_null(&r[K_ARG_SET_ID]);
     return 1;
 }
@@ -239,6 +239,11 @@ static int counter_next(sql_cursor *c)
     struct event_scan *s = c->priv;
     const sql_query *q = &c->q;
     for (;;) {
+        while (s->kmore < s->n_kmore) {
+            const tg_kcounter *k = &tg_iter_kstep(s->scan.it)->more_counters[s->kmore++];
+            if (model_counter_row(c, s, k->track, k->value))
+                return 0;
+        }
         while (s->ev && s->field < s->n_fields) {
             size_t i = s->field++;
             tg_value v;
@@ -273,7 +278,10 @@ static int counter_next(sql_cursor *c)
             return rc < 0 ? rc : 0;
         }
         if (!(ev->cls && ev->cls->kind == TG_KIND_COUNTER)) {
-            if (model_counter_row(c, s))
+            const tg_kstep *st = tg_iter_kstep(s->scan.it);
+            s->kmore = 0;
+            s->n_kmore = st->n_more_counters;
+            if (model_counter_row(c, s, st->counter_track, st->value))
                 return 0;
             continue;
         }

@@ -343,12 +343,17 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
         return TG_ERR_NOMEM;
     int depth = st->slice_depth;
     if (st->what & TG_KSTEP_SLICE_END) {
-        return depth < KSLICE_MAX && t->open[depth].wanted ? put_kslice(s, t, depth, ts) : 0;
+        int rc = depth < KSLICE_MAX && t->open[depth].wanted ? put_kslice(s, t, depth, ts) : 0;
+        if (rc < 0 || !(st->what & TG_KSTEP_SLICE_BEGIN))
+            return rc; /* else the next one begins where it ended */
     }
     const sql_query *q = &s->c->q;
     int64_t id = s->next_id++;
     if (depth >= KSLICE_MAX)
         return 0;
+    bool whole = st->what & TG_KSTEP_SLICE_WHOLE; /* it ends here too: an instant, ... */
+    if (whole)
+        ts = st->slice_begin_ts;
     bool wanted = !s->draining && sql_ts_in(q, ts) &&
                   (q->track == SQL_ANY || q->track == t->track) && name_wanted(q, st->slice_name);
     t->open[depth].id = id;
@@ -358,7 +363,7 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
     t->open[depth].category = st->slice_category;
     t->open[depth].wanted = wanted;
     s->pending += wanted;
-    return 0;
+    return whole && wanted ? put_kslice(s, t, depth, ts + st->slice_dur) : 0;
 }
 
 /* The end of the events: the slices still open did not end (dur -1). */
