@@ -55,6 +55,7 @@ typedef struct pf_track {
     int32_t pid, tid; /* -1 unknown */
     bool thread;      /* a thread's own track (its descriptor's thread, a sequence's, atrace's) */
     bool process;     /* a process's (its descriptor's process) */
+    bool apart;       /* a thread's track kept apart from its system (atrace) slices: declared */
     bool has_parent;
     uint64_t parent_uuid;
     int64_t decl;         /* its tg_track_decl, -1: none (a thread's) or not yet */
@@ -197,5 +198,16 @@ void pf_apply_renames(pf_trace *p);
 int pf_declare_tracks(tg_trace *t);
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset);
+/* The track of uuid (made when add), NULL when absent or out of memory. */
+pf_track *pf_track_of(pf_trace *p, uint64_t uuid, bool add);
+/* A record beginning (begin) or ending the slice named by number name on track k at ts.  0 or
+ * TG_ERR_NOMEM. */
+int pf_slice_record(tg_trace *t, bool begin, int64_t ts, const pf_track *k, uint64_t name,
+                    uint64_t offset);
+
+/* ---- atrace's async slices (perfetto_read_atrace_async.c) ---- */
+/* An ftrace print's "S|pid|name|cookie" / "F|pid|name|cookie" (buf, len: its text without the
+ * trailing newline).  0 or TG_ERR_NOMEM. */
+int pf_atrace_async(tg_trace *t, int64_t ts, const char *buf, size_t len, uint64_t offset);
 
 #endif

@@ -42,6 +42,9 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         k->thread = true;
         k->pid = d->thread->has_pid ? d->thread->pid : -1;
         k->tid = d->thread->has_tid ? d->thread->tid : -1;
+        /* its events do not share the thread's track with the system's (atrace) slices */
+        k->apart = d->has_disallow_merging_with_system_tracks &&
+                   d->disallow_merging_with_system_tracks && d->thread->has_tid;
         if (d->thread->has_tid &&
             pf_add_task(t, d->thread->tid, k->pid, d->thread->thread_name) < 0)
             return TG_ERR_NOMEM;
@@ -62,10 +65,12 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
 {
     pf_trace *p = t->priv;
     pf_track *k = &p->tracks[i];
-    if (k->thread || k->decl >= 0)
+    if ((k->thread && !k->apart) || k->decl >= 0)
         return k->decl;
     tg_track_decl d = {.name = k->name, .pid = -1, .tid = -1, .parent = -1};
-    if (k->process)
+    if (k->thread)
+        d.tid = k->tid; /* a track of the thread's own, beside its calls */
+    else if (k->process)
         d.pid = k->pid;
     else if (k->has_parent && guard < 64) {
         const uint64_t *slot = tg_hash_find(&p->track_by_uuid, k->parent_uuid);
@@ -80,7 +85,7 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
         }
     }
     /* a track no descriptor named takes its first slice's name, as trace_processor names it */
-    if (!d.name && !k->process && k->first_slice < p->n_names)
+    if (!d.name && !k->process && !k->thread && k->first_slice < p->n_names)
         d.name = p->names[k->first_slice];
     k = &p->tracks[i];
     if (k->decl >= 0)
@@ -404,6 +409,15 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
     }
 }
 
+pf_track *pf_track_of(pf_trace *p, uint64_t uuid, bool add) { return track_of(p, uuid, add); }
+
+int pf_slice_record(tg_trace *t, bool begin, int64_t ts, const pf_track *k, uint64_t name,
+                    uint64_t offset)
+{
+    const pf_trace *p = t->priv;
+    return slice_record(t, begin ? p->slice_begin : p->slice_end, ts, k, NULL, name, offset);
+}
+
 /* ---- atrace: slices written through ftrace print events ------------------------------------------ */
 
 /* The track of a thread's atrace slices (keyed apart from the trace's own track uuids). */
@@ -420,6 +434,8 @@ int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len,
     if (len < 1 || (len > 1 && buf[1] != '|') || tid < 0)
         return 0;
     char phase = buf[0];
+    if (phase == 'S' || phase == 'F')
+        return pf_atrace_async(t, ts, buf, len, offset);
     if (phase != 'B' && phase != 'E')
         return 0;
     /* B|pid|name[|args]: the pid, then the name up to the next bar */
