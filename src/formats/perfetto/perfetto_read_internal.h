@@ -205,6 +205,25 @@ pf_track *pf_track_of(pf_trace *p, uint64_t uuid, bool add);
 int pf_slice_record(tg_trace *t, bool begin, int64_t ts, const pf_track *k, uint64_t name,
                     uint64_t offset);
 
+/* A debug annotation's name (its own or interned), NULL none. */
+const char *pf_annotation_name(const pf_trace *p, const pf_sequence *s,
+                               const PerfettoRead__DebugAnnotation *a);
+/* A debug annotation's scalar value into *v (a string pointing into the trace, not copied);
+ * false when it has none this reader reads. */
+bool pf_annotation_scalar(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,
+                          tg_value *v);
+
+/* ---- nested args (perfetto_read_arg_tree.c) ---- */
+/* A debug annotation's value, nested ones as a struct (dict_entries) or array (array_values)
+ * of their members, strings copied into the trace's arena; its name is left to the caller.
+ * 1 read, 0 no value this reader reads, TG_ERR_NOMEM. */
+int pf_annotation_value(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,
+                        tg_value *v);
+/* How many args Chrome's typed messages of e give (at most), and those args appended to
+ * args[*n...] (room for pf_chrome_arg_count(e) of them).  0 or TG_ERR_NOMEM. */
+size_t pf_chrome_arg_count(const PerfettoRead__TrackEvent *e);
+int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *args, size_t *n);
+
 /* ---- atrace's async slices (perfetto_read_atrace_async.c) ---- */
 /* An ftrace print's "S|pid|name|cookie" / "F|pid|name|cookie" (buf, len: its text without the
  * trailing newline).  0 or TG_ERR_NOMEM. */

@@ -142,10 +142,10 @@ void pf_apply_renames(pf_trace *p)
 
 /* ---- a slice's category and args ---------------------------------------------------------- */
 
-/* One debug annotation as an arg (a scalar one: nested values are not read yet); false when
- * it has no value this reader reads. */
-static bool annotation_value(tg_trace *t, const pf_sequence *s,
-                             const PerfettoRead__DebugAnnotation *a, tg_value *v)
+/* One debug annotation's scalar value (nested ones: perfetto_read_arg_tree.c); false when it
+ * has no value this reader reads. */
+bool pf_annotation_scalar(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,
+                          tg_value *v)
 {
     const pf_trace *p = t->priv;
     memset(v, 0, sizeof *v);
@@ -193,6 +193,15 @@ static bool annotation_value(tg_trace *t, const pf_sequence *s,
     }
     default: return false;
     }
+}
+
+const char *pf_annotation_name(const pf_trace *p, const pf_sequence *s,
+                               const PerfettoRead__DebugAnnotation *a)
+{
+    return a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME ? a->name
+           : a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID
+               ? pf_interned_text(p, s, PF_INTERNED_ANNOTATION_NAME, a->name_iid)
+               : NULL;
 }
 
 /* The old field numbers of the flow ids (uint64 before they became fixed64) are marked
@@ -243,8 +252,9 @@ static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__Tra
     *out = NULL;
     size_t n_cats = ending ? 0 : e->n_categories ? e->n_categories : e->n_category_iids;
     size_t n_annotations = ending ? 0 : e->n_debug_annotations;
+    size_t n_chrome = ending ? 0 : pf_chrome_arg_count(e);
     size_t n_flows = flow_count(e);
-    if (!n_cats && !n_annotations && !n_flows)
+    if (!n_cats && !n_annotations && !n_flows && !n_chrome)
         return 0;
     pf_slice_info *info = tg_arena_alloc(&t->arena, sizeof *info);
     if (!info)
@@ -277,20 +287,19 @@ static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__Tra
         }
         info->category = cat;
     }
-    if (n_annotations) {
-        info->args = tg_arena_alloc(&t->arena, n_annotations * sizeof *info->args);
+    if (n_annotations + n_chrome) {
+        info->args = tg_arena_alloc(&t->arena, (n_annotations + n_chrome) * sizeof *info->args);
         if (!info->args)
             return TG_ERR_NOMEM;
     }
     for (size_t i = 0; i < n_annotations; i++) {
         const PerfettoRead__DebugAnnotation *a = e->debug_annotations[i];
-        const char *name =
-            a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME ? a->name
-            : a->name_field_case == PERFETTO_READ__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID
-                ? pf_interned_text(p, s, PF_INTERNED_ANNOTATION_NAME, a->name_iid)
-                : NULL;
+        const char *name = pf_annotation_name(p, s, a);
         tg_value *v = &info->args[info->n_args];
-        if (!name || !annotation_value(t, s, a, v))
+        int rc = name ? pf_annotation_value(t, s, a, v) : 0;
+        if (rc < 0)
+            return rc;
+        if (!rc)
             continue;
         size_t n = strlen(name);
         char *key = tg_arena_alloc(&t->arena, n + sizeof "debug.");
@@ -299,11 +308,10 @@ static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__Tra
         memcpy(key, "debug.", 6);
         memcpy(key + 6, name, n + 1);
         v->name = key;
-        if (v->type == TG_VAL_STRING &&
-            !(v->v.str.ptr = tg_arena_strndup(&t->arena, v->v.str.ptr, v->v.str.len)))
-            return TG_ERR_NOMEM;
         info->n_args++;
     }
+    if (n_chrome && pf_chrome_args(t, e, info->args, &info->n_args) < 0)
+        return TG_ERR_NOMEM;
     *out = info;
     return 0;
 }
