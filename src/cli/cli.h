@@ -27,7 +27,8 @@ enum cli_command {
     CMD_FLEET = 256,
     CMD_STACK = 512,
     CMD_ANALYZE = 1024,
-    CMD_ALL = 2047,
+    CMD_DUMP = 2048,
+    CMD_ALL = 4095,
     CMD_FILTERING = CMD_CAT | CMD_STATS | CMD_CONVERT | CMD_REPLAY | CMD_REPORT | CMD_SQL |
                     CMD_GRAPH | CMD_FLEET,
 };
@@ -109,6 +110,8 @@ int cli_refuse_without_calls(const struct cli_args *a, tg_set *set);
  * llvm-xray's extract, ...): refused on stderr naming whose it is and what traceglot offers
  * instead; 2 (the exit), or 0 when verb is no peer's (cli_peer_verbs.c). */
 int cli_refuse_peer_verb(const char *verb);
+/* `traceglot dump`: uftrace dump's listing of a uftrace recording's files (cli_dump.c). */
+int cli_run_dump(struct cli_args *a);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 

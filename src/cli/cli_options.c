@@ -41,7 +41,7 @@ const struct cli_option cli_options[] = {
      "when stderr is not a terminal (default: on a terminal, after a second)"},
     {"no-progress", 0, NULL, CMD_ALL & ~(CMD_SQL | CMD_FLEET),
      "no progress line, even on a terminal"},
-    {"data", 'd', "DIR", CMD_REPLAY | CMD_REPORT | CMD_GRAPH | CMD_INFO,
+    {"data", 'd', "DIR", CMD_REPLAY | CMD_REPORT | CMD_GRAPH | CMD_INFO | CMD_DUMP,
      "the trace, as uftrace's -d/--data names it (uftrace graph -d DIR FUNC: the argument after "
      "is FUNC); not under --style=xray, whose -d is -deduce-sibling-calls",
      NULL, "uftrace"},
@@ -81,6 +81,10 @@ const struct cli_command_info cli_commands[] = {
      "time and count, or every stack for flamegraph.pl (-all-stacks -stack-format=flame)",
      "traceglot stack --style=xray -instr_map=./app -aggregate-threads xray-log.app.XXXX",
      TG_OWNER_COMMAND, NULL},
+    {"dump", CMD_DUMP, "traceglot dump [-d DIR] [PATH]",
+     "the records of a uftrace recording file by file, as uftrace dump prints them (its "
+     "header, each task's records with their argument bytes, kernel and perf records)",
+     "traceglot dump -d uftrace.data", TG_OWNER_COMMAND, NULL},
     {"analyze", CMD_ANALYZE, "traceglot analyze NAME [options] PATH...",
      "lttng-analyses' answers on a kernel trace (NAME: cputop, schedstats, schedtop, schedlog, "
      "schedfreq, irqstats, irqlog, irqfreq, syscallstats, memtop), as lttng-NAME prints them; "

@@ -1,7 +1,7 @@
 /* cli_peer_verbs.c - the peers' commands traceglot does not have, answered by name.
  *
  * A uftrace, trace-cmd, babeltrace2 or llvm-xray user types their tool's verb out of habit
- * (`traceglot dump`, `traceglot hist`, `traceglot extract`).  Rather than "unknown command",
+ * (`traceglot hist`, `traceglot extract`).  Rather than "unknown command",
  * each is refused (exit 2) naming whose command it is and, where traceglot has one, the
  * command that does that work, so the refusal is never a guess. */
 #include "cli.h"
@@ -14,10 +14,6 @@ struct peer_verb {
 };
 
 static const struct peer_verb peer_verbs[] = {
-    {"dump", "uftrace",
-     "for dump --chrome: traceglot convert --to chrome; for --flame-graph: convert --to "
-     "folded (the same calls, not uftrace's bytes); its raw record listing and --graphviz are "
-     "not printed"},
     {"record", "uftrace", NULL},
     {"live", "uftrace", NULL},
     {"tui", "uftrace", NULL},

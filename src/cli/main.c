@@ -36,6 +36,7 @@ static int run(const struct cli_command_info *cmd, struct cli_args *a)
     case CMD_FLEET: return cli_run_fleet(a);
     case CMD_STACK: return cli_run_stack(a);
     case CMD_ANALYZE: return cli_run_analyze(a);
+    case CMD_DUMP: return cli_run_dump(a);
     default: return 2;
     }
 }

@@ -68,10 +68,14 @@ tg_said "--timerange without a comma" 2 "expecting BEGIN,END" "$TG" cat --style=
 tg_said "--timerange under another style" 2 "does not take --timerange" "$TG" cat --timerange=1,2 "$ctf"
 
 # the peers' commands traceglot does not have: refused by name
-for v in "dump uftrace" "hist trace-cmd" "split trace-cmd" "query babeltrace2" "extract llvm-xray" \
+for v in "hist trace-cmd" "split trace-cmd" "query babeltrace2" "extract llvm-xray" \
     "fdr-dump llvm-xray"; do
     set -- $v
     tg_said "traceglot $1: $2's command, refused" 2 "'$1' is $2's command" "$TG" "$1" "$uf"
 done
-tg_said "dump points to convert --to chrome" 2 "convert --to chrome" "$TG" dump "$uf"
+# uftrace's dump is traceglot's (tests/uftrace/golden-options.sh compares it); what it does not
+# take is refused by name, and a trace of another format is no uftrace recording
+tg_said "dump --chrome refused by name" 2 "'--chrome'" "$TG" dump --chrome "$uf"
+tg_said "dump of a trace.dat refused" 1 "not a uftrace recording" "$TG" dump \
+    "$TG_TEST_DATA/ftrace/all-events-v6.dat"
 tg_done

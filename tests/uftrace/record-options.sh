@@ -1,6 +1,6 @@
 #!/bin/bash
 # record-options.sh - records what the real uftrace prints with each option traceglot takes
-# (replay, report and graph, the filters and report's columns and sort keys), on every
+# (replay, report and graph, the filters and report's columns and sort keys; dump), on every
 # uftrace fixture of the project (tests/data/uftrace, tests/data/uftrace-kernel) and on the
 # corpus's uftrace recordings where the corpus is present.
 #
@@ -93,6 +93,8 @@ options_for() { # DATA
         printf '%s\tgraph\t%s\t%s\t-\n' "graph$(slug "$o")" "$o" "$o"
         printf '%s\tgraph\t%s\t%s\t%s\n' "graph$(slug "$o")$(slug "$F2")" "$o" "$o" "$F2"
     done
+    # dump: the records file by file, as they lie
+    printf 'dump\tdump\t-\t-\t-\n'
 }
 
 slug() { # options -> a file name part

@@ -60,8 +60,11 @@ static int parse_item(tg_trace *t, const char *s, size_t n, struct uft_arg *a)
         i++;
         char f = i < n ? s[i++] : 0;
         switch (f) {
-        case 'd': a->fmt = UFT_ARG_SINT; break;
-        case 'i': a->fmt = UFT_ARG_SINT; break;
+        case 'd':
+        case 'i':
+            a->fmt = UFT_ARG_SINT;
+            a->letter = f; /* the same reading; uftrace dump names the spelling */
+            break;
         case 'u': a->fmt = UFT_ARG_UINT; break;
         case 'x': a->fmt = UFT_ARG_HEX; break;
         /* 'o' (octal) is refused by uftrace 0.13 ("unsupported argument type") */
@@ -433,8 +436,8 @@ static uint64_t load_val(const uint8_t *p, size_t size, size_t avail, bool be)
 
 /* uftrace's reading of an enum value: the item with that value, else items subtracted
  * greedily from the largest ("A|B", with "+0x.." for a rest), else the number itself. */
-static const char *enum_text(const struct uft_data *d, const char *name, int64_t v, char *buf,
-                             size_t bufsz)
+const char *uft_enum_text(const struct uft_data *d, const char *name, int64_t v, char *buf,
+                          size_t bufsz)
 {
     const struct uft_enum *e = NULL;
     for (size_t i = 0; name && i < d->n_enums && !e; i++)
@@ -569,7 +572,7 @@ void uft_args_render(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
         } else if (a->fmt == UFT_ARG_ENUM) {
             uint64_t v = load_val(q, size, avail, d->big_endian);
             int64_t sv = size >= 8 ? (int64_t)v : size == 4 ? (int32_t)v : (int64_t)v;
-            tg_buf_puts(out, enum_text(d, a->enum_name, sv, buf, sizeof buf));
+            tg_buf_puts(out, uft_enum_text(d, a->enum_name, sv, buf, sizeof buf));
         } else {
             uint64_t v = load_val(q, size, avail, d->big_endian);
             char f = 'd';

@@ -94,19 +94,18 @@ int uft_builtin_field(const struct uft_data *d, const tg_event *ev, tg_scope sco
 /* A ratio of two counter changes as uftrace prints it (0 when there was no change). */
 static int64_t percent(int64_t all, int64_t missed) { return all ? (all - missed) * 100 / all : 0; }
 
-bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *out)
+/* The values and the ratio uftrace derives ("vmsize=15492KB vmrss=7584KB shared=5476KB");
+ * signed: a diff:* event's change with its sign (replay's "+1"), else without ("1", dump's). */
+static void put_values(const struct uft_builtin *b, const tg_event *ev, bool signed_diff,
+                       tg_buf *out)
 {
-    int k = builtin_of(d, ev);
-    if (k < 0)
-        return false;
-    const struct uft_builtin *b = &builtins[k];
     uint64_t v[3] = {ev->aux[1], ev->aux[2], ev->aux[3]};
     int64_t s[3] = {(int64_t)v[0], (int64_t)v[1], (int64_t)v[2]};
-    tg_buf_puts(out, b->name);
-    tg_buf_puts(out, " (");
     const char *unit = b->kib ? "KB" : "";
     for (unsigned i = 0; i < b->n; i++) {
-        if (b->diff)
+        if (b->diff && !signed_diff)
+            tg_buf_printf(out, "%s%s=%" PRId64 "%s", i ? " " : "", b->field[i], s[i], unit);
+        else if (b->diff)
             tg_buf_printf(out, "%s%s=%+" PRId64 "%s", i ? " " : "", b->field[i], s[i], unit);
         else
             tg_buf_printf(out, "%s%s=%" PRIu64 "%s", i ? " " : "", b->field[i], v[i], unit);
@@ -117,6 +116,27 @@ bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *ou
     case 10: tg_buf_printf(out, " predict=%" PRId64 "%%", percent(s[0], s[1])); break;
     default: break;
     }
+}
+
+bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *out)
+{
+    int k = builtin_of(d, ev);
+    if (k < 0)
+        return false;
+    tg_buf_puts(out, builtins[k].name);
+    tg_buf_puts(out, " (");
+    put_values(&builtins[k], ev, true, out);
     tg_buf_putc(out, ')');
+    return true;
+}
+
+bool uft_builtin_dump(const struct uft_data *d, const tg_event *ev, tg_buf *out)
+{
+    int k = builtin_of(d, ev);
+    if (k < 0)
+        return false;
+    tg_buf_printf(out, "  %s: ", builtins[k].name);
+    put_values(&builtins[k], ev, false, out);
+    tg_buf_putc(out, '\n');
     return true;
 }

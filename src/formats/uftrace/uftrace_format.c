@@ -213,11 +213,20 @@ static int uft_func_symbol_at(const tg_trace *t, size_t i, tg_func_symbol *out)
     return 0; /* not kallsyms: uftrace's filters name user functions only */
 }
 
+/* The tracer's own texts of the directory: `uftrace dump` ("uftrace-dump"). */
+static int uft_render_part(const tg_trace *t, const char *part, tg_buf *out, tg_error **err)
+{
+    if (strcmp(part, "uftrace-dump") == 0)
+        return uft_dump(t, out, err);
+    return 0;
+}
+
 TG_FORMAT(uftrace) = {
     .name = "uftrace",
     .probe = uft_probe,
     .open = uft_open,
     .describe = uft_describe,
+    .render_part = uft_render_part,
     .close = uft_close,
     .func_symbol_at = uft_func_symbol_at,
 };

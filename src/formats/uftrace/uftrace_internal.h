@@ -67,6 +67,7 @@ struct uft_arg {
     uint8_t fmt;  /* enum uft_argfmt */
     uint8_t size; /* bytes of the value in the record (strings: see payload) */
     int16_t idx;  /* 1.. for arguments, 0 for the return value */
+    char letter;  /* a signed integer's spelling, 'd' or 'i' (uftrace dump prints it) */
     const char *enum_name;
 };
 
@@ -159,6 +160,9 @@ struct uft_data {
      * modules' ELF files name the functions and a record cut by the end of a file is one not
      * written yet */
     bool growing;
+    /* uftrace dump is reading: the kernel's records of every task are shown, also of those
+     * uftrace did not trace (the other readings skip them) */
+    bool dump_every_task;
     char *info_text; /* key:value text (heap) */
     size_t info_len;
 
@@ -217,6 +221,12 @@ size_t uft_builtin_field_count(const struct uft_data *d, const tg_event *ev, tg_
 int uft_builtin_field(const struct uft_data *d, const tg_event *ev, tg_scope scope, size_t i,
                       tg_value *out);
 bool uft_builtin_render(const struct uft_data *d, const tg_event *ev, tg_buf *out);
+/* uftrace dump's line of a built-in event's data ("  read:page-fault: major=0 minor=800"). */
+bool uft_builtin_dump(const struct uft_data *d, const tg_event *ev, tg_buf *out);
+
+/* uftrace_dump.c: what `uftrace dump` prints of the directory (tg_trace_render part
+ * "uftrace-dump"): 1. */
+int uft_dump(const tg_trace *t, tg_buf *out, tg_error **err);
 
 /* uftrace_argspec.c */
 int uft_argspec_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len,
@@ -236,6 +246,9 @@ void uft_args_render(struct uft_data *d, tg_trace *t, int tid, int64_t ts,
                      const struct uft_module *mod, const struct uft_argspec *spec, bool is_ret,
                      const uint8_t *p, size_t len, tg_buf *out);
 size_t uft_args_count(const struct uft_argspec *spec, bool is_ret);
+/* uftrace's text of an enum value of the enum named name ("A|B", or the number). */
+const char *uft_enum_text(const struct uft_data *d, const char *name, int64_t v, char *buf,
+                          size_t bufsz);
 int uft_args_field(const struct uft_argspec *spec, bool is_ret, const uint8_t *p, size_t len,
                    size_t i, tg_value *out);
 

@@ -298,13 +298,13 @@ static int next_record(struct kcpu *s, tg_event *ev, tg_error **err)
                 which ? "funcgraph_exit" : "funcgraph_entry", r.len, k->f.min_len[which]);
         int tid = (int32_t)rd(l, r.data + k->f.pid_off, 4);
         const struct uft_task *tk = uft_task_find(k->d, tid);
-        if (!tk || !tk->has_dat)
+        if ((!tk || !tk->has_dat) && !k->d->dump_every_task)
             continue; /* a task uftrace did not trace */
         uint32_t depth = (uint32_t)rd(l, r.data + k->f.depth_off[which], 4);
         ev->cls = which ? k->cls_exit : k->cls_entry;
         ev->ts = (int64_t)r.ts;
         ev->tid = tid;
-        ev->pid = tk->pid;
+        ev->pid = tk ? tk->pid : tid;
         ev->cpu = s->cpu;
         ev->depth = depth > INT32_MAX ? INT32_MAX : (int32_t)depth;
         ev->addr = rd(l, r.data + k->f.func_off[which], k->f.func_size[which]);
