@@ -419,7 +419,13 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
             rc = pf_read_ftrace_bundle(t, bundle, len, offset, err);
         break;
     }
-    default: break;
+    default: {
+        size_t len = 0;
+        const uint8_t *stats = sub_bytes(data, size, 34, &len); /* ftrace_stats */
+        if (stats)
+            rc = pf_read_ftrace_stats(t, stats, len);
+        break;
+    }
     }
     perfetto_read__trace_packet__free_unpacked(pk, NULL);
     if (rc == TG_ERR_NOMEM && !(err && *err))

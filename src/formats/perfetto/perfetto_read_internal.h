@@ -164,6 +164,10 @@ bool pf_track_event_time(pf_trace *p, pf_sequence *s, const PerfettoRead__TrackE
 int pf_read_ftrace_bundle(tg_trace *t, const uint8_t *data, size_t size, uint64_t offset,
                           tg_error **err);
 
+/* ---- perfetto_read_ftrace_stats.c ------------------------------------------------------- */
+/* An FtraceStats packet's bytes: its parse errors counted in stats.  0 or TG_ERR_NOMEM. */
+int pf_read_ftrace_stats(tg_trace *t, const uint8_t *data, size_t size);
+
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);
 
