@@ -3,6 +3,7 @@
  * numbers instead of columns: counts as integers, a change in percent and a rate as numbers,
  * null where the text prints "-". */
 #include "analysis/summary_json.h"
+#include "core/json_doc.h"
 #include "core/error_internal.h"
 
 #include <json-c/json.h>
@@ -64,5 +65,5 @@ int tg_stats_diff_json(tg_set *set, tg_set *other, const tg_class_counts cc[2], 
     }
     json_object_object_add(doc, "events", rows);
     tg_stats_diff_rows_free(&dr);
-    return tg_summary_put_json(out, doc, err);
+    return tg_json_doc_put(out, doc, err);
 }

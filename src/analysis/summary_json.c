@@ -7,6 +7,7 @@
  * integers, a rate is the number the text prints (one decimal) or null where the text prints
  * "-". */
 #include "analysis/summary_json.h"
+#include "core/json_doc.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"
 
@@ -53,21 +54,6 @@ static void add(json_object *o, const char *key, json_object *v)
     json_object_object_add(o, key, v);
 }
 
-int tg_summary_put_json(tg_buf *out, json_object *doc, tg_error **err)
-{
-    if (!doc)
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    const char *text = json_object_to_json_string_ext(
-        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (text) {
-        tg_buf_puts(out, text);
-        tg_buf_putc(out, '\n');
-    }
-    json_object_put(doc);
-    return rc;
-}
-
 /* ---- stats ------------------------------------------------------------------------------ */
 
 int tg_stats_json(const tg_class_counts *cc, tg_buf *out, tg_error **err)
@@ -101,7 +87,7 @@ int tg_stats_json(const tg_class_counts *cc, tg_buf *out, tg_error **err)
         add(total, "lost", json_object_new_uint64(cc->lost));
         add(doc, "total", total);
     }
-    return tg_summary_put_json(out, doc, err);
+    return tg_json_doc_put(out, doc, err);
 }
 
 /* ---- info ------------------------------------------------------------------------------- */
@@ -204,6 +190,6 @@ int tg_info_json(tg_set *set, const tg_class_counts *cc, tg_buf *out, tg_error *
         json_object_array_add(traces, trace_json(tg_set_trace(set, i), cc, err, &rc));
     if (doc)
         add(doc, "traces", traces);
-    int prc = tg_summary_put_json(out, doc, err);
+    int prc = tg_json_doc_put(out, doc, err);
     return rc < 0 ? rc : prc;
 }

@@ -13,9 +13,6 @@ struct json_object;
 /* The option "format": 0 text (or unset), 1 json, or TG_ERR_USAGE (another value: "format"
  * is sql's too, whose values the options store accepts). */
 int tg_summary_format(const tg_options *opts, tg_error **err);
-/* doc, pretty-printed as every JSON document of info and stats is, into out, then released;
- * 0 or TG_ERR_NOMEM (doc NULL: json-c was out of memory). */
-int tg_summary_put_json(tg_buf *out, struct json_object *doc, tg_error **err);
 /* stats: {"events": [{"event", "count", "first_ns", "last_ns", "rate_per_s"}...],
  * "total": {"events", "lost"}}.  0 or a negative status. */
 int tg_stats_json(const tg_class_counts *cc, tg_buf *out, tg_error **err);

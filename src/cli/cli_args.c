@@ -430,10 +430,11 @@ int cli_parse(const struct cli_command_info *cmd, int argc, char **argv, struct 
             char who[128];
             cli_who_takes(cmd, o.name, who, sizeof who);
             fprintf(stderr,
-                    "traceglot %s: the %s %s does not take --%s (the %s %s%s does; see traceglot "
+                    "traceglot %s: the %s %s does not take --%s (the %s %s%s %s; see traceglot "
                     "%s --help)\n",
                     cmd->name, sink ? sink : "(none)", cli_sink_word(cmd), o.name, who,
-                    cli_sink_word(cmd), strchr(who, ',') ? "s" : "", cmd->name);
+                    cli_sink_word(cmd), strchr(who, ',') ? "s" : "",
+                    strchr(who, ',') ? "do" : "does", cmd->name);
             return 2;
         }
         int rc = apply(cmd, a, &o, value);

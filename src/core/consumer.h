@@ -23,6 +23,7 @@
 #include "core/event_model.h"
 #include "core/grow.h"
 #include "core/hash.h"
+#include "core/json_doc.h"
 #include "core/kernel_model.h"
 #include "core/option_registry.h"
 #include "core/value_text.h"

@@ -580,7 +580,11 @@ static int xray_account_report(tg_set *set, tg_iter *it, const tg_options *opts,
     }
     const char *format = opts ? tg_options_get(opts, "format") : NULL;
     bool csv = format && strcmp(format, "csv") == 0;
-    if (rc != TG_ERR_NOMEM && !ac.a.stopped && csv) {
+    bool json = format && strcmp(format, "json") == 0;
+    if (rc != TG_ERR_NOMEM && !ac.a.stopped && json) {
+        int jrc = xray_account_put_json(out, &ac, opts, err);
+        rc = jrc < 0 ? jrc : rc;
+    } else if (rc != TG_ERR_NOMEM && !ac.a.stopped && csv) {
         tg_buf_puts(out, "funcid,count,min,median,90%ile,99%ile,max,sum,debug,function\n");
         for (size_t i = 0, limit = xray_account_top_of(opts, ac.n); i < limit; i++)
             put_csv_row(out, &ac.rows[ac.idx[i]]);
@@ -627,8 +631,9 @@ static const tg_option_decl xray_account_options[] = {
      "write the report to FILE; - is stdout (llvm-xray account -output)", "FILE", NULL, 0, 0, 'o',
      XRAY_LLVM},
     {"format", TG_OPT_CHOICE, "text",
-     "the rows as text or csv (llvm-xray account -format; --diff: text only)", "text|csv",
-     "text|csv", 0, 0, 'f', XRAY_LLVM},
+     "the rows as text or csv (llvm-xray account -format), or json: one JSON document of the "
+     "same rows (--diff: text or json)",
+     "text|csv|json", "text|csv|json", 0, 0, 'f', XRAY_LLVM},
     {"recursive-calls-only", TG_OPT_FLAG, NULL,
      "only the calls of functions that called themselves, from their outermost call on "
      "(llvm-xray account -recursive-calls-only)",

@@ -70,6 +70,12 @@ bool xray_basic_has_no_record(tg_trace *tr);
 void xray_account_put_header(tg_buf *out);
 void xray_account_put_row(tg_buf *out, const row *r);
 size_t xray_account_top_of(const tg_options *opts, size_t n);
+/* --format json (xray_account_json.c): the account's rows as one document into out. */
+int xray_account_put_json(tg_buf *out, const account *ac, const tg_options *opts, tg_error **err);
+/* --diff --format json: a document to add rows to, then written with tg_json_doc_put; a
+ * function of PATH (path) and of OTHER (other), either NULL where that run lacks it. */
+struct json_object *xray_diff_json_new(void);
+void xray_diff_json_add(struct json_object *doc, const row *path, const row *other);
 /* report --diff of the xray style (xray_account_diff.c) */
 int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
                       const tg_options *opts, tg_buf *out, tg_error **err);

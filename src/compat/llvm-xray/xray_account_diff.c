@@ -53,12 +53,27 @@ int xray_account_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it
     int asc;
     if (xray_account_parse_sort(opts, &key, &asc) < 0)
         return xray_account_bad_sort(err);
+    const char *format = tg_options_get(opts, "format");
+    bool json = format && strcmp(format, "json") == 0;
+    if (format && strcmp(format, "csv") == 0)
+        return tg_err(err, TG_ERR_USAGE, "report --diff --style=xray prints text or json, not csv");
     account ac, ao = {0};
     int rc = xray_account_run_set(&ac, set, it, key, asc, opts, NULL, err);
     int rc2 = rc == TG_ERR_NOMEM || ac.a.stopped
                   ? 0
                   : xray_account_run_set(&ao, other, other_it, key, asc, opts, NULL, err);
-    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped) {
+    if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped && json) {
+        struct json_object *doc = xray_diff_json_new();
+        for (size_t i = 0, limit = xray_account_top_of(opts, ac.n); i < limit; i++) {
+            const row *r = &ac.rows[ac.idx[i]];
+            xray_diff_json_add(doc, r, find_row(&ao, r));
+        }
+        for (size_t i = 0; i < ao.n; i++)
+            if (!find_row(&ac, &ao.rows[ao.idx[i]]))
+                xray_diff_json_add(doc, NULL, &ao.rows[ao.idx[i]]);
+        int jrc = tg_json_doc_put(out, doc, err);
+        rc = jrc < 0 ? jrc : rc;
+    } else if (rc != TG_ERR_NOMEM && rc2 != TG_ERR_NOMEM && !ac.a.stopped && !ao.a.stopped) {
         size_t gone = 0;
         for (size_t i = 0; i < ao.n; i++)
             gone += !find_row(&ac, &ao.rows[i]);

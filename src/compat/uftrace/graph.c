@@ -13,6 +13,7 @@
  * does.  Nodes live in one array, children linked in the order first seen; memory is one
  * node per distinct call path, not per call. */
 #include "analysis/callstack.h"
+#include "core/json_doc.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"
@@ -584,15 +585,7 @@ static int print_graph_json(struct graph *g, const char *title, const char *sid,
     }
     json_object_object_add(doc, "backtraces", bts);
     json_object_object_add(doc, "graph", root->time || root->edges ? node_json(g, 0) : NULL);
-    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (text) {
-        tg_buf_puts(g->out, text);
-        tg_buf_putc(g->out, '\n');
-    }
-    json_object_put(doc);
-    return rc;
+    return tg_json_doc_put(g->out, doc, err);
 }
 
 /* -f/--output-fields: total (total-time), self (self-time), addr (address), none; +FIELD adds

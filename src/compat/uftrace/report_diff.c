@@ -20,10 +20,13 @@
  * for percents). */
 #define _GNU_SOURCE /* qsort_r */
 #include "analysis/callstack.h"
+#include "core/json_doc.h"
 #include "compat/uftrace/report_rows.h"
 #include "compat/uftrace/uftrace_text.h"
 #include "core/consumer.h"
 #include "core/error_internal.h"
+
+#include <json-c/json.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,26 +254,33 @@ static void put_cell(tg_buf *out, const struct diff_fmt *f, int c, const struct 
     }
 }
 
-/* "PATH\t(from CMDLINE)": what a run was recorded from, or the best the trace says. */
+/* What a run was recorded from: uftrace's info keeps the recording's command line, else the
+ * best the first trace says. */
+static const char *run_from(tg_set *set)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        const tg_env_entry *cmd = tg_trace_env_find(t, "cmdline");
+        const tg_process_info *pi = tg_trace_process(t);
+        const tg_tracer_info *ti = tg_trace_tracer(t);
+        return cmd                    ? cmd->value
+               : pi && pi->cmdline    ? pi->cmdline
+               : pi && pi->executable ? pi->executable
+               : ti && ti->name       ? ti->name
+                                      : tg_trace_format(t);
+    }
+    return NULL;
+}
+
+/* "PATH\t(from CMDLINE)" */
 static void put_run(tg_buf *out, int n, const char *what, tg_set *set)
 {
     tg_buf_printf(out, "#  [%d] %s: ", n, what);
-    const char *from = NULL;
     for (size_t i = 0; i < tg_set_trace_count(set); i++) {
-        const tg_trace *t = tg_set_trace(set, i);
         tg_buf_puts(out, i ? "," : "");
-        tg_buf_puts(out, tg_trace_path(t));
-        if (!from) { /* uftrace's info keeps the recording's command line */
-            const tg_env_entry *cmd = tg_trace_env_find(t, "cmdline");
-            const tg_process_info *pi = tg_trace_process(t);
-            const tg_tracer_info *ti = tg_trace_tracer(t);
-            from = cmd                    ? cmd->value
-                   : pi && pi->cmdline    ? pi->cmdline
-                   : pi && pi->executable ? pi->executable
-                   : ti && ti->name       ? ti->name
-                                          : tg_trace_format(t);
-        }
+        tg_buf_puts(out, tg_trace_path(tg_set_trace(set, i)));
     }
+    const char *from = run_from(set);
     tg_buf_printf(out, "\t(from %s)\n", from ? from : "");
 }
 
@@ -307,6 +317,57 @@ static void print_table(tg_buf *out, const struct diff_fmt *f, const struct pair
         tg_buf_puts(out, pairs[i].base->name ? pairs[i].base->name : pairs[i].diff->name);
         tg_buf_putc(out, '\n');
     }
+}
+
+/* A run as JSON: {"paths": [PATH...], "from": CMDLINE}. */
+static json_object *run_json(tg_set *set)
+{
+    json_object *o = json_object_new_object(), *paths = json_object_new_array();
+    json_object_object_add(o, "paths", paths);
+    for (size_t i = 0; i < tg_set_trace_count(set); i++)
+        json_object_array_add(paths, json_object_new_string(tg_trace_path(tg_set_trace(set, i))));
+    const char *from = run_from(set);
+    json_object_object_add(o, "from", from ? json_object_new_string(from) : NULL);
+    return o;
+}
+
+/* --format json: the pairs in the table's order, each function with both runs' columns and
+ * the change (OTHER minus PATH, signed as it is, not as uftrace's text signs a time), and
+ * with the percent policy the change in percent of PATH's value (null where uftrace prints
+ * N/A). */
+static int print_json(tg_buf *out, const struct diff_fmt *f, const struct pair *pairs, size_t n,
+                      tg_set *set, tg_set *other, tg_error **err)
+{
+    json_object *doc = json_object_new_object(), *rows = json_object_new_array();
+    json_object_object_add(doc, "base", run_json(set));
+    json_object_object_add(doc, "diff", run_json(other));
+    json_object_object_add(doc, "functions", rows);
+    for (size_t i = 0; i < n; i++) {
+        const struct pair *p = &pairs[i];
+        json_object *o = json_object_new_object(), *change = json_object_new_object();
+        json_object_array_add(rows, o);
+        json_object_object_add(
+            o, "function", json_object_new_string(p->base->name ? p->base->name : p->diff->name));
+        json_object_object_add(o, "base", uf_row_json(NULL, p->base, &f->rep));
+        json_object_object_add(o, "diff", uf_row_json(NULL, p->diff, &f->rep));
+        json_object_object_add(o, "change", change);
+        json_object *pct = f->percent ? json_object_new_object() : NULL;
+        if (pct)
+            json_object_object_add(o, "change_percent", pct);
+        for (int c = 0; c < UF_COL_COUNT; c++) {
+            if (!f->rep.col_on[c])
+                continue;
+            uint64_t a = value_of(p->base, c), b = value_of(p->diff, c);
+            json_object_object_add(change, uf_col_json_key((enum uf_col)c),
+                                   json_object_new_int64((int64_t)(b - a)));
+            if (pct)
+                json_object_object_add(
+                    pct, uf_col_json_key((enum uf_col)c),
+                    a && b ? json_object_new_double(100.0 * (double)(int64_t)(b - a) / (double)a)
+                           : NULL);
+        }
+    }
+    return tg_json_doc_put(out, doc, err);
 }
 
 int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
@@ -358,7 +419,16 @@ int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
             n++;
         }
     qsort_r(pairs, n, sizeof *pairs, cmp_pairs, &f);
-    print_table(out, &f, pairs, n, set, other);
+    const char *format = tg_options_get(opts, "format");
+    if (format && strcmp(format, "json") == 0) {
+        int jrc = print_json(out, &f, pairs, n, set, other, err);
+        if (jrc < 0) {
+            rc = jrc;
+            goto out;
+        }
+    } else {
+        print_table(out, &f, pairs, n, set, other);
+    }
     rc = rc < 0 ? rc : rc2;
 out:
     free(pairs);

@@ -7,6 +7,7 @@
  *
  * Built with json-c (the project's JSON library), so that names are escaped as JSON wants
  * and a script reads the numbers without parsing the text table. */
+#include "core/json_doc.h"
 #include "compat/uftrace/report_rows.h"
 #include "core/error_internal.h"
 
@@ -27,38 +28,27 @@ static const char *const json_keys[UF_COL_COUNT] = {
     [UF_COL_SIZE] = "size",
 };
 
+const char *uf_col_json_key(enum uf_col col) { return json_keys[col]; }
+
+json_object *uf_row_json(const char *function, const struct row *r, const struct uf_report_fmt *f)
+{
+    json_object *o = json_object_new_object();
+    if (function)
+        json_object_object_add(o, "function", json_object_new_string(function));
+    for (int c = 0; c < UF_COL_COUNT; c++)
+        if (f->col_on[c])
+            json_object_object_add(
+                o, json_keys[c],
+                json_object_new_int64(r->name ? (int64_t)uf_row_value(r, (enum uf_col)c) : 0));
+    return o;
+}
+
 int uf_rows_print_json(struct table *tb, const struct uf_report_fmt *f, tg_buf *out, tg_error **err)
 {
     uf_rows_sort(tb, f);
     json_object *doc = json_object_new_object(), *rows = json_object_new_array();
-    if (!doc || !rows) {
-        json_object_put(doc);
-        json_object_put(rows);
-        return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    }
     json_object_object_add(doc, "functions", rows);
-    for (size_t i = 0; i < tb->n; i++) {
-        const struct row *r = tb->rows[i];
-        json_object *o = json_object_new_object();
-        if (!o || json_object_array_add(rows, o) != 0) {
-            json_object_put(o);
-            json_object_put(doc);
-            return tg_err(err, TG_ERR_NOMEM, "out of memory");
-        }
-        json_object_object_add(o, "function", json_object_new_string(r->name));
-        for (int c = 0; c < UF_COL_COUNT; c++)
-            if (f->col_on[c])
-                json_object_object_add(
-                    o, json_keys[c],
-                    json_object_new_int64((int64_t)uf_row_value(r, (enum uf_col)c)));
-    }
-    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? 0 : tg_err(err, TG_ERR_NOMEM, "out of memory");
-    if (text) {
-        tg_buf_puts(out, text);
-        tg_buf_putc(out, '\n');
-    }
-    json_object_put(doc);
-    return rc;
+    for (size_t i = 0; i < tb->n; i++)
+        json_object_array_add(rows, uf_row_json(tb->rows[i]->name, tb->rows[i], f));
+    return tg_json_doc_put(out, doc, err);
 }

@@ -108,6 +108,12 @@ void uf_rows_print(struct table *tb, const struct uf_report_fmt *f, tg_buf *out)
 /* The same rows and columns as one JSON document, times in ns (report_json.c). */
 int uf_rows_print_json(struct table *tb, const struct uf_report_fmt *f, tg_buf *out,
                        tg_error **err);
+/* The JSON member name of a column ("total_ns", "calls", ...). */
+const char *uf_col_json_key(enum uf_col col);
+/* A row's columns (those f shows) as a JSON object, after "function": FUNCTION when that is
+ * not NULL; a row without a name (a run that lacks the function) all zero. */
+struct json_object *uf_row_json(const char *function, const struct row *r,
+                                const struct uf_report_fmt *f);
 
 /* The function rows of a set as `uftrace report` counts them (report_uftrace.c), with what
  * fmt asks (stats, sizes), into tb (the caller frees it with uf_table_free).  other: the run
