@@ -11,6 +11,9 @@
  * when unset) the rows move to a private temporary SQLite database (SQLite's temp store:
  * pages beyond its cache go to a file deleted on close) with an index on the key, and a lookup
  * is a query there.  An index lives as long as the database: a table's rows never change.
+ * Its rows are every row of the table in scan order, so a scan of every row running while it
+ * is built (the outer loop of a join) has its columns kept too and reads on from the index
+ * instead of finishing its own pass (sql_vtab.c): a self-join costs one pass, not two.
  * Keys that are no integer (never met in the tables, but a table may hold one) are kept
  * apart and offered to every lookup: SQLite checks every constraint again (omit is never set).
  * The lookups themselves are in sql_lookup.c. */
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #define SQL_INDEX_DEFAULT_MB 256
+#define SQL_ADOPT_COLS 6 /* an index keeps a running scan's columns when it has at most this many */
 
 /* ---- building ----------------------------------------------------------------------------- */
 
@@ -82,6 +86,15 @@ static int64_t keep_text(struct sql_index *ix, const char *s, int len)
     if (len < 0 && at >= 0)
         *seen = (struct text_seen){s, at};
     return at;
+}
+
+static void free_col(struct kept_col *k)
+{
+    free(k->val);
+    free(k->types);
+    free(k->base);
+    free(k->far);
+    *k = (struct kept_col){0};
 }
 
 static void bind_val(sqlite3_stmt *st, int i, const sql_val *v)
@@ -159,11 +172,8 @@ static int spill(struct sql_index *ix)
                 vals[col] = sql_index_stored(ix, col, r);
         rc = spill_insert(ix, (int64_t)r, vals);
     }
-    for (int col = 0; col < SQL_MAX_COLS; col++) {
-        free(ix->col[col].val);
-        free(ix->col[col].types);
-        ix->col[col] = (struct kept_col){0};
-    }
+    for (int col = 0; col < SQL_MAX_COLS; col++)
+        free_col(&ix->col[col]);
     free(ix->text);
     ix->text = NULL;
     ix->n_text = ix->cap_text = 0;
@@ -171,7 +181,20 @@ static int spill(struct sql_index *ix)
     return rc == SQLITE_OK ? 0 : TG_ERR_IO;
 }
 
-/* Makes room for cap rows in every kept column. */
+uint64_t sql_col_far(const struct kept_col *k, size_t r)
+{
+    size_t a = 0, b = k->n_far;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (k->far[m].row < r)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < k->n_far && k->far[a].row == r ? k->far[a].bits : 0;
+}
+
+/* Makes room for cap rows (a multiple of SQL_BLOCK_ROWS) in every kept column. */
 static int grow_rows(struct sql_index *ix, size_t cap)
 {
     for (int col = 0; col < ix->table->n_cols; col++) {
@@ -184,6 +207,12 @@ static int grow_rows(struct sql_index *ix, size_t cap)
             return TG_ERR_NOMEM;
         k->val = v;
         ix->bytes += (cap - ix->cap) * width;
+        if (!k->wide) {
+            uint64_t *base = realloc(k->base, cap / SQL_BLOCK_ROWS * sizeof *base);
+            if (!base)
+                return TG_ERR_NOMEM;
+            k->base = base;
+        }
         if (k->types) {
             uint8_t *t = realloc(k->types, cap);
             if (!t)
@@ -203,18 +232,48 @@ static int widen(struct sql_index *ix, struct kept_col *k)
     uint64_t *v = realloc(k->val, (ix->cap ? ix->cap : 1) * sizeof *v);
     if (!v)
         return TG_ERR_NOMEM;
+    k->val = v;
     char *bytes = (char *)v;
     for (size_t r = ix->n; r-- > 0;) {
         /* the 8 bytes of row r hold narrow rows 2r and 2r + 1: moved already (or, row 0,
          * read just before) */
-        uint32_t narrow;
-        memcpy(&narrow, bytes + 4 * r, sizeof narrow);
-        uint64_t wide = narrow;
+        uint64_t wide = col_bits(k, r);
         memcpy(bytes + 8 * r, &wide, sizeof wide);
     }
-    k->val = v;
     k->wide = true;
-    ix->bytes += ix->cap * 4;
+    size_t far_bytes = k->cap_far * sizeof *k->far;
+    ix->bytes = ix->bytes + ix->cap * 4 - (far_bytes < ix->bytes ? far_bytes : 0);
+    free(k->base);
+    free(k->far);
+    k->base = NULL;
+    k->far = NULL;
+    k->n_far = k->cap_far = 0;
+    return 0;
+}
+
+/* Stores bits as row r of narrow column k (r past the rows kept so far); widens it when the
+ * rows far from their base grow many. */
+static int put_narrow(struct sql_index *ix, struct kept_col *k, size_t r, uint64_t bits)
+{
+    size_t block = r / SQL_BLOCK_ROWS;
+    if (r % SQL_BLOCK_ROWS == 0)
+        k->base[block] = bits - (1ull << 31);
+    uint64_t d = bits - k->base[block];
+    if (d < SQL_FAR) {
+        ((uint32_t *)k->val)[r] = (uint32_t)d;
+        return 0;
+    }
+    if (k->n_far > ix->n / 16 + 1024) {
+        TG_TRY(widen(ix, k));
+        ((uint64_t *)k->val)[r] = bits;
+        return 0;
+    }
+    size_t old = k->cap_far;
+    if (tg_grow(&k->far, &k->cap_far, k->n_far + 1, sizeof *k->far) < 0)
+        return TG_ERR_NOMEM;
+    ix->bytes += (k->cap_far - old) * sizeof *k->far;
+    k->far[k->n_far++] = (struct far_bits){r, bits};
+    ((uint32_t *)k->val)[r] = SQL_FAR;
     return 0;
 }
 
@@ -224,7 +283,7 @@ static int keep_row(struct sql_index *ix, const sql_val *vals)
     if (ix->spill)
         return spill_insert(ix, (int64_t)ix->n++, vals) ? TG_ERR_IO : 0;
     if (ix->n == ix->cap)
-        TG_TRY(grow_rows(ix, ix->cap ? ix->cap * 2 : 4096));
+        TG_TRY(grow_rows(ix, ix->cap ? ix->cap * 2 : SQL_BLOCK_ROWS));
     size_t r = ix->n;
     for (int i = 0; i < ix->n_kept; i++) {
         int col = ix->kept[i];
@@ -249,12 +308,12 @@ static int keep_row(struct sql_index *ix, const sql_val *vals)
             memset(k->types, k->uniform, r);
             ix->bytes += ix->cap;
         }
-        if (!k->wide && (bits > UINT32_MAX || v->type == SQLITE_FLOAT))
+        if (!k->wide && v->type == SQLITE_FLOAT)
             TG_TRY(widen(ix, k));
         if (k->wide)
             ((uint64_t *)k->val)[r] = bits;
         else
-            ((uint32_t *)k->val)[r] = (uint32_t)bits;
+            TG_TRY(put_narrow(ix, k, r, bits));
         if (k->types)
             k->types[r] = v->type;
     }
@@ -535,10 +594,8 @@ static void index_free(struct sql_index *ix)
 {
     if (!ix)
         return;
-    for (int col = 0; col < SQL_MAX_COLS; col++) {
-        free(ix->col[col].val);
-        free(ix->col[col].types);
-    }
+    for (int col = 0; col < SQL_MAX_COLS; col++)
+        free_col(&ix->col[col]);
     free(ix->text);
     tg_hash_free(&ix->text_index);
     free(ix->order);
@@ -617,6 +674,12 @@ int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, bool g
     }
     if (tg_grow(&db->indexes, &db->cap_indexes, db->n_indexes + 1, sizeof *db->indexes) < 0)
         return sql_fail(db, TG_ERR_NOMEM, NULL);
+    /* the scans of every row of t running now read on from this index: it keeps their
+     * columns too (a few: the memory is the index's), and its pass is then theirs */
+    uint64_t all = t->n_cols < 64 ? (1ull << t->n_cols) - 1 : ~0ull;
+    for (const sql_cursor *c = db->scans; c; c = c->next_scan)
+        if (c->table == t && __builtin_popcountll(cols | (c->cols & all)) <= SQL_ADOPT_COLS)
+            cols |= c->cols & all;
     sql_index *ix = calloc(1, sizeof *ix);
     if (!ix)
         return sql_fail(db, TG_ERR_NOMEM, NULL);
@@ -631,6 +694,9 @@ int sql_index_get(sql_db *db, const sql_table *t, int key, uint64_t cols, bool g
         return rc;
     }
     db->indexes[db->n_indexes++] = ix;
+    for (sql_cursor *c = db->scans; c; c = c->next_scan)
+        if (c->table == t && !ix->spill && (ix->cols & c->cols & all) == (c->cols & all))
+            c->adopt = ix;
     *out = ix;
     return 0;
 }

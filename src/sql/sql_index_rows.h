@@ -8,18 +8,40 @@
 #define SQL_WALK_GROUPS 16 /* a GROUP BY of at most this many keys walks the rows per group */
 
 /* A kept column: each row's value as bits (an integer, a real's bits, a text's offset), in
- * 32 bits while every value fits (texts, small integers, NULLs), else 64; its type apart
- * only once the column holds two types. */
+ * 32 bits while the values allow it, else 64; its type apart only once the column holds two
+ * types.  In 32 bits a row holds its bits less its block's base (the block's first value less
+ * 2^31, so times and durations near each other fit); a row too far from it (a long call's
+ * start among short ones) holds SQL_FAR and its bits are among the exceptions, by row.  A
+ * real, or too many exceptions, widens the column to 64 bits. */
+#define SQL_BLOCK_ROWS 4096
+#define SQL_FAR UINT32_MAX
+
+struct far_bits {
+    size_t row;
+    uint64_t bits;
+};
+
 struct kept_col {
     void *val; /* uint32_t[] or (wide) uint64_t[] */
     bool wide;
     uint8_t uniform; /* the type of every value while types is NULL (0: no value yet) */
     uint8_t *types;
+    uint64_t *base;       /* narrow: each block's base */
+    struct far_bits *far; /* narrow: the rows holding SQL_FAR, in row order */
+    size_t n_far, cap_far;
 };
+
+/* The bits of a row that holds SQL_FAR (sql_index.c). */
+uint64_t sql_col_far(const struct kept_col *k, size_t r);
 
 static inline uint64_t col_bits(const struct kept_col *k, size_t r)
 {
-    return k->wide ? ((const uint64_t *)k->val)[r] : ((const uint32_t *)k->val)[r];
+    if (k->wide)
+        return ((const uint64_t *)k->val)[r];
+    uint32_t v = ((const uint32_t *)k->val)[r];
+    if (__builtin_expect(v == SQL_FAR, 0))
+        return sql_col_far(k, r);
+    return k->base[r / SQL_BLOCK_ROWS] + v;
 }
 
 static inline int col_type(const struct kept_col *k, size_t r)

@@ -114,6 +114,7 @@ struct sql_db {
     struct arg_set *arg_cache; /* the args EXTRACT_ARG flattened last */
     tg_buf *tmp;               /* scratch text */
     sql_index **indexes;       /* the lookups' indexes built so far (sql_index.c) */
+    sql_cursor *scans;         /* the cursors scanning every row of a table read from events */
     size_t n_indexes, cap_indexes;
     struct sql_perf *perf; /* the perf.data tables' rows, once built (sql_perf.c) */
 };
@@ -177,6 +178,7 @@ struct sql_lookup {
     sql_index *ix;          /* NULL: the cursor scans */
     size_t pos, end, other; /* in memory: the key's rows left, then the other keys' rows */
     size_t group;           /* a GROUP BY's walk: the group it is in (pos: the row) */
+    bool in_order;          /* a scan read from the index: every row from pos, in row order */
     sqlite3_stmt *stmt;     /* spilled: the query of the key's rows */
 };
 
@@ -197,6 +199,10 @@ struct sql_cursor {
     uint64_t cols;    /* the columns the statement reads (SQLite's colUsed; bit 63: 63 and up) */
     const char *plan; /* the lookup plan (idxStr) whose index plan_ix is */
     sql_index *plan_ix;
+    /* a scan of every row (no constraint): the others of its table, so that an index built
+     * while it runs keeps its columns too and it reads on from there (sql_index.c) */
+    sql_cursor *next_scan;
+    sql_index *adopt; /* that index, once built: the scan's next rows come from it */
 };
 
 static inline void sql_null(sql_val *v) { v->type = SQLITE_NULL; }
@@ -279,6 +285,16 @@ void sql_index_free_all(sql_db *db);
 int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v);
 int sql_lookup_next(sql_cursor *c);
 void sql_lookup_end(sql_cursor *c);
+/* An index of t in memory keeping at least the columns cols (any key), or NULL: its rows are
+ * every row of t in scan order, so a scan of every row can read them instead of a pass. */
+sql_index *sql_index_covering(sql_db *db, const sql_table *t, uint64_t cols);
+/* Starts c's reading of every row of ix from row first on, in row order (a scan of every
+ * row served by the index); sql_lookup_next gives them. */
+void sql_lookup_rows_from(sql_cursor *c, sql_index *ix, size_t first);
+/* c scans every row of its table: until it ends, an index of that table built keeps c's
+ * columns too and c reads on from it.  sql_scan_unlist ends that. */
+void sql_scan_list(sql_cursor *c);
+void sql_scan_unlist(sql_cursor *c);
 
 /* Registers every table as an eponymous virtual table of db.  SQLite's status. */
 int sql_vtab_register(sql_db *db);

@@ -133,12 +133,33 @@ int sql_lookup_start(sql_cursor *c, sql_index *ix, sqlite3_value *v)
     return 0;
 }
 
+void sql_lookup_rows_from(sql_cursor *c, sql_index *ix, size_t first)
+{
+    sql_lookup_end(c);
+    c->look.ix = ix;
+    c->look.in_order = true;
+    c->look.pos = first;
+    for (int col = 0; col < ix->table->n_cols; col++)
+        sql_null(&c->row[col]);
+}
+
 int sql_lookup_next(sql_cursor *c)
 {
     struct sql_lookup *l = &c->look;
     const sql_index *ix = l->ix;
     const sql_table *t = ix->table;
     sql_val *row = c->row;
+    if (l->in_order) { /* a scan of every row, read from the index */
+        if (l->pos >= ix->n) {
+            c->eof = true;
+            return 0;
+        }
+        size_t r = l->pos++;
+        c->rowid = (int64_t)r;
+        for (int i = 0; i < ix->n_kept; i++)
+            row[ix->kept[i]] = sql_index_stored(ix, ix->kept[i], r);
+        return 0;
+    }
     if (l->stmt) {
         int rc = sqlite3_step(l->stmt);
         if (rc != SQLITE_ROW) {
@@ -203,4 +224,34 @@ int sql_lookup_next(sql_cursor *c)
     for (int i = 0; i < ix->n_kept; i++)
         row[ix->kept[i]] = sql_index_stored(ix, ix->kept[i], r);
     return 0;
+}
+
+/* ---- scans of every row read from an index --------------------------------------------------- */
+
+sql_index *sql_index_covering(sql_db *db, const sql_table *t, uint64_t cols)
+{
+    for (size_t i = 0; i < db->n_indexes; i++) {
+        sql_index *ix = db->indexes[i];
+        if (ix->table == t && !ix->spill && (ix->cols & cols) == cols)
+            return ix;
+    }
+    return NULL;
+}
+
+void sql_scan_list(sql_cursor *c)
+{
+    sql_scan_unlist(c);
+    c->next_scan = c->db->scans;
+    c->db->scans = c;
+}
+
+void sql_scan_unlist(sql_cursor *c)
+{
+    for (sql_cursor **p = &c->db->scans; *p; p = &(*p)->next_scan)
+        if (*p == c) {
+            *p = c->next_scan;
+            break;
+        }
+    c->next_scan = NULL;
+    c->adopt = NULL;
 }

@@ -10,7 +10,8 @@
  * it), except an args lookup by arg_set_id, which reads the one event.  An equality on a
  * join column (id, utid, upid, *_id) that the scan cannot look up itself and whose value
  * comes from another table is a lookup through an index built on first use (sql_index.c):
- * a join costs two passes, not one per outer row. */
+ * a join costs two passes, not one per outer row; one when the outer loop scans every row of
+ * the same table (the index keeps its columns, and it reads on from there). */
 #include "sql/sql_internal.h"
 
 #include <math.h>
@@ -279,6 +280,7 @@ static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 static int vt_close(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
+    sql_scan_unlist(c);
     sql_lookup_end(c);
     if (c->table->close)
         c->table->close(c);
@@ -408,6 +410,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
     sql_cursor *c = (sql_cursor *)cur;
     c->rowid = 0;
     c->eof = false;
+    sql_scan_unlist(c);
     int key;
     unsigned long long cols;
     bool grouped = codes && codes[0] == '@' && argc == 0;
@@ -429,24 +432,46 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *codes, int a
     read_constraints(c, codes, argc, argv);
     const char *used = codes ? strchr(codes, ':') : NULL;
     c->cols = used ? strtoull(used + 1, NULL, 16) : ~0ull;
+    /* every row of a table read from the events: from an index that has them, else a pass
+     * that reads on from an index built while it runs */
+    bool every_row = c->table->big && used == codes;
+    sql_index *ix = every_row ? sql_index_covering(c->db, c->table, c->cols) : NULL;
+    if (ix) {
+        if (c->table->close)
+            c->table->close(c);
+        sql_lookup_rows_from(c, ix, 0);
+        int rc = sql_lookup_next(c);
+        return rc < 0 ? failed(c, rc) : SQLITE_OK;
+    }
     int rc = c->table->filter(c);
     if (rc < 0)
         return failed(c, rc);
     if (c->eof)
         return SQLITE_OK;
     rc = c->table->next(c);
+    if (rc >= 0 && every_row && !c->eof)
+        sql_scan_list(c);
     return rc < 0 ? failed(c, rc) : SQLITE_OK;
 }
 
 static int vt_next(sqlite3_vtab_cursor *cur)
 {
     sql_cursor *c = (sql_cursor *)cur;
+    if (c->adopt) { /* an index holds every row now: read on from there */
+        sql_index *ix = c->adopt;
+        sql_scan_unlist(c);
+        if (c->table->close)
+            c->table->close(c);
+        sql_lookup_rows_from(c, ix, (size_t)c->rowid + 1);
+    }
     if (c->look.ix) {
         int rc = sql_lookup_next(c);
         return rc < 0 ? failed(c, rc) : SQLITE_OK;
     }
     c->rowid++;
     int rc = c->table->next(c);
+    if (c->eof)
+        sql_scan_unlist(c);
     return rc < 0 ? failed(c, rc) : SQLITE_OK;
 }
 
