@@ -587,6 +587,11 @@ typedef struct tg_value {
 
 /* Child i of an array, sequence, struct or variant.  0 on success. */
 int tg_value_child(const tg_value *v, size_t i, tg_value *out);
+/* Up to n integer elements of an array or sequence from element first on, into out (signed
+ * ones as their two's complement): the count copied, which is smaller than n only at the
+ * end of the array or at an element that is not an integer.  The same values as
+ * tg_value_child gives one by one, read in bulk where the format can (a call chain). */
+size_t tg_value_uints(const tg_value *v, size_t first, uint64_t *out, size_t n);
 
 /* ---- events -------------------------------------------------------------------------------- */
 

@@ -201,3 +201,21 @@ int tg_value_child(const tg_value *v, size_t i, tg_value *out)
         return TG_ERR_USAGE;
     return v->ops->child(v, i, out);
 }
+
+size_t tg_value_uints(const tg_value *v, size_t first, uint64_t *out, size_t n)
+{
+    if (!v->ops || first >= v->count)
+        return 0;
+    if (n > v->count - first)
+        n = v->count - first;
+    if (v->ops->uints)
+        return v->ops->uints(v, first, out, n);
+    for (size_t i = 0; i < n; i++) {
+        tg_value c;
+        if (tg_value_child(v, first + i, &c) < 0 ||
+            (c.type != TG_VAL_UINT && c.type != TG_VAL_SINT))
+            return i;
+        out[i] = c.type == TG_VAL_SINT ? (uint64_t)c.v.s : c.v.u;
+    }
+    return n;
+}

@@ -21,6 +21,8 @@
  * produced the value sets tg_value.ops and keeps what it needs in tg_value.ctx. */
 struct tg_value_ops {
     int (*child)(const tg_value *v, size_t i, tg_value *out);
+    /* optional: integer elements first.. in bulk, as tg_value_uints (NULL: child by child) */
+    size_t (*uints)(const tg_value *v, size_t first, uint64_t *out, size_t n);
 };
 
 /* ---- streams ------------------------------------------------------------------------------- */

@@ -214,12 +214,15 @@ void perf_session_update(perf_session *s, const tg_event *ev)
     if (strncmp(name, "PERF_RECORD_", 12) != 0)
         return;
     name += 12;
-    if (strcmp(name, "MMAP") == 0 || strcmp(name, "MMAP2") == 0)
+    if (strcmp(name, "MMAP") == 0 || strcmp(name, "MMAP2") == 0) {
         on_mmap(s, ev);
-    else if (strcmp(name, "COMM") == 0)
+        s->maps_version++;
+    } else if (strcmp(name, "COMM") == 0) {
         on_comm(s, ev);
-    else if (strcmp(name, "FORK") == 0)
+    } else if (strcmp(name, "FORK") == 0) {
         on_fork(s, ev);
+        s->maps_version++;
+    }
 }
 
 const ps_map *perf_session_map(const perf_session *s, int32_t pid, bool kernel, uint64_t addr)

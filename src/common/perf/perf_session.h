@@ -48,6 +48,7 @@ typedef struct perf_session {
     ps_maps kernel;
     char **names; /* dso names (owned) */
     size_t n_names, cap_names;
+    uint64_t maps_version; /* changes whenever a map is added (what was found may change) */
     bool nomem;
 } perf_session;
 

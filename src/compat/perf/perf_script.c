@@ -13,8 +13,7 @@
  * not read yet), is "[unknown]".  A tracepoint's line has no ip unless it has a call chain,
  * and after its name the payload as the tracepoint's print fmt prints it (perf script's
  * trace field, libtraceevent's text: the reader renders it). */
-#include "common/perf/perf_session.h"
-#include "common/perf/perf_symbols.h"
+#include "compat/perf/perf_frame_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,6 +61,7 @@ static const struct {
 typedef struct ps_printer {
     perf_session s;
     perf_symbols syms;
+    perf_frame_text frames; /* the frames' texts, made once */
     tg_buf *out;
     bool ns;
     int name_width;
@@ -115,54 +115,44 @@ static void put_spaces(tg_buf *out, size_t n)
     }
 }
 
-static void put_hex16(tg_buf *out, uint64_t v)
+/* "%16lx sym+0xoff (dso)" of ip, the parts that fields ask for, after the character lead:
+ * a tab before a chain's frame (its address relative to its map), a space before a sample's
+ * own ip (the ip itself) */
+static void put_frame(ps_printer *p, char lead, unsigned fields, int32_t pid, bool kernel,
+                      uint64_t ip)
 {
-    int len = 1;
-    for (uint64_t x = v >> 4; x; x >>= 4)
-        len++;
-    if (len < 16)
-        put_spaces(out, (size_t)(16 - len));
-    tg_buf_hex(out, v);
-}
-
-/* " sym+0xoff (dso)" of the map-relative address addr in map m (NULL: none), the parts
- * that fields ask for */
-static void put_sym_dso(ps_printer *p, unsigned fields, const ps_map *m, uint64_t addr)
-{
-    if (fields & PF_SYM) {
-        const ps_sym *sym = m ? perf_symbols_find(&p->syms, m->dso, addr) : NULL;
-        if (sym && (fields & PF_SYMOFF))
-            tg_buf_printf(p->out, " %s+0x%" PRIx64, sym->name, addr - sym->start);
-        else
-            tg_buf_printf(p->out, " %s", sym ? sym->name : "[unknown]");
-    }
-    if (fields & PF_DSO) {
-        tg_buf_puts(p->out, " (");
-        tg_buf_puts(p->out, m ? m->dso : "[unknown]");
-        tg_buf_putc(p->out, ')');
-    }
+    unsigned what = (fields & PF_SYM ? PFT_SYM : 0) | (fields & PF_SYMOFF ? PFT_SYMOFF : 0) |
+                    (fields & PF_DSO ? PFT_DSO : 0) | (lead == ' ' ? PFT_RAW_IP : 0);
+    size_t len;
+    const char *text = perf_frame_text_of(&p->frames, &p->s, &p->syms, pid, kernel, ip, what, &len);
+    if (!text)
+        return;
+    char *o = tg_buf_room(p->out, len + 1);
+    if (!o)
+        return;
+    *o = lead;
+    memcpy(o + 1, text, len);
+    p->out->len += len + 1;
 }
 
 static void put_callchain(ps_printer *p, unsigned fields, const tg_value *chain, int32_t pid)
 {
     bool kernel = false;
-    for (size_t i = 0; i < chain->count; i++) {
-        tg_value v;
-        if (tg_value_child(chain, i, &v) < 0)
+    uint64_t ips[64];
+    for (size_t i = 0; i < chain->count;) {
+        size_t got = tg_value_uints(chain, i, ips, sizeof ips / sizeof *ips);
+        if (!got)
             break;
-        uint64_t ip = v.v.u;
-        if (ip >= PS_CONTEXT_MAX) {
-            kernel = ip == PS_CONTEXT_KERNEL;
-            if (ip != PS_CONTEXT_KERNEL && ip != PS_CONTEXT_USER)
-                kernel = false;
-            continue;
+        i += got;
+        for (size_t k = 0; k < got; k++) {
+            uint64_t ip = ips[k];
+            if (ip >= PS_CONTEXT_MAX) {
+                kernel = ip == PS_CONTEXT_KERNEL;
+                continue;
+            }
+            put_frame(p, '\t', fields, pid, kernel, ip);
+            TG_BUF_LIT(p->out, "\n");
         }
-        const ps_map *m = perf_session_map(&p->s, pid, kernel, ip);
-        uint64_t addr = perf_map_addr(m, ip);
-        tg_buf_putc(p->out, '\t');
-        put_hex16(p->out, addr);
-        put_sym_dso(p, fields, m, addr);
-        tg_buf_putc(p->out, '\n');
     }
 }
 
@@ -341,10 +331,7 @@ static void print_sample(ps_printer *p, const tg_event *ev)
             tg_buf_putc(p->out, '\n');
             put_callchain(p, f, &chain, pid);
         } else {
-            tg_buf_putc(p->out, ' ');
-            put_hex16(p->out, ip);
-            const ps_map *m = perf_session_map(&p->s, pid, kernel_addr(ip), ip);
-            put_sym_dso(p, f, m, perf_map_addr(m, ip));
+            put_frame(p, ' ', f, pid, kernel_addr(ip), ip);
         }
     }
     tg_buf_putc(p->out, '\n');
@@ -410,10 +397,11 @@ static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *
                     "Samples for '%s' event do not have %s attribute set. Cannot print '%s' "
                     "field.",
                     p.missing_event ? p.missing_event : "?", p.missing, p.missing);
-    if ((p.s.nomem || p.syms.nomem) && rc >= 0)
+    if ((p.s.nomem || p.syms.nomem || p.frames.nomem) && rc >= 0)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
     perf_session_free(&p.s);
     perf_symbols_free(&p.syms);
+    perf_frame_text_free(&p.frames);
     free(p.layouts);
     return rc;
 }

@@ -359,7 +359,17 @@ static int callchain_child(const tg_value *v, size_t i, tg_value *out)
     return 0;
 }
 
-static const struct tg_value_ops callchain_ops = {.child = callchain_child};
+static size_t callchain_uints(const tg_value *v, size_t first, uint64_t *out, size_t n)
+{
+    const perf_file *pf = v->ctx[0];
+    const uint8_t *p = (const uint8_t *)v->ctx[1] + 8 * first;
+    for (size_t i = 0; i < n; i++)
+        out[i] = perf_u64(pf, p + 8 * i);
+    return n;
+}
+
+static const struct tg_value_ops callchain_ops = {.child = callchain_child,
+                                                  .uints = callchain_uints};
 
 static void set_uint(tg_value *out, uint64_t v, int bits, int base)
 {
