@@ -16,6 +16,7 @@
 #define TG_CONSUMER_H
 
 #include "traceglot.h"
+#include "core/arena.h"
 #include "core/buf_inline.h"
 #include "core/cursor.h"
 #include "core/digits.h"

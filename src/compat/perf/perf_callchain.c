@@ -27,11 +27,9 @@ static int frame_cmp(const pcc_frame *tree, const pcc_frame *add)
 
 static pcc_node *node_new(pcc_root *r, const pcc_frame *f, size_t n, uint64_t period)
 {
-    pcc_node *x = calloc(1, sizeof *x);
-    pcc_frame *v = n ? malloc(n * sizeof *v) : NULL;
+    pcc_node *x = tg_arena_alloc(r->arena, sizeof *x);
+    pcc_frame *v = n && x ? tg_arena_alloc(r->arena, n * sizeof *v) : NULL;
     if (!x || (n && !v)) {
-        free(x);
-        free(v);
         r->nomem = true;
         return NULL;
     }
@@ -43,25 +41,41 @@ static pcc_node *node_new(pcc_root *r, const pcc_frame *f, size_t n, uint64_t pe
     return x;
 }
 
-/* Puts kid into parent's children at its place in the tree order. */
-static bool kid_insert(pcc_root *r, pcc_node *parent, pcc_node *kid)
+/* Room for one more child (the arrays live in the arena: a full one is copied into one
+ * twice its size). */
+static bool kid_room(pcc_root *r, pcc_node *parent)
 {
-    if (tg_grow(&parent->kids, &parent->cap_kids, parent->n_kids + 1, sizeof *parent->kids) < 0) {
+    if (parent->n_kids < parent->cap_kids)
+        return true;
+    size_t cap = parent->cap_kids ? 2 * parent->cap_kids : 2;
+    pcc_kid *v = tg_arena_alloc(r->arena, cap * sizeof *v);
+    if (!v) {
         r->nomem = true;
         return false;
     }
+    if (parent->n_kids)
+        memcpy(v, parent->kids, parent->n_kids * sizeof *v);
+    parent->kids = v;
+    parent->cap_kids = cap;
+    return true;
+}
+
+/* Puts kid into parent's children at its place in the tree order. */
+static void kid_insert(pcc_root *r, pcc_node *parent, pcc_node *kid)
+{
+    if (!kid_room(r, parent))
+        return;
     size_t lo = 0, hi = parent->n_kids;
     while (lo < hi) { /* the first child that orders before the new one */
         size_t mid = (lo + hi) / 2;
-        if (frame_cmp(&parent->kids[mid]->val[0], &kid->val[0]) < 0)
+        if (frame_cmp(&parent->kids[mid].first, &kid->val[0]) < 0)
             hi = mid;
         else
             lo = mid + 1;
     }
     memmove(&parent->kids[lo + 1], &parent->kids[lo], (parent->n_kids - lo) * sizeof *parent->kids);
-    parent->kids[lo] = kid;
+    parent->kids[lo] = (pcc_kid){kid->val[0], kid};
     parent->n_kids++;
-    return true;
 }
 
 static pcc_node *kid_find(const pcc_node *parent, const pcc_frame *f)
@@ -69,9 +83,9 @@ static pcc_node *kid_find(const pcc_node *parent, const pcc_frame *f)
     size_t lo = 0, hi = parent->n_kids;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = frame_cmp(&parent->kids[mid]->val[0], f);
+        int c = frame_cmp(&parent->kids[mid].first, f);
         if (c == 0)
-            return parent->kids[mid];
+            return parent->kids[mid].node;
         if (c < 0)
             hi = mid;
         else
@@ -88,31 +102,31 @@ static void append_children(pcc_root *r, pcc_node *node, const pcc_frame *f, siz
 static void split(pcc_root *r, pcc_node *node, size_t keep, const pcc_frame *f, size_t n,
                   uint64_t period)
 {
-    pcc_node **first = malloc(4 * sizeof *first);
-    pcc_node *tail = first ? node_new(r, node->val + keep, node->val_nr - keep, node->hit) : NULL;
-    if (!tail) {
-        free(first);
+    pcc_node *tail = tg_arena_alloc(r->arena, sizeof *tail);
+    pcc_kid *first = tail ? tg_arena_alloc(r->arena, 2 * sizeof *first) : NULL;
+    if (!first) {
         r->nomem = true;
         return;
     }
+    tail->val = node->val + keep; /* the frames are never changed: shared */
+    tail->val_nr = node->val_nr - keep;
+    tail->hit = node->hit;
     tail->children_hit = node->children_hit;
     tail->kids = node->kids;
     tail->n_kids = node->n_kids;
     tail->cap_kids = node->cap_kids;
-    first[0] = tail;
+    first[0] = (pcc_kid){tail->val[0], tail};
     node->kids = first;
     node->n_kids = 1;
-    node->cap_kids = 4;
+    node->cap_kids = 2;
     node->val_nr = keep;
     node->children_hit = cumul_hits(tail);
     if (n) {
         node->hit = 0;
         node->children_hit += period;
         pcc_node *branch = node_new(r, f, n, period);
-        if (branch && !kid_insert(r, node, branch)) {
-            free(branch->val);
-            free(branch);
-        }
+        if (branch)
+            kid_insert(r, node, branch);
     } else {
         node->hit = period;
     }
@@ -140,10 +154,8 @@ static void append_children(pcc_root *r, pcc_node *node, const pcc_frame *f, siz
         append_chain(r, kid, f, n, period);
     } else {
         kid = node_new(r, f, n, period);
-        if (kid && !kid_insert(r, node, kid)) {
-            free(kid->val);
-            free(kid);
-        }
+        if (kid)
+            kid_insert(r, node, kid);
     }
     node->children_hit += period;
 }
@@ -173,29 +185,28 @@ static int ranked_cmp(const void *a, const void *b)
 
 static void sort_node(pcc_root *r, pcc_node *node, uint64_t min_hit)
 {
-    free(node->sorted);
     node->sorted = NULL;
     node->n_sorted = 0;
     if (!node->n_kids)
         return;
-    pcc_ranked *v = malloc(node->n_kids * sizeof *v);
-    node->sorted = malloc(node->n_kids * sizeof *node->sorted);
-    if (!v || !node->sorted) {
-        free(v);
+    for (size_t i = 0; i < node->n_kids; i++)
+        sort_node(r, node->kids[i].node, min_hit);
+    /* the children are sorted after theirs: the room is free again */
+    node->sorted = tg_arena_alloc(r->arena, node->n_kids * sizeof *node->sorted);
+    if (!node->sorted || tg_grow(&r->ranked, &r->cap_ranked, node->n_kids, sizeof *r->ranked) < 0) {
+        node->sorted = NULL;
         r->nomem = true;
         return;
     }
+    pcc_ranked *v = r->ranked;
     size_t k = 0;
-    for (size_t i = 0; i < node->n_kids; i++) {
-        sort_node(r, node->kids[i], min_hit);
-        if (cumul_hits(node->kids[i]) >= min_hit)
-            v[k++] = (pcc_ranked){node->kids[i], i};
-    }
+    for (size_t i = 0; i < node->n_kids; i++)
+        if (cumul_hits(node->kids[i].node) >= min_hit)
+            v[k++] = (pcc_ranked){node->kids[i].node, i};
     qsort(v, k, sizeof *v, ranked_cmp);
     for (size_t i = 0; i < k; i++)
         node->sorted[i] = v[i].node;
     node->n_sorted = k;
-    free(v);
 }
 
 void pcc_sort(pcc_root *r, uint64_t min_hit) { sort_node(r, &r->node, min_hit); }
@@ -300,19 +311,8 @@ void pcc_print_graph(tg_buf *out, const pcc_root *r, uint64_t total, uint64_t pa
         tg_buf_putc(out, '\n');
 }
 
-static void node_free(pcc_node *n)
-{
-    for (size_t i = 0; i < n->n_kids; i++) {
-        node_free(n->kids[i]);
-        free(n->kids[i]);
-    }
-    free(n->kids);
-    free(n->sorted);
-    free(n->val);
-}
-
 void pcc_free(pcc_root *r)
 {
-    node_free(&r->node);
+    free(r->ranked);
     memset(r, 0, sizeof *r);
 }

@@ -26,23 +26,37 @@ typedef struct pcc_frame {
 } pcc_frame;
 
 typedef struct pcc_node pcc_node;
+
+/* A child with a copy of its first frame, which the look-ups compare: a search among the
+ * children reads one array, not each child's node. */
+typedef struct pcc_kid {
+    pcc_frame first;
+    pcc_node *node;
+} pcc_kid;
+
 struct pcc_node {
-    pcc_frame *val; /* the frames this node holds (owned) */
+    pcc_frame *val; /* the frames this node holds (in the arena, never changed: a split
+                     * node's tail points into them) */
     size_t val_nr;
     uint64_t hit, children_hit;
-    pcc_node **kids; /* perf's tree order */
+    pcc_kid *kids; /* perf's tree order */
     size_t n_kids, cap_kids;
     pcc_node **sorted; /* after pcc_sort: by hits, the threshold applied */
     size_t n_sorted;
 };
 
+struct pcc_ranked;
+
 typedef struct pcc_root {
     pcc_node node;
+    tg_arena *arena;  /* where the nodes live: the caller's (one for many roots), freed by it */
     size_t max_depth; /* the longest chain added */
+    struct pcc_ranked *ranked; /* pcc_sort's room */
+    size_t cap_ranked;
     bool nomem;
 } pcc_root;
 
-/* Adds a chain of n frames (root first as the tree is to be read) with its period. */
+/* Adds a chain of n frames (r->arena must be set) (root first as the tree is to be read) with its period. */
 void pcc_append(pcc_root *r, const pcc_frame *frames, size_t n, uint64_t period);
 /* Sorts every node's children by their hits, dropping those below min_hit. */
 void pcc_sort(pcc_root *r, uint64_t min_hit);
@@ -51,6 +65,7 @@ void pcc_sort(pcc_root *r, uint64_t min_hit);
  * the first frame of a single root (perf does with --sort sym). */
 void pcc_print_graph(tg_buf *out, const pcc_root *r, uint64_t total, uint64_t parent,
                      bool skip_first);
+/* Frees what the root holds outside its arena. */
 void pcc_free(pcc_root *r);
 
 #endif

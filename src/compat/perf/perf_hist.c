@@ -90,9 +90,11 @@ long ph_entry_of(ph_hists *h, const ph_config *cfg, const ph_entry *tmpl)
     uint64_t *found = tg_hash_find_by(&h->index, hash, entry_eq, &probe);
     if (found)
         return (long)*found;
+    if (!h->arena && (h->arena = malloc(sizeof *h->arena)) != NULL)
+        tg_arena_init(h->arena);
     char *comm = strdup(tmpl->comm);
     uint64_t *slot;
-    if (!comm || tg_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v) < 0 ||
+    if (!comm || !h->arena || tg_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v) < 0 ||
         tg_hash_add(&h->index, hash, &slot) < 0) {
         free(comm);
         h->nomem = true;
@@ -104,6 +106,7 @@ long ph_entry_of(ph_hists *h, const ph_config *cfg, const ph_entry *tmpl)
     e->comm = comm;
     e->period = e->period_acc = 0;
     memset(&e->chain, 0, sizeof e->chain);
+    e->chain.arena = h->arena;
     return (long)h->n++;
 }
 
@@ -305,5 +308,9 @@ void ph_free(ph_hists *h)
     }
     free(h->v);
     tg_hash_free(&h->index);
+    if (h->arena) {
+        tg_arena_free(h->arena);
+        free(h->arena);
+    }
     memset(h, 0, sizeof *h);
 }

@@ -40,7 +40,8 @@ typedef struct ph_entry {
 typedef struct ph_hists {
     ph_entry *v;
     size_t n, cap;
-    tg_hash index; /* key hash -> entry */
+    tg_hash index;   /* key hash -> entry */
+    tg_arena *arena; /* the nodes of the entries' call graphs */
     uint64_t samples, total;
     bool nomem;
 } ph_hists;
