@@ -6,8 +6,11 @@
 # capture to file versions 6 and 7 with zstd (cached in $TG_BENCH_OUT), then times
 # `traceglot cat --style=trace-cmd` against `trace-cmd report` on each in alternating pairs
 # (timing.sh's tg_pairs), checking that the outputs are identical byte for byte.  Goal: >= 10x
-# (v7 zstd).  One more case times a hand-built function_graph trace.dat of 3.2 million
-# records (leaf folding and blocks).
+# (v7 zstd).  A second capture holds only the kmem events (kmalloc, kfree, kmem_cache_*,
+# mm_page_*, rss_stat: print fmts of __print_flags, __print_symbolic, %pS, __get_str) over a
+# file-walking workload, about a million events (goal: >= 15x, issue 35).  One more case
+# times a hand-built function_graph trace.dat of 3.2 million records (leaf folding and
+# blocks).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 TG=${TG:?}
@@ -48,6 +51,29 @@ capture() {
     [ -s "$raw" ]
 }
 
+# The kmem capture: the same way, 64 MB per CPU, only the kmem subsystem enabled.
+kmem=$out/ftrace-bench-kmem-v6.dat
+capture_kmem() {
+    [ -w $T/tracing_on ] || return 1
+    local raw_kmem=$out/ftrace-bench-kmem-extract.dat
+    echo 0 > $T/tracing_on
+    echo 0 > $T/events/enable
+    echo > $T/trace
+    echo 65536 > $T/buffer_size_kb
+    echo 1 > $T/events/kmem/enable
+    echo 1 > $T/tracing_on
+    ls -lR /usr/share > /dev/null 2>&1
+    sort /etc/services | uniq > /dev/null
+    echo 0 > $T/tracing_on
+    echo 0 > $T/events/enable
+    trace-cmd extract -o "$raw_kmem" > /dev/null 2>&1
+    echo 1408 > $T/buffer_size_kb
+    echo 1 > $T/tracing_on
+    [ -s "$raw_kmem" ] && trace-cmd convert --file-version 6 -i "$raw_kmem" -o "$kmem" >/dev/null 2>&1
+    rm -f "$raw_kmem"
+    [ -s "$kmem" ]
+}
+
 have_capture=1
 if [ ! -s "$raw" ]; then
     if capture; then
@@ -83,6 +109,11 @@ if [ "$have_capture" = 1 ]; then
     bench "trace-cmd report v6" "$dat"
     bench "trace-cmd report -R v6" "$dat" -R
     GOAL=10 bench "trace-cmd report v7 zstd" "$zst"
+fi
+[ -s "$kmem" ] || capture_kmem || echo "ftrace: SKIP the kmem case (cannot capture through tracefs)"
+if [ -s "$kmem" ]; then
+    echo "ftrace: $(( $("$TG" cat --style=trace-cmd "$kmem" 2>/dev/null | wc -l) - 1 )) kmem events in $kmem ($(du -m "$kmem" | cut -f1) MB)"
+    GOAL=15 bench "trace-cmd report kmem" "$kmem"
 fi
 if [ -s "$fg" ]; then
     echo "ftrace: $(du -m "$fg" | cut -f1) MB of function_graph records in $fg"

@@ -5,9 +5,10 @@
  * conversion with its argument expression tree) and rendered per event, printing exactly
  * what libtraceevent prints: `trace-cmd report` for trace.dat's records and `perf script`
  * for perf.data's tracepoint samples, so both readers render through this one engine.  The
- * engine is five files, one concept each:
+ * engine is six files, one concept each:
  *   print_fmt_parse.c    tokenizer and expression parser (libtraceevent's process_arg/_op)
  *   print_fmt_compile.c  the format string split into items; one event format compiled
+ *   print_fmt_ops.c      the items compiled into typed ops (flags, symbols, strings...)
  *   print_fmt_eval.c     an argument expression evaluated on one record
  *   print_fmt_print.c    the conversions printed; an event's text (print fmt, bprint)
  *   print_fmt_raw.c      the raw fields (trace-cmd report -R)
@@ -135,7 +136,60 @@ typedef struct pf_step {
     const pf_item *num;
 } pf_step;
 
+/* A value an op reads: one field (or a constant element of an array field) under casts that
+ * mask, read directly with eval's bounds checks, or an expression eval walks. */
+typedef struct pf_val {
+    bool direct;
+    const tg_pf_node *eval;
+    uint64_t off, idx, mask;
+    uint32_t size;
+} pf_val;
+
+/* A "%s" argument compiled (print_fmt_ops.c): a constant, __get_str, a char array field,
+ * __print_flags, __print_symbolic, a ?: between two of them, or any other shape (SA_NODE:
+ * tg_pf_print_str_arg). */
+enum { SA_CONST, SA_GETSTR, SA_FIELD, SA_FLAGS, SA_SYM, SA_COND, SA_NODE };
+
+/* __print_flags' text for the values a field took last (a trace repeats a few gfp masks
+ * millions of times): a cache the compiled print fmt owns, like the compiled form itself. */
+enum { TG_PF_MEMO_N = 32, TG_PF_MEMO_TEXT = 112 };
+typedef struct pf_memo {
+    uint64_t val;
+    uint32_t len; /* 0: empty (a value whose text is empty is not kept) */
+    char text[TG_PF_MEMO_TEXT];
+} pf_memo;
+
+typedef struct pf_sarg {
+    int kind;
+    pf_memo *memo;          /* SA_FLAGS: TG_PF_MEMO_N entries */
+    pf_val val;             /* SA_FLAGS, SA_SYM: the value; SA_COND: the condition */
+    const char *str;        /* SA_CONST: the text; SA_FLAGS: the delimiter (NULL: none) */
+    size_t len;             /* of str */
+    const tg_pf_node *node; /* SA_GETSTR, SA_FIELD, SA_NODE: the argument */
+    const tg_pf_sym *syms;  /* SA_FLAGS, SA_SYM */
+    const uint32_t *sym_len;
+    size_t n_syms;
+    const struct pf_sarg *yes, *no; /* SA_COND */
+} pf_sarg;
+
+/* An op of an event's compiled program (print_fmt_ops.c): every item of a print fmt in the
+ * shape it has, its decisions taken once.  OP_ITEM renders an item as render_items does. */
+enum { OP_TEXT, OP_NUM, OP_PTR, OP_FUNC, OP_STR, OP_ITEM };
+
+typedef struct pf_op {
+    int kind;
+    bool last;        /* the text's last item (its trailing newline dropped) */
+    const char *text; /* OP_TEXT: padded (dup_text), trailing newline already dropped */
+    size_t text_len;
+    const pf_item *it; /* OP_NUM, OP_PTR, OP_FUNC, OP_ITEM */
+    pf_val val;        /* OP_NUM, OP_PTR, OP_FUNC */
+    const pf_sarg *s;  /* OP_STR */
+} pf_op;
+
 struct tg_pf {
+    /* the program (tg_pf_compile_ops) when the text has no fast plan: NULL before */
+    pf_op *ops;
+    size_t n_ops;
     pf_item *items;
     size_t n, cap;
     tg_arena arena;
@@ -371,6 +425,14 @@ int tg_pf_plan(struct tg_pf *pf, bool big_endian);
 /* e's print fmt compiled once, on first use (e->pf, e->pf_state). */
 void tg_pf_compile_event(const tg_pf_event *e);
 
+/* An argument read directly (see pf_item.direct): false when it is not that shape. */
+bool tg_pf_direct_of(const tg_pf_node *n, pf_item *it);
+
+/* print_fmt_ops.c: pf's items compiled into ops (pf->ops): 0, or -1 out of memory. */
+int tg_pf_compile_ops(struct tg_pf *pf, const tg_pf_event *e);
+/* The event's text through its ops. */
+void tg_pf_run_ops(const rctx *r, const struct tg_pf *pf, tg_pf_sink *out);
+
 /* print_fmt_eval.c */
 uint64_t tg_pf_eval(const rctx *r, const tg_pf_node *n);
 
@@ -379,6 +441,16 @@ void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
 void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
                          const tg_pf_node *n);
 void tg_pf_put_hex0x(tg_pf_sink *out, uint64_t v);
+/* print_str_to_seq: s (at most n bytes, to its NUL) through the conversion of it (NULL or
+ * "%s": as is); strip: a trailing newline dropped (the end of the event's text) */
+void tg_pf_put_str(tg_pf_sink *out, const pf_item *it, int plen, const char *s, size_t n,
+                   bool strip);
+/* %p as glibc prints it: "(nil)" or 0x and hex */
+void tg_pf_put_glibc_ptr(tg_pf_sink *out, uint64_t v);
+/* %ps %pS %pf %pF: the kernel function at val (with +0x offset for the capital letters) */
+void tg_pf_print_function(const rctx *r, tg_pf_sink *out, char pch, uint64_t val);
+/* One item as the interpreter renders it (r->strip_nl on the last). */
+void tg_pf_render_item(const rctx *r, const pf_item *it, tg_pf_sink *out);
 
 /* print_fmt_raw.c */
 /* avail: bytes readable from data (>= size): an array is printed to its declared length, as

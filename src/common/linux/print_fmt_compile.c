@@ -275,13 +275,13 @@ int tg_pf_compile_format(struct tg_pf *pf, const char *fmt, argv_list *args)
 /* An argument eval would read as one field (N_FIELD: read_field) or as a constant element
  * of an array field (the '[' operator on an uncast N_FIELD), under casts (which only mask),
  * is read directly when rendering, with the same bounds checks. */
-static bool direct_of(const tg_pf_node *n, pf_item *it)
+bool tg_pf_direct_of(const tg_pf_node *n, pf_item *it)
 {
     if (!n)
         return false;
     if (n->kind == N_CAST) {
         /* eval: the value masked (a mask of 0: none); a field of 1, 2, 4 or 8 bytes only */
-        if (!direct_of(n->a, it) ||
+        if (!tg_pf_direct_of(n->a, it) ||
             (it->d_size != 1 && it->d_size != 2 && it->d_size != 4 && it->d_size != 8))
             return false;
         if (n->num)
@@ -312,7 +312,7 @@ static void set_direct(pf_item *it)
     if (it->type != IT_DIGIT)
         return;
     it->d_mask = 0;
-    it->direct = direct_of(it->arg, it);
+    it->direct = tg_pf_direct_of(it->arg, it);
 }
 
 /* Room a step takes at most: its padded literal and a fast number (tg_pf_num_text). */
@@ -403,8 +403,16 @@ void tg_pf_compile_event(const tg_pf_event *e)
         if (tg_pf_compile_format(pf, fmt, &args) == 0) {
             for (size_t i = 0; i < pf->n; i++)
                 set_direct(&pf->items[i]);
-            if (tg_pf_plan(pf, e->env->big_endian) == 0)
+            /* TG_PRINT_FMT_INTERPRET=1: every item through the interpreter (render_items),
+             * which the tests compare with the compiled paths */
+            const char *interp = getenv("TG_PRINT_FMT_INTERPRET");
+            if (interp && *interp && strcmp(interp, "0") != 0)
                 me->pf_state = 1;
+            else if (tg_pf_plan(pf, e->env->big_endian) == 0) {
+                if (!pf->plan)
+                    (void)tg_pf_compile_ops(pf, e); /* out of memory: no ops, items */
+                me->pf_state = 1;
+            }
         }
     }
     free(fmt);

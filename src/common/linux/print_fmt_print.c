@@ -71,8 +71,8 @@ void tg_pf_put_printf_num(tg_pf_sink *out, const pf_item *it, int plen, uint64_t
 
 /* print_str_to_seq: the string through the conversion (width, precision, '-'). */
 /* strip: the string ends the event's text, where trace-cmd drops one trailing newline */
-static void put_str(tg_pf_sink *out, const pf_item *it, int plen, const char *s, size_t n,
-                    bool strip)
+void tg_pf_put_str(tg_pf_sink *out, const pf_item *it, int plen, const char *s, size_t n,
+                   bool strip)
 {
     size_t l = strnlen(s, n);
     if (strip && l && s[l - 1] == '\n')
@@ -95,11 +95,22 @@ static void put_str(tg_pf_sink *out, const pf_item *it, int plen, const char *s,
 
 void tg_pf_put_hex0x(tg_pf_sink *out, uint64_t v)
 {
-    sk_puts(out, "0x");
-    sk_hex(out, v);
+    if (out->cap - out->n < 20)
+        sk_flush(out);
+    if (out->cap - out->n < 20) { /* scrap: dropped */
+        sk_puts(out, "0x");
+        sk_hex(out, v);
+        return;
+    }
+    char *w = out->b + out->n;
+    size_t hl = tg_hex_len(v);
+    w[0] = '0';
+    w[1] = 'x';
+    tg_hex_write(w + 2 + hl, v);
+    out->n += 2 + hl;
 }
 
-static void put_glibc_ptr(tg_pf_sink *out, uint64_t v)
+void tg_pf_put_glibc_ptr(tg_pf_sink *out, uint64_t v)
 {
     if (!v)
         sk_puts(out, "(nil)");
@@ -128,7 +139,7 @@ static void print_bitmask(const rctx *r, tg_pf_sink *out, const pf_item *it, int
             str[i] = ',';
         }
     }
-    put_str(out, it, plen, str, str_size, r->strip_nl);
+    tg_pf_put_str(out, it, plen, str, str_size, r->strip_nl);
 }
 
 void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
@@ -138,7 +149,7 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
         return;
     switch (n->kind) {
     case N_ATOM:
-    case N_BSTR: put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl); return;
+    case N_BSTR: tg_pf_put_str(out, it, plen, n->str, SIZE_MAX, r->strip_nl); return;
     case N_FIELD: {
         const tg_evf_field *fl = n->field;
         if (!(fl->flags & TG_EVF_ARRAY) && fl->size == (uint32_t)r->env->long_size) {
@@ -155,7 +166,7 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
         size_t len = fl->size ? fl->size : r->size - fl->offset;
         if (len > r->size - fl->offset)
             len = r->size - fl->offset;
-        put_str(out, it, plen, (const char *)r->data + fl->offset, len, r->strip_nl);
+        tg_pf_put_str(out, it, plen, (const char *)r->data + fl->offset, len, r->strip_nl);
         return;
     }
     case N_FLAGS: {
@@ -165,13 +176,13 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
             uint64_t fv = n->syms[i].value;
             /* values are long long: a name libtraceevent does not know is -1 */
             if (!val && (int64_t)fv < 0) {
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                tg_pf_put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 break;
             }
             if ((int64_t)fv > 0 && (val & fv) == fv) {
                 if (print && n->str)
                     sk_puts(out, n->str);
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                tg_pf_put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 print = true;
                 val &= ~fv;
             }
@@ -187,7 +198,7 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
         uint64_t val = tg_pf_eval(r, n->a);
         for (size_t i = 0; i < n->n_syms; i++)
             if (n->syms[i].value == val) {
-                put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
+                tg_pf_put_str(out, it, plen, n->syms[i].str, SIZE_MAX, r->strip_nl);
                 return;
             }
         tg_pf_put_hex0x(out, val);
@@ -258,7 +269,7 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
         size_t off, len;
         if (!n->field || !dyn_loc(r, n->field, &off, &len))
             return;
-        put_str(out, it, plen, (const char *)r->data + off, r->size - off, r->strip_nl);
+        tg_pf_put_str(out, it, plen, (const char *)r->data + off, r->size - off, r->strip_nl);
         return;
     }
     case N_BITMASK: {
@@ -277,7 +288,7 @@ void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
     }
 }
 
-static void print_function(const rctx *r, tg_pf_sink *out, char pch, uint64_t val)
+void tg_pf_print_function(const rctx *r, tg_pf_sink *out, char pch, uint64_t val)
 {
     const tg_symbol *fn = (r->env->func ? r->env->func(r->env->owner, val) : NULL);
     if (fn) {
@@ -304,7 +315,7 @@ void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
     case 'F':
     case 'f':
     case 'S':
-    case 's': print_function(r, out, it->pch, tg_pf_eval(r, a)); return;
+    case 's': tg_pf_print_function(r, out, it->pch, tg_pf_eval(r, a)); return;
     case 'M':
     case 'm': {
         if (!a || a->kind != N_FIELD) {
@@ -334,11 +345,11 @@ void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
             sk_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
             return;
         }
-        put_glibc_ptr(out, tg_pf_eval(r, a));
+        tg_pf_put_glibc_ptr(out, tg_pf_eval(r, a));
         return;
     default:
         (void)plen;
-        put_glibc_ptr(out, tg_pf_eval(r, a));
+        tg_pf_put_glibc_ptr(out, tg_pf_eval(r, a));
         return;
     }
 }
@@ -401,33 +412,35 @@ static inline bool render_plan(const rctx *r, const struct tg_pf *pf, tg_pf_sink
     return true;
 }
 
+void tg_pf_render_item(const rctx *r, const pf_item *it, tg_pf_sink *out)
+{
+    int plen = it->len_arg ? (int)tg_pf_eval(r, it->len_arg) : -1;
+    switch (it->type) {
+    case IT_TEXT: {
+        size_t n =
+            it->text_len - (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
+        if (n <= TG_PF_TEXT_PAD && out->cap - out->n >= TG_PF_TEXT_PAD) {
+            memcpy(out->b + out->n, it->text, TG_PF_TEXT_PAD); /* padded: see dup_text */
+            out->n += n;
+        } else {
+            sk_put(out, it->text, n);
+        }
+        break;
+    }
+    case IT_DIGIT:
+        tg_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : tg_pf_eval(r, it->arg));
+        break;
+    case IT_PTR: tg_pf_print_pointer(r, out, it, plen); break;
+    case IT_STR: tg_pf_print_str_arg(r, out, it, plen, it->arg); break;
+    }
+}
+
 static void render_items(const rctx *r0, const struct tg_pf *pf, tg_pf_sink *out)
 {
     rctx last = *r0;
     last.strip_nl = true;
-    for (size_t i = 0; i < pf->n; i++) {
-        const pf_item *it = &pf->items[i];
-        const rctx *r = i + 1 == pf->n ? &last : r0;
-        int plen = it->len_arg ? (int)tg_pf_eval(r, it->len_arg) : -1;
-        switch (it->type) {
-        case IT_TEXT: {
-            size_t n =
-                it->text_len - (r->strip_nl && it->text_len && it->text[it->text_len - 1] == '\n');
-            if (n <= TG_PF_TEXT_PAD && out->cap - out->n >= TG_PF_TEXT_PAD) {
-                memcpy(out->b + out->n, it->text, TG_PF_TEXT_PAD); /* padded: see dup_text */
-                out->n += n;
-            } else {
-                sk_put(out, it->text, n);
-            }
-            break;
-        }
-        case IT_DIGIT:
-            tg_pf_put_num(out, it, plen, it->direct ? read_direct(r, it) : tg_pf_eval(r, it->arg));
-            break;
-        case IT_PTR: tg_pf_print_pointer(r, out, it, plen); break;
-        case IT_STR: tg_pf_print_str_arg(r, out, it, plen, it->arg); break;
-        }
-    }
+    for (size_t i = 0; i < pf->n; i++)
+        tg_pf_render_item(i + 1 == pf->n ? &last : r0, &pf->items[i], out);
 }
 
 /* bprint: the format comes from the printk table, the arguments from the binary buffer. */
@@ -597,7 +610,12 @@ void tg_pf_render(const tg_pf_event *e, const uint8_t *data, size_t size, size_t
         if (e->pf_state < 0) {
             sk_puts(&o, "[FAILED TO PARSE]");
             tg_pf_render_raw(e, data, size, avail, &o);
-        } else if (!e->pf->plan || !render_plan(&r, e->pf, &o)) {
+        } else if (e->pf->plan) {
+            if (!render_plan(&r, e->pf, &o))
+                render_items(&r, e->pf, &o);
+        } else if (e->pf->ops) {
+            tg_pf_run_ops(&r, e->pf, &o);
+        } else {
             render_items(&r, e->pf, &o);
         }
     }

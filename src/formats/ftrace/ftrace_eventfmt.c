@@ -134,9 +134,9 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
         .env = &f->pf_env,
     };
     static const char *const kf_names[FT_KF_COUNT] = {
-        [FT_KF_PID] = "common_pid",     [FT_KF_FUNC] = "func",       [FT_KF_DEPTH] = "depth",
-        [FT_KF_CALLTIME] = "calltime",  [FT_KF_RETTIME] = "rettime", [FT_KF_IP] = "ip",
-        [FT_KF_PARENT_IP] = "parent_ip"};
+        [FT_KF_PID] = "common_pid",      [FT_KF_FUNC] = "func",          [FT_KF_DEPTH] = "depth",
+        [FT_KF_CALLTIME] = "calltime",   [FT_KF_RETTIME] = "rettime",    [FT_KF_IP] = "ip",
+        [FT_KF_PARENT_IP] = "parent_ip", [FT_KF_CALL_SITE] = "call_site"};
     for (int k = 0; k < FT_KF_COUNT; k++)
         ev->kf[k] = ft_find_field(ev, kf_names[k]);
     if (!f->have_type) {

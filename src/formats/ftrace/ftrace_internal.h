@@ -47,6 +47,7 @@ enum {
     FT_KF_RETTIME,
     FT_KF_IP,
     FT_KF_PARENT_IP,
+    FT_KF_CALL_SITE,
     FT_KF_COUNT
 };
 
@@ -129,6 +130,8 @@ typedef struct ft_fn_chain {
     size_t size, cap;
 } ft_fn_chain;
 
+enum { FT_FUNC_HITS = 512, FT_COMM_HITS = 64 };
+
 typedef struct ft_file {
     tg_trace *trace;
     const char *path;
@@ -161,11 +164,25 @@ typedef struct ft_file {
     size_t n_printk;
     ft_comm *comms; /* sorted by pid; mutable (plugins register comms) */
     size_t n_comms, cap_comms;
-    bool comms_looked_up;  /* a non-zero pid was looked up (see ft_comm_register) */
-    bool comm_cache_valid; /* the last lookup (see ft_comm_of) */
-    int comm_cache_pid;
-    const char *comm_cache;
-    size_t comm_cache_len;
+    bool comms_looked_up; /* a non-zero pid was looked up (see ft_comm_register) */
+    /* ft_comm_of's last answers by pid (events interleave a few tasks), dropped when a
+     * comm is added */
+    struct ft_comm_hit {
+        bool valid;
+        int pid;
+        const char *comm;
+        size_t len;
+    } comm_hits[FT_COMM_HITS];
+
+    /* ft_find_func's last answers by address (a kmem trace names the same few hundred call
+     * sites over and over), valid while the symbol table is the one they were taken from;
+     * mutable like the comm cache: the consumer's thread only */
+    struct ft_func_hit {
+        uint64_t addr;
+        const tg_symbol *sym;
+    } func_hits[FT_FUNC_HITS];
+    const tg_symbol *func_hits_syms;
+    size_t func_hits_n;
 
     int cpus; /* cpu count of the file */
     ft_buffer *buffers;

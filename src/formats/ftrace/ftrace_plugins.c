@@ -253,12 +253,28 @@ static int hrtimer(const ft_event *e, const uint8_t *d, size_t n, bool start, tg
 static int kmem_callsite(const ft_event *e, const uint8_t *d, size_t n, tg_buf *out)
 {
     uint64_t v;
-    if (!field_val(e, d, n, "call_site", &v, NULL))
+    if (!ft_kf_u64(e, d, n, FT_KF_CALL_SITE, &v))
         return 1;
     const tg_symbol *fn = ft_find_func(e->file, v);
     if (!fn)
         return 1;
-    tg_buf_printf(out, "(%s+0x%x) ", fn->name, (int)(v - fn->addr));
+    /* "(%s+0x%x) ": the offset as an int's 32 bits */
+    size_t nl = strlen(fn->name);
+    char *w = nl < SIZE_MAX - 16 ? tg_buf_room(out, nl + 16) : NULL;
+    if (!w)
+        return 1;
+    char *s = w;
+    *w++ = '(';
+    memcpy(w, fn->name, nl);
+    w += nl;
+    memcpy(w, "+0x", 3);
+    w += 3;
+    uint32_t off = (uint32_t)(v - fn->addr);
+    size_t hl = tg_hex_len(off);
+    tg_hex_write(w + hl, off);
+    w += hl;
+    memcpy(w, ") ", 2);
+    tg_buf_commit(out, (size_t)(w + 2 - s));
     return 1;
 }
 

@@ -147,9 +147,8 @@ static int parse_text(ft_file *f, char *text, size_t len)
 
 /* libtraceevent's search: addr is a symbol's own, or lies between it and the next (the last
  * symbol matches only its own address). */
-const tg_symbol *ft_find_func(const ft_file *f, uint64_t addr)
+static const tg_symbol *search_func(const tg_symtab *st, uint64_t addr)
 {
-    const tg_symtab *st = &f->trace->symbols;
     size_t l = 0, u = st->n;
     while (l < u) {
         size_t idx = (l + u) / 2;
@@ -163,6 +162,27 @@ const tg_symbol *ft_find_func(const ft_file *f, uint64_t addr)
             l = idx + 1;
     }
     return NULL;
+}
+
+/* The search, answered from f->func_hits when it answered the address before. */
+const tg_symbol *ft_find_func(const ft_file *f, uint64_t addr)
+{
+    ft_file *m = (ft_file *)f; /* the hits are a cache: the file is otherwise read-only */
+    const tg_symtab *st = &f->trace->symbols;
+    if (m->func_hits_syms != st->syms || m->func_hits_n != st->n) {
+        memset(m->func_hits, 0, sizeof m->func_hits);
+        m->func_hits_syms = st->syms;
+        m->func_hits_n = st->n;
+    }
+    struct ft_func_hit *h = &m->func_hits[(addr ^ (addr >> 9) ^ (addr >> 18)) % FT_FUNC_HITS];
+    if (h->sym && h->addr == addr)
+        return h->sym;
+    const tg_symbol *sym = search_func(st, addr);
+    if (sym) {
+        h->addr = addr;
+        h->sym = sym;
+    }
+    return sym;
 }
 
 static int printk_cmp(const void *a, const void *b)
@@ -259,12 +279,13 @@ static long comm_find(const ft_file *f, int pid)
 
 const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
 {
-    ft_file *mf = (ft_file *)f; /* the lookup state and a one-entry cache change */
-    const char *c = "<...>";
-    if (f->comm_cache_valid && f->comm_cache_pid == pid) {
-        *len = f->comm_cache_len;
-        return f->comm_cache;
+    ft_file *mf = (ft_file *)f; /* the lookup state and the hits change */
+    struct ft_comm_hit *h = &mf->comm_hits[(unsigned)pid % FT_COMM_HITS];
+    if (h->valid && h->pid == pid) {
+        *len = h->len;
+        return h->comm;
     }
+    const char *c = "<...>";
     if (pid == 0) {
         c = "<idle>";
     } else {
@@ -274,11 +295,10 @@ const char *ft_comm_of(const ft_file *f, int pid, size_t *len)
             c = f->comms[i].comm;
     }
     *len = strlen(c);
-    /* consecutive events mostly come from one task */
-    mf->comm_cache_valid = true;
-    mf->comm_cache_pid = pid;
-    mf->comm_cache = c;
-    mf->comm_cache_len = *len;
+    h->valid = true;
+    h->pid = pid;
+    h->comm = c;
+    h->len = *len;
     return c;
 }
 
@@ -313,7 +333,7 @@ void ft_comm_register(ft_file *f, int pid, const char *comm, size_t len)
     f->comms[i].comm = s;
     f->comms[i].len = strlen(s);
     f->n_comms++;
-    f->comm_cache_valid = false;
+    memset(f->comm_hits, 0, sizeof f->comm_hits);
 }
 
 typedef struct comm_tmp {
@@ -379,6 +399,6 @@ int ft_parse_cmdlines(ft_file *f, const char *text, size_t len)
         f->comms[f->n_comms++] = tmp[i].c;
     }
     free(tmp);
-    f->comm_cache_valid = false;
+    memset(f->comm_hits, 0, sizeof f->comm_hits);
     return 0;
 }
