@@ -171,10 +171,12 @@ is_x86_64() {
     *) false ;;
     esac
 }
-# the SQL of file $1 for trace $2: on an x86_64 trace, x86's row replaced by x86_64's names
+# the SQL of file $1 for trace $2, after the views of syscall-calls.sql it reads: on an
+# x86_64 trace, x86's row replaced by x86_64's names
 by_hand() {
     local sql
-    sql=$(cat "$here/$1")
+    sql="$(cat "$here/syscall-calls.sql");
+$(cat "$here/$1")"
     if is_x86_64 "$2"; then
         [ -n "$x86_64_rows" ] || echo "no $unistd: x86_64's calls unnamed by SQL" >&2
         sql=${sql/"x86 (nr, name) AS (VALUES (NULL, NULL))"/"x86 (nr, name) AS (VALUES $x86_64_rows)"}
