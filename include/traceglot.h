@@ -317,6 +317,13 @@ int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err);
  * event formats the file stores) and "printk" (`report -P`, its printk formats).  1 when
  * written, 0 when the format has no such part, or a negative status. */
 int tg_trace_render(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
+/* The same of a file that is no trace but that a format's tool reads: for "xray",
+ * "llvm-xray-extract" (`llvm-xray extract BINARY`: the instrumentation map as YAML),
+ * "llvm-xray-extract-symbolize" (-s) and "llvm-xray-extract-symbolize-mangled" (-s
+ * --no-demangle).  1 when written, 0 when the format has no such part, or a negative
+ * status (TG_ERR_USAGE: no such format). */
+int tg_render_file(const char *format, const char *path, const char *part, tg_buf *out,
+                   tg_error **err);
 /* The name of the function whose code holds addr, as the tracer's tool looks it up in the
  * trace's symbols (kallsyms of a trace.dat: libtraceevent's search), or NULL. */
 const char *tg_trace_symbol(const tg_trace *t, uint64_t addr);

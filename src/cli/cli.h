@@ -112,6 +112,9 @@ int cli_refuse_without_calls(const struct cli_args *a, tg_set *set);
 int cli_refuse_peer_verb(const char *verb);
 /* `traceglot dump`: uftrace dump's listing of a uftrace recording's files (cli_dump.c). */
 int cli_run_dump(struct cli_args *a);
+/* `traceglot extract BINARY`: llvm-xray extract's YAML of the instrumentation map; reads
+ * its own LLVM-spelled options (cli_extract.c).  The exit code. */
+int cli_run_extract(int argc, char **argv);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 

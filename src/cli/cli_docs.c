@@ -15,6 +15,9 @@ const struct cli_extra_command cli_extra_commands[] = {
     {"help", "traceglot help [COMMAND]", "this list, or a command's options"},
     {"options", "traceglot options [COMMAND|common]",
      "the options each command takes, as Markdown tables"},
+    {"extract", "traceglot extract [-s|--symbolize] [--no-demangle] [-o FILE] BINARY",
+     "the XRay instrumentation map of an instrumented binary as YAML, as llvm-xray extract "
+     "prints it"},
     {"completion", "traceglot completion bash|zsh",
      "the shell completion script (make install puts it where bash and zsh find it)"},
     {0},

@@ -1,7 +1,7 @@
 /* cli_peer_verbs.c - the peers' commands traceglot does not have, answered by name.
  *
  * A uftrace, trace-cmd, babeltrace2 or llvm-xray user types their tool's verb out of habit
- * (`traceglot hist`, `traceglot extract`).  Rather than "unknown command",
+ * (`traceglot hist`, `traceglot split`).  Rather than "unknown command",
  * each is refused (exit 2) naming whose command it is and, where traceglot has one, the
  * command that does that work, so the refusal is never a guess. */
 #include "cli.h"
@@ -24,7 +24,6 @@ static const struct peer_verb peer_verbs[] = {
     {"query", "babeltrace2", "traceglot info --format json says what trace-info says"},
     {"run", "babeltrace2", "traceglot cat --style=babeltrace (or -c sink.text.details)"},
     {"account", "llvm-xray", "traceglot report --style=xray"},
-    {"extract", "llvm-xray", NULL},
     {"fdr-dump", "llvm-xray", NULL},
     {0},
 };

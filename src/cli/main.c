@@ -98,6 +98,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(verb, "options") == 0)
         return cli_run_options(argc - 2, argv + 2);
+    if (strcmp(verb, "extract") == 0)
+        return cli_run_extract(argc - 2, argv + 2);
     if (strcmp(verb, "completion") == 0)
         return cli_run_completion(argc - 2, argv + 2);
     const struct cli_command_info *c = cli_command_find(verb);

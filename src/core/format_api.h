@@ -222,6 +222,9 @@ struct tg_format {
     /* Optional: a part of what the tracer's tool prints about the file (tg_trace_render):
      * 1 written, 0 no such part. */
     int (*render_part)(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
+    /* Optional: a part of what the tracer's tool prints about a file that is no trace (an
+     * XRay instrumented binary: tg_render_file): 1 written, 0 no such part. */
+    int (*render_file)(const char *path, const char *part, tg_buf *out, tg_error **err);
     /* Optional: the function symbol holding addr as the tracer's tool finds it
      * (tg_trace_symbol); without it, the trace's symbol table is searched. */
     const char *(*symbol)(const tg_trace *t, uint64_t addr);

@@ -388,6 +388,17 @@ int tg_trace_render(const tg_trace *t, const char *part, tg_buf *out, tg_error *
     return t->format->render_part(t, part, out, err);
 }
 
+int tg_render_file(const char *format, const char *path, const char *part, tg_buf *out,
+                   tg_error **err)
+{
+    const struct tg_format *f = tg_format_find(format);
+    if (!f)
+        return tg_err(err, TG_ERR_USAGE, "no format '%s'", format);
+    if (!f->render_file)
+        return 0;
+    return f->render_file(path, part, out, err);
+}
+
 const char *tg_trace_symbol(const tg_trace *t, uint64_t addr)
 {
     if (t->format->symbol)

@@ -4,7 +4,8 @@
 # tests/data/xray/options/KIND.NAME.out (stdout), .rc (the exit status when not 0) and .err
 # (stderr when llvm-xray printed anything there: the message of an account that stopped, or
 # each record -keep-going skipped; .err-same names the case with the same stderr), and
-# options/damaged.NAME.* for the logs of llvm-damaged.cases, which llvm-xray cannot load.  The
+# options/damaged.NAME.* for the logs of llvm-damaged.cases, which llvm-xray cannot load, and
+# options/extract.NAME.out, llvm-xray extract's YAML of the binary (llvm-extract.cases).  The
 # instrumented binary is rebuilt by build-app.sh and must be the one the logs were recorded
 # with (xray_app.sha256).  Run from record-fixtures.sh, or alone to add cases.
 set -e
@@ -56,6 +57,12 @@ for k in basic fdr; do
         fi
     done < "$here/llvm-options.cases"
 done
+# llvm-xray extract: the binary's instrumentation map (llvm-extract.cases), stdout
+while read -r name args; do
+    case $name in '#'* | '') continue ;; esac
+    # shellcheck disable=SC2086
+    llvm-xray extract $args "$MAP" > "options/extract.$name.out"
+done < "$here/llvm-extract.cases"
 # logs llvm-xray cannot load (llvm-damaged.cases, made by damaged-logs.sh): account's stdout,
 # stderr and exit status, run where the log is (its name as given is in the message)
 bash "$here/damaged-logs.sh" "$data" "$tmp"

@@ -180,7 +180,7 @@ static void xray_close(tg_trace *t)
         return;
     tg_map_close(&xf->map);
     tg_error_free(xf->open_errors);
-    free(xf->imap.funcs);
+    xray_instr_map_free(&xf->imap);
     tg_hash_free(&xf->unknown);
     free(xf);
     t->priv = NULL;
@@ -192,12 +192,27 @@ static const tg_option_decl xray_options[] = {
     {0},
 };
 
+/* llvm-xray's texts of an instrumented binary: `llvm-xray extract [-s [--no-demangle]]`. */
+static int xray_render_file(const char *path, const char *part, tg_buf *out, tg_error **err)
+{
+    static const char base[] = "llvm-xray-extract";
+    if (strncmp(part, base, sizeof base - 1) != 0)
+        return 0;
+    const char *rest = part + sizeof base - 1;
+    bool symbolize = !strcmp(rest, "-symbolize"), mangled = !strcmp(rest, "-symbolize-mangled");
+    if (*rest && !symbolize && !mangled)
+        return 0;
+    int rc = xray_extract_yaml(path, symbolize || mangled, !mangled, out, err);
+    return rc < 0 ? rc : 1;
+}
+
 TG_FORMAT(xray) = {
     .name = "xray",
     .options = xray_options,
     .probe = xray_probe,
     .open = xray_open,
     .describe = xray_describe,
+    .render_file = xray_render_file,
     .close = xray_close,
 };
 

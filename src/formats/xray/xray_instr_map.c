@@ -313,6 +313,7 @@ static int name_functions(loader *L, xray_instr_map *map, tg_arena *arena)
         } else {
             char *dm = s->name[0] == '_' && s->name[1] == 'Z' ? xray_demangle(s->name) : NULL;
             f->name = tg_arena_strdup(arena, dm ? dm : s->name);
+            f->symbol = dm ? tg_arena_strdup(arena, s->name) : f->name;
             free(dm);
             if (s->file && *s->file) {
                 const char *b = basename_of(s->file);
@@ -381,7 +382,8 @@ static int load_elf(loader *L, xray_instr_map *map, tg_arena *arena, tg_error **
 
     /* At most one function per sled: ids 1..n. */
     map->funcs = calloc(n + 2, sizeof *map->funcs);
-    if (!map->funcs)
+    map->sleds = calloc(n + 1, sizeof *map->sleds);
+    if (!map->funcs || !map->sleds)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const uint8_t *c = d->d_buf;
     int32_t id = 1;
@@ -410,7 +412,6 @@ static int load_elf(loader *L, xray_instr_map *map, tg_arena *arena, tg_error **
             a += pos;
             f += pos + 8;
         }
-        (void)a;
         if (cur == 0) {
             cur = f;
             map->funcs[id].addr = f;
@@ -424,6 +425,12 @@ static int load_elf(loader *L, xray_instr_map *map, tg_arena *arena, tg_error **
             map->funcs[id].location = "";
             max_id = (size_t)id;
         }
+        map->sleds[map->n_sleds++] = (xray_sled){.address = a,
+                                                 .function = f,
+                                                 .id = id,
+                                                 .kind = kind,
+                                                 .version = version,
+                                                 .always = (c[17] & 1) != 0};
     }
     map->n_funcs = max_id + 1;
     return name_functions(L, map, arena);
@@ -446,8 +453,7 @@ int xray_instr_map_load(xray_instr_map *map, const char *bin, tg_arena *arena, t
     else
         rc = load_elf(&L, map, arena, err);
     if (rc < 0) {
-        free(map->funcs);
-        memset(map, 0, sizeof *map);
+        xray_instr_map_free(map);
         tg_err_wrap(err, "cannot load the instrumentation map '%s'", bin);
     }
     free(L.relocs);
@@ -463,4 +469,11 @@ const char *xray_func_location(const xray_instr_map *map, int64_t id)
     if (!map || id <= 0 || (uint64_t)id >= map->n_funcs || !map->funcs[id].name)
         return "(unknown)";
     return map->funcs[id].location;
+}
+
+void xray_instr_map_free(xray_instr_map *map)
+{
+    free(map->funcs);
+    free(map->sleds);
+    memset(map, 0, sizeof *map);
 }

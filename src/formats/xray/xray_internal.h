@@ -56,18 +56,34 @@ typedef struct xray_header {
 typedef struct xray_func {
     uint64_t addr;
     const char *name;           /* llvm-xray's SymbolOrNumber text */
+    const char *symbol;         /* the symbol as the ELF file names it (mangled), or NULL */
     const char *location;       /* llvm-xray's FileLineAndColumn text */
     const char *dwarf_location; /* from the line table, when there is one */
 } xray_func;
 
+/* One sled of the xray_instr_map section, as `llvm-xray extract` lists it. */
+typedef struct xray_sled {
+    uint64_t address, function; /* as the binary's file addresses */
+    int32_t id;                 /* its function's id */
+    uint8_t kind, version;      /* 0 enter, 1 exit, 2 tail exit, 3 log-args enter, 4 custom */
+    bool always;                /* always-instrument */
+} xray_sled;
+
 typedef struct xray_instr_map {
     xray_func *funcs; /* index = function id; funcs[0] unused */
     size_t n_funcs;   /* highest id + 1 */
+    xray_sled *sleds; /* in section order (malloc'ed, as funcs) */
+    size_t n_sleds;
 } xray_instr_map;
 
 /* Loads BIN's xray_instr_map section and names from its symbol table into map (memory
  * from arena).  0, or a negative status with *err ("BIN: no xray_instr_map section"). */
 int xray_instr_map_load(xray_instr_map *map, const char *bin, tg_arena *arena, tg_error **err);
+/* Frees what xray_instr_map_load allocated (not the arena's). */
+void xray_instr_map_free(xray_instr_map *map);
+/* `llvm-xray extract BIN` (symbolize: -s; demangle: the default, --no-demangle off): the
+ * map's sleds as llvm-xray's YAML, appended to out (xray_extract.c).  0 or a negative status. */
+int xray_extract_yaml(const char *bin, bool symbolize, bool demangle, tg_buf *out, tg_error **err);
 /* The "file:line:column" text llvm-xray shows for a function id ("(unknown)" when the id
  * is not in the map or there is no map).  Names: xray_event_func_name. */
 const char *xray_func_location(const xray_instr_map *map, int64_t id);
