@@ -4,7 +4,9 @@
  *
  * A nested arg is a tg_value of type struct or array whose members are tg_values kept in the
  * trace's arena (ctx[0]: the array of members, count their number), handed out through
- * tg_value_child, so the args table flattens it as it flattens any struct or array. */
+ * tg_value_child, so the args table flattens it as it flattens any struct or array.  The
+ * messages perfetto_read.proto leaves out are read from protobuf-c's unknown fields on the
+ * wire (pf_unknown_bytes, pf_varint_at: shared with the other readers of such fields). */
 #include "formats/perfetto/perfetto_read_internal.h"
 
 #include <string.h>
@@ -87,8 +89,7 @@ int pf_annotation_value(tg_trace *t, const pf_sequence *s, const PerfettoRead__D
 /* TrackEvent's field numbers of the Chrome messages read here (perfetto_trace.proto). */
 enum { PF_TE_CHROME_ACTIVE_PROCESSES = 49 };
 
-/* A varint at *p: false when it runs past end or over 10 bytes. */
-static bool varint_at(const uint8_t **p, const uint8_t *end, uint64_t *v)
+bool pf_varint_at(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     *v = 0;
     for (unsigned shift = 0; *p < end && shift < 70; shift += 7) {
@@ -100,13 +101,11 @@ static bool varint_at(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return false;
 }
 
-/* protobuf-c keeps a field it has no descriptor for as its bytes after the tag (the length
- * prefix included); its message is then read on the wire.  The field's content, or NULL. */
-static const uint8_t *unknown_bytes(const ProtobufCMessageUnknownField *u, size_t *len)
+const uint8_t *pf_unknown_bytes(const ProtobufCMessageUnknownField *u, size_t *len)
 {
     const uint8_t *p = u->data, *end = u->data + u->len;
     uint64_t n;
-    if (u->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED || !varint_at(&p, end, &n) ||
+    if (u->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED || !pf_varint_at(&p, end, &n) ||
         n > (uint64_t)(end - p))
         return NULL;
     *len = (size_t)n;
@@ -144,7 +143,7 @@ static int active_processes(tg_trace *t, const uint8_t *data, size_t len, tg_val
             put_pid(&pids[kept++], w.value);
         uint64_t pid;
         for (const uint8_t *q = w.bytes, *q_end = w.bytes + w.len;
-             w.field == 1 && w.type == 2 && kept < n && varint_at(&q, q_end, &pid);)
+             w.field == 1 && w.type == 2 && kept < n && pf_varint_at(&q, q_end, &pid);)
             put_pid(&pids[kept++], pid);
     }
     if (!kept)
@@ -171,7 +170,7 @@ int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *arg
     for (unsigned i = 0; i < e->base.n_unknown_fields; i++) {
         const ProtobufCMessageUnknownField *u = &e->base.unknown_fields[i];
         size_t len;
-        const uint8_t *data = unknown_bytes(u, &len);
+        const uint8_t *data = pf_unknown_bytes(u, &len);
         if (!data || u->tag != PF_TE_CHROME_ACTIVE_PROCESSES)
             continue;
         int rc = active_processes(t, data, len, &args[*n]);

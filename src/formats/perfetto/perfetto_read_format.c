@@ -424,6 +424,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         const uint8_t *stats = sub_bytes(data, size, 34, &len); /* ftrace_stats */
         if (stats)
             rc = pf_read_ftrace_stats(t, stats, len);
+        if (rc == 0 && s && pk->base.n_unknown_fields)
+            rc = pf_read_streaming_profile(t, pk, s);
         break;
     }
     }
@@ -453,7 +455,8 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     tg_trace_set_version(t, "protobuf");
     p->trace_clock = PF_CLOCK_BOOTTIME;
     /* what trace_processor counts that this reader counts too (none met: 0) */
-    if (tg_trace_count(t, "track_event_invalid_timestamp", "error", 0) < 0)
+    if (tg_trace_count(t, "track_event_invalid_timestamp", "error", 0) < 0 ||
+        tg_trace_count(t, "streaming_profile_invalid_timestamp", "error", 0) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     tg_trace_set_tracer(t, "perfetto", NULL);
     t->classes_grow = true;

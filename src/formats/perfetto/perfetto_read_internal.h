@@ -181,6 +181,13 @@ typedef struct pf_wire {
 /* The next field of [*p, end): 1, 0 at the end, -1 malformed. */
 int pf_wire_next(const uint8_t **p, const uint8_t *end, pf_wire *w);
 
+/* A varint at *p (advanced past it): false when it runs past end or over 10 bytes. */
+bool pf_varint_at(const uint8_t **p, const uint8_t *end, uint64_t *v);
+/* protobuf-c keeps a field it has no descriptor for (a message of perfetto_trace.proto that
+ * perfetto_read.proto leaves out) as its bytes after the tag, the length prefix included:
+ * a length-delimited one's content (*len bytes), or NULL. */
+const uint8_t *pf_unknown_bytes(const ProtobufCMessageUnknownField *u, size_t *len);
+
 /* Interned kinds of a sequence's InternedData (its field numbers). */
 enum {
     PF_INTERNED_NAME = 1,
@@ -227,6 +234,11 @@ int pf_annotation_value(tg_trace *t, const pf_sequence *s, const PerfettoRead__D
  * args[*n...] (room for pf_chrome_arg_count(e) of them).  0 or TG_ERR_NOMEM. */
 size_t pf_chrome_arg_count(const PerfettoRead__TrackEvent *e);
 int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *args, size_t *n);
+
+/* ---- streaming profile packets (perfetto_read_streaming_profile.c) ---- */
+/* A packet's StreamingProfilePacket (field 54, unknown to protobuf-c here), if it has one:
+ * its time deltas advance sequence s's track event time.  0 or TG_ERR_NOMEM. */
+int pf_read_streaming_profile(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s);
 
 /* ---- atrace's async slices (perfetto_read_atrace_async.c) ---- */
 /* An ftrace print's "S|pid|name|cookie" / "F|pid|name|cookie" (buf, len: its text without the
