@@ -107,6 +107,7 @@ struct slice_scan {
     const tg_event *fed; /* the event being fed to the builder (the entry a frame opens at) */
     bool entry_cols;     /* the statement reads a column of the entry event (category, ...) */
     bool name_col;       /* the statement reads the name */
+    uint64_t cols;       /* the columns the statement reads (bit i: column i) */
     const tg_trace *rules_trace; /* the trace whose rules were looked up last */
     bool rules_uftrace;
     int status;
@@ -409,6 +410,7 @@ static int slice_filter(sql_cursor *c)
     s->entry_cols = sql_col_used(c, C_CATEGORY) || sql_col_used(c, C_ARG_SET_ID) ||
                     sql_col_used(c, C_THREAD_TS) || sql_col_used(c, C_THREAD_DUR);
     s->name_col = sql_col_used(c, C_NAME);
+    s->cols = c->cols & ((1ull << C_COUNT) - 1);
     s->cs = tg_callstack_new(on_call, s);
     if (!s->cs)
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);
@@ -465,26 +467,28 @@ static int slice_next(sql_cursor *c)
     }
     const struct slice_row *r = &s->rows[s->head++];
     sql_val *v = c->row;
-    sql_int(&v[C_ID], r->id);
-    sql_int(&v[C_TS], r->ts);
-    sql_int(&v[C_DUR], r->dur);
-    sql_int_or_null(&v[C_TRACK_ID], r->track);
-    sql_text(&v[C_CATEGORY], r->category);
-    sql_text(&v[C_NAME], r->name);
-    sql_int(&v[C_DEPTH], r->depth);
-    sql_null(&v[C_STACK_ID]);
-    sql_null(&v[C_PARENT_STACK_ID]);
-    sql_int_or_null(&v[C_PARENT_ID], r->parent);
-    sql_int_or_null(&v[C_ARG_SET_ID], r->argset);
-    sql_int_or_null(&v[C_THREAD_TS], r->thread_ts);
-    sql_int_or_null(&v[C_THREAD_DUR], r->thread_dur);
-    sql_null(&v[C_THREAD_INSTRUCTION_COUNT]);
-    sql_null(&v[C_THREAD_INSTRUCTION_DELTA]);
-    sql_text(&v[C_MODULE], r->module);
-    sql_int(&v[C_SELF_DUR], r->self);
-    sql_int(&v[C_RECURSIVE], r->recursive);
-    sql_int(&v[C_END_TS], r->end);
-    sql_int(&v[C_SLICE_ID], r->id);
+    /* only the columns the statement reads (a join's outer loop reads one or two) */
+    for (uint64_t m = s->cols; m; m &= m - 1) {
+        switch (__builtin_ctzll(m)) {
+        case C_ID: sql_int(&v[C_ID], r->id); break;
+        case C_TS: sql_int(&v[C_TS], r->ts); break;
+        case C_DUR: sql_int(&v[C_DUR], r->dur); break;
+        case C_TRACK_ID: sql_int_or_null(&v[C_TRACK_ID], r->track); break;
+        case C_CATEGORY: sql_text(&v[C_CATEGORY], r->category); break;
+        case C_NAME: sql_text(&v[C_NAME], r->name); break;
+        case C_DEPTH: sql_int(&v[C_DEPTH], r->depth); break;
+        case C_PARENT_ID: sql_int_or_null(&v[C_PARENT_ID], r->parent); break;
+        case C_ARG_SET_ID: sql_int_or_null(&v[C_ARG_SET_ID], r->argset); break;
+        case C_THREAD_TS: sql_int_or_null(&v[C_THREAD_TS], r->thread_ts); break;
+        case C_THREAD_DUR: sql_int_or_null(&v[C_THREAD_DUR], r->thread_dur); break;
+        case C_MODULE: sql_text(&v[C_MODULE], r->module); break;
+        case C_SELF_DUR: sql_int(&v[C_SELF_DUR], r->self); break;
+        case C_RECURSIVE: sql_int(&v[C_RECURSIVE], r->recursive); break;
+        case C_END_TS: sql_int(&v[C_END_TS], r->end); break;
+        case C_SLICE_ID: sql_int(&v[C_SLICE_ID], r->id); break;
+        default: sql_null(&v[__builtin_ctzll(m)]); break; /* stack ids, instruction counts */
+        }
+    }
     return 0;
 }
 
