@@ -300,6 +300,9 @@ typedef struct tg_trace_stat {
     const char *name;
     const char *severity; /* "info", "error", "data_loss" */
     int64_t value;
+    /* trace_processor's source ("trace", "analysis") and description; NULL: the reader's
+     * count of what it could not use */
+    const char *source, *description;
 } tg_trace_stat;
 size_t tg_trace_stat_count(const tg_trace *t);
 const tg_trace_stat *tg_trace_stat_at(const tg_trace *t, size_t i); /* NULL past the end */
@@ -421,6 +424,12 @@ typedef struct tg_task_info {
     const char *process_name, *cmdline; /* NULL when unknown */
     bool process_started;               /* process_start_ns is known */
     int64_t process_start_ns;
+    /* a process listed without a thread of its pid (Perfetto's generic kernel process tree):
+     * no thread is made for it */
+    bool process_only;
+    int8_t main_thread; /* the trace says it is its process's main thread (1) or not (-1);
+                         * 0: tid == pid says */
+    bool idle;          /* a CPU's idle task besides tid 0 (generic process tree) */
 } tg_task_info;
 
 const tg_clock_info *tg_trace_clock(const tg_trace *t);

@@ -19,7 +19,9 @@ PRUNE = {
         "clock_snapshot", "process_descriptor", "thread_descriptor", "ftrace_events",
         "trusted_uid", "trusted_packet_sequence_id", "trusted_pid", "interned_data",
         "sequence_flags", "incremental_state_cleared", "trace_packet_defaults",
-        "previous_packet_dropped", "first_packet_on_sequence", "machine_id", "translation_table"},
+        "previous_packet_dropped", "first_packet_on_sequence", "machine_id", "translation_table",
+        "generic_kernel_task_state_event", "generic_kernel_task_rename_event",
+        "generic_kernel_process_tree"},
     "TranslationTable": {"slice_name"},
     "TrackEvent": {
         "category_iids", "categories", "name_iid", "name", "type", "track_uuid",

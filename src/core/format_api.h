@@ -190,6 +190,10 @@ void tg_trace_warn(tg_trace *t, const char *fmt, ...) TG_PRINTF(2, 3);
  * severity "info", "error" or "data_loss"), declaring it when new: declare the counters a
  * reader keeps at open with add 0.  0, or TG_ERR_NOMEM. */
 int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t add);
+/* Gives the counter name (declared) trace_processor's source and description (static
+ * strings), for a counter trace_processor's analysis keeps rather than its reader. */
+void tg_trace_count_describe(tg_trace *t, const char *name, const char *source,
+                             const char *description);
 /* Why function addresses cannot be named (tg_trace_symbols_missing), copied; also warned. */
 void tg_trace_set_symbols_missing(tg_trace *t, const char *why);
 void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);

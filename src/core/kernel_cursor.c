@@ -269,6 +269,56 @@ static void see_exec(tg_kcursor *c, const km_class *k, const tg_event *ev, int64
     }
 }
 
+/* A task's own state (Perfetto's generic kernel events), as trace_processor reads it: CREATED
+ * makes a new thread (started then), DESTROYED ends the thread (a later event of its tid is
+ * a new thread), any other state names the thread of the tid (made when unknown).  The
+ * reader has dropped the events trace_processor rejects (out of order); what the state does
+ * to thread_state and sched_slice is the step's. */
+static int see_task_state(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts,
+                          tg_kstep *step)
+{
+    int64_t tid = km_int_field(ev, k->field[KM_TID]);
+    int64_t state = km_int_field(ev, k->field[KM_STATE]);
+    int64_t cpu = km_int_field(ev, k->field[KM_CPU_ID]);
+    if (tid < 0 || state < TG_KTASK_CREATED || state > TG_KTASK_DESTROYED)
+        return 0;
+    const uint64_t *found = tg_hash_find(&c->utid_by_tid, (uint64_t)tid);
+    bool known = found && !(c->flags[*found] & KM_DEAD);
+    int64_t utid = state == TG_KTASK_CREATED ? km_thread_create(c, tid) : thread_of(c, tid, false);
+    if (utid < 0)
+        return (int)utid;
+    bool front = km_at_frontier(c);
+    const char *s;
+    size_t n = text_field(ev, TG_SCOPE_PAYLOAD, k->field[KM_COMM], NULL, &s);
+    if (front && n && (state != TG_KTASK_DESTROYED || !known))
+        name_thread(c, utid, s, n);
+    if (front && state == TG_KTASK_CREATED)
+        c->m->threads[utid].start_ts = ts;
+    if (state == TG_KTASK_DESTROYED) {
+        end_thread(c, utid, ts, 2);
+        c->flags[utid] |= KM_DEAD;
+        c->last_tid = -2;
+    }
+    if (cpu < 0 || cpu > 1 << 20)
+        cpu = 0;
+    if (state == TG_KTASK_RUNNING) {
+        TG_TRY(km_cpu_room(c, (int)cpu));
+        if (!c->cpu[cpu].seen && front)
+            TG_TRY(km_cpu_seen(c->m, (int32_t)cpu));
+        c->cpu[cpu].seen = true;
+    }
+    if (step) {
+        int64_t prio = km_int_field(ev, k->field[KM_PRIO]);
+        step->what |= TG_KSTEP_TASK_STATE;
+        step->task_utid = utid;
+        step->task_tid = tid;
+        step->task_state = (int32_t)state;
+        step->task_cpu = (int32_t)cpu;
+        step->task_prio = (int32_t)prio;
+    }
+    return 0;
+}
+
 /* ---- counters of threads (uftrace's read:* records) ------------------------------------------ */
 
 static uint64_t counter_key(int64_t utid, const tg_event *ev, size_t i)
@@ -525,6 +575,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
             return TG_ERR_NOMEM;
         break;
     case KM_ROLE_STATEDUMP: TG_TRY(see_statedump(c, k, ev)); break;
+    case KM_ROLE_TASK_STATE: TG_TRY(see_task_state(c, k, ev, ts, step)); break;
     case KM_ROLE_TASK_NAME:
         if (utid >= 0 && front) {
             const char *s;

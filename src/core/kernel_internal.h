@@ -28,10 +28,11 @@ enum km_role {
     KM_ROLE_IRQ_EXIT,      /* irq_handler_exit, LTTng 0.x kernel.irq_exit */
     KM_ROLE_SOFTIRQ_ENTRY, /* softirq_entry, LTTng 2.x irq_softirq_entry, 0.x softirq_entry */
     KM_ROLE_SOFTIRQ_EXIT,
-    KM_ROLE_CPU_FREQ, /* cpu_frequency, LTTng 2.x power_cpu_frequency */
-    KM_ROLE_CPU_IDLE, /* cpu_idle, LTTng 2.x power_cpu_idle */
-    KM_ROLE_BLOCKED,  /* sched_blocked_reason (Android kernels): why a task blocked */
-    KM_ROLE_IMPORTED, /* an event an importer family reads (kernel_import.c) */
+    KM_ROLE_CPU_FREQ,   /* cpu_frequency, LTTng 2.x power_cpu_frequency */
+    KM_ROLE_CPU_IDLE,   /* cpu_idle, LTTng 2.x power_cpu_idle */
+    KM_ROLE_BLOCKED,    /* sched_blocked_reason (Android kernels): why a task blocked */
+    KM_ROLE_IMPORTED,   /* an event an importer family reads (kernel_import.c) */
+    KM_ROLE_TASK_STATE, /* Perfetto's generic_kernel_task_state_event: a task's own state */
 };
 
 /* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
@@ -56,6 +57,7 @@ enum km_slot {
     KM_STATE, /* cpu_frequency, cpu_idle: the value, and the CPU it is of */
     KM_CPU_ID,
     KM_IO_WAIT, /* sched_blocked_reason */
+    KM_PRIO,    /* task state (with KM_TID, KM_COMM, KM_STATE, KM_CPU_ID) */
     KM_SLOT_COUNT
 };
 

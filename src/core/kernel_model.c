@@ -89,8 +89,12 @@ int64_t km_thread_create(tg_kcursor *c, int64_t tid)
     if (made) {
         if (tg_grow(&m->threads, &m->cap_threads, m->n_threads + 1, sizeof *m->threads) < 0)
             return TG_ERR_NOMEM;
-        m->threads[m->n_threads++] = (tg_kthread){
-            .tid = tid, .upid = -1, .track_id = -1, .start_ts = TG_KM_NONE, .end_ts = TG_KM_NONE};
+        m->threads[m->n_threads++] = (tg_kthread){.tid = tid,
+                                                  .upid = -1,
+                                                  .track_id = -1,
+                                                  .start_ts = TG_KM_NONE,
+                                                  .end_ts = TG_KM_NONE,
+                                                  .is_idle = tid == 0};
     }
     c->n_threads++;
     int64_t track = km_track_create(c, TG_KTRACK_THREAD, utid, -1, NULL);
@@ -158,6 +162,34 @@ int km_cpu_seen(tg_kmodel *m, int32_t cpu)
 
 /* ---- the model -------------------------------------------------------------------------------- */
 
+/* The process of pid a cursor knows, else a new one. */
+static int64_t listed_process_of(tg_kcursor *c, int64_t pid)
+{
+    const uint64_t *p = tg_hash_find(&c->upid_by_pid, (uint64_t)pid);
+    return p ? (int64_t)*p : km_process_create(c, pid);
+}
+
+/* A process listed without a thread (Perfetto's generic process tree): its parent first
+ * (made when unknown, as trace_processor makes both), then it, named and with its command
+ * line.  The upid or TG_ERR_NOMEM. */
+static int64_t listed_process(tg_kcursor *c, const tg_task_info *task)
+{
+    tg_kmodel *m = c->m;
+    int64_t parent = task->ppid >= 0 ? listed_process_of(c, task->ppid) : -1;
+    int64_t upid = parent < -1 ? parent : listed_process_of(c, task->pid);
+    if (upid < 0)
+        return upid;
+    tg_kprocess *pr = &m->procs[upid];
+    const char *name = task->process_name ? task->process_name : task->name;
+    if (name && name[0] && !pr->name)
+        pr->name = km_intern(m, name, strlen(name));
+    if (task->cmdline && task->cmdline[0] && !pr->cmdline)
+        pr->cmdline = km_intern(m, task->cmdline, strlen(task->cmdline));
+    if (parent >= 0 && parent != upid && pr->parent_upid < 0)
+        pr->parent_upid = parent;
+    return upid;
+}
+
 /* The idle task (utid 0, upid 0: pid 0, as Perfetto numbers them), then the tasks each trace
  * lists, made by a cursor of the model's own before any event. */
 static int add_listed_tasks(tg_kmodel *m)
@@ -180,6 +212,11 @@ static int add_listed_tasks(tg_kmodel *m)
             const tg_task_info *task = tg_trace_task(t, k);
             if (task->tid == 0 && task->name && task->name[0] && !m->threads[0].name)
                 m->threads[0].name = km_intern(m, task->name, strlen(task->name));
+            if (task->process_only) {
+                if (task->pid >= 0 && (upid = listed_process(c, task)) < 0)
+                    rc = (int)upid;
+                continue;
+            }
             if (task->tid < 0 || tg_hash_find(&c->utid_by_tid, (uint64_t)task->tid))
                 continue;
             if ((utid = km_thread_create(c, task->tid)) < 0) {
@@ -189,6 +226,7 @@ static int add_listed_tasks(tg_kmodel *m)
             tg_kthread *th = &m->threads[utid];
             if (task->name && task->name[0])
                 th->name = km_intern(m, task->name, strlen(task->name));
+            th->is_idle = th->is_idle || task->idle;
             if (task->pid < 0)
                 continue;
             const uint64_t *p = tg_hash_find(&c->upid_by_pid, (uint64_t)task->pid);
@@ -198,7 +236,7 @@ static int add_listed_tasks(tg_kmodel *m)
                 break;
             }
             th->upid = upid;
-            th->is_main_thread = task->pid == task->tid;
+            th->is_main_thread = task->main_thread ? task->main_thread > 0 : task->pid == task->tid;
             tg_kprocess *pr = &m->procs[upid];
             if (attr && attr->pid == task->pid) {
                 if (attr->name && attr->name[0] && !pr->name)

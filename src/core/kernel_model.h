@@ -83,7 +83,9 @@ typedef struct tg_kthread {
     int64_t start_ts, end_ts; /* created (fork, statedump: TG_KM_NONE) / freed or exited;
                                * else its first and last event; TG_KM_NONE unknown */
     const char *name;         /* the last name it was given; NULL unknown */
-    bool is_main_thread;      /* tid == its process's pid (valid when upid >= 0) */
+    bool is_main_thread;      /* tid == its process's pid, or as the trace lists it (valid
+                               * when upid >= 0) */
+    bool is_idle;             /* a CPU's idle task: tid 0, or as the trace lists it */
     int8_t ended;             /* how end_ts was found: 0 its last event, 1 its exit, 2 freed */
 } tg_kthread;
 
@@ -161,6 +163,8 @@ typedef enum tg_kstep_what {
                                * not one of its thread's calls */
     TG_KSTEP_SLICE_WHOLE = 128, /* with SLICE_BEGIN: the slice (from slice_begin_ts) also
                                  * ends, slice_dur later (an instant: 0) */
+    TG_KSTEP_TASK_STATE = 256,  /* a task said its own state (Perfetto's generic kernel
+                                * events): task_utid (tid task_tid) is now in task_state */
 } tg_kstep_what;
 
 /* One more counter value of an event that gives several (kernel_import.c). */
@@ -168,6 +172,18 @@ typedef struct tg_kcounter {
     int64_t track;
     double value;
 } tg_kcounter;
+
+/* The states of TG_KSTEP_TASK_STATE (Perfetto's GenericKernelTaskStateEvent numbers). */
+typedef enum tg_ktask_state {
+    TG_KTASK_CREATED = 1,
+    TG_KTASK_RUNNABLE,
+    TG_KTASK_RUNNING,
+    TG_KTASK_SLEEPING, /* interruptible */
+    TG_KTASK_UNINTERRUPTIBLE,
+    TG_KTASK_STOPPED,
+    TG_KTASK_DEAD,
+    TG_KTASK_DESTROYED,
+} tg_ktask_state;
 
 typedef struct tg_kstep {
     unsigned what; /* tg_kstep_what bits, 0: nothing but the thread */
@@ -192,6 +208,10 @@ typedef struct tg_kstep {
     /* BLOCKED: the thread, and 1 when it waits for I/O, 0 when not, -1 unknown */
     int64_t blocked_utid;
     int8_t io_wait;
+    /* TASK_STATE: the task, its state (tg_ktask_state), the CPU the event names (the one it
+     * runs on when RUNNING; 0 when the event names none) and its priority */
+    int64_t task_utid, task_tid;
+    int32_t task_state, task_cpu, task_prio;
 } tg_kstep;
 
 /* ---- a pass ------------------------------------------------------------------------------ */

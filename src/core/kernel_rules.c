@@ -77,6 +77,8 @@ static enum km_role role_of(const tg_event_class *cls)
         {"cpu_idle", KM_ROLE_CPU_IDLE},
         {"power_cpu_idle", KM_ROLE_CPU_IDLE},
         {"sched_blocked_reason", KM_ROLE_BLOCKED},
+        {"generic_kernel_task_state_event", KM_ROLE_TASK_STATE},
+        {"generic_kernel_task_rename_event", KM_ROLE_RENAME},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(b, names[i].name) == 0)
@@ -144,7 +146,14 @@ static void place_fields(km_class *c, const struct names *f)
         break;
     case KM_ROLE_RENAME:
         x[KM_TID] = (int16_t)find2(f, "tid", "pid");
-        x[KM_COMM] = (int16_t)find(f, "newcomm");
+        x[KM_COMM] = (int16_t)find2(f, "newcomm", "comm");
+        break;
+    case KM_ROLE_TASK_STATE:
+        x[KM_TID] = (int16_t)find(f, "tid");
+        x[KM_COMM] = (int16_t)find(f, "comm");
+        x[KM_STATE] = (int16_t)find(f, "state");
+        x[KM_CPU_ID] = (int16_t)find(f, "cpu");
+        x[KM_PRIO] = (int16_t)find(f, "prio");
         break;
     case KM_ROLE_EXEC:
         x[KM_TID] = (int16_t)find2(f, "tid", "pid");

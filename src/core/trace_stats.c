@@ -32,6 +32,16 @@ int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t 
     return 0;
 }
 
+void tg_trace_count_describe(tg_trace *t, const char *name, const char *source,
+                             const char *description)
+{
+    for (struct tg_trace_stat_entry *e = t->stats; e; e = e->next)
+        if (strcmp(e->stat.name, name) == 0) {
+            e->stat.source = source;
+            e->stat.description = description;
+        }
+}
+
 size_t tg_trace_stat_count(const tg_trace *t) { return t->n_stats; }
 
 const tg_trace_stat *tg_trace_stat_at(const tg_trace *t, size_t i)

@@ -92,7 +92,7 @@ static int thread_next(sql_cursor *c)
     sql_int_or_null(&v[T_END_TS], t->end_ts);
     sql_int_or_null(&v[T_UPID], t->upid >= 0 ? t->upid : SQL_ANY);
     sql_int_or_null(&v[T_IS_MAIN], p ? t->is_main_thread : SQL_ANY);
-    sql_int(&v[T_IS_IDLE], t->tid == 0);
+    sql_int(&v[T_IS_IDLE], t->is_idle);
     sql_null(&v[T_MACHINE]);
     sql_null(&v[T_ARGS]);
     return 0;
@@ -298,9 +298,11 @@ static void reader_stat_row(sql_val *v, const tg_trace_stat *st, int64_t value)
     sql_text(&v[S_NAME], st->name);
     sql_null(&v[S_IDX]);
     sql_text(&v[S_SEVERITY], st->severity);
-    sql_text(&v[S_SOURCE], "trace");
+    sql_text(&v[S_SOURCE], st->source ? st->source : "trace");
     sql_int(&v[S_VALUE], value);
-    sql_text(&v[S_DESCRIPTION], "counted by the reader as trace_processor counts it");
+    sql_text(&v[S_DESCRIPTION], st->description
+                                    ? st->description
+                                    : "counted by the reader as trace_processor counts it");
 }
 
 static int stats_next(sql_cursor *c)

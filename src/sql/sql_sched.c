@@ -50,7 +50,9 @@ struct thread_run {
     int64_t id, ts, cpu; /* cpu SQL_ANY: not running */
     int64_t waker, irq;  /* of the state since a wakeup; SQL_ANY: none */
     int64_t io_wait;     /* of a blocked state (sched_blocked_reason); SQL_ANY: none */
-    char state[12];      /* "" : not known yet */
+    char state[12];      /* "": no name (NULL) */
+    bool open;           /* in a state since ts (else none known yet) */
+    bool told;           /* the state is one the task told (generic kernel events) */
 };
 
 struct sched_row {
@@ -59,8 +61,25 @@ struct sched_row {
     char state[12];              /* "" : NULL */
 };
 
+/* Per CPU, the slice a generic kernel task began by saying it runs (on_told_state). */
+struct told_cpu {
+    bool pending;
+    int64_t id, ts, utid, tid, prio;
+};
+
+/* A told slice that ended when another task said it runs: its end state may still come at
+ * the same time (the task saying what it went to). */
+struct told_hang {
+    int64_t close_ts;
+    struct sched_row row;
+};
+
 struct sched_scan {
     sql_scan scan;
+    struct told_cpu *told;
+    size_t n_told, cap_told;
+    struct told_hang *hang;
+    size_t n_hang, cap_hang;
     bool states; /* thread_state rows (else sched_slice) */
     struct cpu_run *cpus;
     size_t n_cpus, cap_cpus;
@@ -154,7 +173,7 @@ static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t uti
     struct thread_run *t = thread_of(s, utid);
     if (!t)
         return TG_ERR_NOMEM;
-    if (t->state[0]) {
+    if (t->open) {
         struct sched_row r = {.id = t->id,
                               .ts = t->ts,
                               .dur = ts - t->ts,
@@ -173,6 +192,8 @@ static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t uti
     t->waker = waker;
     t->irq = irq;
     t->io_wait = SQL_ANY;
+    t->open = true;
+    t->told = false;
     snprintf(t->state, sizeof t->state, "%s", state);
     began(s, q, s->states, ts);
     return 0;
@@ -208,7 +229,7 @@ static int on_switch(struct sched_scan *s, const sql_query *q, const tg_event *e
             struct thread_run *t = prev > 0 ? thread_of(s, prev) : NULL;
             if (prev > 0 && !t)
                 return TG_ERR_NOMEM;
-            if (t && !t->state[0]) /* its Running state is that slice */
+            if (t && !t->open) /* its Running state is that slice */
                 TG_TRY(change_state(s, q, prev, "Running", c->first_ts, ev->cpu));
         }
         r.id = c->id;
@@ -265,9 +286,120 @@ static int on_blocked(struct sched_scan *s, const tg_kstep *step)
     struct thread_run *t = thread_of(s, step->blocked_utid);
     if (!t)
         return TG_ERR_NOMEM;
-    if (t->state[0] && strcmp(t->state, "Running") != 0 && t->state[0] != 'R')
+    if (t->open && t->state[0] && strcmp(t->state, "Running") != 0 && t->state[0] != 'R')
         t->io_wait = step->io_wait;
     return 0;
+}
+
+/* ---- states tasks told (Perfetto's generic kernel events) -------------------------------------- */
+
+/* The ended told slices whose end state can no longer come (time moved past their end, or
+ * the events ended: before < INT64_MAX and INT64_MAX) go out as rows. */
+static int flush_hanging(struct sched_scan *s, const sql_query *q, int64_t before)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < s->n_hang; i++) {
+        if (s->hang[i].close_ts < before) {
+            if (!s->states)
+                TG_TRY(put_row(s, q, &s->hang[i].row));
+            continue;
+        }
+        s->hang[kept++] = s->hang[i];
+    }
+    s->n_hang = kept;
+    return 0;
+}
+
+/* What a task's told state does, as trace_processor's generic kernel importer has it: RUNNING
+ * begins a slice on the CPU (ending the one there, whose end state may come at the same time
+ * from its task: until then the task's state has no name); another state of the task running
+ * on the CPU ends its slice in that state; the thread's state changes (the idle task has
+ * none). */
+static int on_told_state(struct sched_scan *s, const sql_query *q, const tg_kstep *st, int64_t ts)
+{
+    static const char *const names[] = {"", "Created", "R", "Running", "S", "D", "T", "Z", "X"};
+    if (st->task_state < 1 || st->task_state > 8 || st->task_cpu < 0)
+        return 0;
+    const char *name = names[st->task_state];
+    bool running = st->task_state == TG_KTASK_RUNNING;
+    TG_TRY(flush_hanging(s, q, ts));
+    if ((size_t)st->task_cpu >= s->n_told &&
+        tg_grow_zeroed(&s->told, &s->n_told, &s->cap_told, (size_t)st->task_cpu + 1,
+                       sizeof *s->told) < 0)
+        return TG_ERR_NOMEM;
+    struct told_cpu *c = &s->told[st->task_cpu];
+    int64_t unnamed = -1; /* the task whose slice this one ended */
+    bool updated = false;
+    struct sched_row r = {.id = c->id,
+                          .ts = c->ts,
+                          .dur = ts - c->ts,
+                          .cpu = st->task_cpu,
+                          .utid = c->utid,
+                          .prio = c->prio,
+                          .waker = SQL_ANY,
+                          .irq = SQL_ANY,
+                          .io_wait = SQL_ANY};
+    if (running) {
+        if (c->pending) {
+            for (size_t i = 0; i < s->n_hang; i++)
+                if (s->hang[i].row.utid == c->utid) { /* a newer one replaces it */
+                    if (!s->states)
+                        TG_TRY(put_row(s, q, &s->hang[i].row));
+                    s->hang[i] = s->hang[--s->n_hang];
+                    break;
+                }
+            TG_TRY(tg_grow(&s->hang, &s->cap_hang, s->n_hang + 1, sizeof *s->hang));
+            s->hang[s->n_hang++] = (struct told_hang){.close_ts = ts, .row = r};
+            unnamed = c->utid;
+        }
+        *c = (struct told_cpu){.pending = true,
+                               .id = s->next_slice++,
+                               .ts = ts,
+                               .utid = st->task_utid,
+                               .tid = st->task_tid,
+                               .prio = st->task_prio};
+        began(s, q, !s->states, ts);
+    } else if (c->pending && c->tid == st->task_tid) {
+        snprintf(r.state, sizeof r.state, "%s", name);
+        if (!s->states)
+            TG_TRY(put_row(s, q, &r));
+        c->pending = false;
+    } else {
+        for (size_t i = 0; i < s->n_hang; i++)
+            if (s->hang[i].row.utid == st->task_utid && s->hang[i].close_ts == ts) {
+                snprintf(s->hang[i].row.state, sizeof s->hang[i].row.state, "%s", name);
+                if (!s->states)
+                    TG_TRY(put_row(s, q, &s->hang[i].row));
+                s->hang[i] = s->hang[--s->n_hang];
+                updated = true;
+                break;
+            }
+    }
+    if (updated && st->task_utid > 0) { /* the state the task was left in gets its name */
+        struct thread_run *t = thread_of(s, st->task_utid);
+        if (!t)
+            return TG_ERR_NOMEM;
+        if (t->open)
+            snprintf(t->state, sizeof t->state, "%s", name);
+    }
+    if (updated)
+        return 0;
+    if (unnamed > 0) {
+        TG_TRY(change_state(s, q, unnamed, "", ts, SQL_ANY));
+        s->threads[unnamed].told = true;
+    }
+    TG_TRY(change_state(s, q, st->task_utid, name, ts, running ? st->task_cpu : SQL_ANY));
+    if (st->task_utid > 0)
+        s->threads[st->task_utid].told = true;
+    return 0;
+}
+
+/* Rows queued by at_end go out in the order their slices or states began, as
+ * trace_processor's rows are. */
+static int by_id(const void *a, const void *b)
+{
+    const struct sched_row *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* The end of the events: each CPU's last slice ends at the last event, and so does its
@@ -275,6 +407,22 @@ static int on_blocked(struct sched_scan *s, const tg_kstep *step)
 static int at_end(struct sched_scan *s, const sql_query *q)
 {
     int64_t end = s->scan.last_ns;
+    TG_TRY(flush_hanging(s, q, INT64_MAX));
+    if (s->head == s->n)
+        s->head = s->n = 0;
+    size_t first = s->n;
+    for (size_t i = 0; i < s->n_told && !s->states; i++) {
+        const struct told_cpu *c = &s->told[i];
+        if (!c->pending)
+            continue; /* a told slice that did not end stays open */
+        struct sched_row r = {.id = c->id,
+                              .ts = c->ts,
+                              .dur = -1,
+                              .cpu = (int64_t)i,
+                              .utid = c->utid,
+                              .prio = c->prio};
+        TG_TRY(put_row(s, q, &r));
+    }
     for (size_t i = 0; i < s->n_cpus; i++) {
         const struct cpu_run *c = &s->cpus[i];
         if (!c->running || s->states)
@@ -289,10 +437,11 @@ static int at_end(struct sched_scan *s, const sql_query *q)
     }
     for (size_t i = 0; s->states && i < s->n_threads; i++) {
         const struct thread_run *t = &s->threads[i];
-        if (!t->state[0])
+        if (!t->open)
             continue;
-        /* a running thread's state ends with its CPU's slice, at the last event */
-        bool running = strcmp(t->state, "Running") == 0;
+        /* a running thread's state ends with its CPU's slice, at the last event (a state a
+         * task told stays open, as its slice does) */
+        bool running = strcmp(t->state, "Running") == 0 && !t->told;
         struct sched_row r = {.id = t->id,
                               .ts = t->ts,
                               .dur = running ? end - t->ts : -1,
@@ -304,6 +453,8 @@ static int at_end(struct sched_scan *s, const sql_query *q)
         strcpy(r.state, t->state);
         TG_TRY(put_row(s, q, &r));
     }
+    if (s->n > first + 1)
+        qsort(s->rows + first, s->n - first, sizeof *s->rows, by_id);
     return 0;
 }
 
@@ -337,8 +488,15 @@ static int fill(sql_cursor *c, struct sched_scan *s)
         }
         if (!ev->cls || ev->cls->kind != TG_KIND_GENERIC)
             continue;
+        const tg_kstep *step = tg_iter_kstep(s->scan.it);
+        if (step && (step->what & TG_KSTEP_TASK_STATE)) {
+            if ((rc = on_told_state(s, q, step, ts)) < 0)
+                return sql_fail(c->db, rc, NULL);
+            continue;
+        }
+        if (s->n_hang && (rc = flush_hanging(s, q, ts)) < 0)
+            return sql_fail(c->db, rc, NULL);
         const sql_class *cls = sql_class_of(c->db, ev);
-        const tg_kstep *step;
         if (cls->role == SQL_ROLE_SWITCH)
             rc = on_switch(s, q, ev, cls, ts);
         else if (cls->role == SQL_ROLE_WAKEUP)
@@ -358,6 +516,8 @@ static void sched_close(sql_cursor *c)
         return;
     sql_scan_close(&s->scan);
     free(s->cpus);
+    free(s->told);
+    free(s->hang);
     free(s->threads);
     free(s->rows);
     free(s);
@@ -397,7 +557,7 @@ static int sched_next(sql_cursor *c)
         sql_int(&v[TS_DUR], r->dur);
         sql_int_or_null(&v[TS_CPU], r->cpu);
         sql_int(&v[TS_UTID], r->utid);
-        sql_text(&v[TS_STATE], r->state);
+        sql_text(&v[TS_STATE], r->state[0] ? r->state : NULL);
         v[TS_STATE].copy = true;
         sql_int_or_null(&v[TS_IO_WAIT], r->io_wait);
         sql_null(&v[TS_BLOCKED_FUNCTION]);

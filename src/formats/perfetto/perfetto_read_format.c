@@ -150,6 +150,12 @@ uint64_t pf_name_number(tg_trace *t, const char *name)
 const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor *d,
                                   const char *name)
 {
+    return pf_class_of_system(t, d, name, "ftrace");
+}
+
+const tg_event_class *pf_class_of_system(tg_trace *t, const ProtobufCMessageDescriptor *d,
+                                         const char *name, const char *system)
+{
     pf_trace *p = t->priv;
     uint64_t *slot;
     int added = tg_hash_insert(&p->class_by_desc, (uintptr_t)d, &slot);
@@ -160,7 +166,7 @@ const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor 
     tg_event_class *c = tg_trace_add_class(t, name, t->n_classes, TG_KIND_GENERIC);
     if (!c)
         return NULL;
-    c->system = "ftrace";
+    c->system = system;
     c->kernel = true;
     c->fmt_data = (void *)(uintptr_t)d;
     *slot = (uintptr_t)c;
@@ -391,6 +397,13 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     case PERFETTO_READ__TRACE_PACKET__DATA_PROCESS_TREE:
         rc = read_process_tree(t, pk->process_tree);
         break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_GENERIC_KERNEL_TASK_STATE_EVENT:
+    case PERFETTO_READ__TRACE_PACKET__DATA_GENERIC_KERNEL_TASK_RENAME_EVENT:
+        rc = pf_read_generic_event(t, pk, data, size, ts, offset);
+        break;
+    case PERFETTO_READ__TRACE_PACKET__DATA_GENERIC_KERNEL_PROCESS_TREE:
+        rc = pf_read_generic_process_tree(t, pk->generic_kernel_process_tree);
+        break;
     case PERFETTO_READ__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
         const PerfettoRead__ProcessDescriptor *d = pk->process_descriptor;
         if (d->has_pid)
@@ -505,6 +518,8 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
         tg_trace_set_clock(t, clock, 0);
     if (p->n_recs > 1)
         qsort(p->recs, p->n_recs, sizeof *p->recs, compare_records);
+    if (rc == 0)
+        rc = pf_check_task_states(t);
     if (rc == 0)
         rc = pf_add_stream(t);
     if (rc < 0) {

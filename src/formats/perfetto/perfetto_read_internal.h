@@ -132,6 +132,9 @@ typedef struct pf_trace {
 pf_record *pf_add_record(pf_trace *p);
 const tg_event_class *pf_class_of(tg_trace *t, const ProtobufCMessageDescriptor *d,
                                   const char *name);
+/* The same for a kernel event of another system than ftrace's. */
+const tg_event_class *pf_class_of_system(tg_trace *t, const ProtobufCMessageDescriptor *d,
+                                         const char *name, const char *system);
 int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name);
 uint64_t pf_name_number(tg_trace *t, const char *name);
 /* An ftrace print event's text (buf, len) at ts by thread tid: atrace's "B|pid|name" begins a
@@ -167,6 +170,15 @@ int pf_read_ftrace_bundle(tg_trace *t, const uint8_t *data, size_t size, uint64_
 /* ---- perfetto_read_ftrace_stats.c ------------------------------------------------------- */
 /* An FtraceStats packet's bytes: its parse errors counted in stats.  0 or TG_ERR_NOMEM. */
 int pf_read_ftrace_stats(tg_trace *t, const uint8_t *data, size_t size);
+
+/* ---- perfetto_read_generic.c ------------------------------------------------------------ */
+/* A generic kernel task state or rename packet (pk, its bytes data, size) into a record. */
+int pf_read_generic_event(tg_trace *t, const PerfettoRead__TracePacket *pk, const uint8_t *data,
+                          size_t size, int64_t ts, uint64_t offset);
+int pf_read_generic_process_tree(tg_trace *t, const PerfettoRead__GenericKernelProcessTree *tree);
+/* Once the records are sorted: drops the task state events trace_processor rejects, and
+ * counts them.  0 or TG_ERR_NOMEM. */
+int pf_check_task_states(tg_trace *t);
 
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);
