@@ -48,8 +48,15 @@ typedef struct pr_state {
     size_t cap_frames;
     size_t *seen; /* entries the current sample's chain added to (perf's he_cache) */
     size_t cap_seen;
+    /* chains waiting to be added to their entries' call graphs (pr_defer) */
+    pcc_frame *pend_frames;
+    size_t n_pend_frames, cap_pend_frames;
+    struct pr_pending *pending;
+    size_t n_pending, cap_pending;
     char **jit; /* "[JIT] tid N" names (owned) */
     size_t n_jit, cap_jit;
+    struct pr_short *shorts; /* short_dso's answers, by the session's dso name */
+    size_t n_shorts, cap_shorts;
     bool nomem;
 } pr_state;
 
@@ -90,8 +97,12 @@ static void find_layout(pr_event *e, const tg_event *ev)
     }
 }
 
+typedef struct pr_short {
+    const char *dso, *name;
+} pr_short;
+
 /* perf's dso short name: the file's base name, "[JIT] tid N" for a JIT's symbol file */
-static const char *short_dso(pr_state *st, const char *dso)
+static const char *short_dso_of(pr_state *st, const char *dso)
 {
     if (dso[0] != '/')
         return dso;
@@ -111,6 +122,18 @@ static const char *short_dso(pr_state *st, const char *dso)
         return st->jit[st->n_jit++] = copy;
     }
     return strrchr(dso, '/') + 1;
+}
+
+/* short_dso_of, asked once per object (the session's names are its own, one per file) */
+static const char *short_dso(pr_state *st, const char *dso)
+{
+    for (size_t i = 0; i < st->n_shorts; i++)
+        if (st->shorts[i].dso == dso)
+            return st->shorts[i].name;
+    const char *name = short_dso_of(st, dso);
+    if (tg_grow(&st->shorts, &st->cap_shorts, st->n_shorts + 1, sizeof *st->shorts) == 0)
+        st->shorts[st->n_shorts++] = (pr_short){dso, name};
+    return name;
 }
 
 /* the object's rank: the order in which the session named it (perf's dso addresses) */
@@ -175,10 +198,98 @@ static bool seen_before(pr_state *st, size_t n_seen, size_t idx)
     return false;
 }
 
-/* perf's hist_entry_iter__cumulative: each frame's entry once per sample */
-static void add_children(pr_state *st, ph_hists *h, const ph_entry *self_tmpl, size_t self,
-                         size_t n, int32_t pid, uint64_t period)
+/* A chain to add to an entry's call graph: frames off.. of pend_frames. */
+typedef struct pr_pending {
+    size_t event, entry, seq;
+    size_t off, n;
+    uint64_t period;
+} pr_pending;
+
+/* A call graph takes chains in any order (its shape and hits are those of the set of
+ * chains), but adding them one sample after the other walks every entry's tree in turn,
+ * a cache miss a level.  So the chains of many samples are kept (their frames once per
+ * sample), then added entry by entry, each entry's by its frames: one tree at a time, down
+ * paths the chain before mostly took. */
+static int pending_cmp(const void *pa, const void *pb, void *ctx)
 {
+    const pr_pending *a = pa, *b = pb;
+    (void)ctx;
+    if (a->event != b->event)
+        return a->event < b->event ? -1 : 1;
+    if (a->entry != b->entry)
+        return a->entry < b->entry ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* A stable merge sort with a context (qsort_r is not C11). */
+static void pending_sort(pr_pending *v, pr_pending *tmp, size_t n, const pcc_frame *frames)
+{
+    if (n < 2)
+        return;
+    size_t half = n / 2;
+    pending_sort(v, tmp, half, frames);
+    pending_sort(v + half, tmp, n - half, frames);
+    size_t i = 0, j = half, k = 0;
+    while (i < half && j < n)
+        tmp[k++] = pending_cmp(&v[j], &v[i], (void *)frames) < 0 ? v[j++] : v[i++];
+    while (i < half)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+static void pr_flush(pr_state *st)
+{
+    if (!st->n_pending)
+        return;
+    pr_pending *tmp = malloc(st->n_pending * sizeof *tmp);
+    if (tmp)
+        pending_sort(st->pending, tmp, st->n_pending, st->pend_frames);
+    free(tmp); /* without room: added in the samples' order, as well */
+    for (size_t i = 0; i < st->n_pending; i++) {
+        const pr_pending *p = &st->pending[i];
+        pcc_append(&st->events[p->event].h.v[p->entry].chain, st->pend_frames + p->off, p->n,
+                   p->period);
+    }
+    st->n_pending = st->n_pend_frames = 0;
+}
+
+/* Keeps the current sample's frames (st->frames, n of them) for pr_defer: their offset. */
+static size_t pr_keep_frames(pr_state *st, size_t n)
+{
+    if (st->n_pend_frames + n > ((size_t)1 << 18))
+        pr_flush(st);
+    if (tg_grow(&st->pend_frames, &st->cap_pend_frames, st->n_pend_frames + n,
+                sizeof *st->pend_frames) < 0) {
+        st->nomem = true;
+        return SIZE_MAX;
+    }
+    size_t off = st->n_pend_frames;
+    memcpy(st->pend_frames + off, st->frames, n * sizeof *st->frames);
+    st->n_pend_frames += n;
+    return off;
+}
+
+/* Adds frames off.. (n of them) of the kept ones to the graph of entry of event, later. */
+static void pr_defer(pr_state *st, size_t event, size_t entry, size_t off, size_t n,
+                     uint64_t period)
+{
+    if (off == SIZE_MAX || !n)
+        return;
+    if (tg_grow(&st->pending, &st->cap_pending, st->n_pending + 1, sizeof *st->pending) < 0) {
+        st->nomem = true;
+        return;
+    }
+    st->pending[st->n_pending] = (pr_pending){event, entry, st->n_pending, off, n, period};
+    st->n_pending++;
+}
+
+/* perf's hist_entry_iter__cumulative: each frame's entry once per sample */
+static void add_children(pr_state *st, size_t event, const ph_entry *self_tmpl, size_t self,
+                         size_t n, size_t kept, int32_t pid, uint64_t period)
+{
+    ph_hists *h = &st->events[event].h;
     if (tg_grow(&st->seen, &st->cap_seen, n + 1, sizeof *st->seen) < 0) {
         st->nomem = true;
         return;
@@ -206,7 +317,7 @@ static void add_children(pr_state *st, ph_hists *h, const ph_entry *self_tmpl, s
         st->seen[n_seen++] = (size_t)idx;
         h->v[idx].period_acc += period;
         if (st->cfg.graph)
-            pcc_append(&h->v[idx].chain, st->frames + i, n - i, period);
+            pr_defer(st, event, (size_t)idx, kept + i, n - i, period);
     }
 }
 
@@ -249,10 +360,12 @@ static void add_sample(pr_state *st, const tg_event *ev)
     if (!has_chain || (!st->cfg.graph && !st->cfg.children))
         return;
     size_t n = chain_frames(st, &chain, pid);
+    size_t event = (size_t)(e - st->events);
+    size_t kept = st->cfg.graph ? pr_keep_frames(st, n) : SIZE_MAX;
     if (st->cfg.graph)
-        pcc_append(&e->h.v[self].chain, st->frames, n, period);
+        pr_defer(st, event, (size_t)self, kept, n, period);
     if (st->cfg.children)
-        add_children(st, &e->h, &tmpl, (size_t)self, n, pid, period);
+        add_children(st, event, &tmpl, (size_t)self, n, kept, pid, period);
 }
 
 static void put_chars(tg_buf *out, char c, size_t n)
@@ -486,6 +599,7 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
             add_sample(&st, ev);
         rc = 0;
     }
+    pr_flush(&st);
     if (rc >= 0) {
         tg_buf_puts(out, "# To display the perf.data header info, please use "
                          "--header/--header-only options.\n#\n#\n");
@@ -504,9 +618,12 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
     free(st.events);
     free(st.frames);
     free(st.seen);
+    free(st.pend_frames);
+    free(st.pending);
     for (size_t i = 0; i < st.n_jit; i++)
         free(st.jit[i]);
     free(st.jit);
+    free(st.shorts);
     perf_session_free(&st.s);
     perf_symbols_free(&st.syms);
     return rc;
