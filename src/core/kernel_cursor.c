@@ -466,6 +466,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     if (step) {
         step->what = 0;
         step->n_more_counters = 0;
+        step->n_args = 0;
     }
     if (cpu >= 0 && ((size_t)cpu >= c->n_cpu || !c->cpu[cpu].seen)) {
         TG_TRY(km_cpu_room(c, cpu));

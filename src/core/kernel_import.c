@@ -15,18 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MORE_COUNTERS_MAX = 64 };
+enum { MORE_COUNTERS_MAX = 64, ARGS_MAX = 16 };
 
 struct km_import {
     tg_hash slots;  /* key -> a family's number */
     tg_hash tracks; /* key -> track id */
     tg_kcounter more[MORE_COUNTERS_MAX];
     size_t n_more;
+    tg_value args[ARGS_MAX];
 };
 
 static const km_importer *const families[] = {
-    &km_import_kprobe, &km_import_cma, &km_import_wakesource, &km_import_cpu_util,
-    &km_import_fs,     &km_import_net, &km_import_adreno,     &km_import_v4l2,
+    &km_import_kprobe, &km_import_cma,    &km_import_wakesource, &km_import_cpu_util, &km_import_fs,
+    &km_import_net,    &km_import_adreno, &km_import_v4l2,       &km_import_cros,
 };
 
 bool km_import_find(const char *base, uint8_t *family, uint8_t *member)
@@ -50,6 +51,8 @@ int km_import_event(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_
     if (step) {
         step->more_counters = c->imp->more;
         step->n_more_counters = 0;
+        step->args = c->imp->args;
+        step->n_args = 0;
     }
     return families[k->family]->event(c, k->member, ev, ts, step);
 }
@@ -221,6 +224,43 @@ int km_imp_counter(tg_kcursor *c, tg_kstep *step, int64_t track, double value)
     if (imp->n_more < MORE_COUNTERS_MAX) {
         imp->more[imp->n_more++] = (tg_kcounter){track, value};
         step->n_more_counters = imp->n_more;
+    }
+    return 0;
+}
+
+/* ---- args ---- */
+
+static tg_value *next_arg(tg_kcursor *c, tg_kstep *step, const char *key)
+{
+    if (!step || step->n_args >= ARGS_MAX)
+        return NULL;
+    tg_value *v = &c->imp->args[step->n_args++];
+    *v = (tg_value){.name = key};
+    return v;
+}
+
+void km_imp_arg_int(tg_kcursor *c, tg_kstep *step, const char *key, int64_t value)
+{
+    tg_value *v = next_arg(c, step, key);
+    if (v) {
+        v->type = TG_VAL_SINT;
+        v->bits = 64;
+        v->v.s = value;
+    }
+}
+
+int km_imp_arg_text(tg_kcursor *c, tg_kstep *step, const char *key, const char *s, size_t n)
+{
+    if (!step)
+        return 0;
+    const char *kept = km_intern(c->m, s, n);
+    if (!kept)
+        return TG_ERR_NOMEM;
+    tg_value *v = next_arg(c, step, key);
+    if (v) {
+        v->type = TG_VAL_STRING;
+        v->v.str.ptr = kept;
+        v->v.str.len = n;
     }
     return 0;
 }

@@ -24,7 +24,7 @@ typedef struct km_importer {
 } km_importer;
 
 extern const km_importer km_import_kprobe, km_import_cma, km_import_wakesource, km_import_cpu_util,
-    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2;
+    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2, km_import_cros;
 
 /* ---- fields, by name ---- */
 /* The integer field name of ev in *out: true, or false when absent or not an integer. */
@@ -72,6 +72,10 @@ int km_imp_whole(tg_kcursor *c, tg_kstep *step, int64_t track, const char *name,
                  const char *category, int64_t begin_ts, int64_t dur);
 /* A counter value on track (several per event: in the order given).  0 or TG_ERR_NOMEM. */
 int km_imp_counter(tg_kcursor *c, tg_kstep *step, int64_t track, double value);
+/* An arg of the slice that begins or ends here, or of the counter values (key: a static
+ * string); text is kept in the model.  0 or TG_ERR_NOMEM. */
+void km_imp_arg_int(tg_kcursor *c, tg_kstep *step, const char *key, int64_t value);
+int km_imp_arg_text(tg_kcursor *c, tg_kstep *step, const char *key, const char *s, size_t n);
 /* A name kept once in the model (NULL: out of memory). */
 const char *km_imp_name(tg_kcursor *c, const char *s, size_t n);
 

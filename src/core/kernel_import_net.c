@@ -1,5 +1,10 @@
-/* kernel_import_net.c - network events as Perfetto draws them: inet_sock_set_state of TCP
- * sockets as the states of a stream.
+/* kernel_import_net.c - network events as Perfetto draws them:
+ *   - net_dev_xmit (successful ones: rc 0) and netif_receive_skb as counters of the bytes
+ *     each device sent or received so far, in KB: "<dev> Transmitted KB", "<dev> Received
+ *     KB", with the event's cpu and len as args;
+ *   - napi_gro_receive_entry / _exit as a slice named by the device on the CPU's track "Napi
+ *     Gro Cpu N", category "napi_gro", args the entry's len and the exit's ret;
+ *   - inet_sock_set_state of TCP sockets as the states of a stream.
  *
  * Each socket (its skaddr) is a stream with a track "TCP stream#N", numbered in the order
  * the streams are first seen; a socket that starts connecting again (SYN_SENT) is a new
@@ -70,11 +75,75 @@ static int sock_set_state(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kste
     return kept ? km_imp_begin(c, step, track, kept, NULL, ts) : TG_ERR_NOMEM;
 }
 
-static int net_event(tg_kcursor *c, int member, const tg_event *ev, int64_t ts, tg_kstep *step)
+enum { NET_SOCK_SET_STATE, NET_DEV_XMIT, NET_RECEIVE_SKB, NET_GRO_ENTRY, NET_GRO_EXIT };
+
+static int bytes_counter(tg_kcursor *c, int member, const tg_event *ev, tg_kstep *step)
 {
-    (void)member;
-    return sock_set_state(c, ev, ts, step);
+    int64_t len, rc = 0;
+    const char *dev;
+    size_t n = km_imp_text(ev, "name", &dev);
+    if (!km_imp_int(ev, "len", &len) || (km_imp_int(ev, "rc", &rc) && rc != 0))
+        return 0;
+    char name[160];
+    int len_name = snprintf(name, sizeof name, "%.*s %s", (int)(n < 128 ? n : 128), n ? dev : "",
+                            member == NET_DEV_XMIT ? "Transmitted KB" : "Received KB");
+    uint64_t key = km_imp_key(0x6e6574u, name, (size_t)len_name);
+    uint64_t *total = km_imp_slot(c, key);
+    if (!total)
+        return TG_ERR_NOMEM;
+    *total += (uint64_t)len;
+    double kb = (double)*total / 1024.0;
+    static const km_imp_how how = {
+        .type = TG_KTRACK_GLOBAL, .counter = true, .cpu = -1, .utid = -1, .upid = -1};
+    int64_t track = km_imp_track(c, key, &how, name, (size_t)len_name);
+    if (track < 0)
+        return (int)track;
+    TG_TRY(km_imp_counter(c, step, track, kb));
+    km_imp_arg_int(c, step, "cpu", ev->cpu);
+    km_imp_arg_int(c, step, "len", len);
+    return 0;
 }
 
-static const char *const net_names[] = {"inet_sock_set_state", NULL};
+static int gro(tg_kcursor *c, int member, const tg_event *ev, int64_t ts, tg_kstep *step)
+{
+    if (ev->cpu < 0)
+        return 0;
+    char name[64];
+    int n = snprintf(name, sizeof name, "Napi Gro Cpu %d", (int)ev->cpu);
+    static const km_imp_how how = {.type = TG_KTRACK_GLOBAL, .cpu = -1, .utid = -1, .upid = -1};
+    int64_t track = km_imp_track(c, km_imp_key_int(0x6e617069u, ev->cpu), &how, name, (size_t)n);
+    if (track < 0)
+        return (int)track;
+    uint64_t *len = km_imp_slot(c, km_imp_key_int(0x6e61706cu, ev->cpu)); /* len + 1 */
+    if (!len)
+        return TG_ERR_NOMEM;
+    int64_t v;
+    if (member == NET_GRO_EXIT) {
+        if (*len)
+            km_imp_arg_int(c, step, "len", (int64_t)*len - 1);
+        if (km_imp_int(ev, "ret", &v))
+            km_imp_arg_int(c, step, "ret", v);
+        km_imp_end(c, step, track);
+        return 0;
+    }
+    *len = km_imp_int(ev, "len", &v) ? (uint64_t)v + 1 : 0;
+    const char *dev;
+    size_t dn = km_imp_text(ev, "name", &dev);
+    const char *kept = km_imp_name(c, dn ? dev : "", dn);
+    return kept ? km_imp_begin(c, step, track, kept, "napi_gro", ts) : TG_ERR_NOMEM;
+}
+
+static int net_event(tg_kcursor *c, int member, const tg_event *ev, int64_t ts, tg_kstep *step)
+{
+    switch (member) {
+    case NET_SOCK_SET_STATE: return sock_set_state(c, ev, ts, step);
+    case NET_DEV_XMIT:
+    case NET_RECEIVE_SKB: return bytes_counter(c, member, ev, step);
+    default: return gro(c, member, ev, ts, step);
+    }
+}
+
+static const char *const net_names[] = {"inet_sock_set_state",   "net_dev_xmit",
+                                        "netif_receive_skb",     "napi_gro_receive_entry",
+                                        "napi_gro_receive_exit", NULL};
 const km_importer km_import_net = {net_names, net_event};

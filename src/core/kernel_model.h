@@ -70,6 +70,10 @@
 #include <stdint.h>
 
 #define TG_KM_NONE INT64_MIN /* a time or number the model does not know */
+/* The arg_set_id of the args a step of the event at ordinal gives (tg_kstep.args), apart
+ * from the event's own fields (whose arg_set_id is the ordinal). */
+#define TG_KM_ARGSET_BIT ((int64_t)1 << 40)
+#define TG_KM_ARGSET(ordinal) ((ordinal) | TG_KM_ARGSET_BIT)
 
 typedef struct tg_kmodel tg_kmodel;
 typedef struct tg_kcursor tg_kcursor;
@@ -198,6 +202,10 @@ typedef struct tg_kstep {
     int32_t slice_depth;
     int64_t slice_begin_ts;
     int64_t slice_dur; /* SLICE_WHOLE */
+    /* the args the model gives the slice that begins or ends here, or the counter values
+     * (an importer's: keys in name), NULL none; their arg_set_id is TG_KM_ARGSET(ordinal) */
+    const tg_value *args;
+    size_t n_args;
     /* COUNTER: the values after the first (counter_track, value), in the order given */
     const tg_kcounter *more_counters;
     size_t n_more_counters;

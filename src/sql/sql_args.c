@@ -145,14 +145,23 @@ static int flatten_scope(struct arg_set *a, const tg_event *ev, tg_scope scope, 
     return 0;
 }
 
-/* a holds ev's args (id: its arg_set_id). */
-static int arg_set_fill(struct arg_set *a, const tg_event *ev, int64_t id)
+/* a holds ev's args (id: its arg_set_id): the kernel model's for the slice or counter it
+ * makes (id TG_KM_ARGSET(ordinal), from the step of the pass that found it), else its
+ * fields. */
+static int arg_set_fill(sql_db *db, struct arg_set *a, const tg_event *ev, int64_t id)
 {
     if (!a->text && !(a->text = tg_buf_new()))
         return TG_ERR_NOMEM;
     tg_buf_reset(a->text);
     a->n = 0;
     a->id = SQL_ANY;
+    if (id >= 0 && (id & TG_KM_ARGSET_BIT)) {
+        const tg_kstep *st = db->arg_scan ? tg_iter_kstep(db->arg_scan->it) : NULL;
+        for (size_t i = 0; st && i < st->n_args; i++)
+            TG_TRY(flatten(a, &st->args[i], st->args[i].name, st->args[i].name, 0));
+        a->id = id;
+        return 0;
+    }
     TG_TRY(flatten_scope(a, ev, TG_SCOPE_PAYLOAD, ""));
     TG_TRY(flatten_scope(a, ev, TG_SCOPE_RETURN, ""));
     TG_TRY(flatten_scope(a, ev, TG_SCOPE_STREAM_CONTEXT, "context."));
@@ -176,6 +185,7 @@ const tg_event *sql_args_event(sql_db *db, int64_t argset, int *rc)
             return c->live_ev;
     if (argset < 0)
         return NULL;
+    argset &= ~TG_KM_ARGSET_BIT; /* the model's args: found on the event's step */
     sql_scan *s = db->arg_scan;
     if (s && (s->ordinal > argset || s->ended)) {
         sql_scan_close(s);
@@ -227,7 +237,7 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (a->id != id) {
         int rc;
         const tg_event *ev = sql_args_event(db, id, &rc);
-        if (rc < 0 || (ev && (rc = arg_set_fill(a, ev, id)) < 0)) {
+        if (rc < 0 || (ev && (rc = arg_set_fill(db, a, ev, id)) < 0)) {
             sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
             return;
         }
@@ -316,7 +326,7 @@ static int args_filter(sql_cursor *c)
         const tg_event *ev = sql_args_event(c->db, c->q.argset, &rc);
         if (rc < 0)
             return rc;
-        if (ev && (rc = arg_set_fill(&a->set, ev, c->q.argset)) < 0)
+        if (ev && (rc = arg_set_fill(c->db, &a->set, ev, c->q.argset)) < 0)
             return sql_fail(c->db, rc, NULL);
         a->done = true;
         return 0;
@@ -370,7 +380,7 @@ static int args_next(sql_cursor *c)
             a->done = c->eof = true;
             return rc;
         }
-        if ((rc = arg_set_fill(&a->set, ev, a->scan.ordinal)) < 0)
+        if ((rc = arg_set_fill(c->db, &a->set, ev, a->scan.ordinal)) < 0)
             return sql_fail(c->db, rc, NULL);
         a->row = 0;
     }

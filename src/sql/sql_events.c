@@ -203,7 +203,8 @@ static bool numeric(const tg_value *v, double *out)
  * constraints), so a sample's ordinal is its id. */
 /* The kernel model's counter value of the event the scan is on (cpu_frequency, cpu_idle),
  * as a row when it passes the constraints: 1, else 0. */
-static int model_counter_row(sql_cursor *c, struct event_scan *s, int64_t track, double value)
+static int model_counter_row(sql_cursor *c, struct event_scan *s, int64_t track, double value,
+                             const tg_kstep *st)
 {
     const sql_query *q = &c->q;
     s->sample++;
@@ -217,7 +218,7 @@ static int model_counter_row(sql_cursor *c, struct event_scan *s, int64_t track,
     sql_int(&r[K_TRACK_ID], track);
     r[K_VALUE].type = SQLITE_FLOAT;
     r[K_VALUE].u.d = value;
-    sql_null(&r[K_ARG_SET_ID]);
+    sql_int_or_null(&r[K_ARG_SET_ID], st->n_args ? TG_KM_ARGSET(s->scan.ordinal) : SQL_ANY);
     return 1;
 }
 
@@ -240,8 +241,9 @@ static int counter_next(sql_cursor *c)
     const sql_query *q = &c->q;
     for (;;) {
         while (s->kmore < s->n_kmore) {
-            const tg_kcounter *k = &tg_iter_kstep(s->scan.it)->more_counters[s->kmore++];
-            if (model_counter_row(c, s, k->track, k->value))
+            const tg_kstep *st = tg_iter_kstep(s->scan.it);
+            const tg_kcounter *k = &st->more_counters[s->kmore++];
+            if (model_counter_row(c, s, k->track, k->value, st))
                 return 0;
         }
         while (s->ev && s->field < s->n_fields) {
@@ -281,7 +283,7 @@ static int counter_next(sql_cursor *c)
             const tg_kstep *st = tg_iter_kstep(s->scan.it);
             s->kmore = 0;
             s->n_kmore = st->n_more_counters;
-            if (model_counter_row(c, s, st->counter_track, st->value))
+            if (model_counter_row(c, s, st->counter_track, st->value, st))
                 return 0;
             continue;
         }

@@ -171,7 +171,7 @@ typedef struct sql_table {
     void (*close)(sql_cursor *c);
 } sql_table;
 
-#define SQL_MAX_COLS 20
+#define SQL_MAX_COLS 24
 
 /* A cursor's lookup through an index instead of its table's scan (sql_index.c). */
 struct sql_lookup {

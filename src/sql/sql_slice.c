@@ -53,8 +53,10 @@ enum {
     C_RECURSIVE,
     C_END_TS,
     C_SLICE_ID, /* Perfetto's alias of id */
+    C_CAT,      /* Perfetto's alias of category */
     C_COUNT
 };
+_Static_assert(C_COUNT <= SQL_MAX_COLS, "a cursor's row holds every column");
 
 struct frame_id {
     int64_t id;
@@ -343,7 +345,12 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
     if (!t)
         return TG_ERR_NOMEM;
     int depth = st->slice_depth;
+    bool begins = st->what & TG_KSTEP_SLICE_BEGIN;
+    int64_t argset = st->n_args ? TG_KM_ARGSET(ordinal) : ordinal; /* the model's args, else
+                                                                    * the event's fields */
     if (st->what & TG_KSTEP_SLICE_END) {
+        if (depth < KSLICE_MAX && st->n_args && !begins)
+            t->open[depth].argset = argset; /* args known at its end */
         int rc = depth < KSLICE_MAX && t->open[depth].wanted ? put_kslice(s, t, depth, ts) : 0;
         if (rc < 0 || !(st->what & TG_KSTEP_SLICE_BEGIN))
             return rc; /* else the next one begins where it ended */
@@ -358,7 +365,7 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
     bool wanted = !s->draining && sql_ts_in(q, ts) &&
                   (q->track == SQL_ANY || q->track == t->track) && name_wanted(q, st->slice_name);
     t->open[depth].id = id;
-    t->open[depth].argset = ordinal;
+    t->open[depth].argset = argset;
     t->open[depth].ts = ts;
     t->open[depth].name = st->slice_name;
     t->open[depth].category = st->slice_category;
@@ -407,8 +414,9 @@ static int slice_filter(sql_cursor *c)
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);
     c->priv = s;
     s->c = c;
-    s->entry_cols = sql_col_used(c, C_CATEGORY) || sql_col_used(c, C_ARG_SET_ID) ||
-                    sql_col_used(c, C_THREAD_TS) || sql_col_used(c, C_THREAD_DUR);
+    s->entry_cols = sql_col_used(c, C_CATEGORY) || sql_col_used(c, C_CAT) ||
+                    sql_col_used(c, C_ARG_SET_ID) || sql_col_used(c, C_THREAD_TS) ||
+                    sql_col_used(c, C_THREAD_DUR);
     s->name_col = sql_col_used(c, C_NAME);
     s->cols = c->cols & ((1ull << C_COUNT) - 1);
     s->cs = tg_callstack_new(on_call, s);
@@ -486,6 +494,7 @@ static int slice_next(sql_cursor *c)
         case C_RECURSIVE: sql_int(&v[C_RECURSIVE], r->recursive); break;
         case C_END_TS: sql_int(&v[C_END_TS], r->end); break;
         case C_SLICE_ID: sql_int(&v[C_SLICE_ID], r->id); break;
+        case C_CAT: sql_text(&v[C_CAT], r->category); break;
         default: sql_null(&v[__builtin_ctzll(m)]); break; /* stack ids, instruction counts */
         }
     }
@@ -499,7 +508,7 @@ const sql_table sql_table_slice = {
                "arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, "
                "thread_instruction_count INTEGER, thread_instruction_delta INTEGER, "
                "module TEXT, self_dur INTEGER, recursive INTEGER, end_ts INTEGER, "
-               "slice_id INTEGER",
+               "slice_id INTEGER, cat TEXT",
     .n_cols = C_COUNT,
     .col_ts = C_TS,
     .col_name = C_NAME,
