@@ -328,7 +328,17 @@ static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)
             return TG_ERR_NOMEM;
     for (size_t i = 0; i < tree->n_threads; i++) {
         const PerfettoRead__ProcessTree__Thread *th = tree->threads[i];
-        if (pf_add_task(t, th->tid, th->has_tgid ? th->tgid : -1, th->name) < 0)
+        const char *name = th->name;
+        /* a kworker's main thread keeps the worker's name its process got, without the
+         * workqueue it ran last */
+        const tg_task_info *proc =
+            th->has_tgid && th->tgid == th->tid && name && strncmp(name, "kworker/", 8) == 0
+                ? tg_trace_task_find(t, th->tid)
+                : NULL;
+        if (proc && proc->ppid == 2 && proc->name &&
+            strncmp(proc->name, name, strlen(proc->name)) == 0)
+            name = proc->name;
+        if (pf_add_task(t, th->tid, th->has_tgid ? th->tgid : -1, name) < 0)
             return TG_ERR_NOMEM;
     }
     return 0;
