@@ -26,8 +26,9 @@ struct km_import {
 };
 
 static const km_importer *const families[] = {
-    &km_import_kprobe, &km_import_cma,    &km_import_wakesource, &km_import_cpu_util, &km_import_fs,
-    &km_import_net,    &km_import_adreno, &km_import_v4l2,       &km_import_cros,
+    &km_import_kprobe, &km_import_cma, &km_import_wakesource, &km_import_cpu_util,
+    &km_import_fs,     &km_import_net, &km_import_adreno,     &km_import_v4l2,
+    &km_import_cros,   &km_import_drm,
 };
 
 bool km_import_find(const char *base, uint8_t *family, uint8_t *member)

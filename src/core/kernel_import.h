@@ -24,7 +24,7 @@ typedef struct km_importer {
 } km_importer;
 
 extern const km_importer km_import_kprobe, km_import_cma, km_import_wakesource, km_import_cpu_util,
-    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2, km_import_cros;
+    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2, km_import_cros, km_import_drm;
 
 /* ---- fields, by name ---- */
 /* The integer field name of ev in *out: true, or false when absent or not an integer. */
