@@ -303,6 +303,7 @@ typedef struct tg_trace_stat {
     /* trace_processor's source ("trace", "analysis") and description; NULL: the reader's
      * count of what it could not use */
     const char *source, *description;
+    int64_t idx; /* an indexed stat's index (a buffer's, a CPU's), -1 none */
 } tg_trace_stat;
 size_t tg_trace_stat_count(const tg_trace *t);
 const tg_trace_stat *tg_trace_stat_at(const tg_trace *t, size_t i); /* NULL past the end */

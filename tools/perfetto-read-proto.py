@@ -21,7 +21,10 @@ PRUNE = {
         "sequence_flags", "incremental_state_cleared", "trace_packet_defaults",
         "previous_packet_dropped", "first_packet_on_sequence", "machine_id", "translation_table",
         "generic_kernel_task_state_event", "generic_kernel_task_rename_event",
-        "generic_kernel_process_tree"},
+        "generic_kernel_process_tree",
+        "trace_stats", "sys_stats", "power_rails", "cpu_info", "trigger",
+        "clone_snapshot_trigger", "initial_display_state", "android_system_property",
+        "android_energy_estimation_breakdown", "cpu_per_uid_data"},
     "TranslationTable": {"slice_name"},
     "TrackEvent": {
         "category_iids", "categories", "name_iid", "name", "type", "track_uuid",
@@ -52,8 +55,9 @@ FIELD = re.compile(r"^\s*(?:optional\s+|repeated\s+|required\s+)?([\w.]+)\s+(\w+
 
 
 def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
+    # line comments first: a path in one ("/proc/*/stat") would open a block comment
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
 
 
 def top_level(text):

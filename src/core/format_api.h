@@ -194,6 +194,11 @@ int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t 
  * strings), for a counter trace_processor's analysis keeps rather than its reader. */
 void tg_trace_count_describe(tg_trace *t, const char *name, const char *source,
                              const char *description);
+/* Sets the reader's counter name to value, declaring it when new; idx >= 0: its row idx
+ * (trace_processor's indexed stats: one row per buffer, CPU, ...), -1 the counter itself.
+ * 0, or TG_ERR_NOMEM. */
+int tg_trace_set_stat(tg_trace *t, const char *name, const char *severity, int64_t idx,
+                      int64_t value);
 /* Why function addresses cannot be named (tg_trace_symbols_missing), copied; also warned. */
 void tg_trace_set_symbols_missing(tg_trace *t, const char *why);
 void tg_trace_set_clock(tg_trace *t, const char *name, int64_t offset_ns);

@@ -15,20 +15,38 @@ struct tg_trace_stat_entry {
     tg_trace_stat stat;
 };
 
-int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t add)
+/* The counter (name, idx), made (0) when new; NULL when out of memory. */
+static tg_trace_stat *stat_of(tg_trace *t, const char *name, const char *severity, int64_t idx)
 {
     struct tg_trace_stat_entry **at = &t->stats;
     for (; *at; at = &(*at)->next)
-        if (strcmp((*at)->stat.name, name) == 0) {
-            (*at)->stat.value += add;
-            return 0;
-        }
+        if ((*at)->stat.idx == idx && strcmp((*at)->stat.name, name) == 0)
+            return &(*at)->stat;
     struct tg_trace_stat_entry *e = tg_arena_alloc(&t->arena, sizeof *e);
     if (!e)
-        return TG_ERR_NOMEM;
-    *e = (struct tg_trace_stat_entry){.stat = {.name = name, .severity = severity, .value = add}};
+        return NULL;
+    *e = (struct tg_trace_stat_entry){.stat = {.name = name, .severity = severity, .idx = idx}};
     *at = e;
     t->n_stats++;
+    return &e->stat;
+}
+
+int tg_trace_count(tg_trace *t, const char *name, const char *severity, int64_t add)
+{
+    tg_trace_stat *st = stat_of(t, name, severity, -1);
+    if (!st)
+        return TG_ERR_NOMEM;
+    st->value += add;
+    return 0;
+}
+
+int tg_trace_set_stat(tg_trace *t, const char *name, const char *severity, int64_t idx,
+                      int64_t value)
+{
+    tg_trace_stat *st = stat_of(t, name, severity, idx < 0 ? -1 : idx);
+    if (!st)
+        return TG_ERR_NOMEM;
+    st->value = value;
     return 0;
 }
 

@@ -227,7 +227,7 @@ const sql_table sql_table_trace = {
 
 /* ---- stats: what reading the events counted -------------------------------------------------- */
 
-enum { S_NAME, S_IDX, S_SEVERITY, S_SOURCE, S_VALUE, S_DESCRIPTION, S_COUNT };
+enum { S_NAME, S_IDX, S_SEVERITY, S_SOURCE, S_VALUE, S_DESCRIPTION, S_MACHINE, S_TRACE, S_COUNT };
 
 static const struct {
     const char *name, *severity, *source, *description;
@@ -244,14 +244,19 @@ static const struct {
 
 enum { N_OWN_STATS = sizeof stat_rows / sizeof *stat_rows };
 
-/* Whether trace i's stat j is the first of its name in the set (one row per name). */
+static bool same_stat(const tg_trace_stat *a, const tg_trace_stat *b)
+{
+    return a->idx == b->idx && strcmp(a->name, b->name) == 0;
+}
+
+/* Whether trace i's stat j is the first of its name and index in the set (one row each). */
 static bool first_of_name(const tg_set *set, size_t i, size_t j)
 {
-    const char *name = tg_trace_stat_at(tg_set_trace(set, i), j)->name;
+    const tg_trace_stat *st = tg_trace_stat_at(tg_set_trace(set, i), j);
     for (size_t a = 0; a <= i; a++) {
         const tg_trace *t = tg_set_trace(set, a);
         for (size_t b = 0; b < (a == i ? j : tg_trace_stat_count(t)); b++)
-            if (strcmp(tg_trace_stat_at(t, b)->name, name) == 0)
+            if (same_stat(tg_trace_stat_at(t, b), st))
                 return false;
     }
     return true;
@@ -270,7 +275,7 @@ static const tg_trace_stat *reader_stat(const tg_set *set, size_t k, int64_t *su
             for (size_t a = i; a < tg_set_trace_count(set); a++) {
                 const tg_trace *u = tg_set_trace(set, a);
                 for (size_t b = 0; b < tg_trace_stat_count(u); b++)
-                    if (strcmp(tg_trace_stat_at(u, b)->name, st->name) == 0)
+                    if (same_stat(tg_trace_stat_at(u, b), st))
                         *sum += tg_trace_stat_at(u, b)->value;
             }
             return st;
@@ -296,13 +301,18 @@ static int stats_filter(sql_cursor *c)
 static void reader_stat_row(sql_val *v, const tg_trace_stat *st, int64_t value)
 {
     sql_text(&v[S_NAME], st->name);
-    sql_null(&v[S_IDX]);
+    if (st->idx >= 0)
+        sql_int(&v[S_IDX], st->idx);
+    else
+        sql_null(&v[S_IDX]);
     sql_text(&v[S_SEVERITY], st->severity);
     sql_text(&v[S_SOURCE], st->source ? st->source : "trace");
     sql_int(&v[S_VALUE], value);
     sql_text(&v[S_DESCRIPTION], st->description
                                     ? st->description
                                     : "counted by the reader as trace_processor counts it");
+    sql_null(&v[S_MACHINE]); /* a stat of the whole trace (trace_processor's global scope) */
+    sql_null(&v[S_TRACE]);
 }
 
 static int stats_next(sql_cursor *c)
@@ -334,13 +344,16 @@ static int stats_next(sql_cursor *c)
     sql_text(&v[S_SOURCE], stat_rows[i].source);
     sql_int(&v[S_VALUE], values[i]);
     sql_text(&v[S_DESCRIPTION], stat_rows[i].description);
+    sql_null(&v[S_MACHINE]);
+    sql_null(&v[S_TRACE]);
     return 0;
 }
 
 const sql_table sql_table_stats = {
     .name = "stats",
     .columns =
-        "name TEXT, idx INTEGER, severity TEXT, source TEXT, value INTEGER, description TEXT",
+        "name TEXT, idx INTEGER, severity TEXT, source TEXT, value INTEGER, description TEXT, "
+        "machine_id INTEGER, trace_id INTEGER",
     .n_cols = S_COUNT,
     .col_ts = -1,
     .col_name = -1,

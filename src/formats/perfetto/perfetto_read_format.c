@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { PF_SEQ_INCREMENTAL_STATE_CLEARED = 1 };
 
@@ -371,8 +372,10 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         pk->optional_trusted_packet_sequence_id_case ? pk->trusted_packet_sequence_id : 0;
     pf_sequence *s = sequence_of(p, seq_id);
     int rc = s ? 0 : TG_ERR_NOMEM;
-    if (s && ((pk->has_sequence_flags && (pk->sequence_flags & PF_SEQ_INCREMENTAL_STATE_CLEARED)) ||
-              (pk->has_incremental_state_cleared && pk->incremental_state_cleared))) {
+    bool cleared =
+        (pk->has_sequence_flags && (pk->sequence_flags & PF_SEQ_INCREMENTAL_STATE_CLEARED)) ||
+        (pk->has_incremental_state_cleared && pk->incremental_state_cleared);
+    if (s && cleared) {
         s->generation++;
         s->has_default_track = false;
     }
@@ -391,7 +394,10 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
                      : s && s->default_clock    ? s->default_clock
                                                 : 6;
     int64_t ts = pk->has_timestamp ? pf_boot_time(p, clock, seq_id, pk->timestamp) : 0;
-    switch (rc == 0 ? pk->data_case : 0) {
+    if (rc == 0 && pk->data_case == PERFETTO_READ__TRACE_PACKET__DATA_TRACE_STATS)
+        rc = pf_read_trace_stats(t, pk->trace_stats);
+    bool usable = s && pf_sequence_bookkeeping(t, s, pk, cleared);
+    switch (rc == 0 && usable ? pk->data_case : 0) {
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_EVENT:
         if (pf_track_event_time(p, s, pk->track_event, ts, &ts))
             rc = pf_read_track_event(t, pk, s, ts, offset);
@@ -442,6 +448,7 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
             rc = pf_read_ftrace_bundle(t, bundle, len, offset, err);
         break;
     }
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRACE_STATS: break;
     default: {
         size_t len = 0;
         const uint8_t *stats = sub_bytes(data, size, 34, &len); /* ftrace_stats */
@@ -449,6 +456,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
             rc = pf_read_ftrace_stats(t, stats, len);
         if (rc == 0 && s && pk->base.n_unknown_fields)
             rc = pf_read_streaming_profile(t, pk, s);
+        if (rc == 0 && !stats)
+            rc = pf_read_other_packet(t, pk, s, ts, offset);
         break;
     }
     }
@@ -493,6 +502,8 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     tg_task_info swapper = {.tid = 0, .pid = 0, .ppid = -1, .name = "swapper"};
     if (tg_trace_add_task(t, &swapper) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    struct timespec began;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     const uint8_t *base = p->map.data, *cur = base, *end = base + p->map.size;
     tg_error *damage = NULL;
     size_t n_packets = 0;
@@ -523,6 +534,13 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
                path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
     pf_apply_renames(p);
     int rc = pf_declare_tracks(t);
+    struct timespec ended;
+    clock_gettime(CLOCK_MONOTONIC, &ended);
+    /* how long reading took, as trace_processor reports its parse */
+    if (rc == 0)
+        rc = tg_trace_set_stat(t, "parse_trace_duration_ns", "info", -1,
+                               (int64_t)(ended.tv_sec - began.tv_sec) * 1000000000 +
+                                   (ended.tv_nsec - began.tv_nsec));
     const char *clock = pf_clock_name(p->trace_clock);
     if (clock)
         tg_trace_set_clock(t, clock, 0);

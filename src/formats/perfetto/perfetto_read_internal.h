@@ -91,6 +91,14 @@ typedef struct pf_sequence {
     /* a ThreadDescriptor's reference time (ns on CLOCK_MONOTONIC), which TrackEvents'
      * timestamp_delta_us advance */
     int64_t event_time;
+    /* its losses (perfetto_read_stats.c): packets read, groups of packets lost after its
+     * first one, and per cause bit; whether its incremental state is valid, and how many
+     * packets needed it and how many of those were skipped for want of it */
+    uint64_t n_packets, loss_groups;
+#define PF_LOSS_CAUSES 8
+    uint64_t loss_causes[PF_LOSS_CAUSES];
+    bool incremental_valid;
+    uint64_t needs_incremental, needs_incremental_skipped;
 } pf_sequence;
 
 typedef struct pf_trace {
@@ -179,6 +187,20 @@ int pf_read_generic_process_tree(tg_trace *t, const PerfettoRead__GenericKernelP
 /* Once the records are sorted: drops the task state events trace_processor rejects, and
  * counts them.  0 or TG_ERR_NOMEM. */
 int pf_check_task_states(tg_trace *t);
+
+/* ---- perfetto_read_stats.c -------------------------------------------------------------- */
+/* Counts packet pk of sequence s (its loss flags; cleared: it clears the incremental state):
+ * false when the packet needs incremental state the sequence lost, and is to be skipped. */
+bool pf_sequence_bookkeeping(tg_trace *t, pf_sequence *s, const PerfettoRead__TracePacket *pk,
+                             bool cleared);
+int pf_read_trace_stats(tg_trace *t, const PerfettoRead__TraceStats *ts);
+
+/* ---- perfetto_read_packets.c: the packets of other data sources ------------------------- */
+/* Reads packet pk (at ts on the trace clock) when it is one of the data sources
+ * perfetto_read_packets.c dispatches (trace stats, system stats, power, CPU info, ...).
+ * 0, or a negative status. */
+int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                         int64_t ts, uint64_t offset);
 
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);

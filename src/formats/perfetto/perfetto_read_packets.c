@@ -1,0 +1,18 @@
+/* perfetto_read_packets.c - the packets of Perfetto's other data sources (not ftrace, not
+ * track events): which reader each one goes to.
+ *
+ * Each family of packets has its own file; this one only dispatches on the packet's kind,
+ * so that adding a family is adding a case here and a file beside it. */
+#include "formats/perfetto/perfetto_read_internal.h"
+
+int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                         int64_t ts, uint64_t offset)
+{
+    (void)t;
+    (void)s;
+    (void)ts;
+    (void)offset;
+    switch (pk->data_case) {
+    default: return 0;
+    }
+}
