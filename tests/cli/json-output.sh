@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # json-output.sh - `info --format json`, `stats --format json`, `stats --diff --format json`,
-# `report --format json` (uftrace and xray styles), `report --diff --format json` and
+# `report --format json` (uftrace, xray and perf styles), `report --diff --format json` and
 # `graph --format json` are one JSON document (read by json_output_check.py, one reader per
 # command) that Python's json module parses, carrying the numbers the text prints: per event
 # class the count, first and last time (the text's seconds = first_ns/last_ns) and rate, the
@@ -90,6 +90,17 @@ if [ -f "$a" ] && [ -f "$b" ]; then
     done
     tg_said "xray --diff is not csv" 2 "text or json, not csv" "$TG" report --style=xray --format csv --diff "$b" "$a"
 fi
+# report --style=perf --format json: perf report's entries of every event, their periods
+# giving the text's percentages (-g none: the document holds no call graph)
+for f in cpu-clock cpu-clock-g multi sched; do
+    d=$TG_TEST_DATA/perf/$f.data
+    [ -f "$d" ] || continue
+    for opt in "" "--no-children" "--sort pid,sym" "--sort dso"; do
+        # shellcheck disable=SC2086
+        json_agrees "report --style=perf --format json $f $opt" perf-report \
+            report --style=perf -g none $opt "$d" -- report --style=perf -g none --format json $opt "$d"
+    done
+done
 # graph --format json (uftrace style): the tree and the backtraces of the text, number for
 # number, node for node in the text's order
 for fn in "" fib; do

@@ -237,9 +237,56 @@ def check_xray_diff(text, doc):
             check(c[k] == p - o, (f["function"], k, c[k], p, o))
 
 
+def check_perf_report(text, doc):
+    """perf report --stdio -g none's sections: each entry's percentages from its periods and
+    its keys as the text shows them (spaces between columns aside)."""
+    m = re.search(r"^# Total Lost Samples: (\d+)$", "\n".join(text), re.M)
+    check(m and int(m[1]) == doc["lost_samples"], "lost samples")
+    heads = [i for i, l in enumerate(text) if l.startswith("# Samples: ")]
+    check(len(heads) == len(doc["events"]), f"{len(heads)} sections, {len(doc['events'])} events")
+    for i, e in zip(heads, doc["events"]):
+        m = re.match(r"^# Samples: (\d+)(.) of event '(.*)'$", text[i])
+        check(m and m[3] == e["event"], (text[i], e["event"]))
+        n = e["samples"]
+        for unit in "KMG":
+            if n <= 1000:
+                break
+            n //= 1000
+        check(int(m[1]) == n, (text[i], e["samples"]))
+        check(text[i + 1] == "# Event count (approx.): %d" % e["event_count"], text[i + 1])
+        body = []
+        for line in text[i + 6:]:
+            if not line.strip():
+                break
+            body.append(line)
+        check(len(body) == len(e["entries"]), f"{e['event']}: {len(body)} lines, {len(e['entries'])}")
+        for line, x in zip(body, e["entries"]):
+            want = ""
+            if "children_period" in x:
+                want += "  %7.2f%%" % x["children_percent"]
+            want += "  %7.2f%%" % x["self_percent"]
+            total = e["event_count"]
+            check(abs(x["self_percent"] - (100.0 * x["self_period"] / total if total else 0)) < 1e-9, x)
+            keys = []
+            if "command" in x:
+                keys.append(x["command"])
+            if "pid" in x:
+                keys.append("%d:%s" % (x["pid"], x["pid_command"]))
+            if "shared_object" in x:
+                keys.append(x["shared_object"] or "[unknown]")
+            if "symbol" in x:
+                keys.append("[%s] %s" % (x["level"], x["symbol"] if x["symbol"] is not None
+                                         else "0x%016x" % x["address"] if x["address"]
+                                         else "0" * 16))
+            check(line.startswith(want), (want, line))
+            check(" ".join(line[len(want):].split()) == " ".join(" ".join(keys).split()),
+                  (keys, line))
+
+
 KINDS = {"stats": check_stats, "info": check_info, "stats-diff": check_stats_diff,
          "report": check_report, "report-diff": check_report_diff, "graph": check_graph,
-         "xray-account": check_xray_account, "xray-diff": check_xray_diff}
+         "xray-account": check_xray_account, "xray-diff": check_xray_diff,
+         "perf-report": check_perf_report}
 
 if __name__ == "__main__":
     kind, text_path, json_path = sys.argv[1:]

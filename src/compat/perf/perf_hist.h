@@ -52,5 +52,9 @@ long ph_entry_of(ph_hists *h, const ph_config *cfg, const ph_entry *tmpl);
 /* Sorts the entries as perf report prints them. */
 void ph_sort(ph_hists *h, const ph_config *cfg);
 void ph_free(ph_hists *h);
+/* One event's sorted entries as JSON (perf_report_json.c): {"event", "samples",
+ * "event_count", "entries": [...]}; comm_of names a thread as the text's pid column does. */
+struct json_object *ph_event_json(const char *event, const ph_hists *h, const ph_config *cfg,
+                                  const char *(*comm_of)(void *ctx, int32_t tid), void *ctx);
 
 #endif

@@ -17,6 +17,7 @@
 #include "common/perf/perf_session.h"
 
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,24 @@ static void put_key(pr_state *st, tg_buf *out, const ph_entry *x, ph_key key, si
     }
 }
 
+static const char *comm_of(void *st, int32_t tid) { return thread_comm(st, tid); }
+
+/* --format json: the sections as one document (perf_report_json.c) */
+static int print_json(pr_state *st, tg_buf *out, tg_error **err)
+{
+    json_object *doc = json_object_new_object(), *events = json_object_new_array();
+    json_object_object_add(doc, "lost_samples", json_object_new_int64((int64_t)st->lost_samples));
+    json_object_object_add(doc, "events", events);
+    for (size_t i = 0; i < st->n_events; i++) {
+        pr_event *e = &st->events[i];
+        if (!e->h.samples)
+            continue;
+        ph_sort(&e->h, &st->cfg);
+        json_object_array_add(events, ph_event_json(e->name, &e->h, &st->cfg, comm_of, st));
+    }
+    return tg_json_doc_put(out, doc, err);
+}
+
 static void put_percent(tg_buf *out, uint64_t v, uint64_t total)
 {
     tg_buf_printf(out, "  %7.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
@@ -600,7 +619,10 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
         rc = 0;
     }
     pr_flush(&st);
-    if (rc >= 0) {
+    const char *format = opts ? tg_options_get(opts, "format") : NULL;
+    if (rc >= 0 && format && strcmp(format, "json") == 0) {
+        rc = print_json(&st, out, err);
+    } else if (rc >= 0) {
         tg_buf_puts(out, "# To display the perf.data header info, please use "
                          "--header/--header-only options.\n#\n#\n");
         tg_buf_printf(out, "# Total Lost Samples: %" PRIu64 "\n#\n", st.lost_samples);
@@ -645,6 +667,10 @@ static const tg_option_decl perf_report_options[] = {
      "funcid, count, min, med, 90p, 99p, max, sum, func (llvm-xray account -sort; default "
      "funcid)",
      "KEY[,KEY]", NULL, 0, 0, 's'},
+    {"format", TG_OPT_CHOICE, "text",
+     "text (perf report --stdio), or json: one JSON document of each event's entries, with "
+     "their periods (no call graph)",
+     "FORMAT", "text|json"},
     {0},
 };
 
