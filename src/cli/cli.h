@@ -223,6 +223,9 @@ struct cli_extra_command {
     const char *name;
     const char *synopsis;
     const char *summary;
+    /* its own options for its manual page, NULL-ended pairs of spelling and meaning (NULL:
+     * no page of its own: help, options and completion are described in traceglot(1)) */
+    const char *const *man_options;
 };
 extern const struct cli_extra_command cli_extra_commands[];
 /* `traceglot completion bash|zsh`: the shell's completion script, made from the options. */

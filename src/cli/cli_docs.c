@@ -17,7 +17,17 @@ const struct cli_extra_command cli_extra_commands[] = {
      "the options each command takes, as Markdown tables"},
     {"extract", "traceglot extract [-s|--symbolize] [--no-demangle] [-o FILE] BINARY",
      "the XRay instrumentation map of an instrumented binary as YAML, as llvm-xray extract "
-     "prints it"},
+     "prints it",
+     (const char *const[]){"-s, --symbolize",
+                           "name each function from the binary's symbols (llvm-xray extract "
+                           "-symbolize)",
+                           "--demangle, --no-demangle",
+                           "with --symbolize, C++ names demangled (the default) or kept "
+                           "mangled (llvm-xray extract -demangle=false)",
+                           "-o, --output FILE",
+                           "write the YAML to FILE; - is standard output (llvm-xray extract "
+                           "-output); LLVM's spellings -output=FILE and -o=FILE too",
+                           NULL}},
     {"completion", "traceglot completion bash|zsh",
      "the shell completion script (make install puts it where bash and zsh find it)"},
     {0},
@@ -339,6 +349,32 @@ static int page_command(FILE *f, const struct cli_command_info *cmd)
 }
 
 /* Writes DIR/traceglot.1 and DIR/traceglot-COMMAND.1 for every command. */
+/* The page of a command outside the option tables (extract): its synopsis, summary and own
+ * options. */
+static int page_extra(FILE *f, const struct cli_extra_command *e)
+{
+    char name[64];
+    snprintf(name, sizeof name, "traceglot-%s", e->name);
+    man_header(f, name, e->summary);
+    fputs(".SH SYNOPSIS\n", f);
+    roff(f, e->synopsis);
+    fputs("\n.SH DESCRIPTION\n", f);
+    roff(f, e->summary);
+    fputs(".\n.SH OPTIONS\n", f);
+    for (const char *const *o = e->man_options; o[0] && o[1]; o += 2) {
+        fputs(".TP\n\\fB", f);
+        roff(f, o[0]);
+        fputs("\\fR\n", f);
+        roff(f, o[1]);
+        fputs(".\n", f);
+    }
+    fputs(".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\n", f);
+    roff(f, "a binary that cannot be read or holds no XRay instrumentation map, or an output "
+            "that could not be written\n");
+    fputs(".TP\n2\nusage error: an unknown option, no binary or more than one\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
 static int write_man(const char *dir)
 {
     char path[4096];
@@ -353,6 +389,17 @@ static int write_man(const char *dir)
         }
         int rc = c ? page_command(f, c) : page_main(f);
         if (fclose(f) != 0 || rc) {
+            fprintf(stderr, "traceglot options: cannot write '%s': %s\n", path, strerror(errno));
+            return 1;
+        }
+    }
+    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++) {
+        if (!e->man_options)
+            continue;
+        snprintf(path, sizeof path, "%s/traceglot-%s.1", dir, e->name);
+        FILE *f = fopen(path, "w");
+        int rc = f ? page_extra(f, e) : -1;
+        if (!f || fclose(f) != 0 || rc) {
             fprintf(stderr, "traceglot options: cannot write '%s': %s\n", path, strerror(errno));
             return 1;
         }
