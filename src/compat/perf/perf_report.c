@@ -667,9 +667,12 @@ static const tg_option_decl perf_report_options[] = {
      "funcid, count, min, med, 90p, 99p, max, sum, func (llvm-xray account -sort; default "
      "funcid)",
      "KEY[,KEY]", NULL, 0, 0, 's'},
+    /* the first declaration of "format" is the one --help shows: it says every style's */
     {"format", TG_OPT_CHOICE, "text",
-     "text (perf report --stdio), or json: one JSON document of each event's entries, with "
-     "their periods (no call graph)",
+     "text (the style's table: perf report --stdio, uftrace report, llvm-xray account), csv "
+     "(xray: llvm-xray account -format=csv), or json: one JSON document of the same rows (perf: "
+     "each event's entries with their periods, no call graph; uftrace: times in ns, with "
+     "--diff both runs and the change; xray: seconds as llvm-xray computes them)",
      "FORMAT", "text|json"},
     {0},
 };
