@@ -375,34 +375,35 @@ static int page_extra(FILE *f, const struct cli_extra_command *e)
     return ferror(f) ? -1 : 0;
 }
 
-static int write_man(const char *dir)
+/* One page into DIR: a command's (c), an extra command's (e) or, with neither, traceglot(1). */
+static int write_page(const char *dir, const struct cli_command_info *c,
+                      const struct cli_extra_command *e)
 {
     char path[4096];
-    for (const struct cli_command_info *c = NULL;; c = c ? c + 1 : cli_commands) {
-        if (c && !c->name)
-            break;
-        snprintf(path, sizeof path, "%s/traceglot%s%s.1", dir, c ? "-" : "", c ? c->name : "");
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            fprintf(stderr, "traceglot options: cannot create '%s': %s\n", path, strerror(errno));
-            return 1;
-        }
-        int rc = c ? page_command(f, c) : page_main(f);
-        if (fclose(f) != 0 || rc) {
-            fprintf(stderr, "traceglot options: cannot write '%s': %s\n", path, strerror(errno));
-            return 1;
-        }
+    const char *name = c ? c->name : e ? e->name : NULL;
+    snprintf(path, sizeof path, "%s/traceglot%s%s.1", dir, name ? "-" : "", name ? name : "");
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "traceglot options: cannot create '%s': %s\n", path, strerror(errno));
+        return 1;
     }
-    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++) {
-        if (!e->man_options)
-            continue;
-        snprintf(path, sizeof path, "%s/traceglot-%s.1", dir, e->name);
-        FILE *f = fopen(path, "w");
-        int rc = f ? page_extra(f, e) : -1;
-        if (!f || fclose(f) != 0 || rc) {
-            fprintf(stderr, "traceglot options: cannot write '%s': %s\n", path, strerror(errno));
-            return 1;
-        }
+    int rc = c ? page_command(f, c) : e ? page_extra(f, e) : page_main(f);
+    if (fclose(f) != 0 || rc) {
+        fprintf(stderr, "traceglot options: cannot write '%s': %s\n", path, strerror(errno));
+        return 1;
     }
+    return 0;
+}
+
+static int write_man(const char *dir)
+{
+    if (write_page(dir, NULL, NULL))
+        return 1;
+    for (const struct cli_command_info *c = cli_commands; c->name; c++)
+        if (write_page(dir, c, NULL))
+            return 1;
+    for (const struct cli_extra_command *e = cli_extra_commands; e->name; e++)
+        if (e->man_options && write_page(dir, NULL, e))
+            return 1;
     return 0;
 }
