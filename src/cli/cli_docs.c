@@ -307,16 +307,23 @@ static void man_sql_tables(FILE *f)
     }
 }
 
+/* A command's page up to its description: NAME, SYNOPSIS, DESCRIPTION (the summary). */
+static void page_head(FILE *f, const char *command, const char *synopsis, const char *summary)
+{
+    char name[64];
+    snprintf(name, sizeof name, "traceglot-%s", command);
+    man_header(f, name, summary);
+    fputs(".SH SYNOPSIS\n", f);
+    roff(f, synopsis);
+    fputs("\n.SH DESCRIPTION\n", f);
+    roff(f, summary);
+    fputs(".\n", f);
+}
+
 static int page_command(FILE *f, const struct cli_command_info *cmd)
 {
-    char name[64], list[400];
-    snprintf(name, sizeof name, "traceglot-%s", cmd->name);
-    man_header(f, name, cmd->summary);
-    fputs(".SH SYNOPSIS\n", f);
-    roff(f, cmd->synopsis);
-    fputs("\n.SH DESCRIPTION\n", f);
-    roff(f, cmd->summary);
-    fputs(".\n", f);
+    char list[400];
+    page_head(f, cmd->name, cmd->synopsis, cmd->summary);
     for (const struct cli_option *o = cli_options; o->name; o++)
         if ((o->commands & cmd->id) && o->values) {
             cli_values_join(o->values, list, sizeof list);
@@ -353,14 +360,8 @@ static int page_command(FILE *f, const struct cli_command_info *cmd)
  * options. */
 static int page_extra(FILE *f, const struct cli_extra_command *e)
 {
-    char name[64];
-    snprintf(name, sizeof name, "traceglot-%s", e->name);
-    man_header(f, name, e->summary);
-    fputs(".SH SYNOPSIS\n", f);
-    roff(f, e->synopsis);
-    fputs("\n.SH DESCRIPTION\n", f);
-    roff(f, e->summary);
-    fputs(".\n.SH OPTIONS\n", f);
+    page_head(f, e->name, e->synopsis, e->summary);
+    fputs(".SH OPTIONS\n", f);
     for (const char *const *o = e->man_options; o[0] && o[1]; o += 2) {
         fputs(".TP\n\\fB", f);
         roff(f, o[0]);
