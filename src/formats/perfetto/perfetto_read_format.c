@@ -345,8 +345,7 @@ static int read_process_tree(tg_trace *t, const PerfettoRead__ProcessTree *tree)
     return 0;
 }
 
-/* The bytes of field `field` of a message (the last occurrence), or NULL. */
-static const uint8_t *sub_bytes(const uint8_t *data, size_t size, uint32_t field, size_t *len)
+const uint8_t *pf_sub_bytes(const uint8_t *data, size_t size, uint32_t field, size_t *len)
 {
     const uint8_t *p = data, *end = data + size, *found = NULL;
     pf_wire w;
@@ -443,7 +442,7 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     }
     case PERFETTO_READ__TRACE_PACKET__DATA_FTRACE_EVENTS: {
         size_t len = 0;
-        const uint8_t *bundle = sub_bytes(data, size, 1, &len);
+        const uint8_t *bundle = pf_sub_bytes(data, size, 1, &len);
         if (bundle)
             rc = pf_read_ftrace_bundle(t, bundle, len, offset, err);
         break;
@@ -451,7 +450,7 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACE_STATS: break;
     default: {
         size_t len = 0;
-        const uint8_t *stats = sub_bytes(data, size, 34, &len); /* ftrace_stats */
+        const uint8_t *stats = pf_sub_bytes(data, size, 34, &len); /* ftrace_stats */
         if (stats)
             rc = pf_read_ftrace_stats(t, stats, len);
         if (rc == 0 && s && pk->base.n_unknown_fields)

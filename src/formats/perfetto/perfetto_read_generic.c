@@ -27,25 +27,12 @@ enum {
     PF_PACKET_TASK_RENAME = 120
 };
 
-/* The bytes of the packet's field `field` (the last one), or NULL. */
-static const uint8_t *packet_field(const uint8_t *data, size_t size, uint32_t field, size_t *len)
-{
-    const uint8_t *p = data, *end = data + size, *found = NULL;
-    pf_wire w;
-    while (pf_wire_next(&p, end, &w) > 0)
-        if (w.field == field && w.type == 2) {
-            found = w.bytes;
-            *len = w.len;
-        }
-    return found;
-}
-
 static int generic_record(tg_trace *t, const ProtobufCMessageDescriptor *d, const char *name,
                           const uint8_t *data, size_t size, uint32_t field, int64_t ts,
                           uint64_t offset)
 {
     size_t len = 0;
-    const uint8_t *bytes = packet_field(data, size, field, &len);
+    const uint8_t *bytes = pf_sub_bytes(data, size, field, &len);
     if (!bytes)
         return 0;
     const tg_event_class *cls = pf_class_of_system(t, d, name, "generic_kernel");

@@ -214,6 +214,8 @@ typedef struct pf_wire {
 } pf_wire;
 /* The next field of [*p, end): 1, 0 at the end, -1 malformed. */
 int pf_wire_next(const uint8_t **p, const uint8_t *end, pf_wire *w);
+/* The bytes of field `field` of a message (the last occurrence, as protobuf merges), or NULL. */
+const uint8_t *pf_sub_bytes(const uint8_t *data, size_t size, uint32_t field, size_t *len);
 
 /* A varint at *p (advanced past it): false when it runs past end or over 10 bytes. */
 bool pf_varint_at(const uint8_t **p, const uint8_t *end, uint64_t *v);
