@@ -23,6 +23,10 @@
 #   tg_sampled                              true for the damage-sweep cases to run: all of
 #                                           them, or every TG_SAMPLE-th one (the sanitizer
 #                                           suite samples the sweeps the plain suite runs whole)
+#   tg_matrix_sampled FIXTURE_NO CASE_NO    true for the cases of an options matrix to run:
+#                                           all, or one fixture in TG_SAMPLE per option, the
+#                                           fixtures rotating with the options so that the
+#                                           sanitizer suite's sample spreads over both
 # Checks count and go on after a failure, so one run shows every difference.  A script that
 # does not run the CLI (a layer probe, the style check) sets TG_NO_CLI=1 before sourcing.
 set -u
@@ -49,6 +53,10 @@ tg_at_exit() {
 tg_sampled() {
     tg_case_no=$((tg_case_no + 1))
     [ "$TG_SAMPLE" -le 1 ] || [ $((tg_case_no % TG_SAMPLE)) -eq 1 ]
+}
+
+tg_matrix_sampled() {
+    [ "$TG_SAMPLE" -le 1 ] || [ $((($1 + $2) % TG_SAMPLE)) -eq 0 ]
 }
 
 tg_skip() {

@@ -15,6 +15,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/babeltrace-options-lib.sh"
 export TZ=UTC
+# The sanitizer suite runs a rotating sample of the (trace, option) cases
+# (tg_matrix_sampled); the plain suite runs them all.
+fixture_no=0
 
 check_one() { # check_one NAME ID EXPECTED_OUT|"" EXPECTED_FAILS|"" INPUT ARGS
     local name=$1 id=$2 exp=$3 fails=$4 input=$5 args=$6
@@ -34,9 +37,12 @@ check_one() { # check_one NAME ID EXPECTED_OUT|"" EXPECTED_FAILS|"" INPUT ARGS
 
 # live NAME CTF INPUT: every option, babeltrace2 on CTF, traceglot on INPUT
 live() {
-    local name=$1 ctf=$2 input=$3 times id args rc
+    local name=$1 ctf=$2 input=$3 times id args rc option_no=0
+    fixture_no=$((fixture_no + 1))
     times=$(bt_times "$ctf")
     while IFS=$'\t' read -r id args; do
+        option_no=$((option_no + 1))
+        tg_matrix_sampled "$fixture_no" "$option_no" || continue
         eval "set -- $args"
         timeout 300 babeltrace2 "$@" "$ctf" > "$TG_TMP/peer" 2> "$TG_TMP/peer.err"
         rc=$?
@@ -95,7 +101,11 @@ case "${1:-}" in
             continue
         fi
         times=$(bt_times "$TG_TMP/ctf")
+        fixture_no=$((fixture_no + 1))
+        option_no=0
         while IFS=$'\t' read -r id args; do
+            option_no=$((option_no + 1))
+            tg_matrix_sampled "$fixture_no" "$option_no" || continue
             eval "set -- $args"
             range=() rest=()
             for a in "$@"; do
@@ -133,7 +143,11 @@ tg_need_dir "$opts"
 for args_file in "$opts"/*.args; do
     [ -f "$args_file" ] || continue
     t=$(basename "$args_file" .args)
+    fixture_no=$((fixture_no + 1))
+    option_no=0
     while IFS=$'\t' read -r id args; do
+        option_no=$((option_no + 1))
+        tg_matrix_sampled "$fixture_no" "$option_no" || continue
         fails=$opts/$t.$id.fails
         [ -f "$fails" ] || fails=""
         if [ -z "$fails" ] && [ ! -e "$opts/$t.$id.txt" ]; then

@@ -31,15 +31,19 @@ check_one() { # check_one NAME ID EXPECTED_OUT|"" EXPECTED_FAILS|"" DAT ARGS
 if [ "${1:-}" = --live ]; then
     shift
     tg_need_cmd trace-cmd
-    found=0
+    found=0 fixture_no=0
     for dir in "$@"; do
         for dat in "$dir"/*.dat; do
             [ -f "$dat" ] || continue
             found=1
+            fixture_no=$((fixture_no + 1))
+            option_no=0
             name=$(basename "$dat" .dat)
             trace-cmd report "$dat" > "$TG_TMP/plain" 2>/dev/null
             pids=$(tc_pids "$TG_TMP/plain")
             while IFS=$'\t' read -r id args; do
+                option_no=$((option_no + 1))
+                tg_matrix_sampled "$fixture_no" "$option_no" || continue
                 tc_argv "$dat" "$args"
                 trace-cmd report "${tc_args[@]}" > "$TG_TMP/peer" 2> "$TG_TMP/peer.err"
                 rc=$?
@@ -70,9 +74,8 @@ fi
 dir=${1:?usage: report-options.sh DIR | --live DIR...}
 opts=$dir/report-options
 tg_need_dir "$opts"
-# Under the sanitizers (TG_SAMPLE > 1) an option runs on one fixture in TG_SAMPLE, the
-# fixtures rotating with the option so that the cases spread over both (77 of the 87 options
-# and 54 of the 55 fixtures at 8); the plain suite runs the whole matrix.
+# Under the sanitizers (TG_SAMPLE > 1) an option runs on one fixture in TG_SAMPLE (77 of the
+# 87 options and 54 of the 55 fixtures at 8); the plain suite runs the whole matrix.
 fixture_no=0
 for dat in "$dir"/*.dat; do
     [ -f "$dat" ] || continue
@@ -83,7 +86,7 @@ for dat in "$dir"/*.dat; do
     option_no=0
     while IFS=$'\t' read -r id args; do
         option_no=$((option_no + 1))
-        [ "$TG_SAMPLE" -le 1 ] || [ $(((fixture_no + option_no) % TG_SAMPLE)) -eq 0 ] || continue
+        tg_matrix_sampled "$fixture_no" "$option_no" || continue
         exp=$opts/$base.$id.txt
         [ -e "$exp" ] || exp=$opts/$name.$id.txt
         fails=$opts/$name.$id.fails

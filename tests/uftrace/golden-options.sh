@@ -6,7 +6,8 @@
 #
 # usage: golden-options.sh [NAME-GLOB]   A NAME is a fixture of tests/data/uftrace or
 # tests/data/uftrace-kernel, or corpus-NAME for a recording of the corpus (checked only when
-# the corpus is present).  Skipped when no recorded case has its data here.
+# the corpus is present).  Skipped when no recorded case has its data here.  The sanitizer
+# suite runs a rotating sample of the cases (tg_matrix_sampled); the plain suite runs all.
 . "$(dirname "$0")/../lib.sh"
 opts_dir=$TG_TEST_DATA/uftrace-options
 tg_need_dir "$opts_dir"
@@ -35,7 +36,10 @@ for dir in "$opts_dir"/${1:-*}/; do
     data=$(data_of "$name")
     [ -n "$data" ] || continue
     found=$((found + 1))
+    case_no=0
     while IFS=$'\t' read -r slug cmd uopts topts args; do
+        case_no=$((case_no + 1))
+        tg_matrix_sampled "$found" "$case_no" || continue
         [ "$topts" = - ] && topts=
         [ "$uopts" = - ] && uopts=
         [ "${args:--}" = - ] && args=
