@@ -202,6 +202,11 @@ int pf_read_trace_stats(tg_trace *t, const PerfettoRead__TraceStats *ts);
 int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                          int64_t ts, uint64_t offset);
 
+/* ---- perfetto_read_trigger.c ------------------------------------------------------------ */
+/* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track
+ * "Trace Triggers".  0 or TG_ERR_NOMEM. */
+int pf_read_trigger(tg_trace *t, const PerfettoRead__Trigger *tr, int64_t ts, uint64_t offset);
+
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);
 

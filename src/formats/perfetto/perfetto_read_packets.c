@@ -8,11 +8,12 @@
 int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                          int64_t ts, uint64_t offset)
 {
-    (void)t;
     (void)s;
-    (void)ts;
-    (void)offset;
     switch (pk->data_case) {
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRIGGER:
+        return pf_read_trigger(t, pk->trigger, ts, offset);
+    case PERFETTO_READ__TRACE_PACKET__DATA_CLONE_SNAPSHOT_TRIGGER:
+        return pf_read_trigger(t, pk->clone_snapshot_trigger, ts, offset);
     default: return 0;
     }
 }
