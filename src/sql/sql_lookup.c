@@ -143,6 +143,16 @@ void sql_lookup_rows_from(sql_cursor *c, sql_index *ix, size_t first)
         sql_null(&c->row[col]);
 }
 
+/* The cursor's row = row R of the index, from the columns the index keeps. */
+static int lookup_emit_stored(sql_cursor *c, size_t r)
+{
+    const sql_index *ix = c->look.ix;
+    c->rowid = (int64_t)r;
+    for (int i = 0; i < ix->n_kept; i++)
+        c->row[ix->kept[i]] = sql_index_stored(ix, ix->kept[i], r);
+    return 0;
+}
+
 int sql_lookup_next(sql_cursor *c)
 {
     struct sql_lookup *l = &c->look;
@@ -154,11 +164,7 @@ int sql_lookup_next(sql_cursor *c)
             c->eof = true;
             return 0;
         }
-        size_t r = l->pos++;
-        c->rowid = (int64_t)r;
-        for (int i = 0; i < ix->n_kept; i++)
-            row[ix->kept[i]] = sql_index_stored(ix, ix->kept[i], r);
-        return 0;
+        return lookup_emit_stored(c, l->pos++);
     }
     if (l->stmt) {
         int rc = sqlite3_step(l->stmt);
@@ -204,11 +210,7 @@ int sql_lookup_next(sql_cursor *c)
             c->eof = true;
             return 0;
         }
-        size_t r = l->pos++;
-        c->rowid = (int64_t)r;
-        for (int i = 0; i < ix->n_kept; i++)
-            row[ix->kept[i]] = sql_index_stored(ix, ix->kept[i], r);
-        return 0;
+        return lookup_emit_stored(c, l->pos++);
     }
     /* the key's rows and the others, merged in row order */
     bool from_key = l->pos < l->end;
