@@ -7,6 +7,7 @@
  * same creations in the same order and lands on the same numbers.  The tables' attributes
  * (names, times, processes of threads) are written at the frontier only. */
 #include "core/kernel_internal.h"
+#include "core/kernel_import.h"
 
 #include "core/error_internal.h"
 #include "core/grow.h"
@@ -114,6 +115,8 @@ static int64_t thread_of(tg_kcursor *c, int64_t tid, bool fork)
     c->last_utid = utid;
     return utid;
 }
+
+int64_t km_imp_utid_of_tid(tg_kcursor *c, int64_t tid) { return thread_of(c, tid, false); }
 
 /* The process of pid now, created when this pass knows none (fork: a new one always, but
  * for a listed one it has not met). */
@@ -467,6 +470,7 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         step->what = 0;
         step->n_more_counters = 0;
         step->n_args = 0;
+        step->n_flows = 0;
     }
     if (cpu >= 0 && ((size_t)cpu >= c->n_cpu || !c->cpu[cpu].seen)) {
         TG_TRY(km_cpu_room(c, cpu));

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MORE_COUNTERS_MAX = 64, ARGS_MAX = 16 };
+enum { MORE_COUNTERS_MAX = 64, ARGS_MAX = 16, FLOWS_MAX = 4 };
 
 struct km_import {
     tg_hash slots;  /* key -> a family's number */
@@ -23,12 +23,14 @@ struct km_import {
     tg_kcounter more[MORE_COUNTERS_MAX];
     size_t n_more;
     tg_value args[ARGS_MAX];
+    tg_flow flows[FLOWS_MAX];
 };
 
 static const km_importer *const families[] = {
-    &km_import_kprobe, &km_import_cma, &km_import_wakesource, &km_import_cpu_util,
-    &km_import_fs,     &km_import_net, &km_import_adreno,     &km_import_v4l2,
-    &km_import_cros,   &km_import_drm,
+    &km_import_kprobe, &km_import_cma,          &km_import_wakesource, &km_import_cpu_util,
+    &km_import_fs,     &km_import_net,          &km_import_adreno,     &km_import_v4l2,
+    &km_import_cros,   &km_import_drm,          &km_import_memory,     &km_import_gpu_freq,
+    &km_import_oom,    &km_import_virtio_video,
 };
 
 bool km_import_find(const char *base, uint8_t *family, uint8_t *member)
@@ -54,6 +56,8 @@ int km_import_event(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_
         step->n_more_counters = 0;
         step->args = c->imp->args;
         step->n_args = 0;
+        step->flows = c->imp->flows;
+        step->n_flows = 0;
     }
     return families[k->family]->event(c, k->member, ev, ts, step);
 }
@@ -264,4 +268,10 @@ int km_imp_arg_text(tg_kcursor *c, tg_kstep *step, const char *key, const char *
         v->v.str.len = n;
     }
     return 0;
+}
+
+void km_imp_flow(tg_kcursor *c, tg_kstep *step, uint64_t id, unsigned flags)
+{
+    if (step && step->n_flows < FLOWS_MAX)
+        c->imp->flows[step->n_flows++] = (tg_flow){.id = id, .flags = flags};
 }

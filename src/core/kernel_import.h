@@ -24,7 +24,8 @@ typedef struct km_importer {
 } km_importer;
 
 extern const km_importer km_import_kprobe, km_import_cma, km_import_wakesource, km_import_cpu_util,
-    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2, km_import_cros, km_import_drm;
+    km_import_fs, km_import_net, km_import_adreno, km_import_v4l2, km_import_cros, km_import_drm,
+    km_import_memory, km_import_gpu_freq, km_import_oom, km_import_virtio_video;
 
 /* ---- fields, by name ---- */
 /* The integer field name of ev in *out: true, or false when absent or not an integer. */
@@ -58,8 +59,22 @@ typedef struct km_imp_track {
  * TG_ERR_NOMEM. */
 int64_t km_imp_track(tg_kcursor *c, uint64_t key, const km_imp_how *how, const char *name,
                      size_t n);
+/* The thread of tid now (made when the pass knows none): its utid, or TG_ERR_NOMEM. */
+int64_t km_imp_utid_of_tid(tg_kcursor *c, int64_t tid);
 /* The track of a thread's slices (its thread track), -1 unknown. */
 int64_t km_imp_thread_track(tg_kcursor *c, int64_t utid);
+
+/* ---- sets of tracks for overlapping slices (kernel_import_track_set.c) ---- */
+/* The track of set (a key; its tracks made by how, named name) a slice begun by cookie at ts
+ * goes on: the first free one.  Its id, -1 when the set is full, or TG_ERR_NOMEM. */
+int64_t km_imp_set_begin(tg_kcursor *c, uint64_t set, uint64_t cookie, int64_t ts,
+                         const km_imp_how *how, const char *name, size_t n);
+/* The track cookie's slice is open on (and it is no longer): -1 when none is. */
+int64_t km_imp_set_end(tg_kcursor *c, uint64_t set, uint64_t cookie, const km_imp_how *how,
+                       const char *name, size_t n);
+/* The track of set a slice from ts lasting dur goes on. */
+int64_t km_imp_set_scoped(tg_kcursor *c, uint64_t set, int64_t ts, int64_t dur,
+                          const km_imp_how *how, const char *name, size_t n);
 
 /* ---- what the event does (into step) ---- */
 /* A slice named name (kept once in the model) begins on track at ts. */
@@ -76,6 +91,8 @@ int km_imp_counter(tg_kcursor *c, tg_kstep *step, int64_t track, double value);
  * string); text is kept in the model.  0 or TG_ERR_NOMEM. */
 void km_imp_arg_int(tg_kcursor *c, tg_kstep *step, const char *key, int64_t value);
 int km_imp_arg_text(tg_kcursor *c, tg_kstep *step, const char *key, const char *s, size_t n);
+/* A flow (tg_flow: id, TG_FLOW_ flags) the slice that begins here takes part in. */
+void km_imp_flow(tg_kcursor *c, tg_kstep *step, uint64_t id, unsigned flags);
 /* A name kept once in the model (NULL: out of memory). */
 const char *km_imp_name(tg_kcursor *c, const char *s, size_t n);
 

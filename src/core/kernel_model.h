@@ -209,6 +209,10 @@ typedef struct tg_kstep {
     /* COUNTER: the values after the first (counter_track, value), in the order given */
     const tg_kcounter *more_counters;
     size_t n_more_counters;
+    /* SLICE_BEGIN: the flows (arrows between slices) the slice that begins takes part in, as
+     * tg_event_flows gives a trace's own (an importer's: v4l2's queue -> dequeue) */
+    const tg_flow *flows;
+    size_t n_flows;
     int64_t prev_utid, next_utid, woken_utid;
     /* WAKEUP: 1 when the wakeup came from an interrupt (ftrace's common_flags hardirq or
      * softirq bit; elsewhere an IRQ or softirq open on the CPU), 0 when not, -1 unknown */

@@ -263,7 +263,9 @@ int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct 
                           "CREATE TEMP VIEW raw AS SELECT * FROM ftrace_event;"
                           "CREATE TEMP VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice;"
                           "CREATE TEMP VIEW counters AS SELECT c.*, t.name, t.unit FROM counter c "
-                          "JOIN counter_track t ON c.track_id = t.id;",
+                          "JOIN counter_track t ON c.track_id = t.id;"
+                          "CREATE TEMP VIEW instant AS SELECT ts, track_id, name, arg_set_id "
+                          "FROM slice WHERE dur = 0;",
                           NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         int status =

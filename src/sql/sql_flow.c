@@ -12,7 +12,8 @@
  * The slices are numbered as the slice table numbers them (sql_slice.c): a pass feeds the
  * one call-stack builder with the same rules, a frame takes the next id when it opens, and
  * a kernel-model slice (IRQ, softirq, a slice on a track the trace declared) when it
- * begins, so slice_out and slice_in join with
+ * begins, with the flows the model gives it (v4l2's buffers), so slice_out and slice_in join
+ * with
  * slice.id.  Rows come in the order their arrows are made.  Memory: the open frames per
  * thread and one record per live flow. */
 #include "sql/sql_internal.h"
@@ -107,11 +108,10 @@ static int add_row(struct flow_scan *s, const struct flow_frame *a, const struct
     return 0;
 }
 
-/* The slice f names the flows of ev. */
-static int take_flows(struct flow_scan *s, const tg_event *ev, const struct flow_frame *f)
+/* The slice f names flows[0..n). */
+static int name_flows(struct flow_scan *s, const tg_flow *flows, size_t n,
+                      const struct flow_frame *f)
 {
-    const tg_flow *flows;
-    size_t n = tg_event_flows(ev, &flows);
     for (size_t i = 0; i < n; i++) {
         int added;
         int64_t k = tg_hash_index(&s->live_by_id, flows[i].id, &added);
@@ -136,6 +136,14 @@ static int take_flows(struct flow_scan *s, const tg_event *ev, const struct flow
         }
     }
     return 0;
+}
+
+/* The slice f names the flows of ev. */
+static int take_flows(struct flow_scan *s, const tg_event *ev, const struct flow_frame *f)
+{
+    const tg_flow *flows;
+    size_t n = tg_event_flows(ev, &flows);
+    return name_flows(s, flows, n, f);
 }
 
 static void on_open(void *ctx, const tg_call *call)
@@ -248,8 +256,13 @@ static int fill(struct flow_scan *s)
             s->fed = ev;
             rc = tg_callstack_feed_at(s->cs, ev, s->scan.last_ns);
             s->fed = NULL;
-            if (st && (st->what & TG_KSTEP_SLICE_BEGIN))
-                s->next_slice++; /* a kernel-model slice takes an id as the slice table does */
+            if (st && (st->what & TG_KSTEP_SLICE_BEGIN)) {
+                /* a kernel-model slice takes an id as the slice table does, and names the
+                 * flows the model gives it */
+                struct flow_frame f = {.id = s->next_slice++, .ts = st->slice_begin_ts};
+                if (rc >= 0 && st->n_flows)
+                    rc = name_flows(s, st->flows, st->n_flows, &f);
+            }
         }
         if (rc < 0 || s->status < 0)
             return sql_fail(s->scan.db, rc < 0 ? rc : s->status, NULL);

@@ -455,6 +455,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
             rc = pf_read_ftrace_stats(t, stats, len);
         if (rc == 0 && s && pk->base.n_unknown_fields)
             rc = pf_read_streaming_profile(t, pk, s);
+        if (rc == 0 && pk->base.n_unknown_fields)
+            rc = pf_read_kernel_packet(t, pk, ts, offset);
         if (rc == 0 && !stats)
             rc = pf_read_other_packet(t, pk, s, ts, offset);
         break;

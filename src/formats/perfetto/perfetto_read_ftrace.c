@@ -41,9 +41,8 @@ static int cpu_slot(pf_trace *p, uint32_t cpu)
     return 0;
 }
 
-/* Packs msg into the arena and adds its record. */
-static int packed_record(tg_trace *t, const ProtobufCMessage *msg, const char *name, int64_t ts,
-                         int32_t cpu, int32_t tid, uint64_t offset)
+int pf_packed_record(tg_trace *t, const ProtobufCMessage *msg, const char *name, int64_t ts,
+                     int32_t cpu, int32_t tid, uint64_t offset)
 {
     pf_trace *p = t->priv;
     const tg_event_class *cls = pf_class_of(t, msg->descriptor, name);
@@ -95,8 +94,9 @@ static int read_compact(tg_trace *t, const PerfettoRead__FtraceEventBundle__Comp
         e.next_pid = e.has_next_pid ? c->switch_next_pid[i] : 0;
         e.has_next_prio = i < c->n_switch_next_prio;
         e.next_prio = e.has_next_prio ? c->switch_next_prio[i] : 0;
-        int rc = packed_record(t, &e.base, "sched_switch", ts > INT64_MAX ? INT64_MAX : (int64_t)ts,
-                               (int32_t)cpu, e.prev_pid, offset);
+        int rc =
+            pf_packed_record(t, &e.base, "sched_switch", ts > INT64_MAX ? INT64_MAX : (int64_t)ts,
+                             (int32_t)cpu, e.prev_pid, offset);
         if (rc < 0)
             return rc;
         p->cpu_current[cpu] = e.next_pid;
@@ -115,9 +115,9 @@ static int read_compact(tg_trace *t, const PerfettoRead__FtraceEventBundle__Comp
         e.success = 1;
         e.has_target_cpu = i < c->n_waking_target_cpu;
         e.target_cpu = e.has_target_cpu ? c->waking_target_cpu[i] : 0;
-        int rc =
-            packed_record(t, &e.base, "sched_waking", ts > INT64_MAX ? INT64_MAX : (int64_t)ts,
-                          (int32_t)cpu, p->cpu_current[cpu] < 0 ? 0 : p->cpu_current[cpu], offset);
+        int rc = pf_packed_record(t, &e.base, "sched_waking",
+                                  ts > INT64_MAX ? INT64_MAX : (int64_t)ts, (int32_t)cpu,
+                                  p->cpu_current[cpu] < 0 ? 0 : p->cpu_current[cpu], offset);
         if (rc < 0)
             return rc;
     }
@@ -164,6 +164,9 @@ static int read_event(tg_trace *t, const uint8_t *data, size_t size, uint32_t cp
     r->data = member;
     r->size = member_len;
     r->offset = offset;
+    if (f->descriptor == &perfetto_read__sde_tracing_mark_write_ftrace_event__descriptor ||
+        f->descriptor == &perfetto_read__tracing_mark_write_ftrace_event__descriptor)
+        return pf_atrace_mark(t, f->descriptor, member, member_len, r->ts, pid, offset);
     if (f->descriptor == &perfetto_read__print_ftrace_event__descriptor) {
         /* atrace's slices, written as print events: the text is field 2 */
         const uint8_t *q = member, *q_end = member + member_len;

@@ -133,7 +133,9 @@ typedef struct pf_trace {
     } * renames;
     size_t n_renames, cap_renames;
     uint64_t order;
-    tg_error *damage; /* where reading stopped: the stream gives it after the records */
+    bool streams_into_file; /* the trace config's: traced wrote the buffers into the file
+                             * periodically (long trace mode) */
+    tg_error *damage;       /* where reading stopped: the stream gives it after the records */
 } pf_trace;
 
 /* ---- perfetto_read_format.c ------------------------------------------------------------- */
@@ -174,6 +176,18 @@ bool pf_track_event_time(pf_trace *p, pf_sequence *s, const PerfettoRead__TrackE
 /* The records of one FtraceEventBundle (its bytes: data, size).  0 or a negative status. */
 int pf_read_ftrace_bundle(tg_trace *t, const uint8_t *data, size_t size, uint64_t offset,
                           tg_error **err);
+/* Packs msg (an ftrace event's message) into the trace's arena and adds its record, of the
+ * class named name, at ts on cpu by thread tid.  0 or TG_ERR_NOMEM. */
+int pf_packed_record(tg_trace *t, const ProtobufCMessage *msg, const char *name, int64_t ts,
+                     int32_t cpu, int32_t tid, uint64_t offset);
+
+/* ---- perfetto_read_kernel_packets.c ----------------------------------------------------- */
+/* The packets perfetto_read.proto leaves out, among pk's unknown fields: a trace
+ * config (what long trace mode's stats need), a generic kernel's CPU frequency, a generic
+ * GPU frequency (as the ftrace events cpu_frequency and gpu_frequency).  0 or a negative
+ * status. */
+int pf_read_kernel_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, int64_t ts,
+                          uint64_t offset);
 
 /* ---- perfetto_read_ftrace_stats.c ------------------------------------------------------- */
 /* An FtraceStats packet's bytes: its parse errors counted in stats.  0 or TG_ERR_NOMEM. */
@@ -280,6 +294,12 @@ int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *arg
 /* A packet's StreamingProfilePacket (field 54, unknown to protobuf-c here), if it has one:
  * its time deltas advance sequence s's track event time.  0 or TG_ERR_NOMEM. */
 int pf_read_streaming_profile(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s);
+
+/* ---- atrace's marks in fields (perfetto_read_atrace_marks.c) ---- */
+/* A tracing_mark_write or sde_tracing_mark_write event (its message type d, its bytes) at ts
+ * by thread tid: the slice it begins or ends (pf_atrace).  0 or TG_ERR_NOMEM. */
+int pf_atrace_mark(tg_trace *t, const ProtobufCMessageDescriptor *d, const uint8_t *data,
+                   size_t size, int64_t ts, int32_t tid, uint64_t offset);
 
 /* ---- atrace's async slices (perfetto_read_atrace_async.c) ---- */
 /* An ftrace print's "S|pid|name|cookie" / "F|pid|name|cookie" (buf, len: its text without the

@@ -154,6 +154,12 @@ static int buffer_stats(tg_trace *t, const PerfettoRead__TraceStats *ts)
             if (tg_trace_set_stat(t, rows[r].name, rows[r].severity, (int64_t)i,
                                   clamp(rows[r].value)) < 0)
                 return TG_ERR_NOMEM;
+        /* streamed into the file: what a buffer overwrote never reached it */
+        const pf_trace *p = t->priv;
+        if (p->streams_into_file && b->bytes_overwritten &&
+            tg_trace_set_stat(t, "long_trace_mode_bytes_overwritten", "data_loss", (int64_t)i,
+                              clamp(b->bytes_overwritten)) < 0)
+            return TG_ERR_NOMEM;
     }
     return 0;
 }
