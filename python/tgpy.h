@@ -19,10 +19,11 @@
 #define TGPY_KINDS 15 /* TG_KIND_GENERIC .. TG_KIND_COUNTER */
 
 typedef struct tgpy_state {
-    PyObject *error;     /* traceglot.Error */
-    PyTypeObject *set;   /* _Set: the library's trace set, the options it was opened with */
-    PyTypeObject *iter;  /* _Events: a merged, filtered pass over a set's events */
-    PyTypeObject *event; /* Event */
+    PyObject *error;      /* traceglot.Error */
+    PyTypeObject *set;    /* _Set: the library's trace set, the options it was opened with */
+    PyTypeObject *iter;   /* _Events: a merged, filtered pass over a set's events */
+    PyTypeObject *event;  /* Event */
+    PyTypeObject *fields; /* Fields: an Event's fields, decoded on access */
     PyObject *kind[TGPY_KINDS];
 } tgpy_state;
 
@@ -59,6 +60,18 @@ typedef struct tgpy_set {
  * the filter of both: for a call with options of its own.  NULL with Error raised. */
 tg_set *tgpy_set_open_with(tgpy_set *s, PyObject *extra, tg_options **o, tg_filter **f);
 
+/* An Event (tgpy_events.c): what the pass copied into it, the library's event while the
+ * pass is on it, and what was decoded before the pass moved on (keep=True). */
+typedef struct tgpy_event {
+    PyObject_HEAD int64_t ts;
+    PyObject *name;     /* its class's name (shared) */
+    const tg_event *ev; /* the library's event while its batch is current, else NULL */
+    PyObject *kept;     /* what was decoded (a dict by attribute name), or NULL */
+    int32_t cpu, tid, pid;
+    int kind;
+    int views; /* Fields alive over it: decoded into kept when the pass moves on */
+} tgpy_event;
+
 /* tgpy_events.c */
 PyObject *tgpy_events_new(tgpy_set *s, PyObject *extra, int trace_clock, int keep);
 extern PyType_Spec tgpy_iter_spec;
@@ -68,6 +81,14 @@ extern PyType_Spec tgpy_event_spec;
 PyObject *tgpy_value(const tg_value *v, int depth);
 /* The fields of one scope of ev as a dict (name -> value). */
 PyObject *tgpy_scope_dict(const tg_event *ev, tg_scope scope, PyObject *into);
+/* Raises traceglot.Error: the pass has moved on from e and nothing was kept.  NULL. */
+PyObject *tgpy_event_gone(tgpy_event *e);
+
+/* tgpy_fields.c: ev.fields, ev.context, ev.retval as a read-only mapping over the Event
+ * (one or two scopes; attr: the attribute's name, its dict's key in e->kept). */
+extern PyType_Spec tgpy_fields_spec;
+PyObject *tgpy_fields_new(tgpy_state *st, tgpy_event *e, const char *attr, const tg_scope *scopes,
+                          int nscopes);
 
 /* tgpy_sql.c: queries.  A query runs on the set's own database when it has no options of its
  * own, else on one made for it; tgpy_query_open raises and returns -1 on failure. */

@@ -11,8 +11,10 @@
  * out last is detached.  A plain pass forgets the library's event (asking such an Event for
  * its fields then raises traceglot.Error saying why); a pass with keep=True decodes every
  * attribute of an Event still held elsewhere before moving on, so a list of Events answers
- * everything later (at the cost of decoding each).  An Event dropped in the loop costs no
- * decoding either way.  Damage: the events before it, then traceglot.Error with every error
+ * everything later (at the cost of decoding each).  fields, context and retval are Fields
+ * (tgpy_fields.c): mappings over the Event decoding a field when asked, no dict per event; one
+ * still held when the pass moves on is decoded whole first, on a plain pass too.  An Event
+ * dropped in the loop costs no decoding either way.  Damage: the events before it, then traceglot.Error with every error
  * the pass met. */
 #include "tgpy.h"
 
@@ -21,15 +23,6 @@
 
 #define BATCH 256
 #define NAME_SLOTS 64
-
-typedef struct tgpy_event {
-    PyObject_HEAD int64_t ts;
-    PyObject *name;     /* its class's name (shared) */
-    const tg_event *ev; /* the library's event while its batch is current, else NULL */
-    PyObject *kept;     /* what was decoded (a dict by attribute name), or NULL */
-    int32_t cpu, tid, pid;
-    int kind;
-} tgpy_event;
 
 #define TGPY_GONE                                                                                  \
     "the pass has moved on from this event: read its fields in the loop, or keep events with "     \
@@ -208,17 +201,44 @@ static PyObject *decode(const tg_event *ev, enum lazy what)
     }
 }
 
+PyObject *tgpy_event_gone(tgpy_event *e)
+{
+    tgpy_state *st = tgpy_state_of_type(Py_TYPE(e));
+    return st ? tgpy_raise_text(st, TG_ERR_USAGE, TGPY_GONE, NULL) : NULL;
+}
+
+/* fields, context and retval: a Fields over the Event (no dict made until one is asked) */
+static PyObject *event_fields(tgpy_event *e, enum lazy what)
+{
+    static const tg_scope payload[] = {TG_SCOPE_PAYLOAD};
+    static const tg_scope context[] = {TG_SCOPE_STREAM_CONTEXT, TG_SCOPE_EVENT_CONTEXT};
+    static const tg_scope retval[] = {TG_SCOPE_RETURN};
+    if (!e->ev && !(e->kept && PyDict_GetItemString(e->kept, lazy_names[what])))
+        return tgpy_event_gone(e);
+    tgpy_state *st = tgpy_state_of_type(Py_TYPE(e));
+    if (!st)
+        return NULL;
+    return what == L_FIELDS    ? tgpy_fields_new(st, e, lazy_names[what], payload, 1)
+           : what == L_CONTEXT ? tgpy_fields_new(st, e, lazy_names[what], context, 2)
+                               : tgpy_fields_new(st, e, lazy_names[what], retval, 1);
+}
+
+static int is_mapping(enum lazy what)
+{
+    return what == L_FIELDS || what == L_CONTEXT || what == L_RETVAL;
+}
+
 static PyObject *event_lazy(tgpy_event *e, enum lazy what)
 {
+    if (is_mapping(what))
+        return event_fields(e, what);
     PyObject *v = e->kept ? PyDict_GetItemString(e->kept, lazy_names[what]) : NULL;
     if (v) {
         Py_INCREF(v);
         return v;
     }
-    if (!e->ev) {
-        tgpy_state *st = tgpy_state_of_type(Py_TYPE(e));
-        return st ? tgpy_raise_text(st, TG_ERR_USAGE, TGPY_GONE, NULL) : NULL;
-    }
+    if (!e->ev)
+        return tgpy_event_gone(e);
     if (!e->kept && !(e->kept = PyDict_New()))
         return NULL;
     v = decode(e->ev, what);
@@ -227,13 +247,19 @@ static PyObject *event_lazy(tgpy_event *e, enum lazy what)
     return v;
 }
 
-/* Before the library's event goes away: decode what is still to be asked, then forget it. */
-static int event_detach(tgpy_event *e)
+/* Before the library's event goes away: decode what is still to be asked (only the
+ * mappings, when the Event is not kept), then forget it. */
+static int event_detach(tgpy_event *e, int mappings_only)
 {
     int rc = 0;
+    if (!e->kept && !(e->kept = PyDict_New()))
+        rc = -1;
     for (int w = 0; w < L_COUNT && rc == 0; w++) {
-        PyObject *v = event_lazy(e, (enum lazy)w);
-        rc = v ? 0 : -1;
+        if ((mappings_only && !is_mapping((enum lazy)w)) ||
+            PyDict_GetItemString(e->kept, lazy_names[w]))
+            continue;
+        PyObject *v = decode(e->ev, (enum lazy)w);
+        rc = v && PyDict_SetItemString(e->kept, lazy_names[w], v) == 0 ? 0 : -1;
         Py_XDECREF(v);
     }
     e->ev = NULL;
@@ -288,9 +314,12 @@ static PyGetSetDef event_getset[] = {
     {"tid", (getter)ev_tid, NULL, "thread id, -1 when unknown", NULL},
     {"pid", (getter)ev_pid, NULL, "process id, -1 when unknown", NULL},
     {"kind", (getter)ev_kind, NULL, "generic, func_entry, func_exit, lost, sched_out, ...", NULL},
-    {"fields", (getter)ev_fields, NULL, "the payload's fields, decoded on access (a dict)", NULL},
-    {"context", (getter)ev_context, NULL, "the stream and event context fields (a dict)", NULL},
-    {"retval", (getter)ev_retval, NULL, "return values of a function exit (a dict)", NULL},
+    {"fields", (getter)ev_fields, NULL,
+     "the payload's fields (a Fields mapping: each decoded on access)", NULL},
+    {"context", (getter)ev_context, NULL, "the stream and event context fields (a Fields mapping)",
+     NULL},
+    {"retval", (getter)ev_retval, NULL, "return values of a function exit (a Fields mapping)",
+     NULL},
     {"trace", (getter)ev_trace, NULL, "the path of the trace it came from", NULL},
     {"func", (getter)ev_func, NULL, "function traces: the function's name, or None", NULL},
     {"addr", (getter)ev_addr, NULL, "function traces: the function's address", NULL},
@@ -313,11 +342,7 @@ static PyObject *event_item(tgpy_event *e, PyObject *key)
     PyObject *fields = event_lazy(e, L_FIELDS);
     if (!fields)
         return NULL;
-    PyObject *v = PyDict_GetItemWithError(fields, key);
-    if (v)
-        Py_INCREF(v);
-    else if (!PyErr_Occurred())
-        PyErr_SetObject(PyExc_KeyError, key);
+    PyObject *v = PyObject_GetItem(fields, key);
     Py_DECREF(fields);
     return v;
 }
@@ -347,8 +372,8 @@ static int iter_leave(tgpy_iter *it)
         return 0;
     it->last = NULL;
     if (Py_REFCNT(e) > 1) {
-        if (it->keep)
-            rc = event_detach(e);
+        if (it->keep || e->views > 0)
+            rc = event_detach(e, !it->keep);
         e->ev = NULL;
     }
     Py_DECREF(e);
@@ -398,6 +423,7 @@ static PyObject *iter_next(tgpy_iter *it)
         return NULL;
     e->ev = ev;
     e->kept = NULL;
+    e->views = 0;
     e->name = name;
     Py_INCREF(name);
     e->ts = it->trace_clock ? tg_event_trace_time_ns(ev) : tg_event_time_ns(ev);

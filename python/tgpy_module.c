@@ -671,10 +671,12 @@ static int module_exec(PyObject *m)
     st->set = (PyTypeObject *)PyType_FromModuleAndSpec(m, &set_spec, NULL);
     st->iter = (PyTypeObject *)PyType_FromModuleAndSpec(m, &tgpy_iter_spec, NULL);
     st->event = (PyTypeObject *)PyType_FromModuleAndSpec(m, &tgpy_event_spec, NULL);
-    if (!st->set || !st->iter || !st->event ||
+    st->fields = (PyTypeObject *)PyType_FromModuleAndSpec(m, &tgpy_fields_spec, NULL);
+    if (!st->set || !st->iter || !st->event || !st->fields ||
         PyModule_AddObjectRef(m, "_Set", (PyObject *)st->set) < 0 ||
         PyModule_AddObjectRef(m, "_Events", (PyObject *)st->iter) < 0 ||
-        PyModule_AddObjectRef(m, "Event", (PyObject *)st->event) < 0)
+        PyModule_AddObjectRef(m, "Event", (PyObject *)st->event) < 0 ||
+        PyModule_AddObjectRef(m, "Fields", (PyObject *)st->fields) < 0)
         return -1;
     for (int i = 0; i < TGPY_KINDS; i++)
         if (!(st->kind[i] = PyUnicode_InternFromString(kind_names[i])))
@@ -689,6 +691,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->set);
     Py_VISIT(st->iter);
     Py_VISIT(st->event);
+    Py_VISIT(st->fields);
     return 0;
 }
 
@@ -699,6 +702,7 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->set);
     Py_CLEAR(st->iter);
     Py_CLEAR(st->event);
+    Py_CLEAR(st->fields);
     for (int i = 0; i < TGPY_KINDS; i++)
         Py_CLEAR(st->kind[i]);
     return 0;

@@ -21,12 +21,16 @@ then traceglot.Error (its .partial holds the rows, text or columns read; its .er
 error of the set).  traceglot.fleet runs one query over many traces on Dask distributed.
 """
 
+import collections.abc as _abc
 import os as _os
 
 from . import _traceglot
-from ._traceglot import Error, Event, version
+from ._traceglot import Error, Event, Fields, version
 
-__all__ = ["open", "TraceSet", "Rows", "Error", "Event", "options", "version"]
+__all__ = ["open", "TraceSet", "Rows", "Error", "Event", "Fields", "options", "version"]
+
+# ev.fields, ev.context and ev.retval: read-only mappings decoded on access (no dict per event)
+_abc.Mapping.register(Fields)
 
 _COMMA_LISTS = ("events", "tid", "cpu")
 _TIMES = ("begin", "end")

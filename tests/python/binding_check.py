@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 
 import traceglot
 
@@ -69,7 +70,7 @@ check("event count = traceglot stats' total (%s)" % stats_total,
 
 def flatten(prefix, v, out):
     """The args table's rows of a value: a.b for members, a[i] for elements."""
-    if isinstance(v, dict):
+    if isinstance(v, Mapping):  # a dict, or an Event's Fields
         for k, x in v.items():
             flatten(prefix + "." + k if prefix else k, x, out)
     elif isinstance(v, list):
@@ -117,6 +118,21 @@ for i, e in enumerate(ts.events()):
         bad.append("event %d %s: %r != %r" % (i, e.name, mine, theirs))
 check("fields, return values and contexts = traceglot sql's args (%d events with args)" % len(args),
       not bad, "; ".join(bad))
+
+# ---- Fields: one field decoded on access answers as the whole mapping does ----------------
+bad = []
+for e in ts.events():
+    for attr in ("fields", "context", "retval"):
+        f = getattr(e, attr)
+        whole = f.copy()
+        one = {k: f[k] for k in whole}
+        if (type(f) is not traceglot.Fields or not isinstance(f, Mapping) or one != whole or
+                len(f) != len(whole) or f != whole or not all(k in f for k in whole) or
+                "no such field" in f or f.get("no such field", 7) != 7 or list(f) != list(whole) or
+                repr(f) != repr(whole)) and len(bad) < 3:
+            bad.append("%s %s: %r != %r" % (e.name, attr, one, whole))
+check("ev.fields, ev.context, ev.retval: each field on access = the whole mapping", not bad,
+      "; ".join(bad))
 
 # ---- SQL: every table, as rows and as text --------------------------------------------------
 for table in ("ftrace_event", "thread", "process", "thread_track", "slice", "sched_slice",
@@ -293,7 +309,7 @@ if FORMAT == "ctf":
             """babeltrace2 2.0.4 shows an empty text as the text an earlier event of the
             class left in its recycled field (docs/design-notes.md): that is its only
             difference allowed."""
-            if isinstance(a, dict) and isinstance(b, dict):
+            if isinstance(a, Mapping) and isinstance(b, Mapping):
                 return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
             if isinstance(a, list) and isinstance(b, list):
                 return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
