@@ -3,14 +3,14 @@
 #
 # Cases (median of 3 runs each, output to /dev/null, peak RSS from /usr/bin/time; one more
 # run checks the answers agree):
-#   - the report query over slice on the uftrace bench recording (bench/uftrace.sh records it
-#     in $TG_BENCH_OUT) against `uftrace report` (goal: faster than uftrace report); the
+#   - the report query over slice on each uftrace bench recording (bench/uftrace.sh records
+#     them in $TG_BENCH_OUT: fib and mix) against `uftrace report` (goal: 3x); the
 #     answers: uftrace report's calls, total and self times (tests/sql/report-compare.py);
 #   - `SELECT name, count(*) FROM ftrace_event GROUP BY name` on the trace.dat bench file
 #     (bench/ftrace.sh captures it) against `trace-cmd report --stat` (the kernel buffer
 #     counts it prints without reading the events) and `trace-cmd report | wc -l` (reading
 #     them); the answers: events per name = trace-cmd report's lines per name;
-#   - the parent join on the same recording (`slice s JOIN slice p ON s.parent_id = p.id`:
+#   - the parent join on the same recordings (`slice s JOIN slice p ON s.parent_id = p.id`:
 #     goal < 2 s, each parent looked up through the index built on first use);
 #   - the rate of a scan (`SELECT count(*) FROM ftrace_event`, and the GROUP BY) in events/s
 #     and MB/s of trace data, beside Perfetto's published 13-40 MB/s of trace_processor.
@@ -18,7 +18,6 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 TG=${TG:?}
 out=${TG_BENCH_OUT:-$here/out}
-uft=$out/uftrace-fib.data
 dat=$out/ftrace-bench-v6.dat
 command -v /usr/bin/time >/dev/null || { echo "sql: SKIP (/usr/bin/time is not installed)"; exit 0; }
 
@@ -55,7 +54,8 @@ rate() {
                n, e, b / 1e6, s, e / s / 1e6, b / s / 1e6, c, e / c / 1e6, b / c / 1e6 }'
 }
 
-if [ -f "$uft/info" ] && command -v uftrace >/dev/null; then
+uftrace_cases() { # RECORDING LABEL
+    local uft=$1 label=$2 q full agree jq s kb c want got
     q="SELECT name, count(*), sum(dur) FROM slice GROUP BY name"
     full="SELECT name, count(*) AS calls, sum(IIF(recursive, 0, end_ts - ts)) AS total,
                  sum(self_dur) AS self, sum(dur) AS plain, max(recursive OR dur < 0) AS special
@@ -68,22 +68,30 @@ if [ -f "$uft/info" ] && command -v uftrace >/dev/null; then
     else
         agree="ANSWERS DIFFER: $(tail -1 "$out/sql-cmp.txt")"
     fi
-    bench "sql slice report query" "uftrace report" "'$TG' sql --format csv '$uft' -q '$q'" \
+    bench "sql slice report query$label" "uftrace report" "'$TG' sql --format csv '$uft' -q '$q'" \
         "uftrace report -d '$uft'" "$agree"
     # the parent join (issues 34, 35: goal < 2 s): each row's parent looked up by id
     jq="SELECT count(*) FROM slice s JOIN slice p ON s.parent_id = p.id"
     read -r s kb c < <(tg_timed "$out/sql-join.csv" "$TG" sql --format csv "$uft" -q "$jq")
     want=$("$TG" sql --format csv "$uft" -q "SELECT count(*) FROM slice WHERE parent_id IN (SELECT id FROM slice)" | tail -1)
     got=$(tail -1 "$out/sql-join.csv")
-    awk -v s="$s" -v kb="$kb" -v got="$got" -v want="$want" 'BEGIN {
-        printf "sql slice parent join (uftrace): %.3f s (goal < 2 s), peak RSS %.0f MB, %s rows, %s\n",
-               s, kb / 1024, got, (got == want ? "as many as slices whose parent is a slice" : "ROWS DIFFER from " want) }'
+    awk -v lbl="${label# }" -v s="$s" -v kb="$kb" -v got="$got" -v want="$want" 'BEGIN {
+        printf "sql slice parent join (uftrace%s): %.3f s (goal < 2 s), peak RSS %.0f MB, %s rows, %s\n",
+               (lbl == "" ? "" : " " lbl), s, kb / 1024, got, (got == want ? "as many as slices whose parent is a slice" : "ROWS DIFFER from " want) }'
     rm -f "$out/sql-join.csv"
-    rate "sql slice scan (uftrace)" "$(du -sb "$uft" | cut -f1)" "SELECT count(*) FROM slice" "$uft"
+    rate "sql slice scan (uftrace$label)" "$(du -sb "$uft" | cut -f1)" "SELECT count(*) FROM slice" "$uft"
     rm -f "$out/sql-uf.txt" "$out/sql-tg.csv" "$out/sql-cmp.txt"
-else
-    echo "sql: SKIP the uftrace case (no $uft: run bench/uftrace.sh first)"
-fi
+}
+
+found=0
+for uft in "$out/uftrace-fib.data" "$out/uftrace-mix.data"; do
+    [ -f "$uft/info" ] && command -v uftrace >/dev/null || continue
+    found=1
+    label=
+    [ "$uft" = "$out/uftrace-fib.data" ] || label=" ($(basename "$uft" .data | sed 's/^uftrace-//'))"
+    uftrace_cases "$uft" "$label"
+done
+[ $found = 1 ] || echo "sql: SKIP the uftrace case (no $out/uftrace-fib.data: run bench/uftrace.sh first)"
 
 if [ -f "$dat" ] && command -v trace-cmd >/dev/null; then
     q="SELECT name, count(*) AS n FROM ftrace_event GROUP BY name ORDER BY name"
