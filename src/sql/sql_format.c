@@ -437,8 +437,11 @@ static int run_text(sqlite3 *sqlite, const char *sql, const struct sql_style *st
             tg_buf_putc(out, '\n'); /* between result sets */
         if (f == FMT_JSON && doc->wrap && sqlite3_column_count(st))
             tg_buf_puts(out, doc->sets++ ? "," : "[");
+        bool routed = sql_summary_route(sqlite, &st);
         int rc = run_statement(st, sty, out, sqlite, db, err);
         sqlite3_finalize(st);
+        if (routed)
+            sql_summary_end(sqlite);
         if (rc < 0)
             return rc;
     }

@@ -308,6 +308,15 @@ extern const sql_table *const sql_analysis_tables[];
  * table names when it names no table there is (sql_names.c). */
 int sql_prepare_failed(struct sqlite3 *sqlite, tg_error **err);
 
+/* ---- the per-name summary (sql_summary.c) ---------------------------------------------- */
+
+/* When *st is a GROUP BY name over slice or ftrace_event of the summary's family, reads the
+ * table once into a summary per name and puts in *st (finalizing the first) the statement
+ * rewritten over it, with the same answers: true; else leaves *st (false).  After running a
+ * statement routed so, sql_summary_end drops the summary. */
+bool sql_summary_route(struct sqlite3 *sqlite, struct sqlite3_stmt **st);
+void sql_summary_end(struct sqlite3 *sqlite);
+
 /* ---- args (sql_args.c) ------------------------------------------------------------------- */
 
 /* EXTRACT_ARG(arg_set_id, key) as a SQL function of db.  SQLite's status. */
