@@ -533,8 +533,10 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
                "%s: offset 0x%llx: packet %zu: its field header or length runs past the end of "
                "the file (%zu bytes)",
                path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
+    int rc = pf_atrace_pass(t);
     pf_apply_renames(p);
-    int rc = pf_declare_tracks(t);
+    if (rc == 0)
+        rc = pf_declare_tracks(t);
     struct timespec ended;
     clock_gettime(CLOCK_MONOTONIC, &ended);
     /* how long reading took, as trace_processor reports its parse */
@@ -579,6 +581,7 @@ static void pf_close(tg_trace *t)
     tg_hash_free(&p->interned_by_key);
     tg_hash_free(&p->name_by_hash);
     tg_hash_free(&p->class_by_desc);
+    tg_hash_free(&p->first_bundle_cpus);
     tg_error_free(p->damage);
     tg_map_close(&p->map);
     free(p);

@@ -164,16 +164,10 @@ static int read_event(tg_trace *t, const uint8_t *data, size_t size, uint32_t cp
     r->data = member;
     r->size = member_len;
     r->offset = offset;
-    if (f->descriptor == &perfetto_read__sde_tracing_mark_write_ftrace_event__descriptor ||
+    if (f->descriptor == &perfetto_read__print_ftrace_event__descriptor ||
+        f->descriptor == &perfetto_read__sde_tracing_mark_write_ftrace_event__descriptor ||
         f->descriptor == &perfetto_read__tracing_mark_write_ftrace_event__descriptor)
-        return pf_atrace_mark(t, f->descriptor, member, member_len, r->ts, pid, offset);
-    if (f->descriptor == &perfetto_read__print_ftrace_event__descriptor) {
-        /* atrace's slices, written as print events: the text is field 2 */
-        const uint8_t *q = member, *q_end = member + member_len;
-        while (pf_wire_next(&q, q_end, &w) > 0)
-            if (w.field == 2 && w.type == 2)
-                return pf_atrace(t, r->ts, pid, (const char *)w.bytes, w.len, offset);
-    }
+        p->n_atrace_events++; /* its slices come in time order (pf_atrace_pass) */
     return 0;
 }
 
@@ -182,14 +176,17 @@ int pf_read_ftrace_bundle(tg_trace *t, const uint8_t *data, size_t size, uint64_
 {
     (void)err;
     uint32_t cpu = 0;
+    uint64_t valid_from = 0;
     const uint8_t *cur = data, *end = data + size, *compact = NULL;
     size_t compact_len = 0;
     pf_wire w;
     while (pf_wire_next(&cur, end, &w) > 0) /* the cpu first: it may come after the events */
         if (w.field == 1 && w.type == 0)
             cpu = (uint32_t)w.value;
+        else if ((w.field == 9 || w.field == 10) && w.type == 0)
+            valid_from = w.value; /* last_read_event_timestamp, previous_bundle_end_timestamp */
     cur = data;
-    int rc = 0;
+    int rc = pf_ftrace_bundle_start(t->priv, cpu, valid_from);
     while (rc == 0 && pf_wire_next(&cur, end, &w) > 0) {
         if (w.field == 2 && w.type == 2)
             rc = read_event(t, w.bytes, w.len, cpu, offset);

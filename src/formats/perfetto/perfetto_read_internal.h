@@ -133,6 +133,11 @@ typedef struct pf_trace {
     } * renames;
     size_t n_renames, cap_renames;
     uint64_t order;
+    /* atrace (perfetto_read_atrace_pass.c): the events that write its slices, the CPUs whose
+     * first bundle was read, and from when every CPU's ftrace data is whole */
+    size_t n_atrace_events;
+    tg_hash first_bundle_cpus;
+    int64_t ftrace_data_start;
     bool streams_into_file; /* the trace config's: traced wrote the buffers into the file
                              * periodically (long trace mode) */
     tg_error *damage;       /* where reading stopped: the stream gives it after the records */
@@ -294,6 +299,14 @@ int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *arg
 /* A packet's StreamingProfilePacket (field 54, unknown to protobuf-c here), if it has one:
  * its time deltas advance sequence s's track event time.  0 or TG_ERR_NOMEM. */
 int pf_read_streaming_profile(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s);
+
+/* ---- atrace's slices, in time order (perfetto_read_atrace_pass.c) ---- */
+/* A bundle of cpu's events whose stream is whole from valid_from on (0: not said): the first
+ * of a CPU's moves where the trace's ftrace data starts.  0 or TG_ERR_NOMEM. */
+int pf_ftrace_bundle_start(pf_trace *p, uint32_t cpu, uint64_t valid_from);
+/* Once every packet is read: sorts the records and adds the slices the atrace events make
+ * (from where the ftrace data starts), each after its event.  0 or TG_ERR_NOMEM. */
+int pf_atrace_pass(tg_trace *t);
 
 /* ---- atrace's marks in fields (perfetto_read_atrace_marks.c) ---- */
 /* A tracing_mark_write or sde_tracing_mark_write event (its message type d, its bytes) at ts
