@@ -61,6 +61,9 @@ struct tg_stream_ops {
     /* Optional: the declared track (tg_trace.tracks' index) of the slice ev begins or ends
      * when it is not its thread's calls, -1 when it is (tg_track_decl). */
     int64_t (*track)(const tg_event *ev);
+    /* Optional: the value ev gives the declared counter track its track op names (a
+     * tg_track_decl with counter set): false when ev is no counter value. */
+    bool (*counter_value)(const tg_event *ev, double *value);
     /* Optional: a function exit's call times as its tracer took them, in ns on the trace's
      * clock (tg_event_call_times): false when the event has none on that clock. */
     bool (*call_times)(const tg_event *ev, int64_t *call_ns, int64_t *ret_ns);
@@ -119,6 +122,14 @@ typedef struct tg_track_decl {
     const char *type; /* Perfetto's track.type, NULL: by whose it is */
     int64_t pid, tid; /* -1 none */
     int64_t parent;   /* index of the parent's declaration, -1 none */
+    /* a counter track: its events are values (tg_stream_ops.counter_value), not slices */
+    bool counter;
+    const char *unit; /* a counter's unit, NULL none */
+    /* Perfetto's dimension and source args of the track (track.dimension_arg_set_id,
+     * source_arg_set_id): named values, which with their strings live in the trace's arena
+     * (not copied); NULL none */
+    const tg_value *dims, *source_args;
+    size_t n_dims, n_source_args;
 } tg_track_decl;
 
 struct tg_trace {

@@ -74,6 +74,9 @@
  * from the event's own fields (whose arg_set_id is the ordinal). */
 #define TG_KM_ARGSET_BIT ((int64_t)1 << 40)
 #define TG_KM_ARGSET(ordinal) ((ordinal) | TG_KM_ARGSET_BIT)
+/* The arg_set_id of a track's dimension args (source 0) or source args (source 1). */
+#define TG_KM_TRACK_ARGSET_BIT ((int64_t)1 << 42)
+#define TG_KM_TRACK_ARGSET(track, source) (TG_KM_TRACK_ARGSET_BIT | (track) << 1 | (source))
 
 typedef struct tg_kmodel tg_kmodel;
 typedef struct tg_kcursor tg_kcursor;
@@ -127,6 +130,10 @@ typedef struct tg_ktrack {
     double scale;          /* counters: a value is the field times this (1024: KiB), 0: 1 */
     int64_t parent_id;     /* -1 none */
     const char *type_name; /* Perfetto's track.type a viewer trace gave it, NULL: by type */
+    /* the args a viewer trace gave it (tg_track_decl's dims, source_args): their
+     * arg_set_ids are TG_KM_TRACK_ARGSET(id, 0) and (id, 1) */
+    const tg_value *dims, *source_args;
+    size_t n_dims, n_source_args;
 } tg_ktrack;
 
 tg_kmodel *tg_kmodel_new(tg_set *set); /* NULL when out of memory */
@@ -163,8 +170,8 @@ typedef enum tg_kstep_what {
     TG_KSTEP_SWITCH = 8,        /* a sched_switch: cpu's prev_utid out, next_utid in (step 3) */
     TG_KSTEP_WAKEUP = 16,       /* woken_utid woken by the event's thread (step 3) */
     TG_KSTEP_BLOCKED = 32,      /* why blocked_utid blocked (sched_blocked_reason): io_wait */
-    TG_KSTEP_DECLARED = 64,     /* the slice is on a track its trace declared (tg_track_decl),
-                               * not one of its thread's calls */
+    TG_KSTEP_DECLARED = 64,     /* the slice (or counter value) is on a track its trace
+                                * declared (tg_track_decl), not one of its thread's calls */
     TG_KSTEP_SLICE_WHOLE = 128, /* with SLICE_BEGIN: the slice (from slice_begin_ts) also
                                  * ends, slice_dur later (an instant: 0) */
     TG_KSTEP_TASK_STATE = 256,  /* a task said its own state (Perfetto's generic kernel

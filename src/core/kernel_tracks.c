@@ -7,7 +7,9 @@
  * model makes one track per declaration with the listed tasks (so every pass numbers them
  * alike and a track with no slice is still a row of `track`), the thread or process it
  * belongs to made with it when the tasks did not list it.  A pass keeps the slices open on
- * each (their names, for the end) and says what each event does as a step. */
+ * each (their names, for the end) and says what each event does as a step.  A declaration
+ * may be a counter track (a Perfetto data source's, a TrackEvent counter): its events are
+ * values (tg_stream_ops.counter_value), a counter step each. */
 #include "core/format_api.h"
 #include "core/grow.h"
 #include "core/kernel_internal.h"
@@ -64,6 +66,19 @@ static int64_t make_one(tg_kcursor *c, const tg_trace *t, size_t k, int64_t *ids
     k_track->upid = upid;
     k_track->type_name = type_name;
     k_track->parent_id = parent >= 0 ? parent : utid >= 0 ? m->threads[utid].track_id : -1;
+    if (d->counter) {
+        k_track->is_counter = true;
+        k_track->unit = d->unit ? km_intern(m, d->unit, strlen(d->unit)) : NULL;
+        if (d->unit && !k_track->unit)
+            return TG_ERR_NOMEM;
+        k_track->parent_id = parent; /* a counter is no child of its thread's calls */
+        if (utid >= 0)
+            k_track->type = TG_KTRACK_COUNTER;
+    }
+    k_track->dims = d->dims;
+    k_track->n_dims = d->dims ? d->n_dims : 0;
+    k_track->source_args = d->source_args;
+    k_track->n_source_args = d->source_args ? d->n_source_args : 0;
     ids[k] = id;
     return id;
 }
@@ -107,12 +122,28 @@ int km_declared_tracks_create(tg_kcursor *c)
     return 0;
 }
 
+/* A value of a declared counter track (id): a counter step. */
+static int declared_counter(const tg_event *ev, int64_t id, tg_kstep *step)
+{
+    double value;
+    if (!ev->stream->ops->counter_value || !ev->stream->ops->counter_value(ev, &value))
+        return 0;
+    if (step) {
+        step->what |= TG_KSTEP_COUNTER | TG_KSTEP_DECLARED;
+        step->cpu = -1;
+        step->counter_track = id;
+        step->value = value;
+    }
+    return 1;
+}
+
 int km_declared_slice(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kstep *step)
 {
     tg_kmodel *m = c->m;
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
-    if (!m->n_decl || (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT) || !ev->stream ||
-        !ev->stream->ops->track)
+    if (!m->n_decl ||
+        (kind != TG_KIND_FUNC_ENTRY && kind != TG_KIND_FUNC_EXIT && kind != TG_KIND_GENERIC) ||
+        !ev->stream || !ev->stream->ops->track)
         return 0;
     int64_t k = ev->stream->ops->track(ev);
     if (k < 0)
@@ -127,6 +158,8 @@ int km_declared_slice(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kstep *s
     int64_t id = m->decl_ids[i][k];
     if (id < m->first_decl || id >= m->first_decl + m->n_decl)
         return 0;
+    if (m->tracks[id].is_counter || kind == TG_KIND_GENERIC)
+        return m->tracks[id].is_counter ? declared_counter(ev, id, step) : 0;
     if (!c->decl_open && !(c->decl_open = calloc((size_t)m->n_decl, sizeof *c->decl_open)))
         return TG_ERR_NOMEM;
     struct km_decl_open *o = &c->decl_open[id - m->first_decl];

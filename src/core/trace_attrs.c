@@ -110,6 +110,7 @@ int64_t tg_trace_add_track(tg_trace *t, const tg_track_decl *track)
     tg_track_decl k = *track;
     k.name = dup_or_null(t, track->name, &ok);
     k.type = dup_or_null(t, track->type, &ok);
+    k.unit = dup_or_null(t, track->unit, &ok);
     if (!ok)
         return TG_ERR_NOMEM;
     t->tracks[t->n_tracks] = k;

@@ -9,7 +9,9 @@
  * "outer.member", an array element's "array[i]" (flat_key without the index); payload
  * fields by their own names, return values likewise, CTF contexts under "context.".  Values:
  * int (signed), uint, pointer, real, string; text is copied out of the trace, so rows stay
- * valid while the cursor they came from moves on. */
+ * valid while the cursor they came from moves on.  A track's dimension and source args (a
+ * viewer trace's, TG_KM_TRACK_ARGSET) are read from the kernel model's track: a lookup by
+ * their arg_set_id finds them, a scan of the whole table does not list them. */
 #include "sql/sql_internal.h"
 
 #include <stdio.h>
@@ -170,6 +172,30 @@ static int arg_set_fill(sql_db *db, struct arg_set *a, const tg_event *ev, int64
     return 0;
 }
 
+/* a holds the args a viewer trace gave a track (id: TG_KM_TRACK_ARGSET), once the model is
+ * whole.  0, or a negative status. */
+static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+{
+    if (!a->text && !(a->text = tg_buf_new()))
+        return TG_ERR_NOMEM;
+    tg_buf_reset(a->text);
+    a->n = 0;
+    a->id = id;
+    int rc = sql_registry_complete(db);
+    if (rc < 0)
+        return rc;
+    const tg_ktrack *t = tg_kmodel_track(db->model, (id & ~TG_KM_TRACK_ARGSET_BIT) >> 1);
+    if (!t)
+        return 0;
+    const tg_value *v = id & 1 ? t->source_args : t->dims;
+    size_t n = id & 1 ? t->n_source_args : t->n_dims;
+    for (size_t i = 0; i < n; i++)
+        TG_TRY(flatten(a, &v[i], v[i].name ? v[i].name : "", v[i].name ? v[i].name : "", 0));
+    return 0;
+}
+
+static bool is_track_arg_set(int64_t id) { return id >= 0 && (id & TG_KM_TRACK_ARGSET_BIT); }
+
 static void arg_set_free(struct arg_set *a)
 {
     free(a->rows);
@@ -233,6 +259,13 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             return;
         }
         a->id = SQL_ANY;
+    }
+    if (a->id != id && is_track_arg_set(id)) {
+        int rc = track_arg_set_fill(db, a, id);
+        if (rc < 0) {
+            sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
+            return;
+        }
     }
     if (a->id != id) {
         int rc;
@@ -320,6 +353,11 @@ static int args_filter(sql_cursor *c)
     if (c->q.empty) {
         c->eof = true;
         return 0;
+    }
+    if (is_track_arg_set(c->q.argset)) {
+        int rc = track_arg_set_fill(c->db, &a->set, c->q.argset);
+        a->done = true;
+        return rc < 0 ? sql_fail(c->db, rc, NULL) : 0;
     }
     if (c->q.argset != SQL_ANY) {
         int rc;

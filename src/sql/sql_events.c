@@ -12,8 +12,9 @@
  * counter is uftrace's read:* samples (TG_KIND_COUNTER): one row per integer field, on the
  * track of that thread and field (the kernel model's), the value as the Perfetto writer gives it
  * (KiB fields in bytes); and the kernel model's per-CPU counters (cpu_frequency's kHz on
- * "cpufreq", cpu_idle's state on "cpuidle").  A sample's id is its ordinal among the
- * samples. */
+ * "cpufreq", cpu_idle's state on "cpuidle"), and the values of the counter tracks a viewer
+ * trace declared (a Perfetto data source's: their args are the event's fields).  A sample's
+ * id is its ordinal among the samples. */
 #include "sql/sql_internal.h"
 
 #include <stdlib.h>
@@ -33,8 +34,9 @@ struct event_scan {
     /* counter: the sample being read */
     const tg_event *ev;
     size_t field, n_fields;
-    int64_t sample;        /* ordinal of the sample handed out last */
-    size_t kmore, n_kmore; /* the model's further values of the event (kernel_import.c) */
+    int64_t sample;           /* ordinal of the sample handed out last */
+    size_t kmore, n_kmore;    /* the model's further values of the event (kernel_import.c) */
+    const tg_event *model_ev; /* the event of the model's values */
 };
 
 static bool name_matches(struct event_scan *s, const sql_query *q, const tg_event *ev)
@@ -218,7 +220,12 @@ static int model_counter_row(sql_cursor *c, struct event_scan *s, int64_t track,
     sql_int(&r[K_TRACK_ID], track);
     r[K_VALUE].type = SQLITE_FLOAT;
     r[K_VALUE].u.d = value;
-    sql_int_or_null(&r[K_ARG_SET_ID], st->n_args ? TG_KM_ARGSET(s->scan.ordinal) : SQL_ANY);
+    int64_t argset = st->n_args ? TG_KM_ARGSET(s->scan.ordinal) : SQL_ANY;
+    /* a value of a track a viewer trace declared: its args are the event's own fields */
+    if ((st->what & TG_KSTEP_DECLARED) && s->model_ev &&
+        tg_event_field_count(s->model_ev, TG_SCOPE_PAYLOAD))
+        argset = s->scan.ordinal;
+    sql_int_or_null(&r[K_ARG_SET_ID], argset);
     return 1;
 }
 
@@ -281,6 +288,7 @@ static int counter_next(sql_cursor *c)
         }
         if (!(ev->cls && ev->cls->kind == TG_KIND_COUNTER)) {
             const tg_kstep *st = tg_iter_kstep(s->scan.it);
+            s->model_ev = ev;
             s->kmore = 0;
             s->n_kmore = st->n_more_counters;
             if (model_counter_row(c, s, st->counter_track, st->value, st))

@@ -75,8 +75,14 @@ static void put_common(sql_val *v, const tg_ktrack *t)
     sql_text(&v[K_NAME], t->name);
     sql_text(&v[K_TYPE], t->type_name ? t->type_name : type_name(t->type));
     put_id(&v[K_PARENT], t->parent_id);
-    sql_null(&v[K_SOURCE_ARGS]);
+    sql_int_or_null(&v[K_SOURCE_ARGS], t->n_source_args ? TG_KM_TRACK_ARGSET(t->id, 1) : SQL_ANY);
     sql_null(&v[K_MACHINE]);
+}
+
+/* The arg set of the dimensions a viewer trace gave the track (sql_args.c finds it). */
+static void put_dimension_args(sql_val *v, const tg_ktrack *t)
+{
+    sql_int_or_null(v, t->n_dims ? TG_KM_TRACK_ARGSET(t->id, 0) : SQL_ANY);
 }
 
 #define TRACK_TABLE(table, n, utid_col, next_fn)                                                   \
@@ -95,7 +101,7 @@ static int track_next(sql_cursor *c)
         return 0;
     sql_val *v = c->row;
     put_common(v, t);
-    sql_null(&v[TR_DIMENSION_ARGS]);
+    put_dimension_args(&v[TR_DIMENSION_ARGS], t);
     sql_text(&v[TR_EVENT_TYPE], t->is_counter ? "counter" : "slice");
     sql_text(&v[TR_UNIT], t->unit);
     put_id(&v[TR_UTID], t->utid);
@@ -169,7 +175,7 @@ static int counter_track_next(sql_cursor *c)
         return 0;
     sql_val *v = c->row;
     put_common(v, t);
-    sql_null(&v[CT_DIMENSION_ARGS]);
+    put_dimension_args(&v[CT_DIMENSION_ARGS], t);
     sql_text(&v[CT_UNIT], t->unit);
     sql_null(&v[CT_DESCRIPTION]);
     put_id(&v[CT_UTID], t->utid);

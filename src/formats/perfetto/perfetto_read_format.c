@@ -577,6 +577,8 @@ static void pf_close(tg_trace *t)
     free(p->clocks);
     free(p->renames);
     tg_hash_free(&p->track_by_uuid);
+    tg_hash_free(&p->counter_by_key);
+    pf_probe_state_free(p);
     tg_hash_free(&p->seq_by_id);
     tg_hash_free(&p->interned_by_key);
     tg_hash_free(&p->name_by_hash);

@@ -39,8 +39,11 @@ typedef struct pf_record {
     uint64_t order; /* file order: the sort's tie-break */
     const tg_event_class *cls;
     int32_t cpu, pid, tid;
-    int32_t track;       /* slices: its pf_track (pf_trace.tracks' index), -1 none */
-    uint64_t addr;       /* slices: the name's number (pf_trace.names) */
+    int32_t track; /* slices, counter values: its pf_track (pf_trace.tracks' index), -1 none */
+    union {
+        uint64_t addr; /* slices: the name's number (pf_trace.names) */
+        double value;  /* counter values (class pf_trace.counter) */
+    };
     const uint8_t *data; /* ftrace: the encoded event message (in the map or the arena) */
     size_t size;
     uint64_t offset;            /* of its packet in the file */
@@ -61,6 +64,12 @@ typedef struct pf_track {
     int64_t decl;         /* its tg_track_decl, -1: none (a thread's) or not yet */
     uint64_t first_slice; /* the name number of its first slice, UINT64_MAX none */
     const char *name;
+    /* a counter track (perfetto_read_counter.c: a TrackDescriptor's counter, or a data
+     * source's track): its Perfetto type, unit and dimension / source args (in the arena) */
+    bool counter;
+    const char *type, *unit;
+    const tg_value *dims, *source_args;
+    size_t n_dims, n_source_args;
     uint32_t open; /* slices begun and not ended (their names' numbers on a stack) */
     uint64_t *stack;
     size_t cap;
@@ -119,7 +128,10 @@ typedef struct pf_trace {
     tg_hash name_by_hash;
     tg_hash class_by_desc; /* ftrace member descriptor -> class */
     const tg_event_class *slice_begin, *slice_end;
-    int32_t *cpu_current; /* compact sched: the task running on each cpu (its pid) */
+    const tg_event_class *counter; /* counter values' class, made at the first */
+    tg_hash counter_by_key;        /* data sources' counter tracks by their key */
+    struct pf_probe_state *probes; /* what data sources keep between packets (NULL: none yet) */
+    int32_t *cpu_current;          /* compact sched: the task running on each cpu (its pid) */
     const char **cpu_comm;
     size_t n_cpus;
     pf_clock *clocks;
@@ -225,6 +237,44 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
 /* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track
  * "Trace Triggers".  0 or TG_ERR_NOMEM. */
 int pf_read_trigger(tg_trace *t, const PerfettoRead__Trigger *tr, int64_t ts, uint64_t offset);
+/* ---- counter tracks and values (perfetto_read_counter.c) ------------------------------- */
+/* A data source's counter track as trace_processor makes it: its type (the blueprint's
+ * name), name, unit, the dimensions that tell it apart and its source args (their names and
+ * strings static or in the arena; copied). */
+typedef struct pf_counter_how {
+    const char *type, *name, *unit;
+    const tg_value *dims, *source_args;
+    size_t n_dims, n_source_args;
+    int32_t pid, tid; /* whose, -1 no one's */
+} pf_counter_how;
+/* The track (pf_trace.tracks' index) of how's type and dimensions, made at its first use;
+ * TG_ERR_NOMEM. */
+int64_t pf_counter_track(tg_trace *t, const pf_counter_how *how);
+/* A value of counter track k at ts (args: n named values for the counter's arg set, copied;
+ * NULL none).  0 or TG_ERR_NOMEM. */
+int pf_counter_record(tg_trace *t, int64_t ts, int64_t k, double value, const tg_value *args,
+                      size_t n, uint64_t offset);
+/* What data sources keep between packets (a disk's last counts, ...), made at first use:
+ * NULL when out of memory; freed with the trace (pf_probe_state_free). */
+struct pf_probe_state *pf_probe_state_of(pf_trace *p);
+void pf_probe_state_free(pf_trace *p);
+/* The previous values a source keeps under key (n of them, zero at first: *fresh set);
+ * NULL when out of memory. */
+int64_t *pf_probe_previous(pf_trace *p, uint64_t key, size_t n, bool *fresh);
+uint64_t pf_counter_key(uint64_t seed, const void *bytes, size_t n);
+/* A string value named name (text copied into the arena); false when out of memory. */
+bool pf_value_text(tg_trace *t, tg_value *v, const char *name, const char *text, size_t len);
+static inline tg_value pf_value_int(const char *name, int64_t i)
+{
+    return (tg_value){.name = name, .type = TG_VAL_SINT, .v.s = i, .bits = 64, .base = 10};
+}
+static inline tg_value pf_value_uint(const char *name, uint64_t u)
+{
+    return (tg_value){.name = name, .type = TG_VAL_UINT, .v.u = u, .bits = 64, .base = 10};
+}
+
+/* ---- system stats (perfetto_read_sys_stats.c) ---- */
+int pf_read_sys_stats(tg_trace *t, const PerfettoRead__SysStats *st, int64_t ts, uint64_t offset);
 
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);

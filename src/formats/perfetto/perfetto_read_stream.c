@@ -40,7 +40,7 @@ static int pf_next(tg_stream *s, tg_event *ev, tg_error **err)
     ev->pid = r->pid;
     ev->tid = r->tid;
     ev->depth = -1;
-    ev->addr = r->addr;
+    ev->addr = r->cls == p->counter ? 0 : r->addr;
     ev->offset = r->offset;
     ev->data = r->data;
     ev->size = r->size;
@@ -223,6 +223,16 @@ static int64_t pf_event_track(const tg_event *ev)
     return r && r->track >= 0 ? st->p->tracks[r->track].decl : -1;
 }
 
+static bool pf_counter_value(const tg_event *ev, double *value)
+{
+    const pf_stream *st = ev->stream->priv;
+    const pf_record *r = ev->auxp;
+    if (!r || !st->p->counter || r->cls != st->p->counter)
+        return false;
+    *value = r->value;
+    return true;
+}
+
 static const struct tg_stream_ops pf_stream_ops = {
     .next = pf_next,
     .field_count = pf_field_count,
@@ -230,6 +240,7 @@ static const struct tg_stream_ops pf_stream_ops = {
     .func_name = pf_func_name,
     .func_category = pf_func_category,
     .track = pf_event_track,
+    .counter_value = pf_counter_value,
     .flows = pf_flows,
     .destroy = pf_destroy,
     .rewind = pf_rewind,

@@ -65,12 +65,25 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
 {
     pf_trace *p = t->priv;
     pf_track *k = &p->tracks[i];
-    if ((k->thread && !k->apart) || k->decl >= 0)
+    if ((k->thread && !k->apart && !k->counter) || k->decl >= 0)
         return k->decl;
-    tg_track_decl d = {.name = k->name, .pid = -1, .tid = -1, .parent = -1};
+    tg_track_decl d = {.name = k->name,
+                       .type = k->type,
+                       .pid = -1,
+                       .tid = -1,
+                       .parent = -1,
+                       .counter = k->counter,
+                       .unit = k->unit,
+                       .dims = k->dims,
+                       .n_dims = k->n_dims,
+                       .source_args = k->source_args,
+                       .n_source_args = k->n_source_args};
     if (k->thread)
         d.tid = k->tid; /* a track of the thread's own, beside its calls */
-    else if (k->process)
+    else if (k->counter && (k->pid >= 0 || k->tid >= 0)) {
+        d.pid = k->pid;
+        d.tid = k->tid;
+    } else if (k->process)
         d.pid = k->pid;
     else if (k->has_parent && guard < 64) {
         const uint64_t *slot = tg_hash_find(&p->track_by_uuid, k->parent_uuid);
