@@ -276,6 +276,10 @@ static inline tg_value pf_value_uint(const char *name, uint64_t u)
 /* ---- system stats (perfetto_read_sys_stats.c) ---- */
 int pf_read_sys_stats(tg_trace *t, const PerfettoRead__SysStats *st, int64_t ts, uint64_t offset);
 
+/* ---- power rails and energy estimates (perfetto_read_power.c) ---- */
+/* A PowerRails or AndroidEnergyEstimationBreakdown packet (at ts).  0 or TG_ERR_NOMEM. */
+int pf_read_power(tg_trace *t, const PerfettoRead__TracePacket *pk, int64_t ts, uint64_t offset);
+
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);
 

@@ -16,6 +16,9 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
         return pf_read_trigger(t, pk->clone_snapshot_trigger, ts, offset);
     case PERFETTO_READ__TRACE_PACKET__DATA_SYS_STATS:
         return pf_read_sys_stats(t, pk->sys_stats, ts, offset);
+    case PERFETTO_READ__TRACE_PACKET__DATA_POWER_RAILS:
+    case PERFETTO_READ__TRACE_PACKET__DATA_ANDROID_ENERGY_ESTIMATION_BREAKDOWN:
+        return pf_read_power(t, pk, ts, offset);
     default: return 0;
     }
 }
