@@ -94,6 +94,7 @@ static uint64_t key_of(const pf_counter_how *how)
     uint64_t h = mix(0xcbf29ce484222325ull, how->type, strlen(how->type) + 1);
     h = mix(h, &how->pid, sizeof how->pid);
     h = mix(h, &how->tid, sizeof how->tid);
+    h = mix(h, &how->slices, sizeof how->slices);
     for (size_t i = 0; i < how->n_dims; i++) {
         const tg_value *v = &how->dims[i];
         h = mix(h, v->name ? v->name : "", v->name ? strlen(v->name) + 1 : 1);
@@ -120,7 +121,7 @@ int64_t pf_counter_track(tg_trace *t, const pf_counter_how *how)
                   .tid = how->tid,
                   .decl = -1,
                   .first_slice = UINT64_MAX,
-                  .counter = true,
+                  .counter = !how->slices,
                   .n_dims = how->n_dims,
                   .n_source_args = how->n_source_args};
     k.name = how->name ? tg_arena_strdup(&t->arena, how->name) : NULL;

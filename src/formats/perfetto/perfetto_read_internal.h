@@ -237,6 +237,7 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
 /* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track
  * "Trace Triggers".  0 or TG_ERR_NOMEM. */
 int pf_read_trigger(tg_trace *t, const PerfettoRead__Trigger *tr, int64_t ts, uint64_t offset);
+
 /* ---- counter tracks and values (perfetto_read_counter.c) ------------------------------- */
 /* A data source's counter track as trace_processor makes it: its type (the blueprint's
  * name), name, unit, the dimensions that tell it apart and its source args (their names and
@@ -246,6 +247,7 @@ typedef struct pf_counter_how {
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
     int32_t pid, tid; /* whose, -1 no one's */
+    bool slices;      /* a track of instants (pf_slice_record), not of counter values */
 } pf_counter_how;
 /* The track (pf_trace.tracks' index) of how's type and dimensions, made at its first use;
  * TG_ERR_NOMEM. */
@@ -279,6 +281,16 @@ int pf_read_sys_stats(tg_trace *t, const PerfettoRead__SysStats *st, int64_t ts,
 /* ---- power rails and energy estimates (perfetto_read_power.c) ---- */
 /* A PowerRails or AndroidEnergyEstimationBreakdown packet (at ts).  0 or TG_ERR_NOMEM. */
 int pf_read_power(tg_trace *t, const PerfettoRead__TracePacket *pk, int64_t ts, uint64_t offset);
+
+/* ---- Android probes and atrace counters (perfetto_read_android.c) ---- */
+/* A CpuPerUidData, AndroidSystemProperty or InitialDisplayState packet of sequence s (at
+ * ts).  0 or TG_ERR_NOMEM. */
+int pf_read_android(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s, int64_t ts,
+                    uint64_t offset);
+/* atrace's "C|pid|name|value" (a counter of the process) and "N|pid|track|name" (an instant
+ * on a named track of the process): buf, len without the trailing newline.  0 or
+ * TG_ERR_NOMEM. */
+int pf_atrace_counter(tg_trace *t, int64_t ts, const char *buf, size_t len, uint64_t offset);
 
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);

@@ -8,12 +8,15 @@
 int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                          int64_t ts, uint64_t offset)
 {
-    (void)s;
     switch (pk->data_case) {
     case PERFETTO_READ__TRACE_PACKET__DATA_TRIGGER:
         return pf_read_trigger(t, pk->trigger, ts, offset);
     case PERFETTO_READ__TRACE_PACKET__DATA_CLONE_SNAPSHOT_TRIGGER:
         return pf_read_trigger(t, pk->clone_snapshot_trigger, ts, offset);
+    case PERFETTO_READ__TRACE_PACKET__DATA_CPU_PER_UID_DATA:
+    case PERFETTO_READ__TRACE_PACKET__DATA_ANDROID_SYSTEM_PROPERTY:
+    case PERFETTO_READ__TRACE_PACKET__DATA_INITIAL_DISPLAY_STATE:
+        return pf_read_android(t, pk, s, ts, offset);
     case PERFETTO_READ__TRACE_PACKET__DATA_SYS_STATS:
         return pf_read_sys_stats(t, pk->sys_stats, ts, offset);
     case PERFETTO_READ__TRACE_PACKET__DATA_POWER_RAILS:

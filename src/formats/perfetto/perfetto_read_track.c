@@ -80,7 +80,7 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
                        .n_source_args = k->n_source_args};
     if (k->thread)
         d.tid = k->tid; /* a track of the thread's own, beside its calls */
-    else if (k->counter && (k->pid >= 0 || k->tid >= 0)) {
+    else if (k->type && (k->pid >= 0 || k->tid >= 0)) {
         d.pid = k->pid;
         d.tid = k->tid;
     } else if (k->process)
@@ -457,6 +457,8 @@ int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len,
     char phase = buf[0];
     if (phase == 'S' || phase == 'F')
         return pf_atrace_async(t, ts, buf, len, offset);
+    if (phase == 'C' || phase == 'N')
+        return pf_atrace_counter(t, ts, buf, len, offset);
     if (phase != 'B' && phase != 'E')
         return 0;
     /* B|pid|name[|args]: the pid, then the name up to the next bar */
