@@ -20,7 +20,7 @@
  * order and every value; a sum that overflows 64 bits or a value that is no integer makes the
  * statement run plainly (SQLite then says what it says), as does every other shape (DISTINCT,
  * WHERE, HAVING, expressions, avg/total whose floating sums depend on row order, bare columns
- * whose value is a group's last row, a temporary table or view shadowing the table, comments or
+ * whose value is a group's last row, a table or view shadowing the table, comments or
  * quoted names).  TG_SQL_PLAIN=1 turns the summary off (the tests compare both);
  * TG_SQL_SUMMARY_NOTE=1 says on stderr which statements took it. */
 #include "core/grow.h"
@@ -485,13 +485,17 @@ static char *rewrite(const struct shape *sh)
     return sqlite3_str_finish(q);
 }
 
-/* Whether a temporary object of the connection is named w (it would stand for the table). */
+/* Whether w names, before the table, a temporary object of the connection, or in the main
+ * schema anything but the table's own declaration (a table made after DROP TABLE slice). */
 static bool shadowed(sqlite3 *sqlite, const struct token *w)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(sqlite,
-                           "SELECT 1 FROM temp.sqlite_schema WHERE name = ?1 COLLATE NOCASE", -1,
-                           &st, NULL) != SQLITE_OK)
+                           "SELECT 1 FROM temp.sqlite_schema WHERE name = ?1 COLLATE NOCASE "
+                           "UNION ALL SELECT 1 FROM main.sqlite_schema WHERE name = ?1 COLLATE "
+                           "NOCASE AND sql NOT LIKE 'CREATE VIRTUAL TABLE ' || name || ' USING ' "
+                           "|| name || '(%'",
+                           -1, &st, NULL) != SQLITE_OK)
         return true;
     sqlite3_bind_text(st, 1, w->s, (int)w->n, SQLITE_TRANSIENT);
     bool found = sqlite3_step(st) != SQLITE_DONE;

@@ -3,10 +3,10 @@
 # (sql_summary.c) prints the bytes the plain statement prints (TG_SQL_PLAIN=1: every row
 # through SQLite), on several traces of every format with calls or events, for the shapes the
 # summary takes and for shapes it must decline (a bare column is a group's last row, avg and
-# total add floats in row order, WHERE/HAVING/DISTINCT change the rows, a temporary table
-# stands for the table, a comment or a quoted name); TG_SQL_SUMMARY_NOTE=1 must show that the
-# first took the summary and the others did not, so a summary that stopped being used (or
-# one used where it must not) fails here.
+# total add floats in row order, WHERE/HAVING/DISTINCT change the rows, a temporary table or
+# one made after DROP TABLE slice stands for the table, a comment or a quoted name);
+# TG_SQL_SUMMARY_NOTE=1 must show that the first took the summary and the others did not, so
+# a summary that stopped being used (or one used where it must not) fails here.
 . "$(dirname "$0")/../lib.sh"
 taken=(
     "SELECT name, count(*), sum(dur) FROM slice GROUP BY name"
@@ -34,6 +34,7 @@ declined=(
     "SELECT name, count(*) AS name FROM slice GROUP BY name"
     "SELECT name, count(*) + 1 FROM slice GROUP BY name"
     "SELECT name, count(*) FROM ftrace_event GROUP BY name, cpu"
+    "DROP TABLE slice; CREATE TABLE slice(name TEXT, dur INTEGER); INSERT INTO slice VALUES ('a', 1), ('a', 2), ('b', 3); SELECT name, count(*), sum(dur) FROM slice GROUP BY name"
     "CREATE TEMP TABLE slice(name TEXT, dur INTEGER); INSERT INTO slice VALUES ('a', 1), ('a', 2), ('b', 3); SELECT name, count(*), sum(dur) FROM slice GROUP BY name"
 )
 # run NAME TRACE QUERY FORMAT WANT-TAKEN
