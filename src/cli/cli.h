@@ -115,6 +115,17 @@ int cli_run_dump(struct cli_args *a);
 /* `traceglot extract BINARY`: llvm-xray extract's YAML of the instrumentation map; reads
  * its own LLVM-spelled options (cli_extract.c).  The exit code. */
 int cli_run_extract(int argc, char **argv);
+/* `traceglot fdr-dump LOG`: llvm-xray fdr-dump's records of an FDR-mode log
+ * (cli_fdr_dump.c).  The exit code. */
+int cli_run_fdr_dump(int argc, char **argv);
+/* An argument as LLVM's command line reads it (-name, --name, -name=VALUE): the name
+ * without its dashes into name, its value after '=' in *value (NULL: none); returns name. */
+const char *cli_llvm_option_name(const char *arg, char *name, size_t size, const char **value);
+/* Do convert's arguments name llvm-xray's -output-format (-f)?  Then `traceglot convert`
+ * is llvm-xray convert's command line, run by cli_run_xray_convert (cli_xray_convert.c):
+ * the exit code. */
+int cli_xray_convert_spelled(int argc, char **argv);
+int cli_run_xray_convert(int argc, char **argv);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 

@@ -28,6 +28,10 @@ const struct cli_extra_command cli_extra_commands[] = {
                            "write the YAML to FILE; - is standard output (llvm-xray extract "
                            "-output); LLVM's spellings -output=FILE and -o=FILE too",
                            NULL}},
+    {"fdr-dump", "traceglot fdr-dump LOG",
+     "every record of an XRay FDR-mode log in file order, as llvm-xray fdr-dump prints them "
+     "(its -verify is refused)",
+     (const char *const[]){"-h, --help", "this usage", NULL}},
     {"completion", "traceglot completion bash|zsh",
      "the shell completion script (make install puts it where bash and zsh find it)"},
     {0},

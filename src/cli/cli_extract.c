@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The option's name without its dashes, and its value after '=' (NULL: none). */
-static const char *option_name(const char *arg, char *name, size_t size, const char **value)
+const char *cli_llvm_option_name(const char *arg, char *name, size_t size, const char **value)
 {
     const char *p = arg + (arg[1] == '-' ? 2 : 1);
     const char *eq = strchr(p, '=');
@@ -69,7 +68,7 @@ int cli_run_extract(int argc, char **argv)
         }
         char name[32];
         const char *value;
-        option_name(arg, name, sizeof name, &value);
+        cli_llvm_option_name(arg, name, sizeof name, &value);
         if (!strcmp(name, "help") || !strcmp(name, "h")) {
             printf("usage: traceglot extract [-s|--symbolize] [--no-demangle] [-o FILE] BINARY\n\n"
                    "the XRay instrumentation map of BINARY as YAML, as llvm-xray extract prints "

@@ -62,7 +62,9 @@ const struct cli_command_info cli_commands[] = {
      "one row per event class: count, first and last time, rate", "traceglot stats ust-trace/",
      TG_OWNER_COMMAND, NULL},
     {"convert", CMD_CONVERT, "traceglot convert --to chrome|ctf|uftrace [-o OUT] PATH...",
-     "convert to another format (Chrome Trace Event JSON for Perfetto / chrome://tracing)",
+     "convert to another format (Chrome Trace Event JSON for Perfetto / chrome://tracing); "
+     "`convert -f yaml|trace_event [-y] [-m BINARY] [-o FILE] LOG`: llvm-xray convert's own "
+     "command line",
      "traceglot convert --to chrome -o trace.json uftrace.data", TG_OWNER_CONVERTER, NULL},
     {"replay", CMD_REPLAY, "traceglot replay [options] PATH...",
      "the function-call timeline of a function trace, as uftrace replay prints it",

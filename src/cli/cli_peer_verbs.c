@@ -24,7 +24,6 @@ static const struct peer_verb peer_verbs[] = {
     {"query", "babeltrace2", "traceglot info --format json says what trace-info says"},
     {"run", "babeltrace2", "traceglot cat --style=babeltrace (or -c sink.text.details)"},
     {"account", "llvm-xray", "traceglot report --style=xray"},
-    {"fdr-dump", "llvm-xray", NULL},
     {0},
 };
 

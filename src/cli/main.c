@@ -100,8 +100,12 @@ int main(int argc, char **argv)
         return cli_run_options(argc - 2, argv + 2);
     if (strcmp(verb, "extract") == 0)
         return cli_run_extract(argc - 2, argv + 2);
+    if (strcmp(verb, "fdr-dump") == 0)
+        return cli_run_fdr_dump(argc - 2, argv + 2);
     if (strcmp(verb, "completion") == 0)
         return cli_run_completion(argc - 2, argv + 2);
+    if (strcmp(verb, "convert") == 0 && cli_xray_convert_spelled(argc - 2, argv + 2))
+        return cli_run_xray_convert(argc - 2, argv + 2);
     const struct cli_command_info *c = cli_command_find(verb);
     if (!c)
         return cli_refuse_peer_verb(verb) ? 2 : unknown_command("traceglot", verb);

@@ -35,7 +35,7 @@ expect 2 "help of an unknown command" -- "$TG" help frobnicate
 grep_err "unknown command 'frobnicate'" "help of an unknown command says so"
 # an unknown --to or --style is refused before any path is opened, listing the known ones
 expect 2 "unknown --to" -- "$TG" convert --to json -o "$tmp/x" "$tmp/nonexistent"
-grep_err "unknown target 'json' (known: chrome, ctf, folded, perfetto, speedscope, sqlite, svg, uftrace)" "unknown --to lists the targets"
+grep_err "unknown target 'json' (known: chrome, ctf, folded, perfetto, speedscope, sqlite, svg, uftrace, xray-trace-event, xray-yaml)" "unknown --to lists the targets"
 expect 2 "unknown report style" -- "$TG" report --style=nope "$tmp/nonexistent"
 grep_err "unknown style 'nope' (known: perf, uftrace, xray)" "unknown report style lists the styles"
 for c in info cat stats convert replay report; do

@@ -5,7 +5,8 @@
  *              (function entry/exit/tail, argument records) of every thread
  *   fdr        a flight data recorder log: the header with its buffer size, then per thread
  *              buffers of metadata records (new buffer, wall time, pid, new cpu, tsc wrap,
- *              custom and typed events, end of buffer) and 8-byte function records
+ *              custom and typed events, end of buffer) and 8-byte function records;
+ *              also as `llvm-xray fdr-dump` reads a log's bytes (both units)
  *   instr_map  the instrumented ELF binary --instr-map reads (its xray_instr_map and
  *              xray_fn_idx sections, relocations, symbols, DWARF lines), with the basic log
  *              of the fixtures recorded from it                (first byte picks the log)
@@ -44,6 +45,13 @@ static void run_log(const char *path, const char *map)
         tg_options_set(o, "instr-map", map);
     tg_exercise_path(path, o);
     tg_options_free(o);
+    /* the same bytes as llvm-xray fdr-dump reads them, record by record */
+    tg_buf *b = tg_buf_new();
+    tg_error *err = NULL;
+    if (b)
+        (void)tg_render_file("xray", path, "llvm-xray-fdr-dump", b, &err);
+    tg_error_free(err);
+    tg_buf_free(b);
 }
 
 #if TG_FUZZ_UNIT_basic || TG_FUZZ_UNIT_fdr

@@ -1,10 +1,11 @@
 #!/bin/bash
-# damaged-logs.sh DATA OUT - writes OUT/NAME.xray for each case of llvm-damaged.cases: the
+# damaged-logs.sh DATA OUT [CASES] - writes OUT/NAME.xray for each case of CASES (default
+# llvm-damaged.cases; fdr-dump-damaged.cases is another): the
 # fixture DATA/LOG.xray cut or poked as the case says (the same bytes every time: the logs
 # are made here by record-options.sh and by llvm-options.sh, not committed).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
-data=$1 out=$2
+data=$1 out=$2 cases=${3:-$here/llvm-damaged.cases}
 while read -r name log edit _; do
     case $name in '#'* | '') continue ;; esac
     src=$data/$log.xray dst=$out/$name.xray
@@ -18,4 +19,4 @@ while read -r name log edit _; do
             dd of="$dst" bs=1 seek="${at%,*}" conv=notrunc status=none ;;
     *) echo "damaged-logs.sh: unknown edit '$edit' of $name" >&2; exit 1 ;;
     esac
-done < "$here/llvm-damaged.cases"
+done < "$cases"

@@ -5,7 +5,9 @@
 # (stderr when llvm-xray printed anything there: the message of an account that stopped, or
 # each record -keep-going skipped; .err-same names the case with the same stderr), and
 # options/damaged.NAME.* for the logs of llvm-damaged.cases, which llvm-xray cannot load, and
-# options/extract.NAME.out, llvm-xray extract's YAML of the binary (llvm-extract.cases).  The
+# options/extract.NAME.out, llvm-xray extract's YAML of the binary (llvm-extract.cases),
+# options/KIND.NAME.* for llvm-xray convert and fdr-dump (llvm-convert.cases) and
+# options/fdr-dump.NAME.* for fdr-dump of the logs of fdr-dump-damaged.cases.  The
 # instrumented binary is rebuilt by build-app.sh and must be the one the logs were recorded
 # with (xray_app.sha256).  Run from record-fixtures.sh, or alone to add cases.
 set -e
@@ -57,6 +59,43 @@ for k in basic fdr; do
         fi
     done < "$here/llvm-options.cases"
 done
+# llvm-xray convert and fdr-dump (llvm-convert.cases): stdout (or NAME.same: the case with
+# the same stdout), and stderr and the exit status when there are any
+record() {
+    local base=$1
+    shift
+    set +e
+    "$@" > "$base.out" 2> "$base.err"
+    local rc=$?
+    set -e
+    [ $rc = 0 ] || echo $rc > "$base.rc"
+    [ -s "$base.err" ] || rm "$base.err"
+    # the same output as an earlier case of this log: NAME.same names that case
+    [ $rc = 0 ] || return 0
+    local o
+    for o in "${base%.*}".*.out; do
+        if [ "$o" != "$base.out" ] && [ ! -f "${o%.out}.rc" ] && cmp -s "$o" "$base.out"; then
+            o=${o##*/}
+            o=${o#*.}
+            echo "${o%.out}" > "$base.same"
+            rm "$base.out"
+            return 0
+        fi
+    done
+}
+for k in basic fdr; do
+    while read -r name sub args; do
+        case $name in '#'* | '') continue ;; esac
+        args=${args//\$MAP/$MAP}
+        # shellcheck disable=SC2086
+        record "options/$k.$name" llvm-xray "$sub" $args "$k.xray"
+    done < "$here/llvm-convert.cases"
+done
+bash "$here/damaged-logs.sh" "$data" "$tmp" "$here/fdr-dump-damaged.cases"
+while read -r name _; do
+    case $name in '#'* | '') continue ;; esac
+    record "options/fdr-dump.$name" llvm-xray fdr-dump "$tmp/$name.xray"
+done < "$here/fdr-dump-damaged.cases"
 # llvm-xray extract: the binary's instrumentation map (llvm-extract.cases), stdout
 while read -r name args; do
     case $name in '#'* | '') continue ;; esac

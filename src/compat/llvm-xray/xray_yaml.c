@@ -1,5 +1,6 @@
 /* xray_yaml.c - the "xray-yaml" print style: `llvm-xray convert -output-format=yaml
- * -symbolize` byte for byte.
+ * -symbolize` byte for byte; and the "xray-yaml" converter, `llvm-xray convert
+ * -output-format=yaml` with its -symbolize an option (without it, a function is its id).
  *
  * llvm-xray loads the records, stable-sorts them by TSC and writes them with LLVM's YAML
  * writer: a "header" block mapping (keys padded to 16 columns) and one flow mapping per
@@ -15,6 +16,7 @@
 #include "core/consumer.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,7 +281,8 @@ static void put_name(name_cache *nc, tg_buf *out, const char *name)
 
 /* One record line; returns its TSC.  The class ids are llvm-xray's record kinds (3
  * enter-arg: call arguments; 4 custom, 5 typed: a data payload). */
-static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_cache *nc)
+static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_cache *nc,
+                           int symbolize)
 {
     uint64_t tsc = ns_is_tsc ? (uint64_t)tg_event_trace_time_ns(ev) : field_u(ev, 0);
     uint64_t kind = tg_event_class_id(tg_event_class_of(ev));
@@ -288,7 +291,13 @@ static uint64_t put_record(tg_buf *out, const tg_event *ev, int ns_is_tsc, name_
     PUT_LIT(out, ", func-id: ");
     tg_buf_i64(out, (int32_t)tg_event_func_addr(ev));
     PUT_LIT(out, ", function: ");
-    put_name(nc, out, tg_event_func_name(ev));
+    if (symbolize) {
+        put_name(nc, out, tg_event_func_name(ev));
+    } else { /* the id as text: '5', quoted as a number is */
+        char id[16];
+        int n = snprintf(id, sizeof id, "%d", (int32_t)tg_event_func_addr(ev));
+        put_scalar(out, id, (size_t)n);
+    }
     tg_value args;
     if (kind == 3 && tg_event_field(ev, TG_SCOPE_PAYLOAD, 3, &args) == 0 && args.count) {
         PUT_LIT(out, ", args: [ ");
@@ -364,12 +373,9 @@ static int xray_trace(const tg_trace *t)
     return f && strcmp(f, "xray") == 0;
 }
 
-static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
-                           tg_error **err)
+static int xray_yaml_write(tg_set *set, tg_iter *it, int symbolize, tg_buf *out)
 {
     tg_iter_use_trace_clocks(it); /* llvm-xray's own times */
-    (void)opts;
-    (void)err;
     tg_trace *first = NULL;
     for (size_t i = 0; i < tg_set_trace_count(set) && !first; i++)
         if (xray_trace(tg_set_trace(set, i)))
@@ -411,7 +417,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             any = 1;
         }
         if (!sort_ties) {
-            put_record(out, ev, ns_is_tsc, &nc);
+            put_record(out, ev, ns_is_tsc, &nc, symbolize);
             continue;
         }
         if (g.n && tg_event_trace_time_ns(ev) != g.ts)
@@ -421,7 +427,7 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
             break;
         }
         size_t off = tg_buf_len(g.text);
-        uint64_t tsc = put_record(g.text, ev, ns_is_tsc, &nc);
+        uint64_t tsc = put_record(g.text, ev, ns_is_tsc, &nc, symbolize);
         g.lines[g.n].tsc = tsc;
         g.lines[g.n].off = off;
         g.lines[g.n].len = tg_buf_len(g.text) - off;
@@ -442,7 +448,36 @@ static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_
     return rc < 0 ? rc : 0;
 }
 
+static int xray_yaml_print(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                           tg_error **err)
+{
+    (void)opts;
+    (void)err;
+    return xray_yaml_write(set, it, 1, out);
+}
+
 TG_PRINT_STYLE(xray_yaml) = {
     .name = "xray-yaml",
     .print = xray_yaml_print,
+};
+
+static int xray_yaml_convert(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
+                             tg_error **err)
+{
+    (void)err;
+    return xray_yaml_write(set, it, tg_options_flag(opts, "symbolize"), out);
+}
+
+static const tg_option_decl xray_yaml_options[] = {
+    {"symbolize", TG_OPT_FLAG, "0",
+     "name each function (from --instr-map; #ID outside it), else its id (llvm-xray convert "
+     "-symbolize)",
+     .short_name = 'y'},
+    {0},
+};
+
+TG_CONVERTER(xray_yaml) = {
+    .name = "xray-yaml",
+    .convert = xray_yaml_convert,
+    .options = xray_yaml_options,
 };

@@ -192,10 +192,15 @@ static const tg_option_decl xray_options[] = {
     {0},
 };
 
-/* llvm-xray's texts of an instrumented binary: `llvm-xray extract [-s [--no-demangle]]`. */
+/* llvm-xray's texts of an instrumented binary: `llvm-xray extract [-s [--no-demangle]]`;
+ * of a log's raw records: `llvm-xray fdr-dump`. */
 static int xray_render_file(const char *path, const char *part, tg_buf *out, tg_error **err)
 {
     static const char base[] = "llvm-xray-extract";
+    if (strcmp(part, "llvm-xray-fdr-dump") == 0) {
+        int rc = xray_fdr_dump(path, out, err);
+        return rc < 0 ? rc : 1;
+    }
     if (strncmp(part, base, sizeof base - 1) != 0)
         return 0;
     const char *rest = part + sizeof base - 1;

@@ -84,6 +84,8 @@ void xray_instr_map_free(xray_instr_map *map);
 /* `llvm-xray extract BIN` (symbolize: -s; demangle: the default, --no-demangle off): the
  * map's sleds as llvm-xray's YAML, appended to out (xray_extract.c).  0 or a negative status. */
 int xray_extract_yaml(const char *bin, bool symbolize, bool demangle, tg_buf *out, tg_error **err);
+/* `llvm-xray fdr-dump LOG`: every record of the log in file order (xray_fdr_dump.c). */
+int xray_fdr_dump(const char *path, tg_buf *out, tg_error **err);
 /* The "file:line:column" text llvm-xray shows for a function id ("(unknown)" when the id
  * is not in the map or there is no map).  Names: xray_event_func_name. */
 const char *xray_func_location(const xray_instr_map *map, int64_t id);
