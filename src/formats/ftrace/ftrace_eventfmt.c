@@ -15,11 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size)
-{
-    return tg_evf_read_num(f->big_endian, p, size);
-}
-
 /* The print-fmt engine's look-ups into the file's kallsyms and printk formats. */
 static const char *env_printk(const void *owner, uint64_t addr)
 {
@@ -69,25 +64,10 @@ const ft_field *ft_find_field(const ft_event *e, const char *name)
     return tg_pf_find_field(&e->pfe, name);
 }
 
-static bool field_u64(const ft_event *e, const ft_field *fl, const uint8_t *data, size_t size,
-                      uint64_t *v)
-{
-    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
-        fl->offset + (size_t)fl->size > size)
-        return false;
-    *v = ft_read_num(e->file, data + fl->offset, fl->size);
-    return true;
-}
-
 bool ft_field_u64(const ft_event *e, const uint8_t *data, size_t size, const char *name,
                   uint64_t *v)
 {
-    return field_u64(e, ft_find_field(e, name), data, size, v);
-}
-
-bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v)
-{
-    return field_u64(e, e->kf[kf], data, size, v);
+    return ft_field_read_u64(e, ft_find_field(e, name), data, size, v);
 }
 
 int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len, uint64_t file_off,

@@ -18,13 +18,15 @@
  * Records whose fields are missing print "!" as trace-cmd does; an absurd depth is clamped so
  * that a damaged record cannot make a line of gigabytes. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/buf_inline.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define FG_MAX_INDENT 4096 /* columns; trace-cmd would print depth*2 of them */
 
-/* print_graph_overhead: the marker of a long call (~0: none) */
-static void put_overhead(tg_buf *out, uint64_t duration)
+/* print_graph_overhead: the marker of a long call (~0: none), 2 bytes at w */
+static char *put_overhead(char *w, uint64_t duration)
 {
     const char *m = "  ";
     if (duration == ~0ull)
@@ -37,36 +39,46 @@ static void put_overhead(tg_buf *out, uint64_t duration)
         m = "! ";
     else if (duration > 10000ull)
         m = "+ ";
-    tg_buf_put(out, m, 2);
+    memcpy(w, m, 2);
+    return w + 2;
 }
 
 /* print_graph_duration: "%lu" microseconds, ".%03lu" while under 7 digits, " us ", padded to
- * 7 columns, "|  " */
-static void put_duration(tg_buf *out, uint64_t duration)
+ * 7 columns, "|  ": at most 20 + 4 + 4 + 7 + 3 bytes at w */
+static char *put_duration(char *w, uint64_t duration)
 {
-    size_t before = tg_buf_len(out);
-    tg_buf_u64(out, duration / 1000);
-    size_t len = tg_buf_len(out) - before;
+    uint64_t us = duration / 1000;
+    size_t len = tg_dec_len(us);
+    tg_dec_write(w + len, us);
+    w += len;
     if (len < 7) {
-        tg_buf_putc(out, '.');
-        tg_buf_u64_pad(out, duration % 1000, 3, '0');
+        *w++ = '.';
+        tg_dec_fixed(w, duration % 1000, 3);
+        w += 3;
         len += 4;
     }
-    tg_buf_puts(out, " us ");
-    tg_buf_pad(out, ' ', 7 - (int)len);
-    tg_buf_puts(out, "|  ");
+    memcpy(w, " us ", 4);
+    w += 4;
+    if (len < 7) {
+        memset(w, ' ', 7 - len);
+        w += 7 - len;
+    }
+    memcpy(w, "|  ", 3);
+    return w + 3;
 }
 
-static void put_indent(tg_buf *out, uint64_t depth)
+/* The indent of a depth: 2 columns per level, capped */
+static size_t indent_of(uint64_t depth)
 {
     uint64_t n = depth * 2;
     if ((int64_t)(int)n < 0) /* trace-cmd's loop bound is an int: negative prints nothing */
-        return;
-    tg_buf_pad(out, ' ', (int)(n > FG_MAX_INDENT ? FG_MAX_INDENT : n));
+        return 0;
+    return n > FG_MAX_INDENT ? FG_MAX_INDENT : (size_t)n;
 }
 
 /* The marker, the duration column (from the exit record x) and the indent (from the depth
- * of record d); false after printing trace-cmd's "!" for a missing field. */
+ * of record d), written with one room check; false after printing trace-cmd's "!" for a
+ * missing field (the marker and the duration before it when the depth is the one missing). */
 static bool put_timed(tg_buf *out, const ft_event *x, const uint8_t *xd, size_t xn,
                       const ft_event *d, const uint8_t *dd, size_t dn, uint64_t *depth)
 {
@@ -77,25 +89,37 @@ static bool put_timed(tg_buf *out, const ft_event *x, const uint8_t *xd, size_t 
         return false;
     }
     uint64_t duration = rettime - calltime;
-    put_overhead(out, duration);
-    put_duration(out, duration);
-    if (!ft_kf_u64(d, dd, dn, FT_KF_DEPTH, depth)) {
-        tg_buf_putc(out, '!');
+    bool has_depth = ft_kf_u64(d, dd, dn, FT_KF_DEPTH, depth);
+    size_t ind = has_depth ? indent_of(*depth) : 1;
+    char *start = tg_buf_room(out, 40 + ind);
+    if (!start)
         return false;
+    char *w = put_duration(put_overhead(start, duration), duration);
+    if (has_depth) {
+        memset(w, ' ', ind);
+        w += ind;
+    } else {
+        *w++ = '!';
     }
-    put_indent(out, *depth);
-    return true;
+    tg_buf_commit(out, (size_t)(w - start));
+    return has_depth;
 }
 
-static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *tail)
+/* The function's name (or its address in hex) and tail, with one room check */
+static void put_name(tg_buf *out, const ft_file *f, uint64_t func, const char *tail,
+                     size_t tail_len)
 {
     const tg_symbol *fn = ft_find_func(f, func);
-    if (fn) {
-        tg_buf_puts(out, fn->name);
-    } else {
-        tg_buf_hex(out, func);
-    }
-    tg_buf_puts(out, tail);
+    size_t nl = fn ? strlen(fn->name) : tg_hex_len(func);
+    char *w = nl < SIZE_MAX - 8 ? tg_buf_room(out, nl + tail_len) : NULL;
+    if (!w)
+        return;
+    if (fn)
+        memcpy(w, fn->name, nl);
+    else
+        tg_hex_write(w + nl, func);
+    memcpy(w + nl, tail, tail_len);
+    tg_buf_commit(out, nl + tail_len);
 }
 
 /* get_return_for_leaf: is the next record this call's exit? */
@@ -138,16 +162,15 @@ int ft_fgraph_entry_render(const ft_event *e, const tg_event *ev, const uint8_t 
         rc = TG_RENDER_WITH_NEXT;
         if (!put_timed(out, x, next, next_size, e, data, size, &depth))
             return rc;
-        put_name(out, f, func, "();");
+        put_name(out, f, func, "();", 3);
     } else {
-        put_overhead(out, ~0ull);
-        tg_buf_puts(out, "           |  ");
+        TG_BUF_LIT(out, "             |  "); /* no marker, then the empty duration */
         if (!ft_kf_u64(e, data, size, FT_KF_DEPTH, &depth)) {
             tg_buf_putc(out, '!');
             return 0;
         }
-        put_indent(out, depth);
-        put_name(out, f, func, "() {");
+        tg_buf_pad(out, ' ', (int)indent_of(depth));
+        put_name(out, f, func, "() {", 4);
     }
     if (f->fg_depth) {
         tg_buf_puts(out, " (");

@@ -263,8 +263,6 @@ int ft_parse_format(ft_file *f, const char *system, const char *text, size_t len
 int ft_parse_header_page(ft_file *f, const char *text, size_t len);
 const ft_field *ft_find_field(const ft_event *e, const char *name);
 /* tep_get_field_val: a field of 1, 2, 4 or 8 bytes inside the record, zero-extended */
-/* The FT_KF_* field of the record: false when the format has none or it does not fit. */
-bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf, uint64_t *v);
 /* ftrace_fgraph.c: a funcgraph_exit's calltime and rettime on the trace's clock
  * (tg_event_call_times), when they count it. */
 bool ft_fgraph_call_times(const ft_file *f, const ft_event *e, const uint8_t *data, size_t size,
@@ -276,7 +274,28 @@ static inline ft_event *ft_event_by_id(const ft_file *f, uint32_t id)
 {
     return id < f->n_by_id ? f->by_id[id] : NULL;
 }
-uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size);
+/* A number of 1, 2, 4 or 8 bytes in the file's byte order; inline, it runs per field. */
+static inline uint64_t ft_read_num(const ft_file *f, const uint8_t *p, uint32_t size)
+{
+    return tg_evf_read_num(f->big_endian, p, size);
+}
+/* Field fl of the record (1, 2, 4 or 8 bytes): false when fl is NULL or does not fit.
+ * Inline: the function and function_graph plugins read several per record. */
+static inline bool ft_field_read_u64(const ft_event *e, const ft_field *fl, const uint8_t *data,
+                                     size_t size, uint64_t *v)
+{
+    if (!fl || (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8) ||
+        fl->offset + (size_t)fl->size > size)
+        return false;
+    *v = ft_read_num(e->file, data + fl->offset, fl->size);
+    return true;
+}
+/* The FT_KF_* field of the record: false when the format has none or it does not fit. */
+static inline bool ft_kf_u64(const ft_event *e, const uint8_t *data, size_t size, int kf,
+                             uint64_t *v)
+{
+    return ft_field_read_u64(e, e->kf[kf], data, size, v);
+}
 
 /* The event's text as trace-cmd prints it: its plugin's, else the print fmt's (or the raw
  * fields with trace-cmd report -R).  1, or TG_RENDER_WITH_NEXT. */
