@@ -79,7 +79,7 @@ uftrace_cases() { # RECORDING LABEL
         printf "sql slice parent join (uftrace%s): %.3f s (goal < 2 s), peak RSS %.0f MB, %s rows, %s\n",
                (lbl == "" ? "" : " " lbl), s, kb / 1024, got, (got == want ? "as many as slices whose parent is a slice" : "ROWS DIFFER from " want) }'
     rm -f "$out/sql-join.csv"
-    rate "sql slice scan (uftrace$label)" "$(du -sb "$uft" | cut -f1)" "SELECT count(*) FROM slice" "$uft"
+    rate "sql slice scan (uftrace$label)" "$(du -sbL "$uft" | cut -f1)" "SELECT count(*) FROM slice" "$uft"
     rm -f "$out/sql-uf.txt" "$out/sql-tg.csv" "$out/sql-cmp.txt"
 }
 
@@ -107,8 +107,8 @@ if [ -f "$dat" ] && command -v trace-cmd >/dev/null; then
         "'$TG' sql --format csv '$dat' -q '$q'" "trace-cmd report --stat '$dat'" "$agree"
     bench "sql ftrace_event count by name" "trace-cmd report | wc -l" \
         "'$TG' sql --format csv '$dat' -q '$q'" "trace-cmd report '$dat' | wc -l" "$agree"
-    rate "sql ftrace_event scan" "$(stat -c %s "$dat")" "SELECT count(*) FROM ftrace_event" "$dat"
-    rate "sql ftrace_event count by name" "$(stat -c %s "$dat")" "$q" "$dat"
+    rate "sql ftrace_event scan" "$(stat -L -c %s "$dat")" "SELECT count(*) FROM ftrace_event" "$dat"
+    rate "sql ftrace_event count by name" "$(stat -L -c %s "$dat")" "$q" "$dat"
     rm -f "$out/sql-tc.txt" "$out/sql-tc.csv" "$out/sql-tg.csv"
 else
     echo "sql: SKIP the trace.dat case (no $dat: run bench/ftrace.sh first)"

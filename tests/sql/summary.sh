@@ -77,5 +77,12 @@ for t in "$TG_TEST_DATA"/uftrace/recursion.data "$TG_TEST_DATA"/uftrace/threads.
     esac
 done
 [ "$n" -gt 0 ] || tg_skip "no fixtures"
+# a damaged recording: the rows before the damage, then the error and exit 1, as plainly
+if [ -d "$TG_TEST_DATA"/uftrace/threads.data ]; then
+    cp -r "$TG_TEST_DATA"/uftrace/threads.data "$TG_TMP/damaged.data"
+    f=$(ls "$TG_TMP"/damaged.data/[0-9]*.dat | head -1)
+    truncate -s $(($(stat -c %s "$f") - 24)) "$f"
+    run damaged.data "$TG_TMP/damaged.data" "${taken[0]}" csv yes
+fi
 [ -e "$TG_CORPUS"/uftrace/oslab-ringbuf.data ] || echo "note: the corpus is not at $TG_CORPUS: its traces were not compared"
 tg_done
