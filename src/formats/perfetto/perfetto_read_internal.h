@@ -67,6 +67,8 @@ typedef struct pf_track {
     /* a counter track (perfetto_read_counter.c: a TrackDescriptor's counter, or a data
      * source's track): its Perfetto type, unit and dimension / source args (in the arena) */
     bool counter;
+    bool incremental;   /* a TrackEvent counter's values are increments */
+    int64_t multiplier; /* a TrackEvent counter's values are scaled by (0: 1) */
     const char *type, *unit;
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
@@ -291,6 +293,14 @@ int pf_read_android(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequenc
  * on a named track of the process): buf, len without the trailing newline.  0 or
  * TG_ERR_NOMEM. */
 int pf_atrace_counter(tg_trace *t, int64_t ts, const char *buf, size_t len, uint64_t offset);
+
+/* ---- TrackEvent counters (perfetto_read_track_counter.c) ---- */
+/* Track k is a counter track as descriptor c says (its unit, multiplier, increments).  0 or
+ * TG_ERR_NOMEM. */
+int pf_read_counter_descriptor(tg_trace *t, pf_track *k, const PerfettoRead__CounterDescriptor *c);
+/* A TYPE_COUNTER event e of sequence s on track k (NULL: none) at ts.  0 or TG_ERR_NOMEM. */
+int pf_track_event_counter(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_track *k,
+                           const pf_sequence *s, int64_t ts, uint64_t offset);
 
 /* ---- perfetto_read_stream.c ------------------------------------------------------------- */
 int pf_add_stream(tg_trace *t);

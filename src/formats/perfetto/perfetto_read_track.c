@@ -34,6 +34,8 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
             PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME &&
         d->name && !(k->name = tg_arena_strdup(&t->arena, d->name)))
         return TG_ERR_NOMEM;
+    if (d->counter && pf_read_counter_descriptor(t, k, d->counter) < 0)
+        return TG_ERR_NOMEM;
     if (d->has_parent_uuid && d->parent_uuid != d->uuid) {
         k->has_parent = true;
         k->parent_uuid = d->parent_uuid;
@@ -426,6 +428,8 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
             rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
         return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
     }
+    case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_COUNTER:
+        return pf_track_event_counter(t, e, k, s, ts, offset);
     default: return 0;
     }
 }
