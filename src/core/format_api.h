@@ -130,6 +130,9 @@ typedef struct tg_track_decl {
      * (not copied); NULL none */
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
+    /* the machine it was recorded on (Perfetto's machine table id: 0 the host), when known */
+    bool has_machine;
+    int64_t machine;
 } tg_track_decl;
 
 struct tg_trace {

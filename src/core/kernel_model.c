@@ -76,7 +76,8 @@ int64_t km_track_create(tg_kcursor *c, tg_ktrack_type type, int64_t utid, int32_
                      .is_counter = type != TG_KTRACK_THREAD && type != TG_KTRACK_PROCESS &&
                                    type != TG_KTRACK_GLOBAL && type != TG_KTRACK_CPU_IRQ &&
                                    type != TG_KTRACK_CPU_SOFTIRQ,
-                     .parent_id = -1};
+                     .parent_id = -1,
+                     .machine_id = -1};
     c->n_tracks++;
     return id;
 }

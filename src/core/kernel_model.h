@@ -134,6 +134,7 @@ typedef struct tg_ktrack {
      * arg_set_ids are TG_KM_TRACK_ARGSET(id, 0) and (id, 1) */
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
+    int64_t machine_id; /* the machine a viewer trace says (0 the host), -1 unknown */
 } tg_ktrack;
 
 tg_kmodel *tg_kmodel_new(tg_set *set); /* NULL when out of memory */

@@ -75,6 +75,7 @@ static int64_t make_one(tg_kcursor *c, const tg_trace *t, size_t k, int64_t *ids
         if (utid >= 0)
             k_track->type = TG_KTRACK_COUNTER;
     }
+    k_track->machine_id = d->has_machine ? d->machine : -1;
     k_track->dims = d->dims;
     k_track->n_dims = d->dims ? d->n_dims : 0;
     k_track->source_args = d->source_args;

@@ -76,7 +76,7 @@ static void put_common(sql_val *v, const tg_ktrack *t)
     sql_text(&v[K_TYPE], t->type_name ? t->type_name : type_name(t->type));
     put_id(&v[K_PARENT], t->parent_id);
     sql_int_or_null(&v[K_SOURCE_ARGS], t->n_source_args ? TG_KM_TRACK_ARGSET(t->id, 1) : SQL_ANY);
-    sql_null(&v[K_MACHINE]);
+    put_id(&v[K_MACHINE], t->machine_id);
 }
 
 /* The arg set of the dimensions a viewer trace gave the track (sql_args.c finds it). */

@@ -89,9 +89,29 @@ uint64_t pf_counter_key(uint64_t seed, const void *bytes, size_t n)
     return mix(seed ? seed : 0xcbf29ce484222325ull, bytes, n);
 }
 
-static uint64_t key_of(const pf_counter_how *how)
+int pf_packet_machine(pf_trace *p, const PerfettoRead__TracePacket *pk)
+{
+    p->packet_machine = 0;
+    if (!pk->has_machine_id || !pk->machine_id)
+        return 0;
+    size_t i = 0;
+    while (i < p->n_machines && p->machines[i] != pk->machine_id)
+        i++;
+    if (i == p->n_machines) {
+        if (i >= 4096)
+            return 0; /* more machines than a trace has: the host's */
+        if (tg_grow(&p->machines, &p->cap_machines, i + 1, sizeof *p->machines) < 0)
+            return TG_ERR_NOMEM;
+        p->machines[p->n_machines++] = pk->machine_id;
+    }
+    p->packet_machine = (int64_t)i + 1;
+    return 0;
+}
+
+static uint64_t key_of(const pf_counter_how *how, int64_t machine)
 {
     uint64_t h = mix(0xcbf29ce484222325ull, how->type, strlen(how->type) + 1);
+    h = mix(h, &machine, sizeof machine);
     h = mix(h, &how->pid, sizeof how->pid);
     h = mix(h, &how->tid, sizeof how->tid);
     h = mix(h, &how->slices, sizeof how->slices);
@@ -110,7 +130,7 @@ static uint64_t key_of(const pf_counter_how *how)
 int64_t pf_counter_track(tg_trace *t, const pf_counter_how *how)
 {
     pf_trace *p = t->priv;
-    uint64_t key = key_of(how), *slot = tg_hash_find(&p->counter_by_key, key);
+    uint64_t key = key_of(how, p->packet_machine), *slot = tg_hash_find(&p->counter_by_key, key);
     if (slot)
         return (int64_t)*slot;
     if (tg_grow(&p->tracks, &p->cap_tracks, p->n_tracks + 1, sizeof *p->tracks) < 0 ||
@@ -122,6 +142,7 @@ int64_t pf_counter_track(tg_trace *t, const pf_counter_how *how)
                   .decl = -1,
                   .first_slice = UINT64_MAX,
                   .counter = !how->slices,
+                  .machine = p->packet_machine,
                   .n_dims = how->n_dims,
                   .n_source_args = how->n_source_args};
     k.name = how->name ? tg_arena_strdup(&t->arena, how->name) : NULL;

@@ -395,6 +395,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     int64_t ts = pk->has_timestamp ? pf_boot_time(p, clock, seq_id, pk->timestamp) : 0;
     if (rc == 0 && pk->data_case == PERFETTO_READ__TRACE_PACKET__DATA_TRACE_STATS)
         rc = pf_read_trace_stats(t, pk->trace_stats);
+    if (rc == 0)
+        rc = pf_packet_machine(p, pk);
     bool usable = s && pf_sequence_bookkeeping(t, s, pk, cleared);
     switch (rc == 0 && usable ? pk->data_case : 0) {
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_EVENT:
@@ -579,6 +581,7 @@ static void pf_close(tg_trace *t)
     tg_hash_free(&p->track_by_uuid);
     tg_hash_free(&p->counter_by_key);
     pf_probe_state_free(p);
+    free(p->machines);
     tg_hash_free(&p->seq_by_id);
     tg_hash_free(&p->interned_by_key);
     tg_hash_free(&p->name_by_hash);

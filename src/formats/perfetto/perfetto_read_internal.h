@@ -67,6 +67,7 @@ typedef struct pf_track {
     /* a counter track (perfetto_read_counter.c: a TrackDescriptor's counter, or a data
      * source's track): its Perfetto type, unit and dimension / source args (in the arena) */
     bool counter;
+    int64_t machine;    /* a data source's track: its machine (0 the host), else -1 */
     bool incremental;   /* a TrackEvent counter's values are increments */
     int64_t multiplier; /* a TrackEvent counter's values are scaled by (0: 1) */
     const char *type, *unit;
@@ -133,7 +134,12 @@ typedef struct pf_trace {
     const tg_event_class *counter; /* counter values' class, made at the first */
     tg_hash counter_by_key;        /* data sources' counter tracks by their key */
     struct pf_probe_state *probes; /* what data sources keep between packets (NULL: none yet) */
-    int32_t *cpu_current;          /* compact sched: the task running on each cpu (its pid) */
+    /* the machine of the packet being read (0 the host, else 1 + the order of its first
+     * packet among the remote machines'), and the remote machines' ids in that order */
+    int64_t packet_machine;
+    uint32_t *machines;
+    size_t n_machines, cap_machines;
+    int32_t *cpu_current; /* compact sched: the task running on each cpu (its pid) */
     const char **cpu_comm;
     size_t n_cpus;
     pf_clock *clocks;
@@ -266,6 +272,8 @@ void pf_probe_state_free(pf_trace *p);
  * NULL when out of memory. */
 int64_t *pf_probe_previous(pf_trace *p, uint64_t key, size_t n, bool *fresh);
 uint64_t pf_counter_key(uint64_t seed, const void *bytes, size_t n);
+/* Sets p->packet_machine to packet pk's machine.  0 or TG_ERR_NOMEM. */
+int pf_packet_machine(pf_trace *p, const PerfettoRead__TracePacket *pk);
 /* A string value named name (text copied into the arena); false when out of memory. */
 bool pf_value_text(tg_trace *t, tg_value *v, const char *name, const char *text, size_t len);
 static inline tg_value pf_value_int(const char *name, int64_t i)

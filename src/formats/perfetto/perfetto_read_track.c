@@ -79,7 +79,9 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
                        .dims = k->dims,
                        .n_dims = k->n_dims,
                        .source_args = k->source_args,
-                       .n_source_args = k->n_source_args};
+                       .n_source_args = k->n_source_args,
+                       .has_machine = k->type != NULL,
+                       .machine = k->machine};
     if (k->thread)
         d.tid = k->tid; /* a track of the thread's own, beside its calls */
     else if (k->type && (k->pid >= 0 || k->tid >= 0)) {
