@@ -445,6 +445,20 @@ const tg_task_info *tg_trace_task(const tg_trace *t, size_t i); /* NULL past the
 /* The task listed with this tid (a linear search: once per thread), NULL when none. */
 const tg_task_info *tg_trace_task_find(const tg_trace *t, int64_t tid);
 
+/* What a trace says about one of the machine's CPUs (Perfetto's CpuInfo: the cpu table's
+ * processor, cluster_id, capacity and args), as its reader found it. */
+typedef struct tg_cpu_info {
+    int64_t cpu;
+    const char *processor;       /* NULL when unknown */
+    int64_t cluster_id;          /* -1 when unknown */
+    int64_t capacity;            /* -1 when unknown */
+    const struct tg_value *args; /* Perfetto's args of the CPU (scalar values, named) */
+    size_t n_args;
+} tg_cpu_info;
+
+size_t tg_trace_cpu_info_count(const tg_trace *t);
+const tg_cpu_info *tg_trace_cpu_info(const tg_trace *t, size_t i); /* NULL past the end */
+
 /* ---- one timeline: clock domains and alignment ------------------------------------------- */
 
 /* When several traces are opened together, tg_open puts them on one timeline: the clock of

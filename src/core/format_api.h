@@ -152,6 +152,8 @@ struct tg_trace {
     size_t n_tasks, cap_tasks;
     tg_track_decl *tracks; /* tg_trace_add_track; the reader may rename them until it returns */
     size_t n_tracks, cap_tracks;
+    tg_cpu_info *cpu_infos; /* tg_trace_add_cpu_info */
+    size_t n_cpu_infos, cap_cpu_infos;
     /* the shared timeline (timeline.c): event time + shift_ns is the time on it */
     int64_t shift_ns;
     tg_alignment alignment;
@@ -194,6 +196,9 @@ int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
 int tg_trace_add_task(tg_trace *t, const tg_task_info *task);
 /* Appends one declared track (its strings are copied): its index, or TG_ERR_NOMEM. */
 int64_t tg_trace_add_track(tg_trace *t, const tg_track_decl *track);
+/* Appends what the trace says of one CPU (the processor name is copied; the args, names and
+ * strings included, must live in the trace's arena).  0, or TG_ERR_NOMEM. */
+int tg_trace_add_cpu_info(tg_trace *t, const tg_cpu_info *cpu);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);

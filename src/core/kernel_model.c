@@ -209,6 +209,8 @@ static int add_listed_tasks(tg_kmodel *m)
     for (size_t i = 0; rc == 0 && i < tg_set_trace_count(m->set); i++) {
         const tg_trace *t = tg_set_trace(m->set, i);
         const tg_process_info *attr = tg_trace_process(t);
+        for (size_t k = 0; rc == 0 && k < tg_trace_cpu_info_count(t); k++)
+            rc = km_cpu_seen(m, (int32_t)tg_trace_cpu_info(t, k)->cpu); /* the cpu table's */
         for (size_t k = 0; rc == 0 && k < tg_trace_task_count(t); k++) {
             const tg_task_info *task = tg_trace_task(t, k);
             if (task->tid == 0 && task->name && task->name[0] && !m->threads[0].name)

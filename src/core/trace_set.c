@@ -40,6 +40,7 @@ static void trace_free(tg_trace *t)
     free(t->classes);
     free(t->env);
     free(t->tasks);
+    free(t->cpu_infos);
     free(t->tracks);
     tg_symtab_free(&t->symbols);
     tg_arena_free(&t->arena);

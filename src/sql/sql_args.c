@@ -196,6 +196,27 @@ static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
 
 static bool is_track_arg_set(int64_t id) { return id >= 0 && (id & TG_KM_TRACK_ARGSET_BIT); }
 
+/* a holds the args a trace lists of a CPU when id is a cpu row's arg_set_id: true (none when
+ * no trace lists that CPU), else false and a is left alone. */
+static bool arg_set_fill_cpu(sql_db *db, struct arg_set *a, int64_t id, int *rc)
+{
+    *rc = 0;
+    if (id < 0 || !(id & SQL_ARGSET_CPU_BIT))
+        return false;
+    if (!a->text && !(a->text = tg_buf_new())) {
+        *rc = sql_fail(db, TG_ERR_NOMEM, NULL);
+        return true;
+    }
+    tg_buf_reset(a->text);
+    a->n = 0;
+    a->id = id;
+    const tg_cpu_info *info = sql_cpu_info(db, id & ~SQL_ARGSET_CPU_BIT);
+    for (size_t i = 0; info && i < info->n_args && *rc == 0; i++)
+        if ((*rc = flatten(a, &info->args[i], info->args[i].name, info->args[i].name, 0)) < 0)
+            *rc = sql_fail(db, *rc, NULL);
+    return true;
+}
+
 static void arg_set_free(struct arg_set *a)
 {
     free(a->rows);
@@ -260,15 +281,19 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         }
         a->id = SQL_ANY;
     }
+    int rc;
+    if (a->id != id && arg_set_fill_cpu(db, a, id, &rc) && rc < 0) {
+        sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
+        return;
+    }
     if (a->id != id && is_track_arg_set(id)) {
-        int rc = track_arg_set_fill(db, a, id);
+        rc = track_arg_set_fill(db, a, id);
         if (rc < 0) {
             sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
             return;
         }
     }
     if (a->id != id) {
-        int rc;
         const tg_event *ev = sql_args_event(db, id, &rc);
         if (rc < 0 || (ev && (rc = arg_set_fill(db, a, ev, id)) < 0)) {
             sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
@@ -361,6 +386,10 @@ static int args_filter(sql_cursor *c)
     }
     if (c->q.argset != SQL_ANY) {
         int rc;
+        if (arg_set_fill_cpu(c->db, &a->set, c->q.argset, &rc)) {
+            a->done = true;
+            return rc;
+        }
         const tg_event *ev = sql_args_event(c->db, c->q.argset, &rc);
         if (rc < 0)
             return rc;

@@ -120,6 +120,10 @@ struct sql_db {
 };
 
 const char *sql_intern(sql_db *db, const char *s, size_t n); /* NULL when out of memory */
+/* What the traces list of CPU cpu (the first trace that does), NULL nothing; the cpu table's
+ * arg_set_id of its args is SQL_ARGSET_CPU_BIT | cpu. */
+const tg_cpu_info *sql_cpu_info(sql_db *db, int64_t cpu);
+#define SQL_ARGSET_CPU_BIT ((int64_t)1 << 41)
 /* The state of a database tg_sql_open made (NULL for another SQLite database). */
 sql_db *sql_db_of(sqlite3 *sqlite);
 /* Frees the state: the destructor of the module that owns it (sql_vtab.c). */

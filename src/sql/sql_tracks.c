@@ -206,7 +206,18 @@ const sql_table sql_table_cpu_counter_track = {
     .columns = COMMON_COLUMNS "unit TEXT, description TEXT, cpu INTEGER",
     TRACK_TABLE("cpu_counter_track", CC_COUNT, -1, cpu_counter_track_next)};
 
-/* ---- cpu: the CPUs events were on ---------------------------------------------------------- */
+/* ---- cpu: the CPUs events were on, and those the traces list (tg_cpu_info) ---------------- */
+
+const tg_cpu_info *sql_cpu_info(sql_db *db, int64_t cpu)
+{
+    for (size_t t = 0; t < tg_set_trace_count(db->set); t++) {
+        const tg_trace *trace = tg_set_trace(db->set, t);
+        for (size_t i = 0; i < tg_trace_cpu_info_count(trace); i++)
+            if (tg_trace_cpu_info(trace, i)->cpu == cpu)
+                return tg_trace_cpu_info(trace, i);
+    }
+    return NULL;
+}
 
 enum {
     CPU_ID,
@@ -234,12 +245,16 @@ static int cpu_next(sql_cursor *c)
     sql_val *v = c->row;
     sql_int(&v[CPU_ID], (int64_t)i);
     sql_int(&v[CPU_UCPU], (int64_t)i);
-    sql_int(&v[CPU_CPU], tg_kmodel_cpu(c->db->model, i));
-    sql_int(&v[CPU_CLUSTER], 0);
+    int32_t cpu = tg_kmodel_cpu(c->db->model, i);
+    const tg_cpu_info *info = sql_cpu_info(c->db, cpu);
+    sql_int(&v[CPU_CPU], cpu);
+    sql_int(&v[CPU_CLUSTER], info && info->cluster_id >= 0 ? info->cluster_id : 0);
     sql_null(&v[CPU_PROCESSOR]);
+    if (info && info->processor)
+        sql_text(&v[CPU_PROCESSOR], info->processor);
     sql_null(&v[CPU_MACHINE]);
-    sql_null(&v[CPU_CAPACITY]);
-    sql_null(&v[CPU_ARGS]);
+    sql_int_or_null(&v[CPU_CAPACITY], info && info->capacity >= 0 ? info->capacity : SQL_ANY);
+    sql_int_or_null(&v[CPU_ARGS], info && info->n_args ? SQL_ARGSET_CPU_BIT | cpu : SQL_ANY);
     return 0;
 }
 

@@ -241,6 +241,11 @@ int pf_read_trace_stats(tg_trace *t, const PerfettoRead__TraceStats *ts);
 int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                          int64_t ts, uint64_t offset);
 
+/* ---- perfetto_read_cpu_info.c ----------------------------------------------------------- */
+/* A CpuInfo packet as the trace's CPU attributes (tg_trace_add_cpu_info).  0 or
+ * TG_ERR_NOMEM. */
+int pf_read_cpu_info(tg_trace *t, const PerfettoRead__CpuInfo *info);
+
 /* ---- perfetto_read_trigger.c ------------------------------------------------------------ */
 /* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track
  * "Trace Triggers".  0 or TG_ERR_NOMEM. */

@@ -9,6 +9,7 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
                          int64_t ts, uint64_t offset)
 {
     switch (pk->data_case) {
+    case PERFETTO_READ__TRACE_PACKET__DATA_CPU_INFO: return pf_read_cpu_info(t, pk->cpu_info);
     case PERFETTO_READ__TRACE_PACKET__DATA_TRIGGER:
         return pf_read_trigger(t, pk->trigger, ts, offset);
     case PERFETTO_READ__TRACE_PACKET__DATA_CLONE_SNAPSHOT_TRIGGER:
