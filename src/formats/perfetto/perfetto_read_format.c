@@ -538,6 +538,8 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     int rc = pf_atrace_pass(t);
     pf_apply_renames(p);
     if (rc == 0)
+        rc = pf_etw_finish(t);
+    if (rc == 0)
         rc = pf_declare_tracks(t);
     struct timespec ended;
     clock_gettime(CLOCK_MONOTONIC, &ended);
@@ -571,6 +573,7 @@ static void pf_close(tg_trace *t)
     for (size_t i = 0; i < p->n_tracks; i++)
         free(p->tracks[i].stack);
     free(p->tracks);
+    pf_etw_free(p);
     free(p->recs);
     free(p->seqs);
     free(p->names);

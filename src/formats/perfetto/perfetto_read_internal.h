@@ -160,6 +160,7 @@ typedef struct pf_trace {
     int64_t ftrace_data_start;
     bool streams_into_file; /* the trace config's: traced wrote the buffers into the file
                              * periodically (long trace mode) */
+    struct pf_etw *etw;     /* ETW file I/O operations in flight (perfetto_read_etw.c) */
     tg_error *damage;       /* where reading stopped: the stream gives it after the records */
 } pf_trace;
 
@@ -245,6 +246,15 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
 /* A CpuInfo packet as the trace's CPU attributes (tg_trace_add_cpu_info).  0 or
  * TG_ERR_NOMEM. */
 int pf_read_cpu_info(tg_trace *t, const PerfettoRead__CpuInfo *info);
+
+/* ---- perfetto_read_etw.c ---------------------------------------------------------------- */
+/* A packet's ETW events (field 95, unknown to protobuf-c here): file I/O operations as
+ * slices.  pf_etw_finish ends those still open once every packet is read; pf_etw_free
+ * releases what the reader kept.  0 or TG_ERR_NOMEM. */
+int pf_read_etw_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, const pf_sequence *s,
+                       uint64_t offset);
+int pf_etw_finish(tg_trace *t);
+void pf_etw_free(pf_trace *p);
 
 /* ---- perfetto_read_trigger.c ------------------------------------------------------------ */
 /* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track

@@ -23,6 +23,8 @@ int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_se
     case PERFETTO_READ__TRACE_PACKET__DATA_POWER_RAILS:
     case PERFETTO_READ__TRACE_PACKET__DATA_ANDROID_ENERGY_ESTIMATION_BREAKDOWN:
         return pf_read_power(t, pk, ts, offset);
+    case PERFETTO_READ__TRACE_PACKET__DATA__NOT_SET:
+        return pk->base.n_unknown_fields ? pf_read_etw_packet(t, pk, s, offset) : 0;
     default: return 0;
     }
 }
