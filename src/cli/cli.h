@@ -118,6 +118,9 @@ int cli_run_extract(int argc, char **argv);
 /* `traceglot fdr-dump LOG`: llvm-xray fdr-dump's records of an FDR-mode log
  * (cli_fdr_dump.c).  The exit code. */
 int cli_run_fdr_dump(int argc, char **argv);
+/* `traceglot query src.ctf.fs metadata-info -p 'path="DIR"'`: babeltrace2 query's answer
+ * (cli_bt_query.c).  The exit code. */
+int cli_run_bt_query(int argc, char **argv);
 /* An argument as LLVM's command line reads it (-name, --name, -name=VALUE): the name
  * without its dashes into name, its value after '=' in *value (NULL: none); returns name. */
 const char *cli_llvm_option_name(const char *arg, char *name, size_t size, const char **value);

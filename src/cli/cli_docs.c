@@ -32,6 +32,10 @@ const struct cli_extra_command cli_extra_commands[] = {
      "every record of an XRay FDR-mode log in file order, as llvm-xray fdr-dump prints them "
      "(its -verify is refused)",
      (const char *const[]){"-h, --help", "this usage", NULL}},
+    {"query", "traceglot query src.ctf.fs metadata-info -p 'path=\"DIR\"'",
+     "the metadata of the CTF trace in DIR (its TSDL text, decoded from packets), as "
+     "babeltrace2 query answers it; other queries are refused",
+     (const char *const[]){"-p, --params PARAMS", "babeltrace2's parameters: path=\"DIR\"", NULL}},
     {"completion", "traceglot completion bash|zsh",
      "the shell completion script (make install puts it where bash and zsh find it)"},
     {0},

@@ -21,7 +21,6 @@ static const struct peer_verb peer_verbs[] = {
     {"script", "uftrace", NULL},
     {"hist", "trace-cmd", "traceglot stats counts the events per class"},
     {"split", "trace-cmd", NULL},
-    {"query", "babeltrace2", "traceglot info --format json says what trace-info says"},
     {"run", "babeltrace2", "traceglot cat --style=babeltrace (or -c sink.text.details)"},
     {"account", "llvm-xray", "traceglot report --style=xray"},
     {0},

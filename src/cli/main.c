@@ -100,6 +100,8 @@ int main(int argc, char **argv)
         return cli_run_options(argc - 2, argv + 2);
     if (strcmp(verb, "extract") == 0)
         return cli_run_extract(argc - 2, argv + 2);
+    if (strcmp(verb, "query") == 0)
+        return cli_run_bt_query(argc - 2, argv + 2);
     if (strcmp(verb, "fdr-dump") == 0)
         return cli_run_fdr_dump(argc - 2, argv + 2);
     if (strcmp(verb, "completion") == 0)

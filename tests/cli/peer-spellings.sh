@@ -68,7 +68,7 @@ tg_said "--timerange without a comma" 2 "expecting BEGIN,END" "$TG" cat --style=
 tg_said "--timerange under another style" 2 "does not take --timerange" "$TG" cat --timerange=1,2 "$ctf"
 
 # the peers' commands traceglot does not have: refused by name
-for v in "hist trace-cmd" "split trace-cmd" "query babeltrace2"; do
+for v in "hist trace-cmd" "split trace-cmd"; do
     set -- $v
     tg_said "traceglot $1: $2's command, refused" 2 "'$1' is $2's command" "$TG" "$1" "$uf"
 done

@@ -9,6 +9,7 @@
 # DATADIR/babeltrace-options/:
 #   T.args       the option lines with T's times put in for the placeholders
 #   T.ID.txt     babeltrace2's output with option ID (a link to an equal output kept before)
+#   T.query-metadata-info.txt  `babeltrace2 query src.ctf.fs metadata-info` of T (bt-query.sh)
 #   T.ID.fails   babeltrace2's refusal (an unknown name or field, a range that ends before
 #                it begins): traceglot must refuse it too
 # A trace with texts that decode empty (types) is recorded with every option too: babeltrace2
@@ -53,4 +54,11 @@ for t in types cyg rotation; do
         fi
     done < <(bt_option_lines "$here/babeltrace-options.txt" "$times")
     echo "$t: $(ls "$out/$t".*.txt | wc -l) outputs, $(ls "$out/$t".*.fails 2>/dev/null | wc -l) refusals"
+done
+# babeltrace2 query src.ctf.fs metadata-info of each trace: T.query-metadata-info.txt, for
+# bt-query.sh
+for t in types cyg rotation; do
+    [ -d "$data/$t" ] || continue
+    babeltrace2 query src.ctf.fs metadata-info -p "path=\"$data/$t\"" \
+        > "$out/$t.query-metadata-info.txt"
 done

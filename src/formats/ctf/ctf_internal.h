@@ -385,6 +385,9 @@ typedef struct ctf_dec {
 
 /* Reads the metadata file into TSDL text (malloc'ed, NUL-terminated). */
 int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetized, tg_error **err);
+/* `babeltrace2 query src.ctf.fs metadata-info`'s answer for the opened trace t
+ * (ctf_metadata_info.c): 1, or a negative status. */
+int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err);
 
 typedef enum ctf_tok_kind {
     CTF_TK_EOF,
