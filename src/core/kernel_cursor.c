@@ -521,6 +521,11 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     int rc = km_declared_slice(c, ev, ts, step);
     if (rc < 0)
         return rc;
+    /* a call's entry or exit: the thread's track holds a slice */
+    if (rc == 0 && utid >= 0 && front && ev->cls &&
+        (ev->cls->kind == TG_KIND_FUNC_ENTRY || ev->cls->kind == TG_KIND_FUNC_EXIT) &&
+        m->threads[utid].track_id >= 0)
+        m->tracks[m->threads[utid].track_id].has_slices = true;
     int64_t a, b;
     switch (k->role) {
     case KM_ROLE_NONE: break;

@@ -161,12 +161,20 @@ static uint64_t *depth_of(tg_kcursor *c, int64_t track)
     return km_imp_slot(c, km_imp_key_int(0x736c696365u, track));
 }
 
+/* The track holds a slice (a thread's track is a row of `track` only then). */
+static void mark_used(tg_kcursor *c, int64_t track)
+{
+    if (km_at_frontier(c) && track >= 0 && (size_t)track < c->m->n_tracks)
+        c->m->tracks[track].has_slices = true;
+}
+
 int km_imp_begin(tg_kcursor *c, tg_kstep *step, int64_t track, const char *name,
                  const char *category, int64_t ts)
 {
     uint64_t *depth = depth_of(c, track);
     if (!depth)
         return TG_ERR_NOMEM;
+    mark_used(c, track);
     int32_t d = (int32_t)*depth;
     (*depth)++;
     if (step) {
@@ -201,6 +209,7 @@ int km_imp_whole(tg_kcursor *c, tg_kstep *step, int64_t track, const char *name,
     uint64_t *depth = depth_of(c, track);
     if (!depth)
         return TG_ERR_NOMEM;
+    mark_used(c, track);
     if (step) {
         step->what |= TG_KSTEP_SLICE_BEGIN | TG_KSTEP_SLICE_WHOLE;
         step->cpu = -1;

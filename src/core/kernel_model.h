@@ -135,6 +135,7 @@ typedef struct tg_ktrack {
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
     int64_t machine_id; /* the machine a viewer trace says (0 the host), -1 unknown */
+    bool has_slices;    /* a slice is on it (a call of its thread, an importer's slice) */
 } tg_ktrack;
 
 tg_kmodel *tg_kmodel_new(tg_set *set); /* NULL when out of memory */

@@ -41,6 +41,16 @@ static bool in_family(const tg_ktrack *t, enum track_family f)
     return false;
 }
 
+/* A thread's own track that holds none of its calls: trace_processor makes a thread's track
+ * only for the slices on it, so it is no row. */
+static bool is_unused_thread_track(const tg_kmodel *m, const tg_ktrack *t)
+{
+    if (t->type != TG_KTRACK_THREAD || t->has_slices || t->utid < 0)
+        return false;
+    const tg_kthread *thread = tg_kmodel_thread(m, t->utid);
+    return thread && thread->track_id == t->id;
+}
+
 static int track_filter(sql_cursor *c)
 {
     int rc = sql_registry_complete(c->db);
@@ -55,7 +65,8 @@ static const tg_ktrack *next_of(sql_cursor *c, enum track_family f)
         if (i == SIZE_MAX)
             return NULL;
         const tg_ktrack *t = tg_kmodel_track(c->db->model, (int64_t)i);
-        if (in_family(t, f) && (c->q.utid == SQL_ANY || t->utid == c->q.utid))
+        if (in_family(t, f) && (c->q.utid == SQL_ANY || t->utid == c->q.utid) &&
+            !is_unused_thread_track(c->db->model, t))
             return t;
     }
 }

@@ -407,6 +407,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         break;
     case PERFETTO_READ__TRACE_PACKET__DATA_TRANSLATION_TABLE:
         rc = pf_read_translation_table(t, pk->translation_table);
+        if (rc == 0)
+            rc = pf_read_chrome_study_table(t, pk->translation_table);
         break;
     case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
         rc = pf_read_track_descriptor(t, pk->track_descriptor);
@@ -537,6 +539,7 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
                path, (unsigned long long)(at_packet - base), n_packets + 1, p->map.size);
     int rc = pf_atrace_pass(t);
     pf_apply_renames(p);
+    pf_resolve_chrome_triggers(p);
     if (rc == 0)
         rc = pf_etw_finish(t);
     if (rc == 0)
@@ -581,6 +584,8 @@ static void pf_close(tg_trace *t)
     free(p->cpu_comm);
     free(p->clocks);
     free(p->renames);
+    free(p->study_names);
+    tg_hash_free(&p->study_by_hash);
     tg_hash_free(&p->track_by_uuid);
     tg_hash_free(&p->counter_by_key);
     pf_probe_state_free(p);

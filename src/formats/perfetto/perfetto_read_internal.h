@@ -73,6 +73,12 @@ typedef struct pf_track {
     const char *type, *unit;
     const tg_value *dims, *source_args;
     size_t n_dims, n_source_args;
+    /* what its descriptor says of itself (its source args, perfetto_read_track_args.c): a
+     * description, how its children are ordered (0 unknown), its rank among its siblings */
+    const char *description;
+    int child_ordering;
+    bool has_rank;
+    int32_t rank;
     uint32_t open; /* slices begun and not ended (their names' numbers on a stack) */
     uint64_t *stack;
     size_t cap;
@@ -152,6 +158,14 @@ typedef struct pf_trace {
         const char *to;
     } * renames;
     size_t n_renames, cap_renames;
+    /* Chrome's study names by hash (a chrome_study translation table), and the trigger
+     * slices waiting for theirs (perfetto_read_chrome_trigger.c) */
+    tg_hash study_by_hash;
+    struct pf_study_name {
+        struct pf_slice_info *info;
+        uint64_t hash;
+    } * study_names;
+    size_t n_study_names, cap_study_names;
     uint64_t order;
     /* atrace (perfetto_read_atrace_pass.c): the events that write its slices, the CPUs whose
      * first bundle was read, and from when every CPU's ftrace data is whole */
@@ -260,6 +274,19 @@ void pf_etw_free(pf_trace *p);
 /* A trigger (a Trigger or clone_snapshot_trigger packet at ts) as a slice of the track
  * "Trace Triggers".  0 or TG_ERR_NOMEM. */
 int pf_read_trigger(tg_trace *t, const PerfettoRead__Trigger *tr, int64_t ts, uint64_t offset);
+/* The global "Trace Triggers" track (type "triggers") every trigger is on, made at the first
+ * one; NULL when out of memory. */
+pf_track *pf_trigger_track(pf_trace *p);
+
+/* ---- Chrome's triggers (perfetto_read_chrome_trigger.c) ---- */
+/* A translation table's chrome_study names.  0 or TG_ERR_NOMEM. */
+int pf_read_chrome_study_table(tg_trace *t, const PerfettoRead__TranslationTable *tt);
+/* A packet's chrome_trigger (unknown to protobuf-c here), if it has one, as an instant at ts.
+ * 0 or TG_ERR_NOMEM. */
+int pf_read_chrome_trigger(tg_trace *t, const PerfettoRead__TracePacket *pk, int64_t ts,
+                           uint64_t offset);
+/* Names the triggers by the study tables, once every packet is read. */
+void pf_resolve_chrome_triggers(pf_trace *p);
 
 /* ---- counter tracks and values (perfetto_read_counter.c) ------------------------------- */
 /* A data source's counter track as trace_processor makes it: its type (the blueprint's
@@ -359,6 +386,12 @@ const char *pf_interned_text(const pf_trace *p, const pf_sequence *s, uint64_t k
 
 /* ---- tracks and track events (perfetto_read_track.c) ---- */
 int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d);
+/* ---- a track's source args (perfetto_read_track_args.c) ---- */
+/* What descriptor d says of track k itself (description, child ordering, sibling rank). */
+int pf_track_source_fields(tg_trace *t, pf_track *k, const PerfettoRead__TrackDescriptor *d);
+/* Track k's source args into declaration d (in the trace's arena) when it has none of
+ * another kind (a counter's).  0 or TG_ERR_NOMEM. */
+int pf_track_source_args(tg_trace *t, const pf_track *k, tg_track_decl *d);
 /* The translation table's slice names (applied by pf_apply_renames).  0 or TG_ERR_NOMEM. */
 int pf_read_translation_table(tg_trace *t, const PerfettoRead__TranslationTable *tt);
 void pf_apply_renames(pf_trace *p);

@@ -8,6 +8,11 @@
 int pf_read_other_packet(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                          int64_t ts, uint64_t offset)
 {
+    if (pk->base.n_unknown_fields) {
+        int rc = pf_read_chrome_trigger(t, pk, ts, offset);
+        if (rc < 0)
+            return rc;
+    }
     switch (pk->data_case) {
     case PERFETTO_READ__TRACE_PACKET__DATA_CPU_INFO: return pf_read_cpu_info(t, pk->cpu_info);
     case PERFETTO_READ__TRACE_PACKET__DATA_TRIGGER:

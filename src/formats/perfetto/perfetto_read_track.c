@@ -36,6 +36,8 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         return TG_ERR_NOMEM;
     if (d->counter && pf_read_counter_descriptor(t, k, d->counter) < 0)
         return TG_ERR_NOMEM;
+    if (pf_track_source_fields(t, k, d) < 0)
+        return TG_ERR_NOMEM;
     if (d->has_parent_uuid && d->parent_uuid != d->uuid) {
         k->has_parent = true;
         k->parent_uuid = d->parent_uuid;
@@ -96,7 +98,9 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
             int64_t at = declare(t, (size_t)*slot, guard + 1);
             if (at < -1)
                 return at;
-            d.parent = at;
+            /* a process's own track scopes its children (they are the process's tracks)
+             * rather than parenting them, as trace_processor keeps them */
+            d.parent = parent->process ? -1 : at;
             d.pid = parent->decl >= 0 ? t->tracks[at].pid : parent->pid;
             d.tid = parent->decl >= 0 ? t->tracks[at].tid : parent->thread ? parent->tid : -1;
         }
@@ -107,6 +111,8 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
     k = &p->tracks[i];
     if (k->decl >= 0)
         return k->decl; /* declared through a cycle of parents */
+    if (pf_track_source_args(t, k, &d) < 0)
+        return TG_ERR_NOMEM;
     int64_t at = tg_trace_add_track(t, &d);
     if (at >= 0)
         p->tracks[i].decl = at;

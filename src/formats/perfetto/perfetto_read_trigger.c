@@ -13,13 +13,22 @@
  * declares: a TrackDescriptor's uuid is the producer's choice, this one is ours). */
 #define PF_TRIGGER_TRACK_UUID 0x7219e55000000000ull
 
+pf_track *pf_trigger_track(pf_trace *p)
+{
+    pf_track *k = pf_track_of(p, PF_TRIGGER_TRACK_UUID, true);
+    if (k) {
+        k->name = "Trace Triggers";
+        k->type = "triggers";
+    }
+    return k;
+}
+
 int pf_read_trigger(tg_trace *t, const PerfettoRead__Trigger *tr, int64_t ts, uint64_t offset)
 {
     pf_trace *p = t->priv;
-    pf_track *k = pf_track_of(p, PF_TRIGGER_TRACK_UUID, true);
+    pf_track *k = pf_trigger_track(p);
     if (!k)
         return TG_ERR_NOMEM;
-    k->name = "Trace Triggers";
     uint64_t name = pf_name_number(t, tr->trigger_name ? tr->trigger_name : "");
     if (name == UINT64_MAX)
         return TG_ERR_NOMEM;
