@@ -440,6 +440,20 @@ const tg_tracer_info *tg_trace_tracer(const tg_trace *t);
 size_t tg_trace_env_count(const tg_trace *t);
 const tg_env_entry *tg_trace_env(const tg_trace *t, size_t i);             /* NULL past the end */
 const tg_env_entry *tg_trace_env_find(const tg_trace *t, const char *key); /* NULL: absent */
+/* A build id the trace records for an object its events map (perf.data's build-id
+ * feature): the process (-1: the kernel's objects), the object's path as recorded
+ * ("[kernel.kallsyms]", "/usr/lib/x86_64-linux-gnu/libc.so.6") and the id's bytes. */
+typedef struct tg_build_id_info {
+    int64_t pid;
+    const char *path;
+    bool kernel; /* recorded for a kernel object (the kernel or a module) */
+    uint8_t size;
+    uint8_t id[20];
+} tg_build_id_info;
+size_t tg_trace_build_id_count(const tg_trace *t);
+const tg_build_id_info *tg_trace_build_id(const tg_trace *t, size_t i); /* NULL past the end */
+/* The build id recorded for the object at path, NULL when none. */
+const tg_build_id_info *tg_trace_build_id_find(const tg_trace *t, const char *path);
 size_t tg_trace_task_count(const tg_trace *t);
 const tg_task_info *tg_trace_task(const tg_trace *t, size_t i); /* NULL past the end */
 /* The task listed with this tid (a linear search: once per thread), NULL when none. */
@@ -651,6 +665,21 @@ int tg_event_cpu(const tg_event *ev);         /* -1 when unknown */
 int tg_event_pid(const tg_event *ev);         /* -1 when unknown */
 int tg_event_tid(const tg_event *ev);         /* -1 when unknown */
 uint64_t tg_event_offset(const tg_event *ev); /* byte offset of the record in its file */
+
+/* Where a sample was taken: a perf.data record's cpumode (its header's misc, as
+ * include/uapi/linux/perf_event.h numbers them); TG_CPU_MODE_UNKNOWN for other events. */
+typedef enum tg_cpu_mode {
+    TG_CPU_MODE_UNKNOWN = 0,
+    TG_CPU_MODE_KERNEL = 1,
+    TG_CPU_MODE_USER = 2,
+    TG_CPU_MODE_HYPERVISOR = 3,
+    TG_CPU_MODE_GUEST_KERNEL = 4,
+    TG_CPU_MODE_GUEST_USER = 5,
+} tg_cpu_mode;
+tg_cpu_mode tg_event_cpu_mode(const tg_event *ev);
+/* Perfetto's names of the modes (perf_sample.cpu_mode): "unknown", "kernel", "user",
+ * "hypervisor", "guest_kernel", "guest_user". */
+const char *tg_cpu_mode_name(tg_cpu_mode mode);
 
 /* Function traces: the function's address, its symbol (NULL when unknown), the call depth
  * the tracer recorded (-1 when it recorded none). */

@@ -55,6 +55,7 @@ static inline void tg_source_set_defaults(tg_event *ev, const tg_stream *s)
     ev->pid = -1;
     ev->depth = -1;
     ev->addr = ev->lost = 0;
+    ev->cpu_mode = TG_CPU_MODE_UNKNOWN;
 }
 
 /* The next event not handed out yet, reading ahead when needed; NULL at the end.  Errors met

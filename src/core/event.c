@@ -21,6 +21,14 @@ tg_stream *tg_event_stream(const tg_event *ev) { return ev->stream; }
 tg_trace *tg_event_trace(const tg_event *ev) { return ev->stream ? ev->stream->trace : NULL; }
 int tg_event_cpu(const tg_event *ev) { return ev->cpu; }
 int tg_event_pid(const tg_event *ev) { return ev->pid; }
+tg_cpu_mode tg_event_cpu_mode(const tg_event *ev) { return (tg_cpu_mode)ev->cpu_mode; }
+
+const char *tg_cpu_mode_name(tg_cpu_mode mode)
+{
+    static const char *const names[] = {"unknown",    "kernel",       "user",
+                                        "hypervisor", "guest_kernel", "guest_user"};
+    return (unsigned)mode < sizeof names / sizeof *names ? names[mode] : "unknown";
+}
 int tg_event_tid(const tg_event *ev) { return ev->tid; }
 uint64_t tg_event_offset(const tg_event *ev) { return ev->offset; }
 uint64_t tg_event_func_addr(const tg_event *ev) { return ev->addr; }

@@ -52,6 +52,7 @@ struct tg_event {
     int32_t depth;         /* function traces; -1 when none */
     int32_t utid;          /* the thread in the kernel model (kernel_model.h): set by a
                             * cursor of the model, -1 unknown; unset without one */
+    uint8_t cpu_mode;      /* tg_cpu_mode: where a sample was taken (perf.data) */
     uint64_t addr;         /* function address for entry/exit */
     /* one of the two per kind, so that an event stays within 128 bytes (two cache lines):
      * the batches of every cursor hold events by value */

@@ -150,6 +150,8 @@ struct tg_trace {
     size_t n_env, cap_env;
     tg_task_info *tasks;
     size_t n_tasks, cap_tasks;
+    tg_build_id_info *build_ids;
+    size_t n_build_ids, cap_build_ids;
     tg_track_decl *tracks; /* tg_trace_add_track; the reader may rename them until it returns */
     size_t n_tracks, cap_tracks;
     tg_cpu_info *cpu_infos; /* tg_trace_add_cpu_info */
@@ -192,6 +194,8 @@ int tg_trace_set_tracer(tg_trace *t, const char *name, const char *version);
 int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_integer,
                      int64_t integer);
 int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
+/* Appends one build id (tg_trace_build_id); its path is copied. */
+int tg_trace_add_build_id(tg_trace *t, const tg_build_id_info *b);
 /* Appends one task (tg_trace_task); its name is copied. */
 int tg_trace_add_task(tg_trace *t, const tg_task_info *task);
 /* Appends one declared track (its strings are copied): its index, or TG_ERR_NOMEM. */

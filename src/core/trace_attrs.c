@@ -1,5 +1,5 @@
 /* trace_attrs.c - a trace's typed attributes: its clock, host, process, tracer, the tasks
- * it lists and the format's environment.
+ * it lists, the build ids of the objects it maps and the format's environment.
  *
  * A format fills them once, in open(), from what its metadata says (uftrace's info file, a
  * CTF clock and env block, trace.dat options, the XRay header); consumers read them through
@@ -87,6 +87,18 @@ int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value)
     char text[24];
     snprintf(text, sizeof text, "%" PRId64, value);
     return tg_trace_add_env(t, key, text, true, value);
+}
+
+int tg_trace_add_build_id(tg_trace *t, const tg_build_id_info *b)
+{
+    TG_TRY(tg_grow(&t->build_ids, &t->cap_build_ids, t->n_build_ids + 1, sizeof *t->build_ids));
+    bool ok = true;
+    tg_build_id_info k = *b;
+    k.path = dup_or_null(t, b->path, &ok);
+    if (!ok)
+        return TG_ERR_NOMEM;
+    t->build_ids[t->n_build_ids++] = k;
+    return 0;
 }
 
 int tg_trace_add_task(tg_trace *t, const tg_task_info *task)
@@ -195,5 +207,19 @@ const tg_task_info *tg_trace_task_find(const tg_trace *t, int64_t tid)
     for (size_t i = 0; i < t->n_tasks; i++)
         if (t->tasks[i].tid == tid)
             return &t->tasks[i];
+    return NULL;
+}
+
+size_t tg_trace_build_id_count(const tg_trace *t) { return t->n_build_ids; }
+const tg_build_id_info *tg_trace_build_id(const tg_trace *t, size_t i)
+{
+    return i < t->n_build_ids ? &t->build_ids[i] : NULL;
+}
+
+const tg_build_id_info *tg_trace_build_id_find(const tg_trace *t, const char *path)
+{
+    for (size_t i = 0; i < t->n_build_ids; i++)
+        if (t->build_ids[i].path && strcmp(t->build_ids[i].path, path) == 0)
+            return &t->build_ids[i];
     return NULL;
 }

@@ -207,6 +207,9 @@ TG_OPTIONS(sql) = {
         {"symfs", TG_OPT_TEXT, NULL,
          "perf's --symfs: look for the files perf.data maps under DIR (stack_profile_frame)",
          "DIR"},
+        {"kallsyms", TG_OPT_TEXT, NULL,
+         "perf's --kallsyms: the kernel's symbols of perf.data files from FILE", "FILE"},
+        {"buildid-dir", TG_OPT_TEXT, NULL, "perf's --buildid-dir: the build-id cache", "DIR"},
         {0},
     },
 };

@@ -13,8 +13,8 @@
  * a mapping, frame or callsite numbered when first met.  A frame is a (mapping, rel_pc)
  * pair; its name is the symbol there, NULL without one (perf script's "[unknown]").  A
  * sample's perf_session_id is its file's rank among the set's perf.data files.  cpu_mode is
- * "kernel" for a sampled address in the upper half of the address space, "user" below it
- * (what perf script reads the same way), "unknown" for samples without an ip.  A sample
+ * the sample's record's cpumode as Perfetto names it (tg_cpu_mode_name: "kernel", "user",
+ * "hypervisor", ...).  A sample
  * without a call chain has callsite_id NULL.  Memory: one record per sample, mapping,
  * frame and callsite; a set without a perf.data file makes no pass. */
 #include "common/perf/perf_chain_walk.h"
@@ -37,9 +37,6 @@ enum {
     MP_NAME,
     MP_COUNT
 };
-
-enum { MODE_UNKNOWN, MODE_KERNEL, MODE_USER };
-static const char *const mode_names[] = {"unknown", "kernel", "user"};
 
 struct perf_sample_row {
     int64_t ts, utid, cpu, callsite; /* SQL_ANY: NULL */
@@ -71,7 +68,7 @@ struct perf_trace {
 struct perf_class {
     bool known, sample;
     tg_scope scope;
-    long chain, ip;
+    long chain;
 };
 
 struct sql_perf {
@@ -188,7 +185,7 @@ static struct perf_trace *trace_of(struct perf_build *b, const tg_trace *t, uint
     struct perf_trace *pt = &b->traces[b->n_traces];
     memset(pt, 0, sizeof *pt);
     pt->trace = t;
-    pt->syms.symfs = b->db->opts ? tg_options_get(b->db->opts, "symfs") : NULL;
+    perf_symbols_configure(&pt->syms, b->db->opts);
     *rank = (uint32_t)b->n_traces++;
     return pt;
 }
@@ -209,12 +206,6 @@ static const struct perf_class *class_of(struct perf_build *b, const tg_event *e
     k->scope =
         tg_event_class_system(tg_event_class_of(ev)) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
     k->chain = perf_chain_field(ev, k->scope);
-    k->ip = -1;
-    for (size_t i = 0, nf = tg_event_field_count(ev, k->scope); i < nf; i++) {
-        tg_value v;
-        if (tg_event_field(ev, k->scope, i, &v) == 0 && v.name && strcmp(v.name, "ip") == 0)
-            k->ip = (long)i;
-    }
     return k;
 }
 
@@ -230,11 +221,8 @@ static int add_sample(struct perf_build *b, const tg_event *ev, const struct per
                                 ev->cpu >= 0 ? ev->cpu : SQL_ANY,
                                 SQL_ANY,
                                 session,
-                                MODE_UNKNOWN};
-    tg_value ip;
-    if (k->ip >= 0 && tg_event_field(ev, k->scope, (size_t)k->ip, &ip) == 0 &&
-        ip.type == TG_VAL_UINT)
-        r.mode = ip.v.u >> 63 ? MODE_KERNEL : MODE_USER;
+                                TG_CPU_MODE_UNKNOWN};
+    r.mode = (uint8_t)tg_event_cpu_mode(ev);
     if (k->chain >= 0) {
         long n =
             perf_chain_walk(&pt->s, &pt->syms, ev, k->scope, k->chain, &b->chain, &b->cap_chain);
@@ -358,7 +346,7 @@ static int sample_next(sql_cursor *c)
     sql_int(&v[PS_TS], r->ts);
     sql_int_or_null(&v[PS_UTID], r->utid);
     sql_int_or_null(&v[PS_CPU], r->cpu);
-    sql_text(&v[PS_CPU_MODE], mode_names[r->mode]);
+    sql_text(&v[PS_CPU_MODE], tg_cpu_mode_name((tg_cpu_mode)r->mode));
     sql_int_or_null(&v[PS_CALLSITE], r->callsite);
     sql_null(&v[PS_UNWIND]);
     sql_int(&v[PS_SESSION], r->session);

@@ -20,6 +20,16 @@
 # then finds no kallsyms and no library either), so they can be compared on any machine.
 # With fixture names as arguments (e.g. `record-fixtures.sh sched-g`), records only those
 # (and no perf-kernel data), leaving the other fixtures as they are.  `record-fixtures.sh
+# --kallsyms` records nothing: on the kernel that recorded the fixtures, it keeps the lines
+# of /proc/kallsyms that name their kernel addresses (kallsyms_subset.py) as kallsyms, two
+# damaged copies (kallsyms-edge: every fourth symbol of the first half, so that addresses
+# fall past the kernel's map or into an earlier symbol; kallsyms-noref: without _text, the
+# reference symbol, so that perf loads none), and perf's outputs with them:
+#   NAME.script-kallsyms.txt       perf script --symfs=EMPTY --kallsyms=kallsyms
+#   NAME.report-kallsyms.txt       perf report --stdio --symfs=EMPTY --kallsyms=kallsyms
+#   NAME.stackcollapse-kallsyms.txt  perf script report stackcollapse, the same
+#   NAME.script-kallsyms-edge.txt, NAME.script-kallsyms-noref.txt  perf script with those
+#   NAME.script-cpumode.txt        perf script -F tid,misc (each sample's cpumode letter)  `record-fixtures.sh
 # --reports` records nothing: it only writes the perf report references of the fixtures
 # there are.
 # Skips (exit 77) where perf is missing or perf_event_open is refused.
@@ -34,6 +44,34 @@ perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1 ||
     { echo "SKIP: perf record is refused here (perf_event_open; run as root)"; exit 77; }
 work=/tmp/tg-perf-fixture
 mkdir -p "$work" "$data" "$tmp/empty"
+if [ "${1:-}" = --kallsyms ]; then
+    want=$(perf buildid-list -i "$data/sched-g.data" 2>/dev/null | sed -n 's/ \[kernel.kallsyms\]$//p')
+    [ "$want" = "$(perf buildid-list -k 2>/dev/null)" ] ||
+        { echo "SKIP: the fixtures were recorded on another kernel than this one"; exit 77; }
+    ks=(cpu-clock cpu-clock-g multi sched-g all-g)
+    /usr/bin/python3 "$here/kallsyms_subset.py" /proc/kallsyms "$data/kallsyms" \
+        $(for n in "${ks[@]}"; do echo "$data/$n.script.txt"; done)
+    half=$(($(wc -l <"$data/kallsyms") / 2))
+    { grep -E ' (_text|_stext)$' "$data/kallsyms"; head -n "$half" "$data/kallsyms" |
+        grep -vE ' (_text|_stext)$' | awk 'NR % 4 == 0'; } >"$data/kallsyms-edge"
+    grep -vE ' _text$' "$data/kallsyms" >"$data/kallsyms-noref"
+    for n in "${ks[@]}"; do
+        f=$data/$n.data
+        perf script -i "$f" --symfs="$tmp/empty" --kallsyms="$data/kallsyms" \
+            >"$data/$n.script-kallsyms.txt" 2>/dev/null
+        perf report -i "$f" --stdio --symfs="$tmp/empty" --kallsyms="$data/kallsyms" \
+            >"$data/$n.report-kallsyms.txt" 2>/dev/null
+        perf script report stackcollapse -i "$f" --symfs="$tmp/empty" \
+            --kallsyms="$data/kallsyms" >"$data/$n.stackcollapse-kallsyms.txt" 2>/dev/null
+        perf script -i "$f" -F tid,misc >"$data/$n.script-cpumode.txt" 2>/dev/null
+        for v in edge noref; do
+            perf script -i "$f" --symfs="$tmp/empty" --kallsyms="$data/kallsyms-$v" \
+                >"$data/$n.script-kallsyms-$v.txt" 2>/dev/null
+        done
+    done
+    chmod 644 "$data"/kallsyms* "$data"/*.txt
+    exit 0
+fi
 gcc -O1 -g -fno-omit-frame-pointer -o "$work/perf_work" "$here/perf_work.c"
 rm -rf "$data/symfs" && mkdir -p "$data/symfs$work" && cp "$work/perf_work" "$data/symfs$work/"
 run=("$work/perf_work" 1000)

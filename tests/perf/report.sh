@@ -6,7 +6,8 @@
 # recorded: every entry an address.  Files without call chains: the default report and the
 # --sort variants; files with call chains (cpu-clock-g, sched-g): the default (Children
 # column and caller-first call graphs), --no-children (callee-first graphs), -g none,
-# -g caller, -g callee, a threshold, and --sort pid/comm/dso,sym/sym.
+# -g caller, -g callee, a threshold, and --sort pid/comm/dso,sym/sym; the kernel's symbols
+# from the fixtures' kallsyms (--kallsyms).
 . "$(dirname "$0")/../lib.sh"
 D=$TG_TEST_DATA/perf
 tg_need_dir "$D"
@@ -26,6 +27,7 @@ variant_options() { # SUFFIX HAS-CHAINS
     report-children-callee) echo "-g callee" ;;
     report-sort-sym) echo "--no-children --sort sym" ;;
     report-threshold) echo "--no-children -g graph,5" ;;
+    report-kallsyms) echo "--kallsyms $D/kallsyms" ;;
     *) return 1 ;;
     esac
 }

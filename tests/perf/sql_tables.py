@@ -5,8 +5,10 @@ record-fixtures.sh recorded: the samples, in order, with perf script's thread id
 (where it prints one) and time in ns (--ns); their count per thread; for files with call
 chains, each sample's stack read back from the tables, the sampled frame first, equal to
 perf script's lines (address, symbol without its +offset, shared object) with --symfs
-holding the workload binary; and the tables' consistency (every callsite's parent exists
-and is one level up, every frame's mapping exists, every sample's callsite exists).
+holding the workload binary, and with --kallsyms (the kernel's frames named from the
+fixtures' kallsyms, perf script --kallsyms); each sample's cpu_mode against perf script -F
+misc's cpumode letter; and the tables' consistency (every callsite's parent exists and is
+one level up, every frame's mapping exists, every sample's callsite exists).
 Usage: sql_tables.py TG DATA_DIR"""
 import collections
 import csv
@@ -15,10 +17,13 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 FIXTURES = ["cpu-clock", "cpu-clock-g", "multi", "pipe", "zstd", "sched", "sched-g", "all-g"]
 HEADER = re.compile(r"^\s*(.*?\S)\s+(\d+)\s+(?:\[(\d+)\]\s+)?(\d+)\.(\d+):")
 FRAME = re.compile(r"^\t\s*([0-9a-f]+) (\S.*?) \((.*)\)$")
+KALLSYMS = ["cpu-clock", "cpu-clock-g", "multi", "sched-g", "all-g"]
+CPUMODE = {"K": "kernel", "U": "user", "H": "hypervisor", "G": "guest_kernel", "g": "guest_user"}
 
 
 def sql(tg, args, q):
@@ -46,8 +51,37 @@ def script_samples(path):
     return out
 
 
+def tables(tg, args):
+    """The samples, callsites, frames and mappings."""
+    rows = sql(tg, args, "SELECT s.id, t.tid, s.cpu, s.ts, s.callsite_id FROM perf_sample s "
+               "LEFT JOIN thread t USING (utid) ORDER BY s.id")
+    callsites = {int(i): (int(d), int(p) if p else None, int(f)) for i, d, p, f in sql(
+        tg, args, "SELECT id, depth, parent_id, frame_id FROM stack_profile_callsite")}
+    frames = {int(i): (name if isnull == "0" else "[unknown]", int(m), int(pc)) for i, name, isnull, m, pc in sql(
+        tg, args, "SELECT id, name, name IS NULL, mapping, rel_pc FROM stack_profile_frame")}
+    mappings = {int(i): name for i, name in sql(tg, args, "SELECT id, name FROM stack_profile_mapping")}
+    return rows, callsites, frames, mappings
+
+
+def stacks_differ(rows, want, callsites, frames, mappings):
+    """The samples whose stack read back from the tables is not perf script's."""
+    bad = []
+    for i, (r, w) in enumerate(zip(rows, want)):
+        stack, cs = [], int(r[4]) if r[4] else None
+        while cs is not None:
+            d, p, f = callsites[cs]
+            name, m, pc = frames[f]
+            stack.append((pc & (2**64 - 1), name, mappings[m]))
+            cs = p
+        if stack != w[3]:
+            bad.append(i)
+    return bad
+
+
 def main():
     tg, data = sys.argv[1], sys.argv[2]
+    empty = tempfile.mkdtemp()
+    kernel_modes, named_kernel = 0, 0
     if not os.path.isdir(data):
         print("SKIP: no fixtures at " + data)
         return 77
@@ -80,11 +114,17 @@ def main():
         check(n + ": each sample's thread, time and cpu", not bad,
               "first at %s: %s vs %s" % (bad[0], rows[bad[0]], want[bad[0]][:3]) if bad else "")
 
-        callsites = {int(i): (int(d), int(p) if p else None, int(f)) for i, d, p, f in sql(
-            tg, args, "SELECT id, depth, parent_id, frame_id FROM stack_profile_callsite")}
-        frames = {int(i): (name if isnull == "0" else "[unknown]", int(m), int(pc)) for i, name, isnull, m, pc in sql(
-            tg, args, "SELECT id, name, name IS NULL, mapping, rel_pc FROM stack_profile_frame")}
-        mappings = {int(i): name for i, name in sql(tg, args, "SELECT id, name FROM stack_profile_mapping")}
+        _, callsites, frames, mappings = tables(tg, args)
+        if n in KALLSYMS:
+            modes = []
+            with open(os.path.join(data, n + ".script-cpumode.txt")) as f:
+                for line in f:
+                    if line.strip():
+                        modes.append(CPUMODE.get(line.split()[1], "unknown"))
+            got = [m for (m,) in sql(tg, args, "SELECT cpu_mode FROM perf_sample ORDER BY id")]
+            check(n + ": each sample's cpu_mode is perf script's cpumode", got == modes,
+                  "%s vs %s" % (collections.Counter(got), collections.Counter(modes)))
+            kernel_modes += modes.count("kernel")
         broken = [i for i, (d, p, f) in callsites.items()
                   if f not in frames or (p is None and d != 0) or
                   (p is not None and (p not in callsites or callsites[p][0] != d - 1))]
@@ -95,20 +135,23 @@ def main():
             check(n + ": no call chains, no callsites", all(not r[4] for r in rows) and not callsites)
             continue
         sym = script_samples(os.path.join(data, n + ".script-sym.txt"))
-        bad = []
-        for i, (r, w) in enumerate(zip(rows, sym)):
-            stack, cs = [], int(r[4]) if r[4] else None
-            while cs is not None:
-                d, p, f = callsites[cs]
-                name, m, pc = frames[f]
-                stack.append((pc & (2**64 - 1), name, mappings[m]))
-                cs = p
-            if stack != w[3]:
-                bad.append(i)
+        bad = stacks_differ(rows, sym, callsites, frames, mappings)
         check(n + ": each sample's stack equals perf script's (--symfs)", not bad,
               "%d differ, first %s" % (len(bad), bad[:1]))
         named += sum(1 for w in sym for f in w[3] if f[1] != "[unknown]")
+        if n in KALLSYMS:
+            kargs = ["--symfs", empty, "--kallsyms", os.path.join(data, "kallsyms"), trace]
+            ks = script_samples(os.path.join(data, n + ".script-kallsyms.txt"))
+            krows, kcs, kfr, kmap = tables(tg, kargs)
+            bad = stacks_differ(krows, ks, kcs, kfr, kmap)
+            check(n + ": each sample's stack equals perf script --kallsyms's", not bad,
+                  "%d differ, first %s" % (len(bad), bad[:1]))
+            named_kernel += sum(1 for w in ks for f in w[3]
+                                if f[2] == "[kernel.kallsyms]" and f[1] != "[unknown]")
     check("the stacks compared name symbols (the check can fail)", named > 0)
+    check("the kallsyms stacks name kernel symbols (the check can fail)", named_kernel > 0)
+    check("some samples are the kernel's (the check can fail)", kernel_modes > 0)
+    os.rmdir(empty)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

@@ -120,6 +120,22 @@ static bool field_u64(const tg_event *ev, const char *name, uint64_t *v)
     return true;
 }
 
+/* The kernel's MMAP: its reference symbol (the name after "[kernel.kallsyms]") and the
+ * build id the trace recorded for the kernel. */
+static void kernel_map_seen(perf_session *s, const tg_event *ev, const char *reloc, size_t len,
+                            uint64_t addr)
+{
+    if (len >= sizeof s->kernel_reloc)
+        len = 0;
+    memcpy(s->kernel_reloc, reloc, len);
+    s->kernel_reloc[len] = 0;
+    s->kernel_reloc_addr = addr;
+    const tg_build_id_info *b = tg_trace_build_id_find(tg_event_trace(ev), "[kernel.kallsyms]");
+    s->kernel_build_id_size = b ? b->size : 0;
+    if (b)
+        memcpy(s->kernel_build_id, b->id, b->size);
+}
+
 static void on_mmap(perf_session *s, const tg_event *ev)
 {
     uint64_t pid, addr, len, pgoff;
@@ -151,8 +167,10 @@ static void on_mmap(perf_session *s, const tg_event *ev)
     if (!m.dso)
         return;
     bool kernel = (uint32_t)pid == UINT32_MAX;
-    if (kernel && strcmp(m.dso, "[kernel.kallsyms]") == 0)
+    if (kernel && strcmp(m.dso, "[kernel.kallsyms]") == 0) {
         m.end = UINT64_MAX; /* perf extends the kernel text map to the end (maps__fixup_end) */
+        kernel_map_seen(s, ev, fn + 17, fl - 17, pgoff);
+    }
     ps_maps *maps = kernel ? &s->kernel : proc_maps(s, (int32_t)pid, true);
     if (maps && maps_add(maps, &m) < 0)
         s->nomem = true;

@@ -6,7 +6,9 @@
  * the kernel's; executable memory without a file is named "/tmp/perf-PID.map", the JIT
  * symbol file perf looks for).  A thread never named is ":TID", as perf's thread__new names it.  The
  * session is fed every event in delivery order (perf_session_update) and answers the
- * printers' questions (the thread's name, the map holding an address). */
+ * printers' questions (the thread's name, the map holding an address).  The kernel's map
+ * also says where the recording saw the kernel and which build id the kernel had (what
+ * perf_symbols needs to find and move its kallsyms). */
 #ifndef TG_PERF_SESSION_H
 #define TG_PERF_SESSION_H
 
@@ -49,6 +51,13 @@ typedef struct perf_session {
     char **names; /* dso names (owned) */
     size_t n_names, cap_names;
     uint64_t maps_version; /* changes whenever a map is added (what was found may change) */
+    /* the kernel's map as the recording saw it: the reference symbol its MMAP names
+     * ("[kernel.kallsyms]_text": "_text", empty when none) at its pgoff, and the build id
+     * the file recorded for [kernel.kallsyms] (size 0: none) */
+    char kernel_reloc[64];
+    uint64_t kernel_reloc_addr;
+    uint8_t kernel_build_id[20];
+    size_t kernel_build_id_size;
     bool nomem;
 } perf_session;
 

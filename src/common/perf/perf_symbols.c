@@ -2,11 +2,14 @@
  * with libelf as perf's symbol-elf.c reads them (see perf_symbols.h). */
 #include "common/perf/perf_symbols.h"
 #include "common/elf/elf_funcs.h"
+#include "common/perf/perf_kallsyms.h"
+#include "common/perf/perf_session.h"
 #include "core/consumer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -89,8 +92,67 @@ const ps_sym *perf_symbols_find(perf_symbols *ps, const char *dso, uint64_t addr
     return addr < s->end ? s : NULL;
 }
 
+void perf_symbols_configure(perf_symbols *ps, const tg_options *opts)
+{
+    ps->symfs = opts ? tg_options_get(opts, "symfs") : NULL;
+    ps->kallsyms = opts ? tg_options_get(opts, "kallsyms") : NULL;
+    ps->buildid_dir = opts ? tg_options_get(opts, "buildid-dir") : NULL;
+}
+
+/* dso__find_kallsyms after dso__load_kernel_sym's checks: the file perf reads the kernel's
+ * symbols from, into path; false when it reads none. */
+static bool kallsyms_path(const perf_symbols *ps, const perf_session *s, char *path, size_t size)
+{
+    if (ps->kallsyms) {
+        snprintf(path, size, "%s", ps->kallsyms);
+        return true;
+    }
+    if (ps->symfs && ps->symfs[0] && strcmp(ps->symfs, "/") != 0)
+        return false; /* perf reads no local file when given a symfs */
+    uint8_t running[20];
+    size_t n = s->kernel_build_id_size;
+    if (!n || (perf_running_kernel_build_id(running) == n &&
+               memcmp(running, s->kernel_build_id, n) == 0)) {
+        snprintf(path, size, "/proc/kallsyms");
+        return true;
+    }
+    char hex[41];
+    for (size_t i = 0; i < n; i++)
+        snprintf(hex + 2 * i, 3, "%02x", s->kernel_build_id[i]);
+    const char *dir = ps->buildid_dir ? ps->buildid_dir : getenv("PERF_BUILDID_DIR");
+    const char *home = getenv("HOME");
+    if (dir)
+        snprintf(path, size, "%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+    else
+        snprintf(path, size, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home ? home : "", hex);
+    return access(path, R_OK) == 0;
+}
+
+const perf_kallsyms *perf_symbols_kernel(perf_symbols *ps, const perf_session *s)
+{
+    if (ps->kernel_state == 0) {
+        char path[4096];
+        ps->kernel_state = -1;
+        if (kallsyms_path(ps, s, path, sizeof path)) {
+            ps->kernel = calloc(1, sizeof *ps->kernel);
+            int rc = ps->kernel ? perf_kallsyms_load(ps->kernel, path,
+                                                     s->kernel_reloc[0] ? s->kernel_reloc : NULL,
+                                                     s->kernel_reloc_addr)
+                                : TG_ERR_NOMEM;
+            if (rc == 1)
+                ps->kernel_state = 1;
+            else if (rc < 0)
+                ps->nomem = true;
+        }
+    }
+    return ps->kernel_state == 1 ? ps->kernel : NULL;
+}
+
 void perf_symbols_free(perf_symbols *ps)
 {
+    if (ps->kernel)
+        perf_kallsyms_free(ps->kernel);
+    free(ps->kernel);
     for (size_t i = 0; i < ps->n_dsos; i++) {
         free(ps->dsos[i].v);
         free(ps->dsos[i].names);

@@ -36,16 +36,16 @@ static int arena_put(perf_frame_text *ft, const char *s, size_t n)
 }
 
 /* The text perf script prints for the address: "%16lx" and the parts asked for. */
-static int format(perf_frame_text *ft, perf_session *s, perf_symbols *syms, int32_t pid,
-                  bool kernel, uint64_t ip, unsigned what)
+static int format(perf_frame_text *ft, perf_session *s, perf_symbols *syms, int32_t pid, int space,
+                  uint64_t ip, unsigned what)
 {
-    const ps_map *m = perf_session_map(s, pid, kernel, ip);
+    const ps_sym *sym = NULL;
+    const ps_map *m = space < 0 ? NULL : perf_resolve(s, syms, pid, space > 0, ip, &sym);
     uint64_t addr = perf_map_addr(m, ip);
     char head[64];
     int n = snprintf(head, sizeof head, "%16" PRIx64, (what & PFT_RAW_IP) ? ip : addr);
     TG_TRY(arena_put(ft, head, (size_t)n));
     if (what & PFT_SYM) {
-        const ps_sym *sym = m ? perf_symbols_find(syms, m->dso, addr) : NULL;
         const char *name = sym ? sym->name : "[unknown]";
         TG_TRY(arena_put(ft, " ", 1));
         TG_TRY(arena_put(ft, name, strlen(name)));
@@ -64,16 +64,16 @@ static int format(perf_frame_text *ft, perf_session *s, perf_symbols *syms, int3
 }
 
 const char *perf_frame_text_of(perf_frame_text *ft, perf_session *s, perf_symbols *syms,
-                               int32_t pid, bool kernel, uint64_t ip, unsigned what, size_t *len)
+                               int32_t pid, int space, uint64_t ip, unsigned what, size_t *len)
 {
     if (ft->maps_version != s->maps_version) { /* texts of other maps */
         tg_hash_clear(&ft->index);
         ft->n = ft->arena_len = 0;
         ft->maps_version = s->maps_version;
     }
-    if (kernel)
-        pid = -1; /* the kernel's maps are every process's */
-    uint32_t bits = (uint32_t)kernel << 4 | (what & 15u);
+    if (space != 0)
+        pid = -1; /* the kernel's maps are every process's; no maps: no process's */
+    uint32_t bits = (uint32_t)(space + 1) << 4 | (what & 15u);
     uint64_t hash = key_hash(pid, bits, ip);
     pft_probe probe = {ft, pid, bits, ip};
     uint64_t *found = tg_hash_find_by(&ft->index, hash, entry_eq, &probe);
@@ -85,8 +85,7 @@ const char *perf_frame_text_of(perf_frame_text *ft, perf_session *s, perf_symbol
     size_t off = ft->arena_len;
     uint64_t *slot;
     if (tg_grow(&ft->v, &ft->cap, ft->n + 1, sizeof *ft->v) < 0 ||
-        format(ft, s, syms, pid, kernel, ip, what) < 0 ||
-        tg_hash_add(&ft->index, hash, &slot) < 0) {
+        format(ft, s, syms, pid, space, ip, what) < 0 || tg_hash_add(&ft->index, hash, &slot) < 0) {
         ft->nomem = true;
         return NULL;
     }

@@ -8,8 +8,7 @@
 #ifndef TG_PERF_FRAME_TEXT_H
 #define TG_PERF_FRAME_TEXT_H
 
-#include "common/perf/perf_session.h"
-#include "common/perf/perf_symbols.h"
+#include "common/perf/perf_chain_walk.h"
 #include "core/consumer.h"
 
 /* What the text holds: the symbol, its offset, the object (perf script's -F sym, symoff,
@@ -20,7 +19,7 @@ enum { PFT_SYM = 1, PFT_SYMOFF = 2, PFT_DSO = 4, PFT_RAW_IP = 8 };
 typedef struct pft_entry {
     uint64_t ip;
     int32_t pid;
-    uint32_t key_bits; /* kernel << 4 | PFT_* */
+    uint32_t key_bits; /* (space + 1) << 4 | PFT_* */
     size_t off, len;   /* the text in the arena */
 } pft_entry;
 
@@ -34,11 +33,11 @@ typedef struct perf_frame_text {
     bool nomem;
 } perf_frame_text;
 
-/* The text of ip (in the kernel's maps or process pid's) with the parts `what` asks for:
+/* The text of ip (space: 1 in the kernel's maps, 0 in process pid's, -1 in none) with the parts `what` asks for:
  * the address as "%16lx" (map-relative as perf shows a chain's frames, unless PFT_RAW_IP), then " sym+0xoff" or " sym" and
  * " (dso)"; *len its length.  NULL when out of memory. */
 const char *perf_frame_text_of(perf_frame_text *ft, perf_session *s, perf_symbols *syms,
-                               int32_t pid, bool kernel, uint64_t ip, unsigned what, size_t *len);
+                               int32_t pid, int space, uint64_t ip, unsigned what, size_t *len);
 void perf_frame_text_free(perf_frame_text *ft);
 
 #endif

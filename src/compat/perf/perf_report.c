@@ -14,17 +14,13 @@
  * with a tip chosen at random ("# (Tip: ...)"), which this style leaves out.  Whether the
  * file has call chains is told by its first sample (perf looks at every event's attr). */
 #include "compat/perf/perf_hist.h"
-#include "common/perf/perf_session.h"
+#include "common/perf/perf_chain_walk.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* perf_event.h's PERF_CONTEXT_*: markers in a call chain, not addresses */
-#define PR_CONTEXT_MAX ((uint64_t)-4095)
-#define PR_CONTEXT_KERNEL ((uint64_t)-128)
 
 typedef struct pr_event {
     const tg_event_class *cls;
@@ -163,12 +159,15 @@ static size_t chain_frames(pr_state *st, const tg_value *chain, int32_t pid)
         if (tg_value_child(chain, i, &v) < 0)
             break;
         uint64_t ip = v.v.u;
-        if (ip >= PR_CONTEXT_MAX) {
-            kernel = ip == PR_CONTEXT_KERNEL;
+        if (ip >= PERF_CHAIN_CONTEXT_MAX) {
+            int space = perf_chain_context(ip);
+            if (space == -2)
+                return 0; /* perf drops a corrupt chain whole */
+            kernel = space == 1;
             continue;
         }
-        const ps_map *m = perf_session_map(&st->s, pid, kernel, ip);
-        const ps_sym *sym = m ? perf_symbols_find(&st->syms, m->dso, perf_map_addr(m, ip)) : NULL;
+        const ps_sym *sym;
+        const ps_map *m = perf_resolve(&st->s, &st->syms, pid, kernel, ip, &sym);
         st->frames[n++] =
             (pcc_frame){ip, sym ? sym->start : 0, sym ? sym->name : NULL, dso_rank(&st->s, m)};
     }
@@ -303,11 +302,16 @@ static void add_children(pr_state *st, size_t event, const ph_entry *self_tmpl, 
     for (size_t i = 0; i < n; i++) {
         const pcc_frame *f = &st->frames[i];
         bool kernel = f->ip >> 63;
-        const ps_map *m = f->dso_rank ? perf_session_map(&st->s, pid, kernel, f->ip) : NULL;
+        /* the map found when the chain was read (dso_rank 0: none); its symbol again only
+         * where there was one */
+        const ps_sym *sym = NULL;
+        const ps_map *m = !f->dso_rank ? NULL
+                          : f->sym     ? perf_resolve(&st->s, &st->syms, pid, kernel, f->ip, &sym)
+                                       : perf_session_map(&st->s, pid, kernel, f->ip);
         ph_entry t = *self_tmpl;
         t.dso = m ? short_dso(st, m->dso) : NULL;
         t.dso_rank = f->dso_rank;
-        t.sym = m && f->sym ? perf_symbols_find(&st->syms, m->dso, perf_map_addr(m, f->ip)) : NULL;
+        t.sym = sym;
         t.ip = f->ip;
         if (m)
             level = kernel ? 'k' : '.';
@@ -339,17 +343,20 @@ static void add_sample(pr_state *st, const tg_event *ev)
     if (!st->cfg_known)
         settle_config(st, has_chain);
     ps_thread *t = perf_session_thread(&st->s, pid, tid);
-    bool kernel = ip >> 63; /* the upper half: the kernel's (see perf_script.c) */
-    const ps_map *m = perf_session_map(&st->s, pid, kernel, ip);
+    int space = perf_sample_space(ev); /* by the sample's cpumode */
+    const ps_sym *sym = NULL;
+    const ps_map *m = space < 0 ? NULL : perf_resolve(&st->s, &st->syms, pid, space > 0, ip, &sym);
     uint64_t addr = perf_map_addr(m, ip);
     ph_entry tmpl = {
         .comm = t ? t->comm : ":-1",
         .tid = tid,
         .dso = m ? short_dso(st, m->dso) : NULL,
         .dso_rank = dso_rank(&st->s, m),
-        .sym = m ? perf_symbols_find(&st->syms, m->dso, addr) : NULL,
+        .sym = sym,
         .ip = addr,
-        .level = kernel ? 'k' : '.',
+        .level = space > 0    ? 'k'
+                 : space == 0 ? '.'
+                              : 'H',
     };
     long self = ph_entry_of(&e->h, &st->cfg, &tmpl);
     if (self < 0)
@@ -595,7 +602,7 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
                        tg_error **err)
 {
     pr_state st = {0};
-    st.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
+    perf_symbols_configure(&st.syms, opts);
     int rc = configure(&st, opts, err);
     const char *sort = opts ? tg_options_get(opts, "sort") : NULL;
     bool skip_first = sort && strncmp(sort, "sym", 3) == 0;
@@ -653,6 +660,8 @@ static int report_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
 
 static const tg_option_decl perf_report_options[] = {
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"kallsyms", TG_OPT_TEXT, NULL, "perf's --kallsyms: the kernel's symbols from FILE", "FILE"},
+    {"buildid-dir", TG_OPT_TEXT, NULL, "perf's --buildid-dir: the build-id cache", "DIR"},
     {"no-children", TG_OPT_FLAG, NULL,
      "perf's --no-children: each entry's own samples only, no Children column"},
     {"call-graph", TG_OPT_TEXT, NULL,

@@ -9,8 +9,9 @@
  * callchain cursor holds them) and an empty line.  The session (perf_session.c) names
  * threads and maps from the records before the sample, as perf's machine does.  Symbols of
  * user-space objects come from their ELF files (perf_symbols.c; under --symfs DIR when
- * given), as "name+0xoffset"; an address without one, and every kernel address (kallsyms is
- * not read yet), is "[unknown]".  A tracepoint's line has no ip unless it has a call chain,
+ * given), as "name+0xoffset", the kernel's from kallsyms (perf_kallsyms.h: --kallsyms FILE,
+ * or perf's search); an address without one is "[unknown]", and one outside every map
+ * (the sample's cpumode says in whose maps to look) "[unknown] ([unknown])".  A tracepoint's line has no ip unless it has a call chain,
  * and after its name the payload as the tracepoint's print fmt prints it (perf script's
  * trace field, libtraceevent's text: the reader renders it). */
 #include "compat/perf/perf_frame_text.h"
@@ -19,11 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* perf_event.h's PERF_CONTEXT_*: markers in a call chain, not addresses */
-#define PS_CONTEXT_MAX ((uint64_t)-4095)
-#define PS_CONTEXT_KERNEL ((uint64_t)-128)
-#define PS_CONTEXT_USER ((uint64_t)-512)
 
 /* perf script's output fields (-F) */
 enum {
@@ -101,10 +97,6 @@ static tg_scope sample_scope(const tg_event *ev)
     return tg_event_class_system(tg_event_class_of(ev)) ? TG_SCOPE_EVENT_CONTEXT : TG_SCOPE_PAYLOAD;
 }
 
-/* A kernel address: the upper half of a 64-bit address space (x86_64, aarch64), which is
- * what the sample's cpumode says for every sample the kernel takes there. */
-static bool kernel_addr(uint64_t a) { return a >> 63; }
-
 static void put_spaces(tg_buf *out, size_t n)
 {
     static const char sp[] = "                                ";
@@ -118,13 +110,13 @@ static void put_spaces(tg_buf *out, size_t n)
 /* "%16lx sym+0xoff (dso)" of ip, the parts that fields ask for, after the character lead:
  * a tab before a chain's frame (its address relative to its map), a space before a sample's
  * own ip (the ip itself) */
-static void put_frame(ps_printer *p, char lead, unsigned fields, int32_t pid, bool kernel,
+static void put_frame(ps_printer *p, char lead, unsigned fields, int32_t pid, int space,
                       uint64_t ip)
 {
     unsigned what = (fields & PF_SYM ? PFT_SYM : 0) | (fields & PF_SYMOFF ? PFT_SYMOFF : 0) |
                     (fields & PF_DSO ? PFT_DSO : 0) | (lead == ' ' ? PFT_RAW_IP : 0);
     size_t len;
-    const char *text = perf_frame_text_of(&p->frames, &p->s, &p->syms, pid, kernel, ip, what, &len);
+    const char *text = perf_frame_text_of(&p->frames, &p->s, &p->syms, pid, space, ip, what, &len);
     if (!text)
         return;
     char *o = tg_buf_room(p->out, len + 1);
@@ -135,9 +127,27 @@ static void put_frame(ps_printer *p, char lead, unsigned fields, int32_t pid, bo
     p->out->len += len + 1;
 }
 
+/* Whether perf keeps the chain: false when a marker is one it does not know. */
+static bool chain_kept(const tg_value *chain)
+{
+    uint64_t ips[64];
+    for (size_t i = 0; i < chain->count;) {
+        size_t got = tg_value_uints(chain, i, ips, sizeof ips / sizeof *ips);
+        if (!got)
+            break;
+        i += got;
+        for (size_t k = 0; k < got; k++)
+            if (ips[k] >= PERF_CHAIN_CONTEXT_MAX && perf_chain_context(ips[k]) == -2)
+                return false;
+    }
+    return true;
+}
+
 static void put_callchain(ps_printer *p, unsigned fields, const tg_value *chain, int32_t pid)
 {
-    bool kernel = false;
+    if (!chain_kept(chain))
+        return; /* perf drops a corrupt chain whole */
+    int space = 0;
     uint64_t ips[64];
     for (size_t i = 0; i < chain->count;) {
         size_t got = tg_value_uints(chain, i, ips, sizeof ips / sizeof *ips);
@@ -146,11 +156,11 @@ static void put_callchain(ps_printer *p, unsigned fields, const tg_value *chain,
         i += got;
         for (size_t k = 0; k < got; k++) {
             uint64_t ip = ips[k];
-            if (ip >= PS_CONTEXT_MAX) {
-                kernel = ip == PS_CONTEXT_KERNEL;
+            if (ip >= PERF_CHAIN_CONTEXT_MAX) {
+                space = perf_chain_context(ip);
                 continue;
             }
-            put_frame(p, '\t', fields, pid, kernel, ip);
+            put_frame(p, '\t', fields, pid, space, ip);
             TG_BUF_LIT(p->out, "\n");
         }
     }
@@ -279,6 +289,8 @@ static void print_sample(ps_printer *p, const tg_event *ev)
     tg_value chain;
     bool has_chain = l->chain >= 0 && tg_event_field(ev, l->scope, (size_t)l->chain, &chain) == 0 &&
                      chain.type == TG_VAL_ARRAY;
+    if (!(f & PF_IP) || has_chain) /* else the ip printed is resolved first */
+        perf_resolve_sample_ip(&p->s, &p->syms, ev);
     if (f & PF_COMM) {
         ps_thread *t = perf_session_thread(&p->s, pid, tid);
         const char *comm = t ? t->comm : ":-1";
@@ -331,7 +343,7 @@ static void print_sample(ps_printer *p, const tg_event *ev)
             tg_buf_putc(p->out, '\n');
             put_callchain(p, f, &chain, pid);
         } else {
-            put_frame(p, ' ', f, pid, kernel_addr(ip), ip);
+            put_frame(p, ' ', f, pid, perf_sample_space(ev), ip);
         }
     }
     tg_buf_putc(p->out, '\n');
@@ -378,7 +390,7 @@ static int parse_fields(ps_printer *p, const char *list, tg_error **err)
 static int print_perf(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     ps_printer p = {.out = out, .ns = opts && tg_options_flag(opts, "ns")};
-    p.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
+    perf_symbols_configure(&p.syms, opts);
     p.name_width = max_name_len(set);
     const char *fields = opts ? tg_options_get(opts, "script-fields") : NULL;
     if (fields && parse_fields(&p, fields, err) < 0)
@@ -410,6 +422,14 @@ static const tg_option_decl perf_script_options[] = {
     {"ns", TG_OPT_FLAG, NULL, "nanosecond timestamps (trace-cmd report -t, perf script --ns)", NULL,
      NULL, 0, 0, 't'},
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"kallsyms", TG_OPT_TEXT, NULL,
+     "perf's --kallsyms: the kernel's symbols from FILE (default: /proc/kallsyms when the "
+     "recorded kernel is the running one, else the build-id cache's copy)",
+     "FILE"},
+    {"buildid-dir", TG_OPT_TEXT, NULL,
+     "perf's --buildid-dir: the build-id cache holding the recorded kernel's kallsyms "
+     "(default: $PERF_BUILDID_DIR, ~/.debug)",
+     "DIR"},
     {"script-fields", TG_OPT_TEXT, NULL,
      "perf script -F: the fields printed (comm, tid, pid, cpu, time, period, event, trace, ip, "
      "sym, symoff, dso), or +FIELD/-FIELD to the defaults",

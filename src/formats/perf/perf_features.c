@@ -84,6 +84,46 @@ static int cmdline(perf_file *pf, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* One build_id_event (tools/perf/util/header.h): header, pid, the id (20 bytes, then its
+ * size when misc says so), the object's path, NUL-padded to the record's size. */
+static int build_id_record(perf_file *pf, const uint8_t *p, size_t size)
+{
+    if (size < 36)
+        return -1;
+    uint16_t misc = perf_u16(pf, p + 4);
+    tg_build_id_info b = {0};
+    b.pid = (int32_t)perf_u32(pf, p + 8);
+    b.size = misc & PERF_MISC_BUILD_ID_SIZE ? p[32] : 20;
+    if (b.size > 20)
+        b.size = 20;
+    memcpy(b.id, p + 12, b.size);
+    uint16_t mode = misc & PERF_MISC_CPUMODE_MASK;
+    b.kernel = mode == 1 || mode == 4; /* kernel, guest kernel */
+    char path[4096];
+    size_t pl = strnlen((const char *)p + 36, size - 36);
+    if (pl >= sizeof path)
+        pl = sizeof path - 1;
+    memcpy(path, p + 36, pl);
+    path[pl] = 0;
+    b.path = path;
+    return tg_trace_add_build_id(pf->trace, &b) < 0 ? TG_ERR_NOMEM : 0;
+}
+
+int perf_build_ids_parse(perf_file *pf, const uint8_t *p, size_t n)
+{
+    while (n >= 8) {
+        size_t size = perf_u16(pf, p + 6);
+        if (size < 8 || size > n)
+            return -1;
+        int rc = build_id_record(pf, p, size);
+        if (rc < 0)
+            return rc;
+        p += size;
+        n -= size;
+    }
+    return 0;
+}
+
 int perf_feature_parse(perf_file *pf, int feat, const uint8_t *p, size_t n, uint64_t off,
                        tg_error **err)
 {
@@ -109,6 +149,7 @@ int perf_feature_parse(perf_file *pf, int feat, const uint8_t *p, size_t n, uint
             pf->total_mem = perf_u64(pf, p);
         break;
     case PERF_FEAT_CMDLINE: rc = cmdline(pf, p, n); break;
+    case PERF_FEAT_BUILD_ID: rc = perf_build_ids_parse(pf, p, n); break;
     case PERF_FEAT_EVENT_DESC: rc = event_desc(pf, p, n); break;
     case PERF_FEAT_SAMPLE_TIME:
         if (n >= 16) {
@@ -140,6 +181,8 @@ int perf_feature_parse(perf_file *pf, int feat, const uint8_t *p, size_t n, uint
         break;
     default: break;
     }
+    if (rc == TG_ERR_NOMEM)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
     if (rc < 0)
         tg_trace_warn(pf->trace, "%s: offset 0x%" PRIx64 ": feature %d is damaged: skipped",
                       pf->path, off, feat);

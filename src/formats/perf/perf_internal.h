@@ -114,6 +114,7 @@ enum {
 #define PERF_BRANCH_HW_INDEX (1u << 17) /* branch_sample_type: the stack starts with hw_idx */
 #define PERF_MISC_MMAP_BUILD_ID (1u << 14)
 #define PERF_MISC_CPUMODE_MASK 7u
+#define PERF_MISC_BUILD_ID_SIZE (1u << 15) /* a build_id_event's size byte is set */
 
 /* The feature bits of the header (HEADER_* in tools/perf/util/header.h). */
 enum {
@@ -239,6 +240,9 @@ int perf_read_features(perf_file *pf, tg_error **err);
 /* One feature's data (a feature section, or a HEADER_FEATURE record's body). */
 int perf_feature_parse(perf_file *pf, int feat, const uint8_t *p, size_t n, uint64_t off,
                        tg_error **err);
+/* build_id_event records (the BUILD_ID feature, a pipe's HEADER_BUILD_ID record): each
+ * added to the trace's build ids; 0, -1 when damaged, or TG_ERR_NOMEM. */
+int perf_build_ids_parse(perf_file *pf, const uint8_t *p, size_t n);
 /* The tracing data (the tracepoints' formats): their ids and names. */
 int perf_tracing_data_parse(perf_file *pf, const uint8_t *p, size_t n, uint64_t off,
                             tg_error **err);

@@ -167,6 +167,7 @@ static int walker_next(tg_stream *s, tg_event *ev, tg_error **err)
     ev->offset = sg->inflated ? sg->file_offset : r->pos;
     ev->aux[PERF_AUX_TYPE] = type;
     ev->aux[PERF_AUX_MISC] = perf_u16(pf, p + 4);
+    ev->cpu_mode = (uint8_t)(ev->aux[PERF_AUX_MISC] & PERF_MISC_CPUMODE_MASK);
     ev->cpu = ev->pid = ev->tid = -1;
     ev->depth = -1;
     ev->lost = 0;

@@ -202,6 +202,10 @@ static int walk(perf_file *pf, const uint8_t *base, uint64_t start, uint64_t end
                                           err));
             break;
         case PERF_REC_EVENT_UPDATE: event_update(pf, p, size); break;
+        case PERF_REC_HEADER_BUILD_ID:
+            if (perf_build_ids_parse(pf, p, size) == TG_ERR_NOMEM)
+                return tg_err(err, TG_ERR_NOMEM, "out of memory");
+            break;
         case PERF_REC_HEADER_TRACING_DATA: {
             uint64_t tsize = size >= 12 ? perf_u32(pf, p + 8) : 0;
             uint64_t padded = (tsize + 7) & ~(uint64_t)7;

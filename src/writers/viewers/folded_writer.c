@@ -112,6 +112,8 @@ static int convert_folded_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter 
 
 static const tg_option_decl folded_options[] = {
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"kallsyms", TG_OPT_TEXT, NULL, "perf's --kallsyms: the kernel's symbols from FILE", "FILE"},
+    {"buildid-dir", TG_OPT_TEXT, NULL, "perf's --buildid-dir: the build-id cache", "DIR"},
     {0},
 };
 

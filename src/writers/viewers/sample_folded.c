@@ -118,7 +118,7 @@ static int line_cmp(const void *a, const void *b)
 int tg_sample_folded(tg_iter *it, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     sf_state st = {0};
-    st.syms.symfs = opts ? tg_options_get(opts, "symfs") : NULL;
+    perf_symbols_configure(&st.syms, opts);
     st.text = tg_buf_new();
     int rc = st.text ? 0 : TG_ERR_NOMEM;
     const tg_event *ev;
