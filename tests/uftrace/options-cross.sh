@@ -75,8 +75,8 @@ check_trace() { # NAME TRACEGLOT-ARGS...
 found=0
 # the project's XRay fixtures, when the instrumented binary rebuilds the same
 xdata=$TG_TEST_DATA/xray
-if [ -f "$xdata/fdr.xray" ] && bash "$TG_TESTS/xray/build-app.sh" "$TG_TMP/xb" >/dev/null 2>&1 &&
-    [ "$(cd "$TG_TMP/xb" && sha256sum xray_app)" = "$(cat "$xdata/xray_app.sha256")" ]; then
+. "$TG_TESTS/xray/recorded-app.sh"
+if [ -f "$xdata/fdr.xray" ] && xray_recorded_app "$TG_TMP/xb"; then
     for k in fdr basic; do
         found=1
         check_trace "xray-$k" --instr-map "$TG_TMP/xb/xray_app" "$xdata/$k.xray"

@@ -12,12 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 kind=${1:?usage: graph-fixtures.sh fdr|basic}
 data=$TG_TEST_DATA/xray
 [ -f "$data/$kind.xray" ] || tg_skip "no fixtures in $data"
-bash "$here/build-app.sh" "$TG_TMP/b" > "$TG_TMP/build.log" 2>&1
-rc=$?
-[ $rc -eq 77 ] && tg_skip "$(tail -1 "$TG_TMP/build.log")"
-[ $rc -ne 0 ] && { cat "$TG_TMP/build.log"; tg_skip "cannot build the workload"; }
-[ "$(cd "$TG_TMP/b" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
-    tg_skip "the rebuilt xray_app differs from the one the fixtures were recorded with"
+. "$here/recorded-app.sh"
+xray_recorded_app "$TG_TMP/b" || tg_skip "$xray_app_why"
 bin=$TG_TMP/b/xray_app
 log=$data/$kind.xray
 # llvm-xray's spellings (-name=value, -k) as traceglot's long ones (--name value, -k)
