@@ -637,6 +637,9 @@ int tg_value_child(const tg_value *v, size_t i, tg_value *out);
  * end of the array or at an element that is not an integer.  The same values as
  * tg_value_child gives one by one, read in bulk where the format can (a call chain). */
 size_t tg_value_uints(const tg_value *v, size_t first, uint64_t *out, size_t n);
+/* True when v is an integer, with its value in *out (an unsigned one as its two's
+ * complement); false, *out untouched, for any other type. */
+bool tg_value_int(const tg_value *v, int64_t *out);
 
 /* ---- events -------------------------------------------------------------------------------- */
 

@@ -237,15 +237,8 @@ bool la_io_int_field(const tg_event *ev, const struct la_io_class *c, enum io_fi
     if (c->arg[f] >= 0) /* a call by number: one of its raw arguments */
         return raw_arg(ev, c, (size_t)c->arg[f], out);
     tg_value v;
-    if (c->field[f] < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) < 0)
-        return false;
-    if (v.type == TG_VAL_SINT)
-        *out = v.v.s;
-    else if (v.type == TG_VAL_UINT)
-        *out = (int64_t)v.v.u;
-    else
-        return false;
-    return true;
+    return c->field[f] >= 0 && tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)c->field[f], &v) == 0 &&
+           tg_value_int(&v, out);
 }
 
 int64_t la_io_int_or(const tg_event *ev, const struct la_io_class *c, enum io_field f, int64_t dflt)

@@ -230,15 +230,8 @@ static struct la_class *class_of(la_state *s, const tg_event *ev)
 static bool int_field(const tg_event *ev, int8_t i, int64_t *out)
 {
     tg_value v;
-    if (i < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)i, &v) < 0)
-        return false;
-    if (v.type == TG_VAL_SINT)
-        *out = v.v.s;
-    else if (v.type == TG_VAL_UINT)
-        *out = (int64_t)v.v.u;
-    else
-        return false;
-    return true;
+    return i >= 0 && tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)i, &v) == 0 &&
+           tg_value_int(&v, out);
 }
 
 static int64_t int_or(const tg_event *ev, int8_t i, int64_t dflt)

@@ -210,6 +210,17 @@ int tg_value_child(const tg_value *v, size_t i, tg_value *out)
     return v->ops->child(v, i, out);
 }
 
+bool tg_value_int(const tg_value *v, int64_t *out)
+{
+    if (v->type == TG_VAL_SINT)
+        *out = v->v.s;
+    else if (v->type == TG_VAL_UINT)
+        *out = (int64_t)v->v.u;
+    else
+        return false;
+    return true;
+}
+
 size_t tg_value_uints(const tg_value *v, size_t first, uint64_t *out, size_t n)
 {
     if (!v->ops || first >= v->count)

@@ -74,9 +74,11 @@ void tg_kcursor_finish(tg_kcursor *c)
 int64_t km_int_field(const tg_event *ev, int index)
 {
     tg_value v;
-    if (index < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)index, &v) < 0)
-        return -1;
-    return v.type == TG_VAL_SINT ? v.v.s : v.type == TG_VAL_UINT ? (int64_t)v.v.u : -1;
+    int64_t x;
+    return index >= 0 && tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)index, &v) == 0 &&
+                   tg_value_int(&v, &x)
+               ? x
+               : -1;
 }
 
 /* A text field's bytes up to its NUL (*s), or 0 when it is none. */

@@ -76,15 +76,7 @@ void km_import_free(struct km_import *imp)
 bool km_imp_int(const tg_event *ev, const char *name, int64_t *out)
 {
     tg_value v;
-    if (tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, name, &v) < 0)
-        return false;
-    if (v.type == TG_VAL_SINT)
-        *out = v.v.s;
-    else if (v.type == TG_VAL_UINT)
-        *out = (int64_t)v.v.u;
-    else
-        return false;
-    return true;
+    return tg_event_field_by_name(ev, TG_SCOPE_PAYLOAD, name, &v) == 0 && tg_value_int(&v, out);
 }
 
 size_t km_imp_text(const tg_event *ev, const char *name, const char **s)

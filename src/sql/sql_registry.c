@@ -92,9 +92,11 @@ void sql_registry_free(sql_db *db)
 int64_t sql_int_field(const tg_event *ev, int index)
 {
     tg_value v;
-    if (index < 0 || tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)index, &v) < 0)
-        return SQL_ANY;
-    return v.type == TG_VAL_SINT ? v.v.s : v.type == TG_VAL_UINT ? (int64_t)v.v.u : SQL_ANY;
+    int64_t x;
+    return index >= 0 && tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)index, &v) == 0 &&
+                   tg_value_int(&v, &x)
+               ? x
+               : SQL_ANY;
 }
 
 int sql_registry_see(sql_db *db, const tg_event *ev, int64_t ordinal, int64_t ts)
