@@ -13,10 +13,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 data=$TG_TEST_DATA/xray
 tg_need_dir "$data/options"
-bash "$here/build-app.sh" "$TG_TMP/b" > "$TG_TMP/build.log" 2>&1 ||
-    tg_skip "cannot build the workload: $(tail -1 "$TG_TMP/build.log")"
-[ "$(cd "$TG_TMP/b" && sha256sum xray_app)" = "$(cat "$data/xray_app.sha256")" ] ||
-    tg_skip "the rebuilt xray_app differs from the one the fixtures were recorded with"
+. "$here/recorded-app.sh"
+xray_recorded_app "$TG_TMP/b" || tg_skip "$xray_app_why"
 MAP=$TG_TMP/b/xray_app
 cd "$data" || exit 1
 
