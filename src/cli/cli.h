@@ -122,8 +122,12 @@ int cli_run_fdr_dump(int argc, char **argv);
  * (cli_bt_query.c).  The exit code. */
 int cli_run_bt_query(int argc, char **argv);
 /* An argument as LLVM's command line reads it (-name, --name, -name=VALUE): the name
- * without its dashes into name, its value after '=' in *value (NULL: none); returns name. */
+ * without its dashes into name, its value after '=' in *value (NULL: none); returns name
+ * (cli_peer_command.c). */
 const char *cli_llvm_option_name(const char *arg, char *name, size_t size, const char **value);
+/* A usage error of a command that takes a peer's command line: "traceglot CMD: WHY[ ARG]
+ * (HINT)" on stderr; returns 2, the exit. */
+int cli_peer_usage(const char *cmd, const char *why, const char *arg, const char *hint);
 /* Do convert's arguments name llvm-xray's -output-format (-f)?  Then `traceglot convert`
  * is llvm-xray convert's command line, run by cli_run_xray_convert (cli_xray_convert.c):
  * the exit code. */

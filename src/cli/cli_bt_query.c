@@ -16,11 +16,9 @@
 
 static int usage(const char *why, const char *arg)
 {
-    fprintf(stderr,
-            "traceglot query: %s%s%s (babeltrace2's spelling: traceglot query src.ctf.fs "
-            "metadata-info -p 'path=\"DIR\"')\n",
-            why, arg ? " " : "", arg ? arg : "");
-    return 2;
+    return cli_peer_usage("query", why, arg,
+                          "babeltrace2's spelling: traceglot query src.ctf.fs metadata-info "
+                          "-p 'path=\"DIR\"'");
 }
 
 /* The value of path= in babeltrace2's parameter text: "DIR" (\" and \\ escaped) or DIR;

@@ -10,26 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *cli_llvm_option_name(const char *arg, char *name, size_t size, const char **value)
-{
-    const char *p = arg + (arg[1] == '-' ? 2 : 1);
-    const char *eq = strchr(p, '=');
-    size_t n = eq ? (size_t)(eq - p) : strlen(p);
-    if (n >= size)
-        n = size - 1;
-    memcpy(name, p, n);
-    name[n] = 0;
-    *value = eq ? eq + 1 : NULL;
-    return name;
-}
-
 static int usage(const char *why, const char *arg)
 {
-    fprintf(stderr,
-            "traceglot extract: %s%s%s (usage: traceglot extract [-s] [--no-demangle] "
-            "[-o FILE] BINARY)\n",
-            why, arg ? " " : "", arg ? arg : "");
-    return 2;
+    return cli_peer_usage("extract", why, arg,
+                          "usage: traceglot extract [-s] [--no-demangle] [-o FILE] BINARY");
 }
 
 static int write_map(const char *bin, const char *part, const char *path)

@@ -12,9 +12,7 @@
 
 static int usage(const char *why, const char *arg)
 {
-    fprintf(stderr, "traceglot fdr-dump: %s%s%s (usage: traceglot fdr-dump LOG)\n", why,
-            arg ? " " : "", arg ? arg : "");
-    return 2;
+    return cli_peer_usage("fdr-dump", why, arg, "usage: traceglot fdr-dump LOG");
 }
 
 int cli_run_fdr_dump(int argc, char **argv)

@@ -16,11 +16,9 @@
 
 static int usage(const char *why, const char *arg)
 {
-    fprintf(stderr,
-            "traceglot convert: %s%s%s (llvm-xray's spelling: traceglot convert -f "
-            "yaml|trace_event [-y] [-m BINARY] [-o FILE] LOG)\n",
-            why, arg ? " " : "", arg ? arg : "");
-    return 2;
+    return cli_peer_usage("convert", why, arg,
+                          "llvm-xray's spelling: traceglot convert -f yaml|trace_event [-y] "
+                          "[-m BINARY] [-o FILE] LOG");
 }
 
 static int is_name(const char *name, const char *a, const char *b)
