@@ -173,25 +173,19 @@ static PyObject *fields_values(tgpy_fields *f, PyObject *unused) { return dict_c
 static PyObject *fields_items(tgpy_fields *f, PyObject *unused) { return dict_call(f, "items"); }
 static PyObject *fields_copy(tgpy_fields *f, PyObject *unused) { return fields_dict(f); }
 
-static PyObject *fields_iter(tgpy_fields *f)
+/* fn applied to the whole mapping, built as a dict for it */
+static PyObject *on_dict(tgpy_fields *f, PyObject *(*fn)(PyObject *))
 {
     PyObject *d = fields_dict(f);
     if (!d)
         return NULL;
-    PyObject *it = PyObject_GetIter(d);
-    Py_DECREF(d);
-    return it;
-}
-
-static PyObject *fields_repr(tgpy_fields *f)
-{
-    PyObject *d = fields_dict(f);
-    if (!d)
-        return NULL;
-    PyObject *r = PyObject_Repr(d);
+    PyObject *r = fn(d);
     Py_DECREF(d);
     return r;
 }
+
+static PyObject *fields_iter(tgpy_fields *f) { return on_dict(f, PyObject_GetIter); }
+static PyObject *fields_repr(tgpy_fields *f) { return on_dict(f, PyObject_Repr); }
 
 /* == and != as the dicts compare (with a dict, or another Fields) */
 static PyObject *fields_compare(tgpy_fields *f, PyObject *other, int op)
