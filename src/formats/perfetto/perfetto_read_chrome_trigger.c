@@ -26,12 +26,13 @@ int pf_read_chrome_study_table(tg_trace *t, const PerfettoRead__TranslationTable
     pf_trace *p = t->priv;
     for (unsigned i = 0; i < tt->base.n_unknown_fields; i++) {
         const ProtobufCMessageUnknownField *u = &tt->base.unknown_fields[i];
-        size_t len;
+        size_t len = 0;
         const uint8_t *data =
             u->tag == PF_TRANSLATION_CHROME_STUDY ? pf_unknown_bytes(u, &len) : NULL;
+        if (!data)
+            continue;
         pf_wire entry;
-        for (const uint8_t *at = data, *end = data + len;
-             data && pf_wire_next(&at, end, &entry) > 0;) {
+        for (const uint8_t *at = data, *end = data + len; pf_wire_next(&at, end, &entry) > 0;) {
             if (entry.field != PF_MAP_ENTRY || entry.type != 2)
                 continue;
             uint64_t hash = 0;
