@@ -520,14 +520,19 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
     }
     if (utid >= 0 && ev->pid < 0 && m->threads[utid].upid >= 0)
         ev->pid = (int32_t)m->procs[m->threads[utid].upid].pid;
-    int rc = km_declared_slice(c, ev, ts, step);
+    int rc = m->n_decl ? km_declared_slice(c, ev, ts, step) : 0;
     if (rc < 0)
         return rc;
-    /* a call's entry or exit: the thread's track holds a slice */
-    if (rc == 0 && utid >= 0 && front && ev->cls &&
-        (ev->cls->kind == TG_KIND_FUNC_ENTRY || ev->cls->kind == TG_KIND_FUNC_EXIT) &&
-        m->threads[utid].track_id >= 0)
-        m->tracks[m->threads[utid].track_id].has_slices = true;
+    /* a call's entry or exit: the thread's track holds a slice (once for a run of the
+     * thread's events: the check is on every function event's path) */
+    if (rc == 0 && front && utid >= 0 && utid + 1 != c->slices_utid1 && ev->cls &&
+        (ev->cls->kind == TG_KIND_FUNC_ENTRY || ev->cls->kind == TG_KIND_FUNC_EXIT)) {
+        int64_t track = m->threads[utid].track_id;
+        if (track >= 0) {
+            m->tracks[track].has_slices = true;
+            c->slices_utid1 = utid + 1;
+        }
+    }
     int64_t a, b;
     switch (k->role) {
     case KM_ROLE_NONE: break;

@@ -129,6 +129,7 @@ struct tg_kcursor {
     km_cpu *cpu; /* by cpu number */
     size_t n_cpu, cap_cpu;
     int64_t last_tid, last_utid;    /* the lookup of the previous event */
+    int64_t slices_utid1;           /* 1 + the thread whose track was last marked has_slices */
     const tg_trace *last_trace;     /* of the previous event, and whether its events' pid is */
     bool pid_is_process;            /* a process's (trace.dat's common_pid is a thread's) */
     struct km_decl_open *decl_open; /* by declared track (id - first_decl), made at first use */
