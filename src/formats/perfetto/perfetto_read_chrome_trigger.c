@@ -70,15 +70,6 @@ static void put_uint(tg_value *v, const char *key, uint64_t u)
     v->base = 10;
 }
 
-static void put_text(tg_value *v, const char *key, const char *text)
-{
-    memset(v, 0, sizeof *v);
-    v->name = key;
-    v->type = TG_VAL_STRING;
-    v->v.str.ptr = text;
-    v->v.str.len = strlen(text);
-}
-
 /* One ChromeTrigger message (data, len) at ts. */
 static int read_trigger(tg_trace *t, const uint8_t *data, size_t len, int64_t ts, uint64_t offset)
 {
@@ -104,7 +95,7 @@ static int read_trigger(tg_trace *t, const uint8_t *data, size_t len, int64_t ts
     info->args = args;
     put_uint(&args[info->n_args++], "chrome_trigger.name_hash", hash);
     if (copy)
-        put_text(&args[info->n_args++], "chrome_trigger.name", copy);
+        args[info->n_args++] = pf_value_string("chrome_trigger.name", copy);
     else if (tg_grow(&p->study_names, &p->cap_study_names, p->n_study_names + 1,
                      sizeof *p->study_names) < 0)
         return TG_ERR_NOMEM;
@@ -137,7 +128,7 @@ void pf_resolve_chrome_triggers(pf_trace *p)
         const uint64_t *slot = tg_hash_find(&p->study_by_hash, p->study_names[i].hash);
         pf_slice_info *info = p->study_names[i].info;
         if (slot)
-            put_text(&info->args[info->n_args++], "chrome_trigger.name",
-                     (const char *)(uintptr_t)*slot);
+            info->args[info->n_args++] =
+                pf_value_string("chrome_trigger.name", (const char *)(uintptr_t)*slot);
     }
 }

@@ -20,6 +20,7 @@
 
 #include "perfetto_read.pb-c.h"
 
+#include <string.h>
 #include <stdint.h>
 
 /* What a track event slice carries beside its name: its categories (joined by ",") and its
@@ -325,6 +326,11 @@ static inline tg_value pf_value_int(const char *name, int64_t i)
 static inline tg_value pf_value_uint(const char *name, uint64_t u)
 {
     return (tg_value){.name = name, .type = TG_VAL_UINT, .v.u = u, .bits = 64, .base = 10};
+}
+/* A string value named name of text as it is (text must outlive the value). */
+static inline tg_value pf_value_string(const char *name, const char *text)
+{
+    return (tg_value){.name = name, .type = TG_VAL_STRING, .v.str = {text, strlen(text)}};
 }
 
 /* ---- system stats (perfetto_read_sys_stats.c) ---- */

@@ -32,15 +32,6 @@ static const char *ordering_name(int ordering)
     }
 }
 
-static void put_text(tg_value *v, const char *key, const char *text)
-{
-    memset(v, 0, sizeof *v);
-    v->name = key;
-    v->type = TG_VAL_STRING;
-    v->v.str.ptr = text;
-    v->v.str.len = strlen(text);
-}
-
 int pf_track_source_args(tg_trace *t, const pf_track *k, tg_track_decl *d)
 {
     if (d->source_args)
@@ -54,9 +45,9 @@ int pf_track_source_args(tg_trace *t, const pf_track *k, tg_track_decl *d)
         return TG_ERR_NOMEM;
     size_t at = 0;
     if (k->description)
-        put_text(&args[at++], "description", k->description);
+        args[at++] = pf_value_string("description", k->description);
     if (ordering)
-        put_text(&args[at++], "child_ordering", ordering);
+        args[at++] = pf_value_string("child_ordering", ordering);
     if (k->has_rank) {
         tg_value *v = &args[at++];
         memset(v, 0, sizeof *v);
