@@ -22,6 +22,7 @@ void tg_flame_tree_free(tg_flame_tree *ft)
     free(ft->open);
     free(ft->nodes);
     tg_hash_free(&ft->children);
+    tg_frame_names_free(&ft->modules);
     tg_frame_walk_free(&ft->walk);
     memset(ft, 0, sizeof *ft);
 }
@@ -123,7 +124,8 @@ static const tg_walk_hooks flame_hooks = {
     .frame_close = on_frame_close,
 };
 
-static int build(tg_flame_tree *ft, tg_iter *it, bool merged)
+/* The tree with its root alone ("all"). */
+static int start_tree(tg_flame_tree *ft, bool merged)
 {
     memset(ft, 0, sizeof *ft);
     ft->merged = merged;
@@ -136,7 +138,14 @@ static int build(tg_flame_tree *ft, tg_iter *it, bool merged)
                                    .next_sibling = TG_FLAME_NONE,
                                    .last_child = TG_FLAME_NONE};
     ft->n = 1;
-    int rc = tg_frame_walk_run(&ft->walk, it, &flame_hooks, ft);
+    return 0;
+}
+
+static int build(tg_flame_tree *ft, tg_iter *it, bool merged)
+{
+    int rc = start_tree(ft, merged);
+    if (rc == 0)
+        rc = tg_frame_walk_run(&ft->walk, it, &flame_hooks, ft);
     if (rc < 0)
         return rc;
     /* totals of the thread nodes and the root, for the SVG's widths */
@@ -159,6 +168,66 @@ static int build(tg_flame_tree *ft, tg_iter *it, bool merged)
 int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it) { return build(ft, it, false); }
 
 int tg_flame_tree_build_merged(tg_flame_tree *ft, tg_iter *it) { return build(ft, it, true); }
+
+/* While the samples are read: a node's module as an index into ft->modules + 1 (0: none),
+ * made pointers at the end, once the table no longer moves. */
+typedef struct flame_samples {
+    tg_flame_tree *ft;
+    uint32_t *module_of;
+    size_t len, cap;
+} flame_samples;
+
+static int64_t sample_name(tg_flame_tree *ft, const char *name)
+{
+    return tg_frame_names_intern(&ft->walk.names, name, strlen(name));
+}
+
+static int add_sample_stack(void *ctx, const tg_sample_stack *stack)
+{
+    flame_samples *fs = ctx;
+    tg_flame_tree *ft = fs->ft;
+    int64_t name = sample_name(ft, stack->comm);
+    if (name < 0)
+        return TG_ERR_NOMEM;
+    uint32_t node = child_of(ft, 0, (uint32_t)name, NULL);
+    for (size_t i = 0; node != TG_FLAME_NONE && i < stack->depth; i++) {
+        if ((name = sample_name(ft, stack->names[i])) < 0)
+            return TG_ERR_NOMEM;
+        size_t before = ft->n;
+        node = child_of(ft, node, (uint32_t)name, NULL);
+        if (node == TG_FLAME_NONE || ft->n == before || !stack->modules[i])
+            continue;
+        int64_t m =
+            tg_frame_names_intern(&ft->modules, stack->modules[i], strlen(stack->modules[i]));
+        if (m < 0 || (node >= fs->len && tg_grow_zeroed(&fs->module_of, &fs->len, &fs->cap,
+                                                        node + 1, sizeof *fs->module_of) < 0))
+            return TG_ERR_NOMEM;
+        fs->module_of[node] = (uint32_t)m + 1;
+    }
+    if (node == TG_FLAME_NONE)
+        return TG_ERR_NOMEM;
+    ft->nodes[node].self_ns++;
+    ft->nodes[node].calls++;
+    for (uint32_t up = node; up != TG_FLAME_NONE; up = ft->nodes[up].parent)
+        ft->nodes[up].total_ns++;
+    return 0;
+}
+
+int tg_flame_tree_build_samples(tg_flame_tree *ft, tg_iter *it, const tg_options *opts,
+                                tg_error **err)
+{
+    int rc = start_tree(ft, false);
+    if (rc < 0)
+        return tg_err(err, rc, "out of memory");
+    ft->samples = true;
+    flame_samples fs = {.ft = ft};
+    rc = tg_sample_stacks_walk(it, opts, add_sample_stack, &fs, err);
+    for (size_t i = 0; i < fs.len; i++)
+        if (fs.module_of[i])
+            ft->nodes[i].module = tg_frame_names_get(&ft->modules, fs.module_of[i] - 1);
+    free(fs.module_of);
+    return rc;
+}
 
 int tg_flame_tree_match(const tg_flame_tree *ft, const tg_flame_tree *other, uint32_t *map)
 {

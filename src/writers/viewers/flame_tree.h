@@ -11,6 +11,7 @@
 #define TG_FLAME_TREE_H
 
 #include "writers/viewers/frame_walk.h"
+#include "writers/viewers/sample_stacks.h"
 
 #define TG_FLAME_NONE UINT32_MAX
 
@@ -26,7 +27,9 @@ typedef struct tg_flame_tree {
     tg_frame_walk walk; /* names and threads */
     tg_flame_node *nodes;
     size_t n, cap;
-    bool merged; /* no thread nodes: the threads' call paths merged under the root */
+    bool merged;            /* no thread nodes: the threads' call paths merged under the root */
+    bool samples;           /* a perf.data file's samples: self_ns and total_ns count samples */
+    tg_frame_names modules; /* the samples' modules (the nodes' module points here) */
     /* private */
     tg_hash children;           /* (parent, name) -> node */
     struct tg_flame_open *open; /* per thread: node of the frame at each depth */
@@ -37,6 +40,12 @@ typedef struct tg_flame_tree {
 int tg_flame_tree_build(tg_flame_tree *ft, tg_iter *it);
 /* The same with the threads merged: a call path is its functions' names alone. */
 int tg_flame_tree_build_merged(tg_flame_tree *ft, tg_iter *it);
+/* The tree of a perf.data file's samples (sample_stacks.h): under the root one node per
+ * thread name, below it each stack's frames, the outermost first; a node's self_ns counts
+ * the samples whose stack ends there, total_ns those whose stack passes through it.
+ * 0 or a negative status. */
+int tg_flame_tree_build_samples(tg_flame_tree *ft, tg_iter *it, const tg_options *opts,
+                                tg_error **err);
 /* Matches two trees by call path: map[i] (ft->n entries) is the node of other on the path of
  * ft's node i (names compared as text), or TG_FLAME_NONE; the roots match.  0 or NOMEM. */
 int tg_flame_tree_match(const tg_flame_tree *ft, const tg_flame_tree *other, uint32_t *map);

@@ -10,6 +10,7 @@
 #include "core/consumer.h"
 #include "writers/viewers/flame_tree.h"
 #include "writers/viewers/sample_folded.h"
+#include "writers/viewers/sample_stacks.h"
 
 #include <string.h>
 
@@ -34,18 +35,10 @@ static int put_path(const tg_flame_tree *ft, uint32_t node, tg_buf *out, uint32_
     return 0;
 }
 
-static bool has_samples(const tg_set *set)
-{
-    for (size_t i = 0; i < tg_set_trace_count(set); i++)
-        if (strcmp(tg_trace_format(tg_set_trace(set, i)), "perf") == 0)
-            return true;
-    return false;
-}
-
 static int convert_folded(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                           tg_error **err)
 {
-    if (has_samples(set))
+    if (tg_set_has_samples(set))
         return tg_sample_folded(it, opts, out, err);
     tg_flame_tree ft;
     int rc = tg_flame_tree_build(&ft, it);
@@ -110,12 +103,5 @@ static int convert_folded_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter 
     return rc;
 }
 
-static const tg_option_decl folded_options[] = {
-    {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
-    {"kallsyms", TG_OPT_TEXT, NULL, "perf's --kallsyms: the kernel's symbols from FILE", "FILE"},
-    {"buildid-dir", TG_OPT_TEXT, NULL, "perf's --buildid-dir: the build-id cache", "DIR"},
-    {0},
-};
-
 TG_CONVERTER(folded) = {"folded", convert_folded, .convert_diff = convert_folded_diff,
-                        .options = folded_options};
+                        .options = tg_sample_stack_options};

@@ -13,10 +13,12 @@
  * A profile's events must be contiguous in the file while the merged input interleaves
  * threads, so each thread's events are spooled: kept in a small buffer per thread that is
  * appended to one temporary file in chunks; at the end the frame table is written, then
- * each thread's chunks in order.  Memory is bounded by threads, chunks and names. */
+ * each thread's chunks in order.  Memory is bounded by threads, chunks and names.  A perf.data
+ * file's samples become sampled profiles instead (speedscope_samples.c). */
 #include "core/consumer.h"
 #include "core/value_text.h"
 #include "writers/viewers/frame_walk.h"
+#include "writers/viewers/sample_stacks.h"
 
 #include "core/grow.h"
 
@@ -183,6 +185,8 @@ static const tg_walk_hooks ss_hooks = {
 static int convert_speedscope(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                               tg_error **err)
 {
+    if (tg_set_has_samples(set))
+        return tg_speedscope_samples(set, it, opts, out, err);
     struct ss_writer *ss = calloc(1, sizeof *ss);
     if (!ss)
         return TG_ERR_NOMEM;
@@ -201,4 +205,4 @@ static int convert_speedscope(tg_set *set, tg_iter *it, const tg_options *opts, 
     return rc;
 }
 
-TG_CONVERTER(speedscope) = {"speedscope", convert_speedscope};
+TG_CONVERTER(speedscope) = {"speedscope", convert_speedscope, .options = tg_sample_stack_options};

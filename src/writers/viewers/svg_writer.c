@@ -10,7 +10,9 @@
  * or the ?s= parameter of the URL) without anything from the network.  Frames narrower than
  * a tenth of a pixel at full width are left out, as flamegraph.pl does.  Colours: one hue
  * family per module (svg_palette.c), and a legend under the frames names the modules drawn
- * (the first LEGEND_MAX; each frame's module is also its data-m attribute).
+ * (the first LEGEND_MAX; each frame's module is also its data-m attribute).  A perf.data
+ * file's samples are drawn from the stacks `--to folded` counts (sample_stacks.h): under
+ * the root each thread name, widths in samples.
  *
  * --diff OTHER draws PATH's frames (threads merged, so that runs with other thread ids
  * match) coloured by the change of each frame's self time against the same call path in
@@ -56,6 +58,15 @@ static void put_time(tg_buf *out, int64_t ns)
         u++;
     }
     tg_buf_printf(out, u ? "%.3f %s" : "%.0f %s", v, units[u]);
+}
+
+/* A weight: a time, or a count of samples in a tree of samples. */
+static void put_weight(tg_buf *out, const tg_flame_tree *ft, int64_t v)
+{
+    if (ft->samples)
+        tg_buf_printf(out, "%lld sample%s", (long long)v, v == 1 ? "" : "s");
+    else
+        put_time(out, v);
 }
 
 static void put_label(tg_buf *out, const char *name, double width)
@@ -378,9 +389,9 @@ static int put_svg(const tg_flame_tree *ft, const svg_diff *d, tg_buf *out)
         put_xml(out, d->other_name);
         tg_buf_puts(out, " (self time, ");
     } else {
-        tg_buf_puts(out, "Flame graph (self time, ");
+        tg_buf_puts(out, ft->samples ? "Flame graph (" : "Flame graph (self time, ");
     }
-    put_time(out, total);
+    put_weight(out, ft, total);
     tg_buf_printf(out,
                   ")</text>\n<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" "
                   "style=\"display:none\">Reset zoom</text>\n"
@@ -414,7 +425,7 @@ static int put_svg(const tg_flame_tree *ft, const svg_diff *d, tg_buf *out)
             put_xml(out, module);
         }
         tg_buf_puts(out, " (");
-        put_time(out, weight[i]);
+        put_weight(out, ft, weight[i]);
         tg_buf_printf(out, ", %.2f%%)", 100.0 * (double)weight[i] / (double)total);
         if (d)
             put_change_title(out, ft, d, i, weight[i]);
@@ -462,7 +473,8 @@ static int convert_svg(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf 
                        tg_error **err)
 {
     tg_flame_tree ft;
-    int rc = tg_flame_tree_build(&ft, it);
+    int rc = tg_set_has_samples(set) ? tg_flame_tree_build_samples(&ft, it, opts, err)
+                                     : tg_flame_tree_build(&ft, it);
     if (rc == 0)
         rc = put_svg(&ft, NULL, out);
     tg_flame_tree_free(&ft);
@@ -515,4 +527,5 @@ static int convert_svg_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *ot
     return rc;
 }
 
-TG_CONVERTER(svg) = {"svg", convert_svg, .convert_diff = convert_svg_diff};
+TG_CONVERTER(svg) = {"svg", convert_svg, .convert_diff = convert_svg_diff,
+                     .options = tg_sample_stack_options};
