@@ -274,18 +274,46 @@ static void see_exec(tg_kcursor *c, const km_class *k, const tg_event *ev, int64
     }
 }
 
-/* A task's own state (Perfetto's generic kernel events), as trace_processor reads it: CREATED
- * makes a new thread (started then), DESTROYED ends the thread (a later event of its tid is
- * a new thread), any other state names the thread of the tid (made when unknown).  The
- * reader has dropped the events trace_processor rejects (out of order); what the state does
- * to thread_state and sched_slice is the step's. */
+/* A state given by its name (a JSON trace's thread_state): the number of the names the
+ * told states show as (sql_sched.c), TG_KTASK_OTHER for another name, TG_KTASK_OVER for
+ * none (the state before has ended). */
+static int64_t state_of_name(const char *s, size_t n)
+{
+    static const char *const names[] = {"Created", "R", "Running", "S", "D", "T", "Z", "X"};
+    if (!n)
+        return TG_KTASK_OVER;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
+            return TG_KTASK_CREATED + (int64_t)i;
+    return TG_KTASK_OTHER;
+}
+
+/* A task's own state (Perfetto's generic kernel events, a JSON trace's thread_state), as
+ * trace_processor reads it: CREATED makes a new thread (started then), DESTROYED ends the
+ * thread (a later event of its tid is a new thread), any other state names the thread of the
+ * tid (made when unknown).  The state is a number (GenericKernelTaskStateEvent's) or a name,
+ * kept as the task gave it, with what a name may come with (io_wait, blocked_function).  The
+ * Perfetto reader has dropped the events trace_processor rejects (out of order); what the
+ * state does to thread_state and sched_slice is the step's. */
 static int see_task_state(tg_kcursor *c, const km_class *k, const tg_event *ev, int64_t ts,
                           tg_kstep *step)
 {
     int64_t tid = km_int_field(ev, k->field[KM_TID]);
     int64_t state = km_int_field(ev, k->field[KM_STATE]);
     int64_t cpu = km_int_field(ev, k->field[KM_CPU_ID]);
-    if (tid < 0 || state < TG_KTASK_CREATED || state > TG_KTASK_DESTROYED)
+    const char *state_name = NULL;
+    tg_value v;
+    bool named = k->field[KM_STATE] >= 0 &&
+                 tg_event_field(ev, TG_SCOPE_PAYLOAD, (size_t)k->field[KM_STATE], &v) == 0 &&
+                 v.type == TG_VAL_STRING;
+    if (named) {
+        size_t n = strnlen(v.v.str.ptr, v.v.str.len);
+        state = state_of_name(v.v.str.ptr, n);
+        if (n && !(state_name = km_intern(c->m, v.v.str.ptr, n)))
+            return TG_ERR_NOMEM;
+    }
+    if (tid < 0 || state < TG_KTASK_CREATED || state > TG_KTASK_OVER ||
+        (!named && state > TG_KTASK_DESTROYED))
         return 0;
     const uint64_t *found = tg_hash_find(&c->utid_by_tid, (uint64_t)tid);
     bool known = found && !(c->flags[*found] & KM_DEAD);
@@ -304,9 +332,9 @@ static int see_task_state(tg_kcursor *c, const km_class *k, const tg_event *ev, 
         c->flags[utid] |= KM_DEAD;
         c->last_tid = -2;
     }
-    if (cpu < 0 || cpu > 1 << 20)
+    if (cpu > 1 << 20 || (cpu < 0 && !named))
         cpu = 0;
-    if (state == TG_KTASK_RUNNING) {
+    if (state == TG_KTASK_RUNNING && cpu >= 0) {
         TG_TRY(km_cpu_room(c, (int)cpu));
         if (!c->cpu[cpu].seen && front)
             TG_TRY(km_cpu_seen(c->m, (int32_t)cpu));
@@ -320,6 +348,16 @@ static int see_task_state(tg_kcursor *c, const km_class *k, const tg_event *ev, 
         step->task_state = (int32_t)state;
         step->task_cpu = (int32_t)cpu;
         step->task_prio = (int32_t)prio;
+        step->task_state_name = state_name;
+        step->task_io_wait = -1;
+        step->task_blocked_function = NULL;
+        int64_t io_wait = km_int_field(ev, k->field[KM_IO_WAIT]);
+        if (named && io_wait >= 0)
+            step->task_io_wait = io_wait != 0;
+        if (named &&
+            (n = text_field(ev, TG_SCOPE_PAYLOAD, k->field[KM_BLOCKED_FUNCTION], NULL, &s)) &&
+            !(step->task_blocked_function = km_intern(c->m, s, n)))
+            return TG_ERR_NOMEM;
     }
     return 0;
 }

@@ -32,7 +32,8 @@ enum km_role {
     KM_ROLE_CPU_IDLE,   /* cpu_idle, LTTng 2.x power_cpu_idle */
     KM_ROLE_BLOCKED,    /* sched_blocked_reason (Android kernels): why a task blocked */
     KM_ROLE_IMPORTED,   /* an event an importer family reads (kernel_import.c) */
-    KM_ROLE_TASK_STATE, /* Perfetto's generic_kernel_task_state_event: a task's own state */
+    KM_ROLE_TASK_STATE, /* Perfetto's generic_kernel_task_state_event, a JSON trace's
+                         * thread_state: a task's own state */
 };
 
 /* The fields a role reads, by a canonical slot; the payload index of each, -1 absent. */
@@ -56,8 +57,9 @@ enum km_slot {
     KM_VEC,   /* softirq */
     KM_STATE, /* cpu_frequency, cpu_idle: the value, and the CPU it is of */
     KM_CPU_ID,
-    KM_IO_WAIT, /* sched_blocked_reason */
-    KM_PRIO,    /* task state (with KM_TID, KM_COMM, KM_STATE, KM_CPU_ID) */
+    KM_IO_WAIT,          /* sched_blocked_reason */
+    KM_PRIO,             /* task state (with KM_TID, KM_COMM, KM_STATE, KM_CPU_ID) */
+    KM_BLOCKED_FUNCTION, /* task state told by name (with KM_IO_WAIT) */
     KM_SLOT_COUNT
 };
 

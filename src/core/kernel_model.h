@@ -196,6 +196,8 @@ typedef enum tg_ktask_state {
     TG_KTASK_STOPPED,
     TG_KTASK_DEAD,
     TG_KTASK_DESTROYED,
+    TG_KTASK_OTHER, /* a state the task named, none of those above (task_state_name) */
+    TG_KTASK_OVER,  /* the state it told last has ended, and no other is known */
 } tg_ktask_state;
 
 typedef struct tg_kstep {
@@ -230,9 +232,14 @@ typedef struct tg_kstep {
     int64_t blocked_utid;
     int8_t io_wait;
     /* TASK_STATE: the task, its state (tg_ktask_state), the CPU the event names (the one it
-     * runs on when RUNNING; 0 when the event names none) and its priority */
+     * runs on when RUNNING; 0 when a numbered state names none, -1 when a named one does
+     * not) and its priority; a state told by name: that name as the task gave it (else
+     * NULL), whether it waits for I/O (1, 0, -1 unknown) and the kernel function it is
+     * blocked in (NULL unknown) */
     int64_t task_utid, task_tid;
     int32_t task_state, task_cpu, task_prio;
+    const char *task_state_name, *task_blocked_function;
+    int8_t task_io_wait;
 } tg_kstep;
 
 /* ---- a pass ------------------------------------------------------------------------------ */

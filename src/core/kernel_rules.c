@@ -79,6 +79,7 @@ static enum km_role role_of(const tg_event_class *cls)
         {"sched_blocked_reason", KM_ROLE_BLOCKED},
         {"generic_kernel_task_state_event", KM_ROLE_TASK_STATE},
         {"generic_kernel_task_rename_event", KM_ROLE_RENAME},
+        {"thread_state", KM_ROLE_TASK_STATE},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(b, names[i].name) == 0)
@@ -154,6 +155,8 @@ static void place_fields(km_class *c, const struct names *f)
         x[KM_STATE] = (int16_t)find(f, "state");
         x[KM_CPU_ID] = (int16_t)find(f, "cpu");
         x[KM_PRIO] = (int16_t)find(f, "prio");
+        x[KM_IO_WAIT] = (int16_t)find(f, "io_wait");
+        x[KM_BLOCKED_FUNCTION] = (int16_t)find(f, "blocked_function");
         break;
     case KM_ROLE_EXEC:
         x[KM_TID] = (int16_t)find2(f, "tid", "pid");

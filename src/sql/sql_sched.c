@@ -16,6 +16,10 @@
  * Perfetto ends them at the trace's end), and so does its thread's Running state: a
  * thread's Running rows are its sched_slice rows; its other last states have dur -1.
  *
+ * States a task tells itself (Perfetto's generic kernel events, a JSON trace's thread states)
+ * come from the model's TASK_STATE step (on_told_state): by number or by name, a told state
+ * may end without another (TG_KTASK_OVER: a state told with its duration).
+ *
  * Rows come when a slice or state ends; ids count slices (states) in the order they began,
  * the same in every scan.  Memory: one record per CPU and per thread. */
 #include "sql/sql_internal.h"
@@ -47,18 +51,20 @@ struct cpu_run {
 };
 
 struct thread_run {
-    int64_t id, ts, cpu; /* cpu SQL_ANY: not running */
-    int64_t waker, irq;  /* of the state since a wakeup; SQL_ANY: none */
-    int64_t io_wait;     /* of a blocked state (sched_blocked_reason); SQL_ANY: none */
-    char state[12];      /* "": no name (NULL) */
-    bool open;           /* in a state since ts (else none known yet) */
-    bool told;           /* the state is one the task told (generic kernel events) */
+    int64_t id, ts, cpu;          /* cpu SQL_ANY: not running */
+    int64_t waker, irq;           /* of the state since a wakeup; SQL_ANY: none */
+    int64_t io_wait;              /* of a blocked state (sched_blocked_reason); SQL_ANY: none */
+    const char *blocked_function; /* of a state told by name; NULL: none */
+    char state[24];               /* "": no name (NULL) */
+    bool open;                    /* in a state since ts (else none known yet) */
+    bool told;                    /* the state is one the task told (generic kernel events) */
 };
 
 struct sched_row {
     int64_t id, ts, dur, cpu, utid, prio;
     int64_t waker, irq, io_wait; /* SQL_ANY: NULL */
-    char state[12];              /* "" : NULL */
+    const char *blocked_function;
+    char state[24]; /* "" : NULL */
 };
 
 /* Per CPU, the slice a generic kernel task began by saying it runs (on_told_state). */
@@ -181,11 +187,13 @@ static int change_state_by(struct sched_scan *s, const sql_query *q, int64_t uti
                               .utid = utid,
                               .waker = t->waker,
                               .irq = t->irq,
-                              .io_wait = t->io_wait};
+                              .io_wait = t->io_wait,
+                              .blocked_function = t->blocked_function};
         strcpy(r.state, t->state);
         if (s->states)
             TG_TRY(put_row(s, q, &r));
     }
+    t->blocked_function = NULL;
     t->id = s->next_state++;
     t->ts = ts;
     t->cpu = cpu;
@@ -310,6 +318,60 @@ static int flush_hanging(struct sched_scan *s, const sql_query *q, int64_t befor
     return 0;
 }
 
+/* A told state's thread: marked as told, with the I/O wait and blocked function the state
+ * came with. */
+static int told_extras(struct sched_scan *s, const tg_kstep *st)
+{
+    if (st->task_utid <= 0)
+        return 0;
+    struct thread_run *t = &s->threads[st->task_utid]; /* made by change_state */
+    t->told = true;
+    if (st->task_io_wait >= 0)
+        t->io_wait = st->task_io_wait;
+    t->blocked_function = st->task_blocked_function;
+    return 0;
+}
+
+/* The state a task told last is over (a state told with its duration): its thread's state
+ * row ends, and so does its slice on the CPU it ran on (in no known state). */
+static int on_told_over(struct sched_scan *s, const sql_query *q, const tg_kstep *st, int64_t ts)
+{
+    TG_TRY(flush_hanging(s, q, ts));
+    struct told_cpu *c =
+        st->task_cpu >= 0 && (size_t)st->task_cpu < s->n_told ? &s->told[st->task_cpu] : NULL;
+    if (c && c->pending && c->tid == st->task_tid) {
+        struct sched_row r = {.id = c->id,
+                              .ts = c->ts,
+                              .dur = ts - c->ts,
+                              .cpu = st->task_cpu,
+                              .utid = c->utid,
+                              .prio = c->prio,
+                              .waker = SQL_ANY,
+                              .irq = SQL_ANY,
+                              .io_wait = SQL_ANY};
+        if (!s->states)
+            TG_TRY(put_row(s, q, &r));
+        c->pending = false;
+    }
+    if (st->task_utid <= 0 || (size_t)st->task_utid >= s->n_threads)
+        return 0;
+    struct thread_run *t = &s->threads[st->task_utid];
+    if (!t->open)
+        return 0;
+    struct sched_row r = {.id = t->id,
+                          .ts = t->ts,
+                          .dur = ts - t->ts,
+                          .cpu = t->cpu,
+                          .utid = st->task_utid,
+                          .waker = t->waker,
+                          .irq = t->irq,
+                          .io_wait = t->io_wait,
+                          .blocked_function = t->blocked_function};
+    strcpy(r.state, t->state);
+    t->open = false;
+    return s->states ? put_row(s, q, &r) : 0;
+}
+
 /* What a task's told state does, as trace_processor's generic kernel importer has it: RUNNING
  * begins a slice on the CPU (ending the one there, whose end state may come at the same time
  * from its task: until then the task's state has no name); another state of the task running
@@ -318,11 +380,19 @@ static int flush_hanging(struct sched_scan *s, const sql_query *q, int64_t befor
 static int on_told_state(struct sched_scan *s, const sql_query *q, const tg_kstep *st, int64_t ts)
 {
     static const char *const names[] = {"", "Created", "R", "Running", "S", "D", "T", "Z", "X"};
-    if (st->task_state < 1 || st->task_state > 8 || st->task_cpu < 0)
+    if (st->task_state == TG_KTASK_OVER)
+        return on_told_over(s, q, st, ts);
+    const char *name = st->task_state_name;
+    if (!name && st->task_state >= 1 && st->task_state <= TG_KTASK_DESTROYED)
+        name = names[st->task_state];
+    if (!name || (st->task_cpu < 0 && !st->task_state_name))
         return 0;
-    const char *name = names[st->task_state];
     bool running = st->task_state == TG_KTASK_RUNNING;
     TG_TRY(flush_hanging(s, q, ts));
+    if (st->task_cpu < 0) { /* a state named without a CPU: the thread's only */
+        TG_TRY(change_state(s, q, st->task_utid, name, ts, SQL_ANY));
+        return told_extras(s, st);
+    }
     if ((size_t)st->task_cpu >= s->n_told &&
         tg_grow_zeroed(&s->told, &s->n_told, &s->cap_told, (size_t)st->task_cpu + 1,
                        sizeof *s->told) < 0)
@@ -389,9 +459,7 @@ static int on_told_state(struct sched_scan *s, const sql_query *q, const tg_kste
         s->threads[unnamed].told = true;
     }
     TG_TRY(change_state(s, q, st->task_utid, name, ts, running ? st->task_cpu : SQL_ANY));
-    if (st->task_utid > 0)
-        s->threads[st->task_utid].told = true;
-    return 0;
+    return told_extras(s, st);
 }
 
 /* Rows queued by at_end go out in the order their slices or states began, as
@@ -449,7 +517,8 @@ static int at_end(struct sched_scan *s, const sql_query *q)
                               .utid = (int64_t)i,
                               .waker = t->waker,
                               .irq = t->irq,
-                              .io_wait = t->io_wait};
+                              .io_wait = t->io_wait,
+                              .blocked_function = t->blocked_function};
         strcpy(r.state, t->state);
         TG_TRY(put_row(s, q, &r));
     }
@@ -560,7 +629,7 @@ static int sched_next(sql_cursor *c)
         sql_text(&v[TS_STATE], r->state[0] ? r->state : NULL);
         v[TS_STATE].copy = true;
         sql_int_or_null(&v[TS_IO_WAIT], r->io_wait);
-        sql_null(&v[TS_BLOCKED_FUNCTION]);
+        sql_text(&v[TS_BLOCKED_FUNCTION], r->blocked_function);
         sql_int_or_null(&v[TS_WAKER_UTID], r->waker);
         sql_int_or_null(&v[TS_IRQ_CONTEXT], r->irq);
         sql_int_or_null(&v[TS_UCPU], r->cpu);

@@ -12,7 +12,8 @@
  * A B, E or X event's "tts" is its thread time (tg_event_thread_time), an X's "tts" +
  * "tdur" its end's.
  * A slice's "cat" is its category, its "bind_id" with "flow_in" / "flow_out" its flow (v2).
- * Async b, e and n are slices of their own tracks (tej_async.c).
+ * Async b, e and n are slices of their own tracks (tej_async.c); T a thread's state
+ * (tej_thread_state.c).
  * The other phases (counters, v1 flows s/t/f, samples) are not read yet. */
 #include "formats/json/tej_internal.h"
 
@@ -144,9 +145,9 @@ static int add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name)
     return tg_trace_add_task(t, &k);
 }
 
-static tej_record *add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint32_t rank,
-                       int64_t longer, uint64_t order, int32_t pid, int32_t tid, uint64_t name,
-                       struct json_object *args, uint64_t offset, int64_t thread_ns)
+tej_record *tej_add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint32_t rank,
+                    int64_t longer, uint64_t order, int32_t pid, int32_t tid, uint64_t name,
+                    struct json_object *args, uint64_t offset, int64_t thread_ns)
 {
     tej_trace *j = t->priv;
     if (tg_grow(&j->recs, &j->cap_recs, j->n_recs + 1, sizeof *j->recs) < 0)
@@ -236,7 +237,8 @@ static int async_event(tg_trace *t, struct json_object *ev, char ph, int64_t ts,
     if (ph == 'e') {
         if (!k->open)
             return 0; /* an end without a begin */
-        r = add(t, j->end, ts, 1, 0, order, -1, -1, k->stack[--k->open], NULL, offset, TEJ_NO_TIME);
+        r = tej_add(t, j->end, ts, 1, 0, order, -1, -1, k->stack[--k->open], NULL, offset,
+                    TEJ_NO_TIME);
         if (r)
             r->track = k->decl;
         return r ? 0 : TG_ERR_NOMEM;
@@ -245,14 +247,14 @@ static int async_event(tg_trace *t, struct json_object *ev, char ph, int64_t ts,
     const tej_slice_info *info = n == UINT64_MAX ? NULL : slice_info(t, ev, &nomem);
     r = n == UINT64_MAX || nomem
             ? NULL
-            : add(t, j->begin, ts, 1, 0, order, -1, -1, n, args, offset, TEJ_NO_TIME);
+            : tej_add(t, j->begin, ts, 1, 0, order, -1, -1, n, args, offset, TEJ_NO_TIME);
     if (!r)
         return TG_ERR_NOMEM;
     r->info = info;
     r->track = k->decl;
     if (ph == 'b')
         return tej_async_push(k, n);
-    r = add(t, j->end, ts, 1, 0, order + 1, -1, -1, n, NULL, offset, TEJ_NO_TIME);
+    r = tej_add(t, j->end, ts, 1, 0, order + 1, -1, -1, n, NULL, offset, TEJ_NO_TIME);
     if (r)
         r->track = k->decl;
     return r ? 0 : TG_ERR_NOMEM;
@@ -323,7 +325,7 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         bool nomem = false;
         const tej_slice_info *info = slice_info(t, ev, &nomem);
         tej_record *r =
-            nomem ? NULL : add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset, tts);
+            nomem ? NULL : tej_add(t, j->begin, ts, 1, 0, order, pid, tid, n, args, offset, tts);
         if (!r)
             return TG_ERR_NOMEM;
         r->info = info;
@@ -336,8 +338,9 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
             uint64_t n = j->open[i].name;
             memmove(&j->open[i], &j->open[i + 1], (j->n_open - i - 1) * sizeof *j->open);
             j->n_open--;
-            return add(t, j->end, ts, 1, 0, order, pid, tid, n, NULL, offset, tts) ? 0
-                                                                                   : TG_ERR_NOMEM;
+            return tej_add(t, j->end, ts, 1, 0, order, pid, tid, n, NULL, offset, tts)
+                       ? 0
+                       : TG_ERR_NOMEM;
         }
         return 0; /* an end without a begin */
     case 'X':
@@ -358,18 +361,25 @@ int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset)
         uint64_t n = tej_name_number(t, name ? name : "");
         bool nomem = false;
         const tej_slice_info *info = slice_info(t, ev, &nomem);
-        tej_record *r = n == UINT64_MAX || nomem
-                            ? NULL
-                            : add(t, j->begin, ts, 1, -dur, order, pid, tid, n, args, offset, tts);
+        tej_record *r = n == UINT64_MAX || nomem ? NULL
+                                                 : tej_add(t, j->begin, ts, 1, -dur, order, pid,
+                                                           tid, n, args, offset, tts);
         if (!r)
             return TG_ERR_NOMEM;
         r->info = info;
         int64_t end = dur > 0 && ts <= INT64_MAX - dur ? ts + dur : ts;
         bool lasted = end > ts;
-        return add(t, j->end, end, lasted ? 0 : 1, lasted ? 0 : -dur,
-                   lasted ? UINT64_MAX - order : order + 1, pid, tid, n, NULL, offset, thread_end)
+        return tej_add(t, j->end, end, lasted ? 0 : 1, lasted ? 0 : -dur,
+                       lasted ? UINT64_MAX - order : order + 1, pid, tid, n, NULL, offset,
+                       thread_end)
                    ? 0
                    : TG_ERR_NOMEM;
+    }
+    case 'T': {
+        int64_t dur;
+        if (!time_of(member(ev, "dur"), &dur))
+            return 0;
+        return tej_read_thread_state(t, ev, ts, dur, order, pid, tid, offset);
     }
     case 'b':
     case 'e':

@@ -6,7 +6,8 @@
  * so an array cut short or damaged gives the events before the damage, and turns each into
  * records (tej_events.c): slices (ph B/E, X, and the instants i/I as slices of no
  * duration) as function entries and exits of their thread, metadata (ph M) as the names of
- * processes and threads, async slices (b/e/n) on tracks of their own (tej_async.c).  The
+ * processes and threads, async slices (b/e/n) on tracks of their own (tej_async.c), thread
+ * states (ph T) as the kernel model's told states (tej_thread_state.c).  The
  * records are sorted by time and handed out by one stream
  * (tej_stream.c); an event's "args" are its payload fields. */
 #ifndef TG_TEJ_INTERNAL_H
@@ -72,10 +73,19 @@ typedef struct tej_trace {
     size_t n_async, cap_async;
     tg_hash async_by_key;
     const tg_event_class *begin, *end;
+    const tg_event_class *thread_state; /* made at the first thread state (tej_thread_state.c) */
     uint64_t order;
     tg_error *damage;
 } tej_trace;
 
+/* tej_events.c: one more record (args: a reference taken), NULL when out of memory. */
+tej_record *tej_add(tg_trace *t, const tg_event_class *cls, int64_t ts, uint32_t rank,
+                    int64_t longer, uint64_t order, int32_t pid, int32_t tid, uint64_t name,
+                    struct json_object *args, uint64_t offset, int64_t thread_ns);
+/* tej_thread_state.c: a T event (a thread's state from ts for dur) as the records of the
+ * kernel model's told state; 0 (also when it is no thread state) or TG_ERR_NOMEM. */
+int tej_read_thread_state(tg_trace *t, struct json_object *ev, int64_t ts, int64_t dur,
+                          uint64_t order, int32_t pid, int32_t tid, uint64_t offset);
 /* tej_events.c: the records of one event object (at offset in the file).  0 or TG_ERR_NOMEM. */
 int tej_read_event(tg_trace *t, struct json_object *ev, uint64_t offset);
 /* tej_nesting.c: counts the complete events that cannot nest (in the sorted records).  0 or

@@ -73,6 +73,42 @@ static int tej_rewind(tg_stream *s, tg_error **err)
     return 0;
 }
 
+/* A JSON value as a field's value: numbers as integers or floats, strings as strings,
+ * true/false as 1/0, an object or array as its JSON text. */
+static int tej_value(struct json_object *val, tg_value *out)
+{
+    switch (json_object_get_type(val)) {
+    case json_type_int:
+        out->type = TG_VAL_SINT;
+        out->v.s = json_object_get_int64(val);
+        out->bits = 64;
+        out->base = 10;
+        break;
+    case json_type_boolean:
+        out->type = TG_VAL_UINT;
+        out->v.u = json_object_get_boolean(val) != 0;
+        out->bits = 8;
+        out->base = 10;
+        break;
+    case json_type_double:
+        out->type = TG_VAL_FLOAT;
+        out->v.f = json_object_get_double(val);
+        out->bits = 64;
+        break;
+    case json_type_null: out->type = TG_VAL_NONE; break;
+    default: {
+        const char *s = json_object_get_type(val) == json_type_string
+                            ? json_object_get_string(val)
+                            : json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
+        out->type = TG_VAL_STRING;
+        out->v.str.ptr = s ? s : "";
+        out->v.str.len = s ? strlen(s) : 0;
+        break;
+    }
+    }
+    return 0;
+}
+
 static size_t tej_field_count(const tg_event *ev, tg_scope scope)
 {
     const tej_record *r = ev->auxp;
@@ -93,8 +129,12 @@ static int tej_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out
         if (k++ != i)
             continue;
         /* keyed as trace_processor keys a JSON event's args: "args.NAME" (kept once each,
-         * among the trace's names) */
+         * among the trace's names); a thread state's by their own names */
         tej_stream *st = ev->stream->priv;
+        if (r->cls == st->j->thread_state) {
+            out->name = key;
+            return tej_value(val, out);
+        }
         size_t n = strlen(key);
         char stack[128], *text = n + 6 <= sizeof stack ? stack : malloc(n + 6);
         if (!text)
@@ -107,36 +147,7 @@ static int tej_field(const tg_event *ev, tg_scope scope, size_t i, tg_value *out
         if (number == UINT64_MAX)
             return TG_ERR_NOMEM;
         out->name = st->j->names[number];
-        switch (json_object_get_type(val)) {
-        case json_type_int:
-            out->type = TG_VAL_SINT;
-            out->v.s = json_object_get_int64(val);
-            out->bits = 64;
-            out->base = 10;
-            break;
-        case json_type_boolean:
-            out->type = TG_VAL_UINT;
-            out->v.u = json_object_get_boolean(val) != 0;
-            out->bits = 8;
-            out->base = 10;
-            break;
-        case json_type_double:
-            out->type = TG_VAL_FLOAT;
-            out->v.f = json_object_get_double(val);
-            out->bits = 64;
-            break;
-        case json_type_null: out->type = TG_VAL_NONE; break;
-        default: {
-            const char *s = json_object_get_type(val) == json_type_string
-                                ? json_object_get_string(val)
-                                : json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
-            out->type = TG_VAL_STRING;
-            out->v.str.ptr = s ? s : "";
-            out->v.str.len = s ? strlen(s) : 0;
-            break;
-        }
-        }
-        return 0;
+        return tej_value(val, out);
     }
     return TG_ERR_USAGE;
 }
