@@ -4,8 +4,9 @@
  * (sink.text.pretty): `{ packet context }, { stream event context }, { event context },
  * { payload }` with the visible fields of each scope.  The fields are printed by the step
  * interpreter's print mode (ctf_decode.c, with ctf_text.h), straight from the packet bits,
- * into one scratch tg_buf per stream and then one tg_buf_put per event, so that an event
- * that fails half-way prints nothing.  This file decides which scopes print and caches what
+ * into the output itself when it has ample room before its next flush (else into one scratch
+ * tg_buf per stream, then one tg_buf_put), so that an event that fails half-way prints
+ * nothing and the usual one is written once.  This file decides which scopes print and caches what
  * repeats: the packet context is rendered once per packet, the stream event context (thread
  * ids, process name) once per change of its bytes.
  *
@@ -15,6 +16,11 @@
 
 #include <stddef.h>
 #include <string.h>
+
+/* The room out must have left before its next flush for an event to be rendered in place:
+ * far more than an event's usual text, so that one failing half-way (out of memory) is taken
+ * back whole; the others go through the stream's scratch buffer. */
+#define CTF_RENDER_DIRECT_ROOM ((size_t)16 << 10)
 
 /* The scope names babeltrace2 prints with --names=scope, by scope. */
 enum { SC_PACKET, SC_STREAM, SC_EVENT_CONTEXT, SC_PAYLOAD };
@@ -73,28 +79,28 @@ static int put_context(tg_buf *w, ctf_dstream *ds, uint64_t start, uint64_t end,
         tg_buf_put_fast(w, ds->sc_text->p, ds->sc_text->len);
         return 1;
     }
+    if (!first)
+        TG_BUF_LIT(w, ", ");
     size_t at = w->len;
+    uint64_t flushed = w->flushed;
     bool empty_text = false;
     int rc = put_scope(w, ds, prog, start, true, &empty_text, flags, SC_STREAM);
     if (rc <= 0 || w->failed)
         return rc;
+    if (w->flushed != flushed || empty_text) {
+        /* written out meanwhile (a text longer than the output's room), or not reusable */
+        ds->sc_raw_len = 0;
+        return rc;
+    }
     size_t n = w->len - at;
     tg_buf_reset(ds->sc_text);
     tg_buf_put_fast(ds->sc_text, w->p + at, n);
-    if (ds->sc_text->failed || empty_text) {
+    if (ds->sc_text->failed) {
         ds->sc_raw_len = 0;
     } else {
         memcpy(ds->sc_raw, raw, nbytes);
         ds->sc_raw_len = (uint32_t)nbytes;
         ds->sc_raw_shift = (uint8_t)(start & 7);
-    }
-    if (!first) {
-        /* the text went in without its separator: insert it */
-        if (!tg_buf_room(w, 2))
-            return rc;
-        memmove(w->p + at + 2, w->p + at, n);
-        memcpy(w->p + at, ", ", 2);
-        w->len += 2;
     }
     return rc;
 }
@@ -132,8 +138,15 @@ int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags)
             tg_buf_reset(pw);
         ds->pc_for = ds->pkt_index + 1;
     }
-    tg_buf *w = ds->rbuf;
-    w->len = 0;
+    /* Straight into out when it has room for a usual event before its next flush; else
+     * into the scratch, copied once whole */
+    bool direct = out->room_end - out->len >= CTF_RENDER_DIRECT_ROOM;
+    tg_buf *w = direct ? out : ds->rbuf;
+    if (!direct)
+        w->len = 0;
+    size_t at = w->len;
+    uint64_t flushed = w->flushed;
+    int failed = w->failed;
     if (ds->pc_text->len) {
         tg_buf_put_fast(w, ds->pc_text->p, ds->pc_text->len);
         first = false;
@@ -152,9 +165,12 @@ int ctf_render_with(const tg_event *ev, tg_buf *out, unsigned flags)
         first = false;
     if (rc >= 0)
         rc = put_scope(w, ds, e->prog_fields, ev->aux[3], first, NULL, flags, SC_PAYLOAD);
-    if (w->failed || rc < 0)
+    if ((w->failed && !failed) || rc < 0) {
+        if (direct && w->flushed == flushed)
+            w->len = at; /* nothing of it printed */
         return 0;
-    if (w->len)
+    }
+    if (!direct && w->len)
         tg_buf_put(out, w->p, w->len);
     return 1;
 }
