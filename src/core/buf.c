@@ -118,9 +118,11 @@ char *tg_buf_reserve(tg_buf *b, size_t n)
     return b->p + b->len;
 }
 
+/* The public writers below check the room inline (tg_buf_room) and call tg_buf_reserve only
+ * when a flush or a growth is due. */
 void tg_buf_put(tg_buf *b, const void *src, size_t n)
 {
-    char *w = tg_buf_reserve(b, n);
+    char *w = tg_buf_room(b, n);
     if (!w)
         return;
     memcpy(w, src, n);
@@ -132,7 +134,7 @@ void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
 
 void tg_buf_putc(tg_buf *b, char c)
 {
-    char *w = tg_buf_reserve(b, 1);
+    char *w = tg_buf_room(b, 1);
     if (!w)
         return;
     *w = c;
@@ -259,7 +261,7 @@ void tg_buf_pad(tg_buf *b, char c, int n)
 {
     if (n <= 0)
         return;
-    char *w = tg_buf_reserve(b, (size_t)n);
+    char *w = tg_buf_room(b, (size_t)n);
     if (!w)
         return;
     memset(w, c, (size_t)n);

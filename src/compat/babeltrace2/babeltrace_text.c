@@ -249,7 +249,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             o += nl;
             *o++ = ':';
             *o++ = ' ';
-            tg_buf_put(out, line, (size_t)(o - line));
+            tg_buf_put_fast(out, line, (size_t)(o - line));
         } else {
             tg_buf_put(out, line, (size_t)(o - line));
             tg_buf_put(out, ti->dom, ti->dom_len);
@@ -261,7 +261,7 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
             rc = TG_ERR_UNSUPPORTED; /* babeltrace2 reads CTF only: no rendering to copy */
             break;
         }
-        tg_buf_putc(out, '\n');
+        TG_BUF_LIT(out, "\n");
     }
     free(st.infos);
     bt_header_free(&warn);

@@ -461,7 +461,7 @@ static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *
         }
         /* the longest head: instance column, comm, pid, cpu, time, tail (or name padded) */
         size_t room = c->inst_width + 2 + (clen < 16 ? 16 : clen) + 80 + sizeof slot->tail + nl;
-        char *start = tg_buf_reserve(out, room);
+        char *start = tg_buf_room(out, room);
         if (!start) {
             rc = TG_ERR_NOMEM;
             break;
@@ -525,7 +525,7 @@ static inline __attribute__((always_inline)) int event_loop(tc_ctx *c, tg_iter *
             tg_stream_drop_next(ev->stream);
         if (extras && run->wakeup && (rc = tc_wakeup_event(run->wakeup, ev, out)) < 0)
             break;
-        tg_buf_putc(out, '\n');
+        TG_BUF_LIT(out, "\n");
     }
     return rc;
 }
