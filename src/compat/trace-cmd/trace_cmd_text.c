@@ -101,9 +101,14 @@ static inline char *put_bytes(char *w, const char *s, size_t n)
     return w + n;
 }
 
+/* A pad of up to 16 columns is one fixed 16-byte store (no call): every pad is written in
+ * the head's room, or the seconds cache's text, which have 16 bytes to spare past it. */
 static inline char *put_pad(char *w, char c, size_t n)
 {
-    memset(w, c, n);
+    if (n <= 16)
+        memset(w, c, 16);
+    else
+        memset(w, c, n);
     return w + n;
 }
 
