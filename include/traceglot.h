@@ -431,6 +431,10 @@ typedef struct tg_task_info {
     int8_t main_thread; /* the trace says it is its process's main thread (1) or not (-1);
                          * 0: tid == pid says */
     bool idle;          /* a CPU's idle task besides tid 0 (generic process tree) */
+    /* a tid the trace listed before, reused (Perfetto's thread descriptors: another pid, or a
+     * second descriptor of the same thread): a thread of its own, new_process also a new
+     * process of its pid (the pid reused) */
+    bool new_thread, new_process;
 } tg_task_info;
 
 const tg_clock_info *tg_trace_clock(const tg_trace *t);

@@ -61,6 +61,9 @@ struct tg_stream_ops {
     /* Optional: the declared track (tg_trace.tracks' index) of the slice ev begins or ends
      * when it is not its thread's calls, -1 when it is (tg_track_decl). */
     int64_t (*track)(const tg_event *ev);
+    /* Optional: the listed task (tg_trace_task's index) whose thread ev is of, -1 when its
+     * tid says (asked only of a trace listing a tid more than once: new_thread). */
+    int64_t (*task)(const tg_event *ev);
     /* Optional: the value ev gives the declared counter track its track op names (a
      * tg_track_decl with counter set): false when ev is no counter value. */
     bool (*counter_value)(const tg_event *ev, double *value);
@@ -133,6 +136,11 @@ typedef struct tg_track_decl {
     /* the machine it was recorded on (Perfetto's machine table id: 0 the host), when known */
     bool has_machine;
     int64_t machine;
+    /* the thread (or, with no tid, the process of the thread) is the listed task at this
+     * index (tg_trace_task) rather than tid's (pid's) now: a tid the trace lists more than
+     * once (tg_task_info.new_thread) */
+    bool has_task;
+    size_t task;
 } tg_track_decl;
 
 struct tg_trace {

@@ -10,6 +10,7 @@
 #include "core/kernel_import.h"
 
 #include "core/error_internal.h"
+#include "core/format_api.h"
 #include "core/grow.h"
 
 #include <stdlib.h>
@@ -115,6 +116,19 @@ static int64_t thread_of(tg_kcursor *c, int64_t tid, bool fork)
     }
     c->last_tid = tid;
     c->last_utid = utid;
+    return utid;
+}
+
+/* The thread of the listed task ev names (a trace listing a tid more than once: which of
+ * them its track's descriptor named), -1 when it names none. */
+static int64_t listed_thread(tg_kcursor *c, const tg_event *ev)
+{
+    if (!ev->stream || !ev->stream->ops->task)
+        return -1;
+    int64_t k = ev->stream->ops->task(ev);
+    int64_t utid = k >= 0 ? km_listed_utid(c->m, ev->stream->trace, (size_t)k) : -1;
+    if (utid >= 0 && (size_t)utid < c->n_flags)
+        c->flags[utid] &= (uint8_t)~KM_FRESH;
     return utid;
 }
 
@@ -540,7 +554,11 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         if (tid >= 0)
             ev->tid = (int32_t)tid;
     }
-    int64_t utid = tid >= 0 ? thread_of(c, tid, false) : -1;
+    int64_t utid = m->task_utids ? listed_thread(c, ev) : -1;
+    if (utid >= 0 && tid < 0)
+        ev->tid = (int32_t)(tid = m->threads[utid].tid);
+    if (utid < 0)
+        utid = tid >= 0 ? thread_of(c, tid, false) : -1;
     if (utid < -1)
         return (int)utid;
     ev->utid = (int32_t)utid;

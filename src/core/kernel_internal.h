@@ -96,7 +96,14 @@ struct tg_kmodel {
     int64_t **decl_ids;
     size_t n_decl_traces;
     int64_t first_decl, n_decl; /* their ids: [first_decl, first_decl + n_decl) */
+    /* trace i's k-th listed task is thread task_utids[i][k] (-1: a process only); set when
+     * a trace lists a tid more than once (tg_task_info.new_thread), else NULL */
+    int64_t **task_utids;
+    size_t n_task_traces;
 };
+
+/* The thread of trace t's k-th listed task when t lists a tid more than once, else -1. */
+int64_t km_listed_utid(const tg_kmodel *m, const tg_trace *t, size_t k);
 
 /* Per thread, what a pass knows that changes its decisions (never read from the tables,
  * which the frontier may have moved on). */

@@ -191,6 +191,31 @@ static int64_t listed_process(tg_kcursor *c, const tg_task_info *task)
     return upid;
 }
 
+/* Whether trace t lists a tid more than once (tg_task_info.new_thread): its events and
+ * tracks then name their thread by its listed task. */
+static bool lists_reused_tids(const tg_trace *t)
+{
+    for (size_t k = 0; k < tg_trace_task_count(t); k++)
+        if (tg_trace_task(t, k)->new_thread)
+            return true;
+    return false;
+}
+
+/* Room for trace i's task -> utid map of n tasks (m->task_utids[i], all -1). */
+static int task_utids_room(tg_kmodel *m, size_t i, size_t n)
+{
+    if (!m->task_utids) {
+        m->n_task_traces = tg_set_trace_count(m->set);
+        if (!(m->task_utids = calloc(m->n_task_traces, sizeof *m->task_utids)))
+            return TG_ERR_NOMEM;
+    }
+    if (!(m->task_utids[i] = malloc((n ? n : 1) * sizeof *m->task_utids[i])))
+        return TG_ERR_NOMEM;
+    for (size_t k = 0; k < n; k++)
+        m->task_utids[i][k] = -1;
+    return 0;
+}
+
 /* The idle task (utid 0, upid 0: pid 0, as Perfetto numbers them), then the tasks each trace
  * lists, made by a cursor of the model's own before any event. */
 static int add_listed_tasks(tg_kmodel *m)
@@ -209,6 +234,9 @@ static int add_listed_tasks(tg_kmodel *m)
     for (size_t i = 0; rc == 0 && i < tg_set_trace_count(m->set); i++) {
         const tg_trace *t = tg_set_trace(m->set, i);
         const tg_process_info *attr = tg_trace_process(t);
+        int64_t *task_utids = NULL;
+        if (lists_reused_tids(t) && (rc = task_utids_room(m, i, tg_trace_task_count(t))) == 0)
+            task_utids = m->task_utids[i];
         for (size_t k = 0; rc == 0 && k < tg_trace_cpu_info_count(t); k++)
             rc = km_cpu_seen(m, (int32_t)tg_trace_cpu_info(t, k)->cpu); /* the cpu table's */
         for (size_t k = 0; rc == 0 && k < tg_trace_task_count(t); k++) {
@@ -220,19 +248,27 @@ static int add_listed_tasks(tg_kmodel *m)
                     rc = (int)upid;
                 continue;
             }
-            if (task->tid < 0 || tg_hash_find(&c->utid_by_tid, (uint64_t)task->tid))
+            const uint64_t *known = task->tid >= 0 && !task->new_thread
+                                        ? tg_hash_find(&c->utid_by_tid, (uint64_t)task->tid)
+                                        : NULL;
+            if (task_utids)
+                task_utids[k] = known ? (int64_t)*known : -1;
+            if (task->tid < 0 || known)
                 continue;
             if ((utid = km_thread_create(c, task->tid)) < 0) {
                 rc = (int)utid;
                 break;
             }
+            if (task_utids)
+                task_utids[k] = utid;
             tg_kthread *th = &m->threads[utid];
             if (task->name && task->name[0])
                 th->name = km_intern(m, task->name, strlen(task->name));
             th->is_idle = th->is_idle || task->idle;
             if (task->pid < 0)
                 continue;
-            const uint64_t *p = tg_hash_find(&c->upid_by_pid, (uint64_t)task->pid);
+            const uint64_t *p =
+                task->new_process ? NULL : tg_hash_find(&c->upid_by_pid, (uint64_t)task->pid);
             upid = p ? (int64_t)*p : km_process_create(c, task->pid);
             if (upid < 0) {
                 rc = (int)upid;
@@ -271,6 +307,14 @@ static int add_listed_tasks(tg_kmodel *m)
     return rc;
 }
 
+int64_t km_listed_utid(const tg_kmodel *m, const tg_trace *t, size_t k)
+{
+    for (size_t i = 0; i < m->n_task_traces; i++)
+        if (tg_set_trace(m->set, i) == t)
+            return m->task_utids[i] && k < tg_trace_task_count(t) ? m->task_utids[i][k] : -1;
+    return -1;
+}
+
 tg_kmodel *tg_kmodel_new(tg_set *set)
 {
     tg_kmodel *m = calloc(1, sizeof *m);
@@ -303,6 +347,9 @@ void tg_kmodel_free(tg_kmodel *m)
     for (size_t i = 0; i < m->n_decl_traces; i++)
         free(m->decl_ids[i]);
     free(m->decl_ids);
+    for (size_t i = 0; i < m->n_task_traces; i++)
+        free(m->task_utids[i]);
+    free(m->task_utids);
     free(m);
 }
 

@@ -28,10 +28,25 @@ static int64_t utid_for(tg_kcursor *c, int64_t tid)
     return u ? (int64_t)*u : km_thread_create(c, tid);
 }
 
+/* The thread of trace t's declaration d: its listed task's, else tid's now. */
+static int64_t decl_utid(tg_kcursor *c, const tg_trace *t, const tg_track_decl *d)
+{
+    int64_t utid = d->has_task ? km_listed_utid(c->m, t, d->task) : -1;
+    return utid >= 0 ? utid : utid_for(c, d->tid);
+}
+
 static int64_t upid_for(tg_kcursor *c, int64_t pid)
 {
     const uint64_t *p = tg_hash_find(&c->upid_by_pid, (uint64_t)pid);
     return p ? (int64_t)*p : km_process_create(c, pid);
+}
+
+/* The process of trace t's declaration d: its listed task's, else pid's now. */
+static int64_t decl_upid(tg_kcursor *c, const tg_trace *t, const tg_track_decl *d)
+{
+    int64_t utid = d->has_task ? km_listed_utid(c->m, t, d->task) : -1;
+    int64_t upid = utid >= 0 ? c->m->threads[utid].upid : -1;
+    return upid >= 0 ? upid : upid_for(c, d->pid);
 }
 
 /* The track of trace t's declaration k (its parent made first: ids follow the declarations,
@@ -48,9 +63,9 @@ static int64_t make_one(tg_kcursor *c, const tg_trace *t, size_t k, int64_t *ids
     if (parent < -1)
         return parent;
     int64_t utid = -1, upid = -1;
-    if (d->tid >= 0 && (utid = utid_for(c, d->tid)) < 0)
+    if (d->tid >= 0 && (utid = decl_utid(c, t, d)) < 0)
         return utid;
-    if (d->tid < 0 && d->pid >= 0 && (upid = upid_for(c, d->pid)) < 0)
+    if (d->tid < 0 && d->pid >= 0 && (upid = decl_upid(c, t, d)) < 0)
         return upid;
     tg_ktrack_type type = utid >= 0   ? TG_KTRACK_THREAD
                           : upid >= 0 ? TG_KTRACK_PROCESS
@@ -97,8 +112,8 @@ int km_declared_tracks_create(tg_kcursor *c)
     for (size_t i = 0; i < n; i++) {
         const tg_trace *t = tg_set_trace(m->set, i);
         for (size_t k = 0; k < t->n_tracks; k++) {
-            int64_t rc = t->tracks[k].tid >= 0   ? utid_for(c, t->tracks[k].tid)
-                         : t->tracks[k].pid >= 0 ? upid_for(c, t->tracks[k].pid)
+            int64_t rc = t->tracks[k].tid >= 0   ? decl_utid(c, t, &t->tracks[k])
+                         : t->tracks[k].pid >= 0 ? decl_upid(c, t, &t->tracks[k])
                                                  : 0;
             if (rc < 0)
                 return (int)rc;

@@ -63,6 +63,7 @@ struct frame_id {
     int64_t argset;       /* its entry event's ordinal when that event has args, else SQL_ANY */
     const char *category; /* its entry event's (viewer traces), or NULL */
     int64_t thread_ts;    /* its entry event's thread time (viewer traces), else SQL_ANY */
+    int64_t track;        /* its thread's track when it opened (a tid's threads take turns) */
     bool wanted;          /* a row of the query when it ends */
     bool implied;         /* opened NO_ENTRY (begun before the recording): its ts and name,
                            * known when it ends, are checked against the query then */
@@ -135,6 +136,15 @@ static struct slice_thread *thread_of(struct slice_scan *s, int tid)
     return &s->threads[i];
 }
 
+/* The track of the call opening on thread t now: the model's thread of the event fed (a tid
+ * reused: the thread it is now, or the one its trace names), else the tid's last thread's. */
+static int64_t frame_track(const struct slice_scan *s, const struct slice_thread *t)
+{
+    const tg_kthread *th =
+        s->fed && s->fed->utid >= 0 ? tg_kmodel_thread(s->scan.db->model, s->fed->utid) : NULL;
+    return th && th->tid == t->tid && th->track_id >= 0 ? th->track_id : t->track;
+}
+
 static bool name_wanted(const sql_query *q, const char *name)
 {
     return !q->name || (name && strcmp(name, q->name) == 0);
@@ -151,15 +161,17 @@ static void on_open(void *ctx, const tg_call *call)
     }
     const sql_query *q = &s->c->q;
     bool implied = (call->flags & TG_CALL_NO_ENTRY) != 0;
+    int64_t track = frame_track(s, t);
     /* an implied frame began at or before entry_ns, its name is known at its end */
     bool wanted = !s->draining &&
                   (implied ? call->entry_ns >= q->ts_lo : sql_ts_in(q, call->entry_ns)) &&
-                  (q->track == SQL_ANY || q->track == t->track);
+                  (q->track == SQL_ANY || q->track == track);
     if (wanted && q->name && !implied)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
     struct frame_id f = {.id = s->next_id++,
                          .argset = SQL_ANY,
                          .thread_ts = SQL_ANY,
+                         .track = track,
                          .wanted = wanted,
                          .implied = implied};
     const tg_event *ev = s->entry_cols ? s->fed : NULL;
@@ -202,8 +214,8 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
     }
     int64_t id = s->next_id++;
     const sql_query *q = &s->c->q;
-    if (s->draining || !sql_ts_in(q, call->entry_ns) ||
-        (q->track != SQL_ANY && q->track != t->track))
+    int64_t track = frame_track(s, t);
+    if (s->draining || !sql_ts_in(q, call->entry_ns) || (q->track != SQL_ANY && q->track != track))
         return;
     const char *name = sql_frame_name(s->scan.db, call);
     if (!name_wanted(q, name))
@@ -218,7 +230,7 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
         .id = id,
         .ts = call->entry_ns,
         .dur = call->total_ns,
-        .track = t->track,
+        .track = track,
         .depth = call->depth,
         .parent = SQL_ANY,
         .self = call->self_ns,
@@ -277,7 +289,7 @@ static void on_call(void *ctx, const tg_call *call)
         .id = f->id,
         .ts = call->entry_ns,
         .dur = unfinished ? -1 : call->total_ns,
-        .track = t->track,
+        .track = f->track,
         .depth = call->depth,
         .parent = depth ? t->frames[depth - 1].id : SQL_ANY,
         .self = call->self_ns,

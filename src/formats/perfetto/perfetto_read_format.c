@@ -576,6 +576,7 @@ static void pf_close(tg_trace *t)
     for (size_t i = 0; i < p->n_tracks; i++)
         free(p->tracks[i].stack);
     free(p->tracks);
+    free(p->claims);
     pf_etw_free(p);
     free(p->recs);
     free(p->seqs);

@@ -83,6 +83,8 @@ typedef struct pf_track {
     uint32_t open; /* slices begun and not ended (their names' numbers on a stack) */
     uint64_t *stack;
     size_t cap;
+    int32_t task; /* a thread descriptor's listed task, a process descriptor's main thread's
+                   * (perfetto_read_task_reuse.c), -1 */
 } pf_track;
 
 /* One interned string of a sequence (event names, categories). */
@@ -177,6 +179,12 @@ typedef struct pf_trace {
                              * periodically (long trace mode) */
     struct pf_etw *etw;     /* ETW file I/O operations in flight (perfetto_read_etw.c) */
     tg_error *damage;       /* where reading stopped: the stream gives it after the records */
+    /* per listed task, the descriptor tracks (index + 1, 0 none) that named it as a thread
+     * and as a process (perfetto_read_task_reuse.c) */
+    struct pf_task_claim {
+        uint32_t thread, process;
+    } * claims;
+    size_t n_claims, cap_claims;
 } pf_trace;
 
 /* ---- perfetto_read_format.c ------------------------------------------------------------- */
@@ -192,6 +200,14 @@ uint64_t pf_name_number(tg_trace *t, const char *name);
  * slice of the thread, "E|pid" ends its innermost one, as trace_processor reads them.  0 or
  * TG_ERR_NOMEM. */
 int pf_atrace(tg_trace *t, int64_t ts, int32_t tid, const char *buf, size_t len, uint64_t offset);
+
+/* ---- perfetto_read_task_reuse.c --------------------------------------------------------- */
+/* The thread (tid, pid) a thread descriptor's track k names: the listed task of tid, or a new
+ * one when tid is reused (another pid, or another descriptor named it); k->task is set. */
+int pf_descriptor_thread(tg_trace *t, pf_track *k, int64_t tid, int64_t pid, const char *name);
+/* The process pid a process descriptor's track k names: a new one (a new listed task of its
+ * main thread) when another descriptor named pid's; k->task is its main thread's task. */
+int pf_descriptor_process(tg_trace *t, pf_track *k, int64_t pid, const char *name);
 
 /* ---- perfetto_read_clock.c -------------------------------------------------------------- */
 /* Perfetto's builtin clock ids. */

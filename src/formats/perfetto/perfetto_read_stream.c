@@ -223,6 +223,16 @@ static int64_t pf_event_track(const tg_event *ev)
     return r && r->track >= 0 ? st->p->tracks[r->track].decl : -1;
 }
 
+/* The listed task of the thread whose track ev is on (a thread descriptor's, not declared
+ * apart: those slices belong to no thread), -1 none. */
+static int64_t pf_event_task(const tg_event *ev)
+{
+    const pf_stream *st = ev->stream->priv;
+    const pf_record *r = ev->auxp;
+    const pf_track *k = r && r->track >= 0 ? &st->p->tracks[r->track] : NULL;
+    return k && k->decl < 0 ? k->task : -1;
+}
+
 static bool pf_counter_value(const tg_event *ev, double *value)
 {
     const pf_stream *st = ev->stream->priv;
@@ -240,6 +250,7 @@ static const struct tg_stream_ops pf_stream_ops = {
     .func_name = pf_func_name,
     .func_category = pf_func_category,
     .track = pf_event_track,
+    .task = pf_event_task,
     .counter_value = pf_counter_value,
     .flows = pf_flows,
     .destroy = pf_destroy,

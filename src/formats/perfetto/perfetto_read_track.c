@@ -18,8 +18,8 @@ static pf_track *track_of(pf_trace *p, uint64_t uuid, bool add)
     if (!add || tg_grow(&p->tracks, &p->cap_tracks, p->n_tracks + 1, sizeof *p->tracks) < 0 ||
         tg_hash_insert(&p->track_by_uuid, uuid, &slot) < 0)
         return NULL;
-    p->tracks[p->n_tracks] =
-        (pf_track){.uuid = uuid, .pid = -1, .tid = -1, .decl = -1, .first_slice = UINT64_MAX};
+    p->tracks[p->n_tracks] = (pf_track){
+        .uuid = uuid, .pid = -1, .tid = -1, .decl = -1, .first_slice = UINT64_MAX, .task = -1};
     *slot = p->n_tracks;
     return &p->tracks[p->n_tracks++];
 }
@@ -50,7 +50,7 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         k->apart = d->has_disallow_merging_with_system_tracks &&
                    d->disallow_merging_with_system_tracks && d->thread->has_tid;
         if (d->thread->has_tid &&
-            pf_add_task(t, d->thread->tid, k->pid, d->thread->thread_name) < 0)
+            pf_descriptor_thread(t, k, d->thread->tid, k->pid, d->thread->thread_name) < 0)
             return TG_ERR_NOMEM;
     } else if (d->process && d->process->has_pid) {
         k->process = true;
@@ -58,7 +58,7 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         const char *name = d->process->process_name;
         if (!name && d->process->n_cmdline)
             name = d->process->cmdline[0];
-        if (pf_add_task(t, d->process->pid, d->process->pid, name) < 0)
+        if (pf_descriptor_process(t, k, d->process->pid, name) < 0)
             return TG_ERR_NOMEM;
     }
     return 0;
@@ -84,14 +84,18 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
                        .n_source_args = k->n_source_args,
                        .has_machine = k->type != NULL,
                        .machine = k->machine};
-    if (k->thread)
+    if (k->thread) {
         d.tid = k->tid; /* a track of the thread's own, beside its calls */
-    else if (k->type && (k->pid >= 0 || k->tid >= 0)) {
+        d.has_task = k->task >= 0;
+        d.task = k->task >= 0 ? (size_t)k->task : 0;
+    } else if (k->type && (k->pid >= 0 || k->tid >= 0)) {
         d.pid = k->pid;
         d.tid = k->tid;
-    } else if (k->process)
+    } else if (k->process) {
         d.pid = k->pid;
-    else if (k->has_parent && guard < 64) {
+        d.has_task = k->task >= 0;
+        d.task = k->task >= 0 ? (size_t)k->task : 0;
+    } else if (k->has_parent && guard < 64) {
         const uint64_t *slot = tg_hash_find(&p->track_by_uuid, k->parent_uuid);
         if (slot) {
             const pf_track *parent = &p->tracks[*slot];
@@ -103,6 +107,10 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
             d.parent = parent->process ? -1 : at;
             d.pid = parent->decl >= 0 ? t->tracks[at].pid : parent->pid;
             d.tid = parent->decl >= 0 ? t->tracks[at].tid : parent->thread ? parent->tid : -1;
+            d.has_task = parent->decl >= 0 ? t->tracks[at].has_task : parent->task >= 0;
+            d.task = parent->decl >= 0   ? t->tracks[at].task
+                     : parent->task >= 0 ? (size_t)parent->task
+                                         : 0;
         }
     }
     /* a track no descriptor named takes its first slice's name, as trace_processor names it */
