@@ -19,6 +19,8 @@
  *   read:* records), a TrackDescriptor with a CounterDescriptor (KiB as bytes times 1024)
  *   whose parent is the thread's track, named "<event> <field>" and described when first
  *   used in a part; each record's integer fields as TYPE_COUNTER values on those tracks;
+ * - a perf.data file's samples as Perfetto's PerfSample packets with interned call stacks
+ *   (perfetto_samples.c), on a sequence of their own;
  * - event and annotation names interned per sequence: a packet that first uses a name on
  *   its sequence carries it in interned_data.
  * Memory is bounded by streams, threads and distinct names, never by events.  Times are the
@@ -30,6 +32,7 @@
 #include "writers/viewers/frame_walk.h"
 #include "writers/viewers/perfetto_ftrace.h"
 #include "writers/viewers/perfetto_packets.h"
+#include "writers/viewers/perfetto_samples.h"
 #include "writers/viewers/task_names.h"
 
 #include <stdlib.h>
@@ -102,7 +105,8 @@ struct pf_writer {
     struct pf_annotations ann;
     struct pf_interned interned;
     tg_call_args args;
-    tg_pf_ftrace ft; /* kernel events */
+    tg_pf_ftrace ft;        /* kernel events */
+    tg_pf_samples *samples; /* a perf.data file's samples; NULL: none */
     tg_error **err;
 };
 
@@ -632,6 +636,8 @@ static int on_other(void *ctx, tg_walk_thread *t, const tg_event *ev)
     int rc = before_record(pf, tg_event_time_ns(ev));
     if (rc < 0)
         return rc;
+    if (pf->samples && (rc = tg_pf_samples_event(pf->samples, &pf->pk, ev)) != 0)
+        return rc < 0 ? rc : 0; /* a perf sample, with its call stack */
     if ((rc = tg_pf_ftrace_event(&pf->ft, &pf->pk, ev)) != 0)
         return rc < 0 ? rc : 0; /* a kernel event, in its CPU's ftrace bundle */
     tg_event_kind kind = ev->cls ? ev->cls->kind : TG_KIND_GENERIC;
@@ -687,6 +693,8 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     if (rc == 0)
         rc = tg_pf_ftrace_open(&pf.ft, set, it);
     if (rc == 0)
+        rc = tg_pf_samples_open(&pf.samples, set, opts);
+    if (rc == 0)
         rc = tg_frame_walk_run(&pf.walk, it, &pf_hooks, &pf);
     if (rc == 0)
         rc = tg_pf_ftrace_flush(&pf.ft, &pf.pk);
@@ -707,6 +715,7 @@ static int convert_perfetto(tg_set *set, tg_iter *it, const tg_options *opts, tg
     tg_frame_walk_free(&pf.walk);
     tg_call_args_free(&pf.args);
     tg_pf_ftrace_free(&pf.ft);
+    tg_pf_samples_free(pf.samples);
     return rc;
 }
 
@@ -716,6 +725,9 @@ static const tg_option_decl perfetto_options[] = {
      "write FILE-0001.ext, FILE-0002.ext, ... of at most about SIZE each (100M, 1G)", "SIZE"},
     {"split-time", TG_OPT_TEXT, NULL, "a new part every DURATION of trace time (1s, 250ms)",
      "DURATION"},
+    {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
+    {"kallsyms", TG_OPT_TEXT, NULL, "perf's --kallsyms: the kernel's symbols from FILE", "FILE"},
+    {"buildid-dir", TG_OPT_TEXT, NULL, "perf's --buildid-dir: the build-id cache", "DIR"},
     {0},
 };
 

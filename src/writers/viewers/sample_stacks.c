@@ -18,7 +18,7 @@ typedef struct ss_class {
     long chain; /* field index of the call chain, -1: none */
 } ss_class;
 
-typedef struct ss_walk {
+struct tg_sample_walker {
     perf_session s;
     perf_symbols syms;
     ss_class *classes;
@@ -27,7 +27,8 @@ typedef struct ss_walk {
     size_t cap_frames;
     const char **names, **modules; /* the current sample's, the outermost first */
     size_t cap_names, cap_modules;
-} ss_walk;
+};
+typedef struct tg_sample_walker ss_walk;
 
 const tg_option_decl tg_sample_stack_options[] = {
     {"symfs", TG_OPT_TEXT, NULL, "perf's --symfs: look for the mapped files under DIR", "DIR"},
@@ -58,7 +59,7 @@ static const ss_class *class_of(ss_walk *w, const tg_event *ev)
     return k;
 }
 
-static int visit_sample(ss_walk *w, const tg_event *ev, tg_sample_stack_fn fn, void *ctx)
+static int visit_sample(ss_walk *w, const tg_event *ev, tg_sample_stack *out)
 {
     const ss_class *k = class_of(w, ev);
     if (!k)
@@ -79,37 +80,62 @@ static int visit_sample(ss_walk *w, const tg_event *ev, tg_sample_stack_fn fn, v
         w->modules[i] = f->map ? f->map->dso : NULL;
     }
     const ps_thread *t = perf_session_thread(&w->s, ev->pid, ev->tid);
-    tg_sample_stack st = {.ev = ev,
-                          .comm = t ? t->comm : ":-1",
-                          .pid = ev->pid,
-                          .tid = ev->tid,
-                          .depth = depth,
-                          .names = w->names,
-                          .modules = w->modules};
-    return fn(ctx, &st);
+    *out = (tg_sample_stack){.ev = ev,
+                             .comm = t ? t->comm : ":-1",
+                             .pid = ev->pid,
+                             .tid = ev->tid,
+                             .depth = depth,
+                             .names = w->names,
+                             .modules = w->modules,
+                             .chain = w->frames};
+    return 1;
+}
+
+tg_sample_walker *tg_sample_walker_new(const tg_options *opts)
+{
+    ss_walk *w = calloc(1, sizeof *w);
+    if (w)
+        perf_symbols_configure(&w->syms, opts);
+    return w;
+}
+
+int tg_sample_walker_feed(tg_sample_walker *w, const tg_event *ev, tg_sample_stack *stack)
+{
+    if (strncmp(tg_event_name(ev), "PERF_RECORD_", 12) == 0) {
+        perf_session_update(&w->s, ev);
+        return w->s.nomem ? TG_ERR_NOMEM : 0;
+    }
+    int rc = visit_sample(w, ev, stack);
+    return rc >= 0 && (w->s.nomem || w->syms.nomem) ? TG_ERR_NOMEM : rc;
+}
+
+void tg_sample_walker_free(tg_sample_walker *w)
+{
+    if (!w)
+        return;
+    free(w->classes);
+    free(w->frames);
+    free(w->names);
+    free(w->modules);
+    perf_session_free(&w->s);
+    perf_symbols_free(&w->syms);
+    free(w);
 }
 
 int tg_sample_stacks_walk(tg_iter *it, const tg_options *opts, tg_sample_stack_fn fn, void *ctx,
                           tg_error **err)
 {
-    ss_walk w = {0};
-    perf_symbols_configure(&w.syms, opts);
-    int rc = 0;
+    tg_sample_walker *w = tg_sample_walker_new(opts);
+    int rc = w ? 0 : TG_ERR_NOMEM;
     const tg_event *ev;
     while (rc == 0 && (rc = tg_iter_next(it, &ev)) > 0) {
-        rc = 0;
-        if (strncmp(tg_event_name(ev), "PERF_RECORD_", 12) == 0)
-            perf_session_update(&w.s, ev);
-        else
-            rc = visit_sample(&w, ev, fn, ctx);
+        tg_sample_stack stack;
+        rc = tg_sample_walker_feed(w, ev, &stack);
+        if (rc > 0)
+            rc = fn(ctx, &stack);
     }
-    if (rc == TG_ERR_NOMEM || (rc >= 0 && (w.s.nomem || w.syms.nomem)))
+    if (rc == TG_ERR_NOMEM)
         rc = tg_err(err, TG_ERR_NOMEM, "out of memory");
-    free(w.classes);
-    free(w.frames);
-    free(w.names);
-    free(w.modules);
-    perf_session_free(&w.s);
-    perf_symbols_free(&w.syms);
+    tg_sample_walker_free(w);
     return rc;
 }

@@ -10,6 +10,7 @@
 #ifndef TG_SAMPLE_STACKS_H
 #define TG_SAMPLE_STACKS_H
 
+#include "common/perf/perf_chain_walk.h"
 #include "core/consumer.h"
 
 typedef struct tg_sample_stack {
@@ -17,9 +18,18 @@ typedef struct tg_sample_stack {
     const char *comm;   /* its thread's name, spaces kept */
     int32_t pid, tid;
     size_t depth;
-    const char *const *names;   /* depth names, the outermost frame first */
-    const char *const *modules; /* depth modules (a mapped file's name), NULL where none */
+    const char *const *names;      /* depth names, the outermost frame first */
+    const char *const *modules;    /* depth modules (a mapped file's name), NULL where none */
+    const perf_chain_frame *chain; /* the depth frames resolved, the sampled one first */
 } tg_sample_stack;
+
+/* The walk one event at a time, for a writer that reads the iterator itself. */
+typedef struct tg_sample_walker tg_sample_walker;
+tg_sample_walker *tg_sample_walker_new(const tg_options *opts); /* NULL: out of memory */
+void tg_sample_walker_free(tg_sample_walker *w);
+/* Feeds ev, in delivery order: 1 with *stack filled (valid until the next call) when it is
+ * a sample the flame graphs draw, 0 for any other event, TG_ERR_NOMEM. */
+int tg_sample_walker_feed(tg_sample_walker *w, const tg_event *ev, tg_sample_stack *stack);
 
 /* Returns 0 or a negative status, which stops the walk. */
 typedef int (*tg_sample_stack_fn)(void *ctx, const tg_sample_stack *stack);
