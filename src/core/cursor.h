@@ -24,4 +24,37 @@ bool tg_set_rereadable(const tg_set *set);
  * then tg_close(*twin).  NULL with *err when the paths cannot be opened again. */
 tg_iter *tg_iter_twin(const tg_iter *it, tg_set **twin, tg_error **err);
 
+/* How many threads the library may keep busy at once: TG_THREADS when set (1 to 64: 1 keeps
+ * every pass on the calling thread), else the CPUs this process may run on
+ * (sched_getaffinity, so `taskset -c 0` gives 1), at most 64. */
+unsigned tg_thread_count(void);
+
+/* Streams read apart, on several cores: for a pass whose result is made per stream and put
+ * together in the merge's order by the caller (per-class counts: a class's first event is
+ * the earliest of each stream's first ones, by time on the set's timeline, then stream
+ * number, which is the merge's tie-break when every stream is in time order).
+ *
+ * tg_iter_apart_streams: the number of streams (numbered 0..n-1 as the merge numbers them)
+ * when `it` can be read so: not read yet, no filter, bounds, kernel model, progress nor own
+ * clocks, several streams all of which read alone (format_api.h), and more than one thread
+ * (tg_thread_count); 0 otherwise, and the caller reads `it` as usual.
+ *
+ * tg_iter_run_apart: fn(ctx, stream number, cursor of that stream) for every stream, on
+ * tg_thread_count() workers (fn runs on several threads at once, each call on its own
+ * stream).  1: every stream read without damage, the caller owns the result and does not
+ * read `it`; 0: not possible, or a stream met damage: `it` is as new (its streams rewound,
+ * or read from a twin of the set) and the caller reads it as usual, so that the damage and
+ * its order are reported as without threads; or fn's first negative status (or
+ * TG_ERR_NOMEM with *err).  tg_iter_apart_undo: the caller drops what fn made (say, a
+ * stream was not in time order, which only the merge orders right): `it` as new; 0, or the
+ * error of opening the set again.  A cursor that reads a twin hands out the twin's events
+ * (their classes and traces live as long as the cursor): tg_iter_trace_origin gives the
+ * trace of the set the cursor was made for that a trace of the twin stands for (t itself
+ * when the cursor reads its own set). */
+typedef int (*tg_apart_fn)(void *ctx, size_t stream_no, tg_stream_iter *it);
+size_t tg_iter_apart_streams(const tg_iter *it);
+int tg_iter_run_apart(tg_iter *it, tg_apart_fn fn, void *ctx, tg_error **err);
+int tg_iter_apart_undo(tg_iter *it, tg_error **err);
+tg_trace *tg_iter_trace_origin(const tg_iter *it, tg_trace *t);
+
 #endif

@@ -94,6 +94,10 @@ struct tg_stream_ops {
      * while next() fills later ones (the payload lives in the mapped file, not in a buffer
      * the stream reuses).  The cursor then reads such a stream several events ahead. */
     bool events_independent;
+    /* Optional promise: next(), rewind() and the field calls touch only this stream's own
+     * state and what the trace fixed at open (or guards with a lock), so different streams
+     * of one trace may be read on different threads at once (tg_iter_run_apart). */
+    bool reads_alone;
 };
 
 struct tg_stream {

@@ -14,11 +14,18 @@
  *
  * Progress (tg_set_progress): an iterator of a set that asks for it sends every event
  * through the general path, which counts it and calls back every so many events with the
- * bytes read (the records' file offsets); without it the fast path is untouched. */
+ * bytes read (the records' file offsets); without it the fast path is untouched.
+ *
+ * Read apart (tg_iter_run_apart, cursor.h): a pass whose result a caller can put together in
+ * this merge's order (per-class counts) reads each stream on its own thread instead, through
+ * tg_streams_run; damage sends the cursor back to its start (streams rewound, or a twin of the
+ * set when they cannot rewind) so that it is reported here, in the merge's order. */
+#include "core/cursor.h"
 #include "core/cursor_source.h"
 #include "core/filter_internal.h"
 #include "core/kernel_model.h"
 #include "core/set_internal.h"
+#include "core/thread_start.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,7 +59,9 @@ struct tg_iter {
     tg_kcursor *kcursor;
     tg_kstep kstep;
     bool own_model;
-    bool watch; /* marks the set's unsure CPUs and threads it meets (tg_filter_check) */
+    bool watch;         /* marks the set's unsure CPUs and threads it meets (tg_filter_check) */
+    tg_set *own_set;    /* a twin the cursor reads instead of set (tg_iter_apart_undo) */
+    tg_set *origin_set; /* then the set it was made for */
 };
 
 static void keep_error(void *ctx, tg_error *e)
@@ -489,5 +498,97 @@ void tg_iter_free(tg_iter *it)
     free(it->src);
     free(it->heap);
     free(it->spans);
+    tg_set *own = it->own_set;
     free(it);
+    tg_close(own);
+}
+
+/* ---- streams read apart (tg_iter_run_apart) --------------------------------------------- */
+
+size_t tg_iter_apart_streams(const tg_iter *it)
+{
+    const tg_filter *f = it->filter;
+    if (it->primed || it->own_times || it->spans || it->kcursor || it->n_src < 2 ||
+        tg_thread_count() < 2)
+        return 0;
+    if (f && (f->begin.set || f->end.set || f->n_globs || f->n_tids || f->n_pids || f->n_cpus))
+        return 0;
+    for (size_t i = 0; i < it->n_src; i++)
+        if (!it->src[i].s->ops->reads_alone || it->src[i].s->index != i)
+            return 0;
+    return it->n_src;
+}
+
+struct apart_run {
+    tg_apart_fn fn;
+    void *ctx;
+};
+
+static int apart_one(void *ctx, unsigned worker, tg_stream_iter *sit)
+{
+    (void)worker;
+    const struct apart_run *r = ctx;
+    return r->fn(r->ctx, tg_stream_iter_stream(sit)->index, sit);
+}
+
+int tg_iter_apart_undo(tg_iter *it, tg_error **err)
+{
+    if (tg_set_rereadable(it->set)) { /* every stream rewinds: the same sources again */
+        for (size_t i = 0; i < it->n_src; i++) {
+            tg_stream *s = it->src[i].s;
+            tg_source_free(&it->src[i]);
+            if (tg_source_init(&it->src[i], s, err) < 0)
+                return TG_ERR_IO;
+        }
+        return 0;
+    }
+    tg_set *twin;
+    tg_iter *copy = tg_iter_twin(it, &twin, err);
+    if (!copy)
+        return err && *err ? tg_error_status(*err) : TG_ERR_IO;
+    tg_iter mine = *it; /* it takes the twin's sources; copy the ones read, freed with it */
+    *it = *copy;
+    *copy = mine;
+    it->own_set = twin;
+    it->origin_set = mine.origin_set ? mine.origin_set : mine.set;
+    copy->own_set = mine.own_set;
+    tg_iter_free(copy);
+    return 0;
+}
+
+tg_trace *tg_iter_trace_origin(const tg_iter *it, tg_trace *t)
+{
+    if (!it->origin_set)
+        return t;
+    for (size_t i = 0; i < it->set->n_traces && i < it->origin_set->n_traces; i++)
+        if (it->set->traces[i] == t)
+            return it->origin_set->traces[i];
+    return t;
+}
+
+int tg_iter_run_apart(tg_iter *it, tg_apart_fn fn, void *ctx, tg_error **err)
+{
+    size_t n = tg_iter_apart_streams(it);
+    if (!n)
+        return 0;
+    tg_stream **streams = malloc(n * sizeof *streams);
+    if (!streams)
+        return tg_err(err, TG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        streams[i] = it->src[i].s;
+    struct apart_run r = {fn, ctx};
+    tg_error *damage = NULL;
+    unsigned workers = tg_thread_count();
+    int rc = tg_streams_run(streams, n, workers, apart_one, &r, &damage);
+    free(streams);
+    if (rc == TG_ERR_FORMAT && damage) {
+        /* damage is reported where the merge meets it, among the events: read it so */
+        tg_error_free(damage);
+        rc = tg_iter_apart_undo(it, err);
+        return rc < 0 ? rc : 0;
+    }
+    tg_error_free(damage);
+    if (rc < 0)
+        return rc == TG_ERR_NOMEM ? tg_err(err, TG_ERR_NOMEM, "out of memory") : rc;
+    return 1;
 }

@@ -14,4 +14,6 @@
  * not start (the caller then does the work in order itself). */
 bool tg_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 
+/* tg_thread_count (how many threads to keep busy) is in cursor.h, for consumers too. */
+
 #endif

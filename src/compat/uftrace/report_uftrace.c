@@ -538,7 +538,7 @@ static int report_parallel(tg_set *set, const tg_options *opts, const struct uf_
             }
         }
     }
-    unsigned nw = run.n_jobs > 1 ? 2 : 1;
+    unsigned nw = run.n_jobs > 1 && tg_thread_count() > 1 ? 2 : 1;
     for (unsigned i = 0; i < nw && rc >= 0; i++)
         if (!(run.rep[i] = uf_rep_new(opts, fmt, other)))
             rc = TG_ERR_NOMEM;

@@ -584,4 +584,5 @@ const struct tg_stream_ops ctf_stream_ops = {
     .func_module = stream_func_module,
     .end_time = stream_end_time,
     .destroy = stream_destroy,
+    .reads_alone = true, /* a stream file and its decoder; the metadata is fixed at open */
 };

@@ -18,12 +18,12 @@
  * closes; it touches only the map, the chunk headers scan_chunks checked, and this
  * structure, never a stream. */
 #include "formats/ftrace/ftrace_internal.h"
+#include "core/cursor.h"
 #include "core/grow.h"
 #include "core/thread_start.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #define AHEAD_SLOTS 3
 
@@ -159,11 +159,12 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Under the lock: the worker, once, when there is a second core to run it. */
+/* Under the lock: the worker, once, when there is a second core to run it (one thread:
+ * TG_THREADS=1 or a process bound to one CPU, say by taskset, inflates in order). */
 static void start(ft_ahead *a)
 {
     a->tried = true;
-    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+    if (tg_thread_count() < 2)
         return;
     a->started = tg_thread_start(&a->th, worker_main, a);
 }

@@ -414,6 +414,7 @@ static const struct tg_stream_ops ring_ops = {
     .func_module = ring_func_module,
     .call_times = ring_call_times,
     .destroy = ring_destroy,
+    .reads_alone = true, /* the chunks' inflater (ftrace_ahead.c) takes a lock */
 };
 
 static int add_stream(ft_file *f, const ft_buffer *b, const ft_cpu_data *cd, tg_event_class *lost,

@@ -148,6 +148,7 @@ static const struct tg_stream_ops lt0_stream_ops = {
     .destroy = lt0_destroy,
     .rewind = lt0_rewind,
     .next_batch = lt0_next_batch,
+    .reads_alone = true, /* a tracefile's cursor; the markers are fixed at open */
 };
 
 int lt0_stream_add(tg_trace *t, lt0_trace *lt, lt0_tracefile *tf)

@@ -392,6 +392,7 @@ static const struct tg_stream_ops uft_dat_ops = {
     .func_module = dat_func_module,
     .func_symbol = dat_func_symbol,
     .destroy = dat_destroy,
+    .reads_alone = true, /* a thread's file (uftrace report reads them at once) */
 };
 
 int uft_dat_stream_add(tg_trace *t, struct uft_data *d, struct uft_task *task, tg_error **err)

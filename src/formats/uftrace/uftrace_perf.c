@@ -193,6 +193,7 @@ static const struct tg_stream_ops uft_perf_ops = {
     .field = perf_field,
     .render = perf_render,
     .destroy = perf_destroy,
+    .reads_alone = true, /* its file; the task list is fixed at open */
 };
 
 /* Task names: the last COMM record of each thread, as `uftrace info` shows them. */
