@@ -207,6 +207,8 @@ static int read_markers(tg_trace *t, struct json_object *th, const gk_record *th
         n = json_object_array_length(names);
     }
     struct json_object *categories = member(g->meta, "categories");
+    if (!json_object_is_type(categories, json_type_array))
+        categories = NULL;
     struct open_start *open = NULL;
     size_t n_open = 0, cap_open = 0;
     int rc = 0;
@@ -215,10 +217,9 @@ static int read_markers(tg_trace *t, struct json_object *th, const gk_record *th
         m.name = string_at(strings, cell(&c, "name", i));
         if (!m.name)
             continue;
-        struct json_object *cat = json_object_array_get_idx(categories, 0);
+        struct json_object *cat = categories ? json_object_array_get_idx(categories, 0) : NULL;
         struct json_object *ci = cell(&c, "category", i);
-        if (json_object_is_type(ci, json_type_int) && json_object_get_int64(ci) >= 0 &&
-            json_object_is_type(categories, json_type_array))
+        if (json_object_is_type(ci, json_type_int) && json_object_get_int64(ci) >= 0 && categories)
             cat = json_object_array_get_idx(categories, (size_t)json_object_get_int64(ci));
         struct json_object *cat_name = member(cat, "name");
         m.category = json_object_is_type(cat_name, json_type_string)
