@@ -201,6 +201,8 @@ struct sql_cursor {
     int64_t live_id;
     struct sql_lookup look;
     uint64_t cols;    /* the columns the statement reads (SQLite's colUsed; bit 63: 63 and up) */
+    bool any_order;   /* the reader cannot see the rows' order (a per-name sum): a table may
+                       * hand them out as they come instead of in id order */
     const char *plan; /* the lookup plan (idxStr) whose index plan_ix is */
     sql_index *plan_ix;
     /* a scan of every row (no constraint): the others of its table, so that an index built

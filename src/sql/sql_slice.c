@@ -5,8 +5,12 @@
  * timeline, as the viewer writers do), so a uftrace recording is counted as `uftrace report`
  * counts it (context switches as linux:schedule calls) and every format's calls pair the
  * same way.  A call's id is the number of frames opened before it in the merged events, so
- * ids (and parent_id) are the same in every scan; rows come when a call ends (innermost
- * first), not in id order.  Memory: the builder's stacks and a stack of ids per thread.
+ * ids (and parent_id) are the same in every scan.  A row is known when its call ends
+ * (innermost first) but is handed out in id order, as trace_processor returns them: an
+ * sql_row_order holds the ended rows while a call begun before them is open, up to
+ * SLICE_ORDER_MB (past it the oldest open call's row comes when it ends, late); a statement
+ * that cannot see the order (no column read, the per-name summary) takes them as they end.
+ * Memory: the builder's stacks, a stack of ids per thread and that window.
  *
  * Constraints: rows outside the ts bounds, of another track or name are dropped before
  * SQLite sees them; once the events pass the upper ts bound, the scan reads on only until
@@ -28,9 +32,13 @@
  * category) take the next id where they begin, as a call does; their arg_set_id is
  * their entry event's (its irq, name or vec in args), their self_dur their dur. */
 #include "sql/sql_internal.h"
+#include "sql/sql_row_order.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The most the reorder window of a scan holds (sql_row_order.h). */
+#define SLICE_ORDER_MB 4
 
 enum {
     C_ID,
@@ -63,8 +71,8 @@ struct frame_id {
     int64_t argset;       /* its entry event's ordinal when that event has args, else SQL_ANY */
     const char *category; /* its entry event's (viewer traces), or NULL */
     int64_t thread_ts;    /* its entry event's thread time (viewer traces), else SQL_ANY */
-    int64_t track;        /* its thread's track when it opened (a tid's threads take turns) */
     bool wanted;          /* a row of the query when it ends */
+    int64_t track;        /* its thread's track when it opened (a tid's threads take turns) */
     bool implied;         /* opened NO_ENTRY (begun before the recording): its ts and name,
                            * known when it ends, are checked against the query then */
 };
@@ -100,10 +108,9 @@ struct slice_scan {
     struct slice_thread *threads;
     size_t n_threads, cap_threads, last;
     tg_hash by_tid;
-    int64_t next_id, pending;
+    int64_t pending;
     bool draining, done;
-    struct slice_row *rows; /* ended calls not yet handed to SQLite: rows[head..n) */
-    size_t head, n, cap;
+    sql_row_order order;          /* the ids taken and the rows of ended slices, handed out by id */
     struct kslice_track *ktracks; /* the kernel model's slice tracks met */
     size_t n_ktracks, cap_ktracks;
     tg_hash ktrack_index;
@@ -145,6 +152,14 @@ static int64_t frame_track(const struct slice_scan *s, const struct slice_thread
     return th && th->tid == t->tid && th->track_id >= 0 ? th->track_id : t->track;
 }
 
+/* The row of id (NULL: it is none), handed out in id order. */
+static void put_row(struct slice_scan *s, int64_t id, const struct slice_row *row)
+{
+    int rc = sql_row_order_put(&s->order, id, row);
+    if (rc < 0)
+        s->status = rc;
+}
+
 static bool name_wanted(const sql_query *q, const char *name)
 {
     return !q->name || (name && strcmp(name, q->name) == 0);
@@ -160,15 +175,20 @@ static void on_open(void *ctx, const tg_call *call)
         return;
     }
     const sql_query *q = &s->c->q;
-    bool implied = (call->flags & TG_CALL_NO_ENTRY) != 0;
     int64_t track = frame_track(s, t);
+    bool implied = (call->flags & TG_CALL_NO_ENTRY) != 0;
     /* an implied frame began at or before entry_ns, its name is known at its end */
     bool wanted = !s->draining &&
                   (implied ? call->entry_ns >= q->ts_lo : sql_ts_in(q, call->entry_ns)) &&
                   (q->track == SQL_ANY || q->track == track);
     if (wanted && q->name && !implied)
         wanted = name_wanted(q, sql_frame_name(s->scan.db, call));
-    struct frame_id f = {.id = s->next_id++,
+    int64_t id = sql_row_order_take(&s->order, wanted);
+    if (id < 0) {
+        s->status = (int)id;
+        return;
+    }
+    struct frame_id f = {.id = id,
                          .argset = SQL_ANY,
                          .thread_ts = SQL_ANY,
                          .track = track,
@@ -212,21 +232,18 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
         s->status = TG_ERR_NOMEM;
         return;
     }
-    int64_t id = s->next_id++;
     const sql_query *q = &s->c->q;
     int64_t track = frame_track(s, t);
-    if (s->draining || !sql_ts_in(q, call->entry_ns) || (q->track != SQL_ANY && q->track != track))
-        return;
-    const char *name = sql_frame_name(s->scan.db, call);
-    if (!name_wanted(q, name))
-        return;
-    if (s->head == s->n)
-        s->head = s->n = 0;
-    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0) {
-        s->status = TG_ERR_NOMEM;
+    bool wanted =
+        !s->draining && sql_ts_in(q, call->entry_ns) && (q->track == SQL_ANY || q->track == track);
+    const char *name = wanted ? sql_frame_name(s->scan.db, call) : NULL;
+    wanted = wanted && name_wanted(q, name);
+    int64_t id = sql_row_order_take(&s->order, wanted);
+    if (id < 0 || !wanted) {
+        s->status = id < 0 ? (int)id : s->status;
         return;
     }
-    s->rows[s->n++] = (struct slice_row){
+    struct slice_row row = {
         .id = id,
         .ts = call->entry_ns,
         .dur = call->total_ns,
@@ -242,6 +259,7 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
         .thread_dur = SQL_ANY,
         .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
     };
+    put_row(s, id, &row);
 }
 
 static void on_call(void *ctx, const tg_call *call)
@@ -264,14 +282,19 @@ static void on_call(void *ctx, const tg_call *call)
     if (!f->wanted)
         return;
     s->pending--;
+    f->wanted = false;
     const sql_query *q = &s->c->q;
     if (implied && (!sql_ts_in(q, call->entry_ns) ||
-                    (q->name && !name_wanted(q, sql_frame_name(s->scan.db, call)))))
+                    (q->name && !name_wanted(q, sql_frame_name(s->scan.db, call))))) {
+        put_row(s, f->id, NULL);
         return;
+    }
     bool unfinished = (call->flags & TG_CALL_NO_EXIT) && !call->exit;
     bool dropped = (call->flags & TG_CALL_NO_EXIT) && !(call->flags & TG_CALL_LOST) && call->exit;
-    if (dropped && uftrace_rules(s, call->trace))
+    if (dropped && uftrace_rules(s, call->trace)) {
+        put_row(s, f->id, NULL);
         return;
+    }
     /* its thread time: the entry's, and how far the exit's passed it */
     int64_t thread_end, thread_dur = SQL_ANY;
     const tg_event *ev = s->fed;
@@ -279,13 +302,7 @@ static void on_call(void *ctx, const tg_call *call)
         tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_EXIT &&
         tg_event_thread_time(ev, &thread_end))
         thread_dur = thread_end - f->thread_ts;
-    if (s->head == s->n)
-        s->head = s->n = 0;
-    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0) {
-        s->status = TG_ERR_NOMEM;
-        return;
-    }
-    s->rows[s->n++] = (struct slice_row){
+    struct slice_row row = {
         .id = f->id,
         .ts = call->entry_ns,
         .dur = unfinished ? -1 : call->total_ns,
@@ -302,6 +319,7 @@ static void on_call(void *ctx, const tg_call *call)
         .thread_dur = thread_dur,
         .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
     };
+    put_row(s, f->id, &row);
 }
 
 /* ---- the kernel model's slices: IRQs and softirqs on per-CPU tracks ------------------------ */
@@ -324,14 +342,10 @@ static struct kslice_track *ktrack_of(struct slice_scan *s, int64_t track)
  * the last event's). */
 static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, int64_t end)
 {
-    if (s->head == s->n)
-        s->head = s->n = 0;
-    if (tg_grow(&s->rows, &s->cap, s->n + 1, sizeof *s->rows) < 0)
-        return TG_ERR_NOMEM;
     s->pending--;
     t->open[depth].wanted = false;
     int64_t ts = t->open[depth].ts, dur = end == SQL_ANY ? -1 : end - ts;
-    s->rows[s->n++] = (struct slice_row){
+    struct slice_row row = {
         .id = t->open[depth].id,
         .thread_ts = SQL_ANY,
         .thread_dur = SQL_ANY,
@@ -346,7 +360,7 @@ static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, i
         .name = t->open[depth].name,
         .category = t->open[depth].category,
     };
-    return 0;
+    return sql_row_order_put(&s->order, row.id, &row);
 }
 
 /* What the model's step says of the event at ordinal: a slice begins (it takes the next id,
@@ -368,14 +382,18 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
             return rc; /* else the next one begins where it ended */
     }
     const sql_query *q = &s->c->q;
-    int64_t id = s->next_id++;
-    if (depth >= KSLICE_MAX)
-        return 0;
     bool whole = st->what & TG_KSTEP_SLICE_WHOLE; /* it ends here too: an instant, ... */
     if (whole)
         ts = st->slice_begin_ts;
-    bool wanted = !s->draining && sql_ts_in(q, ts) &&
+    bool wanted = depth < KSLICE_MAX && !s->draining && sql_ts_in(q, ts) &&
                   (q->track == SQL_ANY || q->track == t->track) && name_wanted(q, st->slice_name);
+    int64_t id = sql_row_order_take(&s->order, wanted);
+    if (id < 0 || depth >= KSLICE_MAX)
+        return id < 0 ? (int)id : 0;
+    if (t->open[depth].wanted) { /* one begun here never ended: no row, as before */
+        s->pending--;
+        TG_TRY(sql_row_order_put(&s->order, t->open[depth].id, NULL));
+    }
     t->open[depth].id = id;
     t->open[depth].argset = argset;
     t->open[depth].ts = ts;
@@ -407,7 +425,7 @@ static void slice_close(sql_cursor *c)
         free(s->threads[i].frames);
     free(s->threads);
     tg_hash_free(&s->by_tid);
-    free(s->rows);
+    sql_row_order_free(&s->order);
     free(s->ktracks);
     tg_hash_free(&s->ktrack_index);
     free(s);
@@ -431,6 +449,9 @@ static int slice_filter(sql_cursor *c)
                     sql_col_used(c, C_THREAD_DUR);
     s->name_col = sql_col_used(c, C_NAME);
     s->cols = c->cols & ((1ull << C_COUNT) - 1);
+    /* rows in id order (trace_processor's), unless the statement cannot see their order */
+    sql_row_order_init(&s->order, sizeof(struct slice_row), s->cols != 0 && !c->any_order,
+                       (size_t)SLICE_ORDER_MB << 20);
     s->cs = tg_callstack_new(on_call, s);
     if (!s->cs)
         return sql_fail(c->db, TG_ERR_NOMEM, NULL);
@@ -443,18 +464,21 @@ static int slice_filter(sql_cursor *c)
 static int fill(struct slice_scan *s)
 {
     const sql_query *q = &s->c->q;
-    while (s->head == s->n && !s->done) {
+    int rc;
+    while (s->order.head == s->order.n && !s->done) {
         if (s->draining && s->pending == 0) {
             s->done = true;
+            if ((rc = sql_row_order_flush(&s->order)) < 0)
+                return sql_fail(s->scan.db, rc, NULL);
             break;
         }
         const tg_event *ev;
-        int rc = sql_scan_next(&s->scan, &ev);
+        rc = sql_scan_next(&s->scan, &ev);
         if (rc < 0)
             return rc;
         if (rc == 0) {
             tg_callstack_finish(s->cs);
-            if ((rc = kernel_slices_finish(s)) < 0)
+            if ((rc = kernel_slices_finish(s)) < 0 || (rc = sql_row_order_flush(&s->order)) < 0)
                 return sql_fail(s->scan.db, rc, NULL);
             s->done = true;
             break;
@@ -481,11 +505,11 @@ static int slice_next(sql_cursor *c)
     int rc = fill(s);
     if (rc < 0)
         return rc;
-    if (s->head == s->n) {
+    const struct slice_row *r = sql_row_order_pop(&s->order);
+    if (!r) {
         c->eof = true;
         return 0;
     }
-    const struct slice_row *r = &s->rows[s->head++];
     sql_val *v = c->row;
     /* only the columns the statement reads (a join's outer loop reads one or two) */
     for (uint64_t m = s->cols; m; m &= m - 1) {

@@ -387,6 +387,7 @@ static int summarize(sql_db *db, const struct shape *sh, struct summary *sm)
     c->db = db;
     c->table = t;
     c->cols = cols;
+    c->any_order = true; /* sums, minima and maxima of integers: any order gives them */
     sql_query_all(&c->q);
     int rc = t->filter(c);
     if (rc >= 0 && !c->eof)
