@@ -133,6 +133,40 @@ int cli_peer_usage(const char *cmd, const char *why, const char *arg, const char
  * the exit code. */
 int cli_xray_convert_spelled(int argc, char **argv);
 int cli_run_xray_convert(int argc, char **argv);
+/* Does convert lack --to?  Then `traceglot convert` is babeltrace2's convert command line,
+ * run by cli_run_bt_convert as cat --style=babeltrace or convert --to ctf
+ * (cli_bt_convert.c): the exit code. */
+int cli_bt_convert_spelled(int argc, char **argv);
+int cli_run_bt_convert(int argc, char **argv);
+/* `traceglot run -c NAME:CLASS -p PARAMS ... -x UP:DOWN`: babeltrace2 run's graphs of the
+ * components traceglot has (cli_bt_run.c).  The exit code. */
+int cli_run_bt_run(int argc, char **argv);
+/* `traceglot hist [-i FILE] [-P] [FILE]`: trace-cmd hist's command line, run as cat
+ * --style=trace-cmd-hist (cli_tc_hist.c).  The exit code. */
+int cli_run_tc_hist(int argc, char **argv);
+/* A traceglot command (verb and its arguments) parsed and run as the command line would
+ * (main.c): the exit code. */
+int cli_run_command(const char *verb, int argc, char **argv);
+
+/* babeltrace2's component parameters (-p 'KEY=VALUE,...'), each as its key and its values'
+ * texts (cli_bt_params.c). */
+struct cli_bt_param {
+    char *key;
+    char **values;
+    size_t n_values;
+    bool array; /* [a, b, ...] */
+};
+struct cli_bt_params {
+    struct cli_bt_param *items;
+    size_t n;
+};
+/* Appends text's parameters to out: 0, or -1 when text is not babeltrace2's syntax. */
+int cli_bt_params_parse(const char *text, struct cli_bt_params *out);
+/* The parameter KEY (the last given), or NULL. */
+const struct cli_bt_param *cli_bt_params_find(const struct cli_bt_params *ps, const char *key);
+/* A boolean parameter's value (true/yes 1, false/no 0), -1 when it is not a boolean. */
+int cli_bt_param_bool(const struct cli_bt_param *prm);
+void cli_bt_params_free(struct cli_bt_params *ps);
 
 /* ---- the catalog (cli_catalog.c): which options a command offers ---- */
 

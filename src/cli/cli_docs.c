@@ -36,6 +36,21 @@ const struct cli_extra_command cli_extra_commands[] = {
      "the metadata of the CTF trace in DIR (its TSDL text, decoded from packets), as "
      "babeltrace2 query answers it; other queries are refused",
      (const char *const[]){"-p, --params PARAMS", "babeltrace2's parameters: path=\"DIR\"", NULL}},
+    {"run", "traceglot run -c NAME:CLASS [-p PARAMS] ... -x UPSTREAM:DOWNSTREAM ...",
+     "babeltrace2 run's graphs of the components traceglot has: source.ctf.fs "
+     "(inputs=[\"TRACE\",...]), filter.utils.muxer, filter.utils.trimmer (begin=, end=) and "
+     "one sink: sink.text.pretty (no-delta, clock-seconds, clock-cycles, clock-date, "
+     "clock-gmt), sink.text.details, sink.ctf.fs (path=\"DIR\") or sink.utils.dummy; "
+     "another component or parameter is refused by name",
+     (const char *const[]){"-c, --component NAME:CLASS", "a component of the graph",
+                           "-p, --params PARAMS",
+                           "the parameters of the -c before it, in babeltrace2's syntax",
+                           "-x, --connect UPSTREAM:DOWNSTREAM", "a connection of the graph", NULL}},
+    {"hist", "traceglot hist [-i FILE] [-P] [FILE]",
+     "the call chains of a trace.dat that end in each function or event, most frequent "
+     "first, as trace-cmd hist prints them",
+     (const char *const[]){"-i FILE", "the trace.dat (default: trace.dat)", "-P",
+                           "all pids as one histogram (<all pids>)", NULL}},
     {"completion", "traceglot completion bash|zsh",
      "the shell completion script (make install puts it where bash and zsh find it)"},
     {0},

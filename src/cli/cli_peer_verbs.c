@@ -1,7 +1,7 @@
 /* cli_peer_verbs.c - the peers' commands traceglot does not have, answered by name.
  *
  * A uftrace, trace-cmd, babeltrace2 or llvm-xray user types their tool's verb out of habit
- * (`traceglot hist`, `traceglot split`).  Rather than "unknown command",
+ * (`traceglot split`).  Rather than "unknown command",
  * each is refused (exit 2) naming whose command it is and, where traceglot has one, the
  * command that does that work, so the refusal is never a guess. */
 #include "cli.h"
@@ -19,9 +19,7 @@ static const struct peer_verb peer_verbs[] = {
     {"tui", "uftrace", NULL},
     {"recv", "uftrace", NULL},
     {"script", "uftrace", NULL},
-    {"hist", "trace-cmd", "traceglot stats counts the events per class"},
     {"split", "trace-cmd", NULL},
-    {"run", "babeltrace2", "traceglot cat --style=babeltrace (or -c sink.text.details)"},
     {"account", "llvm-xray", "traceglot report --style=xray"},
     {0},
 };

@@ -26,6 +26,32 @@ static int is_name(const char *name, const char *a, const char *b)
     return strcmp(name, a) == 0 || (b && strcmp(name, b) == 0);
 }
 
+/* Is value babeltrace2's, whose convert spells -f (--fields: trace, trace:hostname, ...,
+ * all) and --output-format (text, ctf, dummy, ctf-metadata) too? */
+static bool babeltrace_value(const char *name, const char *value)
+{
+    if (!value)
+        return false;
+    if (strcmp(name, "f") != 0)
+        return !strcmp(value, "text") || !strcmp(value, "ctf") || !strcmp(value, "dummy") ||
+               !strcmp(value, "ctf-metadata");
+    static const char *const fields[] = {"trace",        "trace:hostname",
+                                         "trace:domain", "trace:procname",
+                                         "trace:vpid",   "loglevel",
+                                         "emf",          "callsite",
+                                         "all",          NULL};
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, ",");
+        bool known = false;
+        for (const char *const *f = fields; *f && !known; f++)
+            known = strlen(*f) == n && !strncmp(*f, p, n);
+        if (!known)
+            return false;
+        p += n + (p[n] == ',');
+    }
+    return true;
+}
+
 int cli_xray_convert_spelled(int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
@@ -34,7 +60,9 @@ int cli_xray_convert_spelled(int argc, char **argv)
         if (argv[i][0] != '-' || !argv[i][1])
             continue;
         cli_llvm_option_name(argv[i], name, sizeof name, &value);
-        if (is_name(name, "f", "output-format"))
+        if (!value && i + 1 < argc)
+            value = argv[i + 1];
+        if (is_name(name, "f", "output-format") && !babeltrace_value(name, value))
             return 1;
     }
     return 0;

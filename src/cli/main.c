@@ -108,11 +108,22 @@ int main(int argc, char **argv)
         return cli_run_completion(argc - 2, argv + 2);
     if (strcmp(verb, "convert") == 0 && cli_xray_convert_spelled(argc - 2, argv + 2))
         return cli_run_xray_convert(argc - 2, argv + 2);
+    if (strcmp(verb, "convert") == 0 && cli_bt_convert_spelled(argc - 2, argv + 2))
+        return cli_run_bt_convert(argc - 2, argv + 2);
+    if (strcmp(verb, "run") == 0)
+        return cli_run_bt_run(argc - 2, argv + 2);
+    if (strcmp(verb, "hist") == 0)
+        return cli_run_tc_hist(argc - 2, argv + 2);
+    return cli_run_command(verb, argc - 2, argv + 2);
+}
+
+int cli_run_command(const char *verb, int argc, char **argv)
+{
     const struct cli_command_info *c = cli_command_find(verb);
     if (!c)
         return cli_refuse_peer_verb(verb) ? 2 : unknown_command("traceglot", verb);
     struct cli_args a;
-    int rc = cli_parse(c, argc - 2, argv + 2, &a);
+    int rc = cli_parse(c, argc, argv, &a);
     if (rc == 0)
         rc = run(c, &a);
     else if (rc == 1)

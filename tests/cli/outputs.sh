@@ -135,7 +135,7 @@ fi
 tg_check_status "unknown --to" 2 "$TG" convert --to json -o "$out/x.json" "$ex"
 err_has "unknown --to lists the targets" "unknown .*target 'json' (known: chrome, ctf, folded, perfetto, speedscope, sqlite, svg, uftrace, xray-trace-event, xray-yaml)"
 tg_check_status "unknown --style" 2 "$TG" cat --style foo "$ex"
-err_has "unknown --style lists the styles" "unknown style 'foo' (known: babeltrace, babeltrace-details, lttv, native, perf, trace-cmd, xray-yaml)"
+err_has "unknown --style lists the styles" "unknown style 'foo' (known: babeltrace, babeltrace-details, lttv, native, perf, trace-cmd, trace-cmd-hist, xray-yaml)"
 as_other=""
 if [ "$(id -u)" = 0 ]; then
     command -v runuser >/dev/null && as_other="runuser -u nobody --"

@@ -68,10 +68,13 @@ tg_said "--timerange without a comma" 2 "expecting BEGIN,END" "$TG" cat --style=
 tg_said "--timerange under another style" 2 "does not take --timerange" "$TG" cat --timerange=1,2 "$ctf"
 
 # the peers' commands traceglot does not have: refused by name
-for v in "hist trace-cmd" "split trace-cmd"; do
+for v in "split trace-cmd"; do
     set -- $v
     tg_said "traceglot $1: $2's command, refused" 2 "'$1' is $2's command" "$TG" "$1" "$uf"
 done
+# trace-cmd hist is traceglot's (tests/ftrace/hist.sh compares it): another format is refused
+tg_said "hist of a uftrace recording refused" 2 "trace-cmd hist reads one trace.dat" \
+    "$TG" hist "$uf"
 # uftrace's dump is traceglot's (tests/uftrace/golden-options.sh compares it); what it does not
 # take is refused by name, and a trace of another format is no uftrace recording
 tg_said "dump --chrome refused by name" 2 "'--chrome'" "$TG" dump --chrome "$uf"

@@ -43,6 +43,15 @@ live() {
     while IFS=$'\t' read -r id args; do
         option_no=$((option_no + 1))
         tg_matrix_sampled "$fixture_no" "$option_no" || continue
+        # Known difference: with --stream-intersection babeltrace2 trims each stream before
+        # its muxer, which changes the order it decodes in, so the recycled text it shows
+        # for a text that decodes empty (make-strings.py's kernel-empty-strings) is not the
+        # one the CTF reader replays (it replays the muxer's order and the --begin/--end
+        # trimmer's).
+        if [ "$name" = kernel-empty-strings ] && [ "${id#stream-intersection}" != "$id" ]; then
+            echo "note $name $id: known difference (babeltrace2's recycled empty texts)"
+            continue
+        fi
         eval "set -- $args"
         timeout 300 babeltrace2 "$@" "$ctf" > "$TG_TMP/peer" 2> "$TG_TMP/peer.err"
         rc=$?

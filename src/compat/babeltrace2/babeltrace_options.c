@@ -125,6 +125,7 @@ int bt_opts_parse(const tg_options *opts, bt_opts *o, tg_error **err)
         .gmt = tg_options_flag(opts, "clock-gmt") != 0,
         .cycles = tg_options_flag(opts, "clock-cycles") != 0,
         .delta = !tg_options_flag(opts, "no-delta"),
+        .stream_intersection = tg_options_flag(opts, "stream-intersection") != 0,
         .payload_names = true,
         .context_names = true,
         .f_hostname = true,
@@ -141,9 +142,10 @@ int bt_opts_parse(const tg_options *opts, bt_opts *o, tg_error **err)
 
 bool bt_opts_plain(const bt_opts *o)
 {
-    return !o->date && !o->gmt && !o->cycles && o->delta && !o->header_names && !o->scope_names &&
-           o->payload_names && o->context_names && !o->f_trace && o->f_hostname && !o->f_domain &&
-           o->f_procname && o->f_vpid && !o->f_loglevel && !o->f_emf;
+    return !o->stream_intersection && !o->date && !o->gmt && !o->cycles && o->delta &&
+           !o->header_names && !o->scope_names && o->payload_names && o->context_names &&
+           !o->f_trace && o->f_hostname && !o->f_domain && o->f_procname && o->f_vpid &&
+           !o->f_loglevel && !o->f_emf;
 }
 
 unsigned bt_opts_render_flags(const bt_opts *o)

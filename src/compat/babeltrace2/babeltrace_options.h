@@ -13,6 +13,7 @@ typedef struct bt_opts {
     bool seconds, date, gmt, cycles, delta;
     bool header_names, scope_names, payload_names, context_names;
     bool f_trace, f_hostname, f_domain, f_procname, f_vpid, f_loglevel, f_emf;
+    bool stream_intersection; /* --stream-intersection (babeltrace_intersection.c) */
 } bt_opts;
 
 /* From the option bag ("names", "fields", "no-delta", "clock-*"): 0, or TG_ERR_USAGE with

@@ -20,4 +20,21 @@ void bt_trace_name(tg_buf *out, const tg_trace *t);
  * resolved.  0, or TG_ERR_NOMEM. */
 int bt_stream_file_path(tg_buf *out, const tg_stream *s);
 
+/* --stream-intersection (babeltrace_intersection.c): each trace's range, from the latest
+ * beginning of its streams to their earliest end. */
+typedef struct bt_trim {
+    const tg_trace *trace;
+    int64_t begin, end; /* on the trace's clock (tg_event_trace_time_ns), both kept */
+} bt_trim;
+typedef struct bt_trims {
+    bt_trim *v;
+    size_t n, last;
+} bt_trims;
+/* The ranges of the set's traces (read from a second opening of it): 0, or a negative status
+ * with *err (a stream without packet times, streams never all active at once). */
+int bt_intersection_compute(tg_set *set, bt_trims *out, tg_error **err);
+/* Is the event inside its trace's range? */
+bool bt_trims_keep(bt_trims *t, const tg_event *ev);
+void bt_trims_free(bt_trims *t);
+
 #endif

@@ -179,6 +179,9 @@ static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf
                               tg_error **err)
 {
     bt_header h, warn;
+    bt_trims trims = {0};
+    if (o->stream_intersection)
+        TG_TRY(bt_intersection_compute(set, &trims, err));
     int rc = bt_header_init(&h, o, set);
     bt_header_init(&warn, o, set); /* the warnings' times: their own cache */
     unsigned flags = bt_opts_render_flags(o);
@@ -190,6 +193,8 @@ static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf
                 break;
             continue;
         }
+        if (o->stream_intersection && !bt_trims_keep(&trims, ev))
+            continue;
         if ((rc = bt_header_put(&h, ev, out)) < 0)
             break;
         if (tg_event_render_with(ev, out, flags) != 1) {
@@ -201,6 +206,7 @@ static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf
     }
     bt_header_free(&h);
     bt_header_free(&warn);
+    bt_trims_free(&trims);
     if (rc == TG_ERR_NOMEM)
         return tg_err(err, rc, "out of memory");
     return rc;
@@ -278,6 +284,10 @@ static const tg_option_decl babeltrace_options[] = {
     {"clock-gmt", TG_OPT_FLAG, NULL,
      "times, and --begin/--end times of day, in GMT, not local time (babeltrace2 --clock-gmt)"},
     {"no-delta", TG_OPT_FLAG, NULL, "no time since the previous event (babeltrace2 --no-delta)"},
+    {"stream-intersection", TG_OPT_FLAG, NULL,
+     "only the events of the time when every stream of their trace is active, from the "
+     "streams' latest first packet to their earliest last packet end (babeltrace2 "
+     "--stream-intersection)"},
     {"timerange", TG_OPT_TEXT, NULL,
      "the events from BEGIN to END, each in --begin's forms; [BEGIN,END] too (babeltrace2 "
      "--timerange)",
