@@ -25,7 +25,7 @@ PRUNE = {
         "trace_stats", "sys_stats", "power_rails", "cpu_info", "trigger",
         "clone_snapshot_trigger", "initial_display_state", "android_system_property",
         "android_energy_estimation_breakdown", "cpu_per_uid_data"},
-    "TranslationTable": {"slice_name"},
+    "TranslationTable": {"slice_name", "chrome_histogram", "chrome_user_event"},
     "TrackEvent": {
         "category_iids", "categories", "name_iid", "name", "type", "track_uuid",
         "counter_value", "double_counter_value", "extra_counter_track_uuids",
@@ -34,11 +34,11 @@ PRUNE = {
         "terminating_flow_ids", "correlation_id", "correlation_id_str", "debug_annotations",
         "timestamp_delta_us", "timestamp_absolute_us", "thread_time_delta_us",
         "thread_time_absolute_us", "legacy_event", "source_location", "source_location_iid",
-        "log_message"},
+        "log_message", "chrome_histogram_sample", "chrome_user_event"},
     "InternedData": {
         "event_categories", "event_names", "debug_annotation_names",
         "debug_annotation_value_type_names", "debug_annotation_string_values",
-        "source_locations", "log_message_body"},
+        "source_locations", "log_message_body", "histogram_names"},
     "TrackDescriptor": {
         "uuid", "parent_uuid", "name", "static_name", "atrace_name", "description", "process",
         "thread", "counter", "disallow_merging_with_system_tracks", "child_ordering",

@@ -77,6 +77,9 @@
 /* The arg_set_id of a track's dimension args (source 0) or source args (source 1). */
 #define TG_KM_TRACK_ARGSET_BIT ((int64_t)1 << 42)
 #define TG_KM_TRACK_ARGSET(track, source) (TG_KM_TRACK_ARGSET_BIT | (track) << 1 | (source))
+/* A tg_value flag beside the public ones (tg_value_flag): an integer that is a thread id,
+ * which the args table shows as the thread's utid (a Perfetto reader's passthrough thread). */
+#define TG_VALF_THREAD 64
 
 typedef struct tg_kmodel tg_kmodel;
 typedef struct tg_kcursor tg_kcursor;

@@ -46,6 +46,7 @@ struct arg_row {
 /* One event's args. */
 struct arg_set {
     int64_t id;
+    const tg_kmodel *model; /* to show a thread id (TG_VALF_THREAD) as its utid; NULL none */
     struct arg_row *rows;
     size_t n, cap;
     tg_buf *text;
@@ -109,6 +110,8 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
     case TG_VAL_UINT:
         r->type = (v->flags & TG_VALF_POINTER) ? "pointer" : v->bits == 1 ? "bool" : "uint";
         r->i = (int64_t)v->v.u;
+        if ((v->flags & TG_VALF_THREAD) && a->model)
+            r->i = tg_kmodel_utid_of_tid(a->model, r->i);
         break;
     case TG_VAL_FLOAT:
         r->type = "real";
@@ -157,6 +160,7 @@ static int arg_set_fill(sql_db *db, struct arg_set *a, const tg_event *ev, int64
     tg_buf_reset(a->text);
     a->n = 0;
     a->id = SQL_ANY;
+    a->model = db->model;
     if (id >= 0 && (id & TG_KM_ARGSET_BIT)) {
         const tg_kstep *st = db->arg_scan ? tg_iter_kstep(db->arg_scan->it) : NULL;
         for (size_t i = 0; st && i < st->n_args; i++)

@@ -23,7 +23,7 @@ static int tree_child(const tg_value *v, size_t i, tg_value *out)
 
 static const struct tg_value_ops tree_ops = {.child = tree_child};
 
-static void tree_value(tg_value *v, tg_value_type type, tg_value *members, size_t n)
+void pf_arg_tree_value(tg_value *v, tg_value_type type, tg_value *members, size_t n)
 {
     v->type = type;
     v->bits = 0;
@@ -74,7 +74,7 @@ static int annotation(tg_trace *t, const pf_sequence *s, const PerfettoRead__Deb
     if (!kept)
         return 0;
     memset(v, 0, sizeof *v);
-    tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, members, kept);
+    pf_arg_tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, members, kept);
     return 1;
 }
 
@@ -149,10 +149,10 @@ static int active_processes(tg_trace *t, const uint8_t *data, size_t len, tg_val
     if (!kept)
         return 0;
     memset(list, 0, sizeof *list);
-    tree_value(list, TG_VAL_ARRAY, pids, kept);
+    pf_arg_tree_value(list, TG_VAL_ARRAY, pids, kept);
     list->name = "pid";
     memset(v, 0, sizeof *v);
-    tree_value(v, TG_VAL_STRUCT, list, 1);
+    pf_arg_tree_value(v, TG_VAL_STRUCT, list, 1);
     v->name = "chrome_active_processes";
     return 1;
 }

@@ -188,6 +188,16 @@ int pf_add_task(tg_trace *t, int64_t tid, int64_t pid, const char *name)
             k->name = tg_arena_strdup(&t->arena, name);
         return 0;
     }
+    /* a process's main thread is made with the process, before the thread that names it
+     * (trace_processor numbers threads so) */
+    if (pid > 0 && pid != tid) {
+        bool has_main = false;
+        for (size_t i = 0; i < t->n_tasks && !has_main; i++)
+            has_main = t->tasks[i].tid == pid;
+        tg_task_info main_thread = {.tid = pid, .pid = pid, .ppid = -1};
+        if (!has_main && tg_trace_add_task(t, &main_thread) < 0)
+            return TG_ERR_NOMEM;
+    }
     tg_task_info k = {.tid = tid, .pid = pid, .ppid = -1, .name = name && *name ? name : NULL};
     return tg_trace_add_task(t, &k);
 }
@@ -252,6 +262,10 @@ static int read_interned(tg_trace *t, const pf_sequence *s, const PerfettoRead__
     for (size_t i = 0; i < d->n_debug_annotation_names; i++)
         if (intern(t, s, PF_INTERNED_ANNOTATION_NAME, d->debug_annotation_names[i]->iid,
                    d->debug_annotation_names[i]->name) < 0)
+            return TG_ERR_NOMEM;
+    for (size_t i = 0; i < d->n_histogram_names; i++)
+        if (intern(t, s, PF_INTERNED_HISTOGRAM_NAME, d->histogram_names[i]->iid,
+                   d->histogram_names[i]->name) < 0)
             return TG_ERR_NOMEM;
     for (size_t i = 0; i < d->n_debug_annotation_string_values; i++) {
         const PerfettoRead__InternedString *v = d->debug_annotation_string_values[i];
@@ -409,10 +423,19 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
         rc = pf_read_translation_table(t, pk->translation_table);
         if (rc == 0)
             rc = pf_read_chrome_study_table(t, pk->translation_table);
+        if (rc == 0)
+            rc = pf_read_chrome_hash_table(t, pk->translation_table);
         break;
-    case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
+    case PERFETTO_READ__TRACE_PACKET__DATA_TRACK_DESCRIPTOR: {
+        const PerfettoRead__ThreadDescriptor *th = pk->track_descriptor->thread;
         rc = pf_read_track_descriptor(t, pk->track_descriptor);
+        /* a thread's descriptor is also its sequence's thread, as a ThreadDescriptor packet */
+        if (th && th->has_pid && th->has_tid) {
+            s->pid = th->pid;
+            s->tid = th->tid;
+        }
         break;
+    }
     case PERFETTO_READ__TRACE_PACKET__DATA_PROCESS_TREE:
         rc = read_process_tree(t, pk->process_tree);
         break;
@@ -540,6 +563,7 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
     int rc = pf_atrace_pass(t);
     pf_apply_renames(p);
     pf_resolve_chrome_triggers(p);
+    pf_resolve_chrome_hashes(p);
     if (rc == 0)
         rc = pf_etw_finish(t);
     if (rc == 0)
@@ -573,11 +597,14 @@ static void pf_close(tg_trace *t)
     pf_trace *p = t->priv;
     if (!p)
         return;
-    for (size_t i = 0; i < p->n_tracks; i++)
+    for (size_t i = 0; i < p->n_tracks; i++) {
         free(p->tracks[i].stack);
+        free(p->tracks[i].open_recs);
+    }
     free(p->tracks);
     free(p->claims);
     pf_etw_free(p);
+    pf_chrome_hashes_free(p);
     free(p->recs);
     free(p->seqs);
     free(p->names);

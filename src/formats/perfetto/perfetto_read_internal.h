@@ -85,6 +85,10 @@ typedef struct pf_track {
     size_t cap;
     int32_t task; /* a thread descriptor's listed task, a process descriptor's main thread's
                    * (perfetto_read_task_reuse.c), -1 */
+    /* the records (pf_trace.recs' indexes) beginning those slices, where a track's ending
+     * events merge their args (perfetto_read_legacy_async.c's tracks) */
+    size_t *open_recs;
+    size_t cap_open_recs;
 } pf_track;
 
 /* One interned string of a sequence (event names, categories). */
@@ -185,6 +189,7 @@ typedef struct pf_trace {
         uint32_t thread, process;
     } * claims;
     size_t n_claims, cap_claims;
+    struct pf_chrome_hashes *chrome_hashes; /* perfetto_read_chrome_args.c, NULL none yet */
 } pf_trace;
 
 /* ---- perfetto_read_format.c ------------------------------------------------------------- */
@@ -401,7 +406,8 @@ enum {
     PF_INTERNED_NAME = 1,
     PF_INTERNED_CATEGORY = 2,
     PF_INTERNED_ANNOTATION_NAME = 3,
-    PF_INTERNED_ANNOTATION_STRING = 29
+    PF_INTERNED_ANNOTATION_STRING = 29,
+    PF_INTERNED_HISTOGRAM_NAME = 25
 };
 /* The text interned on sequence s under (kind, iid), or NULL. */
 const char *pf_interned_text(const pf_trace *p, const pf_sequence *s, uint64_t kind, uint64_t iid);
@@ -438,7 +444,24 @@ const char *pf_annotation_name(const pf_trace *p, const pf_sequence *s,
 bool pf_annotation_scalar(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,
                           tg_value *v);
 
+/* The category of track event e (its categories joined by ","), in the arena, into *out
+ * (NULL: none).  0 or TG_ERR_NOMEM. */
+int pf_event_category(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                      const char **out);
+/* The category, args and flows of track event e beginning a slice (ending: its flows only);
+ * *out NULL when it has none.  0 or TG_ERR_NOMEM. */
+int pf_event_slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                        bool ending, const pf_slice_info **out);
+
+/* ---- Chrome's legacy async events (perfetto_read_legacy_async.c) ---- */
+/* A TrackEvent e of sequence s at ts whose legacy_event has an async phase (S T p F, b e n),
+ * named name (NULL none): a slice or instant on its async track.  0 or TG_ERR_NOMEM. */
+int pf_read_legacy_async(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_sequence *s,
+                         const char *name, int64_t ts, uint64_t offset);
+
 /* ---- nested args (perfetto_read_arg_tree.c) ---- */
+/* v (its name left alone) becomes a struct or array (type) of the n members (kept). */
+void pf_arg_tree_value(tg_value *v, tg_value_type type, tg_value *members, size_t n);
 /* A debug annotation's value, nested ones as a struct (dict_entries) or array (array_values)
  * of their members, strings copied into the trace's arena; its name is left to the caller.
  * 1 read, 0 no value this reader reads, TG_ERR_NOMEM. */
@@ -448,6 +471,18 @@ int pf_annotation_value(tg_trace *t, const pf_sequence *s, const PerfettoRead__D
  * args[*n...] (room for pf_chrome_arg_count(e) of them).  0 or TG_ERR_NOMEM. */
 size_t pf_chrome_arg_count(const PerfettoRead__TrackEvent *e);
 int pf_chrome_args(tg_trace *t, const PerfettoRead__TrackEvent *e, tg_value *args, size_t *n);
+
+/* ---- Chrome's typed args (perfetto_read_chrome_args.c) ---- */
+/* How many args chrome_histogram_sample and chrome_user_event give e (at most), and those
+ * args appended to args[*n...].  0 or TG_ERR_NOMEM. */
+size_t pf_chrome_typed_arg_count(const PerfettoRead__TrackEvent *e);
+int pf_chrome_typed_args(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                         tg_value *args, size_t *n);
+/* A translation table's histogram names and user actions by hash.  0 or TG_ERR_NOMEM. */
+int pf_read_chrome_hash_table(tg_trace *t, const PerfettoRead__TranslationTable *tt);
+/* Names the hashes of those args by the tables, once every packet is read. */
+void pf_resolve_chrome_hashes(pf_trace *p);
+void pf_chrome_hashes_free(pf_trace *p);
 
 /* ---- streaming profile packets (perfetto_read_streaming_profile.c) ---- */
 /* A packet's StreamingProfilePacket (field 54, unknown to protobuf-c here), if it has one:

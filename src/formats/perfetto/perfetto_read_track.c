@@ -147,7 +147,9 @@ int pf_declare_tracks(tg_trace *t)
 int pf_read_translation_table(tg_trace *t, const PerfettoRead__TranslationTable *tt)
 {
     pf_trace *p = t->priv;
-    const PerfettoRead__SliceNameTranslationTable *names = tt->slice_name;
+    const PerfettoRead__SliceNameTranslationTable *names =
+        tt->table_case == PERFETTO_READ__TRANSLATION_TABLE__TABLE_SLICE_NAME ? tt->slice_name
+                                                                             : NULL;
     for (size_t i = 0; names && i < names->n_raw_to_deobfuscated_name; i++) {
         const PerfettoRead__SliceNameTranslationTable__RawToDeobfuscatedNameEntry *e =
             names->raw_to_deobfuscated_name[i];
@@ -274,16 +276,48 @@ static int slice_flows(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_slice_
 
 #pragma GCC diagnostic pop
 
-/* The category, args and flows of a track event beginning a slice (ending: its flows only);
- * *out NULL when it has none. */
-static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
-                      bool ending, const pf_slice_info **out)
+int pf_event_category(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                      const char **out)
+{
+    const pf_trace *p = t->priv;
+    size_t n_cats = e->n_categories ? e->n_categories : e->n_category_iids;
+    *out = NULL;
+    if (!n_cats)
+        return 0;
+    size_t len = 0;
+    for (size_t i = 0; i < n_cats; i++) {
+        const char *c = e->n_categories
+                            ? e->categories[i]
+                            : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+        len += (c ? strlen(c) : 0) + 1;
+    }
+    char *cat = tg_arena_alloc(&t->arena, len);
+    if (!cat)
+        return TG_ERR_NOMEM;
+    cat[0] = 0;
+    for (size_t i = 0, at = 0; i < n_cats; i++) {
+        const char *c = e->n_categories
+                            ? e->categories[i]
+                            : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
+        size_t n = c ? strlen(c) : 0;
+        if (i)
+            cat[at++] = ',';
+        memcpy(cat + at, c ? c : "", n);
+        at += n;
+        cat[at] = 0;
+    }
+    *out = cat;
+    return 0;
+}
+
+int pf_event_slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                        bool ending, const pf_slice_info **out)
 {
     const pf_trace *p = t->priv;
     *out = NULL;
     size_t n_cats = ending ? 0 : e->n_categories ? e->n_categories : e->n_category_iids;
     size_t n_annotations = ending ? 0 : e->n_debug_annotations;
-    size_t n_chrome = ending ? 0 : pf_chrome_arg_count(e);
+    size_t n_chrome = ending ? 0 : pf_chrome_arg_count(e) + pf_chrome_typed_arg_count(e);
     size_t n_flows = flow_count(e);
     if (!n_cats && !n_annotations && !n_flows && !n_chrome)
         return 0;
@@ -293,36 +327,15 @@ static int slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__Tra
     memset(info, 0, sizeof *info);
     if (slice_flows(t, e, info) < 0)
         return TG_ERR_NOMEM;
-    if (n_cats) {
-        size_t len = 0;
-        for (size_t i = 0; i < n_cats; i++) {
-            const char *c = e->n_categories
-                                ? e->categories[i]
-                                : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
-            len += (c ? strlen(c) : 0) + 1;
-        }
-        char *cat = tg_arena_alloc(&t->arena, len);
-        if (!cat)
-            return TG_ERR_NOMEM;
-        cat[0] = 0;
-        for (size_t i = 0, at = 0; i < n_cats; i++) {
-            const char *c = e->n_categories
-                                ? e->categories[i]
-                                : pf_interned_text(p, s, PF_INTERNED_CATEGORY, e->category_iids[i]);
-            size_t n = c ? strlen(c) : 0;
-            if (i)
-                cat[at++] = ',';
-            memcpy(cat + at, c ? c : "", n);
-            at += n;
-            cat[at] = 0;
-        }
-        info->category = cat;
-    }
+    if (n_cats && pf_event_category(t, s, e, &info->category) < 0)
+        return TG_ERR_NOMEM;
     if (n_annotations + n_chrome) {
         info->args = tg_arena_alloc(&t->arena, (n_annotations + n_chrome) * sizeof *info->args);
         if (!info->args)
             return TG_ERR_NOMEM;
     }
+    if (n_chrome && pf_chrome_typed_args(t, s, e, info->args, &info->n_args) < 0)
+        return TG_ERR_NOMEM;
     for (size_t i = 0; i < n_annotations; i++) {
         const PerfettoRead__DebugAnnotation *a = e->debug_annotations[i];
         const char *name = pf_annotation_name(p, s, a);
@@ -401,13 +414,20 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
         case 'I':
         case 'i':
         case 'R': type = PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT; break;
+        case 'S':
+        case 'T':
+        case 'p':
+        case 'F':
+        case 'b':
+        case 'e':
+        case 'n': return pf_read_legacy_async(t, e, s, name, ts, offset);
         case 'X': { /* a complete event: its end is duration_us later */
             uint64_t n = pf_name_number(t, name);
             if (n == UINT64_MAX)
                 return TG_ERR_NOMEM;
             int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
             if (rc == 0)
-                rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+                rc = pf_event_slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
             int64_t dur =
                 legacy->has_duration_us && legacy->duration_us > 0 ? legacy->duration_us * 1000 : 0;
             return rc < 0 ? rc : slice_record(t, p->slice_end, ts + dur, k, s, n, offset);
@@ -426,14 +446,14 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
             k->stack[k->open++] = n;
         }
         int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
-        return rc < 0 ? rc : slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+        return rc < 0 ? rc : pf_event_slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
     }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_SLICE_END:
         if (!k || !k->open)
             return 0; /* an end without a begin: trace_processor drops it too */
         {
             int rc = slice_record(t, p->slice_end, ts, k, s, k->stack[--k->open], offset);
-            return rc < 0 ? rc : slice_info(t, s, e, true, &p->recs[p->n_recs - 1].slice);
+            return rc < 0 ? rc : pf_event_slice_info(t, s, e, true, &p->recs[p->n_recs - 1].slice);
         }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_INSTANT: {
         uint64_t n = pf_name_number(t, name);
@@ -441,7 +461,7 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
             return TG_ERR_NOMEM;
         int rc = slice_record(t, p->slice_begin, ts, k, s, n, offset);
         if (rc == 0)
-            rc = slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
+            rc = pf_event_slice_info(t, s, e, false, &p->recs[p->n_recs - 1].slice);
         return rc < 0 ? rc : slice_record(t, p->slice_end, ts, k, s, n, offset);
     }
     case PERFETTO_READ__TRACK_EVENT__TYPE__TYPE_COUNTER:
