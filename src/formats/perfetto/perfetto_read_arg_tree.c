@@ -39,6 +39,14 @@ static int annotation(tg_trace *t, const pf_sequence *s, const PerfettoRead__Deb
 {
     bool dict = a->n_dict_entries > 0;
     size_t n = dict ? a->n_dict_entries : a->n_array_values;
+    if (!n && a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_NESTED_VALUE)
+        return depth < PF_ARG_DEPTH_MAX ? pf_nested_value(t, a->nested_value, v) : 0;
+    if (!n && a->value_case == PERFETTO_READ__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE &&
+        depth < PF_ARG_DEPTH_MAX) {
+        int rc = pf_json_arg_value(t, a->legacy_json_value, v);
+        if (rc != -1)
+            return rc;
+    }
     if (!n) {
         if (!pf_annotation_scalar(t, s, a, v))
             return 0;

@@ -459,6 +459,14 @@ int pf_event_slice_info(tg_trace *t, const pf_sequence *s, const PerfettoRead__T
 int pf_read_legacy_async(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_sequence *s,
                          const char *name, int64_t ts, uint64_t offset);
 
+/* ---- older nested annotation values (perfetto_read_nested_args.c) ---- */
+/* A NestedValue as a tree of values (strings in the arena; its name left to the caller).
+ * 1 read, 0 no value, TG_ERR_NOMEM. */
+int pf_nested_value(tg_trace *t, const PerfettoRead__DebugAnnotation__NestedValue *nv, tg_value *v);
+/* A legacy_json_value parsed into the same tree: 1 read, 0 no value (null, empty), -1 not
+ * JSON (the caller keeps the text), TG_ERR_NOMEM. */
+int pf_json_arg_value(tg_trace *t, const char *json, tg_value *v);
+
 /* ---- nested args (perfetto_read_arg_tree.c) ---- */
 /* v (its name left alone) becomes a struct or array (type) of the n members (kept). */
 void pf_arg_tree_value(tg_value *v, tg_value_type type, tg_value *members, size_t n);
