@@ -2,8 +2,10 @@
  *
  * The ring grows by doubling from a few slots to max_slots, so a trace whose slices nest
  * shallowly keeps a small one; a slot is settled once its row (or its absence) is known, and
- * the oldest settled slots leave for the output queue at once.  Each id passes through the
- * ring once: a row costs two copies whatever the nesting. */
+ * the settled slots at the window's start are handed out from where they are: the caller
+ * writes a row into its slot, and nothing copies it again.  Rows that cannot wait in the ring (a given-up id's, or every
+ * row when no order is kept) go to a queue handed out first; the ring's released rows move to
+ * the queue before one of them is added, so rows leave in the order they were released. */
 #include "sql/sql_row_order.h"
 
 #include "core/grow.h"
@@ -36,42 +38,52 @@ void sql_row_order_free(sql_row_order *o)
 {
     free(o->rows);
     free(o->state);
-    free(o->out);
+    free(o->queue);
     *o = (sql_row_order){0};
 }
 
-static int emit(sql_row_order *o, const void *row)
+/* A new row at the queue's tail; NULL when out of memory. */
+static void *queue_slot(sql_row_order *o)
 {
     if (o->head == o->n)
         o->head = o->n = 0;
-    if (tg_grow(&o->out, &o->cap_out, (o->n + 1) * o->elem, 1) < 0)
-        return TG_ERR_NOMEM;
-    memcpy(o->out + o->n * o->elem, row, o->elem);
-    o->n++;
-    return 0;
+    if (tg_grow(&o->queue, &o->cap_queue, (o->n + 1) * o->elem, 1) < 0)
+        return NULL;
+    return o->queue + o->elem * o->n++;
 }
 
-/* Hands out the settled slots at the base, up to the first open one (force: that one too,
- * given up: its row will come late). */
-static int release(sql_row_order *o, bool force)
+/* Moves the ring's released rows to the queue (before a row that must follow them). */
+static int queue_released(sql_row_order *o)
 {
     size_t mask = o->n_slots - 1;
-    while (o->base < o->next) {
-        size_t at = (size_t)o->base & mask;
-        if (o->state[at] == SLOT_OPEN) {
-            if (!force)
-                break;
-            o->late++;
-        } else if (o->state[at] == SLOT_ROW && emit(o, o->rows + at * o->elem) < 0) {
+    for (; o->out < o->base; o->out++) {
+        size_t at = (size_t)o->out & mask;
+        void *to = o->state[at] == SLOT_ROW ? queue_slot(o) : NULL;
+        if (to)
+            memcpy(to, o->rows + at * o->elem, o->elem);
+        else if (o->state[at] == SLOT_ROW)
             return TG_ERR_NOMEM;
-        }
-        o->base++;
-        force = false;
     }
     return 0;
 }
 
-/* Doubles the ring, each id of the window moving to its slot in the larger one. */
+/* Releases the settled slots at the window's start, up to the first open one (force: that
+ * one too, given up: its row will come late). */
+static void release(sql_row_order *o, bool force)
+{
+    size_t mask = o->n_slots - 1;
+    while (o->base < o->next) {
+        if (o->state[(size_t)o->base & mask] == SLOT_OPEN) {
+            if (!force)
+                break;
+            o->late++;
+        }
+        o->base++;
+        force = false;
+    }
+}
+
+/* Doubles the ring, each id not handed out moving to its slot in the larger one. */
 static int widen(sql_row_order *o)
 {
     size_t n = o->n_slots ? o->n_slots * 2 : ORDER_MIN_SLOTS;
@@ -82,7 +94,7 @@ static int widen(sql_row_order *o)
         free(state);
         return TG_ERR_NOMEM;
     }
-    for (int64_t id = o->base; id < o->next; id++) {
+    for (int64_t id = o->out; id < o->next; id++) {
         size_t from = (size_t)id & (o->n_slots - 1), to = (size_t)id & (n - 1);
         state[to] = o->state[from];
         if (o->state[from] == SLOT_ROW)
@@ -96,48 +108,69 @@ static int widen(sql_row_order *o)
     return 0;
 }
 
-int64_t sql_row_order_take(sql_row_order *o, bool open)
+int64_t sql_row_order_take_in_order(sql_row_order *o, bool open)
 {
-    if (!o->in_order)
-        return o->next++;
-    if (!open && o->base == o->next) {
-        o->base = ++o->next; /* nothing held: no slot needed */
+    if (!open && o->out == o->next) {
+        o->out = o->base = ++o->next; /* nothing held: no slot needed */
         return o->next - 1;
     }
-    if ((size_t)(o->next - o->base) == o->n_slots) {
-        int rc = o->n_slots < o->max_slots ? widen(o) : release(o, true);
-        if (rc < 0)
-            return rc;
+    if ((size_t)(o->next - o->out) == o->n_slots) {
+        if (o->n_slots < o->max_slots) {
+            if (widen(o) < 0)
+                return TG_ERR_NOMEM;
+        } else {
+            if (o->out == o->base)
+                release(o, true);     /* the oldest open id given up: pop skips its slot */
+            sql_row_order_settled(o); /* out past the slots that hold no row */
+            if ((size_t)(o->next - o->out) == o->n_slots && queue_released(o) < 0)
+                return TG_ERR_NOMEM; /* released rows not handed out leave the ring */
+        }
     }
     o->state[(size_t)o->next & (o->n_slots - 1)] = open ? SLOT_OPEN : SLOT_NONE;
     return o->next++;
 }
 
-int sql_row_order_put(sql_row_order *o, int64_t id, const void *row)
+void *sql_row_order_slot_slow(sql_row_order *o, int64_t id)
+{
+    if (!o->in_order || id < o->base) { /* out of the window: given up, or no order kept */
+        if (o->in_order && queue_released(o) < 0)
+            return NULL;
+        return queue_slot(o);
+    }
+    size_t at = (size_t)id & (o->n_slots - 1);
+    o->state[at] = SLOT_ROW;
+    if (id == o->base)
+        release(o, false);
+    return o->rows + at * o->elem;
+}
+
+void sql_row_order_drop(sql_row_order *o, int64_t id)
 {
     if (!o->in_order || id < o->base)
-        return row ? emit(o, row) : 0; /* out of the window: given up, or no order kept */
-    size_t at = (size_t)id & (o->n_slots - 1);
-    o->state[at] = row ? SLOT_ROW : SLOT_NONE;
-    if (row)
-        memcpy(o->rows + at * o->elem, row, o->elem);
-    return id == o->base ? release(o, false) : 0;
+        return;
+    o->state[(size_t)id & (o->n_slots - 1)] = SLOT_NONE;
+    if (id == o->base)
+        release(o, false);
 }
 
-int sql_row_order_flush(sql_row_order *o)
+void sql_row_order_flush(sql_row_order *o)
 {
-    if (!o->in_order)
-        return 0;
+    if (o->in_order)
+        o->base = o->next; /* the ids still open are no rows: pop skips them */
+}
+
+/* Moves out past the released slots that hold no row; whether a row is then at out. */
+bool sql_row_order_settled(sql_row_order *o)
+{
     size_t mask = o->n_slots - 1;
-    for (; o->base < o->next; o->base++) {
-        size_t at = (size_t)o->base & mask;
-        if (o->state[at] == SLOT_ROW && emit(o, o->rows + at * o->elem) < 0)
-            return TG_ERR_NOMEM;
-    }
-    return 0;
+    while (o->out < o->base && o->state[(size_t)o->out & mask] != SLOT_ROW)
+        o->out++;
+    return o->out < o->base;
 }
 
-const void *sql_row_order_pop(sql_row_order *o)
+const void *sql_row_order_pop_ring(sql_row_order *o)
 {
-    return o->head < o->n ? o->out + o->elem * o->head++ : NULL;
+    if (!sql_row_order_ready(o))
+        return NULL;
+    return o->rows + ((size_t)o->out++ & (o->n_slots - 1)) * o->elem;
 }

@@ -79,7 +79,8 @@ struct frame_id {
 
 struct slice_thread {
     int tid;
-    int64_t track; /* SQL_ANY: unknown */
+    int64_t track;               /* SQL_ANY: unknown */
+    int64_t fed_utid, fed_track; /* frame_track's last answer: the model's thread, its track */
     struct frame_id *frames;
     size_t cap;
 };
@@ -118,6 +119,7 @@ struct slice_scan {
     bool entry_cols;     /* the statement reads a column of the entry event (category, ...) */
     bool name_col;       /* the statement reads the name */
     uint64_t cols;       /* the columns the statement reads (bit i: column i) */
+    bool track_read;     /* the statement reads or constrains the track */
     const tg_trace *rules_trace; /* the trace whose rules were looked up last */
     bool rules_uftrace;
     int status;
@@ -137,7 +139,7 @@ static struct slice_thread *thread_of(struct slice_scan *s, int tid)
         const tg_kthread *t =
             tg_kmodel_thread(s->scan.db->model, tg_kmodel_utid_of_tid(s->scan.db->model, tid));
         s->threads[s->n_threads++] =
-            (struct slice_thread){.tid = tid, .track = t ? t->track_id : SQL_ANY};
+            (struct slice_thread){.tid = tid, .track = t ? t->track_id : SQL_ANY, .fed_utid = -1};
     }
     s->last = (size_t)i;
     return &s->threads[i];
@@ -145,19 +147,33 @@ static struct slice_thread *thread_of(struct slice_scan *s, int tid)
 
 /* The track of the call opening on thread t now: the model's thread of the event fed (a tid
  * reused: the thread it is now, or the one its trace names), else the tid's last thread's. */
-static int64_t frame_track(const struct slice_scan *s, const struct slice_thread *t)
+static int64_t frame_track(const struct slice_scan *s, struct slice_thread *t)
 {
-    const tg_kthread *th =
-        s->fed && s->fed->utid >= 0 ? tg_kmodel_thread(s->scan.db->model, s->fed->utid) : NULL;
-    return th && th->tid == t->tid && th->track_id >= 0 ? th->track_id : t->track;
+    if (!s->track_read)
+        return t->track; /* nobody reads it: the tid's is as good */
+    int64_t utid = s->fed ? s->fed->utid : -1;
+    if (utid >= 0 && utid == t->fed_utid)
+        return t->fed_track; /* a thread's track, once it has one, stays */
+    const tg_kthread *th = utid >= 0 ? tg_kmodel_thread(s->scan.db->model, utid) : NULL;
+    if (!th || th->tid != t->tid || th->track_id < 0)
+        return t->track;
+    t->fed_utid = utid;
+    t->fed_track = th->track_id;
+    return th->track_id;
 }
 
 /* The row of id (NULL: it is none), handed out in id order. */
 static void put_row(struct slice_scan *s, int64_t id, const struct slice_row *row)
 {
-    int rc = sql_row_order_put(&s->order, id, row);
-    if (rc < 0)
-        s->status = rc;
+    if (!row) {
+        sql_row_order_drop(&s->order, id);
+        return;
+    }
+    struct slice_row *to = sql_row_order_slot(&s->order, id);
+    if (to)
+        *to = *row;
+    else
+        s->status = TG_ERR_NOMEM;
 }
 
 static bool name_wanted(const sql_query *q, const char *name)
@@ -360,7 +376,8 @@ static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, i
         .name = t->open[depth].name,
         .category = t->open[depth].category,
     };
-    return sql_row_order_put(&s->order, row.id, &row);
+    put_row(s, row.id, &row);
+    return s->status < 0 ? s->status : 0;
 }
 
 /* What the model's step says of the event at ordinal: a slice begins (it takes the next id,
@@ -392,7 +409,7 @@ static int kernel_slice(struct slice_scan *s, const tg_kstep *st, int64_t ordina
         return id < 0 ? (int)id : 0;
     if (t->open[depth].wanted) { /* one begun here never ended: no row, as before */
         s->pending--;
-        TG_TRY(sql_row_order_put(&s->order, t->open[depth].id, NULL));
+        sql_row_order_drop(&s->order, t->open[depth].id);
     }
     t->open[depth].id = id;
     t->open[depth].argset = argset;
@@ -449,6 +466,7 @@ static int slice_filter(sql_cursor *c)
                     sql_col_used(c, C_THREAD_DUR);
     s->name_col = sql_col_used(c, C_NAME);
     s->cols = c->cols & ((1ull << C_COUNT) - 1);
+    s->track_read = sql_col_used(c, C_TRACK_ID) || c->q.track != SQL_ANY;
     /* rows in id order (trace_processor's), unless the statement cannot see their order */
     sql_row_order_init(&s->order, sizeof(struct slice_row), s->cols != 0 && !c->any_order,
                        (size_t)SLICE_ORDER_MB << 20);
@@ -465,11 +483,10 @@ static int fill(struct slice_scan *s)
 {
     const sql_query *q = &s->c->q;
     int rc;
-    while (s->order.head == s->order.n && !s->done) {
+    while (!sql_row_order_ready(&s->order) && !s->done) {
         if (s->draining && s->pending == 0) {
             s->done = true;
-            if ((rc = sql_row_order_flush(&s->order)) < 0)
-                return sql_fail(s->scan.db, rc, NULL);
+            sql_row_order_flush(&s->order);
             break;
         }
         const tg_event *ev;
@@ -478,8 +495,9 @@ static int fill(struct slice_scan *s)
             return rc;
         if (rc == 0) {
             tg_callstack_finish(s->cs);
-            if ((rc = kernel_slices_finish(s)) < 0 || (rc = sql_row_order_flush(&s->order)) < 0)
+            if ((rc = kernel_slices_finish(s)) < 0)
                 return sql_fail(s->scan.db, rc, NULL);
+            sql_row_order_flush(&s->order);
             s->done = true;
             break;
         }
