@@ -104,6 +104,9 @@ struct tg_kmodel {
 
 /* The thread of trace t's k-th listed task when t lists a tid more than once, else -1. */
 int64_t km_listed_utid(const tg_kmodel *m, const tg_trace *t, size_t k);
+/* The number of t in the model's set, t being of that set or of another opened from the
+ * same paths (SQL passes at once read sets of a pool); SIZE_MAX when it is of neither. */
+size_t km_trace_number(const tg_kmodel *m, const tg_trace *t);
 
 /* Per thread, what a pass knows that changes its decisions (never read from the tables,
  * which the frontier may have moved on). */

@@ -10,6 +10,7 @@
  * sched_switch cost a lookup, not memory. */
 #include "core/kernel_internal.h"
 
+#include "core/format_api.h"
 #include "core/grow.h"
 #include "traceglot.h"
 
@@ -307,12 +308,24 @@ static int add_listed_tasks(tg_kmodel *m)
     return rc;
 }
 
+size_t km_trace_number(const tg_kmodel *m, const tg_trace *t)
+{
+    const tg_set *set = t->set ? t->set : m->set;
+    size_t n = tg_set_trace_count(set);
+    if (n != tg_set_trace_count(m->set))
+        return SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (tg_set_trace(set, i) == t)
+            return i;
+    return SIZE_MAX;
+}
+
 int64_t km_listed_utid(const tg_kmodel *m, const tg_trace *t, size_t k)
 {
-    for (size_t i = 0; i < m->n_task_traces; i++)
-        if (tg_set_trace(m->set, i) == t)
-            return m->task_utids[i] && k < tg_trace_task_count(t) ? m->task_utids[i][k] : -1;
-    return -1;
+    size_t i = km_trace_number(m, t);
+    if (i >= m->n_task_traces)
+        return -1;
+    return m->task_utids[i] && k < tg_trace_task_count(t) ? m->task_utids[i][k] : -1;
 }
 
 tg_kmodel *tg_kmodel_new(tg_set *set)

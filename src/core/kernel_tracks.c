@@ -164,10 +164,8 @@ int km_declared_slice(tg_kcursor *c, const tg_event *ev, int64_t ts, tg_kstep *s
     int64_t k = ev->stream->ops->track(ev);
     if (k < 0)
         return 0;
-    size_t i = 0;
-    while (i < m->n_decl_traces && tg_set_trace(m->set, i) != ev->stream->trace)
-        i++;
-    if (i == m->n_decl_traces)
+    size_t i = km_trace_number(m, ev->stream->trace);
+    if (i >= m->n_decl_traces)
         return 0;
     if ((size_t)k >= ev->stream->trace->n_tracks)
         return 0;
