@@ -276,8 +276,9 @@ const char *tg_trace_path(const tg_trace *t);
 const char *tg_trace_input_path(const tg_trace *t);
 /* The trace's format: "uftrace" (a uftrace data directory), "ctf" (CTF 1.8 and CTF 2),
  * "ftrace" (trace-cmd's trace.dat), "xray" (LLVM XRay logs), "lttng0" (LTTng 0.x
- * tracefiles), "perf" (perf.data), "perfetto" (Perfetto protobuf traces) or "json"
- * (Chrome's Trace Event Format): one of the names tg_format_name lists. */
+ * tracefiles), "perf" (perf.data), "perfetto" (Perfetto protobuf traces), "json" (Chrome's
+ * Trace Event Format) or "gecko" (the Firefox Profiler's JSON profiles): one of the names
+ * tg_format_name lists. */
 const char *tg_trace_format(const tg_trace *t);
 const char *tg_trace_version(const tg_trace *t); /* format version as the file says it */
 /* tg_trace_clock(t)->name ("monotonic", "local", "tsc", ...) and ->offset_ns (added to event
