@@ -275,6 +275,13 @@ static void fill_ptrs(void **ptrs, void *items, size_t size, size_t n)
         ptrs[i] = (char *)items + i * size;
 }
 
+/* Marks every item of a sent-flags array unsent (none yet: the array is not allocated). */
+static void forget_sent(void *sent, size_t cap)
+{
+    if (cap)
+        memset(sent, 0, cap);
+}
+
 int tg_pf_samples_event(tg_pf_samples *s, tg_pf_packets *pk, const tg_event *ev)
 {
     tg_sample_stack st;
@@ -287,10 +294,10 @@ int tg_pf_samples_event(tg_pf_samples *s, tg_pf_packets *pk, const tg_event *ev)
     if (!seq)
         return TG_ERR_NOMEM;
     if (!seq->started) { /* new, or a new part: everything is sent again */
-        memset(s->string_sent, 0, s->string_sent_cap);
-        memset(s->mapping_sent, 0, s->mapping_sent_cap);
-        memset(s->frame_sent, 0, s->frame_sent_cap);
-        memset(s->callstack_sent, 0, s->callstack_sent_cap);
+        forget_sent(s->string_sent, s->string_sent_cap);
+        forget_sent(s->mapping_sent, s->mapping_sent_cap);
+        forget_sent(s->frame_sent, s->frame_sent_cap);
+        forget_sent(s->callstack_sent, s->callstack_sent_cap);
         if ((rc = tg_pf_seq_start(pk, seq, ns, 0)) < 0)
             return rc;
     }
