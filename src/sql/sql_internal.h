@@ -329,7 +329,7 @@ void sql_summary_end(struct sqlite3 *sqlite);
 int sql_args_register(sql_db *db);
 /* TRACE_START() and TRACE_END() (Perfetto's): the first and last event's ts.  SQLite's status. */
 int sql_meta_register(sql_db *db);
-/* STR_SPLIT and REGEXP (sql_functions.c).  SQLite's status. */
+/* STR_SPLIT, REGEXP and HASH (sql_functions.c).  SQLite's status. */
 int sql_functions_register(sql_db *db);
 /* The event whose args set is argset: from a cursor on it, else a pass read forward to it.
  * NULL when there is none (or with *rc < 0 on failure). */
