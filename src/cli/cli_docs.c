@@ -328,6 +328,12 @@ static void man_sql_tables(FILE *f)
         }
         fputs(".fi\n", f);
     }
+    fputs(".SH FUNCTIONS\nPerfetto's functions: ancestor_slice(ID) and descendant_slice(ID) "
+          "(tables of the slice table's columns: the slices above ID, the root first, and those "
+          "below it, in id order), EXTRACT_ARG(ARG_SET_ID, KEY), TRACE_START(), TRACE_END(), "
+          "TRACE_DUR(), STR_SPLIT(STR, DELIMITER, INDEX), HASH(VALUE, ...) (64-bit FNV-1a) and "
+          "X REGEXP PATTERN.\n",
+          f);
 }
 
 /* A command's page up to its description: NAME, SYNOPSIS, DESCRIPTION (the summary). */

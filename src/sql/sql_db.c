@@ -260,6 +260,8 @@ int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct 
         rc = sql_meta_register(db);
     if (rc == SQLITE_OK)
         rc = sql_functions_register(db);
+    if (rc == SQLITE_OK)
+        rc = sql_ancestry_register(db);
     /* Perfetto's other names for the same rows, as views of the connection */
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(sqlite,

@@ -331,6 +331,8 @@ int sql_args_register(sql_db *db);
 int sql_meta_register(sql_db *db);
 /* STR_SPLIT, REGEXP and HASH (sql_functions.c).  SQLite's status. */
 int sql_functions_register(sql_db *db);
+/* ancestor_slice(id) and descendant_slice(id) (sql_ancestry.c).  SQLite's status. */
+int sql_ancestry_register(sql_db *db);
 /* The event whose args set is argset: from a cursor on it, else a pass read forward to it.
  * NULL when there is none (or with *rc < 0 on failure). */
 const tg_event *sql_args_event(sql_db *db, int64_t argset, int *rc);
