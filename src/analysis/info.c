@@ -104,9 +104,34 @@ static void describe_attrs(tg_buf *out, const tg_trace *t)
     }
 }
 
+/* `info --task`: each trace's task table as uftrace info --task prints it (the format's own
+ * text); a trace that is no uftrace recording is refused by name. */
+static int task_tables(tg_set *set, tg_buf *out, tg_error **err)
+{
+    for (size_t i = 0; i < tg_set_trace_count(set); i++) {
+        const tg_trace *t = tg_set_trace(set, i);
+        int rc = tg_trace_render(t, "uftrace-info-task", out, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            return tg_err(err, TG_ERR_USAGE,
+                          "info --task: %s is not a uftrace recording (format %s): --task lists "
+                          "a uftrace recording's tasks, as uftrace info --task does",
+                          tg_trace_path(t), tg_trace_format(t));
+    }
+    return 0;
+}
+
 int tg_info(tg_set *set, const tg_options *opts, tg_buf *out, tg_error **err)
 {
     TG_TRY(tg_options_check(opts, TG_OWNER_COMMAND, "info", NULL, NULL, err));
+    if (tg_options_flag(opts, "symbols"))
+        return tg_err(err, TG_ERR_USAGE,
+                      "info --symbols is not taken: uftrace info --symbols prints the symbol "
+                      "table of the program's ELF file (data objects included), which traceglot "
+                      "does not read; info --task lists the tasks");
+    if (tg_options_flag(opts, "task"))
+        return task_tables(set, out, err);
     int json = tg_summary_format(opts, err);
     if (json < 0)
         return json;

@@ -22,6 +22,13 @@ TG_OPTIONS(info) = {
         {"format", TG_OPT_CHOICE, "text",
          "text, or json: one JSON document (numbers as numbers, times in ns)", "FORMAT",
          "text|json"},
+        {"task", TG_OPT_FLAG, NULL,
+         "a uftrace recording's tasks (start, flags, tid, name, data size), as uftrace info "
+         "--task lists them"},
+        {"symbols", TG_OPT_FLAG, NULL,
+         "refused (exit 2): uftrace info --symbols prints the symbol table of the program's ELF "
+         "file, data objects included, which traceglot does not read (the recording's own "
+         "symbols name the functions of every command)"},
         {0},
     },
 };

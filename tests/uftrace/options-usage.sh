@@ -22,6 +22,7 @@ usage "report --task -f total-avg" "unknown field name 'total-avg'" report --tas
 usage "report --task -D 2" "report --task takes none of uftrace's filters" report --task -D 2
 usage "report --diff OTHER -F main" "report --diff takes none of uftrace's filters" report --diff "$d" -F main
 usage "report --avg-total --avg-self" "--avg-total and --avg-self" report --avg-total --avg-self
+usage "info --symbols" "info --symbols is not taken" info --symbols
 # the filters: a FUNC naming no function of the trace (uftrace says so and then ignores
 # every filter), values uftrace refuses
 for c in replay report; do

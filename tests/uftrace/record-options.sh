@@ -1,6 +1,7 @@
 #!/bin/bash
 # record-options.sh - records what the real uftrace prints with each option traceglot takes
-# (replay, report and graph, the filters and report's columns and sort keys; dump), on every
+# (replay, report and graph, the filters and report's columns and sort keys; dump; info
+# --task), on every
 # uftrace fixture of the project (tests/data/uftrace, tests/data/uftrace-kernel) and on the
 # corpus's uftrace recordings where the corpus is present.
 #
@@ -95,6 +96,8 @@ options_for() { # DATA
     done
     # dump: the records file by file, as they lie
     printf 'dump\tdump\t-\t-\t-\n'
+    # info --task: the tasks, their flags and data sizes
+    printf 'info-task\tinfo\t--task\t--task\t-\n'
 }
 
 slug() { # options -> a file name part

@@ -213,11 +213,14 @@ static int uft_func_symbol_at(const tg_trace *t, size_t i, tg_func_symbol *out)
     return 0; /* not kallsyms: uftrace's filters name user functions only */
 }
 
-/* The tracer's own texts of the directory: `uftrace dump` ("uftrace-dump"). */
+/* The tracer's own texts of the directory: `uftrace dump` ("uftrace-dump"), `uftrace info
+ * --task` ("uftrace-info-task"). */
 static int uft_render_part(const tg_trace *t, const char *part, tg_buf *out, tg_error **err)
 {
     if (strcmp(part, "uftrace-dump") == 0)
         return uft_dump(t, out, err);
+    if (strcmp(part, "uftrace-info-task") == 0)
+        return uft_task_table(t, out, err);
     return 0;
 }
 

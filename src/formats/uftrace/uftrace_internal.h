@@ -136,6 +136,9 @@ struct uft_dlopen {
 struct uft_task {
     int tid, pid, ppid;
     int64_t ts; /* its TASK or FORK line's time (0: none) */
+    /* the time of its first perf COMM or FORK record, which uftrace takes as the task's
+     * start in `info --task` (0: none) */
+    int64_t perf_ts;
     char comm[17];
     bool has_dat;
     bool forked; /* a FORK line lists it */
@@ -227,6 +230,9 @@ bool uft_builtin_dump(const struct uft_data *d, const tg_event *ev, tg_buf *out)
 /* uftrace_dump.c: what `uftrace dump` prints of the directory (tg_trace_render part
  * "uftrace-dump"): 1. */
 int uft_dump(const tg_trace *t, tg_buf *out, tg_error **err);
+/* uftrace_task_table.c: what `uftrace info --task` prints (tg_trace_render part
+ * "uftrace-info-task"): 1. */
+int uft_task_table(const tg_trace *t, tg_buf *out, tg_error **err);
 
 /* uftrace_argspec.c */
 int uft_argspec_parse(tg_trace *t, struct uft_data *d, const char *text, size_t len,

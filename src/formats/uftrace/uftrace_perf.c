@@ -196,16 +196,21 @@ static const struct tg_stream_ops uft_perf_ops = {
     .reads_alone = true, /* its file; the task list is fixed at open */
 };
 
-/* Task names: the last COMM record of each thread, as `uftrace info` shows them. */
+/* Task names: the last COMM record of each thread, as `uftrace info` shows them; and the
+ * time of the first COMM or FORK record telling of each (`uftrace info --task`). */
 static void scan_comms(struct uft_data *d, const struct uft_perf *s)
 {
     size_t pos = 0;
     struct perf_rec r = {0};
     while (perf_decode(d, &s->map, s->path, &pos, &r, NULL) > 0) {
-        if (r.type != PERF_RECORD_COMM)
+        if (r.type != PERF_RECORD_COMM && r.type != PERF_RECORD_FORK)
             continue;
         struct uft_task *tk = uft_task_find(d, r.tid);
         if (!tk)
+            continue;
+        if (r.time && (!tk->perf_ts || (int64_t)r.time < tk->perf_ts))
+            tk->perf_ts = (int64_t)r.time;
+        if (r.type != PERF_RECORD_COMM)
             continue;
         size_t n = r.comm_len < 16 ? r.comm_len : 16;
         memcpy(tk->comm, r.comm, n);
