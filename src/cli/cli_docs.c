@@ -308,8 +308,10 @@ static void man_sql_tables(FILE *f)
 {
     fputs(".SH TABLES\nThe tables a query reads, each with its columns and their types, one a "
           "line (as PRAGMA table_info(TABLE) lists them; the README says what each holds). The "
-          "views raw (ftrace_event), sched (sched_slice with ts_end) and counters (counter with "
-          "its track's name and unit) are Perfetto's other names for the same rows.\n",
+          "views raw (ftrace_event), sched (sched_slice with ts_end), counters (counter with "
+          "its track's name and unit), instant (the slices of no duration) and thread_slice "
+          "(the slices of thread tracks with their thread and process) are Perfetto's other "
+          "names for the same rows.\n",
           f);
     for (size_t i = 0; tg_sql_table_name(i); i++) {
         fputs(".SS ", f);

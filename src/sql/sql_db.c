@@ -270,7 +270,16 @@ int tg_sql_open(tg_set *set, const tg_filter *f, const tg_options *opts, struct 
                           "CREATE TEMP VIEW counters AS SELECT c.*, t.name, t.unit FROM counter c "
                           "JOIN counter_track t ON c.track_id = t.id;"
                           "CREATE TEMP VIEW instant AS SELECT ts, track_id, name, arg_set_id "
-                          "FROM slice WHERE dur = 0;",
+                          "FROM slice WHERE dur = 0;"
+                          /* Perfetto's stdlib view (slices.with_context) less slice.type */
+                          "CREATE TEMP VIEW thread_slice AS SELECT slice.id, slice.ts, slice.dur, "
+                          "slice.category, slice.name, slice.track_id, thread_track.name AS "
+                          "track_name, thread.name AS thread_name, thread.utid, thread.tid, "
+                          "thread.is_main_thread, process.name AS process_name, process.upid, "
+                          "process.pid, slice.depth, slice.parent_id, slice.arg_set_id, "
+                          "slice.thread_ts, slice.thread_dur FROM slice JOIN thread_track ON "
+                          "slice.track_id = thread_track.id JOIN thread USING (utid) LEFT JOIN "
+                          "process USING (upid);",
                           NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         int status =

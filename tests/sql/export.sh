@@ -2,7 +2,7 @@
 # export.sh - `convert --to sqlite -o out.db` writes every table as a real table: for each
 # table, `sqlite3 -csv out.db "SELECT * FROM t"` prints the bytes `traceglot sql --format csv`
 # prints for the same query, less its header (one recording of each format); so do the views
-# (raw, sched, counters), and the join columns are indexed so sqlite3 joins through them.  The database
+# (raw, sched, counters, instant, thread_slice), and the join columns are indexed so sqlite3 joins through them.  The database
 # is written under a temporary name and renamed; an existing output is refused; a damaged
 # input leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
@@ -27,7 +27,7 @@ for t in "$TG_TEST_DATA"/uftrace/events.data "$TG_TEST_DATA"/uftrace/forks.data 
         tg_same "$(basename "$t") $table ($(wc -l <"$TG_TMP/ours.csv") rows)" "$TG_TMP/sqlite3.csv" "$TG_TMP/ours.csv"
     done
     # Perfetto's other names (views) answer in sqlite3 as in traceglot
-    for view in raw sched counters; do
+    for view in raw sched counters instant thread_slice; do
         sqlite3 -csv "$db" "SELECT * FROM $view" >"$TG_TMP/sqlite3.csv"
         tg_run "$TG" sql --format csv "$t" -q "SELECT * FROM $view"
         tail -n +2 "$TG_TMP/out" >"$TG_TMP/ours.csv"
