@@ -1,6 +1,7 @@
 /* sql_tracks.c - the tracks and CPUs of the kernel model as Perfetto's tables: track (every
  * track), thread_track, process_track, cpu_track (a CPU's slices: IRQs, softirqs),
- * counter_track (every counter track), cpu_counter_track (cpufreq, cpuidle) and cpu.
+ * counter_track (every counter track), cpu_counter_track (cpufreq, cpuidle),
+ * process_counter_track (the counter tracks of a process and of no thread) and cpu.
  *
  * The model hands track ids out in one sequence, in the order the events make the tracks (a
  * thread's track when the thread is made, a counter or per-CPU track at its first value or
@@ -26,7 +27,15 @@ static const char *type_name(tg_ktrack_type type)
     return NULL;
 }
 
-enum track_family { ANY_TRACK, THREAD_TRACK, PROCESS_TRACK, CPU_TRACK, COUNTER_TRACK, CPU_COUNTER };
+enum track_family {
+    ANY_TRACK,
+    THREAD_TRACK,
+    PROCESS_TRACK,
+    CPU_TRACK,
+    COUNTER_TRACK,
+    CPU_COUNTER,
+    PROCESS_COUNTER
+};
 
 static bool in_family(const tg_ktrack *t, enum track_family f)
 {
@@ -37,6 +46,7 @@ static bool in_family(const tg_ktrack *t, enum track_family f)
     case CPU_TRACK: return !t->is_counter && t->cpu >= 0;
     case COUNTER_TRACK: return t->is_counter;
     case CPU_COUNTER: return t->is_counter && t->cpu >= 0;
+    case PROCESS_COUNTER: return t->is_counter && t->upid >= 0 && t->utid < 0 && t->cpu < 0;
     }
     return false;
 }
@@ -216,6 +226,25 @@ static int cpu_counter_track_next(sql_cursor *c)
 const sql_table sql_table_cpu_counter_track = {
     .columns = COMMON_COLUMNS "unit TEXT, description TEXT, cpu INTEGER",
     TRACK_TABLE("cpu_counter_track", CC_COUNT, -1, cpu_counter_track_next)};
+
+enum { PC_UNIT = K_COMMON, PC_DESCRIPTION, PC_UPID, PC_COUNT };
+
+static int process_counter_track_next(sql_cursor *c)
+{
+    const tg_ktrack *t = next_of(c, PROCESS_COUNTER);
+    if (!t)
+        return 0;
+    sql_val *v = c->row;
+    put_common(v, t);
+    sql_text(&v[PC_UNIT], t->unit);
+    sql_null(&v[PC_DESCRIPTION]);
+    sql_int(&v[PC_UPID], t->upid);
+    return 0;
+}
+
+const sql_table sql_table_process_counter_track = {
+    .columns = COMMON_COLUMNS "unit TEXT, description TEXT, upid INTEGER",
+    TRACK_TABLE("process_counter_track", PC_COUNT, -1, process_counter_track_next)};
 
 /* ---- cpu: the CPUs events were on, and those the traces list (tg_cpu_info) ---------------- */
 

@@ -38,6 +38,7 @@ const sql_table *const sql_tables[] = {
     &sql_table_cpu_track,
     &sql_table_process_track,
     &sql_table_cpu_counter_track,
+    &sql_table_process_counter_track,
     &sql_table_flow,
     &sql_table_perf_sample,
     &sql_table_stack_profile_callsite,
