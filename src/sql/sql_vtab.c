@@ -44,6 +44,7 @@ const sql_table *const sql_tables[] = {
     &sql_table_stack_profile_callsite,
     &sql_table_stack_profile_frame,
     &sql_table_stack_profile_mapping,
+    &sql_table_metadata,
     NULL,
 };
 

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 tg_need_cmd sqlite3
 tables="slice thread process thread_track counter counter_track sched_slice thread_state
-        ftrace_event args trace stats trace_bounds process_counter_track"
+        ftrace_event args trace stats trace_bounds metadata process_counter_track"
 n=0
 for t in "$TG_TEST_DATA"/uftrace/events.data "$TG_TEST_DATA"/uftrace/forks.data \
          "$TG_TEST_DATA"/ftrace/sched-irq-timer-v7zstd.dat "$TG_TEST_DATA"/ctf/types \
