@@ -191,6 +191,11 @@ struct tg_trace {
 /* Adds an event class / a stream to the trace; NULL on allocation failure.  Names are
  * copied into the trace's arena. */
 tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, tg_event_kind kind);
+/* The two classes of the readers whose events are named slices (Perfetto, Chrome JSON,
+ * Gecko): "slice_begin" (id 0, a function entry) and "slice_end" (1, its exit); NOMEM on
+ * allocation failure. */
+int tg_trace_add_slice_classes(tg_trace *t, const tg_event_class **begin,
+                               const tg_event_class **end);
 tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
                                int cpu, int tid, void *priv);
 void tg_trace_set_version(tg_trace *t, const char *version);

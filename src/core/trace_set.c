@@ -291,6 +291,14 @@ tg_event_class *tg_trace_add_class(tg_trace *t, const char *name, uint64_t id, t
     return c;
 }
 
+int tg_trace_add_slice_classes(tg_trace *t, const tg_event_class **begin,
+                               const tg_event_class **end)
+{
+    *begin = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
+    *end = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
+    return *begin && *end ? 0 : TG_ERR_NOMEM;
+}
+
 tg_stream *tg_trace_add_stream(tg_trace *t, const struct tg_stream_ops *ops, const char *name,
                                int cpu, int tid, void *priv)
 {

@@ -19,6 +19,7 @@
 #include "core/file_input.h"
 #include "core/format_api.h"
 #include "core/grow.h"
+#include "core/record_run.h"
 #include "io/mapped_file.h"
 
 #include <json-c/json.h>
@@ -438,30 +439,19 @@ static struct json_object *args_of(struct json_object *data, bool *nomem)
 
 typedef struct gk_stream {
     gk_profile *g;
-    size_t next;
-    bool damage_given;
+    tg_record_run run;
 } gk_stream;
 
 static int gk_next(tg_stream *s, tg_event *ev, tg_error **err)
 {
     gk_stream *st = s->priv;
     gk_profile *g = st->g;
-    if (st->next >= g->n_recs) {
-        if (g->damage && !st->damage_given) {
-            st->damage_given = true;
-            return tg_err(err, TG_ERR_FORMAT, "%s", tg_error_message(g->damage));
-        }
-        return 0;
-    }
-    const gk_record *r = &g->recs[st->next++];
-    memset(ev, 0, sizeof *ev);
-    ev->ts = r->ts;
-    ev->cls = r->cls;
-    ev->stream = s;
-    ev->cpu = -1;
-    ev->pid = r->pid;
-    ev->tid = r->tid;
-    ev->depth = -1;
+    size_t at = 0;
+    int rc = tg_record_run_next(&st->run, g->n_recs, g->damage, &at, err);
+    if (rc <= 0)
+        return rc;
+    const gk_record *r = &g->recs[at];
+    tg_record_event(ev, s, r->ts, r->cls, r->pid, r->tid);
     ev->addr = (uint64_t)(uintptr_t)r->name;
     ev->offset = r->offset;
     ev->auxp = r;
@@ -472,8 +462,7 @@ static int gk_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
     gk_stream *st = s->priv;
-    st->next = 0;
-    st->damage_given = false;
+    tg_record_run_rewind(&st->run);
     return 0;
 }
 
@@ -567,9 +556,7 @@ static int gk_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
         return TG_ERR_IO;
     tg_trace_set_version(t, "gecko profile");
     tg_trace_set_tracer(t, "firefox-profiler", NULL);
-    g->begin = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
-    g->end = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
-    if (!g->begin || !g->end)
+    if (tg_trace_add_slice_classes(t, &g->begin, &g->end) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const uint8_t *end = g->map.data + g->map.size, *p = skip_space(g->map.data, end);
     int rc = p < end && *p == '{' ? walk_profile(t, p + 1, end)

@@ -156,9 +156,7 @@ static int tej_open(tg_trace *t, const char *path, const tg_options *opts, tg_er
         return TG_ERR_IO;
     tg_trace_set_version(t, "trace event format");
     tg_trace_set_tracer(t, "chrome-json", NULL);
-    j->begin = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
-    j->end = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
-    if (!j->begin || !j->end)
+    if (tg_trace_add_slice_classes(t, &j->begin, &j->end) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     const uint8_t *end = j->map.data + j->map.size, *p = skip_space(j->map.data, end);
     int rc = p < end && *p == '[' ? read_array(t, p + 1, end) : read_object(t, p, end);

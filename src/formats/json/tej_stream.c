@@ -7,35 +7,26 @@
  * floats, strings as strings, true/false as 1/0, an object or array as its JSON text. */
 #include "formats/json/tej_internal.h"
 
+#include "core/record_run.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct tej_stream {
     tej_trace *j;
-    size_t next;
-    bool damage_given;
+    tg_record_run run;
 } tej_stream;
 
 static int tej_next(tg_stream *s, tg_event *ev, tg_error **err)
 {
     tej_stream *st = s->priv;
     tej_trace *j = st->j;
-    if (st->next >= j->n_recs) {
-        if (j->damage && !st->damage_given) {
-            st->damage_given = true;
-            return tg_err(err, TG_ERR_FORMAT, "%s", tg_error_message(j->damage));
-        }
-        return 0;
-    }
-    const tej_record *r = &j->recs[st->next++];
-    memset(ev, 0, sizeof *ev);
-    ev->ts = r->ts;
-    ev->cls = r->cls;
-    ev->stream = s;
-    ev->cpu = -1;
-    ev->pid = r->pid;
-    ev->tid = r->tid;
-    ev->depth = -1;
+    size_t at = 0;
+    int rc = tg_record_run_next(&st->run, j->n_recs, j->damage, &at, err);
+    if (rc <= 0)
+        return rc;
+    const tej_record *r = &j->recs[at];
+    tg_record_event(ev, s, r->ts, r->cls, r->pid, r->tid);
     ev->addr = r->name;
     ev->offset = r->offset;
     ev->auxp = r;
@@ -68,8 +59,7 @@ static int tej_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
     tej_stream *st = s->priv;
-    st->next = 0;
-    st->damage_given = false;
+    tg_record_run_rewind(&st->run);
     return 0;
 }
 

@@ -520,12 +520,8 @@ static int pf_open(tg_trace *t, const char *path, const tg_options *opts, tg_err
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     tg_trace_set_tracer(t, "perfetto", NULL);
     t->classes_grow = true;
-    tg_event_class *b = tg_trace_add_class(t, "slice_begin", 0, TG_KIND_FUNC_ENTRY);
-    tg_event_class *e = tg_trace_add_class(t, "slice_end", 1, TG_KIND_FUNC_EXIT);
-    if (!b || !e)
+    if (tg_trace_add_slice_classes(t, &p->slice_begin, &p->slice_end) < 0)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
-    p->slice_begin = b;
-    p->slice_end = e;
     /* a Linux system trace's tid 0 is the idle task, which trace_processor names so */
     tg_task_info swapper = {.tid = 0, .pid = 0, .ppid = -1, .name = "swapper"};
     if (tg_trace_add_task(t, &swapper) < 0)

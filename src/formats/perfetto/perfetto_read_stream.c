@@ -9,13 +9,14 @@
  * carry reads as its default (0, ""), as the kernel would have written it. */
 #include "formats/perfetto/perfetto_read_internal.h"
 
+#include "core/record_run.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct pf_stream {
     pf_trace *p;
-    size_t next;
-    bool damage_given;
+    tg_record_run run;
     const pf_record *decoded_rec; /* the record whose message is decoded */
     ProtobufCMessage *decoded;
 } pf_stream;
@@ -24,22 +25,13 @@ static int pf_next(tg_stream *s, tg_event *ev, tg_error **err)
 {
     pf_stream *st = s->priv;
     pf_trace *p = st->p;
-    if (st->next >= p->n_recs) {
-        if (p->damage && !st->damage_given) {
-            st->damage_given = true;
-            return tg_err(err, TG_ERR_FORMAT, "%s", tg_error_message(p->damage));
-        }
-        return 0;
-    }
-    const pf_record *r = &p->recs[st->next++];
-    memset(ev, 0, sizeof *ev);
-    ev->ts = r->ts;
-    ev->cls = r->cls;
-    ev->stream = s;
+    size_t at = 0;
+    int rc = tg_record_run_next(&st->run, p->n_recs, p->damage, &at, err);
+    if (rc <= 0)
+        return rc;
+    const pf_record *r = &p->recs[at];
+    tg_record_event(ev, s, r->ts, r->cls, r->pid, r->tid);
     ev->cpu = r->cpu;
-    ev->pid = r->pid;
-    ev->tid = r->tid;
-    ev->depth = -1;
     ev->addr = r->cls == p->counter ? 0 : r->addr;
     ev->offset = r->offset;
     ev->data = r->data;
@@ -52,8 +44,7 @@ static int pf_rewind(tg_stream *s, tg_error **err)
 {
     (void)err;
     pf_stream *st = s->priv;
-    st->next = 0;
-    st->damage_given = false;
+    tg_record_run_rewind(&st->run);
     return 0;
 }
 
