@@ -33,6 +33,26 @@ static tg_class_count *row_for(tg_class_counts *cc, tg_hash *ix, const tg_event 
     return row;
 }
 
+/* Counts one event at time ts into its class's row: a lost-records marker says how many the
+ * tracer lost, it is not an event.  NOMEM when the row cannot be made. */
+static int count_event(tg_class_counts *cc, tg_hash *ix, const tg_event *ev, int64_t ts)
+{
+    tg_class_count *row = row_for(cc, ix, ev);
+    if (!row)
+        return TG_ERR_NOMEM;
+    row->count++;
+    row->last_ns = ts;
+    if (tg_event_kind_of(ev) == TG_KIND_LOST) {
+        cc->lost += tg_event_lost_count(ev);
+        return 0;
+    }
+    if (!cc->events)
+        cc->first_ns = ts;
+    cc->last_ns = ts;
+    cc->events++;
+    return 0;
+}
+
 /* ---- one table per stream ------------------------------------------------------------------ */
 
 typedef struct stream_counts {
@@ -58,21 +78,8 @@ static int count_stream(void *ctx, size_t no, tg_stream_iter *sit)
             if (ts < prev)
                 sc->in_order = false;
             prev = ts;
-            tg_class_count *row = row_for(cc, &ix, ev);
-            if (!row) {
-                rc = TG_ERR_NOMEM;
+            if ((rc = count_event(cc, &ix, ev, ts)) < 0)
                 goto out;
-            }
-            row->count++;
-            row->last_ns = ts;
-            if (tg_event_kind_of(ev) == TG_KIND_LOST) {
-                cc->lost += tg_event_lost_count(ev);
-                continue;
-            }
-            if (!cc->events)
-                cc->first_ns = ts;
-            cc->last_ns = ts;
-            cc->events++;
         }
         if (!sc->in_order)
             break; /* the merged pass it is */
@@ -201,23 +208,8 @@ int tg_class_counts_run(tg_class_counts *cc, tg_iter *it)
     const tg_event *ev;
     int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
-        int64_t ts = tg_event_time_ns(ev);
-        tg_class_count *row = row_for(cc, &ix, ev);
-        if (!row) {
-            rc = TG_ERR_NOMEM;
+        if ((rc = count_event(cc, &ix, ev, tg_event_time_ns(ev))) < 0)
             break;
-        }
-        row->count++;
-        row->last_ns = ts;
-        if (tg_event_kind_of(ev) == TG_KIND_LOST) {
-            /* a lost-records marker says how many the tracer lost: it is not an event */
-            cc->lost += tg_event_lost_count(ev);
-            continue;
-        }
-        if (!cc->events)
-            cc->first_ns = ts;
-        cc->last_ns = ts;
-        cc->events++;
     }
     tg_hash_free(&ix);
     for (size_t i = 0; i < cc->n; i++) /* read from a twin of the set: its traces stand for */

@@ -332,6 +332,20 @@ static int told_extras(struct sched_scan *s, const tg_kstep *st)
     return 0;
 }
 
+/* The row of the slice a told state began on CPU `cpu`, ending at ts (its end state unknown). */
+static struct sched_row told_cpu_row(const struct told_cpu *c, int cpu, int64_t ts)
+{
+    return (struct sched_row){.id = c->id,
+                              .ts = c->ts,
+                              .dur = ts - c->ts,
+                              .cpu = cpu,
+                              .utid = c->utid,
+                              .prio = c->prio,
+                              .waker = SQL_ANY,
+                              .irq = SQL_ANY,
+                              .io_wait = SQL_ANY};
+}
+
 /* The state a task told last is over (a state told with its duration): its thread's state
  * row ends, and so does its slice on the CPU it ran on (in no known state). */
 static int on_told_over(struct sched_scan *s, const sql_query *q, const tg_kstep *st, int64_t ts)
@@ -340,15 +354,7 @@ static int on_told_over(struct sched_scan *s, const sql_query *q, const tg_kstep
     struct told_cpu *c =
         st->task_cpu >= 0 && (size_t)st->task_cpu < s->n_told ? &s->told[st->task_cpu] : NULL;
     if (c && c->pending && c->tid == st->task_tid) {
-        struct sched_row r = {.id = c->id,
-                              .ts = c->ts,
-                              .dur = ts - c->ts,
-                              .cpu = st->task_cpu,
-                              .utid = c->utid,
-                              .prio = c->prio,
-                              .waker = SQL_ANY,
-                              .irq = SQL_ANY,
-                              .io_wait = SQL_ANY};
+        struct sched_row r = told_cpu_row(c, st->task_cpu, ts);
         if (!s->states)
             TG_TRY(put_row(s, q, &r));
         c->pending = false;
@@ -400,15 +406,7 @@ static int on_told_state(struct sched_scan *s, const sql_query *q, const tg_kste
     struct told_cpu *c = &s->told[st->task_cpu];
     int64_t unnamed = -1; /* the task whose slice this one ended */
     bool updated = false;
-    struct sched_row r = {.id = c->id,
-                          .ts = c->ts,
-                          .dur = ts - c->ts,
-                          .cpu = st->task_cpu,
-                          .utid = c->utid,
-                          .prio = c->prio,
-                          .waker = SQL_ANY,
-                          .irq = SQL_ANY,
-                          .io_wait = SQL_ANY};
+    struct sched_row r = told_cpu_row(c, st->task_cpu, ts);
     if (running) {
         if (c->pending) {
             for (size_t i = 0; i < s->n_hang; i++)
