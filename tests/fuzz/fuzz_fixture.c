@@ -219,6 +219,29 @@ int tg_fuzz_seed_units(const char *out, const char *const *fixtures, size_t n, c
     return count;
 }
 
+int tg_fuzz_seed_files(const char *out, const char *const *files, size_t n)
+{
+    int count = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", TG_FUZZ_DATA, files[i]);
+        const char *slash = strrchr(files[i], '/');
+        size_t len = 0;
+        uint8_t *b = tg_fuzz_slurp(path, &len);
+        if (b)
+            count += tg_fuzz_seed(out, slash ? slash + 1 : files[i], -1, b, len);
+        free(b);
+    }
+    return count;
+}
+
+void tg_fuzz_whole_file(const char *name, const uint8_t *data, size_t size)
+{
+    char path[256];
+    if (tg_fuzz_scratch_put(name, data, size, path, sizeof path) == 0)
+        tg_exercise_path(path, NULL);
+}
+
 /* libFuzzer calls this first: with TG_FUZZ_SEEDS=DIR the binary only writes its seeds. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

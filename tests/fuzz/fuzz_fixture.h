@@ -19,20 +19,6 @@
 
 #ifndef TG_FUZZ_DATA
 #error "TG_FUZZ_DATA must name tests/data (set by tests/fuzz/CMakeLists.txt)"
-
-/* ---- seeds: each target cuts its own from its fixtures ----------------------------------- */
-
-/* Defined by every target: writes its seeds into the folder out (which exists) and returns
- * how many.  A fuzzing binary run with TG_FUZZ_SEEDS=DIR writes them there and exits
- * (tests/fuzz/run.sh); the replay driver's --seeds and --self-test call it too. */
-int tg_fuzz_seeds(const char *out);
-/* Writes one seed out/name: the byte pick first when pick >= 0 (the targets whose first
- * byte picks their fixture), then p[0..n).  1 when written, else 0. */
-int tg_fuzz_seed(const char *out, const char *name, int pick, const void *p, size_t n);
-/* The seeds of tg_fuzz_dir_unit(_pick): the unit of each fixture (pick: behind its byte). */
-int tg_fuzz_seed_units(const char *out, const char *const *fixtures, size_t n, const char *pattern,
-                       int pick);
-
 #endif
 
 /* The whole file at path (malloc'ed, *n its size), NULL when unreadable. */
@@ -71,5 +57,14 @@ int tg_fuzz_seed(const char *out, const char *name, int pick, const void *p, siz
 /* The seeds of tg_fuzz_dir_unit(_pick): the unit of each fixture (pick: behind its byte). */
 int tg_fuzz_seed_units(const char *out, const char *const *fixtures, size_t n, const char *pattern,
                        int pick);
+/* The seeds of the whole-file targets: each file of tests/data named (as "perf/x.data") whole,
+ * under its base name. */
+int tg_fuzz_seed_files(const char *out, const char *const *files, size_t n);
+
+/* ---- whole-file targets -------------------------------------------------------------------- */
+
+/* Writes the input to the scratch file name (whose extension the probes may look at) and
+ * exercises it. */
+void tg_fuzz_whole_file(const char *name, const uint8_t *data, size_t size);
 
 #endif

@@ -4,10 +4,6 @@
  * Perfetto fixtures of tests/data/perfetto. */
 #include "fuzz_fixture.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 static const char *const seeds[] = {
     "perfetto/ftrace.pb",
     "perfetto/track-events.pb",
@@ -15,23 +11,11 @@ static const char *const seeds[] = {
 
 int tg_fuzz_seeds(const char *out)
 {
-    int n = 0;
-    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", TG_FUZZ_DATA, seeds[i]);
-        size_t len = 0;
-        uint8_t *b = tg_fuzz_slurp(path, &len);
-        if (b)
-            n += tg_fuzz_seed(out, strrchr(seeds[i], '/') + 1, -1, b, len);
-        free(b);
-    }
-    return n;
+    return tg_fuzz_seed_files(out, seeds, sizeof seeds / sizeof seeds[0]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[256];
-    if (tg_fuzz_scratch_put("input.pb", data, size, path, sizeof path) == 0)
-        tg_exercise_path(path, NULL);
+    tg_fuzz_whole_file("input.pb", data, size);
     return 0;
 }
