@@ -31,7 +31,10 @@
 #   NAME.script-kallsyms-edge.txt, NAME.script-kallsyms-noref.txt  perf script with those
 #   NAME.script-cpumode.txt        perf script -F tid,misc (each sample's cpumode letter)  `record-fixtures.sh
 # --reports` records nothing: it only writes the perf report references of the fixtures
-# there are.
+# there are.  `record-fixtures.sh --ctf` records nothing either: it converts each fixture
+# with `perf data convert --to-ctf` and keeps babeltrace2's text of it (TZ=UTC) as
+# NAME.ctf.txt, and the first 200 lines of that of perf-kernel/kernel.data as
+# kernel.ctf-head.txt (pipe.data has none: perf's converter refuses pipe input).
 # Skips (exit 77) where perf is missing or perf_event_open is refused.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -70,6 +73,21 @@ if [ "${1:-}" = --kallsyms ]; then
         done
     done
     chmod 644 "$data"/kallsyms* "$data"/*.txt
+    exit 0
+fi
+if [ "${1:-}" = --ctf ]; then
+    command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 is not installed"; exit 77; }
+    export TZ=UTC
+    for f in "$data"/*.data; do
+        n=$(basename "${f%.data}")
+        [ "$n" = pipe ] && continue
+        perf data convert --to-ctf "$tmp/ctf-$n" -i "$f" >/dev/null 2>&1
+        babeltrace2 "$tmp/ctf-$n" >"$data/$n.ctf.txt"
+    done
+    perf data convert --to-ctf "$tmp/ctf-kernel" -i "$here/../data/perf-kernel/kernel.data" \
+        >/dev/null 2>&1
+    babeltrace2 "$tmp/ctf-kernel" | head -n 200 >"$data/kernel.ctf-head.txt"
+    chmod 644 "$data"/*.txt
     exit 0
 fi
 gcc -O1 -g -fno-omit-frame-pointer -o "$work/perf_work" "$here/perf_work.c"

@@ -96,9 +96,15 @@ static inline void tg_evf_value(const tg_evf_field *fl, const uint8_t *d, size_t
             out->v.str.len = strnlen((const char *)d + off, len);
             out->flags = TG_VALF_TEXT;
         } else {
+            /* the element's size, byte order and kind go with the bytes, for writers that
+             * keep the array's elements (the CTF writer, as perf's converter does) */
             out->type = TG_VAL_BYTES;
             out->v.str.ptr = (const char *)d + off;
             out->v.str.len = len;
+            out->bits = (uint16_t)(fl->elem_size <= 8 ? fl->elem_size * 8 : 0);
+            out->byte_order = big_endian ? 2 : 1;
+            out->flags = (uint8_t)(((fl->flags & TG_EVF_POINTER) ? TG_VALF_POINTER : 0) |
+                                   ((fl->flags & TG_EVF_LONG) ? TG_VALF_LONG : 0));
         }
         return;
     }

@@ -106,6 +106,27 @@ static int encode_elements(cw_pack *p, const tg_field_type *t, const tg_value *v
     return 0;
 }
 
+static int encode_int(cw_pack *p, const tg_field_type *t, const tg_value *v, tg_error **err);
+
+/* An array whose value is its elements' raw bytes (a tracepoint's fixed array): each
+ * element read from them by the value's element size and byte order. */
+static int encode_packed_elements(cw_pack *p, const tg_field_type *t, const tg_value *v,
+                                  tg_error **err)
+{
+    size_t size = v->bits / 8;
+    if (!size || size > 8 || !t->element || v->v.str.len != size * t->length)
+        return mismatch(v, "array of whole elements", err);
+    const uint8_t *b = (const uint8_t *)v->v.str.ptr;
+    for (size_t i = 0; i < (size_t)t->length; i++) {
+        uint64_t u = 0;
+        for (size_t k = 0; k < size; k++)
+            u |= (uint64_t)b[i * size + (v->byte_order == 2 ? size - 1 - k : k)] << (8 * k);
+        tg_value e = {.type = TG_VAL_UINT, .v.u = u};
+        TG_TRY(encode_int(p, t->element, &e, err));
+    }
+    return 0;
+}
+
 static int encode_int(cw_pack *p, const tg_field_type *t, const tg_value *v, tg_error **err)
 {
     uint64_t u;
@@ -205,6 +226,8 @@ static int encode(cw_pack *p, const tg_field_type *t, const tg_value *v, cw_leng
     case TG_FT_ARRAY:
         if (is_text(t))
             return encode_text(p, t, v, t->length, err);
+        if (v->type == TG_VAL_BYTES)
+            return encode_packed_elements(p, t, v, err);
         return encode_elements(p, t, v, t->length, lens, err);
     case TG_FT_SEQUENCE:
         if (v->type == TG_VAL_BYTES && !is_text(t) && t->element && t->element->bits == 8) {

@@ -195,7 +195,7 @@ static void put_stream_class(tg_buf *b, const cw_otrace *tr, const cw_sclass *sc
 static void put_event_class(tg_buf *b, const cw_class *c)
 {
     tg_buf_puts(b, "event {\n    name = ");
-    cw_tsdl_quoted(b, tg_event_class_name(c->in));
+    cw_tsdl_quoted(b, c->name ? c->name : tg_event_class_name(c->in));
     tg_buf_printf(b, ";\n    id = %u;\n    stream_id = %u;\n", c->id, c->sc->id);
     if (c->ectx) {
         tg_buf_puts(b, "    context := ");
@@ -230,7 +230,10 @@ int cw_write_metadata(const cw_otrace *tr, cw_class *const *classes, size_t n_cl
                    "        integer { size = 64; align = 8; signed = false; byte_order = le; base "
                    "= 10; } stream_instance_id;\n"
                    "    } align(8);\n};\n\n");
-    cw_tsdl_env(b, tr->in);
+    if (tr->perf)
+        cw_perf_env(b, tr->in);
+    else
+        cw_tsdl_env(b, tr->in);
     if (tr->has_clock)
         put_clock(b, &tr->clock);
     for (size_t i = 0; i < tr->n_sclasses; i++)

@@ -15,6 +15,9 @@
  * (class id, timestamp as a value of the trace's clock).  The metadata (ctf_metadata.c) is
  * written last, when every class and every enumeration label has been seen.
  *
+ * perf.data traces are written as perf's converter writes them (ctf_perf.c): samples only,
+ * one stream per CPU, perf's field names and types.
+ *
  * Memory: one packet buffer per stream (packets close at CW_PACKET_BYTES), the class and
  * stream tables; nothing grows with the number of events. */
 #include "writers/ctf/ctf_writer.h"
@@ -36,6 +39,7 @@
 
 typedef struct cw_stream {
     tg_stream *in;
+    int64_t cpu; /* its packet context's cpu_id (perf.data: the key, with in) */
     cw_otrace *tr;
     cw_sclass *sc;
     uint32_t instance;
@@ -62,6 +66,7 @@ typedef struct cw_writer {
     size_t n_streams, cap_streams;
     cw_stream *last_stream;
     cw_derived *derived;
+    cw_perf *perf;
     tg_value *vals; /* one scope's top-level values */
     size_t cap_vals;
     tg_value *pay; /* derived classes: the payload's values (func, args, ret) */
@@ -249,12 +254,14 @@ static cw_class *class_of(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
     return new_class(w, s->tr, ev, shape, err);
 }
 
-static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
+/* The output stream of input stream in; perf.data (perf_cpu >= 0): of in and that CPU. */
+static cw_stream *stream_of(cw_writer *w, tg_stream *in, int64_t perf_cpu, tg_error **err)
 {
-    if (w->last_stream && w->last_stream->in == in)
-        return w->last_stream;
+    cw_stream *last = w->last_stream;
+    if (last && last->in == in && (perf_cpu < 0 || last->cpu == perf_cpu))
+        return last;
     for (size_t i = 0; i < w->n_streams; i++)
-        if (w->streams[i]->in == in)
+        if (w->streams[i]->in == in && (perf_cpu < 0 || w->streams[i]->cpu == perf_cpu))
             return w->last_stream = w->streams[i];
     cw_stream *s = calloc(1, sizeof *s);
     if (!s || tg_grow(&w->streams, &w->cap_streams, w->n_streams + 1, sizeof *w->streams) < 0) {
@@ -277,7 +284,14 @@ static cw_stream *stream_of(cw_writer *w, tg_stream *in, tg_error **err)
         tg_err(err, TG_ERR_FORMAT, "stream %s: of no trace of the set", tg_stream_name(in));
         return NULL;
     }
-    snprintf(s->fname, sizeof s->fname, "stream_%u", s->instance);
+    s->cpu = tg_stream_cpu(in) < 0 ? 0 : tg_stream_cpu(in);
+    if (perf_cpu >= 0) { /* perf's streams: numbered as they are first written */
+        s->cpu = perf_cpu;
+        s->instance = s->tr->n_perf_streams++;
+        snprintf(s->fname, sizeof s->fname, "perf_stream_%u", s->instance);
+    } else {
+        snprintf(s->fname, sizeof s->fname, "stream_%u", s->instance);
+    }
     w->streams[w->n_streams++] = s;
     return w->last_stream = s;
 }
@@ -378,9 +392,7 @@ static int packet_members(cw_writer *w, cw_stream *s, const tg_event *ev, tg_err
         return 0;
     size_t n = 0;
     if (s->sc->derived) {
-        tg_value v = {.type = TG_VAL_UINT,
-                      .name = "cpu_id",
-                      .v.u = (uint64_t)(tg_stream_cpu(s->in) < 0 ? 0 : tg_stream_cpu(s->in))};
+        tg_value v = {.type = TG_VAL_UINT, .name = "cpu_id", .v.u = (uint64_t)s->cpu};
         if (tg_grow(&w->vals, &w->cap_vals, 1, sizeof *w->vals) < 0)
             return tg_err(err, TG_ERR_NOMEM, "out of memory");
         w->vals[0] = v;
@@ -412,7 +424,7 @@ static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_
         (s->tr->has_clock && cw_pack_uint(p, clock_value, 64, 0) < 0))
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     size_t n = 0;
-    if (s->sc->derived) {
+    if (s->sc->derived && s->sc->sctx == &pid_ctx) {
         tg_value v[2] = {{.type = TG_VAL_SINT, .name = "pid", .v.s = tg_event_pid(ev)},
                          {.type = TG_VAL_SINT, .name = "tid", .v.s = tg_event_tid(ev)}};
         TG_TRY(cw_encode_members(p, &pid_ctx, v, 2, &lens, err));
@@ -426,6 +438,11 @@ static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_
     }
     if (!c->payload)
         return 0;
+    if (c->perf) {
+        const tg_value *vals;
+        TG_TRY(cw_perf_values(w->perf, ev, &vals, &n, err));
+        return cw_encode_members(p, c->payload, vals, n, &lens, err);
+    }
     if (!c->derived) {
         TG_TRY(gather(w, ev, TG_SCOPE_PAYLOAD, 0, &n, err));
         return cw_encode_members(p, c->payload, w->vals, n, &lens, err);
@@ -443,9 +460,67 @@ static int encode_event(cw_writer *w, cw_stream *s, const cw_class *c, const tg_
     return cw_encode_members(p, c->payload, w->pay, w->n_pay, &lens, err);
 }
 
+/* The class of perf.data sample ev, and its CPU's stream in *sp. */
+static cw_class *perf_class_of(cw_writer *w, const tg_event *ev, cw_stream **sp, tg_error **err)
+{
+    const char *name;
+    if (!w->perf && !(w->perf = cw_perf_new())) {
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    const tg_field_type *payload = cw_perf_payload(w->perf, ev, &name, err);
+    if (!payload)
+        return NULL;
+    cw_stream *s = *sp = stream_of(w, tg_event_stream(ev), cw_perf_cpu(w->perf, ev), err);
+    if (!s)
+        return NULL;
+    const tg_event_class *in = tg_event_class_of(ev);
+    if (s->last_cls && s->last_cls->in == in)
+        return (cw_class *)s->last_cls;
+    for (size_t i = 0; i < w->n_classes; i++)
+        if (w->classes[i]->in == in && w->classes[i]->perf)
+            return w->classes[i];
+    cw_otrace *tr = s->tr;
+    cw_class *c = calloc(1, sizeof *c);
+    if (!tr->perf_sc)
+        tr->perf_sc = add_sclass(tr, &cpu_ctx, NULL, 2);
+    if (!c || !tr->perf_sc ||
+        tg_grow(&w->classes, &w->cap_classes, w->n_classes + 1, sizeof *w->classes) < 0) {
+        free(c);
+        tg_err(err, TG_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    w->classes[w->n_classes++] = c;
+    *c = (cw_class){.in = in, .sc = tr->perf_sc, .payload = payload, .perf = 1, .name = name};
+    c->id = c->sc->next_event_id++;
+    return c;
+}
+
+/* Whether input stream in is of a perf.data trace (known from the last stream written). */
+static int of_perf(const cw_writer *w, const tg_stream *in)
+{
+    if (w->last_stream && w->last_stream->in == in)
+        return w->last_stream->tr->perf;
+    const tg_trace *t = tg_stream_trace(in);
+    for (size_t i = 0; i < w->n_traces; i++)
+        if (w->traces[i].in == t)
+            return w->traces[i].perf;
+    return 0;
+}
+
 static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
 {
-    cw_stream *s = stream_of(w, tg_event_stream(ev), err);
+    cw_stream *s = NULL;
+    cw_class *c;
+    if (of_perf(w, tg_event_stream(ev))) {
+        if (!cw_perf_is_sample(ev))
+            return 0; /* perf converts the samples only */
+        c = perf_class_of(w, ev, &s, err);
+        if (!c)
+            return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+        goto write;
+    }
+    s = stream_of(w, tg_event_stream(ev), -1, err);
     if (!s)
         return TG_ERR_NOMEM;
     if (tg_event_kind_of(ev) == TG_KIND_LOST) {
@@ -457,9 +532,10 @@ static int write_event(cw_writer *w, const tg_event *ev, tg_error **err)
         s->discarded += tg_event_lost_count(ev);
         return 0;
     }
-    cw_class *c = class_of(w, s, ev, err);
+    c = class_of(w, s, ev, err);
     if (!c)
         return err && *err ? tg_error_status(*err) : TG_ERR_NOMEM;
+write:
     s->last_cls = c;
     if (!s->sc) {
         s->sc = c->sc;
@@ -524,6 +600,7 @@ static void writer_free(cw_writer *w)
     free(w->pay);
     cw_pack_free(&w->scratch);
     cw_derived_free(w->derived);
+    cw_perf_free(w->perf);
 }
 
 static int finish(cw_writer *w, tg_error **err)
@@ -574,6 +651,11 @@ static int otrace_init(cw_writer *w, size_t index, tg_error **err)
     const char *ck = tg_trace_clock(t)->name;
     tr->has_clock = ck != NULL && strcmp(ck, "unknown") != 0;
     cw_clock_of(&tr->clock, t, tr->uuid);
+    tr->perf = cw_perf_is_trace(t);
+    if (tr->perf) { /* perf's converter: a clock of offset 0 counting the samples' times */
+        tr->has_clock = 1;
+        cw_perf_clock(&tr->clock);
+    }
     /* derived streams carry their cpu when every stream of the trace has one */
     int all_cpu = 1;
     for (size_t i = 0; i < tg_trace_stream_count(t); i++)

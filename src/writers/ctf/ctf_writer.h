@@ -9,6 +9,7 @@
  *                  classes
  *   ctf_write.c    the converter: one output trace per input trace; classes, streams,
  *                  packets, files
+ *   ctf_perf.c     perf.data samples as `perf data convert --to-ctf` writes them
  *
  * The writer sees only the public event model: the field schema that CTF input declares
  * (tg_event_class_schema) is written back type for type, so babeltrace2 prints the same;
@@ -124,7 +125,9 @@ typedef struct cw_class {
     uint32_t id;
     const tg_field_type *ectx, *payload;
     int derived, func;
-    uint64_t shape; /* derived: the payload's shape, see shape_of */
+    int perf;         /* a perf.data sample class: payload and values from ctf_perf.c */
+    const char *name; /* NULL: the input class's name */
+    uint64_t shape;   /* derived: the payload's shape, see shape_of */
 } cw_class;
 
 /* One output trace (one per input trace): its directory, uuid, clock and classes. */
@@ -140,6 +143,9 @@ typedef struct cw_otrace {
     size_t n_sclasses, cap_sclasses;
     cw_sclass *derived_sc;
     const tg_field_type *derived_pctx;
+    int perf;           /* a perf.data trace, written as perf's converter writes it */
+    cw_sclass *perf_sc; /* its one stream class (cpu_id, no event context) */
+    uint32_t n_perf_streams;
 } cw_otrace;
 
 /* Writes tr's metadata file: classes[0..n) are every class written (of every trace). */
@@ -147,5 +153,28 @@ int cw_write_metadata(const cw_otrace *tr, cw_class *const *classes, size_t n_cl
                       tg_error **err);
 /* Appends the TSDL env block of trace t. */
 void cw_tsdl_env(tg_buf *b, const tg_trace *t);
+
+/* ---- perf.data samples (ctf_perf.c) ------------------------------------------------------ */
+
+typedef struct cw_perf cw_perf; /* the layouts of the sample classes met */
+
+cw_perf *cw_perf_new(void);
+void cw_perf_free(cw_perf *p);
+/* Whether trace t is a perf.data file, and ev one of its samples (perf converts only
+ * those). */
+int cw_perf_is_trace(const tg_trace *t);
+int cw_perf_is_sample(const tg_event *ev);
+/* The payload type of sample ev's class, and perf's name for it in *name; NULL with *err
+ * set on failure. */
+const tg_field_type *cw_perf_payload(cw_perf *p, const tg_event *ev, const char **name,
+                                     tg_error **err);
+/* The CPU whose stream gets sample ev (after cw_perf_payload of it): its cpu, or 0. */
+int64_t cw_perf_cpu(cw_perf *p, const tg_event *ev);
+/* The values of sample ev for its payload type (valid until the next call). */
+int cw_perf_values(cw_perf *p, const tg_event *ev, const tg_value **vals, size_t *n,
+                   tg_error **err);
+/* perf's env block, and its clock (offset 0, ns). */
+void cw_perf_env(tg_buf *b, const tg_trace *t);
+void cw_perf_clock(cw_clock *c);
 
 #endif
