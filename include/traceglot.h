@@ -319,7 +319,8 @@ tg_stream *tg_trace_stream(const tg_trace *t, size_t i);
 int tg_trace_describe(const tg_trace *t, tg_buf *out, tg_error **err);
 /* A part of what the tracer's own tool prints about the file rather than its events,
  * appended to out: for ftrace "stat" (`trace-cmd report --stat`), "events" (`report -E`, the
- * event formats the file stores) and "printk" (`report -P`, its printk formats).  1 when
+ * event formats the file stores) and "printk" (`report -P`, its printk formats); for CTF
+ * "babeltrace2-metadata-info" and "babeltrace2-trace-infos" (babeltrace2's queries).  1 when
  * written, 0 when the format has no such part, or a negative status. */
 int tg_trace_render(const tg_trace *t, const char *part, tg_buf *out, tg_error **err);
 /* The same of a file that is no trace but that a format's tool reads: for "xray",

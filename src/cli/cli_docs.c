@@ -32,10 +32,16 @@ const struct cli_extra_command cli_extra_commands[] = {
      "every record of an XRay FDR-mode log in file order, as llvm-xray fdr-dump prints them "
      "(its -verify is refused)",
      (const char *const[]){"-h, --help", "this usage", NULL}},
-    {"query", "traceglot query src.ctf.fs metadata-info -p 'path=\"DIR\"'",
-     "the metadata of the CTF trace in DIR (its TSDL text, decoded from packets), as "
-     "babeltrace2 query answers it; other queries are refused",
-     (const char *const[]){"-p, --params PARAMS", "babeltrace2's parameters: path=\"DIR\"", NULL}},
+    {"query",
+     "traceglot query src.ctf.fs metadata-info|babeltrace.trace-infos -p 'path=\"DIR\"'|"
+     "'inputs=[\"DIR\"]'",
+     "babeltrace2 query's answers for the CTF trace in DIR: metadata-info (its TSDL text, "
+     "decoded from packets) and babeltrace.trace-infos (its streams as port names, with "
+     "their time ranges); other queries, several inputs and other parameters are refused",
+     (const char *const[]){"-p, --params PARAMS",
+                           "babeltrace2's parameters: path=\"DIR\" (metadata-info), "
+                           "inputs=[\"DIR\"] (babeltrace.trace-infos)",
+                           NULL}},
     {"run", "traceglot run -c NAME:CLASS [-p PARAMS] ... -x UPSTREAM:DOWNSTREAM ...",
      "babeltrace2 run's graphs of the components traceglot has: source.ctf.fs "
      "(inputs=[\"TRACE\",...]), filter.utils.muxer, filter.utils.trimmer (begin=, end=) and "

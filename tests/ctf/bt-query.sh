@@ -5,8 +5,9 @@
 # corpus against babeltrace2 itself when it is installed (the same bytes and exit status:
 # packetized and plain-text metadata, CTF 2 refused as babeltrace2 2.0 refuses it, a
 # metadata syntax error).  Known difference: babeltrace2 answers for the corpus's fail1 (a
-# trace `major` of 0), whose metadata traceglot refuses.  The other queries, a spelling
-# without path= and a folder without metadata are refused.
+# trace `major` of 0), whose metadata traceglot refuses.  Another query (babeltrace.support-info),
+# a spelling without path= and a folder without metadata are refused (babeltrace.trace-infos
+# is bt-trace-infos.sh's).
 . "$(dirname "$0")/../lib.sh"
 data=$TG_TEST_DATA/ctf
 opts=$data/babeltrace-options
@@ -38,8 +39,8 @@ if command -v babeltrace2 > /dev/null && [ -d "$TG_CORPUS/ctf" ]; then
 else
     echo "note: babeltrace2 or the corpus's ctf is missing: the corpus not compared"
 fi
-tg_said "query babeltrace.trace-infos refused" 2 "metadata-info only, not babeltrace.trace-infos" \
-    "$TG" query src.ctf.fs babeltrace.trace-infos -p "inputs=[\"$data/cyg\"]"
+tg_said "query babeltrace.support-info refused" 2 "babeltrace.trace-infos only, not babeltrace.support-info" \
+    "$TG" query src.ctf.fs babeltrace.support-info -p "input=\"$data/cyg\",type=\"directory\""
 tg_said "query of another component class refused" 2 "src.ctf.fs only, not sink.text.pretty" \
     "$TG" query sink.text.pretty metadata-info -p "path=\"$data/cyg\""
 tg_said "query without path= refused" 2 "takes -p 'path=\"DIR\"'" \

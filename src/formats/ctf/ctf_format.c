@@ -483,6 +483,8 @@ static int ctf_render_part(const tg_trace *t, const char *part, tg_buf *out, tg_
     }
     if (strcmp(part, "babeltrace2-metadata-info") == 0)
         return ctf_metadata_info(t, out, err);
+    if (strcmp(part, "babeltrace2-trace-infos") == 0)
+        return ctf_trace_infos(t, out, err);
     if (strcmp(part, "babeltrace-details") != 0)
         return 0;
     int rc = ctf_details_render(t, out);

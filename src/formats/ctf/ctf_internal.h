@@ -388,6 +388,9 @@ int ctf_metadata_text(const char *path, char **text, size_t *len, bool *packetiz
 /* `babeltrace2 query src.ctf.fs metadata-info`'s answer for the opened trace t
  * (ctf_metadata_info.c): 1, or a negative status. */
 int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err);
+/* 0 when babeltrace2 2.0 reads the trace's metadata (CTF 1.8, with its signature when plain
+ * text), else its refusal. */
+int ctf_metadata_bt2_check(const tg_trace *t, tg_error **err);
 
 typedef enum ctf_tok_kind {
     CTF_TK_EOF,

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err)
+/* The trace's metadata text as babeltrace2 2.0 reads it (malloc'ed), or its refusal. */
+static int bt2_metadata_text(const tg_trace *t, char **text_out, bool *packetized_out,
+                             tg_error **err)
 {
     const char *path = tg_trace_path(t);
     struct stat st;
@@ -35,8 +37,7 @@ int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err)
     /* babeltrace2 2.0 reads CTF 1.8 only, and plain-text metadata with its signature */
     static const char signature[] = "/* CTF 1.";
     if ((unsigned char)text[0] == 0x1e)
-        rc =
-            tg_err(err, TG_ERR_FORMAT, "CTF 2 metadata: babeltrace2's metadata-info reads CTF 1.8");
+        rc = tg_err(err, TG_ERR_FORMAT, "CTF 2 metadata: babeltrace2 2.0's queries read CTF 1.8");
     else if (!packetized && strncmp(text, signature, sizeof signature - 1) != 0)
         rc = tg_err(err, TG_ERR_FORMAT,
                     "missing \"/* CTF major.minor\" signature in plain text metadata");
@@ -44,6 +45,25 @@ int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err)
         free(text);
         return rc;
     }
+    *text_out = text;
+    *packetized_out = packetized;
+    return 0;
+}
+
+int ctf_metadata_bt2_check(const tg_trace *t, tg_error **err)
+{
+    char *text = NULL;
+    bool packetized = false;
+    TG_TRY(bt2_metadata_text(t, &text, &packetized, err));
+    free(text);
+    return 0;
+}
+
+int ctf_metadata_info(const tg_trace *t, tg_buf *out, tg_error **err)
+{
+    char *text = NULL;
+    bool packetized = false;
+    TG_TRY(bt2_metadata_text(t, &text, &packetized, err));
     tg_buf_puts(out, packetized ? "is-packetized: yes\ntext: " : "is-packetized: no\ntext: ");
     tg_buf_puts(out, text);
     tg_buf_putc(out, '\n');

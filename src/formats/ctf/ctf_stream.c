@@ -88,10 +88,11 @@ static int packet_open(ctf_trace *tr, ctf_dec *d, const tg_map *map, uint64_t of
     return 0;
 }
 
-int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
+int ctf_scan_packets(ctf_trace *tr, const char *path, ctf_packet_visit visit, void *ctx,
+                     tg_error **err)
 {
     tg_map map;
-    TG_TRY(tg_map_open(&map, f->path, err));
+    TG_TRY(tg_map_open(&map, path, err));
     uint64_t regs_small[64];
     uint64_t *regs = tr->meta.n_regs <= 64 ? regs_small : calloc(tr->meta.n_regs, sizeof *regs);
     if (!regs) {
@@ -100,28 +101,13 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
     }
     ctf_dec d = {.regs = regs};
     uint64_t off = 0;
-    bool first = true;
     while (off < map.size) {
         ctf_stream_decl *sc = NULL;
         uint64_t pc_pos, pbits = 0;
         tg_error *why = NULL;
-        int rc = packet_open(tr, &d, &map, off, f->path, &sc, &pc_pos, &pbits, &why);
-        /* a damaged packet is the reader's to report when it gets there: the packets before
-         * it are read; a first packet whose header names its stream class still gives the
-         * file its stream (else the first class: the file gives only its error) */
+        int rc = packet_open(tr, &d, &map, off, path, &sc, &pc_pos, &pbits, &why);
         tg_error_free(why);
-        if (first) {
-            f->sc = sc ? sc : tr->meta.streams[0];
-            /* babeltrace2 groups a class's files by instance id only when their packets have
-             * a beginning time to order them by: without one, each file is a stream of its
-             * own, numbered as those without an id */
-            f->has_instance = sc && (d.seen & (1u << CTF_M_STREAM_INSTANCE_ID)) && sc->clock &&
-                              (d.seen & (1u << CTF_M_TS_BEGIN));
-            f->instance = d.stream_instance_id;
-            f->first_ts = sc && (d.seen & (1u << CTF_M_TS_BEGIN)) ? d.ts_begin : 0;
-            first = false;
-        }
-        if (rc < 0 || sc != f->sc)
+        if (!visit(ctx, &d, rc < 0 ? NULL : sc, sc, off) || rc < 0)
             break;
         off += pbits / 8;
     }
@@ -129,6 +115,41 @@ int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
         free(regs);
     tg_map_close(&map);
     return 0;
+}
+
+struct file_scan {
+    ctf_trace *tr;
+    ctf_file *f;
+};
+
+/* ctf_scan_file's visitor: the first packet names the file's stream; the packets after it
+ * are only checked (up to the first damaged one or one of another class). */
+static bool scan_file_packet(void *ctx, const ctf_dec *d, const ctf_stream_decl *whole,
+                             const ctf_stream_decl *sc, uint64_t off)
+{
+    const struct file_scan *fs = ctx;
+    ctf_file *f = fs->f;
+    if (off == 0) {
+        ctf_trace *tr = fs->tr;
+        /* a damaged packet is the reader's to report when it gets there: the packets before
+         * it are read; a first packet whose header names its stream class still gives the
+         * file its stream (else the first class: the file gives only its error) */
+        f->sc = sc ? (ctf_stream_decl *)sc : tr->meta.streams[0];
+        /* babeltrace2 groups a class's files by instance id only when their packets have
+         * a beginning time to order them by: without one, each file is a stream of its
+         * own, numbered as those without an id */
+        f->has_instance = sc && (d->seen & (1u << CTF_M_STREAM_INSTANCE_ID)) && sc->clock &&
+                          (d->seen & (1u << CTF_M_TS_BEGIN));
+        f->instance = d->stream_instance_id;
+        f->first_ts = sc && (d->seen & (1u << CTF_M_TS_BEGIN)) ? d->ts_begin : 0;
+    }
+    return whole && whole == f->sc;
+}
+
+int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err)
+{
+    struct file_scan fs = {tr, f};
+    return ctf_scan_packets(tr, f->path, scan_file_packet, &fs, err);
 }
 
 void ctf_dstream_free(ctf_dstream *ds)
@@ -545,6 +566,26 @@ static bool stream_clock_value(const tg_event *ev, uint64_t *cycles)
         return false;
     *cycles = ds->ev_clock;
     return true;
+}
+
+int ctf_packet_last_clock(tg_stream *s, size_t file, uint64_t off, uint64_t *clock, tg_error **err)
+{
+    ctf_dstream *ds = s->priv;
+    int found = 0, rc;
+    for (;;) {
+        tg_event ev = {.stream = s, .cpu = -1, .pid = -1, .tid = -1, .depth = -1};
+        if ((rc = stream_next(s, &ev, err)) <= 0)
+            break;
+        if (ds->cur_file > file || (ds->cur_file == file && ds->pkt_off > off))
+            break; /* past that packet */
+        tg_event_kind k = ev.cls ? ev.cls->kind : TG_KIND_LOST;
+        if (k == TG_KIND_LOST || k == TG_KIND_PACKETS_LOST || ds->cur_file != file ||
+            ds->pkt_off != off)
+            continue;
+        *clock = ds->ev_clock;
+        found = 1;
+    }
+    return rc < 0 ? rc : found;
 }
 
 static bool stream_clock_span(const tg_event *ev, uint64_t *begin, uint64_t *end, int64_t *end_ns)

@@ -121,6 +121,18 @@ extern const struct tg_stream_ops ctf_stream_ops;
 /* Reads the packet headers of one stream file: validates every packet's sizes and returns
  * the first packet's stream class, instance id and begin time. */
 int ctf_scan_file(ctf_trace *tr, ctf_file *f, tg_error **err);
+/* Each packet of the stream file at path, in file order: visit gets its decoded header and
+ * context (d), its stream class (whole: NULL when the packet is damaged; sc: the class its
+ * header names, if any) and its offset; it returns whether to go on.  A damaged packet
+ * ends the walk after its visit. */
+typedef bool (*ctf_packet_visit)(void *ctx, const ctf_dec *d, const ctf_stream_decl *whole,
+                                 const ctf_stream_decl *sc, uint64_t off);
+int ctf_scan_packets(ctf_trace *tr, const char *path, ctf_packet_visit visit, void *ctx,
+                     tg_error **err);
+/* The clock value of the last event of the stream's packet at offset off of its file number
+ * file, read through the stream from where it is (a stream not read yet: a query's); 0 when
+ * that packet holds no event, 1 found, <0 the stream's error. */
+int ctf_packet_last_clock(tg_stream *s, size_t file, uint64_t off, uint64_t *clock, tg_error **err);
 void ctf_dstream_free(ctf_dstream *ds);
 
 /* Field access (ctf_value.c): the scope's value tree for the stream's current event, built
@@ -149,6 +161,10 @@ int ctf_debuginfo_setup(ctf_trace *tr, const tg_options *opts);
 void ctf_debuginfo_free(ctf_trace *tr);
 bool ctf_debuginfo_applies(const ctf_dstream *ds);
 void ctf_debuginfo_render(const tg_event *ev, tg_buf *w);
+
+/* `babeltrace2 query src.ctf.fs babeltrace.trace-infos`'s answer for the opened trace t
+ * (ctf_trace_infos.c): 1, or a negative status (nothing written). */
+int ctf_trace_infos(const tg_trace *t, tg_buf *out, tg_error **err);
 
 /* The "Trace class:" block of babeltrace2's details sink (ctf_details.c): 1 written. */
 int ctf_details_render(const tg_trace *t, tg_buf *out);
