@@ -65,6 +65,7 @@ enum {
     T_IS_IDLE,
     T_MACHINE,
     T_ARGS,
+    T_ID, /* Perfetto's other name of utid */
     T_COUNT
 };
 
@@ -95,6 +96,7 @@ static int thread_next(sql_cursor *c)
     sql_int(&v[T_IS_IDLE], t->is_idle);
     sql_null(&v[T_MACHINE]);
     sql_null(&v[T_ARGS]);
+    sql_int(&v[T_ID], (int64_t)i);
     return 0;
 }
 
@@ -102,7 +104,7 @@ const sql_table sql_table_thread = {
     .name = "thread",
     .columns = "utid INTEGER, tid INTEGER, name TEXT, start_ts INTEGER, end_ts INTEGER, "
                "upid INTEGER, is_main_thread INTEGER, is_idle INTEGER, machine_id INTEGER, "
-               "arg_set_id INTEGER",
+               "arg_set_id INTEGER, id INTEGER",
     .n_cols = T_COUNT,
     .col_ts = -1,
     .col_name = -1,
@@ -131,6 +133,7 @@ enum {
     P_CMDLINE,
     P_ARGS,
     P_MACHINE,
+    P_ID, /* Perfetto's other name of upid */
     P_COUNT
 };
 
@@ -158,6 +161,7 @@ static int process_next(sql_cursor *c)
     sql_text(&v[P_CMDLINE], p->cmdline);
     sql_null(&v[P_ARGS]);
     sql_null(&v[P_MACHINE]);
+    sql_int(&v[P_ID], (int64_t)i);
     return 0;
 }
 
@@ -165,7 +169,7 @@ const sql_table sql_table_process = {
     .name = "process",
     .columns = "upid INTEGER, pid INTEGER, name TEXT, start_ts INTEGER, end_ts INTEGER, "
                "parent_upid INTEGER, uid INTEGER, android_appid INTEGER, android_user_id INTEGER, "
-               "cmdline TEXT, arg_set_id INTEGER, machine_id INTEGER",
+               "cmdline TEXT, arg_set_id INTEGER, machine_id INTEGER, id INTEGER",
     .n_cols = P_COUNT,
     .col_ts = -1,
     .col_name = -1,

@@ -429,6 +429,11 @@ void pf_apply_renames(pf_trace *p);
 int pf_declare_tracks(tg_trace *t);
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset);
+/* ---- perfetto_read_track_association.c ---- */
+/* The track track event e of sequence s goes on, into *out (NULL: none it can go on: it is
+ * dropped).  0 or TG_ERR_NOMEM. */
+int pf_track_event_track(pf_trace *p, const PerfettoRead__TrackEvent *e, const pf_sequence *s,
+                         pf_track **out);
 /* The track of uuid (made when add), NULL when absent or out of memory. */
 pf_track *pf_track_of(pf_trace *p, uint64_t uuid, bool add);
 /* A record beginning (begin) or ending the slice named by number name on track k at ts.  0 or

@@ -38,7 +38,7 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         return TG_ERR_NOMEM;
     if (pf_track_source_fields(t, k, d) < 0)
         return TG_ERR_NOMEM;
-    if (d->has_parent_uuid && d->parent_uuid != d->uuid) {
+    if (d->has_parent_uuid && d->parent_uuid && d->parent_uuid != d->uuid) {
         k->has_parent = true;
         k->parent_uuid = d->parent_uuid;
     }
@@ -380,24 +380,35 @@ static int slice_record(tg_trace *t, const tg_event_class *cls, int64_t ts, cons
     return 0;
 }
 
+/* Whether e is a legacy async event, on the track of its id. */
+static bool legacy_async_phase(const PerfettoRead__TrackEvent *e)
+{
+    const PerfettoRead__TrackEvent__LegacyEvent *l = e->legacy_event;
+    if (!l || !l->has_phase || (e->has_type && e->type))
+        return false;
+    switch (l->phase) {
+    case 'S':
+    case 'T':
+    case 'p':
+    case 'F':
+    case 'b':
+    case 'e':
+    case 'n': return true;
+    default: return false;
+    }
+}
+
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset)
 {
     pf_trace *p = t->priv;
     const PerfettoRead__TrackEvent *e = pk->track_event;
     pf_track *k = NULL;
-    if (e->has_track_uuid && e->track_uuid) /* 0: none, as unset */
-        k = track_of(p, e->track_uuid, true);
-    else if (s->has_default_track)
-        k = track_of(p, s->default_track, true);
-    else if (s->tid >= 0) {
-        k = track_of(p, ((uint64_t)s->id << 32 | 0x80000000u) ^ (uint64_t)s->tid, true);
-        if (k) {
-            k->pid = s->pid;
-            k->tid = s->tid;
-            k->thread = true;
-        }
-    }
+    if (pf_track_event_track(p, e, s, &k) < 0)
+        return TG_ERR_NOMEM;
+    bool async = legacy_async_phase(e);
+    if (!k && !async)
+        return 0; /* a track it needs and has not: trace_processor drops it too */
     const char *name = NULL;
     if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME)
         name = e->name;
