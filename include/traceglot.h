@@ -479,6 +479,16 @@ typedef struct tg_cpu_info {
 size_t tg_trace_cpu_info_count(const tg_trace *t);
 const tg_cpu_info *tg_trace_cpu_info(const tg_trace *t, size_t i); /* NULL past the end */
 
+/* An arg set a trace holds of itself, apart from its events' and its tracks' (Perfetto's
+ * content analysis: a TrackEvent category and name, as trace_processor lists them). */
+typedef struct tg_arg_set {
+    const struct tg_value *args; /* named values; a string of NULL text is a NULL string */
+    size_t n_args;
+} tg_arg_set;
+
+size_t tg_trace_arg_set_count(const tg_trace *t);
+const tg_arg_set *tg_trace_arg_set(const tg_trace *t, size_t i); /* NULL past the end */
+
 /* ---- one timeline: clock domains and alignment ------------------------------------------- */
 
 /* When several traces are opened together, tg_open puts them on one timeline: the clock of

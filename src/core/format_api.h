@@ -168,6 +168,8 @@ struct tg_trace {
     size_t n_tracks, cap_tracks;
     tg_cpu_info *cpu_infos; /* tg_trace_add_cpu_info */
     size_t n_cpu_infos, cap_cpu_infos;
+    tg_arg_set *arg_sets; /* tg_trace_add_arg_set */
+    size_t n_arg_sets, cap_arg_sets;
     /* the shared timeline (timeline.c): event time + shift_ns is the time on it */
     int64_t shift_ns;
     tg_alignment alignment;
@@ -220,6 +222,9 @@ int64_t tg_trace_add_track(tg_trace *t, const tg_track_decl *track);
 /* Appends what the trace says of one CPU (the processor name is copied; the args, names and
  * strings included, must live in the trace's arena).  0, or TG_ERR_NOMEM. */
 int tg_trace_add_cpu_info(tg_trace *t, const tg_cpu_info *cpu);
+/* Appends an arg set of the trace itself (its values, names and strings must live in the
+ * trace's arena or be static).  0, or TG_ERR_NOMEM. */
+int tg_trace_add_arg_set(tg_trace *t, const tg_value *args, size_t n);
 /* The origin of a Linux clock by the names tracers give it ("mono", "monotonic", "boot",
  * "mono_raw", "realtime", "tai", "x86-tsc", "local", "global", "perf", ...). */
 tg_clock_origin tg_clock_origin_of_name(const char *name);

@@ -80,6 +80,8 @@
 /* A tg_value flag beside the public ones (tg_value_flag): an integer that is a thread id,
  * which the args table shows as the thread's utid (a Perfetto reader's passthrough thread). */
 #define TG_VALF_THREAD 64
+/* Likewise an integer that is a process id, shown as its process's upid (0: none). */
+#define TG_VALF_PROCESS 128
 
 typedef struct tg_kmodel tg_kmodel;
 typedef struct tg_kcursor tg_kcursor;

@@ -41,6 +41,7 @@ static void trace_free(tg_trace *t)
     free(t->env);
     free(t->tasks);
     free(t->cpu_infos);
+    free(t->arg_sets);
     free(t->build_ids);
     free(t->tracks);
     tg_symtab_free(&t->symbols);

@@ -10,8 +10,11 @@
  * fields by their own names, return values likewise, CTF contexts under "context.".  Values:
  * int (signed), uint, pointer, real, string; text is copied out of the trace, so rows stay
  * valid while the cursor they came from moves on.  A track's dimension and source args (a
- * viewer trace's, TG_KM_TRACK_ARGSET) are read from the kernel model's track: a lookup by
- * their arg_set_id finds them, a scan of the whole table does not list them. */
+ * viewer trace's, TG_KM_TRACK_ARGSET; a thread's or process's track has its utid or upid as
+ * its dimension, as trace_processor gives it) are read from the kernel model's track, and a
+ * trace's own arg sets (tg_trace_arg_set: Perfetto's content analysis) from the trace: a
+ * lookup by their arg_set_id finds them, and a scan of the whole table lists them after the
+ * events' (the tracks' of the track table, then the traces'). */
 #include "sql/sql_internal.h"
 
 #include <stdio.h>
@@ -38,6 +41,7 @@ enum {
 struct arg_row {
     size_t flat_key, key, text; /* offsets into the set's text */
     size_t text_len;
+    bool null_text;   /* a string of no value (string_value NULL) */
     const char *type; /* "int", "uint", "pointer", "real", "string", "bool" */
     int64_t i;
     double d;
@@ -112,6 +116,10 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
         r->i = (int64_t)v->v.u;
         if ((v->flags & TG_VALF_THREAD) && a->model)
             r->i = tg_kmodel_utid_of_tid(a->model, r->i);
+        if ((v->flags & TG_VALF_PROCESS) && a->model) {
+            int64_t upid = r->i ? tg_kmodel_upid_of_pid(a->model, r->i) : 0;
+            r->i = upid >= 0 ? upid : 0;
+        }
         break;
     case TG_VAL_FLOAT:
         r->type = "real";
@@ -119,8 +127,9 @@ static int flatten(struct arg_set *a, const tg_value *v, const char *key, const 
         break;
     case TG_VAL_STRING:
         r->type = "string";
-        r->text_len = strnlen(v->v.str.ptr, v->v.str.len);
-        put_text(a, v->v.str.ptr, r->text_len, &r->text);
+        r->null_text = !v->v.str.ptr;
+        r->text_len = v->v.str.ptr ? strnlen(v->v.str.ptr, v->v.str.len) : 0;
+        put_text(a, v->v.str.ptr ? v->v.str.ptr : "", r->text_len, &r->text);
         break;
     default: { /* bytes: as hex text */
         r->type = "string";
@@ -188,17 +197,42 @@ static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
     int rc = sql_registry_complete(db);
     if (rc < 0)
         return rc;
+    a->model = db->model;
     const tg_ktrack *t = tg_kmodel_track(db->model, (id & ~TG_KM_TRACK_ARGSET_BIT) >> 1);
     if (!t)
         return 0;
-    const tg_value *v = id & 1 ? t->source_args : t->dims;
-    size_t n = id & 1 ? t->n_source_args : t->n_dims;
+    tg_value own;
+    const tg_value *v = t->source_args;
+    size_t n = id & 1 ? t->n_source_args : sql_track_dims(t, &own, &v);
     for (size_t i = 0; i < n; i++)
         TG_TRY(flatten(a, &v[i], v[i].name ? v[i].name : "", v[i].name ? v[i].name : "", 0));
     return 0;
 }
 
 static bool is_track_arg_set(int64_t id) { return id >= 0 && (id & TG_KM_TRACK_ARGSET_BIT); }
+
+/* a holds a trace's own arg set (id: SQL_ARGSET_TRACE).  0, or a negative status. */
+static int trace_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+{
+    if (!a->text && !(a->text = tg_buf_new()))
+        return TG_ERR_NOMEM;
+    tg_buf_reset(a->text);
+    a->n = 0;
+    a->id = id;
+    a->model = db->model;
+    const tg_trace *tr = tg_set_trace(db->set, (size_t)((id & ~SQL_ARGSET_TRACE_BIT) >> 24));
+    const tg_arg_set *set = tr ? tg_trace_arg_set(tr, (size_t)(id & 0xffffff)) : NULL;
+    for (size_t i = 0; set && i < set->n_args; i++) {
+        const tg_value *v = &set->args[i];
+        TG_TRY(flatten(a, v, v->name ? v->name : "", v->name ? v->name : "", 0));
+    }
+    return 0;
+}
+
+static bool is_trace_arg_set(int64_t id)
+{
+    return id >= 0 && (id & SQL_ARGSET_TRACE_BIT) && !(id & TG_KM_TRACK_ARGSET_BIT);
+}
 
 /* a holds the args a trace lists of a CPU when id is a cpu row's arg_set_id: true (none when
  * no trace lists that CPU), else false and a is left alone. */
@@ -290,8 +324,8 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
         return;
     }
-    if (a->id != id && is_track_arg_set(id)) {
-        rc = track_arg_set_fill(db, a, id);
+    if (a->id != id && (is_track_arg_set(id) || is_trace_arg_set(id))) {
+        rc = is_track_arg_set(id) ? track_arg_set_fill(db, a, id) : trace_arg_set_fill(db, a, id);
         if (rc < 0) {
             sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
             return;
@@ -313,7 +347,9 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         const struct arg_row *r = &a->rows[i];
         if (strcmp(text + r->key, key) != 0)
             continue;
-        if (r->type[0] == 's' && r->type[1] == 't')
+        if (r->null_text)
+            sqlite3_result_null(ctx);
+        else if (r->type[0] == 's' && r->type[1] == 't')
             sqlite3_result_text(ctx, text + r->text, (int)r->text_len, SQLITE_TRANSIENT);
         else if (r->type[0] == 'r')
             sqlite3_result_double(ctx, r->d);
@@ -349,7 +385,11 @@ void sql_args_cache_free(sql_db *db)
 struct args_cursor {
     struct arg_set set;
     size_t row;
-    sql_scan scan;   /* a whole-table scan: every event's args */
+    sql_scan scan; /* a whole-table scan: every event's args, then the tracks' sets (from
+                    * track_set: a track's number times 2, plus 1 for its source args), then
+                    * the traces' own sets (trace, trace_set) */
+    int part;      /* 0 the events', 1 the tracks', 2 the traces' */
+    size_t track_set, trace, trace_set;
     tg_buf *display; /* the row's display_value when it is not the string itself */
     bool scanning, done;
 };
@@ -379,12 +419,15 @@ static int args_filter(sql_cursor *c)
     a->done = false;
     a->row = 0;
     a->set.n = 0;
+    a->part = 0;
+    a->track_set = a->trace = a->trace_set = 0;
     if (c->q.empty) {
         c->eof = true;
         return 0;
     }
-    if (is_track_arg_set(c->q.argset)) {
-        int rc = track_arg_set_fill(c->db, &a->set, c->q.argset);
+    if (is_track_arg_set(c->q.argset) || is_trace_arg_set(c->q.argset)) {
+        int rc = is_track_arg_set(c->q.argset) ? track_arg_set_fill(c->db, &a->set, c->q.argset)
+                                               : trace_arg_set_fill(c->db, &a->set, c->q.argset);
         a->done = true;
         return rc < 0 ? sql_fail(c->db, rc, NULL) : 0;
     }
@@ -412,6 +455,10 @@ static void put_display_value(sql_cursor *c, const struct arg_row *r, const char
 {
     struct args_cursor *a = c->priv;
     sql_val *v = &c->row[A_DISPLAY_VALUE];
+    if (r->null_text) {
+        sql_null(v);
+        return;
+    }
     if (r->type[0] == 's' && r->type[1] == 't') {
         sql_text(v, text + r->text);
         v->len = (int)r->text_len;
@@ -437,6 +484,52 @@ static void put_display_value(sql_cursor *c, const struct arg_row *r, const char
     sql_text(v, tg_buf_data(b));
 }
 
+/* The whole table's next arg set into a->set: the next event's, then the tracks' (of the
+ * tracks the track table lists), then the traces' own.  1, 0 at the end, or a negative
+ * status. */
+static int next_set(sql_db *db, struct args_cursor *a)
+{
+    if (a->part == 0) {
+        const tg_event *ev;
+        int rc = sql_scan_next(&a->scan, &ev);
+        if (rc < 0)
+            return rc;
+        if (rc > 0)
+            return (rc = arg_set_fill(db, &a->set, ev, a->scan.ordinal)) < 0 ? rc : 1;
+        if ((rc = sql_registry_complete(db)) < 0)
+            return rc;
+        a->part = 1;
+    }
+    if (a->part == 1) {
+        while (a->track_set / 2 < tg_kmodel_track_count(db->model)) {
+            size_t at = a->track_set++;
+            const tg_ktrack *t = tg_kmodel_track(db->model, (int64_t)(at / 2));
+            if (!t || !sql_track_listed(db->model, t))
+                continue;
+            int rc = track_arg_set_fill(db, &a->set, TG_KM_TRACK_ARGSET(t->id, (int64_t)(at & 1)));
+            if (rc < 0)
+                return rc;
+            if (a->set.n)
+                return 1;
+        }
+        a->part = 2;
+    }
+    while (a->trace < tg_set_trace_count(db->set)) {
+        const tg_trace *tr = tg_set_trace(db->set, a->trace);
+        if (a->trace_set >= tg_trace_arg_set_count(tr)) {
+            a->trace++;
+            a->trace_set = 0;
+            continue;
+        }
+        int rc = trace_arg_set_fill(db, &a->set, SQL_ARGSET_TRACE(a->trace, a->trace_set++));
+        if (rc < 0)
+            return rc;
+        if (a->set.n)
+            return 1;
+    }
+    return 0;
+}
+
 static int args_next(sql_cursor *c)
 {
     struct args_cursor *a = c->priv;
@@ -445,14 +538,11 @@ static int args_next(sql_cursor *c)
             c->eof = true;
             return 0;
         }
-        const tg_event *ev;
-        int rc = sql_scan_next(&a->scan, &ev);
+        int rc = next_set(c->db, a);
         if (rc <= 0) {
             a->done = c->eof = true;
-            return rc;
+            return rc < 0 ? sql_fail(c->db, rc, NULL) : 0;
         }
-        if ((rc = arg_set_fill(c->db, &a->set, ev, a->scan.ordinal)) < 0)
-            return sql_fail(c->db, rc, NULL);
         a->row = 0;
     }
     size_t index = a->row;
@@ -467,7 +557,9 @@ static int args_next(sql_cursor *c)
     sql_null(&v[A_INT_VALUE]);
     sql_null(&v[A_STRING_VALUE]);
     sql_null(&v[A_REAL_VALUE]);
-    if (r->type[0] == 's' && r->type[1] == 't') {
+    if (r->null_text) {
+        /* a string of no value: string_value NULL */
+    } else if (r->type[0] == 's' && r->type[1] == 't') {
         sql_text(&v[A_STRING_VALUE], text + r->text);
         v[A_STRING_VALUE].len = (int)r->text_len;
     } else if (r->type[0] == 'r') {

@@ -124,6 +124,14 @@ const char *sql_intern(sql_db *db, const char *s, size_t n); /* NULL when out of
  * arg_set_id of its args is SQL_ARGSET_CPU_BIT | cpu. */
 const tg_cpu_info *sql_cpu_info(sql_db *db, int64_t cpu);
 #define SQL_ARGSET_CPU_BIT ((int64_t)1 << 41)
+/* The arg_set_id of a trace's own arg set i (tg_trace_arg_set) of the set's trace trace. */
+#define SQL_ARGSET_TRACE_BIT ((int64_t)1 << 43)
+#define SQL_ARGSET_TRACE(trace, i) (SQL_ARGSET_TRACE_BIT | (int64_t)(trace) << 24 | (int64_t)(i))
+/* A track's dimension args: the ones its trace gave it, else those trace_processor gives a
+ * thread's or process's track (utid, upid: into *own).  Their count; *dims points at them. */
+size_t sql_track_dims(const tg_ktrack *t, tg_value *own, const tg_value **dims);
+/* Whether the track table lists track t (not a thread's track that holds no slice). */
+bool sql_track_listed(const tg_kmodel *m, const tg_ktrack *t);
 /* The state of a database tg_sql_open made (NULL for another SQLite database). */
 sql_db *sql_db_of(sqlite3 *sqlite);
 /* Frees the state: the destructor of the module that owns it (sql_vtab.c). */

@@ -81,6 +81,28 @@ static const tg_ktrack *next_of(sql_cursor *c, enum track_family f)
     }
 }
 
+bool sql_track_listed(const tg_kmodel *m, const tg_ktrack *t)
+{
+    return !is_unused_thread_track(m, t);
+}
+
+size_t sql_track_dims(const tg_ktrack *t, tg_value *own, const tg_value **dims)
+{
+    *dims = t->dims;
+    if (t->n_dims)
+        return t->n_dims;
+    bool thread = t->type == TG_KTRACK_THREAD && t->utid >= 0;
+    if (!thread && !(t->type == TG_KTRACK_PROCESS && t->upid >= 0))
+        return 0;
+    *own = (tg_value){.name = thread ? "utid" : "upid",
+                      .type = TG_VAL_SINT,
+                      .v.s = thread ? t->utid : t->upid,
+                      .bits = 64,
+                      .base = 10};
+    *dims = own;
+    return 1;
+}
+
 static void put_id(sql_val *v, int64_t id) { sql_int_or_null(v, id >= 0 ? id : SQL_ANY); }
 
 /* The columns every track table begins with: id, name, type, parent_id, source_arg_set_id,
@@ -103,7 +125,9 @@ static void put_common(sql_val *v, const tg_ktrack *t)
 /* The arg set of the dimensions a viewer trace gave the track (sql_args.c finds it). */
 static void put_dimension_args(sql_val *v, const tg_ktrack *t)
 {
-    sql_int_or_null(v, t->n_dims ? TG_KM_TRACK_ARGSET(t->id, 0) : SQL_ANY);
+    tg_value own;
+    const tg_value *dims;
+    sql_int_or_null(v, sql_track_dims(t, &own, &dims) ? TG_KM_TRACK_ARGSET(t->id, 0) : SQL_ANY);
 }
 
 #define TRACK_TABLE(table, n, utid_col, next_fn)                                                   \

@@ -610,6 +610,7 @@ static void pf_close(tg_trace *t)
     free(p->renames);
     free(p->study_names);
     tg_hash_free(&p->study_by_hash);
+    tg_hash_free(&p->content_sets);
     tg_hash_free(&p->track_by_uuid);
     tg_hash_free(&p->counter_by_key);
     pf_probe_state_free(p);

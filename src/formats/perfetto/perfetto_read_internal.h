@@ -61,6 +61,7 @@ typedef struct pf_track {
     bool process;     /* a process's (its descriptor's process) */
     bool apart;       /* a thread's track kept apart from its system (atrace) slices: declared */
     bool has_parent;
+    bool descriptor; /* a TrackDescriptor declared it (or it is the trace's Default Track) */
     uint64_t parent_uuid;
     int64_t decl;         /* its tg_track_decl, -1: none (a thread's) or not yet */
     uint64_t first_slice; /* the name number of its first slice, UINT64_MAX none */
@@ -190,6 +191,7 @@ typedef struct pf_trace {
     } * claims;
     size_t n_claims, cap_claims;
     struct pf_chrome_hashes *chrome_hashes; /* perfetto_read_chrome_args.c, NULL none yet */
+    tg_hash content_sets; /* the trace's arg sets by their category and name (their index) */
 } pf_trace;
 
 /* ---- perfetto_read_format.c ------------------------------------------------------------- */
@@ -429,6 +431,23 @@ void pf_apply_renames(pf_trace *p);
 int pf_declare_tracks(tg_trace *t);
 int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
                         int64_t ts, uint64_t offset);
+/* ---- perfetto_read_chrome_track_args.c ---- */
+/* The args of legacy async track k as its first event (of process pid, -1 none; its id
+ * process-scoped or not) makes them: scope and name (NULL none) copied.  0 or
+ * TG_ERR_NOMEM. */
+int pf_legacy_async_track_args(tg_trace *t, pf_track *k, const char *scope, const char *name,
+                               int64_t pid, bool process_scoped);
+/* A root descriptor track's args beside its descriptor's own (d's source args, its name):
+ * into declaration d, in the arena.  0 or TG_ERR_NOMEM. */
+int pf_descriptor_track_args(tg_trace *t, const pf_track *k, tg_track_decl *d);
+
+/* ---- perfetto_read_content_args.c ---- */
+/* The content analysis' arg set of track event e of sequence s named name (NULL none): its
+ * category and name, added to the trace's arg sets once per distinct pair.  0 or
+ * TG_ERR_NOMEM. */
+int pf_content_args(tg_trace *t, const pf_sequence *s, const PerfettoRead__TrackEvent *e,
+                    const char *name);
+
 /* ---- perfetto_read_track_association.c ---- */
 /* The track track event e of sequence s goes on, into *out (NULL: none it can go on: it is
  * dropped).  0 or TG_ERR_NOMEM. */

@@ -224,6 +224,8 @@ int pf_read_legacy_async(tg_trace *t, const PerfettoRead__TrackEvent *e, pf_sequ
         k->process = true;
         k->pid = (int32_t)pid;
     }
+    if (pf_legacy_async_track_args(t, k, scope, name, pid >= 0 ? pid : s->pid, pid >= 0) < 0)
+        return TG_ERR_NOMEM;
     const pf_slice_info *info;
     if (phase == 'F' || phase == 'e') {
         if (!k->open)

@@ -30,6 +30,7 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
     pf_track *k = track_of(p, d->uuid, true);
     if (!k)
         return TG_ERR_NOMEM;
+    k->descriptor = true;
     if (d->static_or_dynamic_name_case ==
             PERFETTO_READ__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME &&
         d->name && !(k->name = tg_arena_strdup(&t->arena, d->name)))
@@ -119,7 +120,7 @@ static int64_t declare(tg_trace *t, size_t i, int guard)
     k = &p->tracks[i];
     if (k->decl >= 0)
         return k->decl; /* declared through a cycle of parents */
-    if (pf_track_source_args(t, k, &d) < 0)
+    if (pf_track_source_args(t, k, &d) < 0 || pf_descriptor_track_args(t, k, &d) < 0)
         return TG_ERR_NOMEM;
     int64_t at = tg_trace_add_track(t, &d);
     if (at >= 0)
@@ -403,12 +404,6 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
 {
     pf_trace *p = t->priv;
     const PerfettoRead__TrackEvent *e = pk->track_event;
-    pf_track *k = NULL;
-    if (pf_track_event_track(p, e, s, &k) < 0)
-        return TG_ERR_NOMEM;
-    bool async = legacy_async_phase(e);
-    if (!k && !async)
-        return 0; /* a track it needs and has not: trace_processor drops it too */
     const char *name = NULL;
     if (e->name_field_case == PERFETTO_READ__TRACK_EVENT__NAME_FIELD_NAME)
         name = e->name;
@@ -417,6 +412,16 @@ int pf_read_track_event(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_seq
     const PerfettoRead__TrackEvent__LegacyEvent *legacy = e->legacy_event;
     if (!name && legacy && legacy->has_name_iid)
         name = pf_interned_text(p, s, PF_INTERNED_NAME, legacy->name_iid);
+    if (!(e->has_type && e->type) && !(legacy && legacy->has_phase))
+        return 0; /* neither a type nor a phase: trace_processor rejects it */
+    if (pf_content_args(t, s, e, name) < 0)
+        return TG_ERR_NOMEM;
+    pf_track *k = NULL;
+    if (pf_track_event_track(p, e, s, &k) < 0)
+        return TG_ERR_NOMEM;
+    bool async = legacy_async_phase(e);
+    if (!k && !async)
+        return 0; /* a track it needs and has not: trace_processor drops it too */
     int type = e->has_type ? (int)e->type : 0;
     if (!type && legacy && legacy->has_phase) {
         switch (legacy->phase) {

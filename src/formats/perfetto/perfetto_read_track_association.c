@@ -39,8 +39,10 @@ static pf_track *thread_track(pf_trace *p, int32_t pid, int32_t tid)
 static pf_track *default_track(pf_trace *p)
 {
     pf_track *k = pf_track_of(p, 0, true);
-    if (k && !k->name)
+    if (k && !k->name) {
         k->name = "Default Track";
+        k->descriptor = true;
+    }
     return k;
 }
 
