@@ -32,6 +32,39 @@ void pf_arg_tree_value(tg_value *v, tg_value_type type, tg_value *members, size_
     v->ctx[0] = members;
 }
 
+tg_value *pf_members_start(tg_trace *t, pf_members *m, size_t n)
+{
+    *m = (pf_members){.at = tg_arena_alloc(&t->arena, n * sizeof *m->at), .n = n};
+    return m->at;
+}
+
+tg_value *pf_members_next(pf_members *m)
+{
+    if (m->kept >= m->n)
+        return NULL;
+    memset(&m->at[m->kept], 0, sizeof m->at[m->kept]);
+    return &m->at[m->kept];
+}
+
+int pf_members_keep(tg_trace *t, pf_members *m, int rc, const char *name)
+{
+    if (rc <= 0)
+        return rc;
+    if (name && !(m->at[m->kept].name = tg_arena_strdup(&t->arena, name)))
+        return TG_ERR_NOMEM;
+    m->kept++;
+    return 0;
+}
+
+int pf_members_end(const pf_members *m, tg_value *v, bool dict)
+{
+    if (!m->kept)
+        return 0;
+    memset(v, 0, sizeof *v);
+    pf_arg_tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, m->at, m->kept);
+    return 1;
+}
+
 /* The annotation's value into *v (its name left to the caller): a scalar, or a dict / array
  * of its entries.  1 read, 0 no value this reader reads, TG_ERR_NOMEM. */
 static int annotation(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,
@@ -57,33 +90,19 @@ static int annotation(tg_trace *t, const pf_sequence *s, const PerfettoRead__Deb
     }
     if (depth >= PF_ARG_DEPTH_MAX)
         return 0;
-    tg_value *members = tg_arena_alloc(&t->arena, n * sizeof *members);
-    if (!members)
+    pf_members m;
+    if (!pf_members_start(t, &m, n))
         return TG_ERR_NOMEM;
-    size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const PerfettoRead__DebugAnnotation *c = dict ? a->dict_entries[i] : a->array_values[i];
-        const char *name = NULL;
-        if (dict) {
-            name = pf_annotation_name(t->priv, s, c);
-            if (!name)
-                continue;
-        }
-        memset(&members[kept], 0, sizeof members[kept]);
-        int rc = annotation(t, s, c, &members[kept], depth + 1);
+        const char *name = dict ? pf_annotation_name(t->priv, s, c) : NULL;
+        if (dict && !name)
+            continue;
+        int rc = pf_members_keep(t, &m, annotation(t, s, c, pf_members_next(&m), depth + 1), name);
         if (rc < 0)
             return rc;
-        if (!rc)
-            continue;
-        if (name && !(members[kept].name = tg_arena_strdup(&t->arena, name)))
-            return TG_ERR_NOMEM;
-        kept++;
     }
-    if (!kept)
-        return 0;
-    memset(v, 0, sizeof *v);
-    pf_arg_tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, members, kept);
-    return 1;
+    return pf_members_end(&m, v, dict);
 }
 
 int pf_annotation_value(tg_trace *t, const pf_sequence *s, const PerfettoRead__DebugAnnotation *a,

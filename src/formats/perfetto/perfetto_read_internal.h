@@ -350,6 +350,14 @@ static inline tg_value pf_value_uint(const char *name, uint64_t u)
 {
     return (tg_value){.name = name, .type = TG_VAL_UINT, .v.u = u, .bits = 64, .base = 10};
 }
+static inline tg_value pf_value_float(double f)
+{
+    return (tg_value){.type = TG_VAL_FLOAT, .v.f = f, .bits = 64};
+}
+static inline tg_value pf_value_bool(bool b)
+{
+    return (tg_value){.type = TG_VAL_UINT, .v.u = b, .bits = 1, .base = 10};
+}
 /* A string value named name of text as it is (text must outlive the value). */
 static inline tg_value pf_value_string(const char *name, const char *text)
 {
@@ -494,6 +502,22 @@ int pf_json_arg_value(tg_trace *t, const char *json, tg_value *v);
 /* ---- nested args (perfetto_read_arg_tree.c) ---- */
 /* v (its name left alone) becomes a struct or array (type) of the n members (kept). */
 void pf_arg_tree_value(tg_value *v, tg_value_type type, tg_value *members, size_t n);
+/* A dict or array value built member by member, as the three nested forms (dict_entries,
+ * NestedValue, legacy JSON) build theirs: room for n members, each child's result kept
+ * (with its name, copied) when it read a value, the value made of those kept. */
+typedef struct pf_members {
+    tg_value *at;
+    size_t n, kept;
+} pf_members;
+/* Room for n members in the arena; NULL when out of memory. */
+tg_value *pf_members_start(tg_trace *t, pf_members *m, size_t n);
+/* The next member's slot (zeroed), NULL when all n are taken. */
+tg_value *pf_members_next(pf_members *m);
+/* After the child read into the slot returned rc (1 read, 0 none, < 0 error): keeps it named
+ * name (NULL for an array's member).  0, or the error. */
+int pf_members_keep(tg_trace *t, pf_members *m, int rc, const char *name);
+/* v becomes the dict (dict) or array of the kept members: 1, or 0 when none was kept. */
+int pf_members_end(const pf_members *m, tg_value *v, bool dict);
 /* A debug annotation's value, nested ones as a struct (dict_entries) or array (array_values)
  * of their members, strings copied into the trace's arena; its name is left to the caller.
  * 1 read, 0 no value this reader reads, TG_ERR_NOMEM. */

@@ -24,32 +24,25 @@ static int nested(tg_trace *t, const PerfettoRead__DebugAnnotation__NestedValue 
                        : nv->n_array_values;
         if (!n || depth >= PF_NESTED_DEPTH_MAX)
             return 0;
-        tg_value *members = tg_arena_alloc(&t->arena, n * sizeof *members);
-        if (!members)
+        pf_members m;
+        if (!pf_members_start(t, &m, n))
             return TG_ERR_NOMEM;
-        size_t kept = 0;
         for (size_t i = 0; i < n; i++) {
-            int rc = nested(t, dict ? nv->dict_values[i] : nv->array_values[i], &members[kept],
-                            depth + 1);
+            const PerfettoRead__DebugAnnotation__NestedValue *c =
+                dict ? nv->dict_values[i] : nv->array_values[i];
+            int rc = pf_members_keep(t, &m, nested(t, c, pf_members_next(&m), depth + 1),
+                                     dict ? nv->dict_keys[i] : NULL);
             if (rc < 0)
                 return rc;
-            if (!rc)
-                continue;
-            if (dict && !(members[kept].name = tg_arena_strdup(&t->arena, nv->dict_keys[i])))
-                return TG_ERR_NOMEM;
-            kept++;
         }
-        if (!kept)
-            return 0;
-        pf_arg_tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, members, kept);
-        return 1;
+        return pf_members_end(&m, v, dict);
     }
     if (nv->has_int_value)
         *v = pf_value_int(NULL, nv->int_value);
     else if (nv->has_double_value)
-        *v = (tg_value){.type = TG_VAL_FLOAT, .v.f = nv->double_value, .bits = 64};
+        *v = pf_value_float(nv->double_value);
     else if (nv->has_bool_value)
-        *v = (tg_value){.type = TG_VAL_UINT, .v.u = nv->bool_value != 0, .bits = 1, .base = 10};
+        *v = pf_value_bool(nv->bool_value != 0);
     else if (nv->string_value)
         return pf_value_text(t, v, NULL, nv->string_value, strlen(nv->string_value)) ? 1
                                                                                      : TG_ERR_NOMEM;
@@ -67,14 +60,9 @@ static int json_value(tg_trace *t, json_object *o, tg_value *v, int depth)
 {
     memset(v, 0, sizeof *v);
     switch (json_object_get_type(o)) {
-    case json_type_boolean:
-        *v = (tg_value){
-            .type = TG_VAL_UINT, .v.u = json_object_get_boolean(o) != 0, .bits = 1, .base = 10};
-        return 1;
+    case json_type_boolean: *v = pf_value_bool(json_object_get_boolean(o) != 0); return 1;
     case json_type_int: *v = pf_value_int(NULL, json_object_get_int64(o)); return 1;
-    case json_type_double:
-        *v = (tg_value){.type = TG_VAL_FLOAT, .v.f = json_object_get_double(o), .bits = 64};
-        return 1;
+    case json_type_double: *v = pf_value_float(json_object_get_double(o)); return 1;
     case json_type_string:
         return pf_value_text(t, v, NULL, json_object_get_string(o),
                              (size_t)json_object_get_string_len(o))
@@ -86,30 +74,26 @@ static int json_value(tg_trace *t, json_object *o, tg_value *v, int depth)
         size_t n = dict ? (size_t)json_object_object_length(o) : json_object_array_length(o);
         if (!n || depth >= PF_NESTED_DEPTH_MAX)
             return 0;
-        tg_value *members = tg_arena_alloc(&t->arena, n * sizeof *members);
-        if (!members)
+        pf_members m;
+        if (!pf_members_start(t, &m, n))
             return TG_ERR_NOMEM;
-        size_t kept = 0;
+        int rc = 0;
         if (dict) {
             json_object_object_foreach(o, key, child)
             {
-                int rc = kept < n ? json_value(t, child, &members[kept], depth + 1) : 0;
-                if (rc < 0)
+                tg_value *slot = pf_members_next(&m);
+                if (slot &&
+                    (rc = pf_members_keep(t, &m, json_value(t, child, slot, depth + 1), key)) < 0)
                     return rc;
-                if (rc && !(members[kept++].name = tg_arena_strdup(&t->arena, key)))
-                    return TG_ERR_NOMEM;
             }
         } else
-            for (size_t i = 0; i < n; i++) {
-                int rc = json_value(t, json_object_array_get_idx(o, i), &members[kept], depth + 1);
-                if (rc < 0)
+            for (size_t i = 0; i < n; i++)
+                if ((rc = pf_members_keep(t, &m,
+                                          json_value(t, json_object_array_get_idx(o, i),
+                                                     pf_members_next(&m), depth + 1),
+                                          NULL)) < 0)
                     return rc;
-                kept += (size_t)rc;
-            }
-        if (!kept)
-            return 0;
-        pf_arg_tree_value(v, dict ? TG_VAL_STRUCT : TG_VAL_ARRAY, members, kept);
-        return 1;
+        return pf_members_end(&m, v, dict);
     }
     default: return 0; /* null */
     }
