@@ -337,7 +337,7 @@ int uf_filter_bind(uf_filter *f, tg_set *set, tg_error **err)
         given[k] = true;
         any[k] |= f->pats[i].matched;
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !f->lenient; k++) {
         if (!given[k] || any[k])
             continue;
         tg_buf *b = tg_buf_new();
@@ -694,4 +694,14 @@ bool uf_filter_has_settings(const uf_filter *f)
         if (f->pats[i].trig != UF_TRIG_CALLER)
             return true;
     return f->time_filter > 0 || f->depth != INT_MAX;
+}
+
+void uf_filter_for_other_run(uf_filter *f)
+{
+    f->n_pats = 0;
+    f->by_name = f->caller = f->prepass = f->no_sched = false;
+    f->time_filter = 0;
+    f->range.set = false;
+    f->range.start = f->range.stop = 0;
+    f->on = f->mode_in || f->no_libcall || f->depth != INT_MAX;
 }

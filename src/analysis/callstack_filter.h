@@ -102,6 +102,7 @@ typedef struct uf_filter {
     bool prepass;           /* -t or -C: decisions of a first pass */
     bool caller;            /* -C */
     bool no_sched;          /* sched events are not shown (uftrace's -C implies --no-sched) */
+    bool lenient;           /* patterns naming no function are left out without failing */
     int depth;              /* -D; INT_MAX without it */
     const char *depth_func; /* graph FUNC -D N: FUNC's entry sets the depth left to N */
     uint64_t time_filter;
@@ -130,6 +131,11 @@ typedef struct uf_filter {
  * reason for a bad value. */
 int uf_filter_setup(uf_filter *f, const tg_options *opts, tg_error **err);
 void uf_filter_free(uf_filter *f);
+/* The filters as uftrace applies them to the other run of report --diff: its function
+ * patterns are set up on the base run's symbols only, so the other run keeps -D, --no-libcall
+ * and the mode -F sets (only what -F functions call is shown: none of its functions), not
+ * the patterns, -t or -r. */
+void uf_filter_for_other_run(uf_filter *f);
 /* uftrace's opts_has_filter, which graph's "please check your filter settings" follows: -F
  * and -N patterns, -t, -D (not -C). */
 bool uf_filter_has_settings(const uf_filter *f);

@@ -43,19 +43,26 @@ for dir in "$opts_dir"/${1:-*}/; do
         [ "$topts" = - ] && topts=
         [ "$uopts" = - ] && uopts=
         [ "${args:--}" = - ] && args=
+        run_dir=. at=$data
+        if [[ "$topts" == --diff\ * ]]; then # report --diff OTHER: both named in the folder
+            run_dir=$(dirname "$data")
+            at=$(basename "$data")
+        fi
+        pushd "$run_dir" >/dev/null || tg_fail "$name $cmd $topts" "cannot enter $run_dir"
         # shellcheck disable=SC2086 # the options are words
         if [ -f "$dir/$slug.txt" ]; then
-            tg_check "$name $cmd $topts $args" "$dir/$slug.txt" "$TG" $cmd $topts "$data" $args
+            tg_check "$name $cmd $topts $args" "$dir/$slug.txt" "$TG" $cmd $topts "$at" $args
         elif [ -f "$dir/$slug.same" ]; then
             tg_check "$name $cmd $topts $args" "$(dirname "$data")/$(cat "$dir/$slug.same")" \
-                "$TG" $cmd $topts "$data" $args
-        elif tg_run "$TG" $cmd $topts "$data" $args &&
+                "$TG" $cmd $topts "$at" $args
+        elif tg_run "$TG" $cmd $topts "$at" $args &&
             [ "$(sha256sum <"$TG_TMP/out" | cut -d' ' -f1)" = "$(cat "$dir/$slug.sha256")" ]; then
             tg_pass "$name $cmd $topts $args"
         else
             tg_fail "$name $cmd $topts $args" "output differs from uftrace's (checksum; run" \
                 "uftrace $cmd $uopts -d $data $args to see it)"
         fi
+        popd >/dev/null || true
     done <"$dir/cases"
 done
 [ "$found" = 0 ] && tg_skip "no recorded uftrace options with their data here"

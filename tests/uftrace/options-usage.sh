@@ -20,7 +20,7 @@ usage "report -f foo" "unknown field name 'foo'" report -f foo
 usage "report -f none,total" "unknown field name 'none'" report -f none,total
 usage "report --task -f total-avg" "unknown field name 'total-avg'" report --task -f total-avg
 usage "report --task -D 2" "report --task takes none of uftrace's filters" report --task -D 2
-usage "report --diff OTHER -F main" "report --diff takes none of uftrace's filters" report --diff "$d" -F main
+usage "report --diff OTHER -F nosuch" "failed to set filter or trigger: nosuch" report --diff "$d" -F nosuch
 usage "report --avg-total --avg-self" "--avg-total and --avg-self" report --avg-total --avg-self
 usage "info --symbols" "info --symbols is not taken" info --symbols
 # the filters: a FUNC naming no function of the trace (uftrace says so and then ignores

@@ -1,7 +1,7 @@
 #!/bin/bash
 # record-options.sh - records what the real uftrace prints with each option traceglot takes
 # (replay, report and graph, the filters and report's columns and sort keys; dump; info
-# --task), on every
+# --task; report --diff with the filters), on every
 # uftrace fixture of the project (tests/data/uftrace, tests/data/uftrace-kernel) and on the
 # corpus's uftrace recordings where the corpus is present.
 #
@@ -98,6 +98,35 @@ options_for() { # DATA
     printf 'dump\tdump\t-\t-\t-\n'
     # info --task: the tasks, their flags and data sizes
     printf 'info-task\tinfo\t--task\t--task\t-\n'
+    # report --diff OTHER with the filters, where the recording has a twin beside it (a run
+    # of the same program): run in the recordings' folder, as uftrace names both in its header
+    local other
+    other=$(diff_twin "$d")
+    [ -n "$other" ] || return 0
+    for o in "-F $F2" "-N $F1" "-C $F1" "-D 1" "-D 2" "-t 1us" "--no-libcall" "-F $F2 -D 2" \
+        "--diff-policy full -D 2"; do
+        printf '%s\treport\t%s\t%s\t-\n' "report-diff$(slug "$o")" "--diff $other $o" \
+            "--diff $other $o"
+    done
+    [ -n "$E1" ] && printf '%s\treport\t%s\t%s\t-\n' "report-diff$(slug "-r $E1~")" \
+        "--diff $other -r $E1~" "--diff $other -r $E1~"
+    return 0
+}
+
+# The run report --diff compares a recording with: another recording of the same program
+# beside it (the folder's name for it, DIR/NAME.data), or nothing.
+diff_twin() { # DATA
+    local n
+    n=$(basename "$1" .data)
+    case "$n" in
+    recursion) echo lost.data ;;
+    lost) echo recursion.data ;;
+    cxx) echo cxxnames.data ;;
+    args) echo args-spec.data ;;
+    args-spec) echo args.data ;;
+    calls-visible-args) echo calls-visible-plain.data ;;
+    calls-visible-plain) echo calls-visible-args.data ;;
+    esac
 }
 
 slug() { # options -> a file name part
@@ -125,7 +154,12 @@ record() { # NAME DATA
         [ "${args:--}" = - ] && args=
         # shellcheck disable=SC2086 # the options are words
         rc=0
-        uftrace $cmd $uopts -d "$d" $args >"$dir/$slug.out" 2>/dev/null || rc=$?
+        if [[ "$uopts" == --diff\ * ]]; then # in the folder: OTHER's name is relative
+            (cd "$(dirname "$d")" && uftrace $cmd $uopts -d "$(basename "$d")" $args) \
+                >"$dir/$slug.out" 2>/dev/null || rc=$?
+        else
+            uftrace $cmd $uopts -d "$d" $args >"$dir/$slug.out" 2>/dev/null || rc=$?
+        fi
         if [ "$rc" -ge 128 ]; then
             # uftrace 0.13 crashes on some (graph -r): no answer to compare with
             echo "record-options: $1: uftrace $cmd $uopts $args crashed (status $rc): left out" >&2

@@ -1,9 +1,10 @@
 /* report_diff.c - `uftrace report --diff OTHER -d PATH`, byte for byte, for any two function
  * traces (traceglot report --diff OTHER PATH).
  *
- * uftrace counts both runs into rows by function name (PATH as its report does, OTHER read
- * whole with no option but -k, so events and kernel functions outside user functions count
- * there: uf_report_table), pairs each row of PATH (the "base") with OTHER's row of the same
+ * uftrace counts both runs into rows by function name (PATH as its report does, under the
+ * filters; OTHER read whole with no option but -k, so events and kernel functions outside
+ * user functions count there, under -D, --no-libcall and -F's mode but not the patterns,
+ * which uftrace sets up on PATH's symbols: uf_report_table), pairs each row of PATH (the "base") with OTHER's row of the same
  * name (the "diff", zero when OTHER has none) and adds OTHER's rows PATH lacks (with a zero
  * base).  The change a column shows is OTHER minus PATH.  Rows are sorted by inserting them,
  * PATH's in name order then OTHER's own in name order, into a tree where a row that compares
@@ -377,16 +378,20 @@ int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
     TG_TRY(uf_need_symbols(set, err));
     TG_TRY(uf_need_symbols(other, err));
     TG_TRY(diff_fmt_parse(&f, opts, err));
-    uf_filter filter; /* uftrace filters the two runs of a diff in ways not yet followed */
-    int frc = uf_filter_setup(&filter, opts, err);
-    bool filtered = filter.on;
-    uf_filter_free(&filter);
+    /* the function patterns are set up on both runs: one naming a function of either will do */
+    uf_filter check;
+    int frc = uf_filter_setup(&check, opts, err);
+    if (frc >= 0 && check.by_name && uf_filter_bind(&check, set, NULL) < 0) {
+        uf_filter_free(&check);
+        if ((frc = uf_filter_setup(&check, opts, err)) >= 0 &&
+            (frc = uf_filter_bind(&check, other, NULL)) >= 0)
+            f.rep.patterns_elsewhere = true;
+        else if (frc != TG_ERR_NOMEM) /* neither: the base run's message */
+            frc = uf_filter_bind(&check, set, err);
+    }
+    uf_filter_free(&check);
     if (frc < 0)
         return frc;
-    if (filtered)
-        return tg_err(err, TG_ERR_USAGE,
-                      "report --diff takes none of uftrace's filters (-F, -N, -C, -D, -t, -r, "
-                      "--no-libcall) yet");
     struct table base, pair;
     int rc = uf_report_table(set, it, opts, &f.rep, false, &base, err);
     if (rc < 0 && rc != TG_ERR_FORMAT)

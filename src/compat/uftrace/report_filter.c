@@ -54,7 +54,10 @@ static int feed(struct rep *p, uf_filter *f, const tg_event *ev)
         if (r.kind != TG_KIND_SCHED_IN || !uf_filter_event(f, t))
             return 0;
         const uf_frame *fr = uf_frame_at(&p->st, t, t->stack_count);
-        if (!fr)
+        /* a sched-in ending no frame a sched-out opened (a thread's first record, whose
+         * frame only its depth made: the other run of --diff reads those) is no call */
+        if (!fr || (p->st.event_full && fr->name != uf_schedule_name &&
+                    fr->name != uf_schedule_preempted_name))
             return 0;
         return uf_rep_account(p, t,
                               fr->name == uf_schedule_preempted_name ? uf_schedule_preempted_name
@@ -83,15 +86,15 @@ static int feed(struct rep *p, uf_filter *f, const tg_event *ev)
 static int64_t range_stop(const uf_filter *f) { return (int64_t)f->range.stop; }
 
 int uf_report_filtered(tg_set *set, tg_iter *it, const tg_options *opts,
-                       const struct uf_report_fmt *fmt, uf_filter *filter, struct table *tb,
-                       tg_error **err)
+                       const struct uf_report_fmt *fmt, uf_filter *filter, bool other,
+                       struct table *tb, tg_error **err)
 {
     int rc = uf_filter_bind(filter, set, err);
     if (rc < 0)
         return rc;
     if ((rc = uf_filter_prepass(filter, it, opts, err)) < 0)
         return rc;
-    struct rep *p = uf_rep_new(opts, fmt, false);
+    struct rep *p = uf_rep_new(opts, fmt, other);
     if (!p)
         return tg_err(err, TG_ERR_NOMEM, "out of memory");
     p->st.perf_in_tasks = filter->time_filter > 0;

@@ -49,9 +49,10 @@ int uf_rep_note_size(struct rep *p, uf_task *t, const tg_event *ev);
 int uf_rep_finish(struct rep *p);
 
 /* The report's rows under uftrace's filters (report_filter.c), into tb as
- * uf_report_table fills it. */
+ * uf_report_table fills it; other: the other run of report --diff (read as uftrace reads
+ * it there, events outside functions too). */
 int uf_report_filtered(tg_set *set, tg_iter *it, const tg_options *opts,
-                       const struct uf_report_fmt *fmt, uf_filter *filter, struct table *tb,
-                       tg_error **err);
+                       const struct uf_report_fmt *fmt, uf_filter *filter, bool other,
+                       struct table *tb, tg_error **err);
 
 #endif

@@ -58,6 +58,9 @@ struct uf_report_fmt {
     int n_keys;
     bool stats;      /* min/max/averages needed by a column or key */
     bool needs_size; /* the size column or key */
+    /* report --diff: the function patterns name functions of the other run, so the base run
+     * takes them even where none names one of its own (uftrace sets them up on both) */
+    bool patterns_elsewhere;
 };
 
 /* -f/--output-fields ("output-fields"), -s/--sort ("sort"), --avg-total, --avg-self from

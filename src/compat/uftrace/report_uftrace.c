@@ -588,11 +588,14 @@ int uf_report_table(tg_set *set, tg_iter *it, const tg_options *opts,
                     const struct uf_report_fmt *fmt, bool other, struct table *tb, tg_error **err)
 {
     memset(tb, 0, sizeof *tb);
-    if (!other) { /* uftrace's filters: the base of a --diff too, the other run never */
+    { /* uftrace's filters: the base of a --diff too; the other run as uftrace filters it */
         uf_filter filter;
         int frc = uf_filter_setup(&filter, opts, err);
+        if (frc >= 0 && other)
+            uf_filter_for_other_run(&filter);
+        filter.lenient = fmt->patterns_elsewhere;
         if (frc >= 0 && filter.on)
-            frc = uf_report_filtered(set, it, opts, fmt, &filter, tb, err);
+            frc = uf_report_filtered(set, it, opts, fmt, &filter, other, tb, err);
         bool done = frc < 0 || filter.on;
         uf_filter_free(&filter);
         if (done)
