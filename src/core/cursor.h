@@ -57,4 +57,37 @@ int tg_iter_run_apart(tg_iter *it, tg_apart_fn fn, void *ctx, tg_error **err);
 int tg_iter_apart_undo(tg_iter *it, tg_error **err);
 tg_trace *tg_iter_trace_origin(const tg_iter *it, tg_trace *t);
 
+/* Lines rendered ahead on several cores (lines_ahead.c): for a text output whose line of an
+ * event is mostly the event's own text, with a part that depends on the merge's order (a
+ * delta to the previous event) which the caller writes.  fn(ctx, worker, ev, out, line)
+ * renders ev's own text at the end of out and sets line->time and line->tag (the caller's:
+ * say, which output the text goes to, or none); it runs on worker threads (worker
+ * 0..tg_ahead_workers()-1, each worker's calls one after another, each stream's events on
+ * one worker in their order), and returns 0, or a negative status that
+ * tg_ahead_next returns where the event would come.  Every event of the stream is given to
+ * fn, the caller's lines come out in tg_iter's order (time on the merge's timeline, then
+ * stream number), and the damage the streams meet goes to the cursor's errors where the
+ * cursor would have met it (tg_iter_errors).
+ *
+ * tg_ahead_workers: how many workers tg_ahead_new would run (fewer than the streams on a
+ * machine with fewer cores), 0 when `it` cannot be read so: read, filtered or bounded, the
+ * kernel model, progress, one stream, one thread, or a stream that does not read alone
+ * (format_api.h).  tg_ahead_new: the workers started, `it` is then read by the tg_ahead
+ * only; NULL when not possible or out of resources, and the caller reads `it` as usual.
+ * tg_ahead_next: 1 with the next line (text valid until the next call), 0 at the end, or
+ * fn's status.  tg_ahead_free stops the workers (before `it` is freed). */
+typedef struct tg_ahead tg_ahead;
+typedef struct tg_ahead_line {
+    int64_t time;     /* set by fn */
+    unsigned tag;     /* set by fn */
+    const char *text; /* fn's text of the event, len bytes (not terminated) */
+    size_t len;
+} tg_ahead_line;
+typedef int (*tg_ahead_fn)(void *ctx, unsigned worker, const tg_event *ev, tg_buf *out,
+                           tg_ahead_line *line);
+unsigned tg_ahead_workers(const tg_iter *it);
+tg_ahead *tg_ahead_new(tg_iter *it, tg_ahead_fn fn, void *ctx);
+int tg_ahead_next(tg_ahead *a, tg_ahead_line *line);
+void tg_ahead_free(tg_ahead *a);
+
 #endif

@@ -72,7 +72,8 @@ static int read_ahead(struct tg_source *src)
 int tg_source_refill(struct tg_source *src, tg_error **err)
 {
     tg_stream *s = src->s;
-    s->was_read = true;
+    if (!s->was_read) /* set before streams are read on several threads (lines_ahead.c) */
+        s->was_read = true;
     src->pos = src->n = 0;
     int rc;
     tg_error *e = NULL;

@@ -100,6 +100,11 @@ struct tg_stream_ops {
     bool reads_alone;
 };
 
+/* The lock of t's set, for a reader whose streams read alone but make state shared by the
+ * set's traces when first needed (the CTF reader's babeltrace2 replay): taken around that. */
+void tg_trace_lock_set(tg_trace *t);
+void tg_trace_unlock_set(tg_trace *t);
+
 struct tg_stream {
     const struct tg_stream_ops *ops;
     tg_trace *trace;

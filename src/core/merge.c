@@ -24,6 +24,7 @@
 #include "core/cursor_source.h"
 #include "core/filter_internal.h"
 #include "core/kernel_model.h"
+#include "core/merge_internal.h"
 #include "core/set_internal.h"
 #include "core/thread_start.h"
 
@@ -505,10 +506,11 @@ void tg_iter_free(tg_iter *it)
 
 /* ---- streams read apart (tg_iter_run_apart) --------------------------------------------- */
 
-size_t tg_iter_apart_streams(const tg_iter *it)
+/* Whether `it` can be read stream by stream (own_ok: with the traces' own clocks). */
+static size_t streams_apart(const tg_iter *it, bool own_ok)
 {
     const tg_filter *f = it->filter;
-    if (it->primed || it->own_times || it->spans || it->kcursor || it->n_src < 2 ||
+    if (it->primed || (it->own_times && !own_ok) || it->spans || it->kcursor || it->n_src < 2 ||
         tg_thread_count() < 2)
         return 0;
     if (f && (f->begin.set || f->end.set || f->n_globs || f->n_tids || f->n_pids || f->n_cpus))
@@ -518,6 +520,33 @@ size_t tg_iter_apart_streams(const tg_iter *it)
             return 0;
     return it->n_src;
 }
+
+size_t tg_iter_apart_streams(const tg_iter *it) { return streams_apart(it, false); }
+
+/* ---- read elsewhere (lines_ahead.c) ------------------------------------------------------- */
+
+size_t tg_iter_ahead_streams(const tg_iter *it) { return streams_apart(it, true); }
+
+tg_stream *tg_iter_stream(const tg_iter *it, size_t i) { return it->src[i].s; }
+
+int64_t tg_iter_stream_shift(const tg_iter *it, size_t i)
+{
+    return it->own_times ? 0 : it->src[i].s->shift_ns;
+}
+
+void tg_iter_ahead_taken(tg_iter *it)
+{
+    it->primed = true;
+    it->have_cur = it->handed = false;
+}
+
+void tg_iter_ahead_done(tg_iter *it)
+{
+    if (!it->done)
+        end_of_events(it);
+}
+
+void tg_iter_keep_error(tg_iter *it, tg_error *e) { keep_error(it, e); }
 
 struct apart_run {
     tg_apart_fn fn;

@@ -4,6 +4,7 @@
 
 #include "core/format_api.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 
 /* A --cpu or --tid value of tg_filter_check's filter that the traces know only from their
@@ -41,6 +42,9 @@ struct tg_set {
     struct tg_unsure_value *unsure;
     size_t n_unsure, cap_unsure;
     tg_error *run_warnings;
+    /* taken by readers whose streams, read on several threads, share state they make late
+     * (tg_trace_lock_set) */
+    pthread_mutex_t readers_lock;
 };
 
 /* Called by the iterator at the end of a pass that read every event (merge.c): the unsure

@@ -174,6 +174,7 @@ tg_set *tg_open(const char *const *paths, size_t n, const tg_options *opts, tg_e
         tg_err(err, TG_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&set->readers_lock, NULL);
     set->opts = opts;
     set->paths = calloc(n ? n : 1, sizeof *set->paths);
     set->spool_fds = malloc((n ? n : 1) * sizeof *set->spool_fds);
@@ -242,8 +243,13 @@ void tg_close(tg_set *set)
     free(set->paths);
     free(set->shown);
     free(set->spool_fds);
+    pthread_mutex_destroy(&set->readers_lock);
     free(set);
 }
+
+void tg_trace_lock_set(tg_trace *t) { pthread_mutex_lock(&t->set->readers_lock); }
+
+void tg_trace_unlock_set(tg_trace *t) { pthread_mutex_unlock(&t->set->readers_lock); }
 
 void tg_set_name_inputs(const tg_set *set, tg_error *list)
 {

@@ -2,7 +2,8 @@
 # threads-same.sh - what traceglot prints does not depend on how many threads read the trace.
 #
 # `stats` and `info` count each stream on its own thread when there are several cores and
-# put the counts together in the merge's order; uftrace's `report` reads threads at once;
+# put the counts together in the merge's order; `cat` of a CTF trace renders each stream's
+# lines on its own thread; uftrace's `report` reads threads at once;
 # the v7 trace.dat inflater runs ahead on a second thread.  Each command runs on every trace
 # of the corpus and the fixtures (intact, and damaged copies: a truncated trace.dat, a CTF
 # stream with bytes flipped, a uftrace thread cut short) with TG_THREADS=1 (everything on
@@ -80,6 +81,38 @@ for t in "${traces[@]}"; do
         done
     done
 done
+# cat of a CTF trace: babeltrace2's text rendered per stream on worker threads
+# (lines_ahead.c), the merge writing each line's time and delta; damage and warnings as one
+# thread gives them
+ctfs=()
+for t in "${traces[@]}"; do
+    [ -n "$(find "$t" -name metadata -print -quit 2>/dev/null)" ] && ctfs+=("$t")
+done
+while IFS= read -r m; do ctfs+=("$(dirname "$m")"); done < <(find "$C/gen" "$C/mixed" -name metadata 2>/dev/null | sort)
+# and a CTF trace of several streams with one of them cut in the middle of a packet
+for t in "${ctfs[@]}"; do
+    case $t in "$dmg"/*) continue ;; esac
+    streams=$(find "$t" -maxdepth 1 -type f ! -name metadata ! -name '*.idx' -size +8k | wc -l)
+    [ "$streams" -ge 2 ] || continue
+    cp -r "$t" "$dmg/ctf-cut"
+    big=$(find "$dmg/ctf-cut" -maxdepth 1 -type f ! -name metadata -size +8k | sort | head -1)
+    truncate -s $(($(stat -c %s "$big") / 2 + 7)) "$big"
+    ctfs+=("$dmg/ctf-cut")
+    break
+done
+for t in "${ctfs[@]}"; do
+    n=$((n + 1))
+    tg_sampled || continue
+    run_all 1 cat --style=babeltrace "$t" || { tg_fail "cat $t" "crashed with one thread"; continue; }
+    for th in 2 5; do
+        run_all $th cat --style=babeltrace "$t" || { tg_fail "cat $t ($th threads)" "crashed"; continue; }
+        tg_same "cat $t: $th threads as one" "$TG_TMP/got.1" "$TG_TMP/got.$th"
+    done
+done
+if [ ${#ctfs[@]} -ge 2 ]; then
+    run_all 1 cat --style=babeltrace "${ctfs[0]}" "${ctfs[1]}" && run_all 2 cat --style=babeltrace "${ctfs[0]}" "${ctfs[1]}" &&
+        tg_same "cat of two CTF traces: 2 threads as one" "$TG_TMP/got.1" "$TG_TMP/got.2"
+fi
 # two traces in one set (the merge numbers the streams across the set), and uftrace report
 pair=()
 for t in "${traces[@]}"; do case $t in *.dat) pair+=("$t") ;; esac; done

@@ -212,6 +212,113 @@ static int print_with_options(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf
     return rc;
 }
 
+/* ---- on several cores ------------------------------------------------------------------- */
+
+/* What a worker made of an event (tg_ahead_line.tag): a line with its time and delta to
+ * write first, a line without (a trace without clock), a warning for the notes, or nothing
+ * (a message that prints no line); UNSUPPORTED: the line of an event without rendering. */
+enum { BT_AHEAD_TIMED, BT_AHEAD_PLAIN, BT_AHEAD_NOTE, BT_AHEAD_NONE, BT_AHEAD_UNSUPPORTED = 8 };
+
+typedef struct bt_ahead_ctx {
+    const bt_state *st; /* every trace's info, made before the workers start */
+    bt_header *warn;    /* one per worker: the warnings' times */
+    size_t *last;       /* one per worker: the info found last */
+    bool notes;
+} bt_ahead_ctx;
+
+/* The worker's part of an event's line: everything but "[time] (+delta) ". */
+static int render_ahead(void *ctx, unsigned worker, const tg_event *ev, tg_buf *out,
+                        tg_ahead_line *line)
+{
+    const bt_ahead_ctx *c = ctx;
+    if (!bt_is_text_line(ev)) {
+        line->tag = BT_AHEAD_NONE;
+        if (c->notes && bt_is_gap(ev)) {
+            line->tag = BT_AHEAD_NOTE;
+            return bt_discarded_warning(&c->warn[worker], ev, out);
+        }
+        return 0;
+    }
+    const tg_trace *t = tg_event_trace(ev);
+    size_t i = c->last[worker];
+    if (c->st->infos[i].trace != t) {
+        for (i = 0; i < c->st->n_infos && c->st->infos[i].trace != t; i++)
+            ;
+        if (i == c->st->n_infos)
+            return TG_ERR_NOMEM; /* not made: trace_info ran out of memory */
+        c->last[worker] = i;
+    }
+    const bt_trace_info *ti = &c->st->infos[i];
+    line->time = tg_event_trace_time_ns(ev);
+    line->tag = ti->has_clock ? BT_AHEAD_TIMED : BT_AHEAD_PLAIN;
+    tg_buf_put(out, ti->dom, ti->dom_len);
+    tg_buf_puts(out, tg_event_name(ev));
+    TG_BUF_LIT(out, ": ");
+    if (tg_event_render(ev, out) != 1) {
+        tg_buf_putc(out, '\n');
+        line->tag |= BT_AHEAD_UNSUPPORTED;
+        return 0;
+    }
+    TG_BUF_LIT(out, "\n");
+    return 0;
+}
+
+/* The plain style with the streams rendered on worker threads (tg_ahead): the merge writes
+ * each line's time and delta, then copies the rest.  1: done (rc in *rc); 0: not possible,
+ * nothing read (the caller prints as usual). */
+static int print_ahead(tg_set *set, tg_iter *it, const bt_opts *o, tg_buf *out, tg_buf *notes,
+                       bt_state *st, int *rc)
+{
+    unsigned nw = tg_ahead_workers(it);
+    if (!nw)
+        return 0;
+    for (size_t i = 0; i < tg_set_trace_count(set); i++)
+        if (!trace_info(st, tg_set_trace(set, i)))
+            return 0;
+    bt_header *warn = calloc(nw, sizeof *warn);
+    size_t *last = calloc(nw, sizeof *last);
+    if (!warn || !last || !st->n_infos) {
+        free(warn);
+        free(last);
+        return 0;
+    }
+    for (unsigned w = 0; w < nw; w++)
+        bt_header_init(&warn[w], o, set);
+    bt_ahead_ctx c = {st, warn, last, notes != NULL};
+    tg_ahead *a = tg_ahead_new(it, render_ahead, &c);
+    int done = a != NULL;
+    if (a) {
+        tg_ahead_line l;
+        int r;
+        while ((r = tg_ahead_next(a, &l)) > 0) {
+            unsigned kind = l.tag & ~(unsigned)BT_AHEAD_UNSUPPORTED;
+            if (kind == BT_AHEAD_NONE)
+                continue;
+            if (kind == BT_AHEAD_NOTE) {
+                tg_buf_put(notes, l.text, l.len);
+                continue;
+            }
+            if (kind == BT_AHEAD_TIMED) {
+                char line[64];
+                char *e = put_time(st, line, l.time);
+                tg_buf_put_fast(out, line, (size_t)(e - line));
+            }
+            tg_buf_put(out, l.text, l.len);
+            if (l.tag & BT_AHEAD_UNSUPPORTED) {
+                r = TG_ERR_UNSUPPORTED; /* babeltrace2 reads CTF only: no rendering to copy */
+                break;
+            }
+        }
+        *rc = r;
+        tg_ahead_free(a);
+    }
+    for (unsigned w = 0; w < nw; w++)
+        bt_header_free(&warn[w]);
+    free(warn);
+    free(last);
+    return done;
+}
+
 static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg_buf *out,
                             tg_error **err)
 {
@@ -226,10 +333,16 @@ static int print_babeltrace(tg_set *set, tg_iter *it, const tg_options *opts, tg
     if (!bt_opts_plain(&o))
         return print_with_options(set, it, &o, out, err);
     bt_state st = {.seconds = o.seconds, .cached_sec = -1};
+    int rc = 0;
+    /* --debug-info learns the programs' mappings from statedump events in the merge's order:
+     * one thread */
+    if (!tg_options_flag(opts, "debug-info") && print_ahead(set, it, &o, out, notes, &st, &rc)) {
+        free(st.infos);
+        return rc;
+    }
     bt_header warn;
     bt_header_init(&warn, &o, set);
     const tg_event *ev;
-    int rc;
     while ((rc = tg_iter_next(it, &ev)) > 0) {
         if (!bt_is_text_line(ev)) {
             if (notes && bt_is_gap(ev) && (rc = bt_discarded_warning(&warn, ev, notes)) < 0)

@@ -9,7 +9,7 @@
  * handed over for that stream, dropping what lies behind its current event, and waits when
  * the replay has not come that far yet.  Memory stays bounded by the streams: the replay
  * waits when a stream's hand-over holds BT_FEED_LIMIT quirks the printer has not taken,
- * except while the printer waits for it (a stream the printer does not read, filtered out,
+ * except while a printer waits for it (a stream the printer does not read, filtered out,
  * would otherwise stop the replay for good), when it goes on regardless.
  * A stream's events are numbered (serial) by its reader alike in the replay and the
  * printer; CTF streams are read once (no rewind), so the printer's numbers only grow.
@@ -45,12 +45,11 @@ struct ctf_btfeed {
     pthread_cond_t to_replay;  /* the printer took quirks, waits, or the feed stops */
     pthread_cond_t to_printer; /* the replay handed quirks over or ended */
     bool threaded, joined;
-    bool printer_waits; /* for wait_index's events up to wait_serial: no BT_FEED_LIMIT */
-    size_t wait_index;
-    uint64_t wait_serial;
-    bool stop;     /* the streams are being freed */
-    bool finished; /* the replay ran to its end */
-    bool failed;   /* it ran out of memory: empty texts print empty */
+    size_t waiting; /* printers waiting for the replay (one per stream read at once, on
+                     * several threads: lines_ahead.c): no BT_FEED_LIMIT while one waits */
+    bool stop;      /* the streams are being freed */
+    bool finished;  /* the replay ran to its end */
+    bool failed;    /* it ran out of memory: empty texts print empty */
     pthread_t th;
 };
 
@@ -63,8 +62,8 @@ static bool hand_over(void *ctx, size_t index, const ctf_quirk *q, size_t n, con
     bool ok = true;
     pthread_mutex_lock(&f->mu);
     while (f->threaded && n && s->n &&
-           (s->n + n > BT_FEED_LIMIT || s->txt_len + txt_len > BT_FEED_TEXT_LIMIT) &&
-           !f->printer_waits && !f->stop)
+           (s->n + n > BT_FEED_LIMIT || s->txt_len + txt_len > BT_FEED_TEXT_LIMIT) && !f->waiting &&
+           !f->stop)
         pthread_cond_wait(&f->to_replay, &f->mu);
     if (f->stop)
         ok = false;
@@ -82,8 +81,8 @@ static bool hand_over(void *ctx, size_t index, const ctf_quirk *q, size_t n, con
         s->txt_len += txt_len;
         s->n += n;
         s->done_below = done_below;
-        if (f->printer_waits && index == f->wait_index && done_below > f->wait_serial)
-            pthread_cond_signal(&f->to_printer);
+        if (f->waiting) /* each checks whether its event is covered now */
+            pthread_cond_broadcast(&f->to_printer);
     }
     pthread_mutex_unlock(&f->mu);
     return ok;
@@ -174,13 +173,11 @@ static void feed_take(ctf_dstream *ds)
         ds->quirk_known = f->finished || f->failed ? UINT64_MAX : s->done_below;
         if (ds->serial < ds->quirk_known)
             break;
-        f->printer_waits = true;
-        f->wait_index = ds->feed_index;
-        f->wait_serial = ds->serial;
+        f->waiting++;
         pthread_cond_signal(&f->to_replay);
         pthread_cond_wait(&f->to_printer, &f->mu);
+        f->waiting--;
     }
-    f->printer_waits = false;
     if (f->failed)
         ds->n_quirks = 0; /* out of memory: empty texts print empty */
     pthread_mutex_unlock(&f->mu);
@@ -190,8 +187,13 @@ static void feed_take(ctf_dstream *ds)
 
 const ctf_quirk *ctf_quirk_find(ctf_dstream *ds, const ctf_step *st)
 {
-    if (!ds->tr->btcompat_done)
-        feed_start(ds->tr->trace);
+    if (!ds->feed_checked) { /* streams of the set may be read on several threads at once */
+        tg_trace_lock_set(ds->tr->trace);
+        if (!ds->tr->btcompat_done)
+            feed_start(ds->tr->trace);
+        tg_trace_unlock_set(ds->tr->trace);
+        ds->feed_checked = true;
+    }
     if (!ds->feed)
         return NULL;
     if (ds->serial >= ds->quirk_known)

@@ -96,7 +96,8 @@ struct ctf_dstream {
     uint64_t quirk_known;
     ctf_btfeed *feed; /* the replay this stream takes them from; feed_index: its number there */
     size_t feed_index;
-    bool keep_maps; /* files read stay mapped until freed (ctf_btcompat.c) */
+    bool feed_checked; /* the replay was started, or found not needed, for this stream */
+    bool keep_maps;    /* files read stay mapped until freed (ctf_btcompat.c) */
     bool bare; /* the batch replay's reader (ctf_btcompat.c): no cpu or thread for the events */
     tg_map *kept_maps;
     size_t n_kept_maps, cap_kept_maps;
