@@ -70,23 +70,33 @@ static int ancestry_disconnect(sqlite3_vtab *vtab)
     return SQLITE_OK;
 }
 
-/* The one plan: start_id = the argument.  Without it there is no plan (SQLite says so). */
+/* The one plan: start_id = the argument (unusable in one join order: SQLite tries another).
+ * A call without the argument is told so, rather than SQLite's "no query solution". */
 static int ancestry_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
     const struct ancestry_vtab *vt = (const struct ancestry_vtab *)vtab;
+    bool later = false; /* the argument comes from a table not yet read in this order */
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
         if (k->iColumn != vt->n_cols || k->op != SQLITE_INDEX_CONSTRAINT_EQ)
             continue;
-        if (!k->usable)
-            return SQLITE_CONSTRAINT;
+        if (!k->usable) {
+            later = true;
+            continue;
+        }
         info->aConstraintUsage[i].argvIndex = 1;
         info->aConstraintUsage[i].omit = 1;
         info->estimatedCost = vt->descendants ? 1000 : 10;
         info->estimatedRows = vt->descendants ? 100 : 10;
         return SQLITE_OK;
     }
-    return SQLITE_CONSTRAINT;
+    if (later)
+        return SQLITE_CONSTRAINT;
+    sqlite3_free(vtab->zErrMsg);
+    vtab->zErrMsg = sqlite3_mprintf("%s needs the slice's id: %s(ID)",
+                                    vt->descendants ? "descendant_slice" : "ancestor_slice",
+                                    vt->descendants ? "descendant_slice" : "ancestor_slice");
+    return SQLITE_ERROR;
 }
 
 static int ancestry_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)

@@ -5,7 +5,8 @@ with `convert --to sqlite`, Python's sqlite3 reads its slice table, and for each
 one, or an even sample of a big trace plus the deepest) the ancestors must be its parent chain,
 root first, and the descendants every slice whose chain passes through it, in id order; each
 row must be the slice table's row of that id, every column.  A NULL id gives no rows, an id
-no slice has and an argument that is not an integer are errors, as in trace_processor.
+no slice has and an argument that is not an integer are errors, as in trace_processor, and
+so is a call without its id.
 Usage: ancestry.py TG TRACE"""
 import csv
 import io
@@ -119,6 +120,11 @@ def main():
         if p.returncode == 0 or "no row with id %d" % missing not in p.stderr:
             failures += 1
             print("FAIL: %s(%d): exit %d, %r" % (fn, missing, p.returncode, p.stderr.strip()))
+        p = run(tg, trace, "SELECT * FROM %s" % fn)
+        checks += 1
+        if p.returncode == 0 or "%s needs the slice's id" % fn not in p.stderr:
+            failures += 1
+            print("FAIL: %s without its id: exit %d, %r" % (fn, p.returncode, p.stderr.strip()))
         p = run(tg, trace, "SELECT * FROM %s('a')" % fn)
         if p.returncode == 0 or "start id should be an integer" not in p.stderr:
             failures += 1
