@@ -574,7 +574,8 @@ int ctf_packet_last_clock(tg_stream *s, size_t file, uint64_t off, uint64_t *clo
     int found = 0, rc;
     for (;;) {
         tg_event ev = {.stream = s, .cpu = -1, .pid = -1, .tid = -1, .depth = -1};
-        if ((rc = stream_next(s, &ev, err)) <= 0)
+        /* through the ops, so that stream_next is compiled as for the cursor */
+        if ((rc = s->ops->next(s, &ev, err)) <= 0)
             break;
         if (ds->cur_file > file || (ds->cur_file == file && ds->pkt_off > off))
             break; /* past that packet */
