@@ -460,6 +460,31 @@ size_t tg_trace_build_id_count(const tg_trace *t);
 const tg_build_id_info *tg_trace_build_id(const tg_trace *t, size_t i); /* NULL past the end */
 /* The build id recorded for the object at path, NULL when none. */
 const tg_build_id_info *tg_trace_build_id_find(const tg_trace *t, const char *path);
+/* The call stacks a trace states already resolved (Perfetto's interned profile data): as
+ * trace_processor's stack_profile_* tables have them, a callsite is a frame under its parent
+ * callsite (depth 0: the outermost frame), a frame a place in a mapping (its address
+ * relative to the mapped file, its function's name), a mapping a mapped file.  A sample
+ * event of such a trace (tg_event_callsite) names its callsite by index. */
+typedef struct tg_profile_mapping {
+    const char *name;     /* "/usr/lib/x86_64-linux-gnu/libc.so.6" */
+    const char *build_id; /* lowercase hex, "" when the trace gives none */
+    uint64_t exact_offset, start_offset, start, end, load_bias;
+} tg_profile_mapping;
+typedef struct tg_profile_frame {
+    const char *name; /* the function's, "" when the trace gives none */
+    size_t mapping;
+    uint64_t rel_pc;
+} tg_profile_frame;
+typedef struct tg_profile_callsite {
+    int64_t parent; /* -1: the outermost frame */
+    size_t frame;
+    uint32_t depth;
+} tg_profile_callsite;
+size_t tg_trace_profile_callsite_count(const tg_trace *t);
+/* NULL past the end. */
+const tg_profile_callsite *tg_trace_profile_callsite(const tg_trace *t, size_t i);
+const tg_profile_frame *tg_trace_profile_frame(const tg_trace *t, size_t i);
+const tg_profile_mapping *tg_trace_profile_mapping(const tg_trace *t, size_t i);
 size_t tg_trace_task_count(const tg_trace *t);
 const tg_task_info *tg_trace_task(const tg_trace *t, size_t i); /* NULL past the end */
 /* The task listed with this tid (a linear search: once per thread), NULL when none. */
@@ -699,6 +724,9 @@ tg_cpu_mode tg_event_cpu_mode(const tg_event *ev);
 /* Perfetto's names of the modes (perf_sample.cpu_mode): "unknown", "kernel", "user",
  * "hypervisor", "guest_kernel", "guest_user". */
 const char *tg_cpu_mode_name(tg_cpu_mode mode);
+/* A sample of a trace whose call stacks are resolved (tg_trace_profile_callsite): its
+ * callsite's index in its trace, -1 for other events and for a sample without a stack. */
+int64_t tg_event_callsite(const tg_event *ev);
 
 /* Function traces: the function's address, its symbol (NULL when unknown), the call depth
  * the tracer recorded (-1 when it recorded none). */

@@ -39,6 +39,9 @@ struct tg_event_class {
     bool has_log_level; /* the class's declared log level (CTF loglevel: 0 emergency .. 14
                            debug), and its EMF URI (NULL when none) */
     int log_level;
+    /* its events are samples with a call stack the trace resolved: an event's addr is its
+     * callsite's index + 1 in the trace's profile (0: no stack; tg_event_callsite) */
+    bool profile_sample;
     const char *emf_uri;
     /* declared field types per scope (tg_event_class_schema); NULL where not declared */
     const struct tg_field_type *schema[TG_SCOPE_COUNT];

@@ -171,7 +171,8 @@ struct tg_trace {
     size_t n_build_ids, cap_build_ids;
     tg_track_decl *tracks; /* tg_trace_add_track; the reader may rename them until it returns */
     size_t n_tracks, cap_tracks;
-    tg_cpu_info *cpu_infos; /* tg_trace_add_cpu_info */
+    tg_cpu_info *cpu_infos;           /* tg_trace_add_cpu_info */
+    struct tg_stack_profile *profile; /* tg_trace_profile_add_* (stack_profile.c), NULL none */
     size_t n_cpu_infos, cap_cpu_infos;
     tg_arg_set *arg_sets; /* tg_trace_add_arg_set */
     size_t n_arg_sets, cap_arg_sets;
@@ -220,6 +221,13 @@ int tg_trace_add_env(tg_trace *t, const char *key, const char *value, bool is_in
 int tg_trace_add_env_int(tg_trace *t, const char *key, int64_t value);
 /* Appends one build id (tg_trace_build_id); its path is copied. */
 int tg_trace_add_build_id(tg_trace *t, const tg_build_id_info *b);
+/* The trace's resolved call stacks (tg_trace_profile_callsite): each call gives the index
+ * of the item equal to the one given, added when new (strings copied), as trace_processor
+ * interns its stack_profile_* rows; >= 0, or TG_ERR_NOMEM. */
+int64_t tg_trace_profile_add_mapping(tg_trace *t, const tg_profile_mapping *m);
+int64_t tg_trace_profile_add_frame(tg_trace *t, const tg_profile_frame *f);
+int64_t tg_trace_profile_add_callsite(tg_trace *t, int64_t parent, size_t frame);
+void tg_trace_profile_free(tg_trace *t);
 /* Appends one task (tg_trace_task); its name is copied. */
 int tg_trace_add_task(tg_trace *t, const tg_task_info *task);
 /* Appends one declared track (its strings are copied): its index, or TG_ERR_NOMEM. */

@@ -42,6 +42,7 @@ static void trace_free(tg_trace *t)
     free(t->tasks);
     free(t->cpu_infos);
     free(t->arg_sets);
+    tg_trace_profile_free(t);
     free(t->build_ids);
     free(t->tracks);
     tg_symtab_free(&t->symbols);

@@ -15,8 +15,15 @@
  * sample's perf_session_id is its file's rank among the set's perf.data files.  cpu_mode is
  * the sample's record's cpumode as Perfetto names it (tg_cpu_mode_name: "kernel", "user",
  * "hypervisor", ...).  A sample
- * without a call chain has callsite_id NULL.  Memory: one record per sample, mapping,
- * frame and callsite; a set without a perf.data file makes no pass. */
+ * without a call chain has callsite_id NULL.
+ *
+ * A trace that states its stacks resolved (a Perfetto trace's PerfSample packets: core's
+ * stack profile, tg_event_callsite) gives its samples' callsites, frames and mappings as
+ * it has them, interned into the same rows; its perf sessions are its sample classes (one
+ * per packet sequence, as trace_processor numbers them), numbered with the perf.data
+ * files' as first met.  A frame named "" (none) is NULL, as a frame without a symbol.
+ * Memory: one record per sample, mapping, frame and callsite; a set without samples makes
+ * no pass. */
 #include "common/perf/perf_chain_walk.h"
 #include "sql/sql_internal.h"
 
@@ -46,8 +53,8 @@ struct perf_sample_row {
 
 /* The keys: integers (a mapping's name is its interned pointer), compared whole. */
 struct mapping_row {
-    uint64_t session, start, end, pgoff;
-    const char *name;
+    uint64_t session, start, end, pgoff, exact_offset, load_bias;
+    const char *name, *build_id; /* build_id NULL: none */
 };
 struct frame_row {
     uint64_t mapping, rel_pc;
@@ -57,16 +64,18 @@ struct callsite_row {
     int64_t parent, frame, depth;
 };
 
-/* What a perf.data trace of the set has: perf's session and its symbols. */
+/* A perf session of the set: a perf.data trace (cls NULL) with perf's session and its
+ * symbols, or the sample class of a trace with resolved stacks. */
 struct perf_trace {
     const tg_trace *trace;
+    const tg_event_class *cls;
     perf_session s;
     perf_symbols syms;
 };
 
 /* A class: whether its events are samples of a perf.data file and where their fields are. */
 struct perf_class {
-    bool known, sample;
+    bool known, sample, resolved; /* resolved: its samples name their trace's callsites */
     tg_scope scope;
     long chain;
 };
@@ -92,6 +101,9 @@ struct perf_build {
     size_t n_classes, cap_classes;
     perf_chain_frame *chain;
     size_t cap_chain;
+    size_t *frames; /* a resolved stack's frames (their trace's indexes), innermost first */
+    size_t cap_frames;
+    tg_hash resolved_of; /* (session, the trace's callsite) -> callsite + 1 */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull + (h >> 29); }
@@ -102,7 +114,8 @@ static int mapping_eq(const void *ctx, uint64_t i)
     const struct mapping_row *k = ((const void *const *)ctx)[1];
     const struct mapping_row *m = &p->mappings[i];
     return m->session == k->session && m->start == k->start && m->end == k->end &&
-           m->pgoff == k->pgoff && m->name == k->name;
+           m->pgoff == k->pgoff && m->name == k->name && m->exact_offset == k->exact_offset &&
+           m->load_bias == k->load_bias && m->build_id == k->build_id;
 }
 static int frame_eq(const void *ctx, uint64_t i)
 {
@@ -133,50 +146,130 @@ static int64_t intern_row(struct sql_perf *p, tg_hash *h, uint64_t hash, tg_hash
     return (int64_t)(*n)++;
 }
 
-static int64_t frame_id(struct perf_build *b, uint32_t session, const perf_chain_frame *f)
+/* The id of mapping *m (its name and build id interned here). */
+static int64_t mapping_id(struct perf_build *b, struct mapping_row *m)
 {
     struct sql_perf *p = b->p;
-    struct mapping_row m = {.session = session, .name = "[unknown]"};
-    if (f->map)
-        m = (struct mapping_row){session, f->map->start, f->map->end, f->map->pgoff, f->map->dso};
-    m.name = sql_intern(b->db, m.name, strlen(m.name));
-    if (!m.name)
+    m->name = sql_intern(b->db, m->name, strlen(m->name));
+    if (!m->name ||
+        (m->build_id && !(m->build_id = sql_intern(b->db, m->build_id, strlen(m->build_id)))))
         return TG_ERR_NOMEM;
-    uint64_t h = mix(mix(mix(mix(tg_hash_str(m.name), m.session), m.start), m.end), m.pgoff);
-    int64_t mapping = intern_row(p, &p->mapping_of, h, mapping_eq, &m, (void **)&p->mappings,
-                                 &p->n_mappings, &p->cap_mappings, sizeof m);
+    uint64_t h = mix(mix(mix(mix(tg_hash_str(m->name), m->session), m->start), m->end), m->pgoff);
+    return intern_row(p, &p->mapping_of, h, mapping_eq, m, (void **)&p->mappings, &p->n_mappings,
+                      &p->cap_mappings, sizeof *m);
+}
+
+/* The id of the frame at rel_pc in mapping, named name (NULL none). */
+static int64_t frame_row_id(struct perf_build *b, int64_t mapping, uint64_t rel_pc,
+                            const char *name)
+{
+    struct sql_perf *p = b->p;
     if (mapping < 0)
         return mapping;
-    struct frame_row fr = {(uint64_t)mapping, perf_map_addr(f->map, f->ip), NULL};
-    if (f->sym && !(fr.name = sql_intern(b->db, f->sym->name, strlen(f->sym->name))))
+    struct frame_row fr = {(uint64_t)mapping, rel_pc, NULL};
+    if (name && !(fr.name = sql_intern(b->db, name, strlen(name))))
         return TG_ERR_NOMEM;
     return intern_row(p, &p->frame_of, mix(fr.mapping, fr.rel_pc), frame_eq, &fr,
                       (void **)&p->frames, &p->n_frames, &p->cap_frames, sizeof fr);
 }
 
+static int64_t frame_id(struct perf_build *b, uint32_t session, const perf_chain_frame *f)
+{
+    struct mapping_row m = {.session = session, .name = "[unknown]"};
+    if (f->map)
+        m = (struct mapping_row){.session = session,
+                                 .start = f->map->start,
+                                 .end = f->map->end,
+                                 .pgoff = f->map->pgoff,
+                                 .exact_offset = f->map->pgoff,
+                                 .name = f->map->dso};
+    return frame_row_id(b, mapping_id(b, &m), perf_map_addr(f->map, f->ip),
+                        f->sym ? f->sym->name : NULL);
+}
+
+static int64_t intern_callsite(struct perf_build *b, int64_t parent, int64_t frame, int64_t depth)
+{
+    struct sql_perf *p = b->p;
+    struct callsite_row c = {parent == SQL_ANY ? -1 : parent, frame, depth};
+    return intern_row(p, &p->callsite_of, mix((uint64_t)c.parent, (uint64_t)frame), callsite_eq, &c,
+                      (void **)&p->callsites, &p->n_callsites, &p->cap_callsites, sizeof c);
+}
+
 /* The callsite of the n frames in b->chain (the sampled one first), SQL_ANY for none. */
 static int64_t callsite_id(struct perf_build *b, uint32_t session, long n)
 {
-    struct sql_perf *p = b->p;
     int64_t parent = SQL_ANY;
     for (long depth = 0; n-- > 0; depth++) {
         int64_t frame = frame_id(b, session, &b->chain[n]);
         if (frame < 0)
             return frame;
-        struct callsite_row c = {parent == SQL_ANY ? -1 : parent, frame, depth};
-        parent =
-            intern_row(p, &p->callsite_of, mix((uint64_t)c.parent, (uint64_t)frame), callsite_eq,
-                       &c, (void **)&p->callsites, &p->n_callsites, &p->cap_callsites, sizeof c);
-        if (parent < 0)
+        if ((parent = intern_callsite(b, parent, frame, depth)) < 0)
             return parent;
     }
     return parent;
 }
 
-static struct perf_trace *trace_of(struct perf_build *b, const tg_trace *t, uint32_t *rank)
+/* The frame of a trace's resolved stack (its index in the trace's profile). */
+static int64_t resolved_frame_id(struct perf_build *b, uint32_t session, const tg_trace *t,
+                                 size_t frame)
+{
+    const tg_profile_frame *f = tg_trace_profile_frame(t, frame);
+    const tg_profile_mapping *pm = f ? tg_trace_profile_mapping(t, f->mapping) : NULL;
+    if (!pm)
+        return TG_ERR_FORMAT;
+    struct mapping_row m = {.session = session,
+                            .start = pm->start,
+                            .end = pm->end,
+                            .pgoff = pm->start_offset,
+                            .exact_offset = pm->exact_offset,
+                            .load_bias = pm->load_bias,
+                            .name = pm->name,
+                            .build_id = *pm->build_id ? pm->build_id : NULL};
+    return frame_row_id(b, mapping_id(b, &m), f->rel_pc, *f->name ? f->name : NULL);
+}
+
+/* The callsite of a trace's resolved callsite cs, SQL_ANY for none. */
+static int64_t resolved_callsite_id(struct perf_build *b, uint32_t session, const tg_trace *t,
+                                    int64_t cs)
+{
+    if (cs < 0)
+        return SQL_ANY;
+    uint64_t key = (uint64_t)session << 40 ^ (uint64_t)cs, *slot;
+    const uint64_t *known = tg_hash_find(&b->resolved_of, key);
+    if (known)
+        return (int64_t)*known;
+    /* its frames, innermost first: a parent is interned before its children, so the walk
+     * ends within the callsites' count */
+    size_t n = 0;
+    for (const tg_profile_callsite *c = tg_trace_profile_callsite(t, (size_t)cs); c;
+         c = c->parent >= 0 ? tg_trace_profile_callsite(t, (size_t)c->parent) : NULL) {
+        if (tg_grow(&b->frames, &b->cap_frames, n + 1, sizeof *b->frames) < 0)
+            return TG_ERR_NOMEM;
+        b->frames[n++] = c->frame;
+        if (n > tg_trace_profile_callsite_count(t))
+            return TG_ERR_FORMAT;
+    }
+    int64_t parent = SQL_ANY;
+    for (int64_t depth = 0; n-- > 0; depth++) {
+        int64_t frame = resolved_frame_id(b, session, t, b->frames[n]);
+        if (frame < 0)
+            return frame;
+        if ((parent = intern_callsite(b, parent, frame, depth)) < 0)
+            return parent;
+    }
+    if (tg_hash_insert(&b->resolved_of, key, &slot) < 0)
+        return TG_ERR_NOMEM;
+    *slot = (uint64_t)parent;
+    return parent;
+}
+
+/* The session of trace t (cls: a resolved-stack trace's sample class, NULL a perf.data
+ * file's). */
+static struct perf_trace *trace_of(struct perf_build *b, const tg_trace *t,
+                                   const tg_event_class *cls, uint32_t *rank)
 {
     for (size_t i = 0; i < b->n_traces; i++)
-        if (b->traces[i].trace == t) {
+        if (b->traces[i].trace == t && b->traces[i].cls == cls) {
             *rank = (uint32_t)i;
             return &b->traces[i];
         }
@@ -185,6 +278,7 @@ static struct perf_trace *trace_of(struct perf_build *b, const tg_trace *t, uint
     struct perf_trace *pt = &b->traces[b->n_traces];
     memset(pt, 0, sizeof *pt);
     pt->trace = t;
+    pt->cls = cls;
     perf_symbols_configure(&pt->syms, b->db->opts);
     *rank = (uint32_t)b->n_traces++;
     return pt;
@@ -200,6 +294,11 @@ static const struct perf_class *class_of(struct perf_build *b, const tg_event *e
     if (k->known)
         return k;
     k->known = true;
+    if (ev->cls && ev->cls->profile_sample) {
+        k->sample = k->resolved = true;
+        k->chain = -1;
+        return k;
+    }
     const char *format = tg_trace_format(tg_stream_trace(ev->stream));
     k->sample = format && strcmp(format, "perf") == 0 &&
                 strncmp(tg_event_name(ev), "PERF_RECORD_", 12) != 0;
@@ -213,7 +312,8 @@ static int add_sample(struct perf_build *b, const tg_event *ev, const struct per
                       int64_t ts)
 {
     uint32_t session;
-    struct perf_trace *pt = trace_of(b, tg_stream_trace(ev->stream), &session);
+    const tg_trace *t = tg_stream_trace(ev->stream);
+    struct perf_trace *pt = trace_of(b, t, k->resolved ? ev->cls : NULL, &session);
     if (!pt)
         return TG_ERR_NOMEM;
     struct perf_sample_row r = {ts,
@@ -227,6 +327,10 @@ static int add_sample(struct perf_build *b, const tg_event *ev, const struct per
         long n =
             perf_chain_walk(&pt->s, &pt->syms, ev, k->scope, k->chain, &b->chain, &b->cap_chain);
         r.callsite = n < 0 ? TG_ERR_NOMEM : callsite_id(b, session, n);
+        if (r.callsite < 0 && r.callsite != SQL_ANY)
+            return (int)r.callsite;
+    } else if (k->resolved) {
+        r.callsite = resolved_callsite_id(b, session, t, tg_event_callsite(ev));
         if (r.callsite < 0 && r.callsite != SQL_ANY)
             return (int)r.callsite;
     }
@@ -252,13 +356,18 @@ void sql_perf_free(sql_db *db)
     db->perf = NULL;
 }
 
-/* Whether the set holds a perf.data file (else the tables are empty, and no pass is made). */
+/* Whether the set holds a perf.data file or a trace with resolved stacks (else the tables
+ * are empty, and no pass is made). */
 static bool has_perf(const sql_db *db)
 {
     for (size_t i = 0, n = tg_set_trace_count(db->set); i < n; i++) {
-        const char *format = tg_trace_format(tg_set_trace(db->set, i));
-        if (format && strcmp(format, "perf") == 0)
+        const tg_trace *t = tg_set_trace(db->set, i);
+        const char *format = tg_trace_format(t);
+        if ((format && strcmp(format, "perf") == 0) || tg_trace_profile_callsite_count(t))
             return true;
+        for (size_t c = 0, nc = tg_trace_class_count(t); c < nc; c++)
+            if (tg_trace_class(t, c)->profile_sample)
+                return true;
     }
     return false;
 }
@@ -288,7 +397,7 @@ static int perf_build(sql_db *db)
             rc = add_sample(&b, ev, k, scan.last_ns);
         } else if (format && strcmp(format, "perf") == 0) {
             uint32_t rank;
-            struct perf_trace *pt = trace_of(&b, tg_stream_trace(ev->stream), &rank);
+            struct perf_trace *pt = trace_of(&b, tg_stream_trace(ev->stream), NULL, &rank);
             if (!pt)
                 rc = TG_ERR_NOMEM;
             else
@@ -304,6 +413,8 @@ static int perf_build(sql_db *db)
     free(b.traces);
     free(b.classes);
     free(b.chain);
+    free(b.frames);
+    tg_hash_free(&b.resolved_of);
     sql_scan_close(&scan);
     db->perf = b.p;
     if (rc < 0) {
@@ -391,12 +502,15 @@ static int mapping_next(sql_cursor *c)
     const struct mapping_row *r = &c->db->perf->mappings[i];
     sql_val *v = c->row;
     sql_int(&v[MP_ID], (int64_t)i);
-    sql_null(&v[MP_BUILD_ID]);
-    sql_int(&v[MP_EXACT_OFFSET], (int64_t)r->pgoff);
+    if (r->build_id)
+        sql_text(&v[MP_BUILD_ID], r->build_id);
+    else
+        sql_null(&v[MP_BUILD_ID]);
+    sql_int(&v[MP_EXACT_OFFSET], (int64_t)r->exact_offset);
     sql_int(&v[MP_START_OFFSET], (int64_t)r->pgoff);
     sql_int(&v[MP_START], (int64_t)r->start);
     sql_int(&v[MP_END], (int64_t)r->end);
-    sql_int(&v[MP_LOAD_BIAS], 0);
+    sql_int(&v[MP_LOAD_BIAS], (int64_t)r->load_bias);
     sql_text(&v[MP_NAME], r->name);
     return 0;
 }

@@ -1,12 +1,13 @@
 /* fuzz_perfetto.c - libFuzzer target: the input bytes as a Perfetto protobuf trace (the
  * packet framing, every TracePacket kind the reader decodes, ftrace bundles, compact_sched,
- * track events with interned state), run through everything the library does.  Seeds: the
- * Perfetto fixtures of tests/data/perfetto. */
+ * track events with interned state, perf samples with interned stacks), run through
+ * everything the library does.  Seeds: the Perfetto fixtures of tests/data/perfetto. */
 #include "fuzz_fixture.h"
 
 static const char *const seeds[] = {
     "perfetto/ftrace.pb",
     "perfetto/track-events.pb",
+    "perfetto/perf-samples.pb",
 };
 
 int tg_fuzz_seeds(const char *out)

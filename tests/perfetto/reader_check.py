@@ -4,7 +4,8 @@ decoded by `protoc --decode` (the reader's schema, src/formats/perfetto/perfetto
 Perfetto's field numbers), and what the packets say is computed here from that text, by
 Perfetto's documented rules (TrackEvent slices per track, interned names per sequence and
 their clearing, compact_sched's delta timestamps and intern table), then compared with
-`traceglot sql`: the ftrace_event rows and their args, the slices, the threads' names.
+`traceglot sql`: the ftrace_event rows and their args (the ftrace events: not the slices'
+records nor PerfSamples', which perf/perfetto-readback checks), the slices, the threads' names.
 Then damaged copies (cut at every 7th byte) must exit 1 with an offset in the message where
 protoc refuses them (a copy of under 4 bytes may also be no trace at all), 0 where it reads
 them, and give no more rows than the whole.  Usage: reader_check.py TG PROTO_DIR TRACE..."""
@@ -187,7 +188,7 @@ def check(tg, proto_dir, trace):
     packets = get_all(parse_text(text.decode()), "packet")
     ftrace, slices, names = expected(packets)
     rc, rows, err = sql(tg, trace, "SELECT ts, cpu, name, arg_set_id FROM ftrace_event "
-                       "WHERE name NOT IN ('slice_begin', 'slice_end') ORDER BY id")
+                       "WHERE name NOT IN ('slice_begin', 'slice_end', 'perf_sample') ORDER BY id")
     if rc != 0:
         fail("%s: sql exits %d: %s" % (trace, rc, err))
     got = [(int(r[0]), int(r[1]), r[2], r[3]) for r in rows]
@@ -219,7 +220,7 @@ def check(tg, proto_dir, trace):
         with open(path, "wb") as f:
             f.write(raw[:cut])
         rc, rows, err = sql(tg, path, "SELECT ts, cpu, name FROM ftrace_event WHERE name NOT IN "
-                            "('slice_begin', 'slice_end') ORDER BY id")
+                            "('slice_begin', 'slice_end', 'perf_sample') ORDER BY id")
         valid = subprocess.run(["protoc", "--proto_path=" + proto_dir,
                                 "--decode=perfetto_read.Trace", "perfetto_read.proto"],
                                input=raw[:cut], capture_output=True).returncode == 0

@@ -401,6 +401,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
     }
     if (rc == 0 && pk->interned_data)
         rc = read_interned(t, s, pk->interned_data);
+    if (rc == 0 && pk->interned_data && pk->interned_data->base.n_unknown_fields)
+        rc = pf_read_profile_interned(t, s, pk->interned_data);
     if (rc == 0 && pk->data_case == PERFETTO_READ__TRACE_PACKET__DATA_CLOCK_SNAPSHOT)
         rc = pf_read_clock_snapshot(p, pk->clock_snapshot, seq_id);
     uint32_t clock = pk->has_timestamp_clock_id ? pk->timestamp_clock_id
@@ -482,6 +484,8 @@ static int read_packet(tg_trace *t, const uint8_t *data, size_t size, uint64_t o
             rc = pf_read_ftrace_stats(t, stats, len);
         if (rc == 0 && s && pk->base.n_unknown_fields)
             rc = pf_read_streaming_profile(t, pk, s);
+        if (rc == 0 && usable && pk->base.n_unknown_fields)
+            rc = pf_read_perf_sample(t, pk, s, ts, offset);
         if (rc == 0 && pk->base.n_unknown_fields)
             rc = pf_read_kernel_packet(t, pk, ts, offset);
         if (rc == 0 && !stats)
@@ -601,6 +605,7 @@ static void pf_close(tg_trace *t)
     free(p->claims);
     pf_etw_free(p);
     pf_chrome_hashes_free(p);
+    pf_profile_free(p);
     free(p->recs);
     free(p->seqs);
     free(p->names);

@@ -191,7 +191,8 @@ typedef struct pf_trace {
     } * claims;
     size_t n_claims, cap_claims;
     struct pf_chrome_hashes *chrome_hashes; /* perfetto_read_chrome_args.c, NULL none yet */
-    tg_hash content_sets; /* the trace's arg sets by their category and name (their index) */
+    tg_hash content_sets;       /* the trace's arg sets by their category and name (their index) */
+    struct pf_profile *profile; /* perfetto_read_perf_sample.c, NULL none yet */
 } pf_trace;
 
 /* ---- perfetto_read_format.c ------------------------------------------------------------- */
@@ -544,6 +545,20 @@ void pf_chrome_hashes_free(pf_trace *p);
 /* A packet's StreamingProfilePacket (field 54, unknown to protobuf-c here), if it has one:
  * its time deltas advance sequence s's track event time.  0 or TG_ERR_NOMEM. */
 int pf_read_streaming_profile(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s);
+
+/* ---- perf samples and interned profile data (perfetto_read_perf_sample.c) ---- */
+/* A perf sample record's addr: its callsite + 1 (0 none) in the low bits, its cpu mode from
+ * this bit on. */
+#define PF_SAMPLE_MODE_SHIFT 56
+/* An InternedData's profile items (unknown to protobuf-c here) kept for sequence s.  0 or
+ * TG_ERR_NOMEM. */
+int pf_read_profile_interned(tg_trace *t, const pf_sequence *s,
+                             const PerfettoRead__InternedData *d);
+/* A packet's PerfSample (field 66), if it has one, at ts: a record of its sequence's sample
+ * class, its stack resolved into the trace's profile.  0 or TG_ERR_NOMEM. */
+int pf_read_perf_sample(tg_trace *t, const PerfettoRead__TracePacket *pk, pf_sequence *s,
+                        int64_t ts, uint64_t offset);
+void pf_profile_free(pf_trace *p);
 
 /* ---- atrace's slices, in time order (perfetto_read_atrace_pass.c) ---- */
 /* A bundle of cpu's events whose stream is whole from valid_from on (0: not said): the first

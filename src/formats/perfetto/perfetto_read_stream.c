@@ -33,6 +33,10 @@ static int pf_next(tg_stream *s, tg_event *ev, tg_error **err)
     tg_record_event(ev, s, r->ts, r->cls, r->pid, r->tid);
     ev->cpu = r->cpu;
     ev->addr = r->cls == p->counter ? 0 : r->addr;
+    if (r->cls && r->cls->profile_sample) {
+        ev->cpu_mode = (uint8_t)(r->addr >> PF_SAMPLE_MODE_SHIFT);
+        ev->addr = r->addr & ((1ull << PF_SAMPLE_MODE_SHIFT) - 1);
+    }
     ev->offset = r->offset;
     ev->data = r->data;
     ev->size = r->size;
