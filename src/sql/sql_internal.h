@@ -264,7 +264,8 @@ extern const sql_table sql_table_slice, sql_table_ftrace_event, sql_table_counte
     sql_table_trace_bounds, sql_table_track, sql_table_cpu, sql_table_cpu_track,
     sql_table_process_track, sql_table_cpu_counter_track, sql_table_flow, sql_table_perf_sample,
     sql_table_stack_profile_callsite, sql_table_stack_profile_frame,
-    sql_table_stack_profile_mapping, sql_table_process_counter_track, sql_table_metadata;
+    sql_table_stack_profile_mapping, sql_table_process_counter_track, sql_table_metadata,
+    sql_table_perf_session;
 
 /* Frees the perf.data tables' rows (sql_perf.c), built on their first query. */
 void sql_perf_free(sql_db *db);

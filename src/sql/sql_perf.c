@@ -22,8 +22,13 @@
  * it has them, interned into the same rows; its perf sessions are its sample classes (one
  * per packet sequence, as trace_processor numbers them), numbered with the perf.data
  * files' as first met.  A frame named "" (none) is NULL, as a frame without a symbol.
- * Memory: one record per sample, mapping, frame and callsite; a set without samples makes
- * no pass. */
+ *
+ * perf_session has a row per session, as trace_processor's perf importers fill it: a
+ * perf.data file's cmdline is its cmdline feature (perf's arguments joined by spaces), a
+ * Perfetto sequence's is NULL.  A perf.data mapping's build_id is the one the file's build-id
+ * feature records for its path (perf buildid-list's, as lowercase hex; NULL when none).
+ * Memory: one record per sample, mapping, frame, callsite and session; a set without samples
+ * makes no pass. */
 #include "common/perf/perf_chain_walk.h"
 #include "sql/sql_internal.h"
 
@@ -32,6 +37,7 @@
 
 enum { PS_ID, PS_TS, PS_UTID, PS_CPU, PS_CPU_MODE, PS_CALLSITE, PS_UNWIND, PS_SESSION, PS_COUNT };
 enum { CS_ID, CS_DEPTH, CS_PARENT, CS_FRAME, CS_COUNT };
+enum { SE_ID, SE_CMDLINE, SE_COUNT };
 enum { FR_ID, FR_NAME, FR_MAPPING, FR_REL_PC, FR_SYMBOL_SET, FR_DEOBF, FR_COUNT };
 enum {
     MP_ID,
@@ -90,6 +96,8 @@ struct sql_perf {
     struct callsite_row *callsites;
     size_t n_callsites, cap_callsites;
     tg_hash mapping_of, frame_of, callsite_of;
+    const char **session_cmdlines; /* per session, NULL none */
+    size_t n_sessions;
 };
 
 struct perf_build {
@@ -104,6 +112,7 @@ struct perf_build {
     size_t *frames; /* a resolved stack's frames (their trace's indexes), innermost first */
     size_t cap_frames;
     tg_hash resolved_of; /* (session, the trace's callsite) -> callsite + 1 */
+    tg_hash build_id_of; /* a perf session's dso name -> its build id (interned) + 1, or 1 */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull + (h >> 29); }
@@ -173,16 +182,49 @@ static int64_t frame_row_id(struct perf_build *b, int64_t mapping, uint64_t rel_
                       (void **)&p->frames, &p->n_frames, &p->cap_frames, sizeof fr);
 }
 
+/* The build id the perf.data file t records for the object at path, as lowercase hex
+ * interned (NULL: none), looked up once per name. */
+static int build_id_of(struct perf_build *b, const tg_trace *t, const char *path, const char **out)
+{
+    uint64_t *slot;
+    int added = tg_hash_insert(&b->build_id_of, (uintptr_t)path, &slot);
+    if (added < 0)
+        return TG_ERR_NOMEM;
+    if (!added) {
+        *out = *slot > 1 ? (const char *)(uintptr_t)(*slot - 1) : NULL;
+        return 0;
+    }
+    *slot = 1;
+    *out = NULL;
+    const tg_build_id_info *id = tg_trace_build_id_find(t, path);
+    if (!id || !id->size)
+        return 0;
+    char hex[2 * sizeof id->id + 1];
+    size_t n = id->size < sizeof id->id ? id->size : sizeof id->id;
+    for (size_t i = 0; i < n; i++) {
+        hex[2 * i] = "0123456789abcdef"[id->id[i] >> 4];
+        hex[2 * i + 1] = "0123456789abcdef"[id->id[i] & 15];
+    }
+    if (!(*out = sql_intern(b->db, hex, 2 * n)))
+        return TG_ERR_NOMEM;
+    *slot = (uintptr_t)*out + 1;
+    return 0;
+}
+
 static int64_t frame_id(struct perf_build *b, uint32_t session, const perf_chain_frame *f)
 {
     struct mapping_row m = {.session = session, .name = "[unknown]"};
-    if (f->map)
+    if (f->map) {
         m = (struct mapping_row){.session = session,
                                  .start = f->map->start,
                                  .end = f->map->end,
                                  .pgoff = f->map->pgoff,
                                  .exact_offset = f->map->pgoff,
                                  .name = f->map->dso};
+        int rc = build_id_of(b, b->traces[session].trace, f->map->dso, &m.build_id);
+        if (rc < 0)
+            return rc;
+    }
     return frame_row_id(b, mapping_id(b, &m), perf_map_addr(f->map, f->ip),
                         f->sym ? f->sym->name : NULL);
 }
@@ -349,6 +391,7 @@ void sql_perf_free(sql_db *db)
     free(p->mappings);
     free(p->frames);
     free(p->callsites);
+    free(p->session_cmdlines);
     tg_hash_free(&p->mapping_of);
     tg_hash_free(&p->frame_of);
     tg_hash_free(&p->callsite_of);
@@ -404,6 +447,18 @@ static int perf_build(sql_db *db)
                 perf_session_update(&pt->s, ev);
         }
     }
+    if (rc >= 0 && b.n_traces &&
+        !(b.p->session_cmdlines = calloc(b.n_traces, sizeof *b.p->session_cmdlines)))
+        rc = TG_ERR_NOMEM;
+    for (size_t i = 0; rc >= 0 && i < b.n_traces; i++) {
+        const tg_env_entry *e =
+            b.traces[i].cls ? NULL : tg_trace_env_find(b.traces[i].trace, "cmdline");
+        if (e && e->value &&
+            !(b.p->session_cmdlines[i] = sql_intern(db, e->value, strlen(e->value))))
+            rc = TG_ERR_NOMEM;
+    }
+    if (rc >= 0)
+        b.p->n_sessions = b.n_traces;
     for (size_t i = 0; i < b.n_traces; i++) {
         if (rc >= 0 && (b.traces[i].s.nomem || b.traces[i].syms.nomem))
             rc = TG_ERR_NOMEM;
@@ -415,6 +470,7 @@ static int perf_build(sql_db *db)
     free(b.chain);
     free(b.frames);
     tg_hash_free(&b.resolved_of);
+    tg_hash_free(&b.build_id_of);
     sql_scan_close(&scan);
     db->perf = b.p;
     if (rc < 0) {
@@ -436,11 +492,27 @@ static size_t n_samples(const struct sql_perf *p) { return p->n_samples; }
 static size_t n_callsites(const struct sql_perf *p) { return p->n_callsites; }
 static size_t n_frames(const struct sql_perf *p) { return p->n_frames; }
 static size_t n_mappings(const struct sql_perf *p) { return p->n_mappings; }
+static size_t n_sessions(const struct sql_perf *p) { return p->n_sessions; }
 
 static int sample_filter(sql_cursor *c) { return build_and_walk(c, n_samples); }
 static int callsite_filter(sql_cursor *c) { return build_and_walk(c, n_callsites); }
 static int frame_filter(sql_cursor *c) { return build_and_walk(c, n_frames); }
 static int mapping_filter(sql_cursor *c) { return build_and_walk(c, n_mappings); }
+static int session_filter(sql_cursor *c) { return build_and_walk(c, n_sessions); }
+
+static int session_next(sql_cursor *c)
+{
+    size_t i = sql_reg_next(c);
+    if (i == SIZE_MAX)
+        return 0;
+    const char *cmdline = c->db->perf->session_cmdlines[i];
+    sql_int(&c->row[SE_ID], (int64_t)i);
+    if (cmdline)
+        sql_text(&c->row[SE_CMDLINE], cmdline);
+    else
+        sql_null(&c->row[SE_CMDLINE]);
+    return 0;
+}
 
 static int sample_next(sql_cursor *c)
 {
@@ -580,5 +652,21 @@ const sql_table sql_table_stack_profile_mapping = {
     .col_argset = -1,
     .filter = mapping_filter,
     .next = mapping_next,
+    .close = sql_reg_close,
+};
+
+const sql_table sql_table_perf_session = {
+    .name = "perf_session",
+    .columns = "id INTEGER, cmdline TEXT",
+    .n_cols = SE_COUNT,
+    .col_ts = -1,
+    .col_name = -1,
+    .col_cpu = -1,
+    .col_utid = -1,
+    .col_id = SE_ID,
+    .col_track = -1,
+    .col_argset = -1,
+    .filter = session_filter,
+    .next = session_next,
     .close = sql_reg_close,
 };

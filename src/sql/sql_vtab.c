@@ -45,6 +45,7 @@ const sql_table *const sql_tables[] = {
     &sql_table_stack_profile_frame,
     &sql_table_stack_profile_mapping,
     &sql_table_metadata,
+    &sql_table_perf_session,
     NULL,
 };
 

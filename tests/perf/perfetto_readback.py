@@ -3,7 +3,8 @@
 PerfSample packets and their interned stacks give the same perf_sample rows as the perf.data
 file itself (ids aside): each sample's time, thread id (through utid), CPU, cpu_mode and the
 names of its call stack's frames from the outermost (through callsite_id, parent_id,
-frame_id), in time order.  On every fixture of hardware and software samples (tracepoint
+frame_id) with their mappings' build ids (the perf.data file's build-id feature, written as
+the mappings' interned build_ids), in time order.  On every fixture of hardware and software samples (tracepoint
 samples are written as ftrace events, not PerfSamples), with an empty --symfs and the
 fixtures' kallsyms as perfetto_samples.py converts them.  The tables of the read-back file
 must also hold together (every callsite's parent one level up, every frame's mapping).
@@ -28,16 +29,16 @@ def sql(tg, args, q):
 
 
 def samples(tg, args):
-    """(ts, tid, cpu, cpu_mode, (frame name, ...) outermost first) per sample, and the
+    """(ts, tid, cpu, cpu_mode, ((frame name, build id), ...) outermost first) per sample, and the
     tables' inconsistencies."""
     callsites = {i: (int(d), p, f) for i, d, p, f in sql(
         tg, args, "SELECT id, depth, parent_id, frame_id FROM stack_profile_callsite")}
-    mappings = {i for (i,) in sql(tg, args, "SELECT id FROM stack_profile_mapping")}
+    mappings = dict(sql(tg, args, "SELECT id, build_id FROM stack_profile_mapping"))
     frames = {}
     bad = []
     for i, name, isnull, m in sql(tg, args, "SELECT id, name, name IS NULL, mapping "
                                   "FROM stack_profile_frame"):
-        frames[i] = None if isnull == "1" else name
+        frames[i] = (None if isnull == "1" else name, mappings.get(m))
         if m not in mappings:
             bad.append("frame %s: mapping %s missing" % (i, m))
     for i, (d, p, f) in callsites.items():
@@ -78,9 +79,10 @@ def main():
             want, _ = samples(tg, args + [path])
             got, bad = samples(tg, [out])
             stacks = sum(1 for s in want if s[4])
+            ids = sum(1 for s in want for f in s[4] if f[1])
             if got == want and want and not bad:
-                print("PASS %s: %d samples (%d with stacks) read back equal" %
-                      (name, len(want), stacks))
+                print("PASS %s: %d samples (%d with stacks, %d frames in a mapping with a "
+                      "build id) read back equal" % (name, len(want), stacks, ids))
                 continue
             failed += 1
             print("FAIL %s: %d samples read back, %d in the perf.data file" %

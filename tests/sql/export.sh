@@ -1,18 +1,21 @@
 #!/bin/bash
 # export.sh - `convert --to sqlite -o out.db` writes every table as a real table: for each
 # table, `sqlite3 -csv out.db "SELECT * FROM t"` prints the bytes `traceglot sql --format csv`
-# prints for the same query, less its header (one recording of each format); so do the views
+# prints for the same query, less its header (one recording of each format, a perf.data file
+# for the samples' tables: perf_session's cmdline, the mappings' build ids); so do the views
 # (raw, sched, counters, instant, thread_slice), and the join columns are indexed so sqlite3 joins through them.  The database
 # is written under a temporary name and renamed; an existing output is refused; a damaged
 # input leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
 tg_need_cmd sqlite3
 tables="slice thread process thread_track counter counter_track sched_slice thread_state
-        ftrace_event args trace stats trace_bounds metadata process_counter_track"
+        ftrace_event args trace stats trace_bounds metadata process_counter_track perf_session
+        perf_sample stack_profile_callsite stack_profile_frame stack_profile_mapping"
 n=0
 for t in "$TG_TEST_DATA"/uftrace/events.data "$TG_TEST_DATA"/uftrace/forks.data \
          "$TG_TEST_DATA"/ftrace/sched-irq-timer-v7zstd.dat "$TG_TEST_DATA"/ctf/types \
-         "$TG_TEST_DATA"/xray/fdr.xray "$TG_TEST_DATA"/lttng0/smp8 "$TG_CORPUS"/gen/ftrace/kernel-visible-v6.dat; do
+         "$TG_TEST_DATA"/xray/fdr.xray "$TG_TEST_DATA"/lttng0/smp8 "$TG_CORPUS"/gen/ftrace/kernel-visible-v6.dat \
+         "$TG_TEST_DATA"/perf/cpu-clock-g.data; do
     [ -e "$t" ] || continue
     db=$TG_TMP/out-$n.db
     if ! tg_run "$TG" convert --to sqlite -o "$db" "$t"; then

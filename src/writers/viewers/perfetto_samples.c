@@ -6,7 +6,9 @@
  * profilers intern theirs (profile_common.proto): a Callstack is its frames' ids from the
  * outermost frame (Perfetto's "bottom frame first"), a Frame a function name in a mapping at
  * an address relative to it, a Mapping a mapped file of the process (start, end, its file
- * offset, its path as '/'-separated components) and names are InternedStrings.  An item is
+ * offset, its path as '/'-separated components, the build id the perf.data file records
+ * for that path as a build_ids string of the mapping's own iid) and names are
+ * InternedStrings.  An item is
  * written in the interned_data of the first packet that uses it on the sequence, and again
  * after a split starts a new part (the sequence restarts cleared).  The stacks, frames and
  * mappings are those of the SQL tables and the flame graphs (sample_stacks.h: perf's
@@ -29,6 +31,8 @@ typedef struct pfs_mapping {
     const char *dso;   /* the session's name, for the key only */
     uint64_t path[16]; /* string iids of the path's components */
     uint32_t n_path;
+    uint8_t build_id[20]; /* the file's build id for the path (build_id_size 0: none) */
+    uint8_t build_id_size;
 } pfs_mapping;
 
 typedef struct pfs_frame {
@@ -62,6 +66,8 @@ struct tg_pf_samples {
     size_t n_str, cap_str, cap_str_p;
     Perfetto__Protos__Mapping *map, **map_p;
     size_t n_map, cap_map, cap_map_p;
+    Perfetto__Protos__InternedString *bid, **bid_p; /* build ids: iid = the mapping's */
+    size_t n_bid, cap_bid, cap_bid_p;
     Perfetto__Protos__Frame *frm, **frm_p;
     size_t n_frm, cap_frm, cap_frm_p;
     Perfetto__Protos__Callstack *cs, **cs_p;
@@ -145,10 +151,20 @@ static int put_mapping(tg_pf_samples *s, size_t i)
     pm->start_offset = pm->exact_offset = m->pgoff;
     pm->n_path_string_ids = m->n_path;
     pm->path_string_ids = NULL; /* set when the packet is assembled (mappings may move) */
+    if (m->build_id_size) {
+        if (tg_grow(&s->bid, &s->cap_bid, s->n_bid + 1, sizeof *s->bid) < 0)
+            return TG_ERR_NOMEM;
+        Perfetto__Protos__InternedString *is = &s->bid[s->n_bid++];
+        perfetto__protos__interned_string__init(is);
+        is->has_iid = is->has_str = 1;
+        is->iid = i + 1;
+        pm->has_build_id = 1;
+        pm->build_id = i + 1;
+    }
     return 0;
 }
 
-static int64_t mapping_iid(tg_pf_samples *s, const perf_chain_frame *f)
+static int64_t mapping_iid(tg_pf_samples *s, const tg_trace *t, const perf_chain_frame *f)
 {
     pfs_mapping k = {.dso = NULL};
     if (f->map)
@@ -167,6 +183,11 @@ static int64_t mapping_iid(tg_pf_samples *s, const perf_chain_frame *f)
             return TG_ERR_NOMEM;
         i = s->n_mappings++;
         *slot = i;
+        const tg_build_id_info *id = k.dso ? tg_trace_build_id_find(t, k.dso) : NULL;
+        if (id && id->size) {
+            k.build_id_size = id->size < sizeof k.build_id ? id->size : sizeof k.build_id;
+            memcpy(k.build_id, id->id, k.build_id_size);
+        }
         s->mappings[i] = k;
     }
     int rc = put_mapping(s, i);
@@ -181,9 +202,9 @@ static int frame_eq(const void *ctx, uint64_t i)
     return f->mapping == k->mapping && f->rel_pc == k->rel_pc && f->name == k->name;
 }
 
-static int64_t frame_iid(tg_pf_samples *s, const perf_chain_frame *f)
+static int64_t frame_iid(tg_pf_samples *s, const tg_trace *t, const perf_chain_frame *f)
 {
-    int64_t mapping = mapping_iid(s, f);
+    int64_t mapping = mapping_iid(s, t, f);
     if (mapping < 0)
         return mapping;
     pfs_frame k = {(uint64_t)mapping, perf_map_addr(f->map, f->ip), 0};
@@ -231,7 +252,7 @@ static int64_t callstack_iid(tg_pf_samples *s, const tg_sample_stack *st)
         return TG_ERR_NOMEM;
     uint64_t at = 0;
     for (size_t i = 0; i < st->depth; i++) {
-        int64_t f = frame_iid(s, &st->chain[st->depth - 1 - i]);
+        int64_t f = frame_iid(s, tg_event_trace(st->ev), &st->chain[st->depth - 1 - i]);
         if (f < 0)
             return f;
         s->frame_ids[i] = (uint64_t)f;
@@ -301,19 +322,25 @@ int tg_pf_samples_event(tg_pf_samples *s, tg_pf_packets *pk, const tg_event *ev)
         if ((rc = tg_pf_seq_start(pk, seq, ns, 0)) < 0)
             return rc;
     }
-    s->n_str = s->n_map = s->n_frm = s->n_cs = 0;
+    s->n_str = s->n_map = s->n_frm = s->n_cs = s->n_bid = 0;
     int64_t callstack = callstack_iid(s, &st);
     if (callstack < 0)
         return (int)callstack;
     for (size_t i = 0; i < s->n_map; i++) /* the mappings and strings stay put now */
         s->map[i].path_string_ids = s->mappings[s->map[i].iid - 1].path;
+    for (size_t i = 0; i < s->n_bid; i++) {
+        const pfs_mapping *m = &s->mappings[s->bid[i].iid - 1];
+        s->bid[i].str.data = (uint8_t *)m->build_id;
+        s->bid[i].str.len = m->build_id_size;
+    }
     for (size_t i = 0; i < s->n_str; i++) {
         const char *text = tg_frame_names_get(&s->strings, s->str[i].iid - 1);
         s->str[i].str.data = (uint8_t *)text;
         s->str[i].str.len = strlen(text);
     }
     if (POINT(s, str, str_p, n_str, cap_str_p) < 0 || POINT(s, map, map_p, n_map, cap_map_p) < 0 ||
-        POINT(s, frm, frm_p, n_frm, cap_frm_p) < 0 || POINT(s, cs, cs_p, n_cs, cap_cs_p) < 0)
+        POINT(s, frm, frm_p, n_frm, cap_frm_p) < 0 || POINT(s, cs, cs_p, n_cs, cap_cs_p) < 0 ||
+        POINT(s, bid, bid_p, n_bid, cap_bid_p) < 0)
         return TG_ERR_NOMEM;
     Perfetto__Protos__InternedData data = PERFETTO__PROTOS__INTERNED_DATA__INIT;
     data.n_function_names = data.n_mapping_paths = 0;
@@ -321,6 +348,8 @@ int tg_pf_samples_event(tg_pf_samples *s, tg_pf_packets *pk, const tg_event *ev)
      * function_names and paths in mapping_paths, so each string goes in both */
     data.function_names = data.mapping_paths = s->str_p;
     data.n_function_names = data.n_mapping_paths = s->n_str;
+    data.build_ids = s->bid_p;
+    data.n_build_ids = s->n_bid;
     data.mappings = s->map_p;
     data.n_mappings = s->n_map;
     data.frames = s->frm_p;
@@ -341,7 +370,7 @@ int tg_pf_samples_event(tg_pf_samples *s, tg_pf_packets *pk, const tg_event *ev)
     pkt.perf_sample = &sample;
     pkt.has_sequence_flags = 1;
     pkt.sequence_flags = TG_PF_SEQ_NEEDS_STATE;
-    if (s->n_str || s->n_map || s->n_frm || s->n_cs)
+    if (s->n_str || s->n_map || s->n_frm || s->n_cs || s->n_bid)
         pkt.interned_data = &data;
     rc = tg_pf_packet_put(pk, &pkt);
     return rc < 0 ? rc : 1;
@@ -381,6 +410,8 @@ void tg_pf_samples_free(tg_pf_samples *s)
     free(s->str_p);
     free(s->map);
     free(s->map_p);
+    free(s->bid);
+    free(s->bid_p);
     free(s->frm);
     free(s->frm_p);
     free(s->cs);
