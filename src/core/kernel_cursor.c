@@ -554,8 +554,9 @@ int tg_kcursor_feed(tg_kcursor *c, tg_event *ev, int64_t ts, tg_kstep *step)
         if (tid >= 0)
             ev->tid = (int32_t)tid;
     }
-    int64_t utid = m->task_utids ? listed_thread(c, ev) : -1;
-    if (utid >= 0 && tid < 0)
+    int64_t utid = -1;
+    /* a trace listing a tid more than once (rare): its listed task names the thread */
+    if (__builtin_expect(m->task_utids != NULL, 0) && (utid = listed_thread(c, ev)) >= 0 && tid < 0)
         ev->tid = (int32_t)(tid = m->threads[utid].tid);
     if (utid < 0)
         utid = tid >= 0 ? thread_of(c, tid, false) : -1;

@@ -162,18 +162,14 @@ static int64_t frame_track(const struct slice_scan *s, struct slice_thread *t)
     return th->track_id;
 }
 
-/* The row of id (NULL: it is none), handed out in id order. */
-static void put_row(struct slice_scan *s, int64_t id, const struct slice_row *row)
+/* Where the row of id is written (in place: the window hands it out from there), NULL with
+ * the status set when out of memory. */
+static struct slice_row *row_slot(struct slice_scan *s, int64_t id)
 {
-    if (!row) {
-        sql_row_order_drop(&s->order, id);
-        return;
-    }
     struct slice_row *to = sql_row_order_slot(&s->order, id);
-    if (to)
-        *to = *row;
-    else
+    if (!to)
         s->status = TG_ERR_NOMEM;
+    return to;
 }
 
 static bool name_wanted(const sql_query *q, const char *name)
@@ -259,23 +255,24 @@ static void no_entry_row(struct slice_scan *s, const tg_call *call)
         s->status = id < 0 ? (int)id : s->status;
         return;
     }
-    struct slice_row row = {
-        .id = id,
-        .ts = call->entry_ns,
-        .dur = call->total_ns,
-        .track = track,
-        .depth = call->depth,
-        .parent = SQL_ANY,
-        .self = call->self_ns,
-        .end = call->exit_ns,
-        .name = name,
-        .module = call->module,
-        .argset = SQL_ANY,
-        .thread_ts = SQL_ANY,
-        .thread_dur = SQL_ANY,
-        .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
-    };
-    put_row(s, id, &row);
+    struct slice_row *row = row_slot(s, id);
+    if (!row)
+        return;
+    row->id = id;
+    row->ts = call->entry_ns;
+    row->dur = call->total_ns;
+    row->track = track;
+    row->depth = call->depth;
+    row->parent = SQL_ANY;
+    row->self = call->self_ns;
+    row->end = call->exit_ns;
+    row->name = name;
+    row->module = call->module;
+    row->category = NULL;
+    row->argset = SQL_ANY;
+    row->thread_ts = SQL_ANY;
+    row->thread_dur = SQL_ANY;
+    row->recursive = (call->flags & TG_CALL_RECURSIVE) != 0;
 }
 
 static void on_call(void *ctx, const tg_call *call)
@@ -302,13 +299,13 @@ static void on_call(void *ctx, const tg_call *call)
     const sql_query *q = &s->c->q;
     if (implied && (!sql_ts_in(q, call->entry_ns) ||
                     (q->name && !name_wanted(q, sql_frame_name(s->scan.db, call))))) {
-        put_row(s, f->id, NULL);
+        sql_row_order_drop(&s->order, f->id);
         return;
     }
     bool unfinished = (call->flags & TG_CALL_NO_EXIT) && !call->exit;
     bool dropped = (call->flags & TG_CALL_NO_EXIT) && !(call->flags & TG_CALL_LOST) && call->exit;
     if (dropped && uftrace_rules(s, call->trace)) {
-        put_row(s, f->id, NULL);
+        sql_row_order_drop(&s->order, f->id);
         return;
     }
     /* its thread time: the entry's, and how far the exit's passed it */
@@ -318,24 +315,26 @@ static void on_call(void *ctx, const tg_call *call)
         tg_event_class_kind(tg_event_class_of(ev)) == TG_KIND_FUNC_EXIT &&
         tg_event_thread_time(ev, &thread_end))
         thread_dur = thread_end - f->thread_ts;
-    struct slice_row row = {
-        .id = f->id,
-        .ts = call->entry_ns,
-        .dur = unfinished ? -1 : call->total_ns,
-        .track = f->track,
-        .depth = call->depth,
-        .parent = depth ? t->frames[depth - 1].id : SQL_ANY,
-        .self = call->self_ns,
-        .end = call->exit_ns,
-        .name = s->name_col ? sql_frame_name(s->scan.db, call) : NULL,
-        .module = call->module,
-        .category = f->category,
-        .argset = f->argset,
-        .thread_ts = f->thread_ts,
-        .thread_dur = thread_dur,
-        .recursive = (call->flags & TG_CALL_RECURSIVE) != 0,
-    };
-    put_row(s, f->id, &row);
+    /* written in place, field by field: a row built aside and copied costs its 120 bytes
+     * again on every call */
+    struct slice_row *row = row_slot(s, f->id);
+    if (!row)
+        return;
+    row->id = f->id;
+    row->ts = call->entry_ns;
+    row->dur = unfinished ? -1 : call->total_ns;
+    row->track = f->track;
+    row->depth = call->depth;
+    row->parent = depth ? t->frames[depth - 1].id : SQL_ANY;
+    row->self = call->self_ns;
+    row->end = call->exit_ns;
+    row->name = s->name_col ? sql_frame_name(s->scan.db, call) : NULL;
+    row->module = call->module;
+    row->category = f->category;
+    row->argset = f->argset;
+    row->thread_ts = f->thread_ts;
+    row->thread_dur = thread_dur;
+    row->recursive = (call->flags & TG_CALL_RECURSIVE) != 0;
 }
 
 /* ---- the kernel model's slices: IRQs and softirqs on per-CPU tracks ------------------------ */
@@ -361,22 +360,23 @@ static int put_kslice(struct slice_scan *s, struct kslice_track *t, int depth, i
     s->pending--;
     t->open[depth].wanted = false;
     int64_t ts = t->open[depth].ts, dur = end == SQL_ANY ? -1 : end - ts;
-    struct slice_row row = {
-        .id = t->open[depth].id,
-        .thread_ts = SQL_ANY,
-        .thread_dur = SQL_ANY,
-        .ts = ts,
-        .dur = dur,
-        .track = t->track,
-        .depth = depth,
-        .parent = depth ? t->open[depth - 1].id : SQL_ANY,
-        .self = dur,
-        .end = end == SQL_ANY ? s->scan.last_ns : end,
-        .argset = t->open[depth].argset,
-        .name = t->open[depth].name,
-        .category = t->open[depth].category,
-    };
-    put_row(s, row.id, &row);
+    struct slice_row *row = row_slot(s, t->open[depth].id);
+    if (row)
+        *row = (struct slice_row){
+            .id = t->open[depth].id,
+            .thread_ts = SQL_ANY,
+            .thread_dur = SQL_ANY,
+            .ts = ts,
+            .dur = dur,
+            .track = t->track,
+            .depth = depth,
+            .parent = depth ? t->open[depth - 1].id : SQL_ANY,
+            .self = dur,
+            .end = end == SQL_ANY ? s->scan.last_ns : end,
+            .argset = t->open[depth].argset,
+            .name = t->open[depth].name,
+            .category = t->open[depth].category,
+        };
     return s->status < 0 ? s->status : 0;
 }
 

@@ -28,6 +28,7 @@
 #include "sql/sql_internal.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,9 @@ static bool parse(struct shape *sh)
 
 /* ---- the summary ------------------------------------------------------------------------- */
 
+/* The names whose groups are found by their pointer (a power of two). */
+#define RECENT_NAMES 256
+
 struct group {
     char *name; /* NULL: the rows without a name */
     int64_t n;
@@ -296,8 +300,15 @@ struct summary {
     struct group *g;
     size_t n, cap;
     tg_hash index;
-    const char *last_s; /* the name of the row before (tables hand over interned names) */
+    /* the groups of the names met last, by where the name is (tables hand over interned
+     * names: a pointer met again is the same name, found without hashing its text): the
+     * row before's, then a recent one's */
+    const char *last_s;
     size_t last_g;
+    struct {
+        const char *s;
+        size_t g;
+    } recent[RECENT_NAMES];
 };
 
 static int name_eq(const void *ctx, uint64_t value)
@@ -314,6 +325,12 @@ static struct group *group_of(struct summary *sm, const char *s, int len)
 {
     if (s && s == sm->last_s && len < 0)
         return &sm->g[sm->last_g];
+    size_t slot = ((uintptr_t)s >> 4 ^ (uintptr_t)s >> 12) & (RECENT_NAMES - 1);
+    if (s && len < 0 && sm->recent[slot].s == s) {
+        sm->last_s = s;
+        sm->last_g = sm->recent[slot].g;
+        return &sm->g[sm->last_g];
+    }
     char *copy = NULL;
     if (s && len >= 0) { /* not NUL-terminated: compare a terminated copy */
         if (!(copy = strndup(s, (size_t)len)))
@@ -343,6 +360,10 @@ static struct group *group_of(struct summary *sm, const char *s, int len)
     free(copy);
     sm->last_s = len < 0 ? s : NULL;
     sm->last_g = at;
+    if (s && len < 0) {
+        sm->recent[slot].s = s;
+        sm->recent[slot].g = at;
+    }
     return &sm->g[at];
 }
 
