@@ -179,7 +179,8 @@ static int64_t mapping_of(tg_trace *t, const struct pf_profile *pp, const pf_seq
     pf_wire w;
     while (rc == 0 && pf_wire_next(&q, end, &w) > 0) {
         uint64_t v = w.value;
-        const uint8_t *packed = w.type == 2 ? w.bytes : NULL, *packed_end = packed + w.len;
+        const uint8_t *packed = w.type == 2 ? w.bytes : NULL,
+                      *packed_end = packed ? packed + w.len : NULL;
         switch (w.field) {
         case 2: build_id = v; break;
         case 8: m.exact_offset = v; break;
@@ -290,7 +291,8 @@ static int64_t callsite_of(tg_trace *t, struct pf_profile *pp, const pf_sequence
     while (pf_wire_next(&q, end, &w) > 0) {
         if (w.field != 2)
             continue;
-        const uint8_t *packed = w.type == 2 ? w.bytes : NULL, *packed_end = packed + w.len;
+        const uint8_t *packed = w.type == 2 ? w.bytes : NULL,
+                      *packed_end = packed ? packed + w.len : NULL;
         uint64_t v = w.value;
         while (packed ? pf_varint_at(&packed, packed_end, &v) : w.type == 0) {
             if (depth++ >= PF_MAX_STACK)
