@@ -437,6 +437,10 @@ typedef struct tg_task_info {
      * second descriptor of the same thread): a thread of its own, new_process also a new
      * process of its pid (the pid reused) */
     bool new_thread, new_process;
+    /* a process's main thread: the args the trace gives the process (Perfetto's
+     * ChromeProcessDescriptor: process.arg_set_id), in the trace's arena; NULL none */
+    const struct tg_value *process_args;
+    size_t n_process_args;
 } tg_task_info;
 
 const tg_clock_info *tg_trace_clock(const tg_trace *t);

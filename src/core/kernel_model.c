@@ -187,6 +187,10 @@ static int64_t listed_process(tg_kcursor *c, const tg_task_info *task)
         pr->name = km_intern(m, name, strlen(name));
     if (task->cmdline && task->cmdline[0] && !pr->cmdline)
         pr->cmdline = km_intern(m, task->cmdline, strlen(task->cmdline));
+    if (task->n_process_args && !pr->n_args) {
+        pr->args = task->process_args;
+        pr->n_args = task->n_process_args;
+    }
     if (parent >= 0 && parent != upid && pr->parent_upid < 0)
         pr->parent_upid = parent;
     return upid;
@@ -288,6 +292,10 @@ static int add_listed_tasks(tg_kmodel *m)
                 pr->name = km_intern(m, task->process_name, strlen(task->process_name));
             if (task->cmdline && task->cmdline[0] && !pr->cmdline)
                 pr->cmdline = km_intern(m, task->cmdline, strlen(task->cmdline));
+            if (task->n_process_args && !pr->n_args) {
+                pr->args = task->process_args;
+                pr->n_args = task->n_process_args;
+            }
             if (task->process_started && pr->start_ts == TG_KM_NONE)
                 pr->start_ts = task->process_start_ns;
             if (!pr->name && th->is_main_thread)

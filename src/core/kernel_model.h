@@ -109,6 +109,8 @@ typedef struct tg_kprocess {
     int64_t start_ts, end_ts; /* forked (else its threads' first event) / its main thread's
                                * end (else its threads' last event); TG_KM_NONE unknown */
     int8_t ended;             /* 0: end_ts is its threads' last event */
+    const tg_value *args;     /* what its trace says of it (tg_task_info.process_args) */
+    size_t n_args;
 } tg_kprocess;
 
 /* What kind of track (Perfetto's track.type). */

@@ -14,7 +14,8 @@
  * its dimension, as trace_processor gives it) are read from the kernel model's track, and a
  * trace's own arg sets (tg_trace_arg_set: Perfetto's content analysis) from the trace: a
  * lookup by their arg_set_id finds them, and a scan of the whole table lists them after the
- * events' (the tracks' of the track table, then the traces'). */
+ * events' (the tracks' of the track table, then the processes' (tg_kprocess.args), then the
+ * traces'). */
 #include "sql/sql_internal.h"
 
 #include <stdio.h>
@@ -234,6 +235,44 @@ static bool is_trace_arg_set(int64_t id)
     return id >= 0 && (id & SQL_ARGSET_TRACE_BIT) && !(id & TG_KM_TRACK_ARGSET_BIT);
 }
 
+static bool is_process_arg_set(int64_t id) { return id >= 0 && (id & SQL_ARGSET_PROCESS_BIT); }
+
+/* a holds the args of a process (id: SQL_ARGSET_PROCESS_BIT | upid), once the model is
+ * whole.  0, or a negative status. */
+static int process_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+{
+    if (!a->text && !(a->text = tg_buf_new()))
+        return TG_ERR_NOMEM;
+    tg_buf_reset(a->text);
+    a->n = 0;
+    a->id = id;
+    int rc = sql_registry_complete(db);
+    if (rc < 0)
+        return rc;
+    a->model = db->model;
+    const tg_kprocess *p = tg_kmodel_process(db->model, id & ~SQL_ARGSET_PROCESS_BIT);
+    for (size_t i = 0; p && i < p->n_args; i++) {
+        const tg_value *v = &p->args[i];
+        TG_TRY(flatten(a, v, v->name ? v->name : "", v->name ? v->name : "", 0));
+    }
+    return 0;
+}
+
+/* a holds the arg set id names when it is a track's, a trace's or a process's: 1, else 0
+ * (a left alone), or a negative status. */
+static int other_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+{
+    if (is_track_arg_set(id))
+        return track_arg_set_fill(db, a, id) < 0 ? TG_ERR_NOMEM : 1;
+    if (is_trace_arg_set(id))
+        return trace_arg_set_fill(db, a, id) < 0 ? TG_ERR_NOMEM : 1;
+    if (is_process_arg_set(id)) {
+        int rc = process_arg_set_fill(db, a, id);
+        return rc < 0 ? rc : 1;
+    }
+    return 0;
+}
+
 /* a holds the args a trace lists of a CPU when id is a cpu row's arg_set_id: true (none when
  * no trace lists that CPU), else false and a is left alone. */
 static bool arg_set_fill_cpu(sql_db *db, struct arg_set *a, int64_t id, int *rc)
@@ -324,8 +363,8 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
         return;
     }
-    if (a->id != id && (is_track_arg_set(id) || is_trace_arg_set(id))) {
-        rc = is_track_arg_set(id) ? track_arg_set_fill(db, a, id) : trace_arg_set_fill(db, a, id);
+    if (a->id != id && (is_track_arg_set(id) || is_trace_arg_set(id) || is_process_arg_set(id))) {
+        rc = other_arg_set_fill(db, a, id);
         if (rc < 0) {
             sqlite3_result_error(ctx, db->message ? db->message : "out of memory", -1);
             return;
@@ -389,7 +428,7 @@ struct args_cursor {
                     * track_set: a track's number times 2, plus 1 for its source args), then
                     * the traces' own sets (trace, trace_set) */
     int part;      /* 0 the events', 1 the tracks', 2 the traces' */
-    size_t track_set, trace, trace_set;
+    size_t track_set, process, trace, trace_set;
     tg_buf *display; /* the row's display_value when it is not the string itself */
     bool scanning, done;
 };
@@ -420,14 +459,14 @@ static int args_filter(sql_cursor *c)
     a->row = 0;
     a->set.n = 0;
     a->part = 0;
-    a->track_set = a->trace = a->trace_set = 0;
+    a->track_set = a->process = a->trace = a->trace_set = 0;
     if (c->q.empty) {
         c->eof = true;
         return 0;
     }
-    if (is_track_arg_set(c->q.argset) || is_trace_arg_set(c->q.argset)) {
-        int rc = is_track_arg_set(c->q.argset) ? track_arg_set_fill(c->db, &a->set, c->q.argset)
-                                               : trace_arg_set_fill(c->db, &a->set, c->q.argset);
+    if (is_track_arg_set(c->q.argset) || is_trace_arg_set(c->q.argset) ||
+        is_process_arg_set(c->q.argset)) {
+        int rc = other_arg_set_fill(c->db, &a->set, c->q.argset);
         a->done = true;
         return rc < 0 ? sql_fail(c->db, rc, NULL) : 0;
     }
@@ -513,6 +552,17 @@ static int next_set(sql_db *db, struct args_cursor *a)
                 return 1;
         }
         a->part = 2;
+    }
+    if (a->part == 2) {
+        while (a->process < tg_kmodel_process_count(db->model)) {
+            int rc =
+                process_arg_set_fill(db, &a->set, SQL_ARGSET_PROCESS_BIT | (int64_t)a->process++);
+            if (rc < 0)
+                return rc;
+            if (a->set.n)
+                return 1;
+        }
+        a->part = 3;
     }
     while (a->trace < tg_set_trace_count(db->set)) {
         const tg_trace *tr = tg_set_trace(db->set, a->trace);

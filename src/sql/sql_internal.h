@@ -126,6 +126,8 @@ const tg_cpu_info *sql_cpu_info(sql_db *db, int64_t cpu);
 #define SQL_ARGSET_CPU_BIT ((int64_t)1 << 41)
 /* The arg_set_id of a trace's own arg set i (tg_trace_arg_set) of the set's trace trace. */
 #define SQL_ARGSET_TRACE_BIT ((int64_t)1 << 43)
+/* The arg_set_id of the args of the process upid (tg_kprocess.args). */
+#define SQL_ARGSET_PROCESS_BIT ((int64_t)1 << 44)
 #define SQL_ARGSET_TRACE(trace, i) (SQL_ARGSET_TRACE_BIT | (int64_t)(trace) << 24 | (int64_t)(i))
 /* A track's dimension args: the ones its trace gave it, else those trace_processor gives a
  * thread's or process's track (utid, upid: into *own).  Their count; *dims points at them. */

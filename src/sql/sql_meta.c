@@ -159,7 +159,7 @@ static int process_next(sql_cursor *c)
     for (int k = P_UID; k <= P_ANDROID_USER_ID; k++)
         sql_null(&v[k]);
     sql_text(&v[P_CMDLINE], p->cmdline);
-    sql_null(&v[P_ARGS]);
+    sql_int_or_null(&v[P_ARGS], p->n_args ? SQL_ARGSET_PROCESS_BIT | (int64_t)i : SQL_ANY);
     sql_null(&v[P_MACHINE]);
     sql_int(&v[P_ID], (int64_t)i);
     return 0;

@@ -450,6 +450,11 @@ int pf_legacy_async_track_args(tg_trace *t, pf_track *k, const char *scope, cons
  * into declaration d, in the arena.  0 or TG_ERR_NOMEM. */
 int pf_descriptor_track_args(tg_trace *t, const pf_track *k, tg_track_decl *d);
 
+/* ---- perfetto_read_chrome_process.c ---- */
+/* The ChromeProcessDescriptor of process descriptor d (of track k): its process's args and
+ * name.  0 or TG_ERR_NOMEM. */
+int pf_read_chrome_process(tg_trace *t, const pf_track *k, const PerfettoRead__TrackDescriptor *d);
+
 /* ---- perfetto_read_content_args.c ---- */
 /* The content analysis' arg set of track event e of sequence s named name (NULL none): its
  * category and name, added to the trace's arg sets once per distinct pair.  0 or

@@ -59,7 +59,8 @@ int pf_read_track_descriptor(tg_trace *t, const PerfettoRead__TrackDescriptor *d
         const char *name = d->process->process_name;
         if (!name && d->process->n_cmdline)
             name = d->process->cmdline[0];
-        if (pf_descriptor_process(t, k, d->process->pid, name) < 0)
+        if (pf_descriptor_process(t, k, d->process->pid, name) < 0 ||
+            pf_read_chrome_process(t, k, d) < 0)
             return TG_ERR_NOMEM;
     }
     return 0;
