@@ -178,6 +178,16 @@ static int set_timerange(tg_filter *f, const char *value, tg_error **err)
     return rc < 0 ? rc : tg_filter_set_end(f, comma + 1, err);
 }
 
+/* uftrace dump's views (--chrome, --flame-graph, --graphviz): said, naming the option and
+ * what traceglot offers instead (its help), exit 2. */
+static int refuse_dump_view(const struct resolved *o)
+{
+    const char *why = strstr(o->own->help, "): ");
+    fprintf(stderr, "traceglot dump: --%s is not taken%s%s\n", o->name, why ? ": " : "",
+            why ? why + 3 : "");
+    return 2;
+}
+
 static int apply(const struct cli_command_info *cmd, struct cli_args *a, const struct resolved *o,
                  const char *value)
 {
@@ -204,6 +214,8 @@ static int apply(const struct cli_command_info *cmd, struct cli_args *a, const s
             a->progress = -1;
         else if (strcmp(o->name, "data") == 0)
             a->data = value;
+        else if (cmd->id == CMD_DUMP) /* uftrace dump's --chrome, --flame-graph, --graphviz */
+            return refuse_dump_view(o);
         else if (strcmp(o->name, "input") == 0)
             a->paths[a->n_paths++] = (char *)value;
         else if (strcmp(o->name, "component") == 0) {

@@ -45,6 +45,15 @@ const struct cli_option cli_options[] = {
      "the trace, as uftrace's -d/--data names it (uftrace graph -d DIR FUNC: the argument after "
      "is FUNC); not under --style=xray, whose -d is -deduce-sibling-calls",
      NULL, "uftrace"},
+    {"chrome", 0, NULL, CMD_DUMP,
+     "refused (exit 2): uftrace dump --chrome's JSON carries the dumping uftrace's version and "
+     "the info file's time, not the recording's; convert --to chrome draws the same calls"},
+    {"flame-graph", 0, NULL, CMD_DUMP,
+     "refused (exit 2): uftrace dump --flame-graph's sampled counts are not followed yet; "
+     "convert --to folded gives every stack with its time"},
+    {"graphviz", 0, NULL, CMD_DUMP,
+     "refused (exit 2): uftrace dump --graphviz's DOT graph is not followed yet; graph prints "
+     "the call graph as uftrace graph does"},
     {"input", 'i', "FILE", CMD_CAT,
      "with --style=trace-cmd: the trace, as trace-cmd report -i names it", NULL, "trace-cmd"},
     {0},

@@ -23,6 +23,10 @@ usage "report --task -D 2" "report --task takes none of uftrace's filters" repor
 usage "report --diff OTHER -F nosuch" "failed to set filter or trigger: nosuch" report --diff "$d" -F nosuch
 usage "report --avg-total --avg-self" "--avg-total and --avg-self" report --avg-total --avg-self
 usage "info --symbols" "info --symbols is not taken" info --symbols
+# uftrace dump's views, refused by name
+for v in chrome flame-graph graphviz; do
+    usage "dump --$v" "dump: --$v is not taken" dump --$v
+done
 # the filters: a FUNC naming no function of the trace (uftrace says so and then ignores
 # every filter), values uftrace refuses
 for c in replay report; do
