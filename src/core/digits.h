@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 extern const char tg_dec_pairs[201]; /* "00" "01" ... "99" */
 extern const char tg_hex_pairs[513]; /* "00" "01" ... "ff" */
@@ -47,6 +48,22 @@ static inline size_t tg_hex_len(uint64_t v) { return (size_t)(67 - __builtin_clz
 static inline char *tg_dec_write(char *end, uint64_t v)
 {
     char *e = end;
+    if (v <= UINT32_MAX) { /* 32-bit steps: a multiply per pair instead of a 128-bit one */
+        uint32_t x = (uint32_t)v;
+        while (x >= 100) {
+            uint32_t q = x / 100;
+            e -= 2;
+            memcpy(e, tg_dec_pairs + 2 * (x - q * 100), 2);
+            x = q;
+        }
+        if (x >= 10) {
+            e -= 2;
+            memcpy(e, tg_dec_pairs + 2 * x, 2);
+        } else {
+            *--e = (char)('0' + x);
+        }
+        return e;
+    }
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
@@ -84,6 +101,19 @@ static inline char *tg_hex_write(char *end, uint64_t v)
 static inline void tg_dec_fixed(char *p, uint64_t v, size_t n)
 {
     char *w = p + n;
+    if (v <= UINT32_MAX) { /* the usual case (fractions of a second): 32-bit steps */
+        uint32_t x = (uint32_t)v;
+        while (n >= 2) {
+            uint32_t q = x / 100;
+            w -= 2;
+            memcpy(w, tg_dec_pairs + 2 * (x - q * 100), 2);
+            x = q;
+            n -= 2;
+        }
+        if (n)
+            *--w = (char)('0' + x % 10);
+        return;
+    }
     while (n >= 2) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
