@@ -183,7 +183,7 @@ static int set_timerange(tg_filter *f, const char *value, tg_error **err)
 static int refuse_dump_view(const struct resolved *o)
 {
     const char *why = strstr(o->own->help, "): ");
-    fprintf(stderr, "traceglot dump: --%s is not taken%s%s\n", o->name, why ? ": " : "",
+    fprintf(stderr, "traceglot dump: '--%s' is not taken%s%s\n", o->name, why ? ": " : "",
             why ? why + 3 : "");
     return 2;
 }

@@ -25,7 +25,7 @@ usage "report --avg-total --avg-self" "--avg-total and --avg-self" report --avg-
 usage "info --symbols" "info --symbols is not taken" info --symbols
 # uftrace dump's views, refused by name
 for v in chrome flame-graph graphviz; do
-    usage "dump --$v" "dump: --$v is not taken" dump --$v
+    usage "dump --$v" "dump: '--$v' is not taken" dump --$v
 done
 # the filters: a FUNC naming no function of the trace (uftrace says so and then ignores
 # every filter), values uftrace refuses
