@@ -409,14 +409,16 @@ int uf_report_diff(tg_set *set, tg_iter *it, tg_set *other, tg_iter *other_it,
         goto out;
     }
     /* PATH's rows in name order, each with OTHER's of that name; then OTHER's own */
-    memcpy(names, base.rows, base.n * sizeof *names);
+    if (base.n) /* an empty run under filters has no rows at all */
+        memcpy(names, base.rows, base.n * sizeof *names);
     qsort(names, base.n, sizeof *names, cmp_names);
     size_t n = 0;
     for (size_t i = 0; i < base.n; i++, n++) {
         const struct row *d = uf_row_find(&pair, names[i]->name);
         pairs[n] = (struct pair){names[i], d ? d : &zero, n};
     }
-    memcpy(names, pair.rows, pair.n * sizeof *names);
+    if (pair.n)
+        memcpy(names, pair.rows, pair.n * sizeof *names);
     qsort(names, pair.n, sizeof *names, cmp_names);
     for (size_t i = 0; i < pair.n; i++)
         if (!uf_row_find(&base, names[i]->name)) {
