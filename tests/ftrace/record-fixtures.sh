@@ -46,9 +46,10 @@ marker() { # trace_marker writes (print events) from both CPUs; a trailing newli
     done
 }
 
-# a little of everything: fork/exec, files, pipes, signals, timers, marker writes.  It runs in
-# a subshell: bash 5.2 run in the script itself printed "wait_for: No record of process N"
-# from the EXIT trap, about the pipeline's last process that the subshell now reaps
+# a little of everything: fork/exec, files, pipes, signals, timers, TCP over the loopback,
+# marker writes.  It runs in a subshell: bash 5.2 run in the script itself printed
+# "wait_for: No record of process N" from the EXIT trap, about the pipeline's last process
+# that the subshell now reaps
 workload() (
     marker 1
     ls /usr/bin > /dev/null
@@ -58,6 +59,7 @@ workload() (
     local p=$!
     kill -USR1 $p 2>/dev/null || true
     wait 2>/dev/null || true
+    /usr/bin/python3 "$here/tcp-exchange.py" 2>/dev/null || true
     marker 2
     sync "$tmp/blob"
     rm -f "$tmp/blob"
@@ -222,6 +224,8 @@ want instances && capture_instance instances
 want all-events && capture_all all-events
 want misc && capture misc 8 raw_syscalls ipi rcu/rcu_utilization power/cpu_idle mmap_lock vmscan \
     compaction oom percpu initcall
+# the network events whose print fmts hold IP addresses (%pISpc, %pI4, %pI6c)
+want net && capture net 16 tcp sock
 # kernel stacks after process and file events (trace-cmd's <stack trace > rendering; -R
 # prints caller[] to its declared length, past the record's end)
 want stacktrace && capture_stack stacktrace sched/sched_process_fork sched/sched_process_exec \

@@ -27,6 +27,10 @@ enum {
     TG_EVF_STRING = 16,  /* char/u8/s8 array */
     TG_EVF_POINTER = 32, /* type ends in '*' */
     TG_EVF_LONG = 64,    /* type mentions "long" */
+    /* a char array the raw printer (print_fmt_raw.c) once printed as ARRAY[..]: libtraceevent
+     * then drops the field's string flag for good, so trace-cmd report -R prints it so from
+     * there on, printable or not (the only state a field keeps) */
+    TG_EVF_RAW_ARRAY = 128,
 };
 
 typedef struct tg_evf_field {

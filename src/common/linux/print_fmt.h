@@ -438,6 +438,9 @@ uint64_t tg_pf_eval(const rctx *r, const tg_pf_node *n);
 
 /* print_fmt_print.c */
 void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen);
+/* print_fmt_ip.c: %pI4 %pi4 %pI6 %pi6 %pI6c %pIS[p][c] of a field; false when the argument
+ * is no field (the caller prints it as a pointer). */
+bool tg_pf_print_ip(const rctx *r, tg_pf_sink *out, const pf_item *it);
 void tg_pf_print_str_arg(const rctx *r, tg_pf_sink *out, const pf_item *it, int plen,
                          const tg_pf_node *n);
 void tg_pf_put_hex0x(tg_pf_sink *out, uint64_t v);

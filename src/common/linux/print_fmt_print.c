@@ -339,13 +339,8 @@ void tg_pf_print_pointer(const rctx *r, tg_pf_sink *out, const pf_item *it, int 
     }
     case 'I':
     case 'i':
-        if (it->pch2 == '4' && a && a->kind == N_FIELD && a->field->size >= 4 &&
-            a->field->offset + 4 <= r->size) {
-            const uint8_t *b = r->data + a->field->offset;
-            sk_printf(out, "%d.%d.%d.%d", b[0], b[1], b[2], b[3]);
-            return;
-        }
-        tg_pf_put_glibc_ptr(out, tg_pf_eval(r, a));
+        if (!tg_pf_print_ip(r, out, it))
+            tg_pf_put_glibc_ptr(out, tg_pf_eval(r, a));
         return;
     default:
         (void)plen;

@@ -3,8 +3,9 @@
  * " name=value" per field of the event's own fields.  A field the print fmt prints with a
  * conversion of its own is printed through that conversion (found as libtraceevent finds
  * it: searching round the format from after the previous match, with a "0x" kept when the
- * literal before it ends so); other fields print by type: printable char arrays as strings,
- * other arrays as ARRAY[..], pointers and longs in hex, signed and unsigned decimals. */
+ * literal before it ends so); other fields print by type: printable char arrays as strings
+ * (until one of them printed as an array: TG_EVF_RAW_ARRAY), other arrays as ARRAY[..],
+ * pointers and longs in hex, signed and unsigned decimals. */
 #include "common/linux/print_fmt.h"
 
 #include <ctype.h>
@@ -32,7 +33,8 @@ static void raw_default(const rctx *r, const tg_evf_field *fl, tg_pf_sink *out)
             have = r->avail - off; /* the declared length runs past the bytes trace-cmd holds */
         }
         const uint8_t *p = r->data + off;
-        if ((fl->flags & TG_EVF_STRING) && printable_array(p, have)) {
+        if ((fl->flags & (TG_EVF_STRING | TG_EVF_RAW_ARRAY)) == TG_EVF_STRING &&
+            printable_array(p, have)) {
             /* "%s": up to the NUL, even past a zero-sized "char buf[]" */
             size_t l = strnlen((const char *)p, off < r->size ? r->size - off : have);
             if (r->strip_nl && l && p[l - 1] == '\n')
@@ -41,6 +43,7 @@ static void raw_default(const rctx *r, const tg_evf_field *fl, tg_pf_sink *out)
         } else {
             /* the declared length: past the bytes held (the end of the file's pages or
              * of an inflated chunk, where trace-cmd prints its own memory) as zeros */
+            ((tg_evf_field *)fl)->flags |= TG_EVF_RAW_ARRAY; /* see event_format.h */
             sk_puts(out, "ARRAY[");
             for (size_t i = 0; i < len; i++) {
                 if (i)
