@@ -256,13 +256,20 @@ int uf_filter_setup(uf_filter *f, const tg_options *opts, tg_error **err)
     return 0;
 }
 
-void uf_filter_free(uf_filter *f)
+/* Drops the filter's function patterns (their room stays for reuse). */
+static void drop_patterns(uf_filter *f)
 {
     for (size_t i = 0; i < f->n_pats; i++) {
         free(f->pats[i].text);
         if (f->pats[i].compiled)
             regfree(&f->pats[i].re);
     }
+    f->n_pats = 0;
+}
+
+void uf_filter_free(uf_filter *f)
+{
+    drop_patterns(f);
     free(f->pats);
     for (size_t i = 0; i < f->n_keep; i++) {
         free(f->keep[i].bits);
@@ -698,7 +705,7 @@ bool uf_filter_has_settings(const uf_filter *f)
 
 void uf_filter_for_other_run(uf_filter *f)
 {
-    f->n_pats = 0;
+    drop_patterns(f);
     f->by_name = f->caller = f->prepass = f->no_sched = false;
     f->time_filter = 0;
     f->range.set = false;
