@@ -122,6 +122,8 @@ char *tg_buf_reserve(tg_buf *b, size_t n)
  * when a flush or a growth is due. */
 void tg_buf_put(tg_buf *b, const void *src, size_t n)
 {
+    if (!n) /* nothing to add: a buffer not yet grown has no position to add it at */
+        return;
     char *w = tg_buf_room(b, n);
     if (!w)
         return;
