@@ -186,15 +186,30 @@ static int arg_set_fill(sql_db *db, struct arg_set *a, const tg_event *ev, int64
     return 0;
 }
 
-/* a holds the args a viewer trace gave a track (id: TG_KM_TRACK_ARGSET), once the model is
- * whole.  0, or a negative status. */
-static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+/* a emptied to hold the arg set id.  0, or TG_ERR_NOMEM. */
+static int arg_set_start(struct arg_set *a, int64_t id)
 {
     if (!a->text && !(a->text = tg_buf_new()))
         return TG_ERR_NOMEM;
     tg_buf_reset(a->text);
     a->n = 0;
     a->id = id;
+    return 0;
+}
+
+/* The n values into a, each under its own name (none: ""). */
+static int flatten_values(struct arg_set *a, const tg_value *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        TG_TRY(flatten(a, &v[i], v[i].name ? v[i].name : "", v[i].name ? v[i].name : "", 0));
+    return 0;
+}
+
+/* a holds the args a viewer trace gave a track (id: TG_KM_TRACK_ARGSET), once the model is
+ * whole.  0, or a negative status. */
+static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
+{
+    TG_TRY(arg_set_start(a, id));
     int rc = sql_registry_complete(db);
     if (rc < 0)
         return rc;
@@ -205,9 +220,7 @@ static int track_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
     tg_value own;
     const tg_value *v = t->source_args;
     size_t n = id & 1 ? t->n_source_args : sql_track_dims(t, &own, &v);
-    for (size_t i = 0; i < n; i++)
-        TG_TRY(flatten(a, &v[i], v[i].name ? v[i].name : "", v[i].name ? v[i].name : "", 0));
-    return 0;
+    return flatten_values(a, v, n);
 }
 
 static bool is_track_arg_set(int64_t id) { return id >= 0 && (id & TG_KM_TRACK_ARGSET_BIT); }
@@ -215,19 +228,11 @@ static bool is_track_arg_set(int64_t id) { return id >= 0 && (id & TG_KM_TRACK_A
 /* a holds a trace's own arg set (id: SQL_ARGSET_TRACE).  0, or a negative status. */
 static int trace_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
 {
-    if (!a->text && !(a->text = tg_buf_new()))
-        return TG_ERR_NOMEM;
-    tg_buf_reset(a->text);
-    a->n = 0;
-    a->id = id;
+    TG_TRY(arg_set_start(a, id));
     a->model = db->model;
     const tg_trace *tr = tg_set_trace(db->set, (size_t)((id & ~SQL_ARGSET_TRACE_BIT) >> 24));
     const tg_arg_set *set = tr ? tg_trace_arg_set(tr, (size_t)(id & 0xffffff)) : NULL;
-    for (size_t i = 0; set && i < set->n_args; i++) {
-        const tg_value *v = &set->args[i];
-        TG_TRY(flatten(a, v, v->name ? v->name : "", v->name ? v->name : "", 0));
-    }
-    return 0;
+    return set ? flatten_values(a, set->args, set->n_args) : 0;
 }
 
 static bool is_trace_arg_set(int64_t id)
@@ -241,21 +246,13 @@ static bool is_process_arg_set(int64_t id) { return id >= 0 && (id & SQL_ARGSET_
  * whole.  0, or a negative status. */
 static int process_arg_set_fill(sql_db *db, struct arg_set *a, int64_t id)
 {
-    if (!a->text && !(a->text = tg_buf_new()))
-        return TG_ERR_NOMEM;
-    tg_buf_reset(a->text);
-    a->n = 0;
-    a->id = id;
+    TG_TRY(arg_set_start(a, id));
     int rc = sql_registry_complete(db);
     if (rc < 0)
         return rc;
     a->model = db->model;
     const tg_kprocess *p = tg_kmodel_process(db->model, id & ~SQL_ARGSET_PROCESS_BIT);
-    for (size_t i = 0; p && i < p->n_args; i++) {
-        const tg_value *v = &p->args[i];
-        TG_TRY(flatten(a, v, v->name ? v->name : "", v->name ? v->name : "", 0));
-    }
-    return 0;
+    return p ? flatten_values(a, p->args, p->n_args) : 0;
 }
 
 /* a holds the arg set id names when it is a track's, a trace's or a process's: 1, else 0
